@@ -2,7 +2,8 @@
  *
  * A benchmark is a directory bench/<name>/ (name a C identifier) holding its
  * CUDA kernels (*.cu), the PTX nvcc generated from them (*.ptx, checked in),
- * and C files that define exactly one `const BenchDesc bench_desc_<name>`.
+ * and C files that define one or more `const BenchDesc bench_desc_<id> = {`
+ * (at the start of a line: the build greps for it).
  * The build embeds every bench/<name>/*.ptx into the binary and generates the
  * registry from the directory list: adding a benchmark touches no shared file.
  *
