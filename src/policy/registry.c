@@ -8,16 +8,20 @@
 
 #define WS_KIND_TYPE_CACHE CachePolicy
 #define WS_KIND_ENUM_CACHE POLICY_CACHE
+#define WS_KIND_TYPE_WARP WarpSchedPolicy
+#define WS_KIND_ENUM_WARP POLICY_WARP
+#define WS_KIND_TYPE_FETCH FetchPolicy
+#define WS_KIND_ENUM_FETCH POLICY_FETCH
 
 #define WS_POLICY(kind, name, sym) extern const WS_KIND_TYPE_##kind sym;
 #include "policy/registry.def"
 #undef WS_POLICY
 
 const PolicyEntry policy_registry[] = {
-#define WS_POLICY(kind, name, sym) {WS_KIND_ENUM_##kind, name, &sym},
+#define WS_POLICY(kind, name, sym) {WS_KIND_ENUM_##kind, name, &sym, sym.params},
 #include "policy/registry.def"
 #undef WS_POLICY
-    {POLICY__KINDS, NULL, NULL},
+    {POLICY__KINDS, NULL, NULL, NULL},
 };
 
 const void *policy_find(PolicyKind kind, const char *name) {
@@ -27,6 +31,8 @@ const void *policy_find(PolicyKind kind, const char *name) {
 }
 
 const CachePolicy *policy_find_cache(const char *name) { return policy_find(POLICY_CACHE, name); }
+const WarpSchedPolicy *policy_find_warp(const char *name) { return policy_find(POLICY_WARP, name); }
+const FetchPolicy *policy_find_fetch(const char *name) { return policy_find(POLICY_FETCH, name); }
 
 void policy_names(PolicyKind kind, char *buf, size_t len) {
   if (!len) return;
@@ -43,6 +49,8 @@ void policy_names(PolicyKind kind, char *buf, size_t len) {
 const char *policy_kind_name(PolicyKind kind) {
   switch (kind) {
   case POLICY_CACHE: return "cache";
+  case POLICY_WARP: return "warp scheduler";
+  case POLICY_FETCH: return "fetch";
   case POLICY__KINDS: break;
   }
   return "?";
