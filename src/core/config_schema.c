@@ -22,8 +22,8 @@ Config *cfg_create(void) {
   while (memsys_cache_names[ncache]) ncache++;
   size_t nother = 0;
   for (const PolicyEntry *e = policy_registry; e->name; e++) {
-    if (e->kind == POLICY_CACHE && e->params) npol++;
-    if (e->kind != POLICY_CACHE && e->params) nother++;
+    if (e->kind == POLICY_CACHE && policy_params(e)) npol++;
+    if (e->kind != POLICY_CACHE && policy_params(e)) nother++;
   }
   size_t n = nfixed + nmem + ncache * npol + nother;
   CfgGroup *groups = calloc(n + 1, sizeof *groups);
@@ -42,9 +42,9 @@ Config *cfg_create(void) {
       }
     /* warp schedulers: "sched.<name>.<key>"; fetch policies: "fetch.<name>.<key>" */
     for (const PolicyEntry *e = policy_registry; e->name; e++) {
-      if (e->kind == POLICY_CACHE || !e->params) continue;
+      if (e->kind == POLICY_CACHE || !policy_params(e)) continue;
       snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", e->kind == POLICY_WARP ? "sched" : "fetch", e->name);
-      groups[g++] = (CfgGroup){prefixes[k++], e->params, NULL};
+      groups[g++] = (CfgGroup){prefixes[k++], policy_params(e), NULL};
     }
     cfg = cfg_create_schema(groups);
   }

@@ -18,10 +18,10 @@
 #undef WS_POLICY
 
 const PolicyEntry policy_registry[] = {
-#define WS_POLICY(kind, name, sym) {WS_KIND_ENUM_##kind, name, &sym, sym.params},
+#define WS_POLICY(kind, name, sym) {WS_KIND_ENUM_##kind, name, &sym},
 #include "policy/registry.def"
 #undef WS_POLICY
-    {POLICY__KINDS, NULL, NULL, NULL},
+    {POLICY__KINDS, NULL, NULL},
 };
 
 const void *policy_find(PolicyKind kind, const char *name) {
@@ -54,4 +54,14 @@ const char *policy_kind_name(PolicyKind kind) {
   case POLICY__KINDS: break;
   }
   return "?";
+}
+
+const CfgParam *policy_params(const PolicyEntry *e) {
+  switch (e->kind) {
+  case POLICY_CACHE: return ((const CachePolicy *)e->impl)->params;
+  case POLICY_WARP: return ((const WarpSchedPolicy *)e->impl)->params;
+  case POLICY_FETCH: return ((const FetchPolicy *)e->impl)->params;
+  case POLICY__KINDS: break;
+  }
+  return NULL;
 }

@@ -15,7 +15,6 @@ typedef struct PolicyEntry {
   PolicyKind kind;
   const char *name;
   const void *impl; /* CachePolicy, WarpSchedPolicy or FetchPolicy */
-  const CfgParam *params; /* the policy's own keys (or NULL) */
 } PolicyEntry;
 
 /* The table, ending with {.name = NULL}. */
@@ -25,6 +24,8 @@ extern const PolicyEntry policy_registry[];
 const void *policy_find(PolicyKind kind, const char *name);
 const CachePolicy *policy_find_cache(const char *name);
 const WarpSchedPolicy *policy_find_warp(const char *name);
+/* The policy's own parameter table (or NULL). */
+const CfgParam *policy_params(const PolicyEntry *e);
 const FetchPolicy *policy_find_fetch(const char *name);
 /* Writes "lru, fifo, srrip" (the valid names of a kind) into buf. */
 void policy_names(PolicyKind kind, char *buf, size_t len);
