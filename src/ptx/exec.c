@@ -363,8 +363,9 @@ PtxStepResult ptx_warp_step(PtxWarp *w) {
 void ptx_inst_describe(const PtxModule *m, uint32_t pc, char *buf, size_t len) {
   if (pc >= m->ncode) { snprintf(buf, len, "%s: pc %u", m->name, pc); return; }
   const PtxInst *in = &m->code[pc];
-  snprintf(buf, len, "%s:%u: %s%s%s", m->name, in->line, ptx_op_names[in->op], in->type ? "." : "",
-           in->type ? ptx_type_name((PtxType)in->type) : "");
+  int mem = in->cls == PTX_CLS_MEM && in->space != PTX_SP_GENERIC;
+  snprintf(buf, len, "%s:%u: %s%s%s%s%s", m->name, in->line, ptx_op_names[in->op], mem ? "." : "",
+           mem ? ptx_space_name((PtxSpace)in->space) : "", in->type ? "." : "", in->type ? ptx_type_name((PtxType)in->type) : "");
 }
 
 void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len) {

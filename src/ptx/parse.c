@@ -207,7 +207,7 @@ static int parse_var_decl(ParseCtx *c, uint8_t space, int32_t func, int is_exter
     else if ((ty = type_from_tok(t)) != PTX_T_NONE) { c->pos++; break; }
     else return ptx_perr(c, t, "expected a type in variable declaration, found '%.*s'", (int)t->len, t->p);
   }
-  if (ty == PTX_T_PRED || ty == PTX_T_F16) return ptx_perr(c, &c->toks[c->pos - 1], "unsupported variable type");
+  if (ty == PTX_T_PRED) return ptx_perr(c, &c->toks[c->pos - 1], "unsupported variable type");
   uint32_t esize = (uint32_t)ptx_type_bytes(ty) * vec;
   if (!align) align = esize;
   for (;;) {
@@ -353,6 +353,7 @@ static int parse_statement(ParseCtx *c) {
     c->scope_marks[c->nscopes++] = c->m->nsyms;
     return 0;
   }
+  if (tok_punct(t, ';')) { c->pos++; return 0; } /* empty statement */
   if (tok_is(t, ".reg")) { c->pos++; return parse_reg_decl(c); }
   if (tok_is(t, ".local")) { c->pos++; return parse_var_decl(c, PTX_SP_LOCAL, c->fn, 0); }
   if (tok_is(t, ".param")) { c->pos++; return parse_var_decl(c, PTX_SP_PARAM, c->fn, 0); }

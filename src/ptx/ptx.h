@@ -85,7 +85,7 @@ enum {
   PTX_F_SREG = 1u << 13,    /* mov d, special register */
   PTX_F_PACK = 1u << 14,    /* mov d, {a,b}: pack */
   PTX_F_UNPACK = 1u << 15,  /* mov {a,b}, d: unpack */
-  PTX_F_CC = 1u << 16,      /* add.cc etc. (carry): unsupported, rejected */
+  PTX_F_CC = 1u << 16,      /* add.cc / sub.cc / addc.cc / subc.cc: write the carry flag */
 };
 
 /* Memory-address operand: [base + off] in `space`. base == PTX_NO_REG: absolute. */
@@ -256,6 +256,7 @@ typedef struct PtxWarp {
   uint32_t sp, stack_cap;
   uint32_t valid;     /* lanes that exist (partial last warp) */
   uint32_t exited;    /* lanes that have exited */
+  uint32_t carry;     /* CC.CF per lane (add.cc / addc / sub.cc / subc) */
   uint8_t state;      /* PtxWarpState */
   uint8_t bar_id;     /* barrier waited on */
   uint16_t bar_dst;   /* bar.red destination register */
