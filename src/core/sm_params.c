@@ -20,6 +20,8 @@ const CfgParam sm_cfg_params[] = {
     {.key = "shared_banks", .type = CFG_INT, .def = "32", .min = 1, .max = 1024, .desc = "shared memory banks"},
     {.key = "shared_latency", .type = CFG_INT, .def = "1", .min = 0, .max = 10000,
      .desc = "shared memory access cycles per conflict-free pass (bank conflicts add passes)"},
+    {.key = "const_latency", .type = CFG_INT, .def = "8", .min = 1, .max = 10000,
+     .desc = "cycles of a constant/parameter load (constant-cache hit)"},
     {.key = "ibuffer_slots", .type = CFG_INT, .def = "2", .min = 1, .max = 64, .desc = "I-buffer entries per warp"},
     {.key = "fetch_width", .type = CFG_INT, .def = "2", .min = 1, .max = 64,
      .desc = "instructions fetched per fetch (one warp per cycle)"},
