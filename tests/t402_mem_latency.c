@@ -30,8 +30,16 @@ static int token;
  * `not_before` asserts nothing pops earlier. */
 static uint64_t load(MemSys *ms, uint32_t sm, uint64_t addr, uint64_t t) {
   memsys_tick(ms, t);
-  MemRequest r = {.addr = addr, .line_addr = addr & ~127ull, .sm = (int32_t)sm, .warp = 0, .cta = 0, .pc = 0x80,
-                  .bytes = 4, .unit = MEM_UNIT_L1D, .issue_cycle = t, .user = &token};
+  MemRequest r = {.addr = addr,
+                  .line_addr = addr & ~127ull,
+                  .sm = (int32_t)sm,
+                  .warp = 0,
+                  .cta = 0,
+                  .pc = 0x80,
+                  .bytes = 4,
+                  .unit = MEM_UNIT_L1D,
+                  .issue_cycle = t,
+                  .user = &token};
   Cache *l1 = memsys_l1d(ms, sm);
   CacheResult res = cache_access(l1, &r, t);
   CHECK(res.outcome != CACHE_RESFAIL);
@@ -107,8 +115,8 @@ static void test_exact_window(void) {
 }
 
 static void test_minima_hold(void) {
-  const char *sets[] = {"icnt.latency=20", "l2.latency=5", "icnt.reply_flits_per_cycle=1", "l2.min_latency=150",
-                        "dram.min_latency=300"};
+  const char *sets[] = {"icnt.latency=20", "l2.latency=5", "icnt.reply_flits_per_cycle=1",
+                        "l2.min_latency=150", "dram.min_latency=300"};
   MemSys *ms = make(sets, 5);
   if (!ms) return;
   load(ms, 0, 0x40000, 10);

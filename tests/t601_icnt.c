@@ -9,8 +9,14 @@
 TEST_GLOBALS;
 
 static IcntParams params(uint32_t n_src, uint32_t n_dst) {
-  return (IcntParams){.name = "icnt.test", .n_src = n_src, .n_dst = n_dst, .latency = 8, .flits_per_cycle = 2,
-                      .flit_size = 32, .in_queue = 4, .out_queue = 4};
+  return (IcntParams){.name = "icnt.test",
+                      .n_src = n_src,
+                      .n_dst = n_dst,
+                      .latency = 8,
+                      .flits_per_cycle = 2,
+                      .flit_size = 32,
+                      .in_queue = 4,
+                      .out_queue = 4};
 }
 
 static MemRequest pkt(int src, int seq) { return (MemRequest){.sm = src, .warp = seq, .line_addr = 128}; }

@@ -52,11 +52,19 @@ static double stream(MemSys *ms, MemClass cls, bool regions, uint64_t cycles, ui
       while (cache_pop_reply(l1, c, &out)) replies++;
       /* regions: each SM its own far-apart region; else one array, SMs interleaved by line */
       uint64_t addr = regions ? ((uint64_t)s << 28) + next[s] * 128 : (next[s] * n + s) * 128;
-      MemRequest r = {.addr = addr, .line_addr = addr, .sm = (int32_t)s, .warp = 0, .bytes = 128,
-                      .access_class = (uint8_t)cls, .unit = MEM_UNIT_L1D, .issue_cycle = c};
+      MemRequest r = {.addr = addr,
+                      .line_addr = addr,
+                      .sm = (int32_t)s,
+                      .warp = 0,
+                      .bytes = 128,
+                      .access_class = (uint8_t)cls,
+                      .unit = MEM_UNIT_L1D,
+                      .issue_cycle = c};
       CacheResult res = cache_access(l1, &r, c);
-      if (res.outcome == CACHE_RESFAIL) (*fails)++;
-      else next[s]++;
+      if (res.outcome == CACHE_RESFAIL)
+        (*fails)++;
+      else
+        next[s]++;
     }
   }
   char *j = stats_json(ms);
@@ -76,11 +84,13 @@ static void test_stream_bandwidth(void) {
       uint64_t fails = 0;
       double bw = stream(ms, (MemClass)cls, regions, 20000, &fails);
       DramStats dr = {0};
-      for (uint32_t p = 0; p < memsys_partitions(ms); p++) dram_stats_add(&dr, dram_stats(memsys_dram(ms, p)));
+      for (uint32_t p = 0; p < memsys_partitions(ms); p++)
+        dram_stats_add(&dr, dram_stats(memsys_dram(ms, p)));
       printf("  %s loads, %s: %.1f B/cycle = %.1f%% of %.1f peak (%.1f GB/s), row hits %.1f%%, "
              "%llu reservation fails\n",
-             cls == MEM_CLASS_CA ? "ca" : "cg", regions ? "15 separate regions" : "one array", bw, 100 * bw / peak,
-             peak, bw * 0.7, 100.0 * (double)dr.row_hits / (double)(dr.reads + dr.writes), (unsigned long long)fails);
+             cls == MEM_CLASS_CA ? "ca" : "cg", regions ? "15 separate regions" : "one array", bw,
+             100 * bw / peak, peak, bw * 0.7, 100.0 * (double)dr.row_hits / (double)(dr.reads + dr.writes),
+             (unsigned long long)fails);
       if (!regions) CHECK(bw > 0.85 * peak);
       CHECK(bw <= peak * 1.001);
       memsys_free(ms);
@@ -101,7 +111,8 @@ static void test_store_writeback(void) {
     while (cache_pop_reply(l1, c, &out)) acks += out.is_write;
     if (sent < 200) {
       uint64_t addr = (uint64_t)sent * 128;
-      MemRequest r = {.addr = addr, .line_addr = addr, .sm = 0, .bytes = 32, .is_write = 1, .unit = MEM_UNIT_L1D};
+      MemRequest r = {
+          .addr = addr, .line_addr = addr, .sm = 0, .bytes = 32, .is_write = 1, .unit = MEM_UNIT_L1D};
       if (cache_access(l1, &r, c).outcome != CACHE_RESFAIL) sent++;
     }
   }
@@ -144,8 +155,13 @@ static uint64_t mixed(MemSys *ms, bool skip, uint64_t *end) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
       uint32_t s = (uint32_t)(x >> 60) % memsys_sms(ms);
       uint64_t addr = ((x >> 20) % 4096) * 128;
-      MemRequest r = {.addr = addr, .line_addr = addr, .sm = (int32_t)s, .bytes = 4, .is_write = (x >> 10) % 5 == 0,
-                      .access_class = (x >> 12) % 7 == 0 ? MEM_CLASS_CG : MEM_CLASS_CA, .unit = MEM_UNIT_L1D};
+      MemRequest r = {.addr = addr,
+                      .line_addr = addr,
+                      .sm = (int32_t)s,
+                      .bytes = 4,
+                      .is_write = (x >> 10) % 5 == 0,
+                      .access_class = (x >> 12) % 7 == 0 ? MEM_CLASS_CG : MEM_CLASS_CA,
+                      .unit = MEM_UNIT_L1D};
       if (cache_access(memsys_l1d(ms, s), &r, c).outcome != CACHE_RESFAIL) issued++;
       busy = true;
     }

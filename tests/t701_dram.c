@@ -15,15 +15,31 @@ TEST_GLOBALS;
 /* GDDR5 timing of gtx480.cfg, with the DRAM clock equal to the core clock
  * unless a test says otherwise, so latencies are exact integers. */
 static DramParams params(void) {
-  return (DramParams){.name = "dram", .banks = 16, .row_size = 4096, .bus_width = 8, .data_rate = 4,
-                      .burst_length = 8, .tCL = 12, .tRCD = 12, .tRP = 12, .tRAS = 28, .tRC = 40, .tCCD = 2,
-                      .tRRD = 6, .tWL = 4, .tWR = 12, .queue_size = 16, .return_queue = 64, .fcfs = false,
-                      .dram_mhz = 1000, .core_mhz = 1000};
+  return (DramParams){.name = "dram",
+                      .banks = 16,
+                      .row_size = 4096,
+                      .bus_width = 8,
+                      .data_rate = 4,
+                      .burst_length = 8,
+                      .tCL = 12,
+                      .tRCD = 12,
+                      .tRP = 12,
+                      .tRAS = 28,
+                      .tRC = 40,
+                      .tCCD = 2,
+                      .tRRD = 6,
+                      .tWL = 4,
+                      .tWR = 12,
+                      .queue_size = 16,
+                      .return_queue = 64,
+                      .fcfs = false,
+                      .dram_mhz = 1000,
+                      .core_mhz = 1000};
 }
 
 static MemRequest rd(int tag) {
-  return (MemRequest){.addr = (uint64_t)tag * 128, .line_addr = (uint64_t)tag * 128, .sm = 0, .warp = tag,
-                      .bytes = 128};
+  return (MemRequest){
+      .addr = (uint64_t)tag * 128, .line_addr = (uint64_t)tag * 128, .sm = 0, .warp = tag, .bytes = 128};
 }
 
 /* Pushes at `t` (after tick(t)) and returns the first cycle its data is back. */
@@ -88,7 +104,8 @@ static void run_reorder(bool fcfs, int *first, int *second) {
   int n = 0;
   for (uint64_t c = 201; c < 1000 && n < 2; c++) {
     dram_tick(d, c);
-    for (const MemRequest *m; (m = dram_peek_return(d, c)) != NULL; dram_pop_return(d)) *(n++ ? second : first) = m->warp;
+    for (const MemRequest *m; (m = dram_peek_return(d, c)) != NULL; dram_pop_return(d))
+      *(n++ ? second : first) = m->warp;
   }
   CHECK(n == 2);
   dram_free(d);
@@ -129,8 +146,9 @@ static double stream_fraction(DramParams p, int n, bool writes) {
   double bytes_per_core = (double)s->bytes / (double)end;
   double frac = bytes_per_core / dram_peak_bytes_per_core_cycle(&p);
   printf("  stream of %d %s at %u/%u MHz: %.2f B/core cycle of %.2f peak (%.1f%%), row hits %.1f%%\n", n,
-         writes ? "writes" : "reads", p.dram_mhz, p.core_mhz, bytes_per_core, dram_peak_bytes_per_core_cycle(&p),
-         100 * frac, 100.0 * (double)s->row_hits / (double)(s->reads + s->writes));
+         writes ? "writes" : "reads", p.dram_mhz, p.core_mhz, bytes_per_core,
+         dram_peak_bytes_per_core_cycle(&p), 100 * frac,
+         100.0 * (double)s->row_hits / (double)(s->reads + s->writes));
   dram_free(d);
   return frac;
 }
@@ -164,7 +182,8 @@ static void test_event_skipping(void) {
     int n = 0;
     for (uint64_t c = 6; n < 8 && c < 100000;) {
       dram_tick(d, c);
-      for (const MemRequest *m; (m = dram_peek_return(d, c)) != NULL; dram_pop_return(d)) done[mode][m->warp] = c, n++;
+      for (const MemRequest *m; (m = dram_peek_return(d, c)) != NULL; dram_pop_return(d))
+        done[mode][m->warp] = c, n++;
       uint64_t nx = dram_next_event(d, c);
       c = mode ? nx : c + 1;
       if (mode) CHECK(nx > c - 1 || nx == UINT64_MAX);

@@ -24,7 +24,7 @@ Config *cfg_create(void) {
     if (e->kind == POLICY_CACHE && ((const CachePolicy *)e->impl)->params) npol++;
   size_t n = nfixed + nmem + ncache * npol;
   CfgGroup *groups = calloc(n + 1, sizeof *groups);
-  char (*prefixes)[96] = calloc(ncache * npol + 1, sizeof *prefixes);
+  char(*prefixes)[96] = calloc(ncache * npol + 1, sizeof *prefixes);
   Config *cfg = NULL;
   if (groups && prefixes) {
     size_t g = 0, k = 0;

@@ -12,17 +12,42 @@
 #include "mem/reqq.h"
 
 const CfgParam icnt_cfg_params[] = {
-    {.key = "latency", .type = CFG_INT, .def = "8", .min = 1, .max = 100000,
+    {.key = "latency",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 100000,
      .desc = "cycles from a packet's last flit leaving its source to its arrival"},
     {.key = "flit_size", .type = CFG_INT, .def = "32", .min = 1, .max = 4096, .desc = "bytes per flit"},
-    {.key = "header_bytes", .type = CFG_INT, .def = "8", .min = 0, .max = 4096,
+    {.key = "header_bytes",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 0,
+     .max = 4096,
      .desc = "bytes of address/control per packet (a read request is only this)"},
-    {.key = "req_flits_per_cycle", .type = CFG_INT, .def = "2", .min = 1, .max = 1024,
+    {.key = "req_flits_per_cycle",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 1024,
      .desc = "SM -> partition bandwidth per port, flits per core cycle"},
-    {.key = "reply_flits_per_cycle", .type = CFG_INT, .def = "2", .min = 1, .max = 1024,
+    {.key = "reply_flits_per_cycle",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 1024,
      .desc = "partition -> SM bandwidth per port, flits per core cycle"},
-    {.key = "in_queue", .type = CFG_INT, .def = "8", .min = 1, .max = 65535, .desc = "packets queued per source port"},
-    {.key = "out_queue", .type = CFG_INT, .def = "8", .min = 1, .max = 65535,
+    {.key = "in_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "packets queued per source port"},
+    {.key = "out_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
      .desc = "ejection buffer packets per destination port (credits = this + latency x bandwidth in flight)"},
     {0},
 };
@@ -30,8 +55,8 @@ const CfgParam icnt_cfg_params[] = {
 struct Icnt {
   IcntParams p;
   char name[32];
-  ReqQueue *in;  /* per source; ready = push cycle, aux = destination | flits << 16 */
-  ReqQueue *out; /* per destination; ready = arrival cycle */
+  ReqQueue *in;                  /* per source; ready = push cycle, aux = destination | flits << 16 */
+  ReqQueue *out;                 /* per destination; ready = arrival cycle */
   uint64_t *src_free, *dst_free; /* flit-slot time at which the port is free */
   uint32_t rr;
   IcntStats st;
@@ -155,13 +180,16 @@ const IcntStats *icnt_stats(const Icnt *x) { return &x->st; }
 void icnt_stats_print_text(const IcntStats *s, const char *name, FILE *out) {
   fprintf(out, "%s: packets %llu, flits %llu, bytes %llu, avg latency %.2f, credit stalls %llu\n", name,
           (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
-          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
+          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0,
+          (unsigned long long)s->credit_stalls);
 }
 
 void icnt_stats_print_json(const IcntStats *s, FILE *out) {
-  fprintf(out, "{\"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, \"avg_latency\": %.4f, \"credit_stalls\": %llu}",
-          (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
-          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
+  fprintf(
+      out,
+      "{\"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, \"avg_latency\": %.4f, \"credit_stalls\": %llu}",
+      (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
+      s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
 }
 
 void icnt_dump(const Icnt *x, FILE *out) {

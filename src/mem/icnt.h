@@ -18,13 +18,13 @@
 #include "mem/mem_req.h"
 
 typedef struct IcntParams {
-  const char *name;      /* "icnt.req" / "icnt.reply" for messages */
+  const char *name; /* "icnt.req" / "icnt.reply" for messages */
   uint32_t n_src, n_dst;
-  uint32_t latency;      /* cycles from the last flit leaving to arrival, >= 1 */
+  uint32_t latency;         /* cycles from the last flit leaving to arrival, >= 1 */
   uint32_t flits_per_cycle; /* per port (source and destination) */
-  uint32_t flit_size;    /* bytes */
-  uint32_t in_queue;     /* packets per source queue */
-  uint32_t out_queue;    /* packets per destination (in flight + waiting) */
+  uint32_t flit_size;       /* bytes */
+  uint32_t in_queue;        /* packets per source queue */
+  uint32_t out_queue;       /* packets per destination (in flight + waiting) */
 } IcntParams;
 
 typedef struct IcntStats {

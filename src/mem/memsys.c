@@ -13,16 +13,37 @@
 #include "mem/partition.h"
 
 static const CfgParam memsys_params[] = {
-    {.key = "mem.partitions", .type = CFG_INT, .def = "6", .min = 1, .max = 1024,
+    {.key = "mem.partitions",
+     .type = CFG_INT,
+     .def = "6",
+     .min = 1,
+     .max = 1024,
      .desc = "memory partitions = DRAM channels, each with one L2 slice"},
-    {.key = "mem.partition_chunk", .type = CFG_INT, .def = "256", .min = 1, .max = 1 << 30,
+    {.key = "mem.partition_chunk",
+     .type = CFG_INT,
+     .def = "256",
+     .min = 1,
+     .max = 1 << 30,
      .desc = "bytes of consecutive addresses per partition before the next (multiple of the L2 line)"},
-    {.key = "l2.min_latency", .type = CFG_INT, .def = "120", .min = 1, .max = 1000000,
+    {.key = "l2.min_latency",
+     .type = CFG_INT,
+     .def = "120",
+     .min = 1,
+     .max = 1000000,
      .desc = "unloaded L1 miss -> reply latency of an L2 hit (core cycles); sets the L2 input delay"},
-    {.key = "l2.input_queue", .type = CFG_INT, .def = "8", .min = 1, .max = 65535,
+    {.key = "l2.input_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
      .desc = "requests queued before a partition's L2 beyond those inside its input delay line"},
-    {.key = "dram.min_latency", .type = CFG_INT, .def = "220", .min = 1, .max = 1000000,
-     .desc = "unloaded L1 miss -> reply latency of an L2 miss served by an open DRAM row; sets the controller delay"},
+    {.key = "dram.min_latency",
+     .type = CFG_INT,
+     .def = "220",
+     .min = 1,
+     .max = 1000000,
+     .desc = "unloaded L1 miss -> reply latency of an L2 miss served by an open DRAM row; sets the "
+             "controller delay"},
     {0},
 };
 
@@ -82,9 +103,10 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
   int64_t want = cfg_int(cfg, "l2.min_latency");
   if (want < (int64_t)fixed + 1)
-    return cfg_errorf(cfg, "l2.min_latency", err, errlen,
-                      "%lld is below the fixed part of an L2 hit's path (%u cycles: interconnect, L2 latency) + 1",
-                      (long long)want, fixed);
+    return cfg_errorf(
+        cfg, "l2.min_latency", err, errlen,
+        "%lld is below the fixed part of an L2 hit's path (%u cycles: interconnect, L2 latency) + 1",
+        (long long)want, fixed);
   ms->delays.l2_fixed = fixed;
   ms->delays.l2_input = (uint32_t)(want - fixed);
   uint32_t row_hit, row_hit_max;
@@ -93,19 +115,22 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   int64_t dwant = cfg_int(cfg, "dram.min_latency");
   int64_t ctrl = dwant - (int64_t)want + (int64_t)l2lat - 1 - (int64_t)row_hit;
   if (ctrl < 1)
-    return cfg_errorf(cfg, "dram.min_latency", err, errlen,
-                      "%lld leaves no controller delay: it must exceed l2.min_latency (%lld) by at least %lld "
-                      "(DRAM row hit %u cycles + 2 - L2 latency %u)",
-                      (long long)dwant, (long long)want, (long long)row_hit + 2 - l2lat, row_hit, l2lat);
+    return cfg_errorf(
+        cfg, "dram.min_latency", err, errlen,
+        "%lld leaves no controller delay: it must exceed l2.min_latency (%lld) by at least %lld "
+        "(DRAM row hit %u cycles + 2 - L2 latency %u)",
+        (long long)dwant, (long long)want, (long long)row_hit + 2 - l2lat, row_hit, l2lat);
   ms->delays.dram_ctrl = (uint32_t)ctrl;
   return 0;
 }
 
 /* ---- creation ---- */
 
-static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name, const char *bw, uint32_t n_src,
-                              uint32_t n_dst) {
-  *p = (IcntParams){.name = name, .n_src = n_src, .n_dst = n_dst,
+static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name, const char *bw,
+                              uint32_t n_src, uint32_t n_dst) {
+  *p = (IcntParams){.name = name,
+                    .n_src = n_src,
+                    .n_dst = n_dst,
                     .latency = (uint32_t)cfg_int(cfg, "icnt.latency"),
                     .flits_per_cycle = (uint32_t)cfg_int(cfg, bw),
                     .flit_size = (uint32_t)cfg_int(cfg, "icnt.flit_size"),
@@ -133,12 +158,13 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   }
   uint32_t chunk = (uint32_t)cfg_int(cfg, "mem.partition_chunk");
   if (chunk % ms->line) {
-    cfg_errorf(cfg, "mem.partition_chunk", err, errlen, "%u is not a multiple of the %u B line", chunk, ms->line);
+    cfg_errorf(cfg, "mem.partition_chunk", err, errlen, "%u is not a multiple of the %u B line", chunk,
+               ms->line);
     goto fail;
   }
   if (l2.size % ms->n_part || (l2.size / ms->n_part) % (l2.line_size * l2.assoc)) {
-    cfg_errorf(cfg, "l2.size", err, errlen, "%u B does not split into %u slices of whole %u-way sets", l2.size,
-               ms->n_part, l2.assoc);
+    cfg_errorf(cfg, "l2.size", err, errlen, "%u B does not split into %u slices of whole %u-way sets",
+               l2.size, ms->n_part, l2.assoc);
     goto fail;
   }
   l2.size /= ms->n_part;
@@ -146,10 +172,12 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   l2.index_chunk_lines = chunk / ms->line;
   if (dram_params_read(cfg, (uint32_t)cfg_int(cfg, "sm.clock_mhz"), &ms->dram, err, errlen)) goto fail;
   if (ms->dram.row_size % ms->line) {
-    cfg_errorf(cfg, "dram.row_size", err, errlen, "%u is not a multiple of the %u B line", ms->dram.row_size, ms->line);
+    cfg_errorf(cfg, "dram.row_size", err, errlen, "%u is not a multiple of the %u B line", ms->dram.row_size,
+               ms->line);
     goto fail;
   }
-  ms->map = (AddrMap){.parts = ms->n_part, .chunk = chunk, .banks = ms->dram.banks, .row_size = ms->dram.row_size};
+  ms->map =
+      (AddrMap){.parts = ms->n_part, .chunk = chunk, .banks = ms->dram.banks, .row_size = ms->dram.row_size};
   IcntParams rq, rp;
   memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part);
   memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm);
@@ -167,9 +195,15 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1I] = cache_create(&l1i, cfg, err, errlen))) goto fail;
   }
   for (uint32_t p = 0; p < ms->n_part; p++) {
-    PartitionParams pp = {.id = p, .input_queue = (uint32_t)cfg_int(cfg, "l2.input_queue"),
-                          .input_rate = rq.flits_per_cycle, .input_delay = ms->delays.l2_input, .ctrl_delay = ms->delays.dram_ctrl,
-                          .header_bytes = ms->header_bytes, .l2 = l2, .dram = ms->dram, .map = ms->map};
+    PartitionParams pp = {.id = p,
+                          .input_queue = (uint32_t)cfg_int(cfg, "l2.input_queue"),
+                          .input_rate = rq.flits_per_cycle,
+                          .input_delay = ms->delays.l2_input,
+                          .ctrl_delay = ms->delays.dram_ctrl,
+                          .header_bytes = ms->header_bytes,
+                          .l2 = l2,
+                          .dram = ms->dram,
+                          .map = ms->map};
     if (!(ms->part[p] = partition_create(&pp, cfg, err, errlen))) goto fail;
   }
   return ms;

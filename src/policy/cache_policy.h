@@ -52,8 +52,8 @@ typedef struct CacheLine {
   uint64_t alloc_cycle; /* cycle the line was reserved */
   uint64_t fill_cycle;  /* cycle the data arrived */
   int32_t alloc_sm, alloc_warp;
-  uint16_t mshr;        /* MSHR entry while RESERVED */
-  uint8_t state;        /* CacheLineState */
+  uint16_t mshr; /* MSHR entry while RESERVED */
+  uint8_t state; /* CacheLineState */
   uint8_t reserved_;
 } CacheLine;
 
@@ -78,7 +78,7 @@ typedef struct CacheEviction {
   const CacheLine *line; /* the evicted line (tag, allocating SM/warp/PC), before it is cleared */
   bool dirty;
   CacheEvictReason reason;
-  const MemRequest *by;  /* the request whose fill evicts it (REPLACE) or the store (INVALIDATE) */
+  const MemRequest *by; /* the request whose fill evicts it (REPLACE) or the store (INVALIDATE) */
   uint64_t cycle;
 } CacheEviction;
 

@@ -42,8 +42,10 @@ void policy_names(PolicyKind kind, char *buf, size_t len) {
 
 const char *policy_kind_name(PolicyKind kind) {
   switch (kind) {
-  case POLICY_CACHE: return "cache";
-  case POLICY__KINDS: break;
+  case POLICY_CACHE:
+    return "cache";
+  case POLICY__KINDS:
+    break;
   }
   return "?";
 }
