@@ -243,6 +243,16 @@ static void test_hooks(void) {
   CHECK(rec.invalidates == 1 && rec.last_ev.reason == CACHE_EVICT_INVALIDATE);
   CHECK(rec.last_by.warp == 11 && rec.last_by.is_write);
   CHECK(!present(c, keep));
+  /* a store miss is seen through on_miss; hints travel with the request */
+  int misses = rec.misses;
+  MemRequest st2 = rq(40, 12, 0xf4);
+  st2.is_write = 1;
+  st2.hints = MEM_HINT_CRITICAL;
+  CHECK(cache_access(c, &st2, 8).outcome == CACHE_MISS);
+  CHECK(rec.misses == misses + 1 && !present(c, 40));
+  uint8_t last_hints = 0;
+  for (; cache_miss_head(c); cache_miss_pop(c)) last_hints = cache_miss_head(c)->hints;
+  CHECK(last_hints == MEM_HINT_CRITICAL);
   cache_free(c);
 }
 

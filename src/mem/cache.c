@@ -386,10 +386,12 @@ static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemR
   if (hit) cache_evict(c, set, (uint32_t)way, req, CACHE_EVICT_INVALIDATE, now);
   cache_send_noalloc(c, req, now);
   c->st.writes++;
-  if (hit)
+  if (hit) {
     c->st.write_hits++;
-  else
+  } else {
     c->st.write_misses++;
+    if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
+  }
   return cache_result(hit ? CACHE_HIT : CACHE_MISS);
 }
 
