@@ -24,6 +24,8 @@ struct Cache {
   CacheParams p;
   char name[32];
   uint32_t sets;
+  uint32_t line_shift; /* log2(line_size) */
+  uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
   CacheLine *lines;    /* sets * assoc */
   MshrEntry *mshr;     /* mshr_entries */
   MemRequest *merged;  /* mshr_entries * mshr_max_merge */
@@ -132,9 +134,9 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
 /* ---- creation ---- */
 
 Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t errlen) {
-  if (!p->policy || !p->line_size || !p->assoc || p->size % (p->line_size * p->assoc) || !p->mshr_entries ||
-      p->mshr_entries > 65535 || !p->mshr_max_merge || !p->miss_queue || !p->ports || !p->index_parts ||
-      !p->index_chunk_lines || (p->level != 1 && p->level != 2)) {
+  if (!p->policy || !is_pow2(p->line_size) || !p->assoc || p->size % (p->line_size * p->assoc) ||
+      !p->mshr_entries || p->mshr_entries > 65535 || !p->mshr_max_merge || !p->miss_queue || !p->ports ||
+      !p->index_parts || !p->index_chunk_lines || (p->level != 1 && p->level != 2)) {
     snprintf(err, errlen, "%s: invalid cache geometry", p->name ? p->name : "cache");
     return NULL;
   }
@@ -144,6 +146,8 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   snprintf(c->name, sizeof c->name, "%s", p->name ? p->name : "cache");
   c->p.name = c->name;
   c->sets = p->size / (p->line_size * p->assoc);
+  while ((1u << c->line_shift) < p->line_size) c->line_shift++;
+  c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
   c->lines = calloc((size_t)c->sets * p->assoc, sizeof *c->lines);
   c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
@@ -192,13 +196,15 @@ void cache_free(Cache *c) {
 
 /* ---- lookup ---- */
 
+/* On the access path: shifts and masks where the geometry allows (line size
+ * always, sets when a power of 2), divisions only for interleaved slices. */
 uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
-  uint64_t line = line_addr / c->p.line_size;
+  uint64_t line = line_addr >> c->line_shift;
   if (c->p.index_parts > 1) {
     uint64_t chunk = line / c->p.index_chunk_lines;
     line = (chunk / c->p.index_parts) * c->p.index_chunk_lines + line % c->p.index_chunk_lines;
   }
-  return (uint32_t)(line % c->sets);
+  return c->set_mask ? (uint32_t)(line & c->set_mask) : (uint32_t)(line % c->sets);
 }
 
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }

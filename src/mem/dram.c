@@ -113,6 +113,7 @@ const CfgParam dram_cfg_params[] = {
 
 typedef struct DramBank {
   uint32_t open_row;
+  uint32_t open_hits;                       /* queued requests to the open row */
   uint64_t act_ready, col_ready, pre_ready; /* earliest DRAM cycle for ACT / column / PRE */
 } DramBank;
 
@@ -132,12 +133,13 @@ struct DramChannel {
   DramBank *bank;
   DramReq *q; /* arrival order */
   uint32_t nq;
-  uint64_t now_d; /* last DRAM cycle processed; commands go at >= now_d + 1 */
-  bool started;
+  uint64_t now_d;     /* last DRAM cycle processed; commands go at >= now_d + 1 */
   uint64_t act_ready; /* tRRD */
   uint64_t col_ready; /* tCCD / burst spacing */
   uint64_t bus_free;  /* data bus free from this DRAM cycle */
   uint32_t inflight;  /* reads issued, not yet in the return queue */
+  bool dirty;         /* next_cmd must be recomputed (queue or bank state changed) */
+  uint64_t next_cmd;  /* cached dram_next_cmd() */
   ReqQueue ret;       /* completed reads; ready = core cycle */
   ReqQueue pend;      /* issued reads; ready = completion core cycle (monotonic: one data bus) */
   DramStats st;
@@ -190,6 +192,7 @@ DramChannel *dram_create(const DramParams *p, char *err, size_t errlen) {
     return snprintf(err, errlen, "out of memory"), NULL;
   }
   for (uint32_t b = 0; b < p->banks; b++) d->bank[b].open_row = DRAM_NO_ROW;
+  d->dirty = true;
   return d;
 }
 
@@ -251,13 +254,7 @@ double dram_peak_bytes_per_core_cycle(const DramParams *p) {
 
 /* ---- scheduling ---- */
 
-static bool dram_bank_has_hit(const DramChannel *d, uint32_t bank) {
-  uint32_t row = d->bank[bank].open_row;
-  if (row == DRAM_NO_ROW) return false;
-  for (uint32_t i = 0; i < d->nq; i++)
-    if (d->q[i].bank == bank && d->q[i].row == row) return true;
-  return false;
-}
+static bool dram_bank_has_hit(const DramChannel *d, uint32_t bank) { return d->bank[bank].open_hits > 0; }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -267,7 +264,7 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t dram_legal(const DramChannel *d, uint32_t i, DramCmd *cmd) {
   const DramReq *r = &d->q[i];
   const DramBank *b = &d->bank[r->bank];
-  uint64_t t = max64(r->arrival, d->now_d + (d->started ? 1 : 0));
+  uint64_t t = max64(r->arrival, d->now_d + 1);
   if (b->open_row == r->row) {
     *cmd = CMD_COL;
     if (!r->req.is_write && d->inflight + d->ret.count >= d->p.return_queue) return UINT64_MAX;
@@ -302,7 +299,11 @@ static int dram_pick(const DramChannel *d, uint64_t t, DramCmd *cmd) {
   return any;
 }
 
-static uint64_t dram_next_cmd(const DramChannel *d) {
+/* Only pushes, issues and return-queue movement change what is legal when,
+ * so the answer is cached between them (DramChannel.dirty). */
+static uint64_t dram_next_cmd(const DramChannel *cd) {
+  DramChannel *d = (DramChannel *)cd; /* the cache is not observable state */
+  if (!d->dirty) return d->next_cmd;
   uint64_t t = UINT64_MAX;
   uint32_t n = d->p.fcfs && d->nq ? 1 : d->nq;
   for (uint32_t i = 0; i < n; i++) {
@@ -310,6 +311,8 @@ static uint64_t dram_next_cmd(const DramChannel *d) {
     uint64_t l = dram_legal(d, i, &c);
     if (l < t) t = l;
   }
+  d->dirty = false;
+  d->next_cmd = t;
   return t;
 }
 
@@ -318,9 +321,12 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
   DramBank *b = &d->bank[r->bank];
   const DramParams *p = &d->p;
   if (!d->st.activates && !d->st.precharges && !d->st.reads && !d->st.writes) d->st.first_cycle = t;
+  d->dirty = true;
   switch (cmd) {
   case CMD_ACT:
     b->open_row = r->row;
+    b->open_hits = 0;
+    for (uint32_t j = 0; j < d->nq; j++) b->open_hits += d->q[j].bank == r->bank && d->q[j].row == r->row;
     b->col_ready = t + p->tRCD;
     b->pre_ready = max64(b->pre_ready, t + p->tRAS);
     b->act_ready = t + p->tRC;
@@ -330,6 +336,7 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
     return;
   case CMD_PRE:
     b->open_row = DRAM_NO_ROW;
+    b->open_hits = 0;
     b->act_ready = max64(b->act_ready, t + p->tRP);
     r->needed_pre = 1;
     d->st.precharges++;
@@ -362,6 +369,7 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
     reqq_push(&d->pend, &r->req, done, 0);
     d->inflight++;
   }
+  b->open_hits--; /* a column access always serves the open row */
   memmove(&d->q[i], &d->q[i + 1], (d->nq - i - 1) * sizeof *d->q);
   d->nq--;
 }
@@ -371,10 +379,12 @@ bool dram_can_accept(const DramChannel *d) { return d->nq < d->p.queue_size; }
 void dram_push(DramChannel *d, const MemRequest *r, uint32_t bank, uint32_t row, uint64_t now) {
   MEM_ASSERT(d->nq < d->p.queue_size, now, d->name, "push to a full DRAM queue");
   MEM_ASSERT(bank < d->p.banks, now, d->name, "bank %u out of range", bank);
-  uint64_t a =
-      (now * d->p.dram_mhz + d->p.core_mhz - 1) / d->p.core_mhz; /* first DRAM cycle at or after now */
-  if (d->started && a <= d->now_d) a = d->now_d + 1;
+  /* The DRAM cycle after the last one that started by core cycle `now`: the
+   * same whether or not the idle channel was ticked in the meantime. */
+  uint64_t a = dram_cycle_at(d, now) + 1;
   d->q[d->nq++] = (DramReq){.req = *r, .arrival = a, .push_core = now, .bank = bank, .row = row};
+  d->bank[bank].open_hits += d->bank[bank].open_row == row;
+  d->dirty = true;
 }
 
 void dram_tick(DramChannel *d, uint64_t now) {
@@ -387,14 +397,14 @@ void dram_tick(DramChannel *d, uint64_t now) {
     MEM_ASSERT(i >= 0, now, d->name, "no command at its legal cycle %llu", (unsigned long long)t);
     dram_issue(d, (uint32_t)i, cmd, t);
     d->now_d = t;
-    d->started = true;
   }
-  if (!d->started || target > d->now_d) d->now_d = target, d->started = true;
+  if (target > d->now_d) d->now_d = target;
   while (reqq_ready(&d->pend, now) && !reqq_full(&d->ret)) {
     ReqSlot *s = reqq_head(&d->pend);
     reqq_push(&d->ret, &s->req, s->ready, 0);
     reqq_pop(&d->pend);
     d->inflight--;
+    d->dirty = true;
   }
 }
 
@@ -402,7 +412,10 @@ const MemRequest *dram_peek_return(const DramChannel *d, uint64_t now) {
   return reqq_ready(&d->ret, now) ? &reqq_head(&d->ret)->req : NULL;
 }
 
-void dram_pop_return(DramChannel *d) { reqq_pop(&d->ret); }
+void dram_pop_return(DramChannel *d) {
+  reqq_pop(&d->ret);
+  d->dirty = true;
+}
 
 uint64_t dram_next_event(const DramChannel *d, uint64_t now) {
   uint64_t t = UINT64_MAX;

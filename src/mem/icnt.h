@@ -48,6 +48,8 @@ void icnt_tick(Icnt *x, uint64_t now);
 /* The packet at dst's ejection buffer head if it has arrived by `now`. */
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);
 void icnt_pop(Icnt *x, uint32_t dst);
+/* Any packet in flight or waiting at a destination (O(1)). */
+bool icnt_has_output(const Icnt *x);
 
 /* Earliest cycle > now at which the network can make progress (UINT64_MAX if empty). */
 uint64_t icnt_next_event(const Icnt *x, uint64_t now);

@@ -240,18 +240,17 @@ const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
 /* Moves an SM's L1 misses into the request network, alternating between its
  * L1s so neither starves the other. */
 static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
-  while (icnt_can_push(ms->req, sm)) {
-    Cache *pick = NULL;
-    for (uint32_t k = 0; k < MEM_UNIT__COUNT && !pick; k++) {
-      uint32_t u = (ms->inject_rr[sm] + k) % MEM_UNIT__COUNT;
-      if (cache_miss_head(ms->l1[sm * MEM_UNIT__COUNT + u])) pick = ms->l1[sm * MEM_UNIT__COUNT + u];
-    }
-    if (!pick) return;
-    ms->inject_rr[sm] = (uint8_t)((ms->inject_rr[sm] + 1) % MEM_UNIT__COUNT);
-    const MemRequest *m = cache_miss_head(pick);
-    uint32_t bytes = ms->header_bytes + (m->is_write ? m->bytes : 0);
-    icnt_push(ms->req, sm, addrmap_partition(&ms->map, m->line_addr), m, bytes, now);
-    cache_miss_pop(pick);
+  Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
+  _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
+  const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
+  while ((h[0] || h[1]) && icnt_can_push(ms->req, sm)) {
+    uint32_t u = ms->inject_rr[sm];
+    if (!h[u]) u ^= 1;
+    ms->inject_rr[sm] = (uint8_t)(u ^ 1);
+    uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
+    icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    cache_miss_pop(l1[u]);
+    h[u] = cache_miss_head(l1[u]);
   }
 }
 
@@ -260,7 +259,7 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
  * takes at least one cycle, and memsys_derive() counts them. */
 void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
-  for (uint32_t s = 0; s < ms->n_sm; s++) {
+  for (uint32_t s = 0; s < ms->n_sm && icnt_has_output(ms->reply); s++) {
     for (const MemRequest *r; (r = icnt_peek(ms->reply, s, now)) != NULL; icnt_pop(ms->reply, s)) {
       MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
@@ -268,7 +267,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   for (uint32_t p = 0; p < ms->n_part; p++) partition_tick(ms->part[p], now, ms->reply);
   icnt_tick(ms->req, now);
-  for (uint32_t p = 0; p < ms->n_part; p++) {
+  for (uint32_t p = 0; p < ms->n_part && icnt_has_output(ms->req); p++) {
     for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
          icnt_pop(ms->req, p))
       partition_push(ms->part[p], r, now);

@@ -64,6 +64,7 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
 }
 
 void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
+  if (partition_idle(pt)) return; /* nothing queued anywhere: DRAM needs no tick either */
   const uint32_t line = cache_params_of(pt->l2)->line_size;
   dram_tick(pt->dram, now);
   for (const MemRequest *r; (r = dram_peek_return(pt->dram, now)) != NULL; dram_pop_return(pt->dram))
