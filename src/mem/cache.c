@@ -406,6 +406,8 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
              (unsigned long long)req->line_addr);
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
   if (c->port_used >= c->p.ports) return cache_fail(c, CACHE_FAIL_PORT);
+  /* back-pressure: replies not yet taken by the requester fill the hit pipeline */
+  if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_PORT);
   uint32_t set = cache_set_of(c, req->line_addr);
   CacheLine *lines = cache_set_ptr(c, set);
   int way = cache_find(lines, c->p.assoc, req->line_addr);
