@@ -19,6 +19,7 @@ struct Gpu {
   uint32_t nsm;
   uint64_t cycle;
   uint64_t deadlock_cycles;
+  bool skip_idle;
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
   bool progress;
@@ -35,6 +36,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   if (!g) { snprintf(err, errlen, "out of memory"); return NULL; }
   g->cfg = cfg;
   g->deadlock_cycles = (uint64_t)cfg_int(cfg, "sm.deadlock_cycles");
+  g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
   g->ms = memsys_create(cfg, err, errlen);
   if (!g->ms) { free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
@@ -119,12 +121,12 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   SmStats before;
   sum_sm_stats(g, &before);
   uint64_t next_cta = 0, last_progress = 0, last_change = g->cycle;
-  uint32_t rr = 0;
   double t0 = wall_now(), last_print = t0;
   while (rc == WS_SUCCESS) {
     uint64_t now = g->cycle;
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
+    uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
     for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total; i++) {
       Sm *sm = g->sms[(rr + i) % g->nsm];
       if (!sm_can_accept_cta(sm)) continue;
@@ -135,7 +137,6 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       dispatch_possible = 1;
     }
     if (rc != WS_SUCCESS) break;
-    rr = (rr + 1) % g->nsm;
     uint64_t progress = 0;
     int all_idle = 1;
     for (uint32_t i = 0; i < g->nsm; i++) {
@@ -168,6 +169,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       uint64_t t = memsys_next_event(g->ms, now);
       if (t < next) next = t;
     }
+    if (!g->skip_idle && next != UINT64_MAX) next = now + 1;
     if (next == UINT64_MAX) {
       deadlock_report(g, L->fn->name, 0, err, errlen);
       rc = WS_ERROR_DEADLOCK;

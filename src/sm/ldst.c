@@ -112,7 +112,6 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   SmLdst *u = &sm->ldst;
   if (!u->busy) return;
   sm->st.ldst_busy_cycles++;
-  sm->busy = 1;
   SmWarp *w = &sm->warps[u->slot];
   SmReq *q = &u->req[u->next];
   MemRequest r = {.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc, .issue_cycle = now,
@@ -123,8 +122,11 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   CacheResult res = cache_access(sm->l1d, &r, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;
+    /* only a port conflict clears by itself next cycle; the rest wait on a memory event */
+    if (res.fail == CACHE_FAIL_PORT) sm->busy = 1;
     return;
   }
+  sm->busy = 1;
   if (u->load >= 0 && u->kind != WINST_ATOMIC)
     sm_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, q->line_addr, u->pc, now);
   else if (q->is_write)
@@ -145,6 +147,7 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
     uintptr_t v = (uintptr_t)r.user - 1;
     uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
     SmWarp *w = &sm->warps[slot];
+    w->dirty = 1;
     SmLoad *ld = &w->loads[g];
     if (!w->pw || !ld->remaining) continue;
     if (--ld->remaining) continue;

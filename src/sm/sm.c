@@ -123,10 +123,11 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->ctas = calloc(sm->max_ctas, sizeof(SmCta));
   sm->greedy = malloc(sizeof(int32_t) * sm->nsched);
   sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
+  sm->live = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev) {
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -166,7 +167,7 @@ void sm_free(Sm *sm) {
   if (sm->policy && sm->policy->free) sm->policy->free(sm->pstate);
   if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->order_buf); free(sm->elig_buf); free(sm->ev);
+  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->live);
   free(sm);
 }
 
@@ -227,6 +228,22 @@ bool sm_can_accept_cta(const Sm *sm) {
          sm->used_regs + cta_regs(sm) <= sm->max_regs && sm->used_shared + l->shared_per_cta <= sm->max_shared;
 }
 
+static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
+
+static void live_add(Sm *sm, uint32_t slot) {
+  uint32_t i = sm->nlive++;
+  while (i > 0 && sm->live[i - 1] > slot) { sm->live[i] = sm->live[i - 1]; i--; }
+  sm->live[i] = slot;
+}
+
+static void live_remove(Sm *sm, uint32_t slot) {
+  uint32_t i = 0;
+  while (i < sm->nlive && sm->live[i] != slot) i++;
+  if (i == sm->nlive) return;
+  memmove(&sm->live[i], &sm->live[i + 1], sizeof(uint32_t) * (sm->nlive - i - 1));
+  sm->nlive--;
+}
+
 void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
   if (!sm->policy->on_event) return;
   SchedEvent ev = {kind, now, slot, slot < sm->max_warps ? sm->warps[slot].cta_slot : 0, line, pc, -1};
@@ -274,20 +291,21 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     v->launch_cycle = now;
     v->valid = 1;
     v->wait = WARP_WAIT_EMPTY;
+    w->dirty = 1;
+    live_add(sm, slot);
     sm_event(sm, SCHED_EV_WARP_LAUNCH, slot, 0, 0, now);
   }
   sm->progress++;
 }
 
 /* ---- scoreboard ---- */
-static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
-
 void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
   SmWarp *w = &sm->warps[slot];
   for (uint32_t i = 0; i < n; i++) {
     uint32_t r = rows[i];
     if (sb_test(w->sb, r)) { w->sb[r / 64] &= ~(1ull << (r % 64)); w->pending_writes--; }
   }
+  w->dirty = 1;
   sm->progress++;
 }
 
@@ -341,6 +359,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   w->pw = NULL;
   w->view->valid = 0;
   w->view->wait = WARP_WAIT_EXITED;
+  live_remove(sm, slot);
   for (uint32_t i = 0; i < sm->nsched; i++)
     if (sm->greedy[i] == (int32_t)slot) sm->greedy[i] = -1;
   if (--c->live_warps == 0) {
@@ -400,7 +419,8 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
 
 static void stage_fetch(Sm *sm, uint64_t now) {
   uint32_t n = 0;
-  for (uint32_t s = 0; s < sm->max_warps; s++) {
+  for (uint32_t i = 0; i < sm->nlive; i++) {
+    uint32_t s = sm->live[i];
     SmWarp *w = &sm->warps[s];
     if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) sm->elig_buf[n++] = s;
   }
@@ -430,6 +450,7 @@ static int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, 
   SmWarp *w = &sm->warps[s];
   WarpView *v = w->view;
   if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
+  if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty) return 0; /* nothing it waits on has completed */
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   uint32_t pc = ptx_warp_pc(w->pw);
@@ -447,16 +468,16 @@ static int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, 
     for (uint32_t i = 0; i < o->nwr && !blocked; i++) blocked = sb_test(w->sb, rb + o->wr[i]);
     for (uint32_t i = 0; i < o->nprd && !blocked; i++) blocked = sb_test(w->sb, pb + o->prd[i]);
     for (uint32_t i = 0; i < o->npwr && !blocked; i++) blocked = sb_test(w->sb, pb + o->pwr[i]);
-    if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; return 0; }
+    if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; w->dirty = 0; return 0; }
   }
   v->long_pending = 0;
   uint8_t unit = sm->kinfo->unit[pc];
   if (unit == SM_UNIT_LDST) {
-    if (sm->ldst.busy || sm->ldst.free_at > now) { v->wait = WARP_WAIT_UNIT; sm->busy = 1; return 0; }
+    if (sm->ldst.busy || sm->ldst.free_at > now) { v->wait = WARP_WAIT_UNIT; return 0; } /* frees on a memory event or at free_at */
     if (in->op != PTX_OP_st && in->op != PTX_OP_red) {
       int free_load = 0;
       for (int i = 0; i < SM_MAX_LOADS; i++) free_load |= w->loads[i].remaining == 0;
-      if (!free_load) { v->wait = WARP_WAIT_SCOREBOARD; return 0; }
+      if (!free_load) { v->wait = WARP_WAIT_SCOREBOARD; w->dirty = 0; return 0; }
     }
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
@@ -533,8 +554,9 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
 
 static SmStall stall_reason(const Sm *sm, uint32_t sched) {
   int seen[WARP_WAIT__COUNT] = {0}, any = 0;
-  for (uint32_t s = sched; s < sm->max_warps; s += sm->nsched) {
-    if (!sm->views[s].valid && !sm->warps[s].pw) continue;
+  for (uint32_t i = 0; i < sm->nlive; i++) {
+    uint32_t s = sm->live[i];
+    if (s % sm->nsched != sched) continue;
     any = 1;
     seen[sm->views[s].wait]++;
   }
@@ -552,15 +574,21 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const PtxInst *ins[1024];
   uint32_t pcs[1024];
   uint8_t ready[1024];
+  uint32_t nready[64] = {0};
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
-  for (uint32_t s = 0; s < nw; s++) ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
+  for (uint32_t i = 0; i < sm->nlive; i++) {
+    uint32_t s = sm->live[i];
+    ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
+    if (ready[s]) nready[s % sm->nsched % 64]++;
+  }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
   for (uint32_t k = 0; k < sm->nsched; k++) {
-    uint32_t sched = (sm->first_sched + k) % sm->nsched, issued = 0;
+    uint32_t sched = (uint32_t)((now + k) % sm->nsched), issued = 0; /* the first scheduler alternates with the cycle */
+    if (!nready[sched % 64]) { sm->st.stall[stall_reason(sm, sched)]++; continue; }
     uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
-      if (s >= nw || !ready[s] || s % sm->nsched != sched) continue;
+      if (s >= nw || !sm->warps[s].pw || !ready[s] || s % sm->nsched != sched) continue;
       if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
@@ -573,7 +601,6 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     }
     if (!issued) sm->st.stall[stall_reason(sm, sched)]++;
   }
-  sm->first_sched = (sm->first_sched + 1) % sm->nsched;
   return 0;
 }
 
@@ -592,7 +619,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
 }
 
 uint64_t sm_next_event(const Sm *sm, uint64_t now) {
-  if (sm->busy || sm->ldst.busy) return now + 1;
+  if (sm->busy) return now + 1;
   uint64_t t = UINT64_MAX;
   if (sm->nev) t = sm->ev[0].cycle;
   if (sm->ldst.free_at > now && sm->ldst.free_at < t) t = sm->ldst.free_at;

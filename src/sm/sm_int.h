@@ -42,6 +42,7 @@ typedef struct SmWarp {
   SmLoad loads[SM_MAX_LOADS];
   uint64_t *sb;               /* scoreboard bits: register rows then predicate rows */
   uint64_t finish_cycle;
+  uint8_t dirty;              /* scoreboard changed since it was last found blocked */
 } SmWarp;
 
 typedef struct SmCta {
@@ -88,6 +89,8 @@ struct Sm {
   uint32_t sb_words, sb_pred_off;
   /* state */
   SmWarp *warps;
+  uint32_t *live;             /* occupied warp slots, ascending */
+  uint32_t nlive;
   WarpView *views;
   SmCta *ctas;
   uint32_t resident_ctas, used_threads, used_regs, used_shared, used_warps;
