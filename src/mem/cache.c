@@ -232,6 +232,8 @@ static uint32_t cache_default_victim(const CacheLine *lines, uint32_t ways) {
 
 static CacheResult cache_result(CacheOutcome o) { return (CacheResult){o, CACHE_FAIL_NONE}; }
 
+void cache_note_retries(Cache *c, CacheFailReason why, uint64_t n) { c->st.resfail[why] += n; }
+
 static CacheResult cache_fail(Cache *c, CacheFailReason r) {
   c->st.resfail[r]++;
   return (CacheResult){CACHE_RESFAIL, r};

@@ -99,6 +99,9 @@ uint64_t cache_next_reply(const Cache *c);
 /* Nothing reserved, queued or waiting to be popped. */
 bool cache_idle(const Cache *c);
 uint32_t cache_mshr_used(const Cache *c);
+/* Counts n reservation failures the requester skipped re-trying because
+ * nothing that could change the outcome changed (keeps statistics exact). */
+void cache_note_retries(Cache *c, CacheFailReason why, uint64_t n);
 uint32_t cache_miss_queue_len(const Cache *c);
 
 const CacheParams *cache_params_of(const Cache *c);

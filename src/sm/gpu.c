@@ -176,6 +176,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       break;
     }
     if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1) next = last_change + g->deadlock_cycles + 1;
+    if (next > now + 1)
+      for (uint32_t i = 0; i < g->nsm; i++) sm_skip_cycles(g->sms[i], now + 1, next - now - 1);
     g->cycle = next;
     if (g->progress && (now & 0xFFF) == 0) {
       double t = wall_now();

@@ -122,11 +122,13 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   CacheResult res = cache_access(sm->l1d, &r, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;
+    sm->q_fail = (int8_t)res.fail;
     /* only a port conflict clears by itself next cycle; the rest wait on a memory event */
     if (res.fail == CACHE_FAIL_PORT) sm->busy = 1;
     return;
   }
   sm->busy = 1;
+  sm->ldst_moved = 1;
   if (u->load >= 0 && u->kind != WINST_ATOMIC)
     sm_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, q->line_addr, u->pc, now);
   else if (q->is_write)

@@ -270,6 +270,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_regs += c->regs;
   sm->used_shared += c->shared;
   sm_event(sm, SCHED_EV_CTA_LAUNCH, UINT32_MAX, 0, 0, now);
+  sm->quiet = 0;
   uint32_t slot = 0;
   for (uint32_t i = 0; i < cta->nwarps; i++) {
     while (sm->warps[slot].pw) slot++;
@@ -440,6 +441,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   CacheResult res = cache_access(sm->l1i, &r, now);
   if (res.outcome == CACHE_RESFAIL) { sm->st.icache_waits++; return; }
   w->fetch_pending = 1;
+  sm->fetched = 1;
   sm->last_fetch = s;
   sm->st.fetches++;
   sm->busy = 1;
@@ -451,6 +453,8 @@ static int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, 
   WarpView *v = w->view;
   if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
   if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty) return 0; /* nothing it waits on has completed */
+  if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm->ldst.busy && !w->dirty) return 0;
+  w->wait_ldst = 0;
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   uint32_t pc = ptx_warp_pc(w->pw);
@@ -473,7 +477,11 @@ static int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, 
   v->long_pending = 0;
   uint8_t unit = sm->kinfo->unit[pc];
   if (unit == SM_UNIT_LDST) {
-    if (sm->ldst.busy || sm->ldst.free_at > now) { v->wait = WARP_WAIT_UNIT; return 0; } /* frees on a memory event or at free_at */
+    if (sm->ldst.busy || sm->ldst.free_at > now) { /* frees on a memory event or at free_at */
+      v->wait = WARP_WAIT_UNIT;
+      w->wait_ldst = sm->ldst.busy;
+      return 0;
+    }
     if (in->op != PTX_OP_st && in->op != PTX_OP_red) {
       int free_load = 0;
       for (int i = 0; i < SM_MAX_LOADS; i++) free_load |= w->loads[i].remaining == 0;
@@ -580,11 +588,17 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     uint32_t s = sm->live[i];
     ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
     if (ready[s]) nready[s % sm->nsched % 64]++;
+    sm->nready_total += ready[s];
   }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = (uint32_t)((now + k) % sm->nsched), issued = 0; /* the first scheduler alternates with the cycle */
-    if (!nready[sched % 64]) { sm->st.stall[stall_reason(sm, sched)]++; continue; }
+    if (!nready[sched % 64]) {
+      SmStall r = stall_reason(sm, sched);
+      sm->st.stall[r]++;
+      sm->q_stall[sched % 64] = (uint8_t)r;
+      continue;
+    }
     uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
@@ -604,18 +618,60 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   return 0;
 }
 
+/* Is this cycle provably identical to the last (quiet) one? */
+static int still_quiet(const Sm *sm, uint64_t now) {
+  return sm->quiet && (!sm->nev || sm->ev[0].cycle > now) && cache_next_reply(sm->l1d) > now &&
+         cache_next_reply(sm->l1i) > now && cache_miss_queue_len(sm->l1d) == sm->q_l1d_mq &&
+         cache_mshr_used(sm->l1d) == sm->q_l1d_mshr && cache_miss_queue_len(sm->l1i) == sm->q_l1i_mq &&
+         cache_mshr_used(sm->l1i) == sm->q_l1i_mshr && sm->ldst.free_at <= now;
+}
+
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->now = now;
   sm->busy = 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
   sm->st.active_cycles++;
+  if (still_quiet(sm, now)) { /* account the cycle exactly as simulating it would */
+    for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]]++;
+    if (sm->ldst.busy) {
+      sm->st.ldst_busy_cycles++;
+      if (sm->q_fail >= 0) sm->st.ldst_resfail[sm->q_fail]++;
+      if (sm->q_fail >= 0) cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, 1);
+    }
+    if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+    return 0;
+  }
+  sm->ldst_moved = sm->fetched = sm->nready_total = 0;
+  sm->q_fail = -1;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
   stage_fetch_replies(sm, now);
   sm_ldst_cycle(sm, now);
   if (stage_issue(sm, now, err, errlen)) return -1;
   stage_fetch(sm, now);
+  sm->quiet = !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total;
+  if (sm->quiet) {
+    sm->q_l1d_mq = cache_miss_queue_len(sm->l1d);
+    sm->q_l1d_mshr = cache_mshr_used(sm->l1d);
+    sm->q_l1i_mq = cache_miss_queue_len(sm->l1i);
+    sm->q_l1i_mshr = cache_mshr_used(sm->l1i);
+  }
   return 0;
+}
+
+void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
+  if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
+  sm->st.active_cycles += n;
+  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
+  if (sm->ldst.busy) {
+    sm->st.ldst_busy_cycles += n;
+    if (sm->q_fail >= 0) {
+      sm->st.ldst_resfail[sm->q_fail] += n;
+      cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, n);
+    }
+  }
+  if (sm->policy->tick)
+    for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
 }
 
 uint64_t sm_next_event(const Sm *sm, uint64_t now) {

@@ -81,6 +81,9 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen);
 /* Earliest cycle > now at which this SM can do something by itself
  * (UINT64_MAX: it waits only on memory replies or is empty). */
 uint64_t sm_next_event(const Sm *sm, uint64_t now);
+/* Accounts n skipped cycles starting at `from` (the engine jumped over them:
+ * every SM was quiet), keeping statistics identical to simulating them. */
+void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n);
 bool sm_idle(const Sm *sm);              /* no resident CTA */
 uint32_t sm_resident_ctas(const Sm *sm);
 uint64_t sm_progress(const Sm *sm);      /* monotonic counter of events (deadlock detection) */

@@ -43,6 +43,7 @@ typedef struct SmWarp {
   uint64_t *sb;               /* scoreboard bits: register rows then predicate rows */
   uint64_t finish_cycle;
   uint8_t dirty;              /* scoreboard changed since it was last found blocked */
+  uint8_t wait_ldst;          /* blocked because the LD/ST unit is busy */
 } SmWarp;
 
 typedef struct SmCta {
@@ -107,6 +108,14 @@ struct Sm {
   uint64_t progress;
   uint64_t now;
   int busy;                   /* did something (or could) this cycle */
+  /* Quiescence: a cycle in which no warp was ready and nothing moved; until
+   * one of its inputs changes, the next cycles are identical and are only
+   * accounted (stall counters), not re-simulated. */
+  int quiet;
+  uint32_t q_l1d_mq, q_l1d_mshr, q_l1i_mq, q_l1i_mshr;
+  uint8_t q_stall[64];
+  int8_t q_fail;
+  int ldst_moved, fetched, nready_total;
   PtxMemTrace trace;
   /* policy */
   const WarpSchedPolicy *policy;
