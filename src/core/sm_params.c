@@ -57,6 +57,8 @@ const CfgParam sm_cfg_params[] = {
      .min = 0,
      .max = 10000,
      .desc = "shared memory access cycles per conflict-free pass (bank conflicts add passes)"},
+    {.key = "const_latency", .type = CFG_INT, .def = "8", .min = 1, .max = 10000,
+     .desc = "cycles of a constant/parameter load (constant-cache hit)"},
     {.key = "ibuffer_slots",
      .type = CFG_INT,
      .def = "2",
