@@ -131,6 +131,43 @@ static void test_store_writeback(void) {
   memsys_free(ms);
 }
 
+/* SMs that stop taking replies back-pressure the whole path (L1 fill queues,
+ * reply network, L2 hit pipelines, L2 inputs, request network) without
+ * losing or overflowing anything; when they resume, every reply arrives. */
+static void test_reply_backpressure(void) {
+  MemSys *ms = make("configs/gtx480.cfg", NULL, 0);
+  if (!ms) return;
+  const uint32_t n = memsys_sms(ms);
+  uint64_t accepted = 0, replies = 0, k[64] = {0};
+  MemRequest out;
+  for (uint64_t c = 0; c < 30000; c++) {
+    memsys_tick(ms, c);
+    bool drain = c >= 20000;
+    for (uint32_t s = 0; s < n; s++) {
+      Cache *l1 = memsys_l1d(ms, s);
+      while (drain && cache_pop_reply(l1, c, &out)) replies++;
+      if (c < 15000) {
+        /* a few hot lines (L2 hits after the first miss), CG so L1 hits do not absorb them */
+        uint64_t addr = ((k[s] * 7 + s) % 64) * 128;
+        MemRequest r = {.addr = addr,
+                        .line_addr = addr,
+                        .sm = (int32_t)s,
+                        .bytes = 4,
+                        .access_class = MEM_CLASS_CG,
+                        .unit = MEM_UNIT_L1D};
+        if (cache_access(l1, &r, c).outcome != CACHE_RESFAIL) accepted++, k[s]++;
+      }
+    }
+  }
+  CHECK(accepted > 0);
+  CHECK_EQ_U64(replies, accepted);
+  CHECK(memsys_idle(ms));
+  CacheStats l2 = {0};
+  for (uint32_t p = 0; p < memsys_partitions(ms); p++) cache_stats_add(&l2, cache_stats(memsys_l2(ms, p)));
+  CHECK(l2.resfail[CACHE_FAIL_REPLY_QUEUE] > 0); /* the L2s felt the back-pressure */
+  memsys_free(ms);
+}
+
 static void test_interleaving(void) {
   MemSys *ms = make("configs/gtx480.cfg", NULL, 0);
   if (!ms) return;
@@ -240,6 +277,7 @@ static void test_ccws_preset(void) {
 int main(void) {
   TEST_RUN(test_stream_bandwidth);
   TEST_RUN(test_store_writeback);
+  TEST_RUN(test_reply_backpressure);
   TEST_RUN(test_interleaving);
   TEST_RUN(test_determinism_and_skipping);
   TEST_RUN(test_dump);

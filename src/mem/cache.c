@@ -154,7 +154,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
   int bad = !c->lines || !c->mshr || !c->merged || !c->mshr_free;
   bad |= reqq_init(&c->miss_q, p->miss_queue);
-  bad |= reqq_init(&c->hit_q, (p->latency + 1) * p->ports);
+  bad |= reqq_init(&c->hit_q, (p->latency + 2) * p->ports); /* one cycle of slack for the consumer */
   bad |= reqq_init(&c->fill_q, p->mshr_entries * p->mshr_max_merge + p->miss_queue);
   if (bad) {
     cache_free(c);
@@ -408,8 +408,9 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
              (unsigned long long)req->line_addr);
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
   if (c->port_used >= c->p.ports) return cache_fail(c, CACHE_FAIL_PORT);
-  /* back-pressure: replies not yet taken by the requester fill the hit pipeline */
-  if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_PORT);
+  /* Hits and write acks enter the hit pipeline; when the requester stops
+   * popping replies it fills up and the cache stops accepting (back-pressure). */
+  if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_REPLY_QUEUE);
   uint32_t set = cache_set_of(c, req->line_addr);
   CacheLine *lines = cache_set_ptr(c, set);
   int way = cache_find(lines, c->p.assoc, req->line_addr);
@@ -496,8 +497,8 @@ uint32_t cache_sets(const Cache *c) { return c->sets; }
 /* ---- statistics ---- */
 
 const char *cache_fail_name(CacheFailReason r) {
-  static const char *names[CACHE_FAIL__COUNT] = {"none",        "no_line",    "no_mshr",
-                                                 "merge_limit", "miss_queue", "port"};
+  static const char *names[CACHE_FAIL__COUNT] = {"none",       "no_line", "no_mshr",    "merge_limit",
+                                                 "miss_queue", "port",    "reply_queue"};
   return r < CACHE_FAIL__COUNT ? names[r] : "?";
 }
 

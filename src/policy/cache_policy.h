@@ -68,6 +68,7 @@ typedef enum CacheFailReason {
   CACHE_FAIL_MERGE_LIMIT, /* the line's MSHR already holds the maximum of merged requests */
   CACHE_FAIL_MISS_QUEUE,  /* no room in the miss queue toward the next level */
   CACHE_FAIL_PORT,        /* the cache's tag ports are used up this cycle */
+  CACHE_FAIL_REPLY_QUEUE, /* the hit pipeline is full: the requester is not taking replies */
   CACHE_FAIL__COUNT
 } CacheFailReason;
 
