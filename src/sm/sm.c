@@ -623,7 +623,7 @@ static int still_quiet(const Sm *sm, uint64_t now) {
   return sm->quiet && (!sm->nev || sm->ev[0].cycle > now) && cache_next_reply(sm->l1d) > now &&
          cache_next_reply(sm->l1i) > now && cache_miss_queue_len(sm->l1d) == sm->q_l1d_mq &&
          cache_mshr_used(sm->l1d) == sm->q_l1d_mshr && cache_miss_queue_len(sm->l1i) == sm->q_l1i_mq &&
-         cache_mshr_used(sm->l1i) == sm->q_l1i_mshr && sm->ldst.free_at <= now;
+         cache_mshr_used(sm->l1i) == sm->q_l1i_mshr;
 }
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
@@ -649,7 +649,8 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm_ldst_cycle(sm, now);
   if (stage_issue(sm, now, err, errlen)) return -1;
   stage_fetch(sm, now);
-  sm->quiet = !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total;
+  /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
+  sm->quiet = !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
   if (sm->quiet) {
     sm->q_l1d_mq = cache_miss_queue_len(sm->l1d);
     sm->q_l1d_mshr = cache_mshr_used(sm->l1d);
