@@ -54,19 +54,8 @@ typedef struct RunResult {
   uint64_t cycles;
 } RunResult;
 
-#define MAX_SETS 128
-
-/* Options shared by run, suite and config. */
-typedef struct RunOpts {
-  const char *config;
-  const char *sets[MAX_SETS];
-  int nsets;
-  int functional;
-  char sched_set[128];
-} RunOpts;
-
 /* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree. */
-static int find_config(const char *name, char *out, size_t len) {
+int cli_find_config(const char *name, char *out, size_t len) {
   const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
   for (int i = 0; cands[i]; i++) {
     snprintf(out, len, cands[i], name);
@@ -87,7 +76,7 @@ static int find_config(const char *name, char *out, size_t len) {
 }
 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
-static int parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
+int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
   if (*i + 1 >= argc) return 0;
@@ -102,10 +91,10 @@ static int parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
 }
 
 /* Builds the resolved configuration; prints the error and returns NULL on failure. */
-static Config *make_config(RunOpts *o) {
+Config *cli_make_config(RunOpts *o) {
   char path[2048];
   const char *name = o->config ? o->config : "gtx480";
-  if (find_config(name, path, sizeof path)) {
+  if (cli_find_config(name, path, sizeof path)) {
     fprintf(stderr, "warpsim: no configuration '%s' (a file, or a preset in configs/: gtx480, ccws-gt200)\n", name);
     return NULL;
   }
@@ -193,7 +182,7 @@ static int cmd_run(int argc, char **argv) {
   RunOpts ro = {0};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
-    int k = parse_run_opt(&ro, argc, argv, &i);
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
     if (!strcmp(a, "--size") && i + 1 < argc) {
@@ -214,7 +203,7 @@ static int cmd_run(int argc, char **argv) {
     fprintf(stderr, "\n");
     return 2;
   }
-  Config *cfg = ro.functional ? NULL : make_config(&ro);
+  Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
   if (!ro.functional && !cfg) return 2;
   RunResult res;
   Gpu *g = NULL;
@@ -259,7 +248,7 @@ static int cmd_suite(int argc, char **argv) {
   const char *only = NULL;
   RunOpts ro = {0};
   for (int i = 0; i < argc; i++) {
-    int k = parse_run_opt(&ro, argc, argv, &i);
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
@@ -267,7 +256,7 @@ static int cmd_suite(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional)\n", argv[i]); return 2; }
   }
-  Config *cfg = ro.functional ? NULL : make_config(&ro);
+  Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
   if (!ro.functional && !cfg) return 2;
   int failed = 0, ran = 0;
   printf("%-18s %-8s %14s %16s %8s %12s %10s %12s\n", "benchmark", "check", "warp_insts", "thread_insts", "ctas", "cycles", "seconds", "Mwinst/s");
@@ -292,14 +281,14 @@ static int cmd_config(int argc, char **argv) {
   RunOpts ro = {0};
   int json = 0;
   for (int i = 0; i < argc; i++) {
-    int k = parse_run_opt(&ro, argc, argv, &i);
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
     if (!strcmp(argv[i], "--json")) { json = 1; continue; }
     fprintf(stderr, "warpsim config: unknown option '%s' (valid: --config, --sched, --set, --json)\n", argv[i]);
     return 2;
   }
-  Config *cfg = make_config(&ro);
+  Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
   if (json) { cfg_print_json(cfg, stdout); printf("\n"); }
   else cfg_print_text(cfg, stdout);

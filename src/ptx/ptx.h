@@ -328,6 +328,8 @@ static inline uint32_t ptx_warp_mask(const PtxWarp *w) { return w->sp ? w->stack
 void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len);
 /* A warp exits outside a barrier: re-evaluate its CTA's barriers. Returns 1 if some released. */
 int ptx_cta_recheck_barriers(PtxCta *c);
+/* Appends \" CTA (x,y,z): barrier i has a of b warps (warps ... wait); k of n warps exited;\". Returns bytes written. */
+size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len);
 
 
 

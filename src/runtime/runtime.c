@@ -239,23 +239,8 @@ WsResult ws_memset_d32(WsContext *ctx, WsDevPtr dst, uint32_t v, size_t count) {
 /* Describes which warps of each resident CTA wait on what (deadlock report). */
 static void describe_deadlock(PtxCta **slots, uint32_t nslots, char *buf, size_t len) {
   size_t n = (size_t)snprintf(buf, len, "deadlock: no warp can make progress;");
-  for (uint32_t s = 0; s < nslots && n < len; s++) {
-    PtxCta *c = slots[s];
-    if (!c) continue;
-    n += (size_t)snprintf(buf + n, len - n, " CTA (%u,%u,%u):", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
-    for (uint32_t id = 0; id < PTX_MAX_BARRIERS && n < len; id++) {
-      PtxBarrier *b = &c->bars[id];
-      if (!b->arrived) continue;
-      n += (size_t)snprintf(buf + n, len - n, " barrier %u has %u of %u warps (warps", id, b->arrived,
-                            b->expected ? (b->expected + 31) / 32 : c->live_warps);
-      for (uint32_t i = 0; i < c->nwarps && n < len; i++)
-        if (c->warps[i].state == PTX_WARP_BARRIER && c->warps[i].bar_id == id) n += (size_t)snprintf(buf + n, len - n, " %u", i);
-      n += (size_t)snprintf(buf + n, len - n, " wait);");
-    }
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < c->nwarps; i++) done += c->warps[i].state == PTX_WARP_DONE;
-    if (n < len) n += (size_t)snprintf(buf + n, len - n, " %u of %u warps exited;", done, c->nwarps);
-  }
+  for (uint32_t s = 0; s < nslots && n < len; s++)
+    if (slots[s]) n += ptx_cta_describe(slots[s], buf + n, len - n);
 }
 
 /* Why: CTAs run interleaved (up to resident_ctas at once, each warp for a

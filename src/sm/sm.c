@@ -693,6 +693,12 @@ void sm_dump(const Sm *sm, FILE *out) {
   fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");
   if (sm->ldst.busy) fprintf(out, " (warp %u, request %u of %u)", sm->ldst.slot, sm->ldst.next, sm->ldst.nreq);
   fprintf(out, "\n");
+  for (uint32_t c = 0; c < sm->max_ctas; c++) {
+    char buf[1024];
+    if (!sm->ctas[c].cta) continue;
+    ptx_cta_describe(sm->ctas[c].cta, buf, sizeof buf);
+    fprintf(out, " %s\n", buf);
+  }
   for (uint32_t s = 0; s < sm->max_warps; s++) {
     const SmWarp *w = &sm->warps[s];
     if (!w->pw) continue;
