@@ -273,6 +273,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
           w->clock = w->insts;
           PtxStepResult r = ptx_warp_step(w);
           progress = 1;
+          insts++;
           if (r == PTX_STEP_OK) continue;
           if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) { st->barriers++; break; }
           if (r == PTX_STEP_DONE) { c->live_warps--; ptx_cta_recheck_barriers(c); break; }
@@ -286,8 +287,12 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
         if (rc != WS_SUCCESS) break;
       }
       if (rc != WS_SUCCESS) break;
+      if (ctx->opt.max_warp_insts && insts > ctx->opt.max_warp_insts) {
+        rc = fail(ctx, WS_ERROR_LAUNCH_FAILED, "kernel %s: stopped after %llu warp instructions (limit)", L->fn->name, (unsigned long long)insts);
+        break;
+      }
       if (c->live_warps == 0) {
-        for (uint32_t i = 0; i < c->nwarps; i++) { st->warp_insts += c->warps[i].insts; st->thread_insts += c->warps[i].thread_insts; insts += c->warps[i].insts; }
+        for (uint32_t i = 0; i < c->nwarps; i++) { st->warp_insts += c->warps[i].insts; st->thread_insts += c->warps[i].thread_insts; }
         ptx_cta_destroy(c);
         slots[s] = NULL;
       }
