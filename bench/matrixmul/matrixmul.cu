@@ -27,8 +27,10 @@ static __device__ __forceinline__ void matrixmul_tile(float *__restrict__ c, con
   c[wb * TILE * blockIdx.y + TILE * blockIdx.x + wb * ty + tx] = sum;
 }
 
-// Grid (wb / 32, ha / 32), block (32, 32).
-extern "C" __global__ void matrixmul_32(float *__restrict__ c, const float *__restrict__ a,
+// Grid (wb / 32, ha / 32), block (32, 32). At most 32 registers per thread so that
+// a 1024-thread CTA fits the 32768 registers of a Fermi SM (as the SDK's build does);
+// unconstrained, ptxas uses 44 and no CTA could be resident.
+extern "C" __global__ void __maxnreg__(32) matrixmul_32(float *__restrict__ c, const float *__restrict__ a,
                                         const float *__restrict__ b, int wa, int wb)
 {
   matrixmul_tile<32>(c, a, b, wa, wb);
