@@ -1,9 +1,7 @@
-// fwt.cu - CUDA SDK-style fast Walsh-Hadamard transform (dyadic convolution).
-// fwt_global: one radix-4 butterfly stage over global memory for large strides.
-// fwt_shared: the remaining stages of each 2^k-element segment in shared memory
-//             (radix-4 stages, a final radix-2 stage when k is odd), a barrier
-//             before every stage.
-// fwt_modulate: pointwise product of two spectra, scaled by 1/N.
+// fwt.cu - CUDA SDK-style fast Walsh-Hadamard transform (dyadic convolution):
+// fwt_global does one radix-4 stage over global memory for large strides,
+// fwt_shared the remaining stages of each 2^k-element segment in shared memory
+// (a barrier before every stage), fwt_modulate the scaled pointwise product.
 
 // Grid (n / (4 * blockDim.x), 1); every thread does one radix-4 butterfly on
 // elements i0, i0 + stride, i0 + 2 * stride, i0 + 3 * stride.

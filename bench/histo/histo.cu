@@ -1,10 +1,8 @@
-// histo.cu - Parboil-style saturating histogram (8-bit bins saturating at 255).
-// histo_main: each CTA scans a contiguous slice of the image and counts into
-//   a private shared-memory sub-histogram with shared atomics; a bin stops
-//   taking atomics once it reaches 255 (its final value is saturated anyway).
-//   After a barrier the CTA merges its non-zero bins into the global uint32
-//   histogram with global atomics.
-// histo_final: saturates the global counts to 255 into the uint8 histogram.
+// histo.cu - Parboil-style histogram with 8-bit bins saturating at 255:
+// histo_main counts a contiguous image slice per CTA into a shared-memory
+// sub-histogram with shared atomics (bins at 255 take no more atomics) and
+// merges it into the global histogram with global atomics; histo_final
+// saturates the global counts into the uint8 histogram.
 #define HISTO_BINS 4096
 #define HISTO_SAT 255u
 

@@ -1,12 +1,8 @@
-// mergesort.cu - CUDA SDK-style merge sort of uint32 key/value pairs (stable).
-// 1. mergesort_shared: each CTA (512 threads) sorts a 1024-element chunk in
-//    shared memory by merging runs of 1, 2, 4, ... 512; every element finds
-//    its output slot by binary search of its rank in the other run.
-// 2. Per merge level over global memory (runs of `stride` elements):
-//    mergesort_sample_ranks takes every 128th element of both runs and ranks
-//    it in the other run, mergesort_merge_ranks merges those ranks into the
-//    split limits, mergesort_merge_intervals merges each elementary interval
-//    (<= 128 + 128 elements) in shared memory.
+// mergesort.cu - CUDA SDK-style stable merge sort of uint32 key/value pairs:
+// mergesort_shared sorts 1024-element chunks in shared memory (binary-search
+// merges); per global merge level, mergesort_sample_ranks and
+// mergesort_merge_ranks split the runs at every 128th element and
+// mergesort_merge_intervals merges each elementary interval in shared memory.
 #define MS_CHUNK 1024
 #define MS_SAMPLE 128
 

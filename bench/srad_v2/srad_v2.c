@@ -1,9 +1,8 @@
-/* srad_v2.c - host driver of the srad_v2 benchmark (Rodinia SRAD v2): a
- * seeded speckled image J = exp(U[0,1)), a fixed number of diffusion
- * iterations; per iteration the host computes q0^2 from the statistics of the
- * 128x128 region of interest (as Rodinia does), uploads J, runs srad_v2_1 and
- * srad_v2_2 on 16x16 tiles and downloads J. Checked against the same
- * iterations on the CPU with a float tolerance. */
+/* srad_v2.c - host driver of the srad_v2 benchmark (Rodinia SRAD v2): seeded
+ * speckled image J = exp(U[0,1)), fixed iterations; per iteration the host
+ * computes q0^2 over the 128x128 region of interest, uploads J, runs srad_v2_1
+ * and srad_v2_2 on 16x16 tiles and downloads J (as Rodinia does). Checked
+ * against the same iterations on the CPU with a float tolerance. */
 #include "bench.h"
 
 #include <math.h>
@@ -13,12 +12,12 @@
 #define SRAD_ROI 128 /* rows/cols 0..127, Rodinia's default region of interest */
 #define SRAD_LAMBDA 0.5f
 
-typedef struct SradSize { int rows, cols, iters; } SradSize;
+typedef struct SradV2Size { int rows, cols, iters; } SradV2Size;
 
 /* paper: Rodinia's 2048 x 2048, 2 iterations (the coordinated bypassing paper's input). */
-static const SradSize srad_sizes[BENCH_NSIZES] = {{128, 128, 1}, {512, 1024, 2}, {2048, 2048, 2}};
+static const SradV2Size srad_v2_sizes[BENCH_NSIZES] = {{128, 128, 1}, {512, 1024, 2}, {2048, 2048, 2}};
 
-static float srad_q0sqr(const float *j, int cols) {
+static float srad_v2_q0sqr(const float *j, int cols) {
   double sum = 0.0, sum2 = 0.0;
   for (int i = 0; i < SRAD_ROI; i++)
     for (int k = 0; k < SRAD_ROI; k++) {
@@ -31,7 +30,7 @@ static float srad_q0sqr(const float *j, int cols) {
 }
 
 /* One iteration on the CPU with the kernels' types and clamped borders. */
-static void srad_reference_iter(float *j, float *c, float *dn, float *ds, float *dw, float *de,
+static void srad_v2_reference_iter(float *j, float *c, float *dn, float *ds, float *dw, float *de,
                                 int rows, int cols, float q0sqr, float lambda) {
   for (int y = 0; y < rows; y++)
     for (int x = 0; x < cols; x++) {
@@ -65,8 +64,8 @@ static void srad_reference_iter(float *j, float *c, float *dn, float *ds, float 
     }
 }
 
-static int srad_run(BenchRun *r) {
-  const SradSize sz = srad_sizes[r->size];
+static int srad_v2_run(BenchRun *r) {
+  const SradV2Size sz = srad_v2_sizes[r->size];
   const size_t n = (size_t)sz.rows * sz.cols, bytes = n * sizeof(float);
   int status = BENCH_ERROR;
   WsModule *mod = NULL;
@@ -98,7 +97,7 @@ static int srad_run(BenchRun *r) {
   int rows = sz.rows, cols = sz.cols;
   float lambda = SRAD_LAMBDA;
   for (int it = 0; it < sz.iters; it++) {
-    float q0sqr = srad_q0sqr(got, cols);
+    float q0sqr = srad_v2_q0sqr(got, cols);
     BENCH_CK(r, ws_memcpy_htod(r->ctx, d_j, got, bytes));
     void *p1[] = {&d_e, &d_w, &d_n, &d_s, &d_j, &d_c, &cols, &rows, &q0sqr};
     BENCH_CK(r, ws_launch_kernel(k1, cols / SRAD_BS, rows / SRAD_BS, 1, SRAD_BS, SRAD_BS, 1, 0, p1));
@@ -108,7 +107,7 @@ static int srad_run(BenchRun *r) {
   }
 
   for (int it = 0; it < sz.iters; it++)
-    srad_reference_iter(img, c, dn, ds, dw, de, rows, cols, srad_q0sqr(img, cols), SRAD_LAMBDA);
+    srad_v2_reference_iter(img, c, dn, ds, dw, de, rows, cols, srad_v2_q0sqr(img, cols), SRAD_LAMBDA);
   status = bench_check_f32(r, "image", got, img, n, 1e-4, 1e-5) ? BENCH_MISMATCH : BENCH_PASS;
 fail:
   if (d_j) ws_mem_free(r->ctx, d_j);
@@ -136,5 +135,5 @@ const BenchDesc bench_desc_srad_v2 = {
     .suite = "II",
     .sizes = {"128x128, 1 iteration", "512x1024, 2 iterations",
               "2048x2048, 2 iterations (Rodinia default)"},
-    .run = srad_run,
+    .run = srad_v2_run,
 };

@@ -1,13 +1,8 @@
-// srad_v2.cu - Rodinia-style SRAD v2 (speckle-reducing anisotropic diffusion).
-// Both kernels work on 16 x 16 tiles (one thread per pixel) and stage data
-// in shared arrays with a barrier after each staging step.
-// srad_v2_1: directional derivatives and the diffusion coefficient; the tile,
-//   the row above / below and the columns left / right of it go to shared
-//   memory (edges of the image are clamped).
-// srad_v2_2: divergence and the image update, from the coefficients of the
-//   tile and of the row below / column right of it.
-// As in the original, the constants are double, so part of the arithmetic is
-// done in double precision.
+// srad_v2.cu - Rodinia-style SRAD v2 on 16 x 16 tiles: srad_v2_1 computes the
+// derivatives and diffusion coefficient from the tile and its halo rows and
+// columns (six shared arrays), srad_v2_2 the divergence and image update (five
+// shared arrays); a barrier after each staging step. As in the original, the
+// double constants make part of the arithmetic double precision.
 #define SR_BS 16
 
 extern "C" __global__ void srad_v2_1(float *__restrict__ e_c, float *__restrict__ w_c, float *__restrict__ n_c,

@@ -1,10 +1,8 @@
-// stencil.cu - Parboil-style 7-point 3-D Jacobi stencil with 2.5-D blocking.
-// A CTA of 32 x 4 threads owns a 64 x 4 column block of the x-y plane (each
-// thread two points, 32 apart in x) and marches along z: the z-neighbours
-// below and above stay in registers, the current plane sits in shared memory,
-// neighbours outside the block's tile are read from global memory. Two
-// barriers per plane: after computing (before the plane shift) and after the
-// shift.
+// stencil.cu - Parboil-style 7-point 3-D Jacobi stencil with 2.5-D blocking: a
+// 32 x 4 CTA owns a 64 x 4 column of the x-y plane (two points per thread) and
+// marches along z with the planes below/above in registers and the current
+// plane in shared memory (tile-edge neighbours from global memory); two
+// barriers per plane.
 #define ST_TX 32
 #define ST_TY 4
 

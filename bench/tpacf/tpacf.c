@@ -1,7 +1,6 @@
-/* tpacf.c - host driver of the tpacf benchmark (Parboil-style two-point
- * angular correlation): a seeded clustered "galaxy" catalogue and uniform
- * random catalogues on the unit sphere, DD / RR / DR angular-separation
- * histograms over 20 log-spaced bins (1 to 10^4 arcmin, 5 per decade).
+/* tpacf.c - host driver of the tpacf benchmark (Parboil-style two-point angular
+ * correlation): seeded clustered data and uniform random catalogues on the unit
+ * sphere, DD / RR / DR histograms over 20 log-spaced bins (1 to 10^4 arcmin).
  * The CPU reference bins with the same float operations (fmaf as in the PTX),
  * so the integer histograms must match exactly. */
 #include "bench.h"

@@ -1,12 +1,8 @@
-// tpacf.cu - Parboil-style two-point angular correlation function.
-// One CTA (256 threads) per histogram: CTA 0 the data-data (DD) pairs,
-// CTAs 1..nsets the random-random (RR) pairs of each random set, CTAs
-// nsets+1..2*nsets the data-random (DR) pairs. Each thread owns one point of
-// the first set; the second set is staged through shared memory in tiles of
-// 256 points (barriers around every tile). The dot product of two unit
-// vectors is binned by binary search over the bin edges (cosines, descending)
-// in constant memory, counted in per-warp shared sub-histograms with shared
-// atomics; the CTA then sums its sub-histograms into its global histogram.
+// tpacf.cu - Parboil-style two-point angular correlation: one 256-thread CTA
+// per histogram (DD, RR_i, DR_i); each thread owns a point, partners are staged
+// through shared memory in 256-point tiles, the dot product is binned by binary
+// search over constant-memory bin edges into per-warp shared sub-histograms
+// (shared atomics), summed per CTA at the end.
 #define TP_BLOCK 256
 #define TP_WARPS (TP_BLOCK / 32)
 #define TP_EDGES 21            // bin edges
