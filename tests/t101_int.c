@@ -96,7 +96,9 @@ static void test_add_sub(void) {
   ov_free(&q);
 }
 
-/* add.cc / addc / sub.cc / subc: carry chain through CC.CF */
+/* add.cc / addc / sub.cc / subc: carry chain through CC.CF.
+ * KNOWN FAILING (core: "carry-chain instructions are not supported"); nvcc -O3 does not emit them
+ * for the suite's kernels, but they are part of PTX ISA 9.0. */
 REF(r_addc_lo, U32(a) + U32(b))
 REF(r_addc_hi, U32(c) + U32(((uint64_t)U32(a) + U32(b)) >> 32))
 REF(r_subc_hi, U32(U32(c) - (U32(a) < U32(b) ? 1u : 0u)))
@@ -249,8 +251,10 @@ static void div_edge(const char *body, uint64_t a, uint64_t b) {
         fprintf(stderr, "  `%s` a=0x%" PRIx64 " b=0x%" PRIx64 ": marker after the division missing\n", body, a, b);
         test_failures_++;
       } else {
-        fprintf(stderr, "  note: `%s` a=0x%" PRIx64 " b=0x%" PRIx64 " -> 0x%" PRIx64 " (unspecified by PTX)\n",
-                body, a, b, out[0][0]);
+        char op[24];
+        sscanf(body, "%23s", op);
+        fprintf(stderr, "  note: %s a=0x%" PRIx64 " b=0x%" PRIx64 " -> 0x%" PRIx64 " (value unspecified by PTX)\n", op,
+                a, b, out[0][0]);
       }
     } else if (r == WS_ERROR_LAUNCH_FAILED) {
       CHECK(ws_ctx_error(k.ctx)[0] != 0);
@@ -264,7 +268,7 @@ static void div_edge(const char *body, uint64_t a, uint64_t b) {
   tk_close(&k);
   free(ptx);
 }
-#define MARK ";\n\tmov.u32 %r21, 0xC0FFEE;\n\tst.global.u32 [%rd30+8], %r21;"
+#define MARK "\n\tmov.u32 %r21, 0xC0FFEE;\n\tst.global.u32 [%rd30+8], %r21;"
 static void test_div_by_zero(void) {
   div_edge("div.u32 %r20, %r10, %r11" ST_R MARK, 5, 0);
   div_edge("div.s32 %r20, %r10, %r11" ST_R MARK, 5, 0);
@@ -414,7 +418,8 @@ static void test_immediates(void) {
   op_check("or.b64 %rd20, %rd10, 0x8000000000000000" ST_RD, r_imm_or_64, NULL, M64, OV_ARGS(q));
   op_check("mov.u64 %rd20, -2" ST_RD, r_imm_mov_neg64, NULL, M64, OV_ARGS(q));
   op_check("mul.lo.s32 %r20, %r10, 2147483647" ST_R, r_imm_mul_max, NULL, M32, OV_ARGS(p));
-  /* literal forms of the PTX grammar (section "Constants"): octal 0[0-7]+, binary 0[bB][01]+, U suffix */
+  /* literal forms of the PTX grammar (section "Constants"): octal 0[0-7]+, binary 0[bB][01]+, U suffix.
+   * KNOWN FAILING: the core rejects 0b101 ("malformed number"); ptxas accepts it. */
   op_check("add.u32 %r20, %r10, 010" ST_R, r_imm_octal, NULL, M32, OV_ARGS(p));
   op_check("add.u32 %r20, %r10, 0b101" ST_R, r_imm_binary, NULL, M32, OV_ARGS(p));
   op_check("add.u32 %r20, %r10, 42U" ST_R, r_imm_usuffix, NULL, M32, OV_ARGS(p));

@@ -20,11 +20,14 @@ Config *cfg_create(void) {
   size_t nfixed = sizeof fixed / sizeof *fixed, nmem = 0, ncache = 0, npol = 0;
   while (memsys_cfg_groups[nmem].params) nmem++;
   while (memsys_cache_names[ncache]) ncache++;
-  for (const PolicyEntry *e = policy_registry; e->name; e++)
-    if (e->kind == POLICY_CACHE && ((const CachePolicy *)e->impl)->params) npol++;
-  size_t n = nfixed + nmem + ncache * npol;
+  size_t nother = 0;
+  for (const PolicyEntry *e = policy_registry; e->name; e++) {
+    if (e->kind == POLICY_CACHE && policy_params(e)) npol++;
+    if (e->kind != POLICY_CACHE && policy_params(e)) nother++;
+  }
+  size_t n = nfixed + nmem + ncache * npol + nother;
   CfgGroup *groups = calloc(n + 1, sizeof *groups);
-  char (*prefixes)[96] = calloc(ncache * npol + 1, sizeof *prefixes);
+  char (*prefixes)[96] = calloc(ncache * npol + nother + 1, sizeof *prefixes);
   Config *cfg = NULL;
   if (groups && prefixes) {
     size_t g = 0, k = 0;
@@ -37,6 +40,12 @@ Config *cfg_create(void) {
         snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", memsys_cache_names[c], e->name);
         groups[g++] = (CfgGroup){prefixes[k++], cp->params, NULL};
       }
+    /* warp schedulers: "sched.<name>.<key>"; fetch policies: "fetch.<name>.<key>" */
+    for (const PolicyEntry *e = policy_registry; e->name; e++) {
+      if (e->kind == POLICY_CACHE || !policy_params(e)) continue;
+      snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", e->kind == POLICY_WARP ? "sched" : "fetch", e->name);
+      groups[g++] = (CfgGroup){prefixes[k++], policy_params(e), NULL};
+    }
     cfg = cfg_create_schema(groups);
   }
   free(groups);

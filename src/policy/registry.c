@@ -8,6 +8,10 @@
 
 #define WS_KIND_TYPE_CACHE CachePolicy
 #define WS_KIND_ENUM_CACHE POLICY_CACHE
+#define WS_KIND_TYPE_WARP WarpSchedPolicy
+#define WS_KIND_ENUM_WARP POLICY_WARP
+#define WS_KIND_TYPE_FETCH FetchPolicy
+#define WS_KIND_ENUM_FETCH POLICY_FETCH
 
 #define WS_POLICY(kind, name, sym) extern const WS_KIND_TYPE_##kind sym;
 #include "policy/registry.def"
@@ -27,6 +31,8 @@ const void *policy_find(PolicyKind kind, const char *name) {
 }
 
 const CachePolicy *policy_find_cache(const char *name) { return policy_find(POLICY_CACHE, name); }
+const WarpSchedPolicy *policy_find_warp(const char *name) { return policy_find(POLICY_WARP, name); }
+const FetchPolicy *policy_find_fetch(const char *name) { return policy_find(POLICY_FETCH, name); }
 
 void policy_names(PolicyKind kind, char *buf, size_t len) {
   if (!len) return;
@@ -43,7 +49,19 @@ void policy_names(PolicyKind kind, char *buf, size_t len) {
 const char *policy_kind_name(PolicyKind kind) {
   switch (kind) {
   case POLICY_CACHE: return "cache";
+  case POLICY_WARP: return "warp scheduler";
+  case POLICY_FETCH: return "fetch";
   case POLICY__KINDS: break;
   }
   return "?";
+}
+
+const CfgParam *policy_params(const PolicyEntry *e) {
+  switch (e->kind) {
+  case POLICY_CACHE: return ((const CachePolicy *)e->impl)->params;
+  case POLICY_WARP: return ((const WarpSchedPolicy *)e->impl)->params;
+  case POLICY_FETCH: return ((const FetchPolicy *)e->impl)->params;
+  case POLICY__KINDS: break;
+  }
+  return NULL;
 }
