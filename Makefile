@@ -4,7 +4,7 @@
 BUILD   ?= build
 CC      ?= cc
 NVCC    ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
-WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE
+WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -ffp-contract=off -Wno-format-truncation
 CPPFLAGS:= -Isrc -Ibench/common
 REL_CFLAGS  := -O2 -g $(WARN)
 ASAN_CFLAGS := -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

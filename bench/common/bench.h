@@ -4,7 +4,7 @@
  * CUDA kernels (*.cu), the PTX nvcc generated from them (*.ptx, checked in),
  * and C files that define one or more `const BenchDesc bench_desc_<id> = {`
  * (at the start of a line: the build greps for it).
- * The build embeds every bench/<name>/*.ptx into the binary and generates the
+ * The build embeds every .ptx file of bench/<name>/ into the binary and generates the
  * registry from the directory list: adding a benchmark touches no shared file.
  *
  * Contract of BenchDesc.run: generate the input for r->size from r->seed,

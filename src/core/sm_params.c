@@ -1,0 +1,72 @@
+/* sm_params.c - the SM pipeline's parameters with GPGPU-Sim 3.x GTX480
+ * defaults (gpgpusim.config of the GTX480 preset: -gpgpu_shader_core_pipeline
+ * 1536:32, -gpgpu_shader_cta 8, -gpgpu_shader_registers 32768,
+ * -gpgpu_num_sched_per_core 2, -ptx_opcode_latency_* and _initiation_*).
+ * Until the SM model exists only sm.count and sm.clock_mhz have a reader
+ * (the memory system); the rest is the SM model's to read. Depends on config.h. */
+#include "core/sm_params.h"
+
+const CfgParam sm_cfg_params[] = {
+    {.key = "count", .type = CFG_INT, .def = "15", .min = 1, .max = 4096, .desc = "streaming multiprocessors"},
+    {.key = "clock_mhz", .type = CFG_INT, .def = "700", .min = 1, .max = 100000,
+     .desc = "core clock (MHz); the interconnect and L2 run on it, DRAM has its own"},
+    {.key = "warp_size", .type = CFG_INT, .def = "32", .min = 1, .max = 64, .desc = "threads per warp"},
+    {.key = "max_warps", .type = CFG_INT, .def = "48", .min = 1, .max = 1024, .desc = "resident warps per SM"},
+    {.key = "max_threads", .type = CFG_INT, .def = "1536", .min = 1, .max = 65536, .desc = "resident threads per SM"},
+    {.key = "max_ctas", .type = CFG_INT, .def = "8", .min = 1, .max = 1024, .desc = "resident CTAs per SM"},
+    {.key = "registers", .type = CFG_INT, .def = "32768", .min = 1, .max = 1 << 24,
+     .desc = "32-bit registers per SM (occupancy limit)"},
+    {.key = "shared_mem", .type = CFG_INT, .def = "48K", .min = 0, .max = 1 << 24, .desc = "shared memory bytes per SM"},
+    {.key = "shared_banks", .type = CFG_INT, .def = "32", .min = 1, .max = 1024, .desc = "shared memory banks"},
+    {.key = "shared_latency", .type = CFG_INT, .def = "1", .min = 0, .max = 10000,
+     .desc = "shared memory access cycles per conflict-free pass (bank conflicts add passes)"},
+    {.key = "ibuffer_slots", .type = CFG_INT, .def = "2", .min = 1, .max = 64, .desc = "I-buffer entries per warp"},
+    {.key = "fetch_width", .type = CFG_INT, .def = "2", .min = 1, .max = 64,
+     .desc = "instructions fetched per fetch (one warp per cycle)"},
+    {.key = "fetch_policy", .type = CFG_STRING, .def = "rr", .desc = "fetch-selection policy (registry.def, FETCH)"},
+    {.key = "deadlock_cycles", .type = CFG_INT, .def = "100000", .min = 0, .max = INT64_MAX,
+     .desc = "stop a run that makes no progress for this many cycles (0 = never)"},
+    {0},
+};
+
+const CfgParam sched_cfg_params[] = {
+    {.key = "count", .type = CFG_INT, .def = "2", .min = 1, .max = 64,
+     .desc = "warp schedulers per SM (warp w belongs to scheduler w mod count)"},
+    {.key = "policy", .type = CFG_STRING, .def = "gto", .desc = "warp-scheduler policy (registry.def, WARP)"},
+    {.key = "issue_per_cycle", .type = CFG_INT, .def = "1", .min = 1, .max = 8,
+     .desc = "instructions one scheduler issues per cycle"},
+    {0},
+};
+
+/* Latency / initiation interval per opcode class, GPGPU-Sim's
+ * <ADD,MAX,MUL,MAD,DIV> lists for int, fp and dp; transcendental ops (SFU)
+ * take the fp DIV entry in GPGPU-Sim 3.x. */
+#define UNIT(k, lat, ii, what)                                                                             \
+  {.key = k ".latency", .type = CFG_INT, .def = #lat, .min = 1, .max = 100000, .desc = what " latency"},   \
+  {                                                                                                        \
+    .key = k ".ii", .type = CFG_INT, .def = #ii, .min = 1, .max = 100000, .desc = what " initiation interval" \
+  }
+const CfgParam unit_cfg_params[] = {
+    {.key = "sp.count", .type = CFG_INT, .def = "2", .min = 1, .max = 64, .desc = "SP units per SM"},
+    {.key = "sfu.count", .type = CFG_INT, .def = "1", .min = 1, .max = 64, .desc = "SFU units per SM"},
+    {.key = "ldst.count", .type = CFG_INT, .def = "1", .min = 1, .max = 64, .desc = "LD/ST units per SM"},
+    UNIT("int_add", 4, 1, "integer add/sub/logic"),
+    UNIT("int_max", 13, 2, "integer min/max/compare"),
+    UNIT("int_mul", 4, 2, "integer mul"),
+    UNIT("int_mad", 5, 1, "integer mad"),
+    UNIT("int_div", 145, 8, "integer div/rem"),
+    UNIT("fp_add", 4, 1, "fp32 add"),
+    UNIT("fp_max", 13, 2, "fp32 min/max/compare"),
+    UNIT("fp_mul", 4, 1, "fp32 mul"),
+    UNIT("fp_mad", 5, 1, "fp32 mad/fma"),
+    UNIT("fp_div", 39, 4, "fp32 div"),
+    UNIT("dp_add", 8, 8, "fp64 add"),
+    UNIT("dp_max", 19, 16, "fp64 min/max/compare"),
+    UNIT("dp_mul", 8, 8, "fp64 mul"),
+    UNIT("dp_mad", 8, 8, "fp64 mad/fma"),
+    UNIT("dp_div", 330, 130, "fp64 div"),
+    UNIT("sfu", 39, 4, "SFU transcendental (sin, cos, ex2, lg2, rsqrt, sqrt, rcp)"),
+    UNIT("ldst", 1, 1, "LD/ST unit pipeline before the L1/shared access"),
+    {0},
+};
+#undef UNIT

@@ -1,0 +1,666 @@
+/* exec_alu.c - semantics of PTX integer, bit, float, conversion and compare
+ * instructions, exactly as the PTX ISA defines them: rounding modes through
+ * the host FPU's rounding control, .ftz and .sat explicitly, shift clamping,
+ * saturating float->int conversion, NaN rules of min/max/setp. */
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "exec_int.h"
+
+/* ---- float helpers ---- */
+static inline float ftz32(float x) { return (x != 0.0f && fabsf(x) < FLT_MIN) ? copysignf(0.0f, x) : x; }
+static inline float sat32(float x) { return isnan(x) ? 0.0f : (x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x)); }
+static inline double sat64(double x) { return isnan(x) ? 0.0 : (x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x)); }
+static inline float canon32(float x) { return isnan(x) ? as_f32(0x7FFFFFFFu) : x; }
+
+/* Sets the host rounding mode for a PTX rounding modifier; returns the old one or -1. */
+static int rnd_push(int mode) {
+  int fm;
+  switch (mode) { /* the integer modes (rni...) round explicitly; the FPU stays at nearest */
+  case PTX_RND_RZ: fm = FE_TOWARDZERO; break;
+  case PTX_RND_RM: fm = FE_DOWNWARD; break;
+  case PTX_RND_RP: fm = FE_UPWARD; break;
+  default: return -1;
+  }
+  int old = fegetround();
+  fesetround(fm);
+  return old;
+}
+static void rnd_pop(int old) { if (old >= 0) fesetround(old); }
+
+/* Float min/max: a NaN operand yields the other; -0 < +0. */
+static inline double fminmax(double a, double b, int is_max) {
+  if (isnan(a)) return b;
+  if (isnan(b)) return a;
+  if (a == b) return (signbit(a) != signbit(b)) ? (is_max ? fabs(a) : -fabs(a)) : a;
+  return is_max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+/* ---- integer helpers ---- */
+static inline uint64_t umulhi64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+static inline int64_t smulhi64(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
+static inline int64_t clamp_s32(int64_t v) { return v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : v); }
+
+HANDLER(exec_int_unary) { /* abs, neg */
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]);
+  PtxType t = (PtxType)in->type;
+  int bytes = ptx_type_bytes(t);
+  int neg = in->op == PTX_OP_neg;
+  if (t == PTX_T_F32) {
+    FOR_LANES(active, l) {
+      uint32_t u = (uint32_t)A[l];
+      if ((in->flags & PTX_F_FTZ) && (u & 0x7F800000u) == 0) u &= 0x80000000u;
+      D[l] = neg ? (u ^ 0x80000000u) : (u & 0x7FFFFFFFu);
+    }
+  } else if (t == PTX_T_F64) {
+    FOR_LANES(active, l) D[l] = neg ? (A[l] ^ 0x8000000000000000ull) : (A[l] & 0x7FFFFFFFFFFFFFFFull);
+  } else {
+    FOR_LANES(active, l) {
+      int64_t v = sext_bytes(A[l], bytes);
+      D[l] = mask_bytes((uint64_t)(neg ? -(uint64_t)v : (v < 0 ? -(uint64_t)v : (uint64_t)v)), bytes);
+    }
+  }
+}
+
+static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
+  const uint64_t *C = in->nsrc > 2 ? REG(w, in->s[2]) : NULL;
+  int op = in->op, ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
+  int old = rnd_push(in->mod);
+  if (in->type == PTX_T_F32) {
+    FOR_LANES(active, l) {
+      float a = as_f32(A[l]), b = as_f32(B[l]), c = C ? as_f32(C[l]) : 0.0f;
+      if (ftz) { a = ftz32(a); b = ftz32(b); c = ftz32(c); }
+      volatile float r;
+      switch (op) {
+      case PTX_OP_add: r = a + b; break;
+      case PTX_OP_sub: r = a - b; break;
+      case PTX_OP_mul: r = a * b; break;
+      case PTX_OP_fma: case PTX_OP_mad: r = fmaf(a, b, c); break;
+      case PTX_OP_min: r = (float)fminmax(a, b, 0); break;
+      case PTX_OP_max: r = (float)fminmax(a, b, 1); break;
+      default: r = 0; break;
+      }
+      float x = r;
+      if (ftz) x = ftz32(x);
+      if (sat) x = sat32(x);
+      D[l] = f32_bits(canon32(x));
+    }
+  } else {
+    FOR_LANES(active, l) {
+      double a = as_f64(A[l]), b = as_f64(B[l]), c = C ? as_f64(C[l]) : 0.0;
+      volatile double r;
+      switch (op) {
+      case PTX_OP_add: r = a + b; break;
+      case PTX_OP_sub: r = a - b; break;
+      case PTX_OP_mul: r = a * b; break;
+      case PTX_OP_fma: case PTX_OP_mad: r = fma(a, b, c); break;
+      case PTX_OP_min: r = fminmax(a, b, 0); break;
+      case PTX_OP_max: r = fminmax(a, b, 1); break;
+      default: r = 0; break;
+      }
+      double x = r;
+      if (sat) x = sat64(x);
+      D[l] = f64_bits(x);
+    }
+  }
+  rnd_pop(old);
+}
+
+HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
+  PtxType t = (PtxType)in->type;
+  if (t == PTX_T_F32 || t == PTX_T_F64) { float_arith(w, in, active); return; }
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
+  const uint64_t *C = in->nsrc > 2 ? REG(w, in->s[2]) : NULL;
+  int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), bits = bytes * 8;
+  int sat = (in->flags & PTX_F_SAT) != 0;
+  switch (in->op) {
+  case PTX_OP_addc: case PTX_OP_subc: case PTX_OP_add: case PTX_OP_sub: {
+    int sub = in->op == PTX_OP_sub || in->op == PTX_OP_subc;
+    if ((in->flags & PTX_F_CC) || in->op == PTX_OP_addc || in->op == PTX_OP_subc) {
+      /* carry chain: CF is the carry-out of add, the borrow of sub */
+      int use_in = in->op == PTX_OP_addc || in->op == PTX_OP_subc;
+      uint32_t cout = 0;
+      FOR_LANES(active, l) {
+        uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes), cin = use_in ? (w->carry >> l & 1) : 0;
+        unsigned __int128 r = sub ? (unsigned __int128)a - b - cin : (unsigned __int128)a + b + cin;
+        D[l] = mask_bytes((uint64_t)r, bytes);
+        if (sub ? (b + cin > a || (cin && b == mask_bytes(~0ull, bytes))) : ((r >> bits) != 0)) cout |= 1u << l;
+      }
+      if (in->flags & PTX_F_CC) w->carry = (w->carry & ~active) | cout;
+      return;
+    }
+    if (sat) {
+      FOR_LANES(active, l) {
+        int64_t a = (int32_t)A[l], b = (int32_t)B[l];
+        D[l] = (uint32_t)clamp_s32(sub ? a - b : a + b);
+      }
+    } else if (bytes == 4) {
+      if (sub) { FOR_LANES(active, l) D[l] = (uint32_t)(A[l] - B[l]); }
+      else { FOR_LANES(active, l) D[l] = (uint32_t)(A[l] + B[l]); }
+    } else {
+      FOR_LANES(active, l) D[l] = mask_bytes(sub ? A[l] - B[l] : A[l] + B[l], bytes);
+    }
+    return;
+  }
+  case PTX_OP_mul: case PTX_OP_mad: {
+    int mad = in->op == PTX_OP_mad;
+    FOR_LANES(active, l) {
+      uint64_t a = A[l], b = B[l], r;
+      if (in->mod == PTX_MUL_WIDE) {
+        r = sgn ? (uint64_t)(sext_bytes(a, bytes) * sext_bytes(b, bytes)) : mask_bytes(a, bytes) * mask_bytes(b, bytes);
+        if (mad) r += C[l];
+        r = mask_bytes(r, bytes * 2);
+      } else if (in->mod == PTX_MUL_HI) {
+        if (bytes == 8) r = sgn ? (uint64_t)smulhi64((int64_t)a, (int64_t)b) : umulhi64(a, b);
+        else r = sgn ? (uint64_t)((sext_bytes(a, bytes) * sext_bytes(b, bytes)) >> bits)
+                     : (mask_bytes(a, bytes) * mask_bytes(b, bytes)) >> bits;
+        if (mad && sat) { D[l] = (uint32_t)clamp_s32((int64_t)(int32_t)r + (int32_t)C[l]); continue; }
+        if (mad) r += C[l];
+        r = mask_bytes(r, bytes);
+      } else {
+        r = a * b;
+        if (mad) r += C[l];
+        r = mask_bytes(r, bytes);
+      }
+      D[l] = r;
+    }
+    return;
+  }
+  case PTX_OP_min: case PTX_OP_max: {
+    int mx = in->op == PTX_OP_max;
+    FOR_LANES(active, l) {
+      uint64_t r;
+      if (sgn) { int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes); r = (uint64_t)(mx ? (a > b ? a : b) : (a < b ? a : b)); }
+      else { uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes); r = mx ? (a > b ? a : b) : (a < b ? a : b); }
+      D[l] = mask_bytes(r, bytes);
+    }
+    return;
+  }
+  case PTX_OP_mul24: case PTX_OP_mad24:
+    FOR_LANES(active, l) {
+      int64_t a = sgn ? sext_bytes(A[l] & 0xFFFFFF, 3) : (int64_t)(A[l] & 0xFFFFFF);
+      int64_t b = sgn ? sext_bytes(B[l] & 0xFFFFFF, 3) : (int64_t)(B[l] & 0xFFFFFF);
+      uint64_t p = (uint64_t)(a * b);
+      uint64_t r = in->mod == PTX_MUL_HI ? (p >> 16) : p;
+      if (in->op == PTX_OP_mad24) r += C[l];
+      D[l] = (uint32_t)r;
+    }
+    return;
+  case PTX_OP_sad:
+    FOR_LANES(active, l) {
+      uint64_t d;
+      if (sgn) { int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes); d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a; }
+      else { uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes); d = a > b ? a - b : b - a; }
+      D[l] = mask_bytes(d + C[l], bytes);
+    }
+    return;
+  case PTX_OP_fma:
+    ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, 0, "fma on an integer type");
+    return;
+  }
+}
+
+HANDLER(exec_logic) { /* and or xor not cnot shl shr (incl. .pred forms) */
+  if (in->type == PTX_T_PRED) {
+    uint32_t a = pred_val(w, in->s[0]), b = in->nsrc > 1 ? pred_val(w, in->s[1]) : 0, r;
+    switch (in->op) {
+    case PTX_OP_and: r = a & b; break;
+    case PTX_OP_or: r = a | b; break;
+    case PTX_OP_xor: r = a ^ b; break;
+    default: r = ~a; break; /* not, cnot */
+    }
+    w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (r & active);
+    return;
+  }
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]);
+  const uint64_t *B = in->nsrc > 1 ? REG(w, in->s[1]) : NULL;
+  int bytes = ptx_type_bytes((PtxType)in->type), bits = bytes * 8;
+  switch (in->op) {
+  case PTX_OP_and: FOR_LANES(active, l) D[l] = mask_bytes(A[l] & B[l], bytes); break;
+  case PTX_OP_or: FOR_LANES(active, l) D[l] = mask_bytes(A[l] | B[l], bytes); break;
+  case PTX_OP_xor: FOR_LANES(active, l) D[l] = mask_bytes(A[l] ^ B[l], bytes); break;
+  case PTX_OP_not: FOR_LANES(active, l) D[l] = mask_bytes(~A[l], bytes); break;
+  case PTX_OP_cnot: FOR_LANES(active, l) D[l] = mask_bytes(A[l], bytes) == 0; break;
+  case PTX_OP_shl:
+    FOR_LANES(active, l) { uint32_t s = (uint32_t)B[l]; D[l] = s >= (uint32_t)bits ? 0 : mask_bytes(A[l] << s, bytes); }
+    break;
+  case PTX_OP_shr:
+    if (ptx_type_is_signed((PtxType)in->type)) {
+      FOR_LANES(active, l) {
+        uint32_t s = (uint32_t)B[l];
+        int64_t v = sext_bytes(A[l], bytes);
+        D[l] = mask_bytes((uint64_t)(v >> (s >= (uint32_t)bits ? 63 : s)), bytes);
+      }
+    } else {
+      FOR_LANES(active, l) { uint32_t s = (uint32_t)B[l]; D[l] = s >= (uint32_t)bits ? 0 : (mask_bytes(A[l], bytes) >> s); }
+    }
+    break;
+  }
+}
+
+static uint64_t brev64(uint64_t v) {
+  v = ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
+  v = ((v >> 2) & 0x3333333333333333ull) | ((v & 0x3333333333333333ull) << 2);
+  v = ((v >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((v & 0x0F0F0F0F0F0F0F0Full) << 4);
+  return __builtin_bswap64(v);
+}
+
+HANDLER(exec_bits) { /* popc clz brev bfind bfe bfi prmt shf lop3 */
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]);
+  const uint64_t *B = in->nsrc > 1 ? REG(w, in->s[1]) : NULL, *C = in->nsrc > 2 ? REG(w, in->s[2]) : NULL;
+  const uint64_t *E = in->nsrc > 3 ? REG(w, in->s[3]) : NULL;
+  PtxType t = (PtxType)in->type;
+  int bytes = ptx_type_bytes(t), bits = bytes * 8;
+  switch (in->op) {
+  case PTX_OP_popc: FOR_LANES(active, l) D[l] = (uint64_t)__builtin_popcountll(mask_bytes(A[l], bytes)); break;
+  case PTX_OP_clz:
+    FOR_LANES(active, l) { uint64_t v = mask_bytes(A[l], bytes); D[l] = v ? (uint64_t)(__builtin_clzll(v) - (64 - bits)) : (uint64_t)bits; }
+    break;
+  case PTX_OP_brev: FOR_LANES(active, l) D[l] = brev64(mask_bytes(A[l], bytes)) >> (64 - bits); break;
+  case PTX_OP_bfind:
+    FOR_LANES(active, l) {
+      uint64_t v = mask_bytes(A[l], bytes);
+      if (ptx_type_is_signed(t) && sext_bytes(v, bytes) < 0) v = mask_bytes(~v, bytes);
+      uint32_t r = 0xFFFFFFFFu;
+      if (v) {
+        uint32_t pos = 63u - (uint32_t)__builtin_clzll(v);
+        r = (in->flags & PTX_F_SHIFTAMT) ? (uint32_t)(bits - 1) - pos : pos;
+      }
+      D[l] = r;
+    }
+    break;
+  case PTX_OP_bfe:
+    FOR_LANES(active, l) {
+      uint32_t pos = (uint32_t)B[l] & 0xFF, len = (uint32_t)C[l] & 0xFF, msb = (uint32_t)bits - 1;
+      uint64_t a = mask_bytes(A[l], bytes), sbit = 0, d = 0;
+      if (ptx_type_is_signed(t) && len) { uint32_t sb = pos + len - 1 > msb ? msb : pos + len - 1; sbit = (a >> sb) & 1; }
+      for (uint32_t i = 0; i <= msb; i++) {
+        uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
+        d |= bit << i;
+      }
+      D[l] = d;
+    }
+    break;
+  case PTX_OP_bfi:
+    FOR_LANES(active, l) {
+      uint32_t pos = (uint32_t)C[l] & 0xFF, len = (uint32_t)E[l] & 0xFF, msb = (uint32_t)bits - 1;
+      uint64_t f = A[l], d = mask_bytes(B[l], bytes);
+      for (uint32_t i = 0; i < len && pos + i <= msb; i++) d = (d & ~(1ull << (pos + i))) | (((f >> i) & 1) << (pos + i));
+      D[l] = d;
+    }
+    break;
+  case PTX_OP_prmt:
+    FOR_LANES(active, l) {
+      uint64_t tmp = (A[l] & 0xFFFFFFFFu) | ((B[l] & 0xFFFFFFFFu) << 32);
+      uint32_t sel = (uint32_t)C[l], d = 0;
+      for (int i = 0; i < 4; i++) {
+        uint32_t s = (sel >> (4 * i)) & 0xF;
+        uint32_t byte = (uint32_t)(tmp >> (8 * (s & 7))) & 0xFF;
+        if (s & 8) byte = (byte & 0x80) ? 0xFF : 0;
+        d |= byte << (8 * i);
+      }
+      D[l] = d;
+    }
+    break;
+  case PTX_OP_shf:
+    FOR_LANES(active, l) {
+      uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], n = (uint32_t)C[l];
+      n = (in->flags & PTX_F_CLAMP) ? (n > 32 ? 32 : n) : (n & 31);
+      uint64_t v = ((uint64_t)b << 32) | a;
+      D[l] = (in->flags & PTX_F_LEFT) ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n);
+    }
+    break;
+  case PTX_OP_lop3:
+    FOR_LANES(active, l) {
+      uint64_t a = A[l], b = B[l], c = C[l], d = 0;
+      uint32_t lut = (uint32_t)E[l] & 0xFF;
+      for (int k = 0; k < 8; k++)
+        if (lut >> k & 1) d |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+      D[l] = mask_bytes(d, bytes);
+    }
+    break;
+  }
+}
+
+HANDLER(exec_fbinary) { /* copysign d, a, b: magnitude of b, sign of a */
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
+  if (in->type == PTX_T_F32) { FOR_LANES(active, l) D[l] = (B[l] & 0x7FFFFFFFu) | (A[l] & 0x80000000u); }
+  else { FOR_LANES(active, l) D[l] = (B[l] & 0x7FFFFFFFFFFFFFFFull) | (A[l] & 0x8000000000000000ull); }
+}
+
+HANDLER(exec_sfu) { /* rcp sqrt rsqrt ex2 lg2 sin cos tanh */
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]);
+  int ftz = (in->flags & PTX_F_FTZ) != 0, op = in->op;
+  int old = rnd_push(in->mod);
+  if (in->type == PTX_T_F32) {
+    FOR_LANES(active, l) {
+      float a = as_f32(A[l]);
+      if (ftz) a = ftz32(a);
+      volatile float r;
+      switch (op) {
+      case PTX_OP_rcp: r = 1.0f / a; break;
+      case PTX_OP_sqrt: r = sqrtf(a); break;
+      case PTX_OP_rsqrt: r = 1.0f / sqrtf(a); break;
+      case PTX_OP_ex2: r = exp2f(a); break;
+      case PTX_OP_lg2: r = log2f(a); break;
+      case PTX_OP_sin: r = sinf(a); break;
+      case PTX_OP_cos: r = cosf(a); break;
+      default: r = tanhf(a); break;
+      }
+      float x = r;
+      if (ftz) x = ftz32(x);
+      D[l] = f32_bits(canon32(x));
+    }
+  } else if (in->type == PTX_T_F64) {
+    FOR_LANES(active, l) {
+      double a = as_f64(A[l]);
+      if (ftz && a != 0.0 && fabs(a) < DBL_MIN) a = copysign(0.0, a);
+      volatile double r;
+      switch (op) {
+      case PTX_OP_rcp: r = 1.0 / a; break;
+      case PTX_OP_sqrt: r = sqrt(a); break;
+      case PTX_OP_rsqrt: r = 1.0 / sqrt(a); break;
+      case PTX_OP_ex2: r = exp2(a); break;
+      case PTX_OP_lg2: r = log2(a); break;
+      case PTX_OP_sin: r = sin(a); break;
+      case PTX_OP_cos: r = cos(a); break;
+      default: r = tanh(a); break;
+      }
+      D[l] = f64_bits(r);
+    }
+  } else {
+    ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, 0, "%s.%s is not supported", ptx_op_names[op], ptx_type_name((PtxType)in->type));
+  }
+  rnd_pop(old);
+}
+
+HANDLER(exec_div) { /* div rem: integer x/0 gives all-ones quotient and the dividend as remainder */
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
+  PtxType t = (PtxType)in->type;
+  int bytes = ptx_type_bytes(t), rem = in->op == PTX_OP_rem;
+  if (t == PTX_T_F32 || t == PTX_T_F64) {
+    if (rem) { ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, 0, "rem on a float type"); return; }
+    int ftz = (in->flags & PTX_F_FTZ) != 0;
+    int old = rnd_push(in->mod);
+    if (t == PTX_T_F32) {
+      FOR_LANES(active, l) {
+        float a = as_f32(A[l]), b = as_f32(B[l]);
+        if (ftz) { a = ftz32(a); b = ftz32(b); }
+        volatile float r = a / b;
+        float x = r;
+        D[l] = f32_bits(canon32(ftz ? ftz32(x) : x));
+      }
+    } else {
+      FOR_LANES(active, l) { volatile double r = as_f64(A[l]) / as_f64(B[l]); D[l] = f64_bits(r); }
+    }
+    rnd_pop(old);
+    return;
+  }
+  FOR_LANES(active, l) {
+    uint64_t r;
+    if (ptx_type_is_signed(t)) {
+      int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes);
+      if (b == 0) r = rem ? (uint64_t)a : ~0ull;
+      else if (b == -1) r = rem ? 0 : (uint64_t)0 - (uint64_t)a; /* INT_MIN / -1 wraps to INT_MIN */
+      else r = (uint64_t)(rem ? a % b : a / b);
+    } else {
+      uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes);
+      r = b == 0 ? (rem ? a : ~0ull) : (rem ? a % b : a / b);
+    }
+    D[l] = mask_bytes(r, bytes);
+  }
+}
+
+/* f32/f64 -> f16 bits with a PTX rounding mode (rn default); NaN -> 0x7FFF. */
+static uint16_t to_half(double v, int rnd) {
+  if (isnan(v)) return 0x7FFF;
+  uint16_t sign = signbit(v) ? 0x8000 : 0;
+  double a = fabs(v), q;
+  int neg = sign != 0, e;
+#define HROUND(x) (rnd == PTX_RND_RZ ? trunc(x) : rnd == PTX_RND_RM ? (neg ? ceil(x) : floor(x)) : \
+                   rnd == PTX_RND_RP ? (neg ? floor(x) : ceil(x)) : nearbyint(x))
+  if (isinf(a)) return sign | 0x7C00;
+  if (a < ldexp(1.0, -14)) {
+    q = HROUND(a * ldexp(1.0, 24));
+    return (uint16_t)(sign | (uint16_t)q); /* q == 1024 is the smallest normal */
+  }
+  frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  e -= 1;       /* a = m' * 2^e, m' in [1, 2) */
+  q = HROUND(a * ldexp(1.0, 10 - e));
+#undef HROUND
+  if (q >= 2048) { q = 1024; e++; }
+  if (e + 15 >= 31) {
+    int to_inf = rnd == PTX_RND_RZ ? 0 : rnd == PTX_RND_RM ? neg : rnd == PTX_RND_RP ? !neg : 1;
+    return sign | (to_inf ? 0x7C00 : 0x7BFF);
+  }
+  return (uint16_t)(sign | (uint16_t)((e + 15) << 10) | (uint16_t)(q - 1024));
+}
+
+static double from_half(uint16_t h) {
+  int e = (h >> 10) & 0x1F, m = h & 0x3FF;
+  double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+/* Float -> integer with PTX saturation: NaN -> 0, clamp to the destination range. */
+static uint64_t f2i(double v, PtxType dt, int rnd) {
+  if (isnan(v)) return 0;
+  switch (rnd) {
+  case PTX_RND_RZI: case PTX_RND_RZ: v = trunc(v); break;
+  case PTX_RND_RMI: case PTX_RND_RM: v = floor(v); break;
+  case PTX_RND_RPI: case PTX_RND_RP: v = ceil(v); break;
+  default: v = nearbyint(v); break;
+  }
+  int bytes = ptx_type_bytes(dt);
+  if (ptx_type_is_signed(dt)) {
+    double lo = -ldexp(1.0, bytes * 8 - 1), hi = ldexp(1.0, bytes * 8 - 1);
+    if (v <= lo) return mask_bytes((uint64_t)(int64_t)lo, bytes);
+    if (v >= hi) return mask_bytes((uint64_t)(hi == 9223372036854775808.0 ? INT64_MAX : (int64_t)hi - 1), bytes);
+    return mask_bytes((uint64_t)(int64_t)v, bytes);
+  }
+  double hi = ldexp(1.0, bytes * 8);
+  if (v <= 0) return 0;
+  if (v >= hi) return mask_bytes(~0ull, bytes);
+  return (uint64_t)v;
+}
+
+HANDLER(exec_cvt) {
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]);
+  PtxType dt = (PtxType)in->type, st = (PtxType)in->type2;
+  int db = ptx_type_bytes(dt), sb = ptx_type_bytes(st);
+  int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0, rnd = in->mod2;
+  int dfl = ptx_type_is_float(dt), sfl = ptx_type_is_float(st);
+  if (dt == PTX_T_F16 || st == PTX_T_F16) {
+    FOR_LANES(active, l) {
+      double v;
+      if (st == PTX_T_F16) v = from_half((uint16_t)A[l]);
+      else if (st == PTX_T_F32) v = ftz ? ftz32(as_f32(A[l])) : as_f32(A[l]);
+      else if (st == PTX_T_F64) v = as_f64(A[l]);
+      else v = ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
+      if (rnd >= PTX_RND_RNI) v = rnd == PTX_RND_RZI ? trunc(v) : rnd == PTX_RND_RMI ? floor(v) : rnd == PTX_RND_RPI ? ceil(v) : nearbyint(v);
+      if (dt == PTX_T_F16) { if (sat) v = sat64(v); D[l] = to_half(v, rnd >= PTX_RND_RNI ? PTX_RND_RN : rnd); }
+      else if (dt == PTX_T_F32) { float x = (float)v; if (sat) x = sat32(x); D[l] = f32_bits(ftz ? ftz32(x) : x); }
+      else if (dt == PTX_T_F64) D[l] = f64_bits(sat ? sat64(v) : v);
+      else D[l] = f2i(v, dt, rnd);
+    }
+    return;
+  }
+  if (!dfl && !sfl) {
+    FOR_LANES(active, l) {
+      int64_t v = ptx_type_is_signed(st) ? sext_bytes(A[l], sb) : (int64_t)mask_bytes(A[l], sb);
+      if (sat) {
+        int ds = ptx_type_is_signed(dt);
+        if (ds) {
+          int64_t lo = db >= 8 ? INT64_MIN : -(1ll << (db * 8 - 1)), hi = db >= 8 ? INT64_MAX : (1ll << (db * 8 - 1)) - 1;
+          if (!ptx_type_is_signed(st) && sb == 8 && (uint64_t)v > (uint64_t)hi) v = hi;
+          else if (v < lo) v = lo; else if (v > hi) v = hi;
+        } else {
+          uint64_t hi = mask_bytes(~0ull, db);
+          if (ptx_type_is_signed(st) && v < 0) v = 0;
+          else if ((uint64_t)v > hi) v = (int64_t)hi;
+        }
+      }
+      D[l] = mask_bytes((uint64_t)v, db);
+    }
+    return;
+  }
+  if (!dfl) { /* float -> int */
+    FOR_LANES(active, l) {
+      double v = st == PTX_T_F32 ? (double)(ftz ? ftz32(as_f32(A[l])) : as_f32(A[l])) : as_f64(A[l]);
+      D[l] = f2i(v, dt, rnd);
+    }
+    return;
+  }
+  int old = rnd_push(rnd);
+  if (!sfl) { /* int -> float */
+    FOR_LANES(active, l) {
+      if (dt == PTX_T_F32) {
+        volatile float r = ptx_type_is_signed(st) ? (float)sext_bytes(A[l], sb) : (float)mask_bytes(A[l], sb);
+        float x = r;
+        if (sat) x = sat32(x);
+        D[l] = f32_bits(x);
+      } else {
+        volatile double r = ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
+        double x = r;
+        if (sat) x = sat64(x);
+        D[l] = f64_bits(x);
+      }
+    }
+    rnd_pop(old);
+    return;
+  }
+  /* float -> float */
+  FOR_LANES(active, l) {
+    double v = st == PTX_T_F32 ? (double)(ftz ? ftz32(as_f32(A[l])) : as_f32(A[l])) : as_f64(A[l]);
+    if (rnd >= PTX_RND_RNI) {
+      switch (rnd) {
+      case PTX_RND_RZI: v = trunc(v); break;
+      case PTX_RND_RMI: v = floor(v); break;
+      case PTX_RND_RPI: v = ceil(v); break;
+      default: v = nearbyint(v); break;
+      }
+    }
+    if (dt == PTX_T_F32) {
+      volatile float r = (float)v;
+      float x = r;
+      if (ftz) x = ftz32(x);
+      if (sat) x = sat32(x);
+      D[l] = f32_bits(canon32(x));
+    } else {
+      if (sat) v = sat64(v);
+      D[l] = f64_bits(v);
+    }
+  }
+  rnd_pop(old);
+}
+
+static inline int cmp_int(int op, int64_t a, int64_t b, uint64_t ua, uint64_t ub, int sgn) {
+  switch (op) {
+  case PTX_CMP_EQ: return ua == ub;
+  case PTX_CMP_NE: return ua != ub;
+  case PTX_CMP_LT: return sgn ? a < b : ua < ub;
+  case PTX_CMP_LE: return sgn ? a <= b : ua <= ub;
+  case PTX_CMP_GT: return sgn ? a > b : ua > ub;
+  case PTX_CMP_GE: return sgn ? a >= b : ua >= ub;
+  case PTX_CMP_LO: return ua < ub;
+  case PTX_CMP_LS: return ua <= ub;
+  case PTX_CMP_HI: return ua > ub;
+  case PTX_CMP_HS: return ua >= ub;
+  default: return 0;
+  }
+}
+
+static inline int cmp_float(int op, double a, double b) {
+  int un = isnan(a) || isnan(b);
+  switch (op) {
+  case PTX_CMP_EQ: return !un && a == b;
+  case PTX_CMP_NE: return !un && a != b;
+  case PTX_CMP_LT: return !un && a < b;
+  case PTX_CMP_LE: return !un && a <= b;
+  case PTX_CMP_GT: return !un && a > b;
+  case PTX_CMP_GE: return !un && a >= b;
+  case PTX_CMP_EQU: return un || a == b;
+  case PTX_CMP_NEU: return un || a != b;
+  case PTX_CMP_LTU: return un || a < b;
+  case PTX_CMP_LEU: return un || a <= b;
+  case PTX_CMP_GTU: return un || a > b;
+  case PTX_CMP_GEU: return un || a >= b;
+  case PTX_CMP_NUM: return !un;
+  case PTX_CMP_NAN: return un;
+  default: return 0;
+  }
+}
+
+HANDLER(exec_setp) {
+  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
+  PtxType t = (PtxType)in->type;
+  int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), op = in->mod;
+  uint32_t r = 0;
+  if (t == PTX_T_F32) {
+    int ftz = (in->flags & PTX_F_FTZ) != 0;
+    FOR_LANES(active, l) {
+      float a = as_f32(A[l]), b = as_f32(B[l]);
+      if (ftz) { a = ftz32(a); b = ftz32(b); }
+      r |= (uint32_t)cmp_float(op, a, b) << l;
+    }
+  } else if (t == PTX_T_F64) {
+    FOR_LANES(active, l) r |= (uint32_t)cmp_float(op, as_f64(A[l]), as_f64(B[l])) << l;
+  } else if (bytes == 4 && !sgn) {
+    FOR_LANES(active, l) r |= (uint32_t)cmp_int(op, 0, 0, (uint32_t)A[l], (uint32_t)B[l], 0) << l;
+  } else {
+    FOR_LANES(active, l) r |= (uint32_t)cmp_int(op, sext_bytes(A[l], bytes), sext_bytes(B[l], bytes), mask_bytes(A[l], bytes), mask_bytes(B[l], bytes), sgn) << l;
+  }
+  uint32_t q = ~r;
+  if (in->mod2) {
+    uint32_t c = pred_val(w, in->s[2]);
+    if (in->flags & PTX_F_NEG_C) c = ~c;
+    switch (in->mod2) {
+    case PTX_BOOL_AND: r &= c; q &= c; break;
+    case PTX_BOOL_OR: r |= c; q |= c; break;
+    default: r ^= c; q ^= c; break;
+    }
+  }
+  w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (r & active);
+  if ((in->flags & PTX_F_DUAL) && in->d[1] != PTX_NO_REG) w->pf[in->d[1]] = (w->pf[in->d[1]] & ~active) | (q & active);
+}
+
+HANDLER(exec_selp) {
+  uint64_t *D = REG(w, in->d[0]);
+  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
+  uint32_t c = pred_val(w, in->s[2]);
+  if (in->flags & PTX_F_NEG_C) c = ~c;
+  int bytes = ptx_type_bytes((PtxType)in->type);
+  FOR_LANES(active, l) D[l] = mask_bytes((c >> l & 1) ? A[l] : B[l], bytes);
+}
+
+HANDLER(exec_testp) {
+  const uint64_t *A = REG(w, in->s[0]);
+  uint32_t r = 0;
+  FOR_LANES(active, l) {
+    double v = in->type == PTX_T_F32 ? (double)as_f32(A[l]) : as_f64(A[l]);
+    int sub = in->type == PTX_T_F32 ? (fpclassify(as_f32(A[l])) == FP_SUBNORMAL) : (fpclassify(v) == FP_SUBNORMAL);
+    int ok;
+    switch (in->mod) {
+    case 1: ok = isfinite(v); break;
+    case 2: ok = isinf(v); break;
+    case 3: ok = !isnan(v); break;
+    case 4: ok = isnan(v); break;
+    case 5: ok = isfinite(v) && v != 0 && !sub; break;
+    default: ok = sub; break;
+    }
+    r |= (uint32_t)ok << l;
+  }
+  w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (r & active);
+}

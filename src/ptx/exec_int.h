@@ -1,0 +1,45 @@
+/* exec_int.h - internals of the PTX executor shared by exec*.c: handler
+ * signature, register access and lane-loop macros. Not for use outside src/ptx/.
+ * Handlers execute one instruction for the lanes in `active` (the SIMT mask
+ * after the guard predicate); on error they fill w->fault and return. */
+#ifndef PTX_EXEC_INT_H
+#define PTX_EXEC_INT_H
+
+#include <string.h>
+
+#include "ptx.h"
+
+typedef void (*PtxExecFn)(PtxWarp *w, const PtxInst *in, uint32_t active);
+
+#define REG(w, row) ((w)->rf + (size_t)(row) * PTX_WARP_SIZE)
+/* Iterates lane index `l` over the set bits of `mask`. */
+#define FOR_LANES(mask, l) \
+  for (uint32_t m_##l = (mask), l = 0; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
+
+/* Predicate operand value (constant predicates are encoded 0xFFFD=true, 0xFFFE=false). */
+static inline uint32_t pred_val(const PtxWarp *w, uint16_t idx) {
+  if (idx >= 0xFFF0u) return idx == 0xFFFDu ? 0xFFFFFFFFu : 0;
+  return w->pf[idx];
+}
+
+static inline uint64_t mask_bytes(uint64_t v, int bytes) { return bytes >= 8 ? v : (v & ((1ull << (8 * bytes)) - 1)); }
+static inline int64_t sext_bytes(uint64_t v, int bytes) {
+  if (bytes >= 8) return (int64_t)v;
+  int sh = 64 - 8 * bytes;
+  return (int64_t)(v << sh) >> sh;
+}
+static inline float as_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+static inline double as_f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+void ptx_set_fault(PtxWarp *w, PtxFaultKind kind, uint32_t lane, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#define HANDLER(name) void name(PtxWarp *w, const PtxInst *in, uint32_t active)
+HANDLER(exec_int_unary); HANDLER(exec_arith); HANDLER(exec_logic); HANDLER(exec_bits); HANDLER(exec_fbinary);
+HANDLER(exec_sfu); HANDLER(exec_div); HANDLER(exec_cvt); HANDLER(exec_setp); HANDLER(exec_selp); HANDLER(exec_testp);
+HANDLER(exec_mov); HANDLER(exec_cvta); HANDLER(exec_ld); HANDLER(exec_st); HANDLER(exec_atom); HANDLER(exec_warp);
+HANDLER(exec_bra); HANDLER(exec_call); HANDLER(exec_ret); HANDLER(exec_exit); HANDLER(exec_trap); HANDLER(exec_bar);
+HANDLER(exec_nop);
+
+#endif

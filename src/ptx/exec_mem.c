@@ -1,0 +1,265 @@
+/* exec_mem.c - PTX memory instructions (ld, st, atom, red), address-space
+ * conversion (cvta, isspacep) and mov. Every lane's access is bounds- and
+ * alignment-checked against its state space; a bad access faults the warp
+ * with kernel/CTA/thread/PC/address, never touches host memory outside. */
+#include <stdio.h>
+
+#include "exec_int.h"
+
+/* Resolves a lane's address to host memory. Returns NULL after setting a fault. */
+static uint8_t *resolve(PtxWarp *w, const PtxInst *in, uint32_t lane, uint64_t addr, uint32_t size, int write,
+                        uint8_t *space_out) {
+  PtxCta *cta = w->cta;
+  PtxLaunch *L = cta->launch;
+  uint8_t sp = in->space;
+  if (sp == PTX_SP_GENERIC) {
+    if (addr - PTX_SHARED_WIN < PTX_WIN_SIZE) { sp = PTX_SP_SHARED; addr -= PTX_SHARED_WIN; }
+    else if (addr - PTX_LOCAL_WIN < PTX_WIN_SIZE) { sp = PTX_SP_LOCAL; addr -= PTX_LOCAL_WIN; }
+    else if (addr - PTX_PARAM_WIN < PTX_WIN_SIZE) { sp = PTX_SP_PARAM; addr -= PTX_PARAM_WIN; }
+    else sp = PTX_SP_GLOBAL;
+  }
+  *space_out = sp;
+  if (size > 1 && (addr & (size - 1))) {
+    w->fault.space = sp; w->fault.addr = addr; w->fault.size = size; w->fault.is_write = (uint8_t)write;
+    ptx_set_fault(w, PTX_FAULT_MISALIGNED, lane, "misaligned %s %s of %u bytes at 0x%llx", ptx_space_name((PtxSpace)sp),
+                  write ? "store" : "load", size, (unsigned long long)addr);
+    return NULL;
+  }
+  uint8_t *p = NULL;
+  int ro = 0;
+  switch (sp) {
+  case PTX_SP_GLOBAL: case PTX_SP_CONST:
+    p = write ? ptx_dev_ptr_w(L->dev, addr, size, &ro) : ptx_dev_ptr(L->dev, addr, size);
+    break;
+  case PTX_SP_SHARED:
+    if (addr + size <= cta->shared_bytes && addr < cta->shared_bytes) p = cta->shared + addr;
+    break;
+  case PTX_SP_LOCAL:
+    if (addr + size <= w->local_stride && addr < w->local_stride) p = w->local + (size_t)lane * w->local_stride + addr;
+    break;
+  case PTX_SP_PARAM:
+    if (!write && addr + size <= L->fn->param_bytes && addr < L->fn->param_bytes) p = L->params + addr;
+    else if (write) ro = 1;
+    break;
+  }
+  if (!p) {
+    w->fault.space = sp; w->fault.addr = addr; w->fault.size = size; w->fault.is_write = (uint8_t)write;
+    ptx_set_fault(w, ro ? PTX_FAULT_READONLY : PTX_FAULT_OOB, lane, "%s %s %s of %u bytes at 0x%llx",
+                  ro ? "write to read-only" : "out-of-bounds", ptx_space_name((PtxSpace)sp), write ? "store" : "load", size,
+                  (unsigned long long)addr);
+  }
+  return p;
+}
+
+static inline uint64_t lane_addr(const PtxWarp *w, const PtxInst *in, uint32_t l) {
+  if (in->addr != PTX_NO_REG) return REG(w, in->addr)[l] + (uint64_t)in->off;
+  if (in->flags & PTX_F_SYMADDR) return w->frame_base + (uint64_t)in->off;
+  return (uint64_t)in->off;
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, int bytes) {
+  switch (bytes) {
+  case 1: return p[0];
+  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  }
+}
+
+static inline void store_bytes(uint8_t *p, uint64_t v, int bytes) {
+  switch (bytes) {
+  case 1: p[0] = (uint8_t)v; break;
+  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+  default: memcpy(p, &v, 8); break;
+  }
+}
+
+static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int write, int atomic, uint32_t active) {
+  PtxMemTrace *t = w->trace;
+  t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
+}
+
+HANDLER(exec_ld) {
+  PtxType t = (PtxType)in->type;
+  int eb = ptx_type_bytes(t), db = in->type2, sgn = ptx_type_is_signed(t);
+  uint32_t n = in->vec, size = (uint32_t)eb * n;
+  if (w->trace) trace_begin(w, in, size, 0, 0, active);
+  FOR_LANES(active, l) {
+    uint64_t addr = lane_addr(w, in, l);
+    uint8_t sp;
+    const uint8_t *p = resolve(w, in, l, addr, size, 0, &sp);
+    if (!p) return;
+    if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
+    for (uint32_t k = 0; k < n; k++) {
+      if (in->d[k] == PTX_NO_REG) continue;
+      uint64_t v = load_bytes(p + (size_t)k * (size_t)eb, eb);
+      if (sgn) v = (uint64_t)sext_bytes(v, eb);
+      REG(w, in->d[k])[l] = mask_bytes(v, db > eb ? db : eb);
+    }
+  }
+}
+
+HANDLER(exec_st) {
+  int eb = ptx_type_bytes((PtxType)in->type);
+  uint32_t n = in->vec, size = (uint32_t)eb * n;
+  if (w->trace) trace_begin(w, in, size, 1, 0, active);
+  FOR_LANES(active, l) {
+    uint64_t addr = lane_addr(w, in, l);
+    uint8_t sp;
+    uint8_t *p = resolve(w, in, l, addr, size, 1, &sp);
+    if (!p) return;
+    if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
+    for (uint32_t k = 0; k < n; k++) store_bytes(p + (size_t)k * (size_t)eb, REG(w, in->s[k])[l], eb);
+  }
+}
+
+static uint64_t atom_apply(int op, PtxType t, uint64_t old, uint64_t b, uint64_t c) {
+  int bytes = ptx_type_bytes(t);
+  switch (op) {
+  case PTX_ATOM_ADD:
+    if (t == PTX_T_F32) return f32_bits(as_f32(old) + as_f32(b));
+    if (t == PTX_T_F64) return f64_bits(as_f64(old) + as_f64(b));
+    return mask_bytes(old + b, bytes);
+  case PTX_ATOM_MIN: case PTX_ATOM_MAX: {
+    int mx = op == PTX_ATOM_MAX;
+    if (t == PTX_T_F32) { float a = as_f32(old), v = as_f32(b); return f32_bits(mx ? (v > a ? v : a) : (v < a ? v : a)); }
+    if (ptx_type_is_signed(t)) { int64_t a = sext_bytes(old, bytes), v = sext_bytes(b, bytes); return mask_bytes((uint64_t)(mx ? (v > a ? v : a) : (v < a ? v : a)), bytes); }
+    uint64_t a = mask_bytes(old, bytes), v = mask_bytes(b, bytes);
+    return mx ? (v > a ? v : a) : (v < a ? v : a);
+  }
+  case PTX_ATOM_INC: { uint32_t a = (uint32_t)old, v = (uint32_t)b; return a >= v ? 0 : a + 1; }
+  case PTX_ATOM_DEC: { uint32_t a = (uint32_t)old, v = (uint32_t)b; return (a == 0 || a > v) ? v : a - 1; }
+  case PTX_ATOM_CAS: return mask_bytes(old, bytes) == mask_bytes(b, bytes) ? mask_bytes(c, bytes) : old;
+  case PTX_ATOM_EXCH: return mask_bytes(b, bytes);
+  case PTX_ATOM_AND: return old & b;
+  case PTX_ATOM_OR: return old | b;
+  default: return old ^ b;
+  }
+}
+
+/* Lanes are applied in lane order: deterministic, and each lane sees the previous lane's result. */
+HANDLER(exec_atom) {
+  PtxType t = (PtxType)in->type;
+  int eb = ptx_type_bytes(t);
+  if (w->trace) trace_begin(w, in, (uint32_t)eb, 1, 1, active);
+  const uint64_t *B = REG(w, in->s[0]);
+  const uint64_t *C = in->nsrc > 1 ? REG(w, in->s[1]) : NULL;
+  uint64_t *D = in->op == PTX_OP_atom && in->d[0] != PTX_NO_REG ? REG(w, in->d[0]) : NULL;
+  FOR_LANES(active, l) {
+    uint64_t addr = lane_addr(w, in, l);
+    uint8_t sp;
+    uint8_t *p = resolve(w, in, l, addr, (uint32_t)eb, 1, &sp);
+    if (!p) return;
+    if (sp != PTX_SP_GLOBAL && sp != PTX_SP_SHARED) {
+      ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, l, "atomic on .%s memory", ptx_space_name((PtxSpace)sp));
+      return;
+    }
+    if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
+    uint64_t old = load_bytes(p, eb);
+    store_bytes(p, atom_apply(in->mod, t, old, B[l], C ? C[l] : 0), eb);
+    if (D) D[l] = old;
+  }
+}
+
+static uint64_t sreg_value(const PtxWarp *w, int sreg, uint32_t lane) {
+  const PtxCta *c = w->cta;
+  const PtxLaunch *L = c->launch;
+  uint32_t tid = w->tid_base + lane;
+  switch (sreg) {
+  case PTX_SREG_TID_X: return tid % L->block[0];
+  case PTX_SREG_TID_Y: return (tid / L->block[0]) % L->block[1];
+  case PTX_SREG_TID_Z: return tid / (L->block[0] * L->block[1]);
+  case PTX_SREG_NTID_X: return L->block[0];
+  case PTX_SREG_NTID_Y: return L->block[1];
+  case PTX_SREG_NTID_Z: return L->block[2];
+  case PTX_SREG_CTAID_X: return c->ctaid[0];
+  case PTX_SREG_CTAID_Y: return c->ctaid[1];
+  case PTX_SREG_CTAID_Z: return c->ctaid[2];
+  case PTX_SREG_NCTAID_X: return L->grid[0];
+  case PTX_SREG_NCTAID_Y: return L->grid[1];
+  case PTX_SREG_NCTAID_Z: return L->grid[2];
+  case PTX_SREG_LANEID: return lane;
+  case PTX_SREG_WARPID: return w->warp_in_cta;
+  case PTX_SREG_NWARPID: return 48;
+  case PTX_SREG_SMID: return c->smid;
+  case PTX_SREG_NSMID: return L->nsm ? L->nsm : 1;
+  case PTX_SREG_CLOCK: return (uint32_t)w->clock;
+  case PTX_SREG_CLOCK64: case PTX_SREG_GLOBALTIMER: return w->clock;
+  case PTX_SREG_LANEMASK_EQ: return 1u << lane;
+  case PTX_SREG_LANEMASK_LT: return (1u << lane) - 1;
+  case PTX_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
+  case PTX_SREG_LANEMASK_GT: return ~(uint32_t)((2ull << lane) - 1);
+  case PTX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
+  case PTX_SREG_TOTAL_SMEM: case PTX_SREG_DYN_SMEM: return c->shared_bytes;
+  default: return 0;
+  }
+}
+
+HANDLER(exec_mov) {
+  if (in->type == PTX_T_PRED) {
+    uint32_t v = pred_val(w, in->s[0]);
+    w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (v & active);
+    return;
+  }
+  int bytes = ptx_type_bytes((PtxType)in->type);
+  if (in->flags & PTX_F_UNPACK) {
+    const uint64_t *A = REG(w, in->s[0]);
+    int eb = bytes / in->ndst;
+    for (uint32_t k = 0; k < in->ndst; k++) {
+      if (in->d[k] == PTX_NO_REG) continue;
+      uint64_t *D = REG(w, in->d[k]);
+      FOR_LANES(active, l) D[l] = mask_bytes(A[l] >> (8 * eb * (int)k), eb);
+    }
+    return;
+  }
+  uint64_t *D = REG(w, in->d[0]);
+  if (in->flags & PTX_F_PACK) {
+    int eb = bytes / in->nsrc;
+    FOR_LANES(active, l) {
+      uint64_t v = 0;
+      for (uint32_t k = 0; k < in->nsrc; k++) v |= mask_bytes(REG(w, in->s[k])[l], eb) << (8 * eb * (int)k);
+      D[l] = v;
+    }
+    return;
+  }
+  if (in->flags & PTX_F_SREG) { FOR_LANES(active, l) D[l] = mask_bytes(sreg_value(w, in->mod, l), bytes); return; }
+  if (in->flags & PTX_F_SYMADDR) { FOR_LANES(active, l) D[l] = mask_bytes(w->frame_base + (uint64_t)in->off, bytes); return; }
+  const uint64_t *A = REG(w, in->s[0]);
+  if (bytes == 8) { FOR_LANES(active, l) D[l] = A[l]; }
+  else { FOR_LANES(active, l) D[l] = mask_bytes(A[l], bytes); }
+}
+
+static uint64_t space_window(uint8_t sp) {
+  switch (sp) {
+  case PTX_SP_SHARED: return PTX_SHARED_WIN;
+  case PTX_SP_LOCAL: return PTX_LOCAL_WIN;
+  case PTX_SP_PARAM: return PTX_PARAM_WIN;
+  default: return 0;
+  }
+}
+
+HANDLER(exec_cvta) { /* cvta, cvta.to, isspacep */
+  uint64_t win = space_window(in->space);
+  if (in->op == PTX_OP_isspacep) {
+    const uint64_t *A = REG(w, in->s[0]);
+    uint32_t r = 0;
+    FOR_LANES(active, l) {
+      uint64_t a = A[l];
+      int in_win = (a - PTX_SHARED_WIN < PTX_WIN_SIZE) || (a - PTX_LOCAL_WIN < PTX_WIN_SIZE) || (a - PTX_PARAM_WIN < PTX_WIN_SIZE);
+      int ok = win ? (a - win < PTX_WIN_SIZE) : !in_win;
+      r |= (uint32_t)ok << l;
+    }
+    w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (r & active);
+    return;
+  }
+  uint64_t *D = REG(w, in->d[0]);
+  int bytes = in->type ? ptx_type_bytes((PtxType)in->type) : 8;
+  if (in->flags & PTX_F_SYMADDR) {
+    FOR_LANES(active, l) D[l] = mask_bytes(w->frame_base + (uint64_t)in->off + win, bytes);
+    return;
+  }
+  const uint64_t *A = REG(w, in->s[0]);
+  if (in->flags & PTX_F_TO) { FOR_LANES(active, l) D[l] = mask_bytes(A[l] - win, bytes); }
+  else { FOR_LANES(active, l) D[l] = mask_bytes(A[l] + win, bytes); }
+}

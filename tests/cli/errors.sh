@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Bad input gives a clear message and a non-zero exit, never a crash.
+set -u
+W=${WARPSIM:-build/rel/warpsim}
+fail() { echo "FAIL: $*"; exit 1; }
+expect() { # expect RC PATTERN -- command...
+  local want=$1 pat=$2; shift 3
+  out=$("$@" 2>&1); rc=$?
+  [ $rc -eq $want ] || fail "rc $rc (want $want) for: $* -> $out"
+  echo "$out" | grep -qE -- "$pat" || fail "missing '$pat' in: $out"
+}
+expect 2 "unknown command 'frobnicate' \(valid: list, run" -- $W frobnicate
+expect 2 "unknown option '--bogus'" -- $W run vecadd --bogus
+expect 2 "unknown size 'huge' \(valid: tiny, small, paper\)" -- $W run vecadd --size huge
+expect 2 "unknown benchmark 'nosuch'; valid:" -- $W run nosuch
+expect 2 "cli_bad.ptx:9:21: undeclared register '%r9'" -- $W launch --ptx tests/kernels/cli_bad.ptx --kernel bad
+expect 2 "no kernel named 'nosuch' \(kernels: vadd, red\)" -- $W launch --ptx tests/kernels/cli_basic.ptx --kernel nosuch
+expect 2 "takes 4 parameters, 1 given" -- $W launch --ptx tests/kernels/cli_basic.ptx --kernel vadd --buffer "a f32 4" --arg a
+expect 2 "parameter 3 of vadd is 4 bytes, argument 3 is u64" -- $W launch --ptx tests/kernels/cli_basic.ptx --kernel vadd \
+  --buffer "a f32 4" --arg a --arg a --arg a --arg "u64 4"
+expect 1 "WS_ERROR_ILLEGAL_ADDRESS: kernel vadd: CTA \(3,0,0\) thread \(232,0,0\) .*out-of-bounds global load of 4 bytes at 0x" -- \
+  $W launch --ptx tests/kernels/cli_basic.ptx --kernel vadd --grid 4 --block 256 --buffer "a f32 1000" \
+  --buffer "b f32 1000" --buffer "c f32 1000" --arg a --arg b --arg c --arg "s32 1024"
+expect 1 "WS_ERROR_DEADLOCK: kernel stuck: deadlock: .*barrier 1 has 1 of 2 warps \(warps 0 wait\); 1 of 2 warps exited" -- \
+  $W launch --ptx tests/kernels/cli_deadlock.ptx --kernel stuck --block 64 --buffer "o u32 1" --arg o
+expect 2 "unknown type 'q32'" -- $W launch --buffer "a q32 4"
+expect 2 "cannot open PTX file|cannot open" -- $W launch --ptx /nonexistent.ptx --kernel k
+echo ok
