@@ -115,13 +115,16 @@ static void weather_column(int nz, int nsub, float dt, size_t plane, size_t col,
     for (int k = 1; k < nz; k++) {
       float th_lo = t[k - 1] / exner[k - 1], th_hi = t[k] / exner[k];
       if (th_hi < th_lo) {
+        /* mixing fraction grows with the instability (full beyond 0.5 K)
+         * so that the result is continuous in the input */
+        float f = fminf(2.0f * (th_lo - th_hi), 1.0f);
         float m = mass[k - 1] + mass[k];
         float th = (mass[k - 1] * th_lo + mass[k] * th_hi) / m;
         float q = (mass[k - 1] * qv[k - 1] + mass[k] * qv[k]) / m;
-        t[k - 1] = th * exner[k - 1];
-        t[k] = th * exner[k];
-        qv[k - 1] = q;
-        qv[k] = q;
+        t[k - 1] = (th_lo + f * (th - th_lo)) * exner[k - 1];
+        t[k] = (th_hi + f * (th - th_hi)) * exner[k];
+        qv[k - 1] += f * (q - qv[k - 1]);
+        qv[k] += f * (q - qv[k]);
       }
     }
   float pw = 0.0f;

@@ -95,7 +95,7 @@ extern "C" __global__ void weather_physics(int nx, int ny, int nz, int nsub, flo
     qsat = weather_qsat(t[k], p[k]);
     float evap = 0.0f;
     if (qr[k] > QRMIN && qv[k] < qsat) {
-      float rqr = den[k] * qr[k] * 1.0e3f; /* g/m^3 */
+      float rqr = den[k] * qr[k]; /* rain water content, kg/m^3 */
       float vent = 1.6f + 124.9f * powf(rqr, 0.2046f);
       evap = (1.0f - qv[k] / qsat) * vent * powf(rqr, 0.525f) / (5.4e5f + 2.55e8f / (p[k] * qsat)) / den[k];
       evap = fminf(fminf(evap * dt, qr[k]), qsat - qv[k]);
@@ -117,18 +117,22 @@ extern "C" __global__ void weather_physics(int nx, int ny, int nz, int nsub, flo
     rain += flux[0] * dts;
   }
 
-  /* Dry convective adjustment: mix statically unstable neighbour layers. */
+  /* Dry convective adjustment: mix statically unstable neighbour layers
+   * (potential temperature and vapour, mass weighted). */
   for (int pass = 0; pass < 2; pass++) {
     for (int k = 1; k < nz; k++) {
       float th_lo = t[k - 1] / exner[k - 1], th_hi = t[k] / exner[k];
       if (th_hi < th_lo) {
+        /* mixing fraction grows with the instability (full beyond 0.5 K)
+         * so that the result is continuous in the input */
+        float f = fminf(2.0f * (th_lo - th_hi), 1.0f);
         float m = mass[k - 1] + mass[k];
         float th = (mass[k - 1] * th_lo + mass[k] * th_hi) / m;
         float q = (mass[k - 1] * qv[k - 1] + mass[k] * qv[k]) / m;
-        t[k - 1] = th * exner[k - 1];
-        t[k] = th * exner[k];
-        qv[k - 1] = q;
-        qv[k] = q;
+        t[k - 1] = (th_lo + f * (th - th_lo)) * exner[k - 1];
+        t[k] = (th_hi + f * (th - th_hi)) * exner[k];
+        qv[k - 1] += f * (q - qv[k - 1]);
+        qv[k] += f * (q - qv[k]);
       }
     }
   }
