@@ -16,7 +16,7 @@
 
 enum { OCTREE_HEAD = 0, OCTREE_TAIL = 1, OCTREE_NODES = 2, OCTREE_LEAVES = 3, OCTREE_NCTR = 4 };
 
-static const int octree_sizes[BENCH_NSIZES] = {4096, 131072, 1048576};
+static const int octree_sizes[BENCH_NSIZES] = {4096, 262144, 1048576};
 
 /* Same 16-byte layout as the kernel's float4 (w holds the particle id). */
 typedef struct OctreeParticle { float x, y, z; uint32_t id; } OctreeParticle;
@@ -321,6 +321,6 @@ const BenchDesc bench_desc_octree = {
     .summary = "octree partitioning: global task queue popped with atomics, shared-atomic octant counts, barriers",
     .papers = "BAWS",
     .suite = "II",
-    .sizes = {"4096 Plummer particles", "131072 Plummer particles", "1048576 Plummer particles"},
+    .sizes = {"4096 Plummer particles", "262144 Plummer particles", "1048576 Plummer particles"},
     .run = octree_run,
 };
