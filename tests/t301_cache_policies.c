@@ -17,10 +17,21 @@ TEST_GLOBALS;
 static Config *cfg;
 
 static Cache *make_cache(const char *policy, uint32_t ways, uint32_t sets, const CachePolicy *pol) {
-  CacheParams p = {.name = "l1d", .level = 1, .size = LINE * ways * sets, .line_size = LINE, .assoc = ways,
-                   .mshr_entries = 8, .mshr_max_merge = 4, .miss_queue = 16, .latency = 1, .ports = 64,
-                   .write_policy = CACHE_WRITE_EVICT, .bypass_cg = true,
-                   .policy = pol ? pol : policy_find_cache(policy), .index_parts = 1, .index_chunk_lines = 1};
+  CacheParams p = {.name = "l1d",
+                   .level = 1,
+                   .size = LINE * ways * sets,
+                   .line_size = LINE,
+                   .assoc = ways,
+                   .mshr_entries = 8,
+                   .mshr_max_merge = 4,
+                   .miss_queue = 16,
+                   .latency = 1,
+                   .ports = 64,
+                   .write_policy = CACHE_WRITE_EVICT,
+                   .bypass_cg = true,
+                   .policy = pol ? pol : policy_find_cache(policy),
+                   .index_parts = 1,
+                   .index_chunk_lines = 1};
   char err[256] = "";
   Cache *c = cache_create(&p, cfg, err, sizeof err);
   if (!c) fprintf(stderr, "cache_create: %s\n", err);
@@ -28,8 +39,14 @@ static Cache *make_cache(const char *policy, uint32_t ways, uint32_t sets, const
 }
 
 static MemRequest rq(uint64_t line, int warp, uint64_t pc) {
-  return (MemRequest){.addr = line * LINE, .line_addr = line * LINE, .pc = pc, .sm = 0, .warp = warp, .cta = 0,
-                      .bytes = 4, .unit = MEM_UNIT_L1D};
+  return (MemRequest){.addr = line * LINE,
+                      .line_addr = line * LINE,
+                      .pc = pc,
+                      .sm = 0,
+                      .warp = warp,
+                      .cta = 0,
+                      .bytes = 4,
+                      .unit = MEM_UNIT_L1D};
 }
 
 /* Accesses `line`; a miss is served immediately by the mock next level. */
@@ -42,7 +59,8 @@ static CacheOutcome touch(Cache *c, uint64_t line, uint64_t now) {
     CHECK(cache_fill(c, &m, now));
   }
   MemRequest out;
-  while (cache_pop_reply(c, now + 1, &out)) {}
+  while (cache_pop_reply(c, now + 1, &out)) {
+  }
   return res.outcome;
 }
 
@@ -69,7 +87,8 @@ static void run_order(const char *policy, const char *ops, const char *evicted) 
         CHECK(!"more misses than expected");
         break;
       }
-      if (gone != *ev - 'A') fprintf(stderr, "%s: access %c evicted %c, expected %c\n", policy, *o, 'A' + gone, *ev);
+      if (gone != *ev - 'A')
+        fprintf(stderr, "%s: access %c evicted %c, expected %c\n", policy, *o, 'A' + gone, *ev);
       CHECK(gone == *ev - 'A');
       ev++;
     }
@@ -143,13 +162,19 @@ static int rec_init(void **s, const CachePolicyEnv *env, char *err, size_t n) {
   return 0;
 }
 static bool rec_should_bypass(void *s, const MemRequest *r) { return r->warp == ((Rec *)s)->bypass_warp; }
-static void rec_fill(void *s, uint32_t set, uint32_t way, const MemRequest *r, uint64_t t) { ((Rec *)s)->fills++; }
-static void rec_hit(void *s, uint32_t set, uint32_t way, const MemRequest *r, uint64_t t) { ((Rec *)s)->hits++; }
+static void rec_fill(void *s, uint32_t set, uint32_t way, const MemRequest *r, uint64_t t) {
+  ((Rec *)s)->fills++;
+}
+static void rec_hit(void *s, uint32_t set, uint32_t way, const MemRequest *r, uint64_t t) {
+  ((Rec *)s)->hits++;
+}
 static void rec_miss(void *s, uint32_t set, const MemRequest *r, uint64_t t) { ((Rec *)s)->misses++; }
 static void rec_evict(void *s, const CacheEviction *ev) {
   Rec *r = s;
-  if (ev->reason == CACHE_EVICT_REPLACE) r->evicts++;
-  else r->invalidates++;
+  if (ev->reason == CACHE_EVICT_REPLACE)
+    r->evicts++;
+  else
+    r->invalidates++;
   r->last_ev = *ev;
   r->last_line = *ev->line;
   r->last_by = *ev->by;
@@ -157,9 +182,14 @@ static void rec_evict(void *s, const CacheEviction *ev) {
 static bool rec_fail(void *s, const MemRequest *r, CacheFailReason why) {
   return ((Rec *)s)->fail_bypass && why == CACHE_FAIL_NO_LINE;
 }
-static const CachePolicy rec_policy = {.name = "rec", .init = rec_init, .should_bypass = rec_should_bypass,
-                                       .on_fill = rec_fill, .on_hit = rec_hit, .on_miss = rec_miss,
-                                       .on_evict = rec_evict, .bypass_on_fail = rec_fail};
+static const CachePolicy rec_policy = {.name = "rec",
+                                       .init = rec_init,
+                                       .should_bypass = rec_should_bypass,
+                                       .on_fill = rec_fill,
+                                       .on_hit = rec_hit,
+                                       .on_miss = rec_miss,
+                                       .on_evict = rec_evict,
+                                       .bypass_on_fail = rec_fail};
 
 static void test_hooks(void) {
   memset(&rec, 0, sizeof rec);
@@ -213,6 +243,16 @@ static void test_hooks(void) {
   CHECK(rec.invalidates == 1 && rec.last_ev.reason == CACHE_EVICT_INVALIDATE);
   CHECK(rec.last_by.warp == 11 && rec.last_by.is_write);
   CHECK(!present(c, keep));
+  /* a store miss is seen through on_miss; hints travel with the request */
+  int misses = rec.misses;
+  MemRequest st2 = rq(40, 12, 0xf4);
+  st2.is_write = 1;
+  st2.hints = MEM_HINT_CRITICAL;
+  CHECK(cache_access(c, &st2, 8).outcome == CACHE_MISS);
+  CHECK(rec.misses == misses + 1 && !present(c, 40));
+  uint8_t last_hints = 0;
+  for (; cache_miss_head(c); cache_miss_pop(c)) last_hints = cache_miss_head(c)->hints;
+  CHECK(last_hints == MEM_HINT_CRITICAL);
   cache_free(c);
 }
 

@@ -21,10 +21,21 @@ typedef struct Geo {
 } Geo;
 
 static Cache *make(Geo g) {
-  CacheParams p = {.name = "l1d", .level = 1, .size = LINE * g.ways * g.sets, .line_size = LINE, .assoc = g.ways,
-                   .mshr_entries = g.mshr, .mshr_max_merge = g.merge, .miss_queue = g.missq, .latency = g.lat,
-                   .ports = 4, .write_policy = g.wp, .bypass_cg = true, .policy = policy_find_cache("lru"),
-                   .index_parts = 1, .index_chunk_lines = 1};
+  CacheParams p = {.name = "l1d",
+                   .level = 1,
+                   .size = LINE * g.ways * g.sets,
+                   .line_size = LINE,
+                   .assoc = g.ways,
+                   .mshr_entries = g.mshr,
+                   .mshr_max_merge = g.merge,
+                   .miss_queue = g.missq,
+                   .latency = g.lat,
+                   .ports = 4,
+                   .write_policy = g.wp,
+                   .bypass_cg = true,
+                   .policy = policy_find_cache("lru"),
+                   .index_parts = 1,
+                   .index_chunk_lines = 1};
   if (g.wp == CACHE_WRITE_BACK) p.name = "l2", p.level = 2, p.bypass_cg = false;
   char err[256];
   Cache *c = cache_create(&p, cfg, err, sizeof err);
@@ -35,8 +46,14 @@ static Cache *make(Geo g) {
 static int tags[64];
 
 static MemRequest rq(uint64_t line, int tag) {
-  return (MemRequest){.addr = line * LINE + 4, .line_addr = line * LINE, .pc = 0x40, .sm = 0, .warp = tag,
-                      .bytes = 4, .unit = MEM_UNIT_L1D, .user = &tags[tag]};
+  return (MemRequest){.addr = line * LINE + 4,
+                      .line_addr = line * LINE,
+                      .pc = 0x40,
+                      .sm = 0,
+                      .warp = tag,
+                      .bytes = 4,
+                      .unit = MEM_UNIT_L1D,
+                      .user = &tags[tag]};
 }
 
 static MemRequest wr(uint64_t line, int tag) {
@@ -235,7 +252,8 @@ static void test_write_back(void) {
   CHECK(cache_access(c, &r3, 21).outcome == CACHE_MISS);
   CHECK(cache_miss_queue_len(c) == 2);
   const MemRequest *m = cache_miss_head(c);
-  CHECK(m->is_write && (m->flags & MEM_F_WRITEBACK) && m->line_addr == LINE && m->bytes == LINE && m->sm == -1);
+  CHECK(m->is_write && (m->flags & MEM_F_WRITEBACK) && m->line_addr == LINE && m->bytes == LINE &&
+        m->sm == -1);
   cache_miss_pop(c);
   m = cache_miss_head(c);
   CHECK(!m->is_write && m->line_addr == 3 * LINE);
@@ -303,9 +321,19 @@ static void test_fill_backpressure(void) {
 static void test_slice_indexing(void) {
   /* A slice of a cache interleaved over 6 parts in 2-line chunks sees only
    * lines 2k,2k+1 of every 12; slice-local numbering must still use every set. */
-  CacheParams p = {.name = "l2", .level = 2, .size = LINE * 4 * 8, .line_size = LINE, .assoc = 4,
-                   .mshr_entries = 4, .mshr_max_merge = 2, .miss_queue = 4, .latency = 1, .ports = 1,
-                   .write_policy = CACHE_WRITE_BACK, .policy = policy_find_cache("lru"), .index_parts = 6,
+  CacheParams p = {.name = "l2",
+                   .level = 2,
+                   .size = LINE * 4 * 8,
+                   .line_size = LINE,
+                   .assoc = 4,
+                   .mshr_entries = 4,
+                   .mshr_max_merge = 2,
+                   .miss_queue = 4,
+                   .latency = 1,
+                   .ports = 1,
+                   .write_policy = CACHE_WRITE_BACK,
+                   .policy = policy_find_cache("lru"),
+                   .index_parts = 6,
                    .index_chunk_lines = 2};
   char err[128];
   Cache *c = cache_create(&p, cfg, err, sizeof err);
@@ -336,7 +364,9 @@ static void test_stats_printers(void) {
   fclose(f);
   CHECK_STR_CONTAINS(buf, "{\"accesses\": 2, \"reads\": 2,");
   CHECK_STR_CONTAINS(buf, "\"read_misses\": 1, \"read_merges\": 1,");
-  CHECK_STR_CONTAINS(buf, "\"resfail\": {\"no_line\": 0, \"no_mshr\": 0, \"merge_limit\": 0, \"miss_queue\": 0, \"port\": 0}");
+  CHECK_STR_CONTAINS(
+      buf,
+      "\"resfail\": {\"no_line\": 0, \"no_mshr\": 0, \"merge_limit\": 0, \"miss_queue\": 0, \"port\": 0}");
   CHECK_STR_CONTAINS(buf, "l1d: accesses 2 (reads 2, writes 0)");
   CHECK_STR_CONTAINS(buf, "l1d: reservation fails 0:");
   free(buf);

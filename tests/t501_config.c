@@ -130,7 +130,7 @@ static void test_include_and_overrides(void) {
   files[0] = f0;
   const char *sets[] = {"t.size=8K", "t.name=cli"};
   CHECK(cfg_resolve(c, files, 1, sets, 2) == 0);
-  CHECK_EQ_U64(cfg_int(c, "t.size"), 8192); /* --set wins over every file */
+  CHECK_EQ_U64(cfg_int(c, "t.size"), 8192);   /* --set wins over every file */
   CHECK(!strcmp(cfg_str(c, "t.mode"), "bb")); /* from the innermost include */
   CHECK(cfg_bool(c, "t.on"));
   CHECK(!strcmp(cfg_str(c, "t.name"), "cli"));
@@ -166,7 +166,8 @@ static void test_print_text_json(void) {
   cfg_free(c), cfg_free(d);
   /* the full schema is sorted */
   Config *full = cfg_create();
-  for (size_t i = 1; i < cfg_count(full); i++) CHECK(strcmp(cfg_key_at(full, i - 1), cfg_key_at(full, i)) < 0);
+  for (size_t i = 1; i < cfg_count(full); i++)
+    CHECK(strcmp(cfg_key_at(full, i - 1), cfg_key_at(full, i)) < 0);
   cfg_free(full);
 }
 
@@ -211,7 +212,8 @@ static void test_component_error(void) {
   write_file("pol.cfg", "l1d.policy = lur\n");
   CHECK(cfg_load_file(c, tmp_path("pol.cfg")) == 0); /* strings are checked by their reader */
   char err[512];
-  CHECK(cfg_errorf(c, "l1d.policy", err, sizeof err, "unknown cache policy '%s'", cfg_str(c, "l1d.policy")) == -1);
+  CHECK(cfg_errorf(c, "l1d.policy", err, sizeof err, "unknown cache policy '%s'", cfg_str(c, "l1d.policy")) ==
+        -1);
   CHECK_STR_CONTAINS(err, "pol.cfg:1: l1d.policy: unknown cache policy 'lur'");
   cfg_free(c);
 }
@@ -226,8 +228,8 @@ int main(void) {
   TEST_RUN(test_print_text_json);
   TEST_RUN(test_presets);
   TEST_RUN(test_component_error);
-  const char *names[] = {"bad.cfg", "syntax.cfg", "unk.cfg", "base.cfg", "mid.cfg", "top.cfg", "missing.cfg",
-                         "loop.cfg", "pol.cfg"};
+  const char *names[] = {"bad.cfg", "syntax.cfg",  "unk.cfg",  "base.cfg", "mid.cfg",
+                         "top.cfg", "missing.cfg", "loop.cfg", "pol.cfg"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) unlink(tmp_path(names[i]));
   rmdir(tmpdir);
   return TEST_DONE();

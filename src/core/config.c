@@ -36,11 +36,16 @@ struct Config {
 
 static const char *cfg_type_name(CfgType t) {
   switch (t) {
-  case CFG_INT: return "int";
-  case CFG_DOUBLE: return "double";
-  case CFG_BOOL: return "bool";
-  case CFG_STRING: return "string";
-  case CFG_ENUM: return "enum";
+  case CFG_INT:
+    return "int";
+  case CFG_DOUBLE:
+    return "double";
+  case CFG_BOOL:
+    return "bool";
+  case CFG_STRING:
+    return "string";
+  case CFG_ENUM:
+    return "enum";
   }
   return "?";
 }
@@ -86,10 +91,20 @@ static int cfg_parse_int(const char *text, int64_t *out) {
   if (end == text || errno == ERANGE) return -1;
   int64_t mul = 1;
   switch (toupper((unsigned char)*end)) {
-  case 'K': mul = 1024; end++; break;
-  case 'M': mul = 1024 * 1024; end++; break;
-  case 'G': mul = 1024 * 1024 * 1024; end++; break;
-  default: break;
+  case 'K':
+    mul = 1024;
+    end++;
+    break;
+  case 'M':
+    mul = 1024 * 1024;
+    end++;
+    break;
+  case 'G':
+    mul = 1024 * 1024 * 1024;
+    end++;
+    break;
+  default:
+    break;
   }
   if (mul != 1 && toupper((unsigned char)*end) == 'B') end++;
   if (*cfg_skip_space(end)) return -1;
@@ -278,10 +293,11 @@ static void cfg_append(char *buf, size_t len, const char *fmt, ...) {
 static void cfg_unknown_key(Config *cfg, const char *where, const char *key) {
   snprintf(cfg->err, sizeof cfg->err, "%s: unknown key '%s'", where, key);
   size_t maxd = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2, shown = 0;
-  for (size_t d = 1; d <= maxd && shown < 5; d++)
+  for (size_t d = 0; d <= maxd && shown < 5; d++) /* 0: differs only in case */
     for (size_t i = 0; i < cfg->n && shown < 5; i++)
       if (cfg_edit_distance(key, cfg->entries[i].key) == d)
-        cfg_append(cfg->err, sizeof cfg->err, "%s%s", shown++ ? ", " : " (did you mean ", cfg->entries[i].key);
+        cfg_append(cfg->err, sizeof cfg->err, "%s%s", shown++ ? ", " : " (did you mean ",
+                   cfg->entries[i].key);
   if (shown) cfg_append(cfg->err, sizeof cfg->err, "?)");
   const char *dot = strchr(key, '.');
   size_t seclen = dot ? (size_t)(dot - key) + 1 : 0;
@@ -376,7 +392,8 @@ static int cfg_include(Config *cfg, const char *where, const char *from, const c
   if (target[0] == '/' || !slash)
     snprintf(path, sizeof path, "%.2000s", target);
   else
-    snprintf(path, sizeof path, "%.*s/%.1000s", (int)(slash - from) < 1000 ? (int)(slash - from) : 1000, from, target);
+    snprintf(path, sizeof path, "%.*s/%.1000s", (int)(slash - from) < 1000 ? (int)(slash - from) : 1000, from,
+             target);
   char *text = cfg_read_file(path);
   if (!text) {
     snprintf(cfg->err, sizeof cfg->err, "%s: include: cannot open '%s': %s", where, path, strerror(errno));
@@ -478,7 +495,9 @@ static const CfgEntry *cfg_get(const Config *cfg, const char *key, CfgType t1, C
 }
 
 int64_t cfg_int(const Config *cfg, const char *key) { return cfg_get(cfg, key, CFG_INT, CFG_INT)->v.i; }
-double cfg_double(const Config *cfg, const char *key) { return cfg_get(cfg, key, CFG_DOUBLE, CFG_DOUBLE)->v.d; }
+double cfg_double(const Config *cfg, const char *key) {
+  return cfg_get(cfg, key, CFG_DOUBLE, CFG_DOUBLE)->v.d;
+}
 bool cfg_bool(const Config *cfg, const char *key) { return cfg_get(cfg, key, CFG_BOOL, CFG_BOOL)->v.b; }
 const char *cfg_str(const Config *cfg, const char *key) { return cfg_get(cfg, key, CFG_STRING, CFG_ENUM)->s; }
 
@@ -533,11 +552,19 @@ static void cfg_fmt_double(char *buf, size_t n, double d) {
 
 static void cfg_fmt_value(const CfgEntry *e, char *buf, size_t n) {
   switch (e->param->type) {
-  case CFG_INT: snprintf(buf, n, "%lld", (long long)e->v.i); break;
-  case CFG_DOUBLE: cfg_fmt_double(buf, n, e->v.d); break;
-  case CFG_BOOL: snprintf(buf, n, "%s", e->v.b ? "true" : "false"); break;
+  case CFG_INT:
+    snprintf(buf, n, "%lld", (long long)e->v.i);
+    break;
+  case CFG_DOUBLE:
+    cfg_fmt_double(buf, n, e->v.d);
+    break;
+  case CFG_BOOL:
+    snprintf(buf, n, "%s", e->v.b ? "true" : "false");
+    break;
   case CFG_STRING:
-  case CFG_ENUM: snprintf(buf, n, "%s", e->s); break;
+  case CFG_ENUM:
+    snprintf(buf, n, "%s", e->s);
+    break;
   }
 }
 
@@ -556,9 +583,12 @@ static void cfg_json_string(FILE *out, const char *s) {
   fputc('"', out);
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-    else if (c < 0x20) fprintf(out, "\\u%04x", c);
-    else fputc(c, out);
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc(c, out);
   }
   fputc('"', out);
 }
@@ -572,8 +602,10 @@ void cfg_print_json(const Config *cfg, FILE *out) {
     cfg_json_string(out, e->key);
     fputs(": ", out);
     cfg_fmt_value(e, buf, sizeof buf);
-    if (e->param->type == CFG_STRING || e->param->type == CFG_ENUM) cfg_json_string(out, buf);
-    else fputs(buf, out);
+    if (e->param->type == CFG_STRING || e->param->type == CFG_ENUM)
+      cfg_json_string(out, buf);
+    else
+      fputs(buf, out);
   }
   fputs("\n}\n", out);
 }

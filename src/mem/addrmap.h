@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 typedef struct AddrMap {
-  uint32_t parts, chunk;     /* partitions, interleave bytes */
-  uint32_t banks, row_size;  /* DRAM geometry per channel */
+  uint32_t parts, chunk;    /* partitions, interleave bytes */
+  uint32_t banks, row_size; /* DRAM geometry per channel */
 } AddrMap;
 
 static inline uint32_t addrmap_partition(const AddrMap *m, uint64_t addr) {

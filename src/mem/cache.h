@@ -47,14 +47,14 @@ typedef enum CacheWritePolicy {
 } CacheWritePolicy;
 
 typedef struct CacheParams {
-  const char *name;      /* config prefix and display name: "l1d", "l2" */
-  uint32_t level;        /* 1 or 2: which MEM_F_NOALLOC_L<level> flag this cache sets */
+  const char *name; /* config prefix and display name: "l1d", "l2" */
+  uint32_t level;   /* 1 or 2: which MEM_F_NOALLOC_L<level> flag this cache sets */
   uint32_t size, line_size, assoc;
   uint32_t mshr_entries, mshr_max_merge, miss_queue;
-  uint32_t latency;      /* hit latency: a hit accepted at t replies at t + latency */
-  uint32_t ports;        /* accesses accepted per cycle */
+  uint32_t latency; /* hit latency: a hit accepted at t replies at t + latency */
+  uint32_t ports;   /* accesses accepted per cycle */
   CacheWritePolicy write_policy;
-  bool bypass_cg;        /* send MEM_CLASS_CG loads down unallocated (L1 data caches) */
+  bool bypass_cg; /* send MEM_CLASS_CG loads down unallocated (L1 data caches) */
   const CachePolicy *policy;
   /* Set indexing of one slice of an interleaved cache: the line number is first
    * made slice-local by removing `index_parts` (slices) interleaved in chunks of
@@ -63,11 +63,11 @@ typedef struct CacheParams {
 } CacheParams;
 
 typedef struct CacheStats {
-  uint64_t reads, writes;           /* accepted accesses */
-  uint64_t read_hits, read_misses;  /* read_misses: allocated misses */
-  uint64_t read_merges;             /* MSHR hits (the line was RESERVED) */
-  uint64_t bypasses;                /* loads sent down unallocated (all causes) */
-  uint64_t fail_bypasses;           /* ... of which access-level bypasses after a failure */
+  uint64_t reads, writes;          /* accepted accesses */
+  uint64_t read_hits, read_misses; /* read_misses: allocated misses */
+  uint64_t read_merges;            /* MSHR hits (the line was RESERVED) */
+  uint64_t bypasses;               /* loads sent down unallocated (all causes) */
+  uint64_t fail_bypasses;          /* ... of which access-level bypasses after a failure */
   uint64_t write_hits, write_misses;
   uint64_t resfail[CACHE_FAIL__COUNT];
   uint64_t evictions, writebacks, invalidations, fills;

@@ -16,43 +16,111 @@
 #define DRAM_NO_ROW UINT32_MAX
 
 const CfgParam dram_cfg_params[] = {
-    {.key = "clock_mhz", .type = CFG_INT, .def = "924", .min = 1, .max = 100000, .desc = "DRAM command clock (MHz)"},
+    {.key = "clock_mhz",
+     .type = CFG_INT,
+     .def = "924",
+     .min = 1,
+     .max = 100000,
+     .desc = "DRAM command clock (MHz)"},
     {.key = "banks", .type = CFG_INT, .def = "16", .min = 1, .max = 1024, .desc = "banks per channel"},
-    {.key = "row_size", .type = CFG_INT, .def = "4K", .min = 1, .max = 1 << 30,
+    {.key = "row_size",
+     .type = CFG_INT,
+     .def = "4K",
+     .min = 1,
+     .max = 1 << 30,
      .desc = "bytes per row of one bank (a multiple of the L2 line)"},
-    {.key = "bus_width", .type = CFG_INT, .def = "8", .min = 1, .max = 1024,
+    {.key = "bus_width",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 1024,
      .desc = "bytes per data beat per channel (all chips of the channel)"},
-    {.key = "data_rate", .type = CFG_INT, .def = "4", .min = 1, .max = 16,
+    {.key = "data_rate",
+     .type = CFG_INT,
+     .def = "4",
+     .min = 1,
+     .max = 16,
      .desc = "data beats per command clock (GDDR5: 4)"},
-    {.key = "burst_length", .type = CFG_INT, .def = "8", .min = 1, .max = 1024, .desc = "beats per column access"},
-    {.key = "tCL", .type = CFG_INT, .def = "12", .min = 1, .max = 10000, .desc = "read command to first data"},
-    {.key = "tRCD", .type = CFG_INT, .def = "12", .min = 1, .max = 10000, .desc = "activate to column command"},
+    {.key = "burst_length",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 1024,
+     .desc = "beats per column access"},
+    {.key = "tCL",
+     .type = CFG_INT,
+     .def = "12",
+     .min = 1,
+     .max = 10000,
+     .desc = "read command to first data"},
+    {.key = "tRCD",
+     .type = CFG_INT,
+     .def = "12",
+     .min = 1,
+     .max = 10000,
+     .desc = "activate to column command"},
     {.key = "tRP", .type = CFG_INT, .def = "12", .min = 1, .max = 10000, .desc = "precharge to activate"},
     {.key = "tRAS", .type = CFG_INT, .def = "28", .min = 1, .max = 10000, .desc = "activate to precharge"},
-    {.key = "tRC", .type = CFG_INT, .def = "40", .min = 1, .max = 10000, .desc = "activate to activate, same bank"},
-    {.key = "tCCD", .type = CFG_INT, .def = "2", .min = 1, .max = 10000, .desc = "column command to column command"},
-    {.key = "tRRD", .type = CFG_INT, .def = "6", .min = 1, .max = 10000,
+    {.key = "tRC",
+     .type = CFG_INT,
+     .def = "40",
+     .min = 1,
+     .max = 10000,
+     .desc = "activate to activate, same bank"},
+    {.key = "tCCD",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 10000,
+     .desc = "column command to column command"},
+    {.key = "tRRD",
+     .type = CFG_INT,
+     .def = "6",
+     .min = 1,
+     .max = 10000,
      .desc = "activate to activate, different banks"},
-    {.key = "tWL", .type = CFG_INT, .def = "4", .min = 0, .max = 10000, .desc = "write command to first data"},
-    {.key = "tWR", .type = CFG_INT, .def = "12", .min = 0, .max = 10000, .desc = "last write data to precharge"},
-    {.key = "queue_size", .type = CFG_INT, .def = "16", .min = 1, .max = 4096,
+    {.key = "tWL",
+     .type = CFG_INT,
+     .def = "4",
+     .min = 0,
+     .max = 10000,
+     .desc = "write command to first data"},
+    {.key = "tWR",
+     .type = CFG_INT,
+     .def = "12",
+     .min = 0,
+     .max = 10000,
+     .desc = "last write data to precharge"},
+    {.key = "queue_size",
+     .type = CFG_INT,
+     .def = "16",
+     .min = 1,
+     .max = 4096,
      .desc = "scheduler queue entries per channel"},
-    {.key = "return_queue", .type = CFG_INT, .def = "116", .min = 1, .max = 65535,
+    {.key = "return_queue",
+     .type = CFG_INT,
+     .def = "116",
+     .min = 1,
+     .max = 65535,
      .desc = "completed reads waiting for the L2 (issue stalls when full)"},
-    {.key = "scheduler", .type = CFG_ENUM, .def = "frfcfs", .choices = "frfcfs|fcfs",
+    {.key = "scheduler",
+     .type = CFG_ENUM,
+     .def = "frfcfs",
+     .choices = "frfcfs|fcfs",
      .desc = "frfcfs: row hits first, then oldest; fcfs: oldest only"},
     {0},
 };
 
 typedef struct DramBank {
   uint32_t open_row;
+  uint32_t open_hits;                       /* queued requests to the open row */
   uint64_t act_ready, col_ready, pre_ready; /* earliest DRAM cycle for ACT / column / PRE */
 } DramBank;
 
 typedef struct DramReq {
   MemRequest req;
-  uint64_t arrival;      /* DRAM cycle */
-  uint64_t push_core;    /* core cycle of dram_push */
+  uint64_t arrival;   /* DRAM cycle */
+  uint64_t push_core; /* core cycle of dram_push */
   uint32_t bank, row;
   uint8_t needed_act, needed_pre;
 } DramReq;
@@ -65,14 +133,15 @@ struct DramChannel {
   DramBank *bank;
   DramReq *q; /* arrival order */
   uint32_t nq;
-  uint64_t now_d;      /* last DRAM cycle processed; commands go at >= now_d + 1 */
-  bool started;
-  uint64_t act_ready;  /* tRRD */
-  uint64_t col_ready;  /* tCCD / burst spacing */
-  uint64_t bus_free;   /* data bus free from this DRAM cycle */
-  uint32_t inflight;   /* reads issued, not yet in the return queue */
-  ReqQueue ret;        /* completed reads; ready = core cycle */
-  ReqQueue pend;       /* issued reads; ready = completion core cycle (monotonic: one data bus) */
+  uint64_t now_d;     /* last DRAM cycle processed; commands go at >= now_d + 1 */
+  uint64_t act_ready; /* tRRD */
+  uint64_t col_ready; /* tCCD / burst spacing */
+  uint64_t bus_free;  /* data bus free from this DRAM cycle */
+  uint32_t inflight;  /* reads issued, not yet in the return queue */
+  bool dirty;         /* next_cmd must be recomputed (queue or bank state changed) */
+  uint64_t next_cmd;  /* cached dram_next_cmd() */
+  ReqQueue ret;       /* completed reads; ready = core cycle */
+  ReqQueue pend;      /* issued reads; ready = completion core cycle (monotonic: one data bus) */
   DramStats st;
 };
 
@@ -99,8 +168,9 @@ int dram_params_read(const Config *cfg, uint32_t core_mhz, DramParams *p, char *
   p->dram_mhz = (uint32_t)cfg_int(cfg, "dram.clock_mhz");
   p->core_mhz = core_mhz;
   if (p->burst_length % p->data_rate)
-    return cfg_errorf(cfg, "dram.burst_length", err, errlen, "%u beats is not a whole number of command clocks at %u beats/clock",
-                      p->burst_length, p->data_rate);
+    return cfg_errorf(cfg, "dram.burst_length", err, errlen,
+                      "%u beats is not a whole number of command clocks at %u beats/clock", p->burst_length,
+                      p->data_rate);
   return 0;
 }
 
@@ -122,6 +192,7 @@ DramChannel *dram_create(const DramParams *p, char *err, size_t errlen) {
     return snprintf(err, errlen, "out of memory"), NULL;
   }
   for (uint32_t b = 0; b < p->banks; b++) d->bank[b].open_row = DRAM_NO_ROW;
+  d->dirty = true;
   return d;
 }
 
@@ -183,13 +254,7 @@ double dram_peak_bytes_per_core_cycle(const DramParams *p) {
 
 /* ---- scheduling ---- */
 
-static bool dram_bank_has_hit(const DramChannel *d, uint32_t bank) {
-  uint32_t row = d->bank[bank].open_row;
-  if (row == DRAM_NO_ROW) return false;
-  for (uint32_t i = 0; i < d->nq; i++)
-    if (d->q[i].bank == bank && d->q[i].row == row) return true;
-  return false;
-}
+static bool dram_bank_has_hit(const DramChannel *d, uint32_t bank) { return d->bank[bank].open_hits > 0; }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -199,7 +264,7 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t dram_legal(const DramChannel *d, uint32_t i, DramCmd *cmd) {
   const DramReq *r = &d->q[i];
   const DramBank *b = &d->bank[r->bank];
-  uint64_t t = max64(r->arrival, d->now_d + (d->started ? 1 : 0));
+  uint64_t t = max64(r->arrival, d->now_d + 1);
   if (b->open_row == r->row) {
     *cmd = CMD_COL;
     if (!r->req.is_write && d->inflight + d->ret.count >= d->p.return_queue) return UINT64_MAX;
@@ -234,7 +299,11 @@ static int dram_pick(const DramChannel *d, uint64_t t, DramCmd *cmd) {
   return any;
 }
 
-static uint64_t dram_next_cmd(const DramChannel *d) {
+/* Only pushes, issues and return-queue movement change what is legal when,
+ * so the answer is cached between them (DramChannel.dirty). */
+static uint64_t dram_next_cmd(const DramChannel *cd) {
+  DramChannel *d = (DramChannel *)cd; /* the cache is not observable state */
+  if (!d->dirty) return d->next_cmd;
   uint64_t t = UINT64_MAX;
   uint32_t n = d->p.fcfs && d->nq ? 1 : d->nq;
   for (uint32_t i = 0; i < n; i++) {
@@ -242,6 +311,8 @@ static uint64_t dram_next_cmd(const DramChannel *d) {
     uint64_t l = dram_legal(d, i, &c);
     if (l < t) t = l;
   }
+  d->dirty = false;
+  d->next_cmd = t;
   return t;
 }
 
@@ -250,9 +321,12 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
   DramBank *b = &d->bank[r->bank];
   const DramParams *p = &d->p;
   if (!d->st.activates && !d->st.precharges && !d->st.reads && !d->st.writes) d->st.first_cycle = t;
+  d->dirty = true;
   switch (cmd) {
   case CMD_ACT:
     b->open_row = r->row;
+    b->open_hits = 0;
+    for (uint32_t j = 0; j < d->nq; j++) b->open_hits += d->q[j].bank == r->bank && d->q[j].row == r->row;
     b->col_ready = t + p->tRCD;
     b->pre_ready = max64(b->pre_ready, t + p->tRAS);
     b->act_ready = t + p->tRC;
@@ -262,11 +336,13 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
     return;
   case CMD_PRE:
     b->open_row = DRAM_NO_ROW;
+    b->open_hits = 0;
     b->act_ready = max64(b->act_ready, t + p->tRP);
     r->needed_pre = 1;
     d->st.precharges++;
     return;
-  case CMD_COL: break;
+  case CMD_COL:
+    break;
   }
   uint32_t bytes = r->req.bytes ? r->req.bytes : 1;
   uint32_t lat = r->req.is_write ? p->tWL : p->tCL, data = dram_data_cycles(p, bytes);
@@ -276,9 +352,12 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
   d->st.data_cycles += data;
   d->st.bytes += bytes;
   d->st.last_cycle = data_end;
-  if (r->needed_pre) d->st.row_conflicts++;
-  else if (r->needed_act) d->st.row_closed++;
-  else d->st.row_hits++;
+  if (r->needed_pre)
+    d->st.row_conflicts++;
+  else if (r->needed_act)
+    d->st.row_closed++;
+  else
+    d->st.row_hits++;
   if (r->req.is_write) {
     b->pre_ready = max64(b->pre_ready, data_end + p->tWR);
     d->st.writes++;
@@ -290,6 +369,7 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
     reqq_push(&d->pend, &r->req, done, 0);
     d->inflight++;
   }
+  b->open_hits--; /* a column access always serves the open row */
   memmove(&d->q[i], &d->q[i + 1], (d->nq - i - 1) * sizeof *d->q);
   d->nq--;
 }
@@ -299,9 +379,12 @@ bool dram_can_accept(const DramChannel *d) { return d->nq < d->p.queue_size; }
 void dram_push(DramChannel *d, const MemRequest *r, uint32_t bank, uint32_t row, uint64_t now) {
   MEM_ASSERT(d->nq < d->p.queue_size, now, d->name, "push to a full DRAM queue");
   MEM_ASSERT(bank < d->p.banks, now, d->name, "bank %u out of range", bank);
-  uint64_t a = (now * d->p.dram_mhz + d->p.core_mhz - 1) / d->p.core_mhz; /* first DRAM cycle at or after now */
-  if (d->started && a <= d->now_d) a = d->now_d + 1;
+  /* The DRAM cycle after the last one that started by core cycle `now`: the
+   * same whether or not the idle channel was ticked in the meantime. */
+  uint64_t a = dram_cycle_at(d, now) + 1;
   d->q[d->nq++] = (DramReq){.req = *r, .arrival = a, .push_core = now, .bank = bank, .row = row};
+  d->bank[bank].open_hits += d->bank[bank].open_row == row;
+  d->dirty = true;
 }
 
 void dram_tick(DramChannel *d, uint64_t now) {
@@ -314,14 +397,14 @@ void dram_tick(DramChannel *d, uint64_t now) {
     MEM_ASSERT(i >= 0, now, d->name, "no command at its legal cycle %llu", (unsigned long long)t);
     dram_issue(d, (uint32_t)i, cmd, t);
     d->now_d = t;
-    d->started = true;
   }
-  if (!d->started || target > d->now_d) d->now_d = target, d->started = true;
+  if (target > d->now_d) d->now_d = target;
   while (reqq_ready(&d->pend, now) && !reqq_full(&d->ret)) {
     ReqSlot *s = reqq_head(&d->pend);
     reqq_push(&d->ret, &s->req, s->ready, 0);
     reqq_pop(&d->pend);
     d->inflight--;
+    d->dirty = true;
   }
 }
 
@@ -329,7 +412,10 @@ const MemRequest *dram_peek_return(const DramChannel *d, uint64_t now) {
   return reqq_ready(&d->ret, now) ? &reqq_head(&d->ret)->req : NULL;
 }
 
-void dram_pop_return(DramChannel *d) { reqq_pop(&d->ret); }
+void dram_pop_return(DramChannel *d) {
+  reqq_pop(&d->ret);
+  d->dirty = true;
+}
 
 uint64_t dram_next_event(const DramChannel *d, uint64_t now) {
   uint64_t t = UINT64_MAX;
@@ -376,8 +462,10 @@ void dram_stats_print_text(const DramStats *s, const DramParams *p, const char *
 void dram_stats_print_json(const DramStats *s, const DramParams *p, FILE *out) {
   uint64_t acc = s->reads + s->writes;
   fprintf(out,
-          "{\"reads\": %llu, \"writes\": %llu, \"row_hits\": %llu, \"row_closed\": %llu, \"row_conflicts\": %llu, "
-          "\"row_hit_rate\": %.6f, \"activates\": %llu, \"precharges\": %llu, \"bytes\": %llu, \"data_cycles\": %llu, "
+          "{\"reads\": %llu, \"writes\": %llu, \"row_hits\": %llu, \"row_closed\": %llu, \"row_conflicts\": "
+          "%llu, "
+          "\"row_hit_rate\": %.6f, \"activates\": %llu, \"precharges\": %llu, \"bytes\": %llu, "
+          "\"data_cycles\": %llu, "
           "\"avg_read_latency\": %.4f, \"peak_bytes_per_core_cycle\": %.4f}",
           (unsigned long long)s->reads, (unsigned long long)s->writes, (unsigned long long)s->row_hits,
           (unsigned long long)s->row_closed, (unsigned long long)s->row_conflicts,
@@ -387,6 +475,6 @@ void dram_stats_print_json(const DramStats *s, const DramParams *p, FILE *out) {
 }
 
 void dram_dump(const DramChannel *d, FILE *out) {
-  fprintf(out, "%s: queue %u/%u, in flight %u, returns %u, dram cycle %llu\n", d->name, d->nq, d->p.queue_size,
-          d->inflight, d->ret.count, (unsigned long long)d->now_d);
+  fprintf(out, "%s: queue %u/%u, in flight %u, returns %u, dram cycle %llu\n", d->name, d->nq,
+          d->p.queue_size, d->inflight, d->ret.count, (unsigned long long)d->now_d);
 }

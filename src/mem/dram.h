@@ -18,12 +18,12 @@
 
 typedef struct DramParams {
   const char *name;
-  uint32_t banks, row_size;     /* row_size: bytes per row of one bank */
+  uint32_t banks, row_size;                    /* row_size: bytes per row of one bank */
   uint32_t bus_width, data_rate, burst_length; /* bytes per beat, beats per command clock, beats per burst */
   uint32_t tCL, tRCD, tRP, tRAS, tRC, tCCD, tRRD, tWL, tWR; /* command-clock cycles */
   uint32_t queue_size, return_queue;
-  bool fcfs;                    /* true: oldest request only (no row-hit reordering) */
-  uint32_t dram_mhz, core_mhz;  /* clock ratio */
+  bool fcfs;                   /* true: oldest request only (no row-hit reordering) */
+  uint32_t dram_mhz, core_mhz; /* clock ratio */
 } DramParams;
 
 typedef struct DramStats {
@@ -32,9 +32,9 @@ typedef struct DramStats {
   uint64_t row_closed;    /* needed an activate only */
   uint64_t row_conflicts; /* needed a precharge and an activate */
   uint64_t activates, precharges;
-  uint64_t data_cycles;   /* DRAM cycles the data bus carried data */
-  uint64_t latency_sum;   /* reads: core cycles from dram_push to completion */
-  uint64_t queue_full;    /* dram_push refused: queue full (counted by the caller's retries) */
+  uint64_t data_cycles;             /* DRAM cycles the data bus carried data */
+  uint64_t latency_sum;             /* reads: core cycles from dram_push to completion */
+  uint64_t queue_full;              /* dram_push refused: queue full (counted by the caller's retries) */
   uint64_t first_cycle, last_cycle; /* DRAM cycles of the first command and the last data beat */
 } DramStats;
 

@@ -12,17 +12,42 @@
 #include "mem/reqq.h"
 
 const CfgParam icnt_cfg_params[] = {
-    {.key = "latency", .type = CFG_INT, .def = "8", .min = 1, .max = 100000,
+    {.key = "latency",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 100000,
      .desc = "cycles from a packet's last flit leaving its source to its arrival"},
     {.key = "flit_size", .type = CFG_INT, .def = "32", .min = 1, .max = 4096, .desc = "bytes per flit"},
-    {.key = "header_bytes", .type = CFG_INT, .def = "8", .min = 0, .max = 4096,
+    {.key = "header_bytes",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 0,
+     .max = 4096,
      .desc = "bytes of address/control per packet (a read request is only this)"},
-    {.key = "req_flits_per_cycle", .type = CFG_INT, .def = "2", .min = 1, .max = 1024,
+    {.key = "req_flits_per_cycle",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 1024,
      .desc = "SM -> partition bandwidth per port, flits per core cycle"},
-    {.key = "reply_flits_per_cycle", .type = CFG_INT, .def = "2", .min = 1, .max = 1024,
+    {.key = "reply_flits_per_cycle",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 1024,
      .desc = "partition -> SM bandwidth per port, flits per core cycle"},
-    {.key = "in_queue", .type = CFG_INT, .def = "8", .min = 1, .max = 65535, .desc = "packets queued per source port"},
-    {.key = "out_queue", .type = CFG_INT, .def = "8", .min = 1, .max = 65535,
+    {.key = "in_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "packets queued per source port"},
+    {.key = "out_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
      .desc = "ejection buffer packets per destination port (credits = this + latency x bandwidth in flight)"},
     {0},
 };
@@ -30,10 +55,11 @@ const CfgParam icnt_cfg_params[] = {
 struct Icnt {
   IcntParams p;
   char name[32];
-  ReqQueue *in;  /* per source; ready = push cycle, aux = destination | flits << 16 */
-  ReqQueue *out; /* per destination; ready = arrival cycle */
+  ReqQueue *in;                  /* per source; ready = push cycle, aux = destination | flits << 16 */
+  ReqQueue *out;                 /* per destination; ready = arrival cycle */
   uint64_t *src_free, *dst_free; /* flit-slot time at which the port is free */
-  uint32_t rr;
+  uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
+  uint32_t outstanding;          /* packets in flight or waiting at destinations */
   IcntStats st;
 };
 
@@ -90,15 +116,20 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   uint32_t flits = icnt_flits(x, bytes);
   MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
   reqq_push(&x->in[src], r, now, dst | (flits << 16));
+  x->queued++;
   x->st.bytes += bytes;
 }
 
 /* One arbitration round: sources in rotating order, each sending as many head
  * packets as its port's flit slots in this cycle allow. */
 void icnt_tick(Icnt *x, uint64_t now) {
+  if (!x->queued) return;
   const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  /* The first source served rotates with the cycle number, not with the
+   * number of ticks, so skipping idle cycles cannot change arbitration. */
+  const uint32_t first = (uint32_t)(now % x->p.n_src);
   for (uint32_t k = 0; k < x->p.n_src; k++) {
-    uint32_t s = (x->rr + k) % x->p.n_src;
+    uint32_t s = first + k < x->p.n_src ? first + k : first + k - x->p.n_src;
     for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
       uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
       uint64_t start = base;
@@ -117,21 +148,27 @@ void icnt_tick(Icnt *x, uint64_t now) {
       x->st.latency_sum += arrival - h->ready;
       reqq_push(&x->out[d], &h->req, arrival, 0);
       reqq_pop(&x->in[s]);
+      x->queued--;
+      x->outstanding++;
     }
   }
-  x->rr = (x->rr + 1) % x->p.n_src;
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   return reqq_ready(&x->out[dst], now) ? &reqq_head(&x->out[dst])->req : NULL;
 }
 
-void icnt_pop(Icnt *x, uint32_t dst) { reqq_pop(&x->out[dst]); }
+void icnt_pop(Icnt *x, uint32_t dst) {
+  reqq_pop(&x->out[dst]);
+  x->outstanding--;
+}
+
+bool icnt_has_output(const Icnt *x) { return x->outstanding > 0; }
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;
-  for (uint32_t s = 0; s < x->p.n_src; s++)
-    if (!reqq_empty(&x->in[s])) return now + 1;
+  if (x->queued) return now + 1;
+  if (!x->outstanding) return t;
   for (uint32_t d = 0; d < x->p.n_dst; d++) {
     const ReqSlot *h = reqq_head(&x->out[d]);
     if (h) {
@@ -155,13 +192,16 @@ const IcntStats *icnt_stats(const Icnt *x) { return &x->st; }
 void icnt_stats_print_text(const IcntStats *s, const char *name, FILE *out) {
   fprintf(out, "%s: packets %llu, flits %llu, bytes %llu, avg latency %.2f, credit stalls %llu\n", name,
           (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
-          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
+          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0,
+          (unsigned long long)s->credit_stalls);
 }
 
 void icnt_stats_print_json(const IcntStats *s, FILE *out) {
-  fprintf(out, "{\"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, \"avg_latency\": %.4f, \"credit_stalls\": %llu}",
-          (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
-          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
+  fprintf(
+      out,
+      "{\"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, \"avg_latency\": %.4f, \"credit_stalls\": %llu}",
+      (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
+      s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
 }
 
 void icnt_dump(const Icnt *x, FILE *out) {

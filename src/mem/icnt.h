@@ -18,13 +18,13 @@
 #include "mem/mem_req.h"
 
 typedef struct IcntParams {
-  const char *name;      /* "icnt.req" / "icnt.reply" for messages */
+  const char *name; /* "icnt.req" / "icnt.reply" for messages */
   uint32_t n_src, n_dst;
-  uint32_t latency;      /* cycles from the last flit leaving to arrival, >= 1 */
+  uint32_t latency;         /* cycles from the last flit leaving to arrival, >= 1 */
   uint32_t flits_per_cycle; /* per port (source and destination) */
-  uint32_t flit_size;    /* bytes */
-  uint32_t in_queue;     /* packets per source queue */
-  uint32_t out_queue;    /* packets per destination (in flight + waiting) */
+  uint32_t flit_size;       /* bytes */
+  uint32_t in_queue;        /* packets per source queue */
+  uint32_t out_queue;       /* packets per destination (in flight + waiting) */
 } IcntParams;
 
 typedef struct IcntStats {
@@ -48,6 +48,8 @@ void icnt_tick(Icnt *x, uint64_t now);
 /* The packet at dst's ejection buffer head if it has arrived by `now`. */
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);
 void icnt_pop(Icnt *x, uint32_t dst);
+/* Any packet in flight or waiting at a destination (O(1)). */
+bool icnt_has_output(const Icnt *x);
 
 /* Earliest cycle > now at which the network can make progress (UINT64_MAX if empty). */
 uint64_t icnt_next_event(const Icnt *x, uint64_t now);

@@ -8,15 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MEM_ASSERT(cond, cycle, component, ...)                                                       \
-  do {                                                                                                \
-    if (!(cond)) {                                                                                    \
-      fprintf(stderr, "internal error at cycle %" PRIu64 " in %s (%s:%d): ", (uint64_t)(cycle),      \
-              (component), __FILE__, __LINE__);                                                       \
-      fprintf(stderr, __VA_ARGS__);                                                                   \
-      fprintf(stderr, " [%s]\n", #cond);                                                              \
-      abort();                                                                                        \
-    }                                                                                                 \
+#define MEM_ASSERT(cond, cycle, component, ...)                                                              \
+  do {                                                                                                       \
+    if (!(cond)) {                                                                                           \
+      fprintf(stderr, "internal error at cycle %" PRIu64 " in %s (%s:%d): ", (uint64_t)(cycle), (component), \
+              __FILE__, __LINE__);                                                                           \
+      fprintf(stderr, __VA_ARGS__);                                                                          \
+      fprintf(stderr, " [%s]\n", #cond);                                                                     \
+      abort();                                                                                               \
+    }                                                                                                        \
   } while (0)
 
 #endif

@@ -22,6 +22,10 @@ enum {
   MEM_F_NOALLOC_L2 = 1u << 1, /* the same at the L2 */
   MEM_F_WRITEBACK = 1u << 2,  /* a dirty-line eviction (no reply expected) */
 };
+/* Requester hints: the memory system carries them, policies may read them. */
+enum {
+  MEM_HINT_CRITICAL = 1u << 0, /* the requesting warp is predicted critical (CAWA's CACP) */
+};
 /* The no-allocate flag of cache level 1 or 2. */
 #define MEM_F_NOALLOC(level) (1u << ((level)-1))
 
@@ -38,8 +42,9 @@ typedef struct MemRequest {
   uint8_t is_write;
   uint8_t access_class; /* MemClass */
   uint8_t unit;         /* MemUnit */
-  uint8_t flags;        /* MEM_F_* */
-  uint8_t reserved_[2];
+  uint8_t flags;        /* MEM_F_* (set by the memory system) */
+  uint8_t hints;        /* set by the requester for cache policies (e.g. MEM_HINT_CRITICAL) */
+  uint8_t reserved_;
 } MemRequest;
 
 #endif

@@ -13,16 +13,37 @@
 #include "mem/partition.h"
 
 static const CfgParam memsys_params[] = {
-    {.key = "mem.partitions", .type = CFG_INT, .def = "6", .min = 1, .max = 1024,
+    {.key = "mem.partitions",
+     .type = CFG_INT,
+     .def = "6",
+     .min = 1,
+     .max = 1024,
      .desc = "memory partitions = DRAM channels, each with one L2 slice"},
-    {.key = "mem.partition_chunk", .type = CFG_INT, .def = "256", .min = 1, .max = 1 << 30,
+    {.key = "mem.partition_chunk",
+     .type = CFG_INT,
+     .def = "256",
+     .min = 1,
+     .max = 1 << 30,
      .desc = "bytes of consecutive addresses per partition before the next (multiple of the L2 line)"},
-    {.key = "l2.min_latency", .type = CFG_INT, .def = "120", .min = 1, .max = 1000000,
+    {.key = "l2.min_latency",
+     .type = CFG_INT,
+     .def = "120",
+     .min = 1,
+     .max = 1000000,
      .desc = "unloaded L1 miss -> reply latency of an L2 hit (core cycles); sets the L2 input delay"},
-    {.key = "l2.input_queue", .type = CFG_INT, .def = "8", .min = 1, .max = 65535,
+    {.key = "l2.input_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
      .desc = "requests queued before a partition's L2 beyond those inside its input delay line"},
-    {.key = "dram.min_latency", .type = CFG_INT, .def = "220", .min = 1, .max = 1000000,
-     .desc = "unloaded L1 miss -> reply latency of an L2 miss served by an open DRAM row; sets the controller delay"},
+    {.key = "dram.min_latency",
+     .type = CFG_INT,
+     .def = "220",
+     .min = 1,
+     .max = 1000000,
+     .desc = "unloaded L1 miss -> reply latency of an L2 miss served by an open DRAM row; sets the "
+             "controller delay"},
     {0},
 };
 
@@ -82,9 +103,10 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
   int64_t want = cfg_int(cfg, "l2.min_latency");
   if (want < (int64_t)fixed + 1)
-    return cfg_errorf(cfg, "l2.min_latency", err, errlen,
-                      "%lld is below the fixed part of an L2 hit's path (%u cycles: interconnect, L2 latency) + 1",
-                      (long long)want, fixed);
+    return cfg_errorf(
+        cfg, "l2.min_latency", err, errlen,
+        "%lld is below the fixed part of an L2 hit's path (%u cycles: interconnect, L2 latency) + 1",
+        (long long)want, fixed);
   ms->delays.l2_fixed = fixed;
   ms->delays.l2_input = (uint32_t)(want - fixed);
   uint32_t row_hit, row_hit_max;
@@ -93,19 +115,22 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   int64_t dwant = cfg_int(cfg, "dram.min_latency");
   int64_t ctrl = dwant - (int64_t)want + (int64_t)l2lat - 1 - (int64_t)row_hit;
   if (ctrl < 1)
-    return cfg_errorf(cfg, "dram.min_latency", err, errlen,
-                      "%lld leaves no controller delay: it must exceed l2.min_latency (%lld) by at least %lld "
-                      "(DRAM row hit %u cycles + 2 - L2 latency %u)",
-                      (long long)dwant, (long long)want, (long long)row_hit + 2 - l2lat, row_hit, l2lat);
+    return cfg_errorf(
+        cfg, "dram.min_latency", err, errlen,
+        "%lld leaves no controller delay: it must exceed l2.min_latency (%lld) by at least %lld "
+        "(DRAM row hit %u cycles + 2 - L2 latency %u)",
+        (long long)dwant, (long long)want, (long long)row_hit + 2 - l2lat, row_hit, l2lat);
   ms->delays.dram_ctrl = (uint32_t)ctrl;
   return 0;
 }
 
 /* ---- creation ---- */
 
-static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name, const char *bw, uint32_t n_src,
-                              uint32_t n_dst) {
-  *p = (IcntParams){.name = name, .n_src = n_src, .n_dst = n_dst,
+static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name, const char *bw,
+                              uint32_t n_src, uint32_t n_dst) {
+  *p = (IcntParams){.name = name,
+                    .n_src = n_src,
+                    .n_dst = n_dst,
                     .latency = (uint32_t)cfg_int(cfg, "icnt.latency"),
                     .flits_per_cycle = (uint32_t)cfg_int(cfg, bw),
                     .flit_size = (uint32_t)cfg_int(cfg, "icnt.flit_size"),
@@ -133,12 +158,13 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   }
   uint32_t chunk = (uint32_t)cfg_int(cfg, "mem.partition_chunk");
   if (chunk % ms->line) {
-    cfg_errorf(cfg, "mem.partition_chunk", err, errlen, "%u is not a multiple of the %u B line", chunk, ms->line);
+    cfg_errorf(cfg, "mem.partition_chunk", err, errlen, "%u is not a multiple of the %u B line", chunk,
+               ms->line);
     goto fail;
   }
   if (l2.size % ms->n_part || (l2.size / ms->n_part) % (l2.line_size * l2.assoc)) {
-    cfg_errorf(cfg, "l2.size", err, errlen, "%u B does not split into %u slices of whole %u-way sets", l2.size,
-               ms->n_part, l2.assoc);
+    cfg_errorf(cfg, "l2.size", err, errlen, "%u B does not split into %u slices of whole %u-way sets",
+               l2.size, ms->n_part, l2.assoc);
     goto fail;
   }
   l2.size /= ms->n_part;
@@ -146,10 +172,12 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   l2.index_chunk_lines = chunk / ms->line;
   if (dram_params_read(cfg, (uint32_t)cfg_int(cfg, "sm.clock_mhz"), &ms->dram, err, errlen)) goto fail;
   if (ms->dram.row_size % ms->line) {
-    cfg_errorf(cfg, "dram.row_size", err, errlen, "%u is not a multiple of the %u B line", ms->dram.row_size, ms->line);
+    cfg_errorf(cfg, "dram.row_size", err, errlen, "%u is not a multiple of the %u B line", ms->dram.row_size,
+               ms->line);
     goto fail;
   }
-  ms->map = (AddrMap){.parts = ms->n_part, .chunk = chunk, .banks = ms->dram.banks, .row_size = ms->dram.row_size};
+  ms->map =
+      (AddrMap){.parts = ms->n_part, .chunk = chunk, .banks = ms->dram.banks, .row_size = ms->dram.row_size};
   IcntParams rq, rp;
   memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part);
   memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm);
@@ -167,9 +195,15 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1I] = cache_create(&l1i, cfg, err, errlen))) goto fail;
   }
   for (uint32_t p = 0; p < ms->n_part; p++) {
-    PartitionParams pp = {.id = p, .input_queue = (uint32_t)cfg_int(cfg, "l2.input_queue"),
-                          .input_rate = rq.flits_per_cycle, .input_delay = ms->delays.l2_input, .ctrl_delay = ms->delays.dram_ctrl,
-                          .header_bytes = ms->header_bytes, .l2 = l2, .dram = ms->dram, .map = ms->map};
+    PartitionParams pp = {.id = p,
+                          .input_queue = (uint32_t)cfg_int(cfg, "l2.input_queue"),
+                          .input_rate = rq.flits_per_cycle,
+                          .input_delay = ms->delays.l2_input,
+                          .ctrl_delay = ms->delays.dram_ctrl,
+                          .header_bytes = ms->header_bytes,
+                          .l2 = l2,
+                          .dram = ms->dram,
+                          .map = ms->map};
     if (!(ms->part[p] = partition_create(&pp, cfg, err, errlen))) goto fail;
   }
   return ms;
@@ -206,18 +240,17 @@ const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
 /* Moves an SM's L1 misses into the request network, alternating between its
  * L1s so neither starves the other. */
 static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
-  while (icnt_can_push(ms->req, sm)) {
-    Cache *pick = NULL;
-    for (uint32_t k = 0; k < MEM_UNIT__COUNT && !pick; k++) {
-      uint32_t u = (ms->inject_rr[sm] + k) % MEM_UNIT__COUNT;
-      if (cache_miss_head(ms->l1[sm * MEM_UNIT__COUNT + u])) pick = ms->l1[sm * MEM_UNIT__COUNT + u];
-    }
-    if (!pick) return;
-    ms->inject_rr[sm] = (uint8_t)((ms->inject_rr[sm] + 1) % MEM_UNIT__COUNT);
-    const MemRequest *m = cache_miss_head(pick);
-    uint32_t bytes = ms->header_bytes + (m->is_write ? m->bytes : 0);
-    icnt_push(ms->req, sm, addrmap_partition(&ms->map, m->line_addr), m, bytes, now);
-    cache_miss_pop(pick);
+  Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
+  _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
+  const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
+  while ((h[0] || h[1]) && icnt_can_push(ms->req, sm)) {
+    uint32_t u = ms->inject_rr[sm];
+    if (!h[u]) u ^= 1;
+    ms->inject_rr[sm] = (uint8_t)(u ^ 1);
+    uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
+    icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    cache_miss_pop(l1[u]);
+    h[u] = cache_miss_head(l1[u]);
   }
 }
 
@@ -226,7 +259,7 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
  * takes at least one cycle, and memsys_derive() counts them. */
 void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
-  for (uint32_t s = 0; s < ms->n_sm; s++) {
+  for (uint32_t s = 0; s < ms->n_sm && icnt_has_output(ms->reply); s++) {
     for (const MemRequest *r; (r = icnt_peek(ms->reply, s, now)) != NULL; icnt_pop(ms->reply, s)) {
       MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
@@ -234,7 +267,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   for (uint32_t p = 0; p < ms->n_part; p++) partition_tick(ms->part[p], now, ms->reply);
   icnt_tick(ms->req, now);
-  for (uint32_t p = 0; p < ms->n_part; p++) {
+  for (uint32_t p = 0; p < ms->n_part && icnt_has_output(ms->req); p++) {
     for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
          icnt_pop(ms->req, p))
       partition_push(ms->part[p], r, now);

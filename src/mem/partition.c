@@ -64,6 +64,7 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
 }
 
 void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
+  if (partition_idle(pt)) return; /* nothing queued anywhere: DRAM needs no tick either */
   const uint32_t line = cache_params_of(pt->l2)->line_size;
   dram_tick(pt->dram, now);
   for (const MemRequest *r; (r = dram_peek_return(pt->dram, now)) != NULL; dram_pop_return(pt->dram))
@@ -80,7 +81,8 @@ void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     dram_push(pt->dram, r, addrmap_bank(&pt->p.map, local), addrmap_row(&pt->p.map, local), now);
     reqq_pop(&pt->ctrl);
   }
-  for (const MemRequest *m; !reqq_full(&pt->ctrl) && (m = cache_miss_head(pt->l2)) != NULL; cache_miss_pop(pt->l2)) {
+  for (const MemRequest *m; !reqq_full(&pt->ctrl) && (m = cache_miss_head(pt->l2)) != NULL;
+       cache_miss_pop(pt->l2)) {
     ReqSlot *s = reqq_push(&pt->ctrl, m, now + pt->p.ctrl_delay, 0);
     if (!s->req.is_write) s->req.bytes = (uint16_t)line; /* L2 misses fetch whole lines */
   }
@@ -116,8 +118,8 @@ DramChannel *partition_dram(const Partition *pt) { return pt->dram; }
 const DramParams *partition_dram_params(const Partition *pt) { return &pt->p.dram; }
 
 void partition_dump(const Partition *pt, FILE *out) {
-  fprintf(out, "%s: input %u/%u, controller %u/%u\n  ", pt->name, pt->input.count, pt->input.cap, pt->ctrl.count,
-          pt->ctrl.cap);
+  fprintf(out, "%s: input %u/%u, controller %u/%u\n  ", pt->name, pt->input.count, pt->input.cap,
+          pt->ctrl.count, pt->ctrl.cap);
   cache_dump(pt->l2, out);
   fputs("  ", out);
   dram_dump(pt->dram, out);

@@ -42,6 +42,8 @@ static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t read
 }
 static inline void reqq_pop(ReqQueue *q) { q->head = (q->head + 1) % q->cap, q->count--; }
 /* Head ready at `now`? */
-static inline bool reqq_ready(const ReqQueue *q, uint64_t now) { return q->count && q->slots[q->head].ready <= now; }
+static inline bool reqq_ready(const ReqQueue *q, uint64_t now) {
+  return q->count && q->slots[q->head].ready <= now;
+}
 
 #endif

@@ -22,8 +22,11 @@
  *    find_victim -> on_evict (if the victim held a line) -> on_fill (the line
  *    is reserved for the request: allocate-on-miss inserts at reservation) ->
  *    on_miss. A hit calls on_hit. A reservation failure calls bypass_on_fail
- *    (NO_LINE and NO_MSHR only) and no other hook. A store that invalidates a
- *    line (write-evict) calls on_evict with CACHE_EVICT_INVALIDATE.
+ *    (NO_LINE and NO_MSHR only) and no other hook. Under write-evict every
+ *    accepted store is seen: a hit calls on_evict with CACHE_EVICT_INVALIDATE,
+ *    a miss calls on_miss (req->is_write set).
+ *  - What a policy may know about the requester comes in the MemRequest: SM,
+ *    warp, CTA, PC, access class and the requester's `hints` bits.
  *  - Decisions must be deterministic functions of the hook arguments and the
  *    policy's own state (no clocks, no global RNG).
  */
@@ -52,8 +55,8 @@ typedef struct CacheLine {
   uint64_t alloc_cycle; /* cycle the line was reserved */
   uint64_t fill_cycle;  /* cycle the data arrived */
   int32_t alloc_sm, alloc_warp;
-  uint16_t mshr;        /* MSHR entry while RESERVED */
-  uint8_t state;        /* CacheLineState */
+  uint16_t mshr; /* MSHR entry while RESERVED */
+  uint8_t state; /* CacheLineState */
   uint8_t reserved_;
 } CacheLine;
 
@@ -78,7 +81,7 @@ typedef struct CacheEviction {
   const CacheLine *line; /* the evicted line (tag, allocating SM/warp/PC), before it is cleared */
   bool dirty;
   CacheEvictReason reason;
-  const MemRequest *by;  /* the request whose fill evicts it (REPLACE) or the store (INVALIDATE) */
+  const MemRequest *by; /* the request whose fill evicts it (REPLACE) or the store (INVALIDATE) */
   uint64_t cycle;
 } CacheEviction;
 
@@ -103,7 +106,8 @@ typedef struct CachePolicy {
   uint32_t (*find_victim)(void *state, uint32_t set, const CacheLine *lines, const MemRequest *req);
   void (*on_fill)(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle);
   void (*on_hit)(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle);
-  /* An accepted miss (allocated or bypassed); not called for merges or failures. */
+  /* An accepted miss: a load allocated or bypassed, or a write-evict store that
+   * found no line. Not called for merges or failures. */
   void (*on_miss)(void *state, uint32_t set, const MemRequest *req, uint64_t cycle);
   void (*on_evict)(void *state, const CacheEviction *ev);
   /* Access-level bypass: the request failed for `why` (NO_LINE or NO_MSHR);

@@ -560,6 +560,19 @@ static int parse_module(ParseCtx *c) {
   return c->failed ? -1 : 0;
 }
 
+/* `make ptx` appends ptxas's register counts as comment lines
+ * "//@warpsim regs <kernel> <n>"; they replace the liveness estimate. */
+static void apply_reg_annotations(PtxModule *m, const char *text) {
+  static const char tag[] = "//@warpsim regs ";
+  for (const char *p = strstr(text, tag); p; p = strstr(p + 1, tag)) {
+    char name[256];
+    unsigned n;
+    if (sscanf(p + sizeof tag - 1, "%255s %u", name, &n) != 2 || n == 0 || n > 255) continue;
+    int fi = ptx_module_find_function(m, name);
+    if (fi >= 0 && m->funcs[fi].is_entry) m->funcs[fi].regs_per_thread = n;
+  }
+}
+
 PtxModule *ptx_module_parse(const char *text, const char *name, char *err, size_t errlen) {
   ParseCtx c;
   memset(&c, 0, sizeof c);
@@ -576,6 +589,7 @@ PtxModule *ptx_module_parse(const char *text, const char *name, char *err, size_
   free(c.toks); free(c.regs); free(c.scope_marks); free(c.labels); free(c.brfix);
   free(c.imm); free(c.imm_sym); free(c.reg_bytes); free(c.cfix);
   if (rc) { ptx_module_free(c.m, NULL); return NULL; }
+  apply_reg_annotations(c.m, text);
   return c.m;
 }
 

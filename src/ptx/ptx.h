@@ -146,7 +146,7 @@ typedef struct PtxFunction {
   uint32_t rf_rows, pf_rows; /* total rows a warp needs */
   uint32_t max_local;        /* deepest call chain's local bytes per thread */
   uint32_t max_depth;
-  uint32_t regs_per_thread;  /* estimate from .reg declarations (occupancy) */
+  uint32_t regs_per_thread;  /* entries: registers per thread, from liveness (occupancy) */
 } PtxFunction;
 
 typedef struct PtxSymbol {
@@ -328,5 +328,16 @@ static inline uint32_t ptx_warp_mask(const PtxWarp *w) { return w->sp ? w->stack
 void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len);
 /* A warp exits outside a barrier: re-evaluate its CTA's barriers. Returns 1 if some released. */
 int ptx_cta_recheck_barriers(PtxCta *c);
+
+
+
+/* ---- register operands of an instruction (scoreboard, liveness) ----
+ * Rows are function-relative register rows below the function's nregs
+ * (immediate rows are left out); predicates are predicate indices. */
+typedef struct PtxOperands {
+  uint16_t rd[10], wr[4], prd[3], pwr[2];
+  uint8_t nrd, nwr, nprd, npwr;
+} PtxOperands;
+void ptx_inst_operands(const PtxFunction *f, const PtxInst *in, PtxOperands *o);
 
 #endif

@@ -369,7 +369,7 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
   WsResult rc;
   if (ctx->engine) {
     char err[1024] = "";
-    rc = ctx->engine(ctx->engine_ctx, &L, err, sizeof err);
+    rc = ctx->engine(ctx->engine_ctx, &L, &st, err, sizeof err);
     if (rc != WS_SUCCESS) fail(ctx, rc, "%s", err);
   } else {
     rc = run_functional(ctx, &L, &st);
@@ -381,5 +381,6 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
   ctx->total.ctas += st.ctas;
   ctx->total.warps += st.warps;
   ctx->total.barriers += st.barriers;
+  ctx->total.cycles += st.cycles;
   return rc;
 }

@@ -47,12 +47,13 @@ typedef struct WsLaunchStats {
   uint64_t ctas;         /* CTAs executed */
   uint64_t warps;        /* warps executed */
   uint64_t barriers;     /* bar.sync / barrier.sync warp arrivals */
+  uint64_t cycles;       /* core cycles (timing engine only; 0 in functional mode) */
 } WsLaunchStats;
 
 /* Engine hook: the timing model registers itself here; NULL = functional only.
  * The engine receives the prepared launch and runs it to completion. */
 struct PtxLaunch;
-typedef WsResult (*WsEngineRunFn)(void *engine, struct PtxLaunch *launch, char *err, size_t errlen);
+typedef WsResult (*WsEngineRunFn)(void *engine, struct PtxLaunch *launch, WsLaunchStats *stats, char *err, size_t errlen);
 
 typedef struct WsContextOptions {
   uint64_t device_mem_limit;    /* bytes of device memory (0 = 4 GiB) */

@@ -8,7 +8,11 @@
 #include "policy/cache_policy.h"
 
 static const CfgParam srrip_params[] = {
-    {.key = "max_rrpv", .type = CFG_INT, .def = "3", .min = 1, .max = 255,
+    {.key = "max_rrpv",
+     .type = CFG_INT,
+     .def = "3",
+     .min = 1,
+     .max = 255,
      .desc = "largest re-reference prediction value (3 = 2-bit RRPV); insertion uses max-1"},
     {0},
 };
