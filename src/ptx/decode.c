@@ -330,7 +330,11 @@ static int decode_addr(ParseCtx *c, Opnd *o, PtxInst *in, uint32_t pc) {
   if (o->kind != O_ADDR) return ptx_perr(c, o->tok, "expected an address operand [...]");
   in->addr = PTX_NO_REG;
   in->off = o->off;
-  if (o->has_reg) { in->addr = (uint16_t)o->row; return 0; }
+  if (o->has_reg) {
+    in->addr = (uint16_t)o->row;
+    if (c->reg_bytes[o->row] <= 4) in->flags |= PTX_F_ADDR32;
+    return 0;
+  }
   if (o->sym < 0) { if (in->space == PTX_SP_GENERIC) in->space = PTX_SP_GLOBAL; return 0; }
   PtxSymbol *s = &c->m->syms[o->sym];
   if (in->space == PTX_SP_GENERIC) return ptx_perr(c, o->tok, "generic access to symbol '%s' needs a state space", s->name);

@@ -86,6 +86,7 @@ enum {
   PTX_F_PACK = 1u << 14,    /* mov d, {a,b}: pack */
   PTX_F_UNPACK = 1u << 15,  /* mov {a,b}, d: unpack */
   PTX_F_CC = 1u << 16,      /* add.cc / sub.cc / addc.cc / subc.cc: write the carry flag */
+  PTX_F_ADDR32 = 1u << 17,  /* address base is a 32-bit register: [r+off] wraps at 32 bits */
 };
 
 /* Memory-address operand: [base + off] in `space`. base == PTX_NO_REG: absolute. */
