@@ -30,6 +30,8 @@ struct WsContext {
   WsLaunchStats last, total;
   WsEngineRunFn engine;
   void *engine_ctx;
+  WsKernelInfo *kinfo;
+  int nkinfo, kcap;
 };
 
 static WsResult fail(WsContext *ctx, WsResult rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -66,6 +68,7 @@ void ws_ctx_destroy(WsContext *ctx) {
   if (!ctx) return;
   while (ctx->mods) ws_module_unload(ctx->mods);
   ptx_dev_destroy(ctx->dev);
+  free(ctx->kinfo);
   free(ctx);
 }
 
@@ -74,6 +77,33 @@ WsResult ws_ctx_synchronize(WsContext *ctx) { return ctx ? WS_SUCCESS : WS_ERROR
 void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine) { ctx->engine = run; ctx->engine_ctx = engine; }
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx) { return &ctx->last; }
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx) { return &ctx->total; }
+int ws_ctx_kernel_count(const WsContext *ctx) { return ctx->nkinfo; }
+const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i) { return i >= 0 && i < ctx->nkinfo ? &ctx->kinfo[i] : NULL; }
+
+static void log_kernel(WsContext *ctx, const PtxLaunch *L, const WsLaunchStats *st) {
+  int i = 0;
+  while (i < ctx->nkinfo && strcmp(ctx->kinfo[i].name, L->fn->name)) i++;
+  if (i == ctx->nkinfo) {
+    if (ctx->nkinfo == ctx->kcap) {
+      int nc = ctx->kcap ? ctx->kcap * 2 : 8;
+      WsKernelInfo *nk = realloc(ctx->kinfo, sizeof *nk * (size_t)nc);
+      if (!nk) return;
+      ctx->kinfo = nk;
+      ctx->kcap = nc;
+    }
+    memset(&ctx->kinfo[i], 0, sizeof ctx->kinfo[i]);
+    snprintf(ctx->kinfo[i].name, sizeof ctx->kinfo[i].name, "%s", L->fn->name);
+    ctx->nkinfo++;
+  }
+  WsKernelInfo *k = &ctx->kinfo[i];
+  k->launches++;
+  k->ctas += L->ctas_total;
+  k->warp_insts += st->warp_insts;
+  k->barriers += st->barriers;
+  k->threads_per_cta = L->threads_per_cta;
+  k->shared_per_cta = L->shared_per_cta;
+  k->regs_per_thread = L->fn->regs_per_thread;
+}
 
 /* ---- modules ---- */
 static WsResult bind_module(WsContext *ctx, PtxModule *pm) {
@@ -365,6 +395,7 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
     rc = run_functional(ctx, &L, &st);
   }
   free(pbuf);
+  log_kernel(ctx, &L, &st);
   ctx->last = st;
   ctx->total.warp_insts += st.warp_insts;
   ctx->total.thread_insts += st.thread_insts;
