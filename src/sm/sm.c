@@ -175,6 +175,7 @@ void sm_free(Sm *sm) {
 void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
   sm->launch = l;
   sm->kinfo = k;
+  sm->occ_ctas = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
   sm->sb_words = (rows + 63) / 64;
   sm->sb_pred_off = l->fn->rf_rows;
@@ -218,8 +219,8 @@ uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t thre
 }
 
 uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
-  const PtxLaunch *l = sm->launch;
-  uint32_t n = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, limiter);
+  uint32_t n = sm->occ_ctas;
+  *limiter = sm->occ_limiter;
   if (sm->policy->cta_limit) {
     uint32_t p = sm->policy->cta_limit(sm->pstate);
     if (p < n) { n = p; *limiter = "scheduler policy"; }
