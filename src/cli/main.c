@@ -25,7 +25,7 @@ static const char *usage =
     "      --functional             functional execution only (no timing model)\n"
     "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
     "      -v                       verbose\n"
-    "  suite [--size S] [--only a,b,...] [run options]  run every benchmark, print a table\n"
+    "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
     "  config [--config C] [--set K=V ...]              print the resolved configuration\n"
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
     "  help                         this text\n";
@@ -52,21 +52,12 @@ typedef struct RunResult {
   double seconds;
   WsLaunchStats st;
   uint64_t cycles;
+  WsKernelInfo k[16];
+  int nk;
 } RunResult;
 
-#define MAX_SETS 128
-
-/* Options shared by run, suite and config. */
-typedef struct RunOpts {
-  const char *config;
-  const char *sets[MAX_SETS];
-  int nsets;
-  int functional;
-  char sched_set[128];
-} RunOpts;
-
 /* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree. */
-static int find_config(const char *name, char *out, size_t len) {
+int cli_find_config(const char *name, char *out, size_t len) {
   const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
   for (int i = 0; cands[i]; i++) {
     snprintf(out, len, cands[i], name);
@@ -87,7 +78,7 @@ static int find_config(const char *name, char *out, size_t len) {
 }
 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
-static int parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
+int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
   if (*i + 1 >= argc) return 0;
@@ -102,10 +93,10 @@ static int parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
 }
 
 /* Builds the resolved configuration; prints the error and returns NULL on failure. */
-static Config *make_config(RunOpts *o) {
+Config *cli_make_config(RunOpts *o) {
   char path[2048];
   const char *name = o->config ? o->config : "gtx480";
-  if (find_config(name, path, sizeof path)) {
+  if (cli_find_config(name, path, sizeof path)) {
     fprintf(stderr, "warpsim: no configuration '%s' (a file, or a preset in configs/: gtx480, ccws-gt200)\n", name);
     return NULL;
   }
@@ -145,6 +136,8 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
   res->seconds = cli_now() - t0;
   res->st = *ws_ctx_total_stats(ctx);
   res->cycles = g ? gpu_cycles(g) : 0;
+  res->nk = ws_ctx_kernel_count(ctx) < 16 ? ws_ctx_kernel_count(ctx) : 16;
+  for (int i = 0; i < res->nk; i++) res->k[i] = *ws_ctx_kernel(ctx, i);
   ws_ctx_destroy(ctx);
   if (gpu_out) *gpu_out = g;
   else gpu_free(g);
@@ -193,7 +186,7 @@ static int cmd_run(int argc, char **argv) {
   RunOpts ro = {0};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
-    int k = parse_run_opt(&ro, argc, argv, &i);
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
     if (!strcmp(a, "--size") && i + 1 < argc) {
@@ -214,7 +207,7 @@ static int cmd_run(int argc, char **argv) {
     fprintf(stderr, "\n");
     return 2;
   }
-  Config *cfg = ro.functional ? NULL : make_config(&ro);
+  Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
   if (!ro.functional && !cfg) return 2;
   RunResult res;
   Gpu *g = NULL;
@@ -258,26 +251,47 @@ static int cmd_suite(int argc, char **argv) {
   BenchSize size = BENCH_SMALL;
   const char *only = NULL;
   RunOpts ro = {0};
+  int markdown = 0;
   for (int i = 0; i < argc; i++) {
-    int k = parse_run_opt(&ro, argc, argv, &i);
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
+    if (!strcmp(argv[i], "--markdown")) { markdown = 1; continue; }
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional)\n", argv[i]); return 2; }
   }
-  Config *cfg = ro.functional ? NULL : make_config(&ro);
-  if (!ro.functional && !cfg) return 2;
+  Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
+  if (!cfg) return 2;
+  const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
+  if (markdown) {
+    printf("| benchmark | check | warp insts | thread insts | CTAs | barriers/warp | kernels: threads/CTA, regs, shared B, launches, CTAs/SM (limiter) |\n");
+    printf("|---|---|---:|---:|---:|---:|---|\n");
+  } else
   printf("%-18s %-8s %14s %16s %8s %12s %10s %12s\n", "benchmark", "check", "warp_insts", "thread_insts", "ctas", "cycles", "seconds", "Mwinst/s");
   for (int i = 0; bench_registry[i]; i++) {
     const BenchDesc *b = bench_registry[i];
     if (only && !in_list(only, b->name)) continue;
     RunResult res;
-    run_one(b, size, 1, 0, cfg, NULL, &res);
+    run_one(b, size, 1, 0, tcfg, NULL, &res);
     ran++;
     if (res.status != BENCH_PASS) failed++;
+    if (markdown) {
+      printf("| %s | %s | %llu | %llu | %llu | %.2f | ", b->name, status_name(res.status), (unsigned long long)res.st.warp_insts,
+             (unsigned long long)res.st.thread_insts, (unsigned long long)res.st.ctas,
+             res.st.warps ? (double)res.st.barriers / (double)res.st.warps : 0.0);
+      for (int i = 0; i < res.nk; i++) {
+        const char *lim;
+        uint32_t occ = sm_occupancy(cfg, res.k[i].regs_per_thread, res.k[i].threads_per_cta, res.k[i].shared_per_cta, &lim);
+        printf("%s`%s`: %u, %u, %u, %llu, %u (%s)", i ? "; " : "", res.k[i].name, res.k[i].threads_per_cta, res.k[i].regs_per_thread,
+               res.k[i].shared_per_cta, (unsigned long long)res.k[i].launches, occ, lim);
+      }
+      printf(" |\n");
+      fflush(stdout);
+      continue;
+    }
     printf("%-18s %-8s %14llu %16llu %8llu %12llu %10.2f %12.2f\n", b->name, status_name(res.status), (unsigned long long)res.st.warp_insts,
            (unsigned long long)res.st.thread_insts, (unsigned long long)res.st.ctas, (unsigned long long)res.cycles, res.seconds,
            res.seconds > 0 ? (double)res.st.warp_insts / res.seconds / 1e6 : 0.0);
@@ -292,14 +306,14 @@ static int cmd_config(int argc, char **argv) {
   RunOpts ro = {0};
   int json = 0;
   for (int i = 0; i < argc; i++) {
-    int k = parse_run_opt(&ro, argc, argv, &i);
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
     if (!strcmp(argv[i], "--json")) { json = 1; continue; }
     fprintf(stderr, "warpsim config: unknown option '%s' (valid: --config, --sched, --set, --json)\n", argv[i]);
     return 2;
   }
-  Config *cfg = make_config(&ro);
+  Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
   if (json) { cfg_print_json(cfg, stdout); printf("\n"); }
   else cfg_print_text(cfg, stdout);

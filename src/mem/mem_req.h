@@ -24,7 +24,7 @@ enum {
 };
 /* Requester hints: the memory system carries them, policies may read them. */
 enum {
-  MEM_HINT_CRITICAL = 1u << 0, /* the requesting warp is predicted critical (CAWA's CACP) */
+  MEM_HINT_CRITICAL = 1u << 0, /* the requesting warp is predicted critical (for criticality-aware cache policies) */
 };
 /* The no-allocate flag of cache level 1 or 2. */
 #define MEM_F_NOALLOC(level) (1u << ((level)-1))

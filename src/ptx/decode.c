@@ -330,7 +330,11 @@ static int decode_addr(ParseCtx *c, Opnd *o, PtxInst *in, uint32_t pc) {
   if (o->kind != O_ADDR) return ptx_perr(c, o->tok, "expected an address operand [...]");
   in->addr = PTX_NO_REG;
   in->off = o->off;
-  if (o->has_reg) { in->addr = (uint16_t)o->row; return 0; }
+  if (o->has_reg) {
+    in->addr = (uint16_t)o->row;
+    if (c->reg_bytes[o->row] <= 4) in->flags |= PTX_F_ADDR32;
+    return 0;
+  }
   if (o->sym < 0) { if (in->space == PTX_SP_GENERIC) in->space = PTX_SP_GLOBAL; return 0; }
   PtxSymbol *s = &c->m->syms[o->sym];
   if (in->space == PTX_SP_GENERIC) return ptx_perr(c, o->tok, "generic access to symbol '%s' needs a state space", s->name);
@@ -665,6 +669,25 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
   }
   in->nsrc = (uint8_t)ns;
   in->ndst = 1;
+  /* register widths must match the instruction type (PTX relaxes this only for ld, st, cvt) */
+  if (op != PTX_OP_cvt && ptx_type_bytes(ty) >= 2) {
+    int tb = ptx_type_bytes(ty), wide = (op == PTX_OP_mul || op == PTX_OP_mad) && in->mod == PTX_MUL_WIDE;
+    int dw = wide ? 2 * tb : (op == PTX_OP_popc || op == PTX_OP_clz || op == PTX_OP_bfind) ? 4 : tb;
+    if (o[0].kind == O_REG && c->reg_bytes[o[0].row] != dw)
+      return ptx_perr(c, o[0].tok, "%d-byte register '%.*s' where %s.%s needs %d bytes", c->reg_bytes[o[0].row],
+                      (int)o[0].tok->len, o[0].tok->p, ptx_op_names[op], ptx_type_name(ty), dw);
+    for (int k = 0; k < ns; k++) {
+      Opnd *x = &o[k + 1];
+      int sw = tb;
+      if (((op == PTX_OP_shl || op == PTX_OP_shr) && k == 1) || (op == PTX_OP_bfe && k > 0) || (op == PTX_OP_bfi && k > 1) ||
+          (op == PTX_OP_shf && k == 2) || op == PTX_OP_prmt || op == PTX_OP_lop3)
+        sw = 4;
+      if (wide && k == 2) sw = 2 * tb;
+      if (x->kind == O_REG && c->reg_bytes[x->row] != sw)
+        return ptx_perr(c, x->tok, "%d-byte register '%.*s' where %s.%s needs %d bytes", c->reg_bytes[x->row],
+                        (int)x->tok->len, x->tok->p, ptx_op_names[op], ptx_type_name(ty), sw);
+    }
+  }
   if (op == PTX_OP_shl || op == PTX_OP_shr || op == PTX_OP_and || op == PTX_OP_or || op == PTX_OP_xor) {
     if (ptx_type_is_float((PtxType)ty)) return ptx_perr(c, t, "%s on a float type", ptx_op_names[op]);
   }

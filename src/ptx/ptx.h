@@ -86,6 +86,7 @@ enum {
   PTX_F_PACK = 1u << 14,    /* mov d, {a,b}: pack */
   PTX_F_UNPACK = 1u << 15,  /* mov {a,b}, d: unpack */
   PTX_F_CC = 1u << 16,      /* add.cc / sub.cc / addc.cc / subc.cc: write the carry flag */
+  PTX_F_ADDR32 = 1u << 17,  /* address base is a 32-bit register: [r+off] wraps at 32 bits */
 };
 
 /* Memory-address operand: [base + off] in `space`. base == PTX_NO_REG: absolute. */
@@ -328,6 +329,8 @@ static inline uint32_t ptx_warp_mask(const PtxWarp *w) { return w->sp ? w->stack
 void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len);
 /* A warp exits outside a barrier: re-evaluate its CTA's barriers. Returns 1 if some released. */
 int ptx_cta_recheck_barriers(PtxCta *c);
+/* Appends \" CTA (x,y,z): barrier i has a of b warps (warps ... wait); k of n warps exited;\". Returns bytes written. */
+size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len);
 
 
 

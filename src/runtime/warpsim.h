@@ -73,6 +73,17 @@ void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine);
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx);
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx);
 
+/* Per-kernel record of every kernel launched in a context (by name). */
+typedef struct WsKernelInfo {
+  char name[96];
+  uint64_t launches, ctas, warp_insts, barriers;
+  unsigned threads_per_cta;   /* of the last launch */
+  unsigned shared_per_cta;    /* static + dynamic bytes, last launch */
+  unsigned regs_per_thread;   /* ptxas annotation or liveness estimate */
+} WsKernelInfo;
+int ws_ctx_kernel_count(const WsContext *ctx);
+const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i);
+
 /* ---- modules ---- */
 WsResult ws_module_load(WsContext *ctx, WsModule **mod, const char *path);
 /* name is used in error messages (file:line:col); text must be NUL-terminated. */

@@ -86,8 +86,12 @@ static void deadlock_report(Gpu *g, const char *kernel, uint64_t idle, char *err
     memsys_dump(g->ms, f);
     fclose(f);
   }
-  snprintf(err, errlen, "kernel %s: deadlock: no progress for %llu cycles at cycle %llu\n%s", kernel,
-           (unsigned long long)idle, (unsigned long long)g->cycle, buf ? buf : "");
+  if (idle)
+    snprintf(err, errlen, "kernel %s: deadlock: no progress for %llu cycles at cycle %llu\n%s", kernel,
+             (unsigned long long)idle, (unsigned long long)g->cycle, buf ? buf : "");
+  else
+    snprintf(err, errlen, "kernel %s: deadlock: no warp can make progress and nothing is in flight (cycle %llu)\n%s", kernel,
+             (unsigned long long)g->cycle, buf ? buf : "");
   free(buf);
 }
 

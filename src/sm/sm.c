@@ -175,6 +175,7 @@ void sm_free(Sm *sm) {
 void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
   sm->launch = l;
   sm->kinfo = k;
+  sm->occ_ctas = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
   sm->sb_words = (rows + 63) / 64;
   sm->sb_pred_off = l->fn->rf_rows;
@@ -200,18 +201,26 @@ static uint32_t cta_regs(const Sm *sm) {
   return l->fn->regs_per_thread * l->warps_per_cta * 32;
 }
 
-uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
-  const PtxLaunch *l = sm->launch;
-  uint32_t n = sm->max_ctas;
+uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta, uint32_t shared_per_cta,
+                      const char **limiter) {
+  uint32_t warps = (threads_per_cta + 31) / 32;
+  uint32_t n = (uint32_t)cfg_int(cfg, "sm.max_ctas");
   *limiter = "CTA slots";
-  uint32_t by_threads = sm->max_threads / (l->warps_per_cta * 32);
-  uint32_t by_warps = sm->max_warps / l->warps_per_cta;
-  uint32_t regs = cta_regs(sm), by_regs = regs ? sm->max_regs / regs : n;
-  uint32_t by_shared = l->shared_per_cta ? sm->max_shared / l->shared_per_cta : n;
+  uint32_t by_threads = (uint32_t)cfg_int(cfg, "sm.max_threads") / (warps * 32);
+  uint32_t by_warps = (uint32_t)cfg_int(cfg, "sm.max_warps") / warps;
+  uint32_t regs = regs_per_thread * warps * 32;
+  uint32_t by_regs = regs ? (uint32_t)cfg_int(cfg, "sm.registers") / regs : n;
+  uint32_t by_shared = shared_per_cta ? (uint32_t)cfg_int(cfg, "sm.shared_mem") / shared_per_cta : n;
   if (by_threads < n) { n = by_threads; *limiter = "threads"; }
   if (by_warps < n) { n = by_warps; *limiter = "warps"; }
   if (by_regs < n) { n = by_regs; *limiter = "registers"; }
   if (by_shared < n) { n = by_shared; *limiter = "shared memory"; }
+  return n;
+}
+
+uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
+  uint32_t n = sm->occ_ctas;
+  *limiter = sm->occ_limiter;
   if (sm->policy->cta_limit) {
     uint32_t p = sm->policy->cta_limit(sm->pstate);
     if (p < n) { n = p; *limiter = "scheduler policy"; }
@@ -693,6 +702,12 @@ void sm_dump(const Sm *sm, FILE *out) {
   fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");
   if (sm->ldst.busy) fprintf(out, " (warp %u, request %u of %u)", sm->ldst.slot, sm->ldst.next, sm->ldst.nreq);
   fprintf(out, "\n");
+  for (uint32_t c = 0; c < sm->max_ctas; c++) {
+    char buf[1024];
+    if (!sm->ctas[c].cta) continue;
+    ptx_cta_describe(sm->ctas[c].cta, buf, sizeof buf);
+    fprintf(out, " %s\n", buf);
+  }
   for (uint32_t s = 0; s < sm->max_warps; s++) {
     const SmWarp *w = &sm->warps[s];
     if (!w->pw) continue;

@@ -73,6 +73,9 @@ void sm_end_kernel(Sm *sm);
 bool sm_can_accept_cta(const Sm *sm);
 /* Most CTAs of the current kernel an empty SM can hold (0 = does not fit) and the limiting resource. */
 uint32_t sm_max_ctas(const Sm *sm, const char **limiter);
+/* CTAs of a kernel one SM holds under cfg's limits, and the limiting resource. */
+uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta, uint32_t shared_per_cta,
+                      const char **limiter);
 /* Takes ownership of the functional CTA. */
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now);
 
