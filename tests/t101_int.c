@@ -609,7 +609,9 @@ static void test_shf(void) {
   ov_free(&o);
 }
 
-/* sad: d = c + |a - b| */
+/* sad: d = c + |a - b| (wrapping).
+ * KNOWN FAILING (crash): sad.s64 with a = 0, b = INT64_MIN makes the core compute a - b in int64_t
+ * (src/ptx/exec_alu.c, PTX_OP_sad: signed overflow, UBSan abort). Expected c + 0x8000000000000000. */
 REF(r_sad_s32, U32(U32(c) + (S32(a) < S32(b) ? U32(b) - U32(a) : U32(a) - U32(b))))
 REF(r_sad_u32, U32(U32(c) + (U32(a) < U32(b) ? U32(b) - U32(a) : U32(a) - U32(b))))
 REF(r_sad_u64, c + (a < b ? b - a : a - b))
@@ -634,6 +636,18 @@ static void test_mov_pack(void) {
   ov_free(&q);
 }
 
+/* The most negative 64-bit literal: "-9223372036854775808" is 0x8000000000000000.
+ * KNOWN FAILING (crash): the core negates it as int64_t (src/ptx/decode.c, signed overflow, UBSan abort).
+ * Kept last in main() so that the other tests run first. */
+REF(r_imm_int64_min, a + 0x8000000000000000ull)
+REF(r_imm_int64_min_mov, 0x8000000000000000ull)
+static void test_int64_min_literal(void) {
+  OpVec q = pairs64();
+  op_check("add.s64 %rd20, %rd10, -9223372036854775808" ST_RD, r_imm_int64_min, NULL, M64, OV_ARGS(q));
+  op_check("mov.s64 %rd20, -9223372036854775808" ST_RD, r_imm_int64_min_mov, NULL, M64, OV_ARGS(q));
+  ov_free(&q);
+}
+
 int main(void) {
   TEST_RUN(test_add_sub);
   TEST_RUN(test_carry);
@@ -650,7 +664,9 @@ int main(void) {
   TEST_RUN(test_bfe_bfi);
   TEST_RUN(test_prmt);
   TEST_RUN(test_shf);
-  TEST_RUN(test_sad);
   TEST_RUN(test_mov_pack);
+  /* these two crash the current core under UBSan (signed overflow in the simulator): keep them last */
+  TEST_RUN(test_sad);
+  TEST_RUN(test_int64_min_literal);
   return TEST_DONE();
 }
