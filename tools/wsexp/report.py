@@ -393,7 +393,7 @@ def table_text(t, blocks):
     out = [t.title + (f"  [{t.section}]" if t.section else "")]
     out.append(f"{'benchmark':<{w0}}" + "".join(f"{c:>{w}}" for c, w in zip(cols, widths)))
     grouped = {g: (members, ms) for g, members, ms in t.means}
-    show = [(g, bs) for g, bs in blocks] + [("all", None)]
+    show = [(g, bs) for g, bs in blocks] + [("all", None if blocks else grouped["all"][0])]
     for g, bs in show:
         members, ms = grouped[g]
         if len(show) > 1 or g != "all":
@@ -415,7 +415,7 @@ def table_markdown(t, blocks):
     out = [f"**{t.title}**" + (f" ({t.section})" if t.section else ""), "",
            "| benchmark | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
     grouped = {g: (members, ms) for g, members, ms in t.means}
-    for g, bs in [(g, bs) for g, bs in blocks] + [("all", None)]:
+    for g, bs in [(g, bs) for g, bs in blocks] + [("all", None if blocks else grouped["all"][0])]:
         members, ms = grouped[g]
         for b in bs or []:
             cells = [fmt(t.cells[b][c], t.mode) if t.cells[b][c] is not None or c not in t.failed[b]
