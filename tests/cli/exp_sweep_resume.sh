@@ -6,8 +6,8 @@
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 real=$(cd "$(dirname "$W")" && pwd)/$(basename "$W")
-d=$(mktemp -d); trap 'kill $pid 2>/dev/null; rm -rf "$d"' EXIT
 pid=
+d=$(mktemp -d); trap 'kill $pid 2>/dev/null || true; rm -rf "$d"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cat > "$d/s.sweep" <<'S'
 name resume
