@@ -101,6 +101,16 @@ ptx:
 	  echo "nvcc $$f"; $(NVCC) -ptx -O3 -arch=sm_75 -o $${f%.cu}.ptx $$f || exit 1; \
 	  NVCC=$(NVCC) tools/annotate_regs.sh $${f%.cu}.ptx || exit 1; done
 
+# libFuzzer target for the PTX front end (needs clang); FUZZ_SECONDS bounds the run.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz: clang not found (apt-get install clang)"; exit 1; }
+	@mkdir -p $(BUILD)/fuzz-corpus
+	clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CPPFLAGS) \
+	  tests/fuzz/fuzz_ptx.c $(LIB_SRC) -lm -o $(BUILD)/fuzz_ptx
+	cp bench/*/*.ptx tests/kernels/*.ptx $(BUILD)/fuzz-corpus/
+	$(BUILD)/fuzz_ptx -dict=tests/fuzz/ptx.dict -max_len=65536 -max_total_time=$(FUZZ_SECONDS) $(BUILD)/fuzz-corpus
+
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(BENCH_SRC) $(TEST_SRC)
 
