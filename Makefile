@@ -22,7 +22,7 @@ BENCH_PTX := $(sort $(foreach b,$(BENCH_DIRS),$(wildcard bench/$(b)/*.ptx)))
 TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
-.PHONY: all rel asan test bench ptx run clean format suite fuzz FORCE
+.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz FORCE
 FORCE:
 all: rel
 
@@ -86,8 +86,12 @@ test: $(BUILD)/asan/warpsim $(TEST_BIN)
 run: $(BUILD)/rel/warpsim
 	$(BUILD)/rel/warpsim run bfs --size small
 
-# Every benchmark at its default size, checked against its CPU reference.
+# Every benchmark at its default size, checked against its CPU reference
+# (functionally; `make suite-timing` runs them on the timing model, much longer).
 suite: $(BUILD)/rel/warpsim
+	$(BUILD)/rel/warpsim suite --size small --functional
+
+suite-timing: $(BUILD)/rel/warpsim
 	$(BUILD)/rel/warpsim suite --size small
 
 # Emulation speed figures (not a test).
