@@ -194,6 +194,10 @@ void sm_end_kernel(Sm *sm) {
   }
   sm->launch = NULL;
   sm->kinfo = NULL;
+  sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
+  sm->nlive = 0;
+  sm->quiet = 0;
+  memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
 static uint32_t cta_regs(const Sm *sm) {
