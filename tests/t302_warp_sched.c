@@ -222,6 +222,24 @@ static void test_twolevel_strict(void) {
   close_sched(&s);
 }
 
+/* A group whose warps all wait at a barrier cannot make progress either: the
+ * barrier may need warps of another group. strict=true must move on, or the
+ * SM deadlocks (pathfinder and backprop at tiny do, see t201). */
+static void test_twolevel_strict_barrier(void) {
+  const char *sets[] = {"sched.two-level.group_size=2", "sched.two-level.strict=true", NULL};
+  Sched s;
+  if (open_sched(&s, "two-level", 12, sets)) return;
+  WarpView v[12];
+  uint32_t out[MAXW], n;
+  make_views(v, 12, 12, NULL);
+  n = order(&s, 0, v, 12, -1, 1, out);
+  CHECK_ORDER(out, n, 0, 2);
+  v[0].wait = v[2].wait = WARP_WAIT_BARRIER; /* group 0 waits for warps 4..10 at a CTA barrier */
+  n = order(&s, 0, v, 12, 2, 2, out);
+  CHECK_ORDER(out, n, 4, 6);
+  close_sched(&s);
+}
+
 static void test_twolevel_gto(void) {
   /* CCWS's 2LVL-GTO: groups of 2, gto inside and between groups */
   const char *sets[] = {"sched.two-level.group_size=2", "sched.two-level.inner=gto", "sched.two-level.outer=gto", NULL};
@@ -381,6 +399,7 @@ int main(void) {
   TEST_RUN(test_old);
   TEST_RUN(test_twolevel_lrr);
   TEST_RUN(test_twolevel_strict);
+  TEST_RUN(test_twolevel_strict_barrier);
   TEST_RUN(test_twolevel_gto);
   TEST_RUN(test_twolevel_outer_gto_order);
   TEST_RUN(test_swl);
