@@ -98,7 +98,8 @@ bench: $(BUILD)/rel/warpsim
 ptx:
 	@if [ -z "$(NVCC)" ]; then echo "make ptx: nvcc not found (set NVCC=...)"; exit 1; fi
 	@for f in $(wildcard bench/*/*.cu tests/kernels/*.cu); do \
-	  echo "nvcc $$f"; $(NVCC) -ptx -O3 -arch=sm_75 -o $${f%.cu}.ptx $$f || exit 1; done
+	  echo "nvcc $$f"; $(NVCC) -ptx -O3 -arch=sm_75 -o $${f%.cu}.ptx $$f || exit 1; \
+	  NVCC=$(NVCC) tools/annotate_regs.sh $${f%.cu}.ptx || exit 1; done
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(BENCH_SRC) $(TEST_SRC)

@@ -252,7 +252,7 @@ const BenchDesc bench_desc_bfs = {
 const BenchDesc bench_desc_bfs_rmat = {
     .name = "bfs_rmat",
     .summary = "Rodinia-style BFS on a skewed R-MAT graph: per-warp load imbalance from hub nodes",
-    .papers = "CAWA, CCWS (BFS input variant)",
+    .papers = "CAWA, CCWS",
     .suite = "I",
     .sizes = {"R-MAT scale 13 (8192 nodes, 32K edges)", "R-MAT scale 16 (65536 nodes, 256K edges)",
               "R-MAT scale 20 (1M nodes, 4M edges)"},

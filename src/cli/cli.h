@@ -2,7 +2,26 @@
 #ifndef WS_CLI_H
 #define WS_CLI_H
 
+#include <stddef.h>
+
+#include "core/config.h"
+
+#define MAX_SETS 128
+
+/* Options shared by run, suite and config. */
+typedef struct RunOpts {
+  const char *config;
+  const char *sets[MAX_SETS];
+  int nsets;
+  int functional;
+  char sched_set[128];
+} RunOpts;
+
 double cli_now(void);
+/* Shared run options (--config, --sched, --set, --functional). */
+int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i);
+Config *cli_make_config(RunOpts *o);
+int cli_find_config(const char *name, char *out, size_t len);
 int cli_launch(int argc, char **argv);
 
 #endif

@@ -15,7 +15,9 @@
  *   symbol  NAME TYPE VALUE...         (copy values to a __device__/__constant__ variable)
  *
  * Flags: --ptx F --kernel K --grid "X Y Z" --block ... --buffer "NAME TYPE ..."
- * --arg "..." --output "NAME PATH" --print "NAME N" --symbol "..." --shared N. */
+ * --arg "..." --output "NAME PATH" --print "NAME N" --symbol "..." --shared N,
+ * and the run options --config C, --sched S, --set K=V, --functional (the
+ * kernel runs on the timing model unless --functional is given). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@
 
 #include "bench.h"
 #include "cli/cli.h"
+#include "sm/gpu.h"
 
 #define MAX_ITEMS 64
 
@@ -243,8 +246,14 @@ int cli_launch(int argc, char **argv) {
   WsModule *mod = NULL;
   for (int i = 0; i < 3; i++) L->grid[i] = L->block[i] = 1;
   if (ws_ctx_create(&L->ctx, NULL) != WS_SUCCESS) { free(L); return 2; }
+  RunOpts ro = {0};
+  Config *cfg = NULL;
+  Gpu *gpu = NULL;
   for (int i = 0; i < argc; i++) {
     char line[4096];
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
+    if (k < 0) goto out;
+    if (k) continue;
     if (argv[i][0] == '-' && argv[i][1] == '-' && i + 1 < argc) {
       L->src = "command line";
       L->line = i + 1;
@@ -269,6 +278,12 @@ int cli_launch(int argc, char **argv) {
     }
   }
   if (!L->ptx[0] || !L->kernel[0]) { fprintf(stderr, "warpsim launch: need `ptx` and `kernel`\n"); goto out; }
+  if (!ro.functional) {
+    char err[1024];
+    if (!(cfg = cli_make_config(&ro))) goto out;
+    if (!(gpu = gpu_create(cfg, err, sizeof err))) { fprintf(stderr, "warpsim launch: %s\n", err); goto out; }
+    ws_ctx_set_engine(L->ctx, gpu_engine_run, gpu);
+  }
   WsFunction *fn;
   if (ws_module_load(L->ctx, &mod, L->ptx) != WS_SUCCESS || ws_module_get_function(&fn, mod, L->kernel) != WS_SUCCESS) {
     fprintf(stderr, "warpsim launch: %s\n", ws_ctx_error(L->ctx));
@@ -293,8 +308,10 @@ int cli_launch(int argc, char **argv) {
   double dt = cli_now() - t0;
   if (r != WS_SUCCESS) { fprintf(stderr, "warpsim launch: %s: %s\n", ws_result_name(r), ws_ctx_error(L->ctx)); rc = 1; goto out; }
   const WsLaunchStats *st = ws_ctx_last_stats(L->ctx);
-  printf("kernel %s: %llu warp instructions, %llu thread instructions, %llu CTAs, %.3f s\n", L->kernel,
-         (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts, (unsigned long long)st->ctas, dt);
+  printf("kernel %s: %llu warp instructions, %llu thread instructions, %llu CTAs, %llu cycles, %.3f s\n", L->kernel,
+         (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts, (unsigned long long)st->ctas,
+         (unsigned long long)st->cycles, dt);
+  if (gpu) gpu_print_stats(gpu, stdout, false, dt);
   for (int i = 0; i < L->nouts; i++) {
     LOut *o = &L->outs[i];
     LBuf *b = &L->bufs[o->buf];
@@ -316,6 +333,8 @@ int cli_launch(int argc, char **argv) {
 out:
   for (int i = 0; i < L->nsyms; i++) free(L->symbols[i]);
   ws_ctx_destroy(L->ctx);
+  gpu_free(gpu);
+  cfg_free(cfg);
   free(L);
   return rc;
 }

@@ -5,26 +5,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cli/cli.h"
+#include "core/config.h"
+#include "sm/gpu.h"
 
 static const char *usage =
     "usage: warpsim <command> [options]\n"
     "commands:\n"
     "  list                         benchmarks with their papers and input sizes\n"
-    "  run <bench> [options]        run one benchmark and check it against its CPU reference\n"
+    "  run <bench> [options]        run one benchmark (timing model) and check it against its CPU reference\n"
     "      --size tiny|small|paper  input size (default small)\n"
     "      --seed N                 input generator seed (default 1)\n"
-    "      --json FILE              write the statistics as JSON (whole file or nothing)\n"
+    "      --config NAME|FILE       configuration preset (default gtx480: configs/gtx480.cfg)\n"
+    "      --sched NAME             warp scheduler (same as --set sched.policy=NAME)\n"
+    "      --set KEY=VALUE          override one configuration key (repeatable)\n"
+    "      --functional             functional execution only (no timing model)\n"
+    "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
     "      -v                       verbose\n"
-    "  suite [--size S] [--only a,b,...]  run every benchmark, print a table\n"
+    "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
+    "  config [--config C] [--set K=V ...]              print the resolved configuration\n"
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
     "  help                         this text\n";
 
 double cli_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of this process: speed figures that a loaded machine does not distort. */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -41,34 +56,123 @@ static int cmd_list(void) {
 
 typedef struct RunResult {
   int status;
-  double seconds;
+  double seconds, cpu_seconds;
   WsLaunchStats st;
+  uint64_t cycles;
+  WsKernelInfo k[16];
+  int nk;
 } RunResult;
 
-static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, RunResult *res) {
+/* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree. */
+int cli_find_config(const char *name, char *out, size_t len) {
+  const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
+  for (int i = 0; cands[i]; i++) {
+    snprintf(out, len, cands[i], name);
+    FILE *f = fopen(out, "r");
+    if (f) { fclose(f); return 0; }
+  }
+  char exe[1024];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    snprintf(out, len, "%s/../../configs/%s.cfg", exe, name);
+    FILE *f = fopen(out, "r");
+    if (f) { fclose(f); return 0; }
+  }
+  return -1;
+}
+
+/* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
+int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
+  if (*i + 1 >= argc) return 0;
+  if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
+  if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
+  if (!strcmp(a, "--set")) {
+    if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
+    o->sets[o->nsets++] = argv[++*i];
+    return 1;
+  }
+  return 0;
+}
+
+/* Builds the resolved configuration; prints the error and returns NULL on failure. */
+Config *cli_make_config(RunOpts *o) {
+  char path[2048];
+  const char *name = o->config ? o->config : "gtx480";
+  if (cli_find_config(name, path, sizeof path)) {
+    fprintf(stderr, "warpsim: no configuration '%s' (a file, or a preset in configs/: gtx480, ccws-gt200)\n", name);
+    return NULL;
+  }
+  Config *cfg = cfg_create();
+  if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
+  const char *files[1] = {path};
+  const char *sets[MAX_SETS + 1];
+  int n = 0;
+  if (o->sched_set[0]) sets[n++] = o->sched_set;
+  for (int i = 0; i < o->nsets; i++) sets[n++] = o->sets[i];
+  if (cfg_resolve(cfg, files, 1, sets, n)) {
+    fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
+    cfg_free(cfg);
+    return NULL;
+  }
+  return cfg;
+}
+
+/* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees). */
+static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, const Config *cfg, Gpu **gpu_out,
+                   RunResult *res) {
   WsContext *ctx;
+  memset(res, 0, sizeof *res);
+  res->status = BENCH_ERROR;
   if (ws_ctx_create(&ctx, NULL) != WS_SUCCESS) { fprintf(stderr, "warpsim: cannot create a context\n"); return BENCH_ERROR; }
+  Gpu *g = NULL;
+  if (cfg) {
+    char err[1024];
+    g = gpu_create(cfg, err, sizeof err);
+    if (!g) { fprintf(stderr, "warpsim: %s\n", err); ws_ctx_destroy(ctx); return BENCH_ERROR; }
+    ws_ctx_set_engine(ctx, gpu_engine_run, g);
+    gpu_set_progress(g, isatty(2));
+  }
   BenchRun r = {ctx, size, seed, stderr, verbose};
-  double t0 = cli_now();
+  double t0 = cli_now(), c0 = cpu_now();
   res->status = b->run(&r);
   res->seconds = cli_now() - t0;
+  res->cpu_seconds = cpu_now() - c0;
   res->st = *ws_ctx_total_stats(ctx);
+  res->cycles = g ? gpu_cycles(g) : 0;
+  res->nk = ws_ctx_kernel_count(ctx) < 16 ? ws_ctx_kernel_count(ctx) : 16;
+  for (int i = 0; i < res->nk; i++) res->k[i] = *ws_ctx_kernel(ctx, i);
   ws_ctx_destroy(ctx);
+  if (gpu_out) *gpu_out = g;
+  else gpu_free(g);
   return res->status;
 }
 
 static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
 
-static int write_json(const char *path, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res) {
+static int write_json(const char *path, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
+                      const Gpu *g, const Config *cfg) {
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (!f) { fprintf(stderr, "warpsim: cannot write %s\n", tmp); return -1; }
-  fprintf(f, "{\n  \"benchmark\": \"%s\",\n  \"size\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"functional\",\n  \"check\": \"%s\",\n",
-          b->name, bench_size_name(size), (unsigned long long)seed, status_name(res->status));
+  fprintf(f, "{\n  \"benchmark\": \"%s\",\n  \"size\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"%s\",\n  \"check\": \"%s\",\n",
+          b->name, bench_size_name(size), (unsigned long long)seed, g ? "timing" : "functional", status_name(res->status));
+  if (g) {
+    fputs("  \"gpu\": ", f);
+    gpu_print_stats(g, f, true, res->seconds);
+    fputs(",\n  \"config\": ", f);
+    cfg_print_json(cfg, f);
+    fputs(",\n", f);
+  }
   fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
           (unsigned long long)res->st.warp_insts, (unsigned long long)res->st.thread_insts, (unsigned long long)res->st.ctas,
           (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
+  fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
   fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
           res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,
           res->seconds > 0 ? (double)res->st.thread_insts / res->seconds : 0.0);
@@ -88,15 +192,19 @@ static int cmd_run(int argc, char **argv) {
   BenchSize size = BENCH_SMALL;
   uint64_t seed = 1;
   int verbose = 0;
+  RunOpts ro = {0};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
+    if (k < 0) return 2;
+    if (k) continue;
     if (!strcmp(a, "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--seed") && i + 1 < argc) {
       if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s'\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --json, -v)\n", a); return 2; }
+    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }
@@ -108,20 +216,35 @@ static int cmd_run(int argc, char **argv) {
     fprintf(stderr, "\n");
     return 2;
   }
+  Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
+  if (!ro.functional && !cfg) return 2;
   RunResult res;
-  run_one(b, size, seed, verbose, &res);
+  Gpu *g = NULL;
+  run_one(b, size, seed, verbose, cfg, &g, &res);
   printf("benchmark            %s (size %s, seed %llu)\n", b->name, bench_size_name(size), (unsigned long long)seed);
-  printf("mode                 functional\n");
+  printf("mode                 %s\n", cfg ? "timing" : "functional");
+  if (cfg) {
+    printf("config               %s%s", ro.config ? ro.config : "gtx480", ro.sched_set[0] || ro.nsets ? " with" : "");
+    if (ro.sched_set[0]) printf(" %s", ro.sched_set);
+    for (int i = 0; i < ro.nsets; i++) printf(" %s", ro.sets[i]);
+    printf(" (resolved config: --json)\n");
+  }
   printf("check                %s\n", status_name(res.status));
   printf("warp_insts           %llu\n", (unsigned long long)res.st.warp_insts);
   printf("thread_insts         %llu\n", (unsigned long long)res.st.thread_insts);
   printf("ctas                 %llu\n", (unsigned long long)res.st.ctas);
   printf("barrier_arrivals     %llu\n", (unsigned long long)res.st.barriers);
   printf("sim_seconds          %.3f\n", res.seconds);
+  printf("sim_cpu_seconds      %.3f\n", res.cpu_seconds);
   printf("warp_insts_per_sec   %.0f\n", res.seconds > 0 ? (double)res.st.warp_insts / res.seconds : 0.0);
   printf("thread_insts_per_sec %.0f\n", res.seconds > 0 ? (double)res.st.thread_insts / res.seconds : 0.0);
-  if (json && write_json(json, b, size, seed, &res)) return 2;
-  return res.status == BENCH_PASS ? 0 : 1;
+  printf("warp_insts_per_cpu_sec %.0f\n", res.cpu_seconds > 0 ? (double)res.st.warp_insts / res.cpu_seconds : 0.0);
+  if (g) gpu_print_stats(g, stdout, false, res.seconds);
+  int rc = res.status == BENCH_PASS ? 0 : 1;
+  if (json && write_json(json, b, size, seed, &res, g, cfg)) rc = 2;
+  gpu_free(g);
+  cfg_free(cfg);
+  return rc;
 }
 
 static int in_list(const char *list, const char *name) {
@@ -138,28 +261,75 @@ static int in_list(const char *list, const char *name) {
 static int cmd_suite(int argc, char **argv) {
   BenchSize size = BENCH_SMALL;
   const char *only = NULL;
+  RunOpts ro = {0};
+  int markdown = 0;
   for (int i = 0; i < argc; i++) {
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
+    if (k < 0) return 2;
+    if (k) continue;
+    if (!strcmp(argv[i], "--markdown")) { markdown = 1; continue; }
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only)\n", argv[i]); return 2; }
+    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional)\n", argv[i]); return 2; }
   }
+  Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
+  if (!cfg) return 2;
+  const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
-  printf("%-18s %-8s %14s %16s %8s %10s %12s\n", "benchmark", "check", "warp_insts", "thread_insts", "ctas", "seconds", "Mwinst/s");
+  if (markdown) {
+    printf("| benchmark | check | warp insts | thread insts | CTAs | barriers/warp | kernels: threads/CTA, regs, shared B, launches, CTAs/SM (limiter) |\n");
+    printf("|---|---|---:|---:|---:|---:|---|\n");
+  } else
+  printf("%-18s %-8s %14s %16s %8s %12s %10s %12s\n", "benchmark", "check", "warp_insts", "thread_insts", "ctas", "cycles", "seconds", "Mwinst/s");
   for (int i = 0; bench_registry[i]; i++) {
     const BenchDesc *b = bench_registry[i];
     if (only && !in_list(only, b->name)) continue;
     RunResult res;
-    run_one(b, size, 1, 0, &res);
+    run_one(b, size, 1, 0, tcfg, NULL, &res);
     ran++;
     if (res.status != BENCH_PASS) failed++;
-    printf("%-18s %-8s %14llu %16llu %8llu %10.2f %12.2f\n", b->name, status_name(res.status), (unsigned long long)res.st.warp_insts,
-           (unsigned long long)res.st.thread_insts, (unsigned long long)res.st.ctas, res.seconds,
+    if (markdown) {
+      printf("| %s | %s | %llu | %llu | %llu | %.2f | ", b->name, status_name(res.status), (unsigned long long)res.st.warp_insts,
+             (unsigned long long)res.st.thread_insts, (unsigned long long)res.st.ctas,
+             res.st.warps ? (double)res.st.barriers / (double)res.st.warps : 0.0);
+      for (int i = 0; i < res.nk; i++) {
+        const char *lim;
+        uint32_t occ = sm_occupancy(cfg, res.k[i].regs_per_thread, res.k[i].threads_per_cta, res.k[i].shared_per_cta, &lim);
+        printf("%s`%s`: %u, %u, %u, %llu, %u (%s)", i ? "; " : "", res.k[i].name, res.k[i].threads_per_cta, res.k[i].regs_per_thread,
+               res.k[i].shared_per_cta, (unsigned long long)res.k[i].launches, occ, lim);
+      }
+      printf(" |\n");
+      fflush(stdout);
+      continue;
+    }
+    printf("%-18s %-8s %14llu %16llu %8llu %12llu %10.2f %12.2f\n", b->name, status_name(res.status), (unsigned long long)res.st.warp_insts,
+           (unsigned long long)res.st.thread_insts, (unsigned long long)res.st.ctas, (unsigned long long)res.cycles, res.seconds,
            res.seconds > 0 ? (double)res.st.warp_insts / res.seconds / 1e6 : 0.0);
     fflush(stdout);
   }
   printf("%d passed, %d failed\n", ran - failed, failed);
+  cfg_free(cfg);
   return failed ? 1 : 0;
+}
+
+static int cmd_config(int argc, char **argv) {
+  RunOpts ro = {0};
+  int json = 0;
+  for (int i = 0; i < argc; i++) {
+    int k = cli_parse_run_opt(&ro, argc, argv, &i);
+    if (k < 0) return 2;
+    if (k) continue;
+    if (!strcmp(argv[i], "--json")) { json = 1; continue; }
+    fprintf(stderr, "warpsim config: unknown option '%s' (valid: --config, --sched, --set, --json)\n", argv[i]);
+    return 2;
+  }
+  Config *cfg = cli_make_config(&ro);
+  if (!cfg) return 2;
+  if (json) { cfg_print_json(cfg, stdout); printf("\n"); }
+  else cfg_print_text(cfg, stdout);
+  cfg_free(cfg);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -172,6 +342,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "suite")) return cmd_suite(argc - 2, argv + 2);
   if (!strcmp(cmd, "launch")) return cli_launch(argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, help)\n", cmd);
+  if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, help)\n", cmd);
   return 2;
 }

@@ -304,7 +304,12 @@ static int apply_mod(ParseCtx *c, Tok *t, PtxInst *in, const char *m, int *ntype
     if (strcmp(m, "clamp") == 0) { in->flags |= PTX_F_CLAMP; return 0; }
     if (strcmp(m, "wrap") == 0) return 0;
   }
-  if (strcmp(m, "cc") == 0) return ptx_perr(c, t, "carry-chain instructions (.cc, addc, subc) are not supported");
+  if (strcmp(m, "cc") == 0) {
+    if (op != PTX_OP_add && op != PTX_OP_sub && op != PTX_OP_addc && op != PTX_OP_subc)
+      return ptx_perr(c, t, ".cc is supported on add, sub, addc and subc only");
+    in->flags |= PTX_F_CC;
+    return 0;
+  }
   if ((op == PTX_OP_min || op == PTX_OP_max) && strcmp(m, "NaN") == 0) return ptx_perr(c, t, "min/max .NaN is not supported");
   if (lookup(m, ignored_mods, (int)(sizeof ignored_mods / sizeof ignored_mods[0]))) return 0;
   if (strncmp(m, "L1::", 4) == 0 || strncmp(m, "L2::", 4) == 0) return 0;
@@ -325,7 +330,11 @@ static int decode_addr(ParseCtx *c, Opnd *o, PtxInst *in, uint32_t pc) {
   if (o->kind != O_ADDR) return ptx_perr(c, o->tok, "expected an address operand [...]");
   in->addr = PTX_NO_REG;
   in->off = o->off;
-  if (o->has_reg) { in->addr = (uint16_t)o->row; return 0; }
+  if (o->has_reg) {
+    in->addr = (uint16_t)o->row;
+    if (c->reg_bytes[o->row] <= 4) in->flags |= PTX_F_ADDR32;
+    return 0;
+  }
   if (o->sym < 0) { if (in->space == PTX_SP_GENERIC) in->space = PTX_SP_GLOBAL; return 0; }
   PtxSymbol *s = &c->m->syms[o->sym];
   if (in->space == PTX_SP_GENERIC) return ptx_perr(c, o->tok, "generic access to symbol '%s' needs a state space", s->name);
@@ -430,7 +439,8 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
   }
   in->type = (uint8_t)types[0];
   in->type2 = (uint8_t)types[1];
-  if (types[0] == PTX_T_F16 || types[1] == PTX_T_F16) return ptx_perr(c, t, "half-precision (.f16) instructions are not supported");
+  if ((types[0] == PTX_T_F16 || types[1] == PTX_T_F16) && op != PTX_OP_cvt && op != PTX_OP_ld && op != PTX_OP_st && op != PTX_OP_mov)
+    return ptx_perr(c, t, "half-precision (.f16) arithmetic is not supported (only cvt, ld, st, mov)");
   if (op == PTX_OP_call) return decode_call(c, t, in, pc);
   /* operands */
   Opnd o[MAX_OPNDS];
@@ -638,7 +648,7 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
       [PTX_OP_abs] = 1, [PTX_OP_neg] = 1, [PTX_OP_not] = 1, [PTX_OP_cnot] = 1, [PTX_OP_popc] = 1, [PTX_OP_clz] = 1,
       [PTX_OP_brev] = 1, [PTX_OP_bfind] = 1, [PTX_OP_cvt] = 1, [PTX_OP_rcp] = 1, [PTX_OP_sqrt] = 1,
       [PTX_OP_rsqrt] = 1, [PTX_OP_ex2] = 1, [PTX_OP_lg2] = 1, [PTX_OP_sin] = 1, [PTX_OP_cos] = 1, [PTX_OP_tanh] = 1,
-      [PTX_OP_add] = 2, [PTX_OP_sub] = 2, [PTX_OP_mul] = 2, [PTX_OP_div] = 2, [PTX_OP_rem] = 2, [PTX_OP_min] = 2,
+      [PTX_OP_add] = 2, [PTX_OP_sub] = 2, [PTX_OP_addc] = 2, [PTX_OP_subc] = 2, [PTX_OP_mul] = 2, [PTX_OP_div] = 2, [PTX_OP_rem] = 2, [PTX_OP_min] = 2,
       [PTX_OP_max] = 2, [PTX_OP_and] = 2, [PTX_OP_or] = 2, [PTX_OP_xor] = 2, [PTX_OP_shl] = 2, [PTX_OP_shr] = 2,
       [PTX_OP_mul24] = 2, [PTX_OP_copysign] = 2, [PTX_OP_mad] = 3, [PTX_OP_fma] = 3, [PTX_OP_mad24] = 3,
       [PTX_OP_sad] = 3, [PTX_OP_bfe] = 3, [PTX_OP_prmt] = 3, [PTX_OP_shf] = 3, [PTX_OP_bfi] = 4, [PTX_OP_lop3] = 4};
@@ -659,10 +669,30 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
   }
   in->nsrc = (uint8_t)ns;
   in->ndst = 1;
+  /* register widths must match the instruction type (PTX relaxes this only for ld, st, cvt) */
+  if (op != PTX_OP_cvt && ptx_type_bytes(ty) >= 2) {
+    int tb = ptx_type_bytes(ty), wide = (op == PTX_OP_mul || op == PTX_OP_mad) && in->mod == PTX_MUL_WIDE;
+    int dw = wide ? 2 * tb : (op == PTX_OP_popc || op == PTX_OP_clz || op == PTX_OP_bfind) ? 4 : tb;
+    if (o[0].kind == O_REG && c->reg_bytes[o[0].row] != dw)
+      return ptx_perr(c, o[0].tok, "%d-byte register '%.*s' where %s.%s needs %d bytes", c->reg_bytes[o[0].row],
+                      (int)o[0].tok->len, o[0].tok->p, ptx_op_names[op], ptx_type_name(ty), dw);
+    for (int k = 0; k < ns; k++) {
+      Opnd *x = &o[k + 1];
+      int sw = tb;
+      if (((op == PTX_OP_shl || op == PTX_OP_shr) && k == 1) || (op == PTX_OP_bfe && k > 0) || (op == PTX_OP_bfi && k > 1) ||
+          (op == PTX_OP_shf && k == 2) || op == PTX_OP_prmt || op == PTX_OP_lop3)
+        sw = 4;
+      if (wide && k == 2) sw = 2 * tb;
+      if (x->kind == O_REG && c->reg_bytes[x->row] != sw)
+        return ptx_perr(c, x->tok, "%d-byte register '%.*s' where %s.%s needs %d bytes", c->reg_bytes[x->row],
+                        (int)x->tok->len, x->tok->p, ptx_op_names[op], ptx_type_name(ty), sw);
+    }
+  }
   if (op == PTX_OP_shl || op == PTX_OP_shr || op == PTX_OP_and || op == PTX_OP_or || op == PTX_OP_xor) {
     if (ptx_type_is_float((PtxType)ty)) return ptx_perr(c, t, "%s on a float type", ptx_op_names[op]);
   }
-  if ((op == PTX_OP_mul || op == PTX_OP_mad) && in->mod == PTX_MUL_LO && !ptx_type_is_float(ty) && ty != PTX_T_NONE) {}
+  if ((in->flags & PTX_F_CC || op == PTX_OP_addc || op == PTX_OP_subc) && (ptx_type_bytes(ty) < 4 || ptx_type_is_float(ty)))
+    return ptx_perr(c, t, "carry-chain arithmetic needs a 32- or 64-bit integer type");
   if ((op == PTX_OP_rcp || op == PTX_OP_sqrt || op == PTX_OP_div) && ty == PTX_T_F32 && !(in->flags & PTX_F_APPROX) && !in->mod &&
       op != PTX_OP_div)
     return ptx_perr(c, t, "%s.f32 needs .approx or a rounding mode", ptx_op_names[op]);

@@ -379,3 +379,22 @@ void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len) {
            tid / (L->block[0] * L->block[1]), w->warp_in_cta, w->fault.lane, w->fault.pc - L->fn->first_pc, where,
            w->fault.msg);
 }
+
+size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len) {
+  size_t n = 0;
+#define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+  PUT(" CTA (%u,%u,%u):", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+  for (uint32_t id = 0; id < PTX_MAX_BARRIERS; id++) {
+    const PtxBarrier *b = &c->bars[id];
+    if (!b->arrived) continue;
+    PUT(" barrier %u has %u of %u warps (warps", id, b->arrived, b->expected ? (b->expected + 31) / 32 : c->live_warps);
+    for (uint32_t i = 0; i < c->nwarps; i++)
+      if (c->warps[i].state == PTX_WARP_BARRIER && c->warps[i].bar_id == id) PUT(" %u", i);
+    PUT(" wait);");
+  }
+  uint32_t done = 0;
+  for (uint32_t i = 0; i < c->nwarps; i++) done += c->warps[i].state == PTX_WARP_DONE;
+  PUT(" %u of %u warps exited;", done, c->nwarps);
+#undef PUT
+  return n < len ? n : len - 1;
+}

@@ -18,10 +18,10 @@ static inline float canon32(float x) { return isnan(x) ? as_f32(0x7FFFFFFFu) : x
 /* Sets the host rounding mode for a PTX rounding modifier; returns the old one or -1. */
 static int rnd_push(int mode) {
   int fm;
-  switch (mode) {
-  case PTX_RND_RZ: case PTX_RND_RZI: fm = FE_TOWARDZERO; break;
-  case PTX_RND_RM: case PTX_RND_RMI: fm = FE_DOWNWARD; break;
-  case PTX_RND_RP: case PTX_RND_RPI: fm = FE_UPWARD; break;
+  switch (mode) { /* the integer modes (rni...) round explicitly; the FPU stays at nearest */
+  case PTX_RND_RZ: fm = FE_TOWARDZERO; break;
+  case PTX_RND_RM: fm = FE_DOWNWARD; break;
+  case PTX_RND_RP: fm = FE_UPWARD; break;
   default: return -1;
   }
   int old = fegetround();
@@ -120,8 +120,21 @@ HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
   int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), bits = bytes * 8;
   int sat = (in->flags & PTX_F_SAT) != 0;
   switch (in->op) {
-  case PTX_OP_add: case PTX_OP_sub: {
-    int sub = in->op == PTX_OP_sub;
+  case PTX_OP_addc: case PTX_OP_subc: case PTX_OP_add: case PTX_OP_sub: {
+    int sub = in->op == PTX_OP_sub || in->op == PTX_OP_subc;
+    if ((in->flags & PTX_F_CC) || in->op == PTX_OP_addc || in->op == PTX_OP_subc) {
+      /* carry chain: CF is the carry-out of add, the borrow of sub */
+      int use_in = in->op == PTX_OP_addc || in->op == PTX_OP_subc;
+      uint32_t cout = 0;
+      FOR_LANES(active, l) {
+        uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes), cin = use_in ? (w->carry >> l & 1) : 0;
+        unsigned __int128 r = sub ? (unsigned __int128)a - b - cin : (unsigned __int128)a + b + cin;
+        D[l] = mask_bytes((uint64_t)r, bytes);
+        if (sub ? (b + cin > a || (cin && b == mask_bytes(~0ull, bytes))) : ((r >> bits) != 0)) cout |= 1u << l;
+      }
+      if (in->flags & PTX_F_CC) w->carry = (w->carry & ~active) | cout;
+      return;
+    }
     if (sat) {
       FOR_LANES(active, l) {
         int64_t a = (int32_t)A[l], b = (int32_t)B[l];
@@ -182,7 +195,7 @@ HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
   case PTX_OP_sad:
     FOR_LANES(active, l) {
       uint64_t d;
-      if (sgn) { int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes); d = (uint64_t)(a > b ? a - b : b - a); }
+      if (sgn) { int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes); d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a; }
       else { uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes); d = a > b ? a - b : b - a; }
       D[l] = mask_bytes(d + C[l], bytes);
     }
@@ -409,6 +422,37 @@ HANDLER(exec_div) { /* div rem: integer x/0 gives all-ones quotient and the divi
   }
 }
 
+/* f32/f64 -> f16 bits with a PTX rounding mode (rn default); NaN -> 0x7FFF. */
+static uint16_t to_half(double v, int rnd) {
+  if (isnan(v)) return 0x7FFF;
+  uint16_t sign = signbit(v) ? 0x8000 : 0;
+  double a = fabs(v), q;
+  int neg = sign != 0, e;
+#define HROUND(x) (rnd == PTX_RND_RZ ? trunc(x) : rnd == PTX_RND_RM ? (neg ? ceil(x) : floor(x)) : \
+                   rnd == PTX_RND_RP ? (neg ? floor(x) : ceil(x)) : nearbyint(x))
+  if (isinf(a)) return sign | 0x7C00;
+  if (a < ldexp(1.0, -14)) {
+    q = HROUND(a * ldexp(1.0, 24));
+    return (uint16_t)(sign | (uint16_t)q); /* q == 1024 is the smallest normal */
+  }
+  frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  e -= 1;       /* a = m' * 2^e, m' in [1, 2) */
+  q = HROUND(a * ldexp(1.0, 10 - e));
+#undef HROUND
+  if (q >= 2048) { q = 1024; e++; }
+  if (e + 15 >= 31) {
+    int to_inf = rnd == PTX_RND_RZ ? 0 : rnd == PTX_RND_RM ? neg : rnd == PTX_RND_RP ? !neg : 1;
+    return sign | (to_inf ? 0x7C00 : 0x7BFF);
+  }
+  return (uint16_t)(sign | (uint16_t)((e + 15) << 10) | (uint16_t)(q - 1024));
+}
+
+static double from_half(uint16_t h) {
+  int e = (h >> 10) & 0x1F, m = h & 0x3FF;
+  double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
 /* Float -> integer with PTX saturation: NaN -> 0, clamp to the destination range. */
 static uint64_t f2i(double v, PtxType dt, int rnd) {
   if (isnan(v)) return 0;
@@ -438,6 +482,21 @@ HANDLER(exec_cvt) {
   int db = ptx_type_bytes(dt), sb = ptx_type_bytes(st);
   int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0, rnd = in->mod2;
   int dfl = ptx_type_is_float(dt), sfl = ptx_type_is_float(st);
+  if (dt == PTX_T_F16 || st == PTX_T_F16) {
+    FOR_LANES(active, l) {
+      double v;
+      if (st == PTX_T_F16) v = from_half((uint16_t)A[l]);
+      else if (st == PTX_T_F32) v = ftz ? ftz32(as_f32(A[l])) : as_f32(A[l]);
+      else if (st == PTX_T_F64) v = as_f64(A[l]);
+      else v = ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
+      if (rnd >= PTX_RND_RNI) v = rnd == PTX_RND_RZI ? trunc(v) : rnd == PTX_RND_RMI ? floor(v) : rnd == PTX_RND_RPI ? ceil(v) : nearbyint(v);
+      if (dt == PTX_T_F16) { if (sat) v = sat64(v); D[l] = to_half(v, rnd >= PTX_RND_RNI ? PTX_RND_RN : rnd); }
+      else if (dt == PTX_T_F32) { float x = (float)v; if (sat) x = sat32(x); D[l] = f32_bits(ftz ? ftz32(x) : x); }
+      else if (dt == PTX_T_F64) D[l] = f64_bits(sat ? sat64(v) : v);
+      else D[l] = f2i(v, dt, rnd);
+    }
+    return;
+  }
   if (!dfl && !sfl) {
     FOR_LANES(active, l) {
       int64_t v = ptx_type_is_signed(st) ? sext_bytes(A[l], sb) : (int64_t)mask_bytes(A[l], sb);

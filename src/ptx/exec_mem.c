@@ -52,7 +52,10 @@ static uint8_t *resolve(PtxWarp *w, const PtxInst *in, uint32_t lane, uint64_t a
 }
 
 static inline uint64_t lane_addr(const PtxWarp *w, const PtxInst *in, uint32_t l) {
-  if (in->addr != PTX_NO_REG) return REG(w, in->addr)[l] + (uint64_t)in->off;
+  if (in->addr != PTX_NO_REG) {
+    uint64_t a = REG(w, in->addr)[l] + (uint64_t)in->off;
+    return (in->flags & PTX_F_ADDR32) ? (uint32_t)a : a;
+  }
   if (in->flags & PTX_F_SYMADDR) return w->frame_base + (uint64_t)in->off;
   return (uint64_t)in->off;
 }

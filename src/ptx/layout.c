@@ -159,6 +159,8 @@ static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, 
   return 0;
 }
 
+uint32_t ptx_max_live_regs(const PtxModule *m, uint32_t fi);
+
 static int layout_kernels(ParseCtx *c) {
   PtxModule *m = c->m;
   uint32_t nf = m->nfuncs;
@@ -185,6 +187,10 @@ static int layout_kernels(ParseCtx *c) {
     }
     f->rf_rows = rows;
     f->pf_rows = prows;
+    uint32_t regs = 0;
+    for (uint32_t g = 0; g < nf; g++)
+      if (state[g] == 2) { uint32_t r = ptx_max_live_regs(m, g); if (r > regs) regs = r; }
+    f->regs_per_thread = (regs + 1) & ~1u;
     f->max_local = max_local[k];
     f->max_depth = depth[k];
   }
@@ -282,4 +288,66 @@ int ptx_layout_module(ParseCtx *c) {
     if (m->funcs[k].defined && ptx_compute_reconvergence(m, k, c->err, c->errlen)) { c->failed = 1; return -1; }
   if (layout_kernels(c)) return -1;
   return layout_shared(c);
+}
+
+/* ---- register pressure ----
+ * Why: nvcc's PTX names virtual registers SSA-style (hundreds per kernel), so
+ * counting declarations overstates what ptxas allocates several times over
+ * and would wrongly cap occupancy. The maximum number of simultaneously live
+ * 32-bit register units (64-bit registers count twice), found by liveness
+ * analysis, is close to ptxas's count; PTX_REG_OVERHEAD covers the few
+ * registers ptxas adds (addresses, loop temporaries). */
+#define PTX_REG_OVERHEAD 4
+
+static uint32_t weight_of(const PtxFunction *f, const uint64_t *set, uint32_t words) {
+  uint32_t w = 0;
+  for (uint32_t k = 0; k < words; k++)
+    for (uint64_t b = set[k]; b; b &= b - 1) {
+      uint32_t r = k * 64 + (uint32_t)__builtin_ctzll(b);
+      w += f->reg_bytes[r] > 4 ? 2 : 1;
+    }
+  return w;
+}
+
+/* Live-in set of instruction i into `out` from its successors' live-in sets; returns its operands in *o. */
+static void live_step(const PtxModule *m, const PtxFunction *f, uint32_t i, const uint64_t *in, uint64_t *out,
+                      uint32_t words, PtxOperands *o) {
+  uint32_t n = f->npc;
+  const PtxInst *x = &m->code[f->first_pc + i];
+  ptx_inst_operands(f, x, o);
+  memset(out, 0, words * sizeof(uint64_t));
+  int fall = !((x->op == PTX_OP_ret || x->op == PTX_OP_exit || x->op == PTX_OP_trap || x->op == PTX_OP_bra) && x->guard < 0);
+  if (fall && i + 1 < n) for (uint32_t k = 0; k < words; k++) out[k] |= in[(size_t)(i + 1) * words + k];
+  if (x->op == PTX_OP_bra) {
+    uint32_t t = x->target - f->first_pc;
+    for (uint32_t k = 0; k < words; k++) out[k] |= in[(size_t)t * words + k];
+  }
+  for (uint32_t k = 0; k < o->nwr; k++) out[o->wr[k] / 64] &= ~(1ull << (o->wr[k] % 64));
+  for (uint32_t k = 0; k < o->nrd; k++) out[o->rd[k] / 64] |= 1ull << (o->rd[k] % 64);
+}
+
+uint32_t ptx_max_live_regs(const PtxModule *m, uint32_t fi) {
+  const PtxFunction *f = &m->funcs[fi];
+  uint32_t n = f->npc, words = (f->nregs + 63) / 64, best = 0;
+  if (!n || !words) return PTX_REG_OVERHEAD;
+  uint64_t *in = calloc((size_t)n * words, sizeof(uint64_t)), *out = calloc(words, sizeof(uint64_t));
+  if (!in || !out) { free(in); free(out); return 63; }
+  PtxOperands o;
+  for (int changed = 1, iter = 0; changed && iter < 1000; iter++) {
+    changed = 0;
+    for (uint32_t i = n; i-- > 0;) {
+      live_step(m, f, i, in, out, words, &o);
+      uint64_t *li = &in[(size_t)i * words];
+      if (memcmp(li, out, words * sizeof(uint64_t))) { memcpy(li, out, words * sizeof(uint64_t)); changed = 1; }
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) { /* pressure at i: its live-in plus what it defines */
+    live_step(m, f, i, in, out, words, &o);
+    for (uint32_t k = 0; k < o.nwr; k++) out[o.wr[k] / 64] |= 1ull << (o.wr[k] % 64);
+    uint32_t w = weight_of(f, out, words);
+    if (w > best) best = w;
+  }
+  free(in);
+  free(out);
+  return best + PTX_REG_OVERHEAD;
 }

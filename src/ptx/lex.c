@@ -99,6 +99,11 @@ int ptx_lex(ParseCtx *c) {
           if (h < 0) { t->len = (uint32_t)(i - start); return ptx_perr(c, t, "malformed hex float immediate (expected %d hex digits)", digits); }
           t->ival = (t->ival << 4) | (uint64_t)h;
         }
+      } else if (ch == '0' && (s[i + 1] == 'b' || s[i + 1] == 'B') && (s[i + 2] == '0' || s[i + 2] == '1')) {
+        i += 2;
+        while (s[i] == '0' || s[i] == '1') { t->ival = (t->ival << 1) | (uint64_t)(s[i] - '0'); i++; }
+        t->kind = TK_INT;
+        if (s[i] == 'U' || s[i] == 'u') i++;
       } else if (ch == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
         i += 2;
         if (hexval((unsigned char)s[i]) < 0) return ptx_perr(c, t, "malformed hex integer");

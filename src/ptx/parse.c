@@ -207,7 +207,7 @@ static int parse_var_decl(ParseCtx *c, uint8_t space, int32_t func, int is_exter
     else if ((ty = type_from_tok(t)) != PTX_T_NONE) { c->pos++; break; }
     else return ptx_perr(c, t, "expected a type in variable declaration, found '%.*s'", (int)t->len, t->p);
   }
-  if (ty == PTX_T_PRED || ty == PTX_T_F16) return ptx_perr(c, &c->toks[c->pos - 1], "unsupported variable type");
+  if (ty == PTX_T_PRED) return ptx_perr(c, &c->toks[c->pos - 1], "unsupported variable type");
   uint32_t esize = (uint32_t)ptx_type_bytes(ty) * vec;
   if (!align) align = esize;
   for (;;) {
@@ -353,6 +353,7 @@ static int parse_statement(ParseCtx *c) {
     c->scope_marks[c->nscopes++] = c->m->nsyms;
     return 0;
   }
+  if (tok_punct(t, ';')) { c->pos++; return 0; } /* empty statement */
   if (tok_is(t, ".reg")) { c->pos++; return parse_reg_decl(c); }
   if (tok_is(t, ".local")) { c->pos++; return parse_var_decl(c, PTX_SP_LOCAL, c->fn, 0); }
   if (tok_is(t, ".param")) { c->pos++; return parse_var_decl(c, PTX_SP_PARAM, c->fn, 0); }
@@ -559,6 +560,19 @@ static int parse_module(ParseCtx *c) {
   return c->failed ? -1 : 0;
 }
 
+/* `make ptx` appends ptxas's register counts as comment lines
+ * "//@warpsim regs <kernel> <n>"; they replace the liveness estimate. */
+static void apply_reg_annotations(PtxModule *m, const char *text) {
+  static const char tag[] = "//@warpsim regs ";
+  for (const char *p = strstr(text, tag); p; p = strstr(p + 1, tag)) {
+    char name[256];
+    unsigned n;
+    if (sscanf(p + sizeof tag - 1, "%255s %u", name, &n) != 2 || n == 0 || n > 255) continue;
+    int fi = ptx_module_find_function(m, name);
+    if (fi >= 0 && m->funcs[fi].is_entry) m->funcs[fi].regs_per_thread = n;
+  }
+}
+
 PtxModule *ptx_module_parse(const char *text, const char *name, char *err, size_t errlen) {
   ParseCtx c;
   memset(&c, 0, sizeof c);
@@ -575,6 +589,7 @@ PtxModule *ptx_module_parse(const char *text, const char *name, char *err, size_
   free(c.toks); free(c.regs); free(c.scope_marks); free(c.labels); free(c.brfix);
   free(c.imm); free(c.imm_sym); free(c.reg_bytes); free(c.cfix);
   if (rc) { ptx_module_free(c.m, NULL); return NULL; }
+  apply_reg_annotations(c.m, text);
   return c.m;
 }
 

@@ -85,7 +85,8 @@ enum {
   PTX_F_SREG = 1u << 13,    /* mov d, special register */
   PTX_F_PACK = 1u << 14,    /* mov d, {a,b}: pack */
   PTX_F_UNPACK = 1u << 15,  /* mov {a,b}, d: unpack */
-  PTX_F_CC = 1u << 16,      /* add.cc etc. (carry): unsupported, rejected */
+  PTX_F_CC = 1u << 16,      /* add.cc / sub.cc / addc.cc / subc.cc: write the carry flag */
+  PTX_F_ADDR32 = 1u << 17,  /* address base is a 32-bit register: [r+off] wraps at 32 bits */
 };
 
 /* Memory-address operand: [base + off] in `space`. base == PTX_NO_REG: absolute. */
@@ -146,7 +147,7 @@ typedef struct PtxFunction {
   uint32_t rf_rows, pf_rows; /* total rows a warp needs */
   uint32_t max_local;        /* deepest call chain's local bytes per thread */
   uint32_t max_depth;
-  uint32_t regs_per_thread;  /* estimate from .reg declarations (occupancy) */
+  uint32_t regs_per_thread;  /* entries: registers per thread, from liveness (occupancy) */
 } PtxFunction;
 
 typedef struct PtxSymbol {
@@ -256,6 +257,7 @@ typedef struct PtxWarp {
   uint32_t sp, stack_cap;
   uint32_t valid;     /* lanes that exist (partial last warp) */
   uint32_t exited;    /* lanes that have exited */
+  uint32_t carry;     /* CC.CF per lane (add.cc / addc / sub.cc / subc) */
   uint8_t state;      /* PtxWarpState */
   uint8_t bar_id;     /* barrier waited on */
   uint16_t bar_dst;   /* bar.red destination register */
@@ -327,5 +329,18 @@ static inline uint32_t ptx_warp_mask(const PtxWarp *w) { return w->sp ? w->stack
 void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len);
 /* A warp exits outside a barrier: re-evaluate its CTA's barriers. Returns 1 if some released. */
 int ptx_cta_recheck_barriers(PtxCta *c);
+/* Appends \" CTA (x,y,z): barrier i has a of b warps (warps ... wait); k of n warps exited;\". Returns bytes written. */
+size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len);
+
+
+
+/* ---- register operands of an instruction (scoreboard, liveness) ----
+ * Rows are function-relative register rows below the function's nregs
+ * (immediate rows are left out); predicates are predicate indices. */
+typedef struct PtxOperands {
+  uint16_t rd[10], wr[4], prd[3], pwr[2];
+  uint8_t nrd, nwr, nprd, npwr;
+} PtxOperands;
+void ptx_inst_operands(const PtxFunction *f, const PtxInst *in, PtxOperands *o);
 
 #endif

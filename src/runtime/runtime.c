@@ -30,6 +30,8 @@ struct WsContext {
   WsLaunchStats last, total;
   WsEngineRunFn engine;
   void *engine_ctx;
+  WsKernelInfo *kinfo;
+  int nkinfo, kcap;
 };
 
 static WsResult fail(WsContext *ctx, WsResult rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -66,6 +68,7 @@ void ws_ctx_destroy(WsContext *ctx) {
   if (!ctx) return;
   while (ctx->mods) ws_module_unload(ctx->mods);
   ptx_dev_destroy(ctx->dev);
+  free(ctx->kinfo);
   free(ctx);
 }
 
@@ -74,6 +77,33 @@ WsResult ws_ctx_synchronize(WsContext *ctx) { return ctx ? WS_SUCCESS : WS_ERROR
 void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine) { ctx->engine = run; ctx->engine_ctx = engine; }
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx) { return &ctx->last; }
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx) { return &ctx->total; }
+int ws_ctx_kernel_count(const WsContext *ctx) { return ctx->nkinfo; }
+const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i) { return i >= 0 && i < ctx->nkinfo ? &ctx->kinfo[i] : NULL; }
+
+static void log_kernel(WsContext *ctx, const PtxLaunch *L, const WsLaunchStats *st) {
+  int i = 0;
+  while (i < ctx->nkinfo && strcmp(ctx->kinfo[i].name, L->fn->name)) i++;
+  if (i == ctx->nkinfo) {
+    if (ctx->nkinfo == ctx->kcap) {
+      int nc = ctx->kcap ? ctx->kcap * 2 : 8;
+      WsKernelInfo *nk = realloc(ctx->kinfo, sizeof *nk * (size_t)nc);
+      if (!nk) return;
+      ctx->kinfo = nk;
+      ctx->kcap = nc;
+    }
+    memset(&ctx->kinfo[i], 0, sizeof ctx->kinfo[i]);
+    snprintf(ctx->kinfo[i].name, sizeof ctx->kinfo[i].name, "%s", L->fn->name);
+    ctx->nkinfo++;
+  }
+  WsKernelInfo *k = &ctx->kinfo[i];
+  k->launches++;
+  k->ctas += L->ctas_total;
+  k->warp_insts += st->warp_insts;
+  k->barriers += st->barriers;
+  k->threads_per_cta = L->threads_per_cta;
+  k->shared_per_cta = L->shared_per_cta;
+  k->regs_per_thread = L->fn->regs_per_thread;
+}
 
 /* ---- modules ---- */
 static WsResult bind_module(WsContext *ctx, PtxModule *pm) {
@@ -239,23 +269,8 @@ WsResult ws_memset_d32(WsContext *ctx, WsDevPtr dst, uint32_t v, size_t count) {
 /* Describes which warps of each resident CTA wait on what (deadlock report). */
 static void describe_deadlock(PtxCta **slots, uint32_t nslots, char *buf, size_t len) {
   size_t n = (size_t)snprintf(buf, len, "deadlock: no warp can make progress;");
-  for (uint32_t s = 0; s < nslots && n < len; s++) {
-    PtxCta *c = slots[s];
-    if (!c) continue;
-    n += (size_t)snprintf(buf + n, len - n, " CTA (%u,%u,%u):", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
-    for (uint32_t id = 0; id < PTX_MAX_BARRIERS && n < len; id++) {
-      PtxBarrier *b = &c->bars[id];
-      if (!b->arrived) continue;
-      n += (size_t)snprintf(buf + n, len - n, " barrier %u has %u of %u warps (warps", id, b->arrived,
-                            b->expected ? (b->expected + 31) / 32 : c->live_warps);
-      for (uint32_t i = 0; i < c->nwarps && n < len; i++)
-        if (c->warps[i].state == PTX_WARP_BARRIER && c->warps[i].bar_id == id) n += (size_t)snprintf(buf + n, len - n, " %u", i);
-      n += (size_t)snprintf(buf + n, len - n, " wait);");
-    }
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < c->nwarps; i++) done += c->warps[i].state == PTX_WARP_DONE;
-    if (n < len) n += (size_t)snprintf(buf + n, len - n, " %u of %u warps exited;", done, c->nwarps);
-  }
+  for (uint32_t s = 0; s < nslots && n < len; s++)
+    if (slots[s]) n += ptx_cta_describe(slots[s], buf + n, len - n);
 }
 
 /* Why: CTAs run interleaved (up to resident_ctas at once, each warp for a
@@ -288,6 +303,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
           w->clock = w->insts;
           PtxStepResult r = ptx_warp_step(w);
           progress = 1;
+          insts++;
           if (r == PTX_STEP_OK) continue;
           if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) { st->barriers++; break; }
           if (r == PTX_STEP_DONE) { c->live_warps--; ptx_cta_recheck_barriers(c); break; }
@@ -301,8 +317,12 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
         if (rc != WS_SUCCESS) break;
       }
       if (rc != WS_SUCCESS) break;
+      if (ctx->opt.max_warp_insts && insts > ctx->opt.max_warp_insts) {
+        rc = fail(ctx, WS_ERROR_LAUNCH_FAILED, "kernel %s: stopped after %llu warp instructions (limit)", L->fn->name, (unsigned long long)insts);
+        break;
+      }
       if (c->live_warps == 0) {
-        for (uint32_t i = 0; i < c->nwarps; i++) { st->warp_insts += c->warps[i].insts; st->thread_insts += c->warps[i].thread_insts; insts += c->warps[i].insts; }
+        for (uint32_t i = 0; i < c->nwarps; i++) { st->warp_insts += c->warps[i].insts; st->thread_insts += c->warps[i].thread_insts; }
         ptx_cta_destroy(c);
         slots[s] = NULL;
       }
@@ -369,17 +389,19 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
   WsResult rc;
   if (ctx->engine) {
     char err[1024] = "";
-    rc = ctx->engine(ctx->engine_ctx, &L, err, sizeof err);
+    rc = ctx->engine(ctx->engine_ctx, &L, &st, err, sizeof err);
     if (rc != WS_SUCCESS) fail(ctx, rc, "%s", err);
   } else {
     rc = run_functional(ctx, &L, &st);
   }
   free(pbuf);
+  log_kernel(ctx, &L, &st);
   ctx->last = st;
   ctx->total.warp_insts += st.warp_insts;
   ctx->total.thread_insts += st.thread_insts;
   ctx->total.ctas += st.ctas;
   ctx->total.warps += st.warps;
   ctx->total.barriers += st.barriers;
+  ctx->total.cycles += st.cycles;
   return rc;
 }

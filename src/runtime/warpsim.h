@@ -47,12 +47,13 @@ typedef struct WsLaunchStats {
   uint64_t ctas;         /* CTAs executed */
   uint64_t warps;        /* warps executed */
   uint64_t barriers;     /* bar.sync / barrier.sync warp arrivals */
+  uint64_t cycles;       /* core cycles (timing engine only; 0 in functional mode) */
 } WsLaunchStats;
 
 /* Engine hook: the timing model registers itself here; NULL = functional only.
  * The engine receives the prepared launch and runs it to completion. */
 struct PtxLaunch;
-typedef WsResult (*WsEngineRunFn)(void *engine, struct PtxLaunch *launch, char *err, size_t errlen);
+typedef WsResult (*WsEngineRunFn)(void *engine, struct PtxLaunch *launch, WsLaunchStats *stats, char *err, size_t errlen);
 
 typedef struct WsContextOptions {
   uint64_t device_mem_limit;    /* bytes of device memory (0 = 4 GiB) */
@@ -71,6 +72,17 @@ void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine);
 /* Statistics of the most recent launch and the sum over all launches. */
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx);
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx);
+
+/* Per-kernel record of every kernel launched in a context (by name). */
+typedef struct WsKernelInfo {
+  char name[96];
+  uint64_t launches, ctas, warp_insts, barriers;
+  unsigned threads_per_cta;   /* of the last launch */
+  unsigned shared_per_cta;    /* static + dynamic bytes, last launch */
+  unsigned regs_per_thread;   /* ptxas annotation or liveness estimate */
+} WsKernelInfo;
+int ws_ctx_kernel_count(const WsContext *ctx);
+const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i);
 
 /* ---- modules ---- */
 WsResult ws_module_load(WsContext *ctx, WsModule **mod, const char *path);

@@ -7,7 +7,7 @@ expect() { # expect RC PATTERN -- command...
   local want=$1 pat=$2; shift 3
   out=$("$@" 2>&1); rc=$?
   [ $rc -eq $want ] || fail "rc $rc (want $want) for: $* -> $out"
-  echo "$out" | grep -qE -- "$pat" || fail "missing '$pat' in: $out"
+  echo "$out" | tr '\n' ' ' | grep -qE -- "$pat" || fail "missing '$pat' in: $out"
 }
 expect 2 "unknown command 'frobnicate' \(valid: list, run" -- $W frobnicate
 expect 2 "unknown option '--bogus'" -- $W run vecadd --bogus
@@ -21,8 +21,11 @@ expect 2 "parameter 3 of vadd is 4 bytes, argument 3 is u64" -- $W launch --ptx 
 expect 1 "WS_ERROR_ILLEGAL_ADDRESS: kernel vadd: CTA \(3,0,0\) thread \(232,0,0\) .*out-of-bounds global load of 4 bytes at 0x" -- \
   $W launch --ptx tests/kernels/cli_basic.ptx --kernel vadd --grid 4 --block 256 --buffer "a f32 1000" \
   --buffer "b f32 1000" --buffer "c f32 1000" --arg a --arg b --arg c --arg "s32 1024"
-expect 1 "WS_ERROR_DEADLOCK: kernel stuck: deadlock: .*barrier 1 has 1 of 2 warps \(warps 0 wait\); 1 of 2 warps exited" -- \
-  $W launch --ptx tests/kernels/cli_deadlock.ptx --kernel stuck --block 64 --buffer "o u32 1" --arg o
+for mode in --functional --set; do  # functional engine, then the timing model
+  extra=""; [ "$mode" = --set ] && extra="sm.deadlock_cycles=5000"
+  expect 1 "WS_ERROR_DEADLOCK: kernel stuck: deadlock: .*barrier 1 has 1 of 2 warps \(warps 0 wait\); 1 of 2 warps exited" -- \
+    $W launch --ptx tests/kernels/cli_deadlock.ptx --kernel stuck --block 64 --buffer "o u32 1" --arg o $mode $extra
+done
 expect 2 "unknown type 'q32'" -- $W launch --buffer "a q32 4"
 expect 2 "cannot open PTX file|cannot open" -- $W launch --ptx /nonexistent.ptx --kernel k
 echo ok

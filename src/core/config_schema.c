@@ -1,0 +1,54 @@
+/* config_schema.c - the one place where every component's parameter table is
+ * collected into the schema: SM pipeline tables, the memory system's groups,
+ * and each cache policy's table once per cache instance
+ * ("<cache>.<policy>.<key>"). A new component adds its table here; a new cache
+ * policy needs nothing (the registry lists it). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/sm_params.h"
+#include "mem/memsys.h"
+#include "policy/registry.h"
+
+Config *cfg_create(void) {
+  static const CfgGroup fixed[] = {
+      {"sm.", sm_cfg_params, NULL},
+      {"sched.", sched_cfg_params, NULL},
+      {"unit.", unit_cfg_params, NULL},
+  };
+  size_t nfixed = sizeof fixed / sizeof *fixed, nmem = 0, ncache = 0, npol = 0;
+  while (memsys_cfg_groups[nmem].params) nmem++;
+  while (memsys_cache_names[ncache]) ncache++;
+  size_t nother = 0;
+  for (const PolicyEntry *e = policy_registry; e->name; e++) {
+    if (e->kind == POLICY_CACHE && policy_params(e)) npol++;
+    if (e->kind != POLICY_CACHE && policy_params(e)) nother++;
+  }
+  size_t n = nfixed + nmem + ncache * npol + nother;
+  CfgGroup *groups = calloc(n + 1, sizeof *groups);
+  char (*prefixes)[96] = calloc(ncache * npol + nother + 1, sizeof *prefixes);
+  Config *cfg = NULL;
+  if (groups && prefixes) {
+    size_t g = 0, k = 0;
+    for (size_t i = 0; i < nfixed; i++) groups[g++] = fixed[i];
+    for (size_t i = 0; i < nmem; i++) groups[g++] = memsys_cfg_groups[i];
+    for (size_t c = 0; c < ncache; c++)
+      for (const PolicyEntry *e = policy_registry; e->name; e++) {
+        const CachePolicy *cp = e->impl;
+        if (e->kind != POLICY_CACHE || !cp->params) continue;
+        snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", memsys_cache_names[c], e->name);
+        groups[g++] = (CfgGroup){prefixes[k++], cp->params, NULL};
+      }
+    /* warp schedulers: "sched.<name>.<key>"; fetch policies: "fetch.<name>.<key>" */
+    for (const PolicyEntry *e = policy_registry; e->name; e++) {
+      if (e->kind == POLICY_CACHE || !policy_params(e)) continue;
+      snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", e->kind == POLICY_WARP ? "sched" : "fetch", e->name);
+      groups[g++] = (CfgGroup){prefixes[k++], policy_params(e), NULL};
+    }
+    cfg = cfg_create_schema(groups);
+  }
+  free(groups);
+  free(prefixes);
+  return cfg;
+}

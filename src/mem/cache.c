@@ -1,0 +1,566 @@
+/* cache.c - the generic cache mechanism: tag lookup, line reservation,
+ * MSHR merging, miss queue, reply queues, write-evict and write-back.
+ * Every replacement/insertion/promotion/bypass decision is a CachePolicy hook;
+ * nothing here may test a policy's name. Depends on policy/ (interface and
+ * registry) and core/config only.
+ */
+#include "mem/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mem_assert.h"
+#include "mem/reqq.h"
+#include "policy/registry.h"
+
+typedef struct MshrEntry {
+  uint64_t line_addr;
+  uint32_t set, way;
+  uint16_t count;    /* merged requests, including the first */
+  uint8_t has_write; /* a store merged: the fill leaves the line MODIFIED */
+} MshrEntry;
+
+struct Cache {
+  CacheParams p;
+  char name[32];
+  uint32_t sets;
+  uint32_t line_shift; /* log2(line_size) */
+  uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
+  CacheLine *lines;    /* sets * assoc */
+  MshrEntry *mshr;     /* mshr_entries */
+  MemRequest *merged;  /* mshr_entries * mshr_max_merge */
+  uint16_t *mshr_free; /* stack of free entry indices */
+  uint32_t mshr_nfree;
+  ReqQueue miss_q; /* toward the next level */
+  ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
+  ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
+  uint64_t port_cycle;
+  uint32_t port_used;
+  const CachePolicy *pol;
+  void *pstate;
+  char pprefix[96];
+  CacheStats st;
+};
+
+const CfgParam cache_params[] = {
+    {.key = "size",
+     .type = CFG_INT,
+     .def = "16K",
+     .min = 1,
+     .max = INT32_MAX,
+     .desc = "capacity in bytes (l2: total over all memory partitions)"},
+    {.key = "line_size",
+     .type = CFG_INT,
+     .def = "128",
+     .min = 4,
+     .max = 65536,
+     .desc = "line size in bytes (power of 2)"},
+    {.key = "assoc", .type = CFG_INT, .def = "4", .min = 1, .max = 1024, .desc = "ways per set"},
+    {.key = "mshr_entries",
+     .type = CFG_INT,
+     .def = "32",
+     .min = 1,
+     .max = 65535,
+     .desc = "MSHR entries (lines with a miss in flight)"},
+    {.key = "mshr_max_merge",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "requests one MSHR entry can hold (the first miss + merged ones)"},
+    {.key = "miss_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "miss queue entries toward the next level"},
+    {.key = "latency",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 0,
+     .max = 100000,
+     .desc = "hit latency in core cycles (accepted at t, reply at t+latency)"},
+    {.key = "ports", .type = CFG_INT, .def = "1", .min = 1, .max = 64, .desc = "accesses accepted per cycle"},
+    {.key = "policy",
+     .type = CFG_STRING,
+     .def = "lru",
+     .desc = "replacement/bypass policy (policy/registry.def)"},
+    {.key = "write_policy",
+     .type = CFG_ENUM,
+     .def = "evict",
+     .choices = "evict|back",
+     .desc = "evict: no write-allocate, store hit invalidates; back: write-back, write-allocate"},
+    {.key = "bypass_cg", .type = CFG_BOOL, .def = "true", .desc = "loads of class cg skip this cache (L1)"},
+    {0},
+};
+
+static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, char *err, size_t errlen) {
+  char key[128];
+  memset(p, 0, sizeof *p);
+  p->name = prefix;
+  p->level = 1;
+  p->size = (uint32_t)cfg_int_in(cfg, prefix, "size");
+  p->line_size = (uint32_t)cfg_int_in(cfg, prefix, "line_size");
+  p->assoc = (uint32_t)cfg_int_in(cfg, prefix, "assoc");
+  p->mshr_entries = (uint32_t)cfg_int_in(cfg, prefix, "mshr_entries");
+  p->mshr_max_merge = (uint32_t)cfg_int_in(cfg, prefix, "mshr_max_merge");
+  p->miss_queue = (uint32_t)cfg_int_in(cfg, prefix, "miss_queue");
+  p->latency = (uint32_t)cfg_int_in(cfg, prefix, "latency");
+  p->ports = (uint32_t)cfg_int_in(cfg, prefix, "ports");
+  p->write_policy =
+      !strcmp(cfg_str_in(cfg, prefix, "write_policy"), "back") ? CACHE_WRITE_BACK : CACHE_WRITE_EVICT;
+  p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
+  p->index_parts = p->index_chunk_lines = 1;
+  const char *pol = cfg_str_in(cfg, prefix, "policy");
+  p->policy = policy_find_cache(pol);
+  if (!p->policy) {
+    char names[512];
+    policy_names(POLICY_CACHE, names, sizeof names);
+    snprintf(key, sizeof key, "%s.policy", prefix);
+    return cfg_errorf(cfg, key, err, errlen, "unknown cache policy '%s' (valid: %s)", pol, names);
+  }
+  snprintf(key, sizeof key, "%s.line_size", prefix);
+  if (!is_pow2(p->line_size))
+    return cfg_errorf(cfg, key, err, errlen, "%u is not a power of 2", p->line_size);
+  snprintf(key, sizeof key, "%s.size", prefix);
+  if (p->size % (p->line_size * p->assoc))
+    return cfg_errorf(cfg, key, err, errlen, "%u bytes is not a whole number of sets of %u ways x %u B",
+                      p->size, p->assoc, p->line_size);
+  return 0;
+}
+
+/* ---- creation ---- */
+
+Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t errlen) {
+  if (!p->policy || !is_pow2(p->line_size) || !p->assoc || p->size % (p->line_size * p->assoc) ||
+      !p->mshr_entries || p->mshr_entries > 65535 || !p->mshr_max_merge || !p->miss_queue || !p->ports ||
+      !p->index_parts || !p->index_chunk_lines || (p->level != 1 && p->level != 2)) {
+    snprintf(err, errlen, "%s: invalid cache geometry", p->name ? p->name : "cache");
+    return NULL;
+  }
+  Cache *c = calloc(1, sizeof *c);
+  if (!c) return snprintf(err, errlen, "out of memory"), NULL;
+  c->p = *p;
+  snprintf(c->name, sizeof c->name, "%s", p->name ? p->name : "cache");
+  c->p.name = c->name;
+  c->sets = p->size / (p->line_size * p->assoc);
+  while ((1u << c->line_shift) < p->line_size) c->line_shift++;
+  c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
+  c->lines = calloc((size_t)c->sets * p->assoc, sizeof *c->lines);
+  c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
+  c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
+  c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
+  int bad = !c->lines || !c->mshr || !c->merged || !c->mshr_free;
+  bad |= reqq_init(&c->miss_q, p->miss_queue);
+  bad |= reqq_init(&c->hit_q, (p->latency + 2) * p->ports); /* one cycle of slack for the consumer */
+  bad |= reqq_init(&c->fill_q, p->mshr_entries * p->mshr_max_merge + p->miss_queue);
+  if (bad) {
+    cache_free(c);
+    return snprintf(err, errlen, "out of memory"), NULL;
+  }
+  for (uint32_t i = 0; i < p->mshr_entries; i++) c->mshr_free[i] = (uint16_t)(p->mshr_entries - 1 - i);
+  c->mshr_nfree = p->mshr_entries;
+  c->port_cycle = UINT64_MAX;
+  c->pol = p->policy;
+  snprintf(c->pprefix, sizeof c->pprefix, "%s.%s", c->name, c->pol->name);
+  if (c->pol->init) {
+    CachePolicyEnv env = {.prefix = c->pprefix,
+                          .cache = c->name,
+                          .sets = c->sets,
+                          .ways = p->assoc,
+                          .line_size = p->line_size,
+                          .cfg = cfg};
+    if (c->pol->init(&c->pstate, &env, err, errlen)) {
+      c->pol = NULL; /* nothing to free */
+      cache_free(c);
+      return NULL;
+    }
+  }
+  return c;
+}
+
+void cache_free(Cache *c) {
+  if (!c) return;
+  if (c->pol && c->pol->free) c->pol->free(c->pstate);
+  free(c->lines);
+  free(c->mshr);
+  free(c->merged);
+  free(c->mshr_free);
+  reqq_free(&c->miss_q);
+  reqq_free(&c->hit_q);
+  reqq_free(&c->fill_q);
+  free(c);
+}
+
+/* ---- lookup ---- */
+
+/* On the access path: shifts and masks where the geometry allows (line size
+ * always, sets when a power of 2), divisions only for interleaved slices. */
+uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
+  uint64_t line = line_addr >> c->line_shift;
+  if (c->p.index_parts > 1) {
+    uint64_t chunk = line / c->p.index_chunk_lines;
+    line = (chunk / c->p.index_parts) * c->p.index_chunk_lines + line % c->p.index_chunk_lines;
+  }
+  return c->set_mask ? (uint32_t)(line & c->set_mask) : (uint32_t)(line % c->sets);
+}
+
+static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
+const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
+
+static int cache_find(const CacheLine *lines, uint32_t ways, uint64_t line_addr) {
+  for (uint32_t w = 0; w < ways; w++)
+    if (lines[w].state != CACHE_LINE_INVALID && lines[w].line_addr == line_addr) return (int)w;
+  return -1;
+}
+
+int cache_probe(const Cache *c, uint64_t line_addr) {
+  return cache_find(cache_set_ptr(c, cache_set_of(c, line_addr)), c->p.assoc, line_addr);
+}
+
+static uint32_t cache_default_victim(const CacheLine *lines, uint32_t ways) {
+  for (uint32_t w = 0; w < ways; w++)
+    if (lines[w].state == CACHE_LINE_INVALID) return w;
+  for (uint32_t w = 0; w < ways; w++)
+    if (lines[w].state != CACHE_LINE_RESERVED) return w;
+  return ways;
+}
+
+/* ---- access ---- */
+
+static CacheResult cache_result(CacheOutcome o) { return (CacheResult){o, CACHE_FAIL_NONE}; }
+
+void cache_note_retries(Cache *c, CacheFailReason why, uint64_t n) { c->st.resfail[why] += n; }
+
+static CacheResult cache_fail(Cache *c, CacheFailReason r) {
+  c->st.resfail[r]++;
+  return (CacheResult){CACHE_RESFAIL, r};
+}
+
+/* Sends req down unallocated (the caller checked the miss queue). */
+static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
+  ReqSlot *s = reqq_push(&c->miss_q, req, now, 0);
+  s->req.flags |= (uint8_t)MEM_F_NOALLOC(c->p.level);
+}
+
+static void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
+  MEM_ASSERT(!reqq_full(&c->hit_q), now, c->name, "hit pipeline overflow");
+  reqq_push(&c->hit_q, req, now + c->p.latency, 0);
+}
+
+/* Empties way `w` of `set` for a new line: tells the policy, counts the
+ * eviction and queues the write-back of a dirty line (the caller reserved
+ * the miss-queue slot). */
+static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
+                        uint64_t now) {
+  CacheLine *l = &cache_set_ptr(c, set)[w];
+  if (l->state == CACHE_LINE_INVALID) return;
+  MEM_ASSERT(l->state != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set,
+             w);
+  bool dirty = l->state == CACHE_LINE_MODIFIED;
+  if (c->pol->on_evict) {
+    CacheEviction ev = {
+        .set = set, .way = w, .line = l, .dirty = dirty, .reason = why, .by = by, .cycle = now};
+    c->pol->on_evict(c->pstate, &ev);
+  }
+  if (why == CACHE_EVICT_REPLACE)
+    c->st.evictions++;
+  else
+    c->st.invalidations++;
+  if (dirty) {
+    MemRequest wb = {.addr = l->line_addr,
+                     .line_addr = l->line_addr,
+                     .pc = l->alloc_pc,
+                     .issue_cycle = now,
+                     .sm = -1,
+                     .warp = -1,
+                     .cta = -1,
+                     .bytes = (uint16_t)c->p.line_size,
+                     .is_write = 1,
+                     .flags = MEM_F_WRITEBACK};
+    reqq_push(&c->miss_q, &wb, now, 0);
+    c->st.writebacks++;
+  }
+  l->state = CACHE_LINE_INVALID;
+}
+
+static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
+                          uint64_t now) {
+  CacheLine *l = &cache_set_ptr(c, set)[w];
+  *l = (CacheLine){.line_addr = req->line_addr,
+                   .alloc_pc = req->pc,
+                   .alloc_cycle = now,
+                   .fill_cycle = now,
+                   .alloc_sm = req->sm,
+                   .alloc_warp = req->warp,
+                   .state = (uint8_t)st};
+  if (c->pol->on_fill) c->pol->on_fill(c->pstate, set, w, req, now);
+}
+
+/* A miss that may allocate: pick a victim, or bypass, or fail. Failures on
+ * NO_LINE/NO_MSHR may turn into an access-level bypass if the policy says so.
+ * The order of checks (line, MSHR, miss queue) decides which reason a
+ * request that lacks several resources is counted under. */
+static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uint64_t now) {
+  CacheLine *lines = cache_set_ptr(c, set);
+  bool bypass = !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
+  if (!bypass && !req->is_write && c->pol->should_bypass) bypass = c->pol->should_bypass(c->pstate, req);
+  CacheFailReason why = CACHE_FAIL_NONE;
+  uint32_t victim = c->p.assoc;
+  if (!bypass) {
+    bool any = false;
+    for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = lines[w].state != CACHE_LINE_RESERVED;
+    bool needs_mshr = !req->is_write; /* write-back stores allocate without fetching */
+    if (!any)
+      why = CACHE_FAIL_NO_LINE;
+    else if (needs_mshr && !c->mshr_nfree)
+      why = CACHE_FAIL_NO_MSHR;
+    else if (reqq_full(&c->miss_q) && !req->is_write)
+      why = CACHE_FAIL_MISS_QUEUE;
+    if (why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) {
+      if (!req->is_write && c->pol->bypass_on_fail && !reqq_full(&c->miss_q) &&
+          c->pol->bypass_on_fail(c->pstate, req, why)) {
+        c->st.resfail[why]++;
+        c->st.fail_bypasses++;
+        bypass = true;
+        why = CACHE_FAIL_NONE;
+      }
+    }
+    if (why) return cache_fail(c, why);
+    if (!bypass) {
+      victim = c->pol->find_victim ? c->pol->find_victim(c->pstate, set, lines, req)
+                                   : cache_default_victim(lines, c->p.assoc);
+      MEM_ASSERT(victim <= c->p.assoc, now, c->name, "policy %s returned way %u of %u", c->pol->name, victim,
+                 c->p.assoc);
+      if (victim == c->p.assoc)
+        bypass = true;
+      else {
+        MEM_ASSERT(lines[victim].state != CACHE_LINE_RESERVED, now, c->name,
+                   "policy %s chose reserved way %u of set %u", c->pol->name, victim, set);
+        uint32_t need = (uint32_t)!req->is_write + (lines[victim].state == CACHE_LINE_MODIFIED);
+        if (reqq_space(&c->miss_q) < need) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
+      }
+    }
+  }
+  if (bypass) {
+    if (reqq_full(&c->miss_q)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
+    cache_send_noalloc(c, req, now);
+    if (req->is_write) {
+      c->st.writes++, c->st.write_misses++;
+      cache_reply_hit(c, req, now); /* an unallocated write-back store is acked here */
+    } else {
+      c->st.reads++, c->st.bypasses++;
+    }
+    if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
+    return cache_result(CACHE_BYPASSED);
+  }
+  cache_evict(c, set, victim, req, CACHE_EVICT_REPLACE, now);
+  if (req->is_write) { /* write-back, write-allocate without fetch: the line is dirty at once */
+    cache_install(c, set, victim, req, CACHE_LINE_MODIFIED, now);
+    c->st.writes++, c->st.write_misses++;
+    cache_reply_hit(c, req, now);
+  } else {
+    uint16_t e = c->mshr_free[--c->mshr_nfree];
+    c->mshr[e] = (MshrEntry){.line_addr = req->line_addr, .set = set, .way = victim, .count = 1};
+    c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
+    cache_install(c, set, victim, req, CACHE_LINE_RESERVED, now);
+    cache_set_ptr(c, set)[victim].mshr = e;
+    reqq_push(&c->miss_q, req, now, 0);
+    c->st.reads++, c->st.read_misses++;
+  }
+  if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
+  return cache_result(CACHE_MISS);
+}
+
+static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
+  MshrEntry *e = &c->mshr[l->mshr];
+  if (e->count >= c->p.mshr_max_merge) return cache_fail(c, CACHE_FAIL_MERGE_LIMIT);
+  c->merged[(size_t)l->mshr * c->p.mshr_max_merge + e->count++] = *req;
+  if (req->is_write)
+    e->has_write = 1, c->st.writes++, c->st.write_hits++;
+  else
+    c->st.reads++, c->st.read_merges++;
+  return cache_result(CACHE_MERGED);
+}
+
+/* Write-evict stores never allocate: a hit invalidates the line, and the
+ * store always goes to the next level, whose ack is the store's reply. */
+static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemRequest *req, uint64_t now) {
+  if (reqq_full(&c->miss_q)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
+  CacheLine *lines = cache_set_ptr(c, set);
+  bool hit = way >= 0 && lines[way].state != CACHE_LINE_RESERVED;
+  if (hit) cache_evict(c, set, (uint32_t)way, req, CACHE_EVICT_INVALIDATE, now);
+  cache_send_noalloc(c, req, now);
+  c->st.writes++;
+  if (hit) {
+    c->st.write_hits++;
+  } else {
+    c->st.write_misses++;
+    if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
+  }
+  return cache_result(hit ? CACHE_HIT : CACHE_MISS);
+}
+
+CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
+  MEM_ASSERT((req->line_addr & (c->p.line_size - 1)) == 0, now, c->name, "line_addr 0x%llx not aligned",
+             (unsigned long long)req->line_addr);
+  if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
+  if (c->port_used >= c->p.ports) return cache_fail(c, CACHE_FAIL_PORT);
+  /* Hits and write acks enter the hit pipeline; when the requester stops
+   * popping replies it fills up and the cache stops accepting (back-pressure). */
+  if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_REPLY_QUEUE);
+  uint32_t set = cache_set_of(c, req->line_addr);
+  CacheLine *lines = cache_set_ptr(c, set);
+  int way = cache_find(lines, c->p.assoc, req->line_addr);
+  CacheResult r;
+  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) {
+    r = cache_store_evict(c, set, way, req, now);
+  } else if (way >= 0 && lines[way].state == CACHE_LINE_RESERVED) {
+    r = cache_merge(c, &lines[way], req);
+  } else if (way >= 0) {
+    if (c->pol->on_hit) c->pol->on_hit(c->pstate, set, (uint32_t)way, req, now);
+    if (req->is_write)
+      lines[way].state = CACHE_LINE_MODIFIED, c->st.writes++, c->st.write_hits++;
+    else
+      c->st.reads++, c->st.read_hits++;
+    cache_reply_hit(c, req, now);
+    r = cache_result(CACHE_HIT);
+  } else {
+    r = cache_miss(c, set, req, now);
+  }
+  if (r.outcome != CACHE_RESFAIL) c->port_used++;
+  return r;
+}
+
+/* ---- replies ---- */
+
+bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
+  if (reply->flags & MEM_F_NOALLOC(c->p.level)) {
+    if (reqq_full(&c->fill_q)) return false;
+    ReqSlot *s = reqq_push(&c->fill_q, reply, now, 0);
+    s->req.flags &= (uint8_t)~MEM_F_NOALLOC(c->p.level);
+    return true;
+  }
+  uint32_t set = cache_set_of(c, reply->line_addr);
+  CacheLine *lines = cache_set_ptr(c, set);
+  int way = cache_find(lines, c->p.assoc, reply->line_addr);
+  MEM_ASSERT(way >= 0 && lines[way].state == CACHE_LINE_RESERVED, now, c->name,
+             "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
+  CacheLine *l = &lines[way];
+  MshrEntry *e = &c->mshr[l->mshr];
+  if (reqq_space(&c->fill_q) < e->count) return false;
+  for (uint32_t i = 0; i < e->count; i++)
+    reqq_push(&c->fill_q, &c->merged[(size_t)l->mshr * c->p.mshr_max_merge + i], now, 0);
+  l->state = e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID;
+  l->fill_cycle = now;
+  c->mshr_free[c->mshr_nfree++] = l->mshr;
+  c->st.fills++;
+  return true;
+}
+
+bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
+  bool h = reqq_ready(&c->hit_q, now), f = reqq_ready(&c->fill_q, now);
+  if (!h && !f) return false;
+  ReqQueue *q =
+      h && (!f || reqq_head(&c->hit_q)->ready <= reqq_head(&c->fill_q)->ready) ? &c->hit_q : &c->fill_q;
+  *out = reqq_head(q)->req;
+  reqq_pop(q);
+  return true;
+}
+
+const MemRequest *cache_miss_head(const Cache *c) {
+  ReqSlot *s = reqq_head(&c->miss_q);
+  return s ? &s->req : NULL;
+}
+void cache_miss_pop(Cache *c) { reqq_pop(&c->miss_q); }
+
+uint64_t cache_next_reply(const Cache *c) {
+  uint64_t t = UINT64_MAX;
+  if (!reqq_empty(&c->hit_q)) t = reqq_head(&c->hit_q)->ready;
+  if (!reqq_empty(&c->fill_q) && reqq_head(&c->fill_q)->ready < t) t = reqq_head(&c->fill_q)->ready;
+  return t;
+}
+
+bool cache_idle(const Cache *c) {
+  return c->mshr_nfree == c->p.mshr_entries && reqq_empty(&c->miss_q) && reqq_empty(&c->hit_q) &&
+         reqq_empty(&c->fill_q);
+}
+
+uint32_t cache_mshr_used(const Cache *c) { return c->p.mshr_entries - c->mshr_nfree; }
+uint32_t cache_miss_queue_len(const Cache *c) { return c->miss_q.count; }
+const CacheParams *cache_params_of(const Cache *c) { return &c->p; }
+const CacheStats *cache_stats(const Cache *c) { return &c->st; }
+uint32_t cache_sets(const Cache *c) { return c->sets; }
+
+/* ---- statistics ---- */
+
+const char *cache_fail_name(CacheFailReason r) {
+  static const char *names[CACHE_FAIL__COUNT] = {"none",       "no_line", "no_mshr",    "merge_limit",
+                                                 "miss_queue", "port",    "reply_queue"};
+  return r < CACHE_FAIL__COUNT ? names[r] : "?";
+}
+
+const char *cache_outcome_name(CacheOutcome o) {
+  static const char *names[] = {"hit", "miss", "merged", "bypassed", "resfail"};
+  return o <= CACHE_RESFAIL ? names[o] : "?";
+}
+
+_Static_assert(sizeof(CacheStats) % sizeof(uint64_t) == 0, "CacheStats must hold only uint64_t counters");
+void cache_stats_add(CacheStats *sum, const CacheStats *s) {
+  const uint64_t *src = (const uint64_t *)s;
+  uint64_t *dst = (uint64_t *)sum;
+  for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++) dst[i] += src[i];
+}
+
+void cache_stats_print_text(const CacheStats *s, const char *name, FILE *out) {
+  uint64_t acc = s->reads + s->writes, hits = s->read_hits + s->write_hits;
+  uint64_t fails = 0;
+  for (int r = 1; r < CACHE_FAIL__COUNT; r++) fails += s->resfail[r];
+  fprintf(out,
+          "%s: accesses %llu (reads %llu, writes %llu), hits %llu (%.2f%%), read misses %llu, merges %llu, "
+          "bypasses %llu\n",
+          name, (unsigned long long)acc, (unsigned long long)s->reads, (unsigned long long)s->writes,
+          (unsigned long long)hits, acc ? 100.0 * (double)hits / (double)acc : 0.0,
+          (unsigned long long)s->read_misses, (unsigned long long)s->read_merges,
+          (unsigned long long)s->bypasses);
+  fprintf(out, "%s: reservation fails %llu:", name, (unsigned long long)fails);
+  for (int r = 1; r < CACHE_FAIL__COUNT; r++)
+    fprintf(out, " %s %llu", cache_fail_name((CacheFailReason)r), (unsigned long long)s->resfail[r]);
+  fprintf(out, "; evictions %llu, writebacks %llu, invalidations %llu, fills %llu\n",
+          (unsigned long long)s->evictions, (unsigned long long)s->writebacks,
+          (unsigned long long)s->invalidations, (unsigned long long)s->fills);
+}
+
+void cache_stats_print_json(const CacheStats *s, FILE *out) {
+  fprintf(out,
+          "{\"accesses\": %llu, \"reads\": %llu, \"writes\": %llu, \"hits\": %llu, \"read_hits\": %llu, "
+          "\"read_misses\": %llu, \"read_merges\": %llu, \"bypasses\": %llu, \"fail_bypasses\": %llu, "
+          "\"write_hits\": %llu, \"write_misses\": %llu, \"resfail\": {",
+          (unsigned long long)(s->reads + s->writes), (unsigned long long)s->reads,
+          (unsigned long long)s->writes, (unsigned long long)(s->read_hits + s->write_hits),
+          (unsigned long long)s->read_hits, (unsigned long long)s->read_misses,
+          (unsigned long long)s->read_merges, (unsigned long long)s->bypasses,
+          (unsigned long long)s->fail_bypasses, (unsigned long long)s->write_hits,
+          (unsigned long long)s->write_misses);
+  for (int r = 1; r < CACHE_FAIL__COUNT; r++)
+    fprintf(out, "%s\"%s\": %llu", r > 1 ? ", " : "", cache_fail_name((CacheFailReason)r),
+            (unsigned long long)s->resfail[r]);
+  fprintf(out, "}, \"evictions\": %llu, \"writebacks\": %llu, \"invalidations\": %llu, \"fills\": %llu}",
+          (unsigned long long)s->evictions, (unsigned long long)s->writebacks,
+          (unsigned long long)s->invalidations, (unsigned long long)s->fills);
+}
+
+void cache_policy_report(const Cache *c, FILE *out, bool json) {
+  if (c->pol->report)
+    c->pol->report(c->pstate, out, json);
+  else if (json)
+    fputs("{}", out);
+}
+
+void cache_dump(const Cache *c, FILE *out) {
+  fprintf(out, "%s: mshr %u/%u, miss queue %u/%u, hit queue %u, fill queue %u/%u\n", c->name,
+          cache_mshr_used(c), c->p.mshr_entries, c->miss_q.count, c->miss_q.cap, c->hit_q.count,
+          c->fill_q.count, c->fill_q.cap);
+}

@@ -1,0 +1,127 @@
+/* cache.h - the generic cache of the memory system (L1D, L1I, L2 slices):
+ * tags, line states, allocate-on-miss reservation, an MSHR table that merges
+ * same-line requests, a miss queue toward the next level and reply queues
+ * toward the requester. Replacement, insertion, promotion and bypass come
+ * from a CachePolicy (policy/cache_policy.h); this file has no policy logic.
+ *
+ * Invariant: every request cache_access() accepts (outcome != CACHE_RESFAIL)
+ * comes back exactly once from cache_pop_reply(), with its `user` pointer,
+ * except write-backs (MEM_F_WRITEBACK), which need no reply. A RESERVED line
+ * owns exactly one MSHR entry and vice versa; bypassed requests own neither.
+ *
+ * Calling protocol (one cycle `now`, nondecreasing across calls):
+ *   requester:   r = cache_access(c, &req, now)    HIT/MISS/MERGED/BYPASSED, or
+ *                                                  RESFAIL + reason: retry later
+ *                while (cache_pop_reply(c, now, &req)) ... completed requests
+ *   next level:  cache_miss_head(c) / cache_miss_pop(c)   requests to send down
+ *                cache_fill(c, &reply, now)        data (or write ack) came back;
+ *                                                  false = reply queue full, retry
+ */
+#ifndef WS_CACHE_H
+#define WS_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "mem/mem_req.h"
+#include "policy/cache_policy.h"
+
+typedef enum CacheOutcome {
+  CACHE_HIT,      /* data present (store: the line was found) */
+  CACHE_MISS,     /* a line was reserved and the request sent down (store: not present) */
+  CACHE_MERGED,   /* joined the MSHR of a line already on its way */
+  CACHE_BYPASSED, /* sent down without a line or MSHR (cg class, policy, access-level bypass) */
+  CACHE_RESFAIL,  /* not accepted this cycle: see CacheResult.fail */
+} CacheOutcome;
+
+typedef struct CacheResult {
+  CacheOutcome outcome;
+  CacheFailReason fail; /* CACHE_FAIL_NONE unless outcome == CACHE_RESFAIL */
+} CacheResult;
+
+typedef enum CacheWritePolicy {
+  CACHE_WRITE_EVICT, /* no write-allocate; a store hit invalidates the line; stores go down (L1 global) */
+  CACHE_WRITE_BACK,  /* write-allocate without fetch; dirty lines written back on eviction (L2) */
+} CacheWritePolicy;
+
+typedef struct CacheParams {
+  const char *name; /* config prefix and display name: "l1d", "l2" */
+  uint32_t level;   /* 1 or 2: which MEM_F_NOALLOC_L<level> flag this cache sets */
+  uint32_t size, line_size, assoc;
+  uint32_t mshr_entries, mshr_max_merge, miss_queue;
+  uint32_t latency; /* hit latency: a hit accepted at t replies at t + latency */
+  uint32_t ports;   /* accesses accepted per cycle */
+  CacheWritePolicy write_policy;
+  bool bypass_cg; /* send MEM_CLASS_CG loads down unallocated (L1 data caches) */
+  const CachePolicy *policy;
+  /* Set indexing of one slice of an interleaved cache: the line number is first
+   * made slice-local by removing `index_parts` (slices) interleaved in chunks of
+   * `index_chunk_lines` lines. 1 and 1 for a private cache. */
+  uint32_t index_parts, index_chunk_lines;
+} CacheParams;
+
+typedef struct CacheStats {
+  uint64_t reads, writes;          /* accepted accesses */
+  uint64_t read_hits, read_misses; /* read_misses: allocated misses */
+  uint64_t read_merges;            /* MSHR hits (the line was RESERVED) */
+  uint64_t bypasses;               /* loads sent down unallocated (all causes) */
+  uint64_t fail_bypasses;          /* ... of which access-level bypasses after a failure */
+  uint64_t write_hits, write_misses;
+  uint64_t resfail[CACHE_FAIL__COUNT];
+  uint64_t evictions, writebacks, invalidations, fills;
+} CacheStats;
+
+typedef struct Cache Cache;
+
+/* The parameter table every cache instance registers under its prefix
+ * (memsys/partition give per-instance defaults). */
+extern const CfgParam cache_params[];
+
+/* Reads "<prefix>.size" etc. into p (policy looked up in the registry).
+ * Returns 0, or -1 with a message naming the key's file:line. */
+int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, char *err, size_t errlen);
+/* cfg is passed to the policy's init (its own keys). NULL on error (err set). */
+Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t errlen);
+void cache_free(Cache *c);
+
+CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now);
+/* Next completed request whose reply is ready at `now`, oldest ready first. */
+bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out);
+/* A reply from the next level (read data, or the ack of a store sent down). */
+bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now);
+const MemRequest *cache_miss_head(const Cache *c);
+void cache_miss_pop(Cache *c);
+
+/* Earliest cycle at which a reply can be popped (UINT64_MAX: none pending). */
+uint64_t cache_next_reply(const Cache *c);
+/* Nothing reserved, queued or waiting to be popped. */
+bool cache_idle(const Cache *c);
+uint32_t cache_mshr_used(const Cache *c);
+/* Counts n reservation failures the requester skipped re-trying because
+ * nothing that could change the outcome changed (keeps statistics exact). */
+void cache_note_retries(Cache *c, CacheFailReason why, uint64_t n);
+uint32_t cache_miss_queue_len(const Cache *c);
+
+const CacheParams *cache_params_of(const Cache *c);
+const CacheStats *cache_stats(const Cache *c);
+uint32_t cache_sets(const Cache *c);
+uint32_t cache_set_of(const Cache *c, uint64_t line_addr);
+/* The lines of a set (read-only; tests and debugging). */
+const CacheLine *cache_set_lines(const Cache *c, uint32_t set);
+/* Way holding line_addr in any state but INVALID, or -1. */
+int cache_probe(const Cache *c, uint64_t line_addr);
+
+const char *cache_fail_name(CacheFailReason r);
+const char *cache_outcome_name(CacheOutcome o);
+void cache_stats_add(CacheStats *sum, const CacheStats *s);
+void cache_stats_print_text(const CacheStats *s, const char *name, FILE *out);
+/* One JSON object (no trailing newline). */
+void cache_stats_print_json(const CacheStats *s, FILE *out);
+/* The policy's report hook, if any. */
+void cache_policy_report(const Cache *c, FILE *out, bool json);
+/* One line of occupancy for deadlock dumps. */
+void cache_dump(const Cache *c, FILE *out);
+
+#endif

@@ -1,0 +1,214 @@
+/* icnt.c - crossbar timing: per-port flit bandwidth, fixed latency, credit
+ * back-pressure, round-robin source arbitration. Time inside a cycle is kept
+ * in flit slots (cycle * flits_per_cycle + slot) so fractional packet
+ * lengths (5 flits at 2 flits/cycle) cost exactly their bandwidth share.
+ * Depends on reqq.h only. */
+#include "mem/icnt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mem_assert.h"
+#include "mem/reqq.h"
+
+const CfgParam icnt_cfg_params[] = {
+    {.key = "latency",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 100000,
+     .desc = "cycles from a packet's last flit leaving its source to its arrival"},
+    {.key = "flit_size", .type = CFG_INT, .def = "32", .min = 1, .max = 4096, .desc = "bytes per flit"},
+    {.key = "header_bytes",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 0,
+     .max = 4096,
+     .desc = "bytes of address/control per packet (a read request is only this)"},
+    {.key = "req_flits_per_cycle",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 1024,
+     .desc = "SM -> partition bandwidth per port, flits per core cycle"},
+    {.key = "reply_flits_per_cycle",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 1024,
+     .desc = "partition -> SM bandwidth per port, flits per core cycle"},
+    {.key = "in_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "packets queued per source port"},
+    {.key = "out_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "ejection buffer packets per destination port (credits = this + latency x bandwidth in flight)"},
+    {0},
+};
+
+struct Icnt {
+  IcntParams p;
+  char name[32];
+  ReqQueue *in;                  /* per source; ready = push cycle, aux = destination | flits << 16 */
+  ReqQueue *out;                 /* per destination; ready = arrival cycle */
+  uint64_t *src_free, *dst_free; /* flit-slot time at which the port is free */
+  uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
+  uint32_t outstanding;          /* packets in flight or waiting at destinations */
+  IcntStats st;
+};
+
+Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
+  if (!p->n_src || !p->n_dst || !p->latency || !p->flits_per_cycle || !p->flit_size || !p->in_queue ||
+      !p->out_queue) {
+    snprintf(err, errlen, "%s: invalid interconnect parameters", p->name ? p->name : "icnt");
+    return NULL;
+  }
+  Icnt *x = calloc(1, sizeof *x);
+  if (!x) return snprintf(err, errlen, "out of memory"), NULL;
+  x->p = *p;
+  snprintf(x->name, sizeof x->name, "%s", p->name ? p->name : "icnt");
+  x->p.name = x->name;
+  x->in = calloc(p->n_src, sizeof *x->in);
+  x->out = calloc(p->n_dst, sizeof *x->out);
+  x->src_free = calloc(p->n_src, sizeof *x->src_free);
+  x->dst_free = calloc(p->n_dst, sizeof *x->dst_free);
+  int bad = !x->in || !x->out || !x->src_free || !x->dst_free;
+  for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->in[i], p->in_queue);
+  /* Credits: the ejection buffer plus what the wires hold at full rate, so the
+   * latency alone never throttles bandwidth. */
+  uint32_t credits = p->out_queue + (p->latency + 1) * p->flits_per_cycle;
+  for (uint32_t i = 0; !bad && i < p->n_dst; i++) bad |= reqq_init(&x->out[i], credits);
+  if (bad) {
+    icnt_free(x);
+    return snprintf(err, errlen, "out of memory"), NULL;
+  }
+  return x;
+}
+
+void icnt_free(Icnt *x) {
+  if (!x) return;
+  for (uint32_t i = 0; x->in && i < x->p.n_src; i++) reqq_free(&x->in[i]);
+  for (uint32_t i = 0; x->out && i < x->p.n_dst; i++) reqq_free(&x->out[i]);
+  free(x->in);
+  free(x->out);
+  free(x->src_free);
+  free(x->dst_free);
+  free(x);
+}
+
+uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
+  uint32_t f = (bytes + x->p.flit_size - 1) / x->p.flit_size;
+  return f ? f : 1;
+}
+
+bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->in[src]); }
+
+void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
+  MEM_ASSERT(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
+  MEM_ASSERT(!reqq_full(&x->in[src]), now, x->name, "push to full source queue %u", src);
+  /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
+  uint32_t flits = icnt_flits(x, bytes);
+  MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
+  reqq_push(&x->in[src], r, now, dst | (flits << 16));
+  x->queued++;
+  x->st.bytes += bytes;
+}
+
+/* One arbitration round: sources in rotating order, each sending as many head
+ * packets as its port's flit slots in this cycle allow. */
+void icnt_tick(Icnt *x, uint64_t now) {
+  if (!x->queued) return;
+  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  /* The first source served rotates with the cycle number, not with the
+   * number of ticks, so skipping idle cycles cannot change arbitration. */
+  const uint32_t first = (uint32_t)(now % x->p.n_src);
+  for (uint32_t k = 0; k < x->p.n_src; k++) {
+    uint32_t s = first + k < x->p.n_src ? first + k : first + k - x->p.n_src;
+    for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
+      uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
+      uint64_t start = base;
+      if (x->src_free[s] > start) start = x->src_free[s];
+      if (x->dst_free[d] > start) start = x->dst_free[d];
+      if (start >= limit) break;
+      if (reqq_full(&x->out[d])) {
+        x->st.credit_stalls++;
+        break;
+      }
+      uint64_t end = start + flits;
+      x->src_free[s] = x->dst_free[d] = end;
+      uint64_t arrival = (end + fpc - 1) / fpc - 1 + x->p.latency;
+      x->st.packets++;
+      x->st.flits += flits;
+      x->st.latency_sum += arrival - h->ready;
+      reqq_push(&x->out[d], &h->req, arrival, 0);
+      reqq_pop(&x->in[s]);
+      x->queued--;
+      x->outstanding++;
+    }
+  }
+}
+
+const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
+  return reqq_ready(&x->out[dst], now) ? &reqq_head(&x->out[dst])->req : NULL;
+}
+
+void icnt_pop(Icnt *x, uint32_t dst) {
+  reqq_pop(&x->out[dst]);
+  x->outstanding--;
+}
+
+bool icnt_has_output(const Icnt *x) { return x->outstanding > 0; }
+
+uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
+  uint64_t t = UINT64_MAX;
+  if (x->queued) return now + 1;
+  if (!x->outstanding) return t;
+  for (uint32_t d = 0; d < x->p.n_dst; d++) {
+    const ReqSlot *h = reqq_head(&x->out[d]);
+    if (h) {
+      uint64_t r = h->ready > now ? h->ready : now + 1;
+      if (r < t) t = r;
+    }
+  }
+  return t;
+}
+
+bool icnt_idle(const Icnt *x) {
+  for (uint32_t s = 0; s < x->p.n_src; s++)
+    if (!reqq_empty(&x->in[s])) return false;
+  for (uint32_t d = 0; d < x->p.n_dst; d++)
+    if (!reqq_empty(&x->out[d])) return false;
+  return true;
+}
+
+const IcntStats *icnt_stats(const Icnt *x) { return &x->st; }
+
+void icnt_stats_print_text(const IcntStats *s, const char *name, FILE *out) {
+  fprintf(out, "%s: packets %llu, flits %llu, bytes %llu, avg latency %.2f, credit stalls %llu\n", name,
+          (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
+          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0,
+          (unsigned long long)s->credit_stalls);
+}
+
+void icnt_stats_print_json(const IcntStats *s, FILE *out) {
+  fprintf(
+      out,
+      "{\"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, \"avg_latency\": %.4f, \"credit_stalls\": %llu}",
+      (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
+      s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
+}
+
+void icnt_dump(const Icnt *x, FILE *out) {
+  fprintf(out, "%s:", x->name);
+  for (uint32_t s = 0; s < x->p.n_src; s++)
+    if (x->in[s].count) fprintf(out, " in[%u]=%u", s, x->in[s].count);
+  for (uint32_t d = 0; d < x->p.n_dst; d++)
+    if (x->out[d].count) fprintf(out, " out[%u]=%u", d, x->out[d].count);
+  fputc('\n', out);
+}

@@ -1,0 +1,63 @@
+/* icnt.h - one direction of the SM <-> memory-partition crossbar.
+ * Packets wait in a bounded queue per source; each cycle, in round-robin
+ * order of sources, a head packet is sent when its source port and its
+ * destination port have bandwidth left (flits/cycle) and the destination's
+ * ejection buffer has a credit; it arrives `latency` cycles after its last
+ * flit leaves. Credits count packets in flight plus packets waiting to be
+ * ejected, so a slow consumer back-pressures the senders.
+ * Invariant: arrivals at one destination are in send order (monotonic).
+ * Depends on mem_req.h / reqq.h only. */
+#ifndef WS_ICNT_H
+#define WS_ICNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "mem/mem_req.h"
+
+typedef struct IcntParams {
+  const char *name; /* "icnt.req" / "icnt.reply" for messages */
+  uint32_t n_src, n_dst;
+  uint32_t latency;         /* cycles from the last flit leaving to arrival, >= 1 */
+  uint32_t flits_per_cycle; /* per port (source and destination) */
+  uint32_t flit_size;       /* bytes */
+  uint32_t in_queue;        /* packets per source queue */
+  uint32_t out_queue;       /* packets per destination (in flight + waiting) */
+} IcntParams;
+
+typedef struct IcntStats {
+  uint64_t packets, flits, bytes;
+  uint64_t credit_stalls; /* a head packet found its destination buffer full */
+  uint64_t latency_sum;   /* sum over packets of (arrival - push) */
+} IcntStats;
+
+typedef struct Icnt Icnt;
+
+/* Keys under "icnt.": latency, flit_size, req_flits_per_cycle, reply_flits_per_cycle, ... */
+extern const CfgParam icnt_cfg_params[];
+
+Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen);
+void icnt_free(Icnt *x);
+
+bool icnt_can_push(const Icnt *x, uint32_t src);
+/* Queues a packet of `bytes` (header + payload) from src to dst at `now`. */
+void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
+void icnt_tick(Icnt *x, uint64_t now);
+/* The packet at dst's ejection buffer head if it has arrived by `now`. */
+const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);
+void icnt_pop(Icnt *x, uint32_t dst);
+/* Any packet in flight or waiting at a destination (O(1)). */
+bool icnt_has_output(const Icnt *x);
+
+/* Earliest cycle > now at which the network can make progress (UINT64_MAX if empty). */
+uint64_t icnt_next_event(const Icnt *x, uint64_t now);
+bool icnt_idle(const Icnt *x);
+uint32_t icnt_flits(const Icnt *x, uint32_t bytes);
+const IcntStats *icnt_stats(const Icnt *x);
+void icnt_stats_print_text(const IcntStats *s, const char *name, FILE *out);
+void icnt_stats_print_json(const IcntStats *s, FILE *out);
+void icnt_dump(const Icnt *x, FILE *out);
+
+#endif

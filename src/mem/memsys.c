@@ -1,0 +1,363 @@
+/* memsys.c - assembly and clocking of the memory system: L1s per SM, the two
+ * crossbars, the partitions; derivation of the fixed pipeline delays from the
+ * configured minimum latencies; aggregate statistics.
+ * Depends on cache, icnt, partition, dram, addrmap and core/config.
+ */
+#include "mem/memsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/addrmap.h"
+#include "mem/mem_assert.h"
+#include "mem/partition.h"
+
+static const CfgParam memsys_params[] = {
+    {.key = "mem.partitions",
+     .type = CFG_INT,
+     .def = "6",
+     .min = 1,
+     .max = 1024,
+     .desc = "memory partitions = DRAM channels, each with one L2 slice"},
+    {.key = "mem.partition_chunk",
+     .type = CFG_INT,
+     .def = "256",
+     .min = 1,
+     .max = 1 << 30,
+     .desc = "bytes of consecutive addresses per partition before the next (multiple of the L2 line)"},
+    {.key = "l2.min_latency",
+     .type = CFG_INT,
+     .def = "120",
+     .min = 1,
+     .max = 1000000,
+     .desc = "unloaded L1 miss -> reply latency of an L2 hit (core cycles); sets the L2 input delay"},
+    {.key = "l2.input_queue",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "requests queued before a partition's L2 beyond those inside its input delay line"},
+    {.key = "dram.min_latency",
+     .type = CFG_INT,
+     .def = "220",
+     .min = 1,
+     .max = 1000000,
+     .desc = "unloaded L1 miss -> reply latency of an L2 miss served by an open DRAM row; sets the "
+             "controller delay"},
+    {0},
+};
+
+/* The three cache instances share cache_params[] with their own defaults. */
+const CfgGroup memsys_cfg_groups[] = {
+    {"", memsys_params, NULL},
+    {"l1d.", cache_params,
+     "size=16K line_size=128 assoc=4 mshr_entries=32 mshr_max_merge=8 miss_queue=8 latency=1 ports=1 "
+     "policy=lru write_policy=evict bypass_cg=true"},
+    {"l1i.", cache_params,
+     "size=2K line_size=128 assoc=4 mshr_entries=2 mshr_max_merge=32 miss_queue=4 latency=1 ports=1 "
+     "policy=lru write_policy=evict bypass_cg=false"},
+    {"l2.", cache_params,
+     "size=768K line_size=128 assoc=8 mshr_entries=64 mshr_max_merge=4 miss_queue=8 latency=1 ports=1 "
+     "policy=lru write_policy=back bypass_cg=false"},
+    {"icnt.", icnt_cfg_params, NULL},
+    {"dram.", dram_cfg_params, NULL},
+    {NULL, NULL, NULL},
+};
+
+const char *const memsys_cache_names[] = {"l1d", "l1i", "l2", NULL};
+
+struct MemSys {
+  uint32_t n_sm, n_part, line;
+  Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
+  uint8_t *inject_rr;
+  Icnt *req, *reply;
+  Partition **part;
+  AddrMap map;
+  uint32_t header_bytes;
+  MemSysDelays delays;
+  DramParams dram;
+};
+
+/* ---- delay derivation ----
+ * The unloaded path of an L1 read miss, with the tick order of memsys_tick:
+ *   t      SM accesses the L1, miss queued
+ *   t+1    L1 miss queue -> request network source queue
+ *   t+2    sent; arrives after ceil(req_flits/fpc) - 1 + icnt.latency
+ *   +in    partition input pipeline (l2_input), then the L2 tag access
+ *   +lat   L2 hit reply (max(l2.latency, 1)) -> reply network
+ *   +1     sent; arrives after ceil(reply_flits/fpc) - 1 + icnt.latency: L1 fill, reply popped
+ * An L2 miss instead leaves the L2 one cycle later, spends dram_ctrl cycles in
+ * the controller delay line, and reaches the reply network in the cycle its
+ * data completes, dram_row_hit_span() cycles after it entered the DRAM queue
+ * for an open row (the smallest over clock phases, so the configured minimum
+ * is met exactly at the best phase and exceeded by <= 1 cycle at others).
+ * The two fixed delays are what is left of the configured minima. */
+static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, const IcntParams *rp,
+                         const CacheParams *l2, char *err, size_t errlen) {
+  uint32_t req_flits = (ms->header_bytes + rq->flit_size - 1) / rq->flit_size;
+  uint32_t rep_flits = (ms->header_bytes + ms->line + rp->flit_size - 1) / rp->flit_size;
+  uint32_t sreq = (req_flits ? req_flits : 1), srep = rep_flits ? rep_flits : 1;
+  sreq = (sreq + rq->flits_per_cycle - 1) / rq->flits_per_cycle;
+  srep = (srep + rp->flits_per_cycle - 1) / rp->flits_per_cycle;
+  uint32_t l2lat = l2->latency ? l2->latency : 1;
+  uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
+  int64_t want = cfg_int(cfg, "l2.min_latency");
+  if (want < (int64_t)fixed + 1)
+    return cfg_errorf(
+        cfg, "l2.min_latency", err, errlen,
+        "%lld is below the fixed part of an L2 hit's path (%u cycles: interconnect, L2 latency) + 1",
+        (long long)want, fixed);
+  ms->delays.l2_fixed = fixed;
+  ms->delays.l2_input = (uint32_t)(want - fixed);
+  uint32_t row_hit, row_hit_max;
+  dram_row_hit_span(&ms->dram, ms->line, &row_hit, &row_hit_max);
+  ms->delays.dram_row_hit = row_hit;
+  int64_t dwant = cfg_int(cfg, "dram.min_latency");
+  int64_t ctrl = dwant - (int64_t)want + (int64_t)l2lat - 1 - (int64_t)row_hit;
+  if (ctrl < 1)
+    return cfg_errorf(
+        cfg, "dram.min_latency", err, errlen,
+        "%lld leaves no controller delay: it must exceed l2.min_latency (%lld) by at least %lld "
+        "(DRAM row hit %u cycles + 2 - L2 latency %u)",
+        (long long)dwant, (long long)want, (long long)row_hit + 2 - l2lat, row_hit, l2lat);
+  ms->delays.dram_ctrl = (uint32_t)ctrl;
+  return 0;
+}
+
+/* ---- creation ---- */
+
+static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name, const char *bw,
+                              uint32_t n_src, uint32_t n_dst) {
+  *p = (IcntParams){.name = name,
+                    .n_src = n_src,
+                    .n_dst = n_dst,
+                    .latency = (uint32_t)cfg_int(cfg, "icnt.latency"),
+                    .flits_per_cycle = (uint32_t)cfg_int(cfg, bw),
+                    .flit_size = (uint32_t)cfg_int(cfg, "icnt.flit_size"),
+                    .in_queue = (uint32_t)cfg_int(cfg, "icnt.in_queue"),
+                    .out_queue = (uint32_t)cfg_int(cfg, "icnt.out_queue")};
+  return 0;
+}
+
+MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
+  MemSys *ms = calloc(1, sizeof *ms);
+  if (!ms) return snprintf(err, errlen, "out of memory"), NULL;
+  if (errlen) err[0] = 0;
+  ms->n_sm = (uint32_t)cfg_int(cfg, "sm.count");
+  ms->n_part = (uint32_t)cfg_int(cfg, "mem.partitions");
+  ms->header_bytes = (uint32_t)cfg_int(cfg, "icnt.header_bytes");
+  CacheParams l1d, l1i, l2;
+  if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
+      cache_params_read(cfg, "l2", &l2, err, errlen))
+    goto fail;
+  ms->line = l2.line_size;
+  if (l1d.line_size != l2.line_size || l1i.line_size != l2.line_size) {
+    cfg_errorf(cfg, "l1d.line_size", err, errlen, "L1D, L1I and L2 must share one line size (%u, %u, %u)",
+               l1d.line_size, l1i.line_size, l2.line_size);
+    goto fail;
+  }
+  uint32_t chunk = (uint32_t)cfg_int(cfg, "mem.partition_chunk");
+  if (chunk % ms->line) {
+    cfg_errorf(cfg, "mem.partition_chunk", err, errlen, "%u is not a multiple of the %u B line", chunk,
+               ms->line);
+    goto fail;
+  }
+  if (l2.size % ms->n_part || (l2.size / ms->n_part) % (l2.line_size * l2.assoc)) {
+    cfg_errorf(cfg, "l2.size", err, errlen, "%u B does not split into %u slices of whole %u-way sets",
+               l2.size, ms->n_part, l2.assoc);
+    goto fail;
+  }
+  l2.size /= ms->n_part;
+  l2.index_parts = ms->n_part;
+  l2.index_chunk_lines = chunk / ms->line;
+  if (dram_params_read(cfg, (uint32_t)cfg_int(cfg, "sm.clock_mhz"), &ms->dram, err, errlen)) goto fail;
+  if (ms->dram.row_size % ms->line) {
+    cfg_errorf(cfg, "dram.row_size", err, errlen, "%u is not a multiple of the %u B line", ms->dram.row_size,
+               ms->line);
+    goto fail;
+  }
+  ms->map =
+      (AddrMap){.parts = ms->n_part, .chunk = chunk, .banks = ms->dram.banks, .row_size = ms->dram.row_size};
+  IcntParams rq, rp;
+  memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part);
+  memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm);
+  if (memsys_derive(ms, cfg, &rq, &rp, &l2, err, errlen)) goto fail;
+  ms->req = icnt_create(&rq, err, errlen);
+  ms->reply = ms->req ? icnt_create(&rp, err, errlen) : NULL;
+  if (!ms->reply) goto fail;
+  ms->l1 = calloc((size_t)ms->n_sm * MEM_UNIT__COUNT, sizeof *ms->l1);
+  ms->inject_rr = calloc(ms->n_sm, 1);
+  ms->part = calloc(ms->n_part, sizeof *ms->part);
+  if (!ms->l1 || !ms->inject_rr || !ms->part) goto oom;
+  l1d.level = l1i.level = 1;
+  for (uint32_t s = 0; s < ms->n_sm; s++) {
+    if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D] = cache_create(&l1d, cfg, err, errlen))) goto fail;
+    if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1I] = cache_create(&l1i, cfg, err, errlen))) goto fail;
+  }
+  for (uint32_t p = 0; p < ms->n_part; p++) {
+    PartitionParams pp = {.id = p,
+                          .input_queue = (uint32_t)cfg_int(cfg, "l2.input_queue"),
+                          .input_rate = rq.flits_per_cycle,
+                          .input_delay = ms->delays.l2_input,
+                          .ctrl_delay = ms->delays.dram_ctrl,
+                          .header_bytes = ms->header_bytes,
+                          .l2 = l2,
+                          .dram = ms->dram,
+                          .map = ms->map};
+    if (!(ms->part[p] = partition_create(&pp, cfg, err, errlen))) goto fail;
+  }
+  return ms;
+oom:
+  snprintf(err, errlen, "out of memory");
+fail:
+  memsys_free(ms);
+  return NULL;
+}
+
+void memsys_free(MemSys *ms) {
+  if (!ms) return;
+  for (uint32_t i = 0; ms->l1 && i < ms->n_sm * MEM_UNIT__COUNT; i++) cache_free(ms->l1[i]);
+  for (uint32_t p = 0; ms->part && p < ms->n_part; p++) partition_free(ms->part[p]);
+  free(ms->l1);
+  free(ms->inject_rr);
+  free(ms->part);
+  icnt_free(ms->req);
+  icnt_free(ms->reply);
+  free(ms);
+}
+
+uint32_t memsys_sms(const MemSys *ms) { return ms->n_sm; }
+uint32_t memsys_partitions(const MemSys *ms) { return ms->n_part; }
+Cache *memsys_l1d(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1D]; }
+Cache *memsys_l1i(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1I]; }
+Cache *memsys_l2(MemSys *ms, uint32_t p) { return partition_l2(ms->part[p]); }
+DramChannel *memsys_dram(MemSys *ms, uint32_t p) { return partition_dram(ms->part[p]); }
+uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr) { return addrmap_partition(&ms->map, addr); }
+const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
+
+/* ---- clocking ---- */
+
+/* Moves an SM's L1 misses into the request network, alternating between its
+ * L1s so neither starves the other. */
+static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
+  Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
+  _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
+  const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
+  while ((h[0] || h[1]) && icnt_can_push(ms->req, sm)) {
+    uint32_t u = ms->inject_rr[sm];
+    if (!h[u]) u ^= 1;
+    ms->inject_rr[sm] = (uint8_t)(u ^ 1);
+    uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
+    icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    cache_miss_pop(l1[u]);
+    h[u] = cache_miss_head(l1[u]);
+  }
+}
+
+/* Reverse pipeline order: replies reach the L1s, partitions advance, requests
+ * reach the partitions, new L1 misses enter the network. Every hop therefore
+ * takes at least one cycle, and memsys_derive() counts them. */
+void memsys_tick(MemSys *ms, uint64_t now) {
+  icnt_tick(ms->reply, now);
+  for (uint32_t s = 0; s < ms->n_sm && icnt_has_output(ms->reply); s++) {
+    for (const MemRequest *r; (r = icnt_peek(ms->reply, s, now)) != NULL; icnt_pop(ms->reply, s)) {
+      MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
+      if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
+    }
+  }
+  for (uint32_t p = 0; p < ms->n_part; p++) partition_tick(ms->part[p], now, ms->reply);
+  icnt_tick(ms->req, now);
+  for (uint32_t p = 0; p < ms->n_part && icnt_has_output(ms->req); p++) {
+    for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
+         icnt_pop(ms->req, p))
+      partition_push(ms->part[p], r, now);
+  }
+  for (uint32_t s = 0; s < ms->n_sm; s++) memsys_inject(ms, s, now);
+}
+
+uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
+  uint64_t t = icnt_next_event(ms->req, now), x = icnt_next_event(ms->reply, now);
+  if (x < t) t = x;
+  for (uint32_t p = 0; p < ms->n_part; p++)
+    if ((x = partition_next_event(ms->part[p], now)) < t) t = x;
+  for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
+    if (cache_miss_head(ms->l1[i]) && now + 1 < t) t = now + 1;
+    x = cache_next_reply(ms->l1[i]);
+    if (x != UINT64_MAX && (x > now ? x : now + 1) < t) t = x > now ? x : now + 1;
+  }
+  return t;
+}
+
+bool memsys_idle(const MemSys *ms) {
+  if (!icnt_idle(ms->req) || !icnt_idle(ms->reply)) return false;
+  for (uint32_t p = 0; p < ms->n_part; p++)
+    if (!partition_idle(ms->part[p])) return false;
+  for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++)
+    if (!cache_idle(ms->l1[i])) return false;
+  return true;
+}
+
+/* ---- statistics ---- */
+
+static void memsys_sum_l1(const MemSys *ms, MemUnit u, CacheStats *sum) {
+  memset(sum, 0, sizeof *sum);
+  for (uint32_t s = 0; s < ms->n_sm; s++) cache_stats_add(sum, cache_stats(ms->l1[s * MEM_UNIT__COUNT + u]));
+}
+
+void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
+  CacheStats l1d, l1i, l2 = {0};
+  DramStats dr = {0};
+  memsys_sum_l1(ms, MEM_UNIT_L1D, &l1d);
+  memsys_sum_l1(ms, MEM_UNIT_L1I, &l1i);
+  for (uint32_t p = 0; p < ms->n_part; p++) {
+    cache_stats_add(&l2, cache_stats(partition_l2(ms->part[p])));
+    dram_stats_add(&dr, dram_stats(partition_dram(ms->part[p])));
+  }
+  if (!json) {
+    cache_stats_print_text(&l1d, "l1d", out);
+    cache_stats_print_text(&l1i, "l1i", out);
+    cache_stats_print_text(&l2, "l2", out);
+    dram_stats_print_text(&dr, &ms->dram, "dram", out);
+    icnt_stats_print_text(icnt_stats(ms->req), "icnt.req", out);
+    icnt_stats_print_text(icnt_stats(ms->reply), "icnt.reply", out);
+    fprintf(out, "mem: derived delays: l2 input %u, dram controller %u (l2 fixed path %u, dram row hit %u)\n",
+            ms->delays.l2_input, ms->delays.dram_ctrl, ms->delays.l2_fixed, ms->delays.dram_row_hit);
+    return;
+  }
+  fputs("{\"l1d\": ", out);
+  cache_stats_print_json(&l1d, out);
+  fputs(", \"l1i\": ", out);
+  cache_stats_print_json(&l1i, out);
+  fputs(", \"l2\": ", out);
+  cache_stats_print_json(&l2, out);
+  fputs(", \"l2_slices\": [", out);
+  for (uint32_t p = 0; p < ms->n_part; p++) {
+    fputs(p ? ", " : "", out);
+    cache_stats_print_json(cache_stats(partition_l2(ms->part[p])), out);
+  }
+  fputs("], \"dram\": ", out);
+  dram_stats_print_json(&dr, &ms->dram, out);
+  fputs(", \"dram_channels\": [", out);
+  for (uint32_t p = 0; p < ms->n_part; p++) {
+    fputs(p ? ", " : "", out);
+    dram_stats_print_json(dram_stats(partition_dram(ms->part[p])), &ms->dram, out);
+  }
+  fputs("], \"icnt_req\": ", out);
+  icnt_stats_print_json(icnt_stats(ms->req), out);
+  fputs(", \"icnt_reply\": ", out);
+  icnt_stats_print_json(icnt_stats(ms->reply), out);
+  fprintf(out, ", \"delays\": {\"l2_input\": %u, \"dram_ctrl\": %u, \"l2_fixed\": %u, \"dram_row_hit\": %u}}",
+          ms->delays.l2_input, ms->delays.dram_ctrl, ms->delays.l2_fixed, ms->delays.dram_row_hit);
+}
+
+void memsys_dump(const MemSys *ms, FILE *out) {
+  for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
+    if (cache_idle(ms->l1[i])) continue;
+    fprintf(out, "sm%u ", i / MEM_UNIT__COUNT);
+    cache_dump(ms->l1[i], out);
+  }
+  icnt_dump(ms->req, out);
+  icnt_dump(ms->reply, out);
+  for (uint32_t p = 0; p < ms->n_part; p++)
+    if (!partition_idle(ms->part[p])) partition_dump(ms->part[p], out);
+}

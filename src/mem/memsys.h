@@ -1,0 +1,77 @@
+/* memsys.h - the whole memory system below the SMs: per-SM L1D and L1I, the
+ * request and reply crossbars, and the memory partitions (L2 slice + DRAM
+ * channel each). The SM model owns nothing here: it calls into its L1s and
+ * ticks the rest once per cycle (or jumps to memsys_next_event()).
+ *
+ * How an SM uses it, at cycle `now` (after memsys_tick(ms, now)):
+ *   Cache *l1 = memsys_l1d(ms, sm);
+ *   MemRequest r = {.addr = a, .line_addr = a & ~(line-1), .sm = sm, .warp = w,
+ *                   .cta = c, .pc = pc, .bytes = n, .is_write = st,
+ *                   .access_class = MEM_CLASS_CA, .unit = MEM_UNIT_L1D,
+ *                   .issue_cycle = now, .user = my_pending_load};
+ *   CacheResult res = cache_access(l1, &r, now);
+ *   if (res.outcome == CACHE_RESFAIL) -> stall the LD/ST unit, retry next cycle
+ *                                        (res.fail says why; count it)
+ *   while (cache_pop_reply(l1, now, &r)) -> r.user completed (hit, fill,
+ *                                        bypass reply or store ack)
+ * Latencies, unloaded: an L1 hit replies `l1d.latency` cycles after the
+ * access; an L2 hit exactly `l2.min_latency`; an L2 miss that hits an open
+ * DRAM row `dram.min_latency` (+0/1 cycle of DRAM clock phase). Row misses
+ * add tRCD (closed bank) or tRP + tRCD (other row open), in DRAM cycles.
+ * Depends on cache, icnt, partition, dram, addrmap and core/config.
+ */
+#ifndef WS_MEMSYS_H
+#define WS_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "mem/cache.h"
+#include "mem/dram.h"
+#include "mem/icnt.h"
+
+typedef struct MemSys MemSys;
+
+/* Fixed delays derived from the configured minimum latencies. */
+typedef struct MemSysDelays {
+  uint32_t l2_input;     /* partition input pipeline (the ROP delay) */
+  uint32_t dram_ctrl;    /* L2 miss queue to DRAM scheduler */
+  uint32_t l2_fixed;     /* the rest of an L2 hit's unloaded path */
+  uint32_t dram_row_hit; /* core cycles of a row-hit read of one line, worst phase */
+} MemSysDelays;
+
+/* Every configuration group of the memory system (cache instances with their
+ * default values, interconnect, partitions, DRAM), ending with {0}. */
+extern const CfgGroup memsys_cfg_groups[];
+/* Cache instances whose policies get "<cache>.<policy>." keys, ending with NULL. */
+extern const char *const memsys_cache_names[];
+
+MemSys *memsys_create(const Config *cfg, char *err, size_t errlen);
+void memsys_free(MemSys *ms);
+
+uint32_t memsys_sms(const MemSys *ms);
+uint32_t memsys_partitions(const MemSys *ms);
+Cache *memsys_l1d(MemSys *ms, uint32_t sm);
+Cache *memsys_l1i(MemSys *ms, uint32_t sm);
+Cache *memsys_l2(MemSys *ms, uint32_t partition);
+DramChannel *memsys_dram(MemSys *ms, uint32_t partition);
+/* The partition a byte address maps to. */
+uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr);
+const MemSysDelays *memsys_delays(const MemSys *ms);
+
+/* Advances everything but the L1s' requesters to cycle `now` (nondecreasing;
+ * cycles may be skipped when memsys_next_event() says nothing happens). */
+void memsys_tick(MemSys *ms, uint64_t now);
+/* Earliest cycle > now at which memsys_tick may make progress or an L1 reply
+ * becomes ready; UINT64_MAX when the memory system is empty. */
+uint64_t memsys_next_event(const MemSys *ms, uint64_t now);
+bool memsys_idle(const MemSys *ms);
+
+/* Totals over L1Ds, L1Is, L2 slices, DRAM channels and the two networks. */
+void memsys_print_stats(const MemSys *ms, FILE *out, bool json);
+/* Occupancy of every queue (for deadlock reports). */
+void memsys_dump(const MemSys *ms, FILE *out);
+
+#endif

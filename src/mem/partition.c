@@ -1,0 +1,126 @@
+/* partition.c - memory partition timing: input pipeline -> L2 slice ->
+ * controller delay -> DRAM channel -> L2 fill -> reply network.
+ * The fixed delays (input_delay, ctrl_delay) are what memsys derives from the
+ * configured minimum L2 and DRAM latencies. Depends on cache, dram, icnt. */
+#include "mem/partition.h"
+
+#include <stdlib.h>
+
+#include "mem/mem_assert.h"
+#include "mem/reqq.h"
+
+struct Partition {
+  PartitionParams p;
+  char name[32], l2name[32], dname[32];
+  Cache *l2;
+  DramChannel *dram;
+  ReqQueue input; /* ready = cycle of the L2 access */
+  ReqQueue ctrl;  /* L2 miss queue -> DRAM; ready = cycle it reaches the scheduler */
+};
+
+Partition *partition_create(const PartitionParams *p, const Config *cfg, char *err, size_t errlen) {
+  if (!p->input_delay || !p->ctrl_delay || !p->input_queue) {
+    snprintf(err, errlen, "partition %u: invalid delays", p->id);
+    return NULL;
+  }
+  Partition *pt = calloc(1, sizeof *pt);
+  if (!pt) return snprintf(err, errlen, "out of memory"), NULL;
+  if (errlen) err[0] = 0;
+  pt->p = *p;
+  snprintf(pt->name, sizeof pt->name, "partition%u", p->id);
+  snprintf(pt->l2name, sizeof pt->l2name, "l2");
+  snprintf(pt->dname, sizeof pt->dname, "dram%u", p->id);
+  CacheParams l2 = p->l2;
+  l2.name = pt->l2name; /* config prefix of its policy keys; stats name it per partition */
+  l2.level = 2;
+  DramParams dp = p->dram;
+  dp.name = pt->dname;
+  pt->l2 = cache_create(&l2, cfg, err, errlen);
+  if (pt->l2) pt->dram = dram_create(&dp, err, errlen);
+  uint32_t ctrl_cap = l2.mshr_entries + l2.miss_queue;
+  uint32_t input_cap = p->input_queue + p->input_delay * (p->input_rate ? p->input_rate : 1);
+  if (!pt->l2 || !pt->dram || reqq_init(&pt->input, input_cap) || reqq_init(&pt->ctrl, ctrl_cap)) {
+    partition_free(pt);
+    if (errlen && !err[0]) snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  return pt;
+}
+
+void partition_free(Partition *pt) {
+  if (!pt) return;
+  cache_free(pt->l2);
+  dram_free(pt->dram);
+  reqq_free(&pt->input);
+  reqq_free(&pt->ctrl);
+  free(pt);
+}
+
+bool partition_can_accept(const Partition *pt) { return !reqq_full(&pt->input); }
+
+void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
+  MEM_ASSERT(!reqq_full(&pt->input), now, pt->name, "push to a full input queue");
+  reqq_push(&pt->input, r, now + pt->p.input_delay, 0);
+}
+
+void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
+  if (partition_idle(pt)) return; /* nothing queued anywhere: DRAM needs no tick either */
+  const uint32_t line = cache_params_of(pt->l2)->line_size;
+  dram_tick(pt->dram, now);
+  for (const MemRequest *r; (r = dram_peek_return(pt->dram, now)) != NULL; dram_pop_return(pt->dram))
+    if (!cache_fill(pt->l2, r, now)) break;
+  MemRequest out;
+  while (icnt_can_push(reply, pt->p.id) && cache_pop_reply(pt->l2, now, &out)) {
+    MEM_ASSERT(out.sm >= 0, now, pt->name, "reply without a requesting SM");
+    uint32_t bytes = pt->p.header_bytes + (out.is_write ? 0 : line);
+    icnt_push(reply, pt->p.id, (uint32_t)out.sm, &out, bytes, now);
+  }
+  while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
+    const MemRequest *r = &reqq_head(&pt->ctrl)->req;
+    uint64_t local = addrmap_local(&pt->p.map, r->line_addr);
+    dram_push(pt->dram, r, addrmap_bank(&pt->p.map, local), addrmap_row(&pt->p.map, local), now);
+    reqq_pop(&pt->ctrl);
+  }
+  for (const MemRequest *m; !reqq_full(&pt->ctrl) && (m = cache_miss_head(pt->l2)) != NULL;
+       cache_miss_pop(pt->l2)) {
+    ReqSlot *s = reqq_push(&pt->ctrl, m, now + pt->p.ctrl_delay, 0);
+    if (!s->req.is_write) s->req.bytes = (uint16_t)line; /* L2 misses fetch whole lines */
+  }
+  while (reqq_ready(&pt->input, now)) {
+    CacheResult res = cache_access(pt->l2, &reqq_head(&pt->input)->req, now);
+    if (res.outcome == CACHE_RESFAIL) break; /* retried next cycle: back-pressure toward the network */
+    reqq_pop(&pt->input);
+  }
+}
+
+uint64_t partition_next_event(const Partition *pt, uint64_t now) {
+  uint64_t t = dram_next_event(pt->dram, now);
+  const ReqQueue *qs[2] = {&pt->input, &pt->ctrl};
+  for (int i = 0; i < 2; i++) {
+    const ReqSlot *h = reqq_head(qs[i]);
+    if (h) {
+      uint64_t r = h->ready > now ? h->ready : now + 1;
+      if (r < t) t = r;
+    }
+  }
+  uint64_t r = cache_next_reply(pt->l2);
+  if (r != UINT64_MAX && (r > now ? r : now + 1) < t) t = r > now ? r : now + 1;
+  if (cache_miss_head(pt->l2) && now + 1 < t) t = now + 1;
+  return t;
+}
+
+bool partition_idle(const Partition *pt) {
+  return reqq_empty(&pt->input) && reqq_empty(&pt->ctrl) && cache_idle(pt->l2) && dram_idle(pt->dram);
+}
+
+Cache *partition_l2(const Partition *pt) { return pt->l2; }
+DramChannel *partition_dram(const Partition *pt) { return pt->dram; }
+const DramParams *partition_dram_params(const Partition *pt) { return &pt->p.dram; }
+
+void partition_dump(const Partition *pt, FILE *out) {
+  fprintf(out, "%s: input %u/%u, controller %u/%u\n  ", pt->name, pt->input.count, pt->input.cap,
+          pt->ctrl.count, pt->ctrl.cap);
+  cache_dump(pt->l2, out);
+  fputs("  ", out);
+  dram_dump(pt->dram, out);
+}

@@ -1,0 +1,49 @@
+/* partition.h - one memory partition: an L2 slice (the generic cache,
+ * write-back) behind a fixed-latency input pipeline, a memory-controller
+ * delay line, and one DRAM channel. Requests arrive from the interconnect
+ * with partition_push(); replies leave through the reply network that
+ * partition_tick() is given. Depends on cache, dram, icnt, addrmap. */
+#ifndef WS_PARTITION_H
+#define WS_PARTITION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "mem/addrmap.h"
+#include "mem/cache.h"
+#include "mem/dram.h"
+#include "mem/icnt.h"
+
+typedef struct PartitionParams {
+  uint32_t id;
+  uint32_t input_queue;  /* requests waiting for the L2 beyond those in the delay line */
+  uint32_t input_rate;   /* requests the network delivers per cycle at most (sizes the delay line) */
+  uint32_t input_delay;  /* cycles from arrival to the L2 tag access (>= 1) */
+  uint32_t ctrl_delay;   /* cycles from the L2 miss queue to the DRAM scheduler (>= 1) */
+  uint32_t header_bytes; /* reply packet header */
+  CacheParams l2;        /* one slice */
+  DramParams dram;
+  AddrMap map;
+} PartitionParams;
+
+typedef struct Partition Partition;
+
+Partition *partition_create(const PartitionParams *p, const Config *cfg, char *err, size_t errlen);
+void partition_free(Partition *pt);
+
+bool partition_can_accept(const Partition *pt);
+void partition_push(Partition *pt, const MemRequest *r, uint64_t now);
+/* One cycle: DRAM, fills, replies into `reply` (source port = id), DRAM
+ * requests, L2 accesses; in that (reverse pipeline) order. */
+void partition_tick(Partition *pt, uint64_t now, Icnt *reply);
+uint64_t partition_next_event(const Partition *pt, uint64_t now);
+bool partition_idle(const Partition *pt);
+
+Cache *partition_l2(const Partition *pt);
+DramChannel *partition_dram(const Partition *pt);
+const DramParams *partition_dram_params(const Partition *pt);
+void partition_dump(const Partition *pt, FILE *out);
+
+#endif

@@ -1,0 +1,49 @@
+/* reqq.h - a fixed-capacity FIFO of memory requests with ready cycles, the
+ * queue every memory component uses (miss queues, reply pipelines, ports).
+ * Storage is allocated once at creation; push/pop never allocate.
+ * Invariant: 0 <= count <= cap; slots [head, head+count) mod cap are live. */
+#ifndef WS_REQQ_H
+#define WS_REQQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "mem/mem_req.h"
+
+typedef struct ReqSlot {
+  MemRequest req;
+  uint64_t ready; /* cycle from which the entry may leave */
+  uint32_t aux;   /* component-specific (destination port, flit count, ...) */
+} ReqSlot;
+
+typedef struct ReqQueue {
+  ReqSlot *slots;
+  uint32_t cap, head, count;
+} ReqQueue;
+
+static inline int reqq_init(ReqQueue *q, uint32_t cap) {
+  q->slots = calloc(cap ? cap : 1, sizeof *q->slots);
+  q->cap = cap;
+  q->head = q->count = 0;
+  return q->slots ? 0 : -1;
+}
+static inline void reqq_free(ReqQueue *q) { free(q->slots), q->slots = NULL; }
+static inline bool reqq_full(const ReqQueue *q) { return q->count >= q->cap; }
+static inline bool reqq_empty(const ReqQueue *q) { return q->count == 0; }
+static inline uint32_t reqq_space(const ReqQueue *q) { return q->cap - q->count; }
+static inline ReqSlot *reqq_head(const ReqQueue *q) { return q->count ? &q->slots[q->head] : NULL; }
+static inline ReqSlot *reqq_at(const ReqQueue *q, uint32_t i) { return &q->slots[(q->head + i) % q->cap]; }
+/* The caller checks !reqq_full() first. */
+static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t ready, uint32_t aux) {
+  ReqSlot *s = &q->slots[(q->head + q->count++) % q->cap];
+  s->req = *r, s->ready = ready, s->aux = aux;
+  return s;
+}
+static inline void reqq_pop(ReqQueue *q) { q->head = (q->head + 1) % q->cap, q->count--; }
+/* Head ready at `now`? */
+static inline bool reqq_ready(const ReqQueue *q, uint64_t now) {
+  return q->count && q->slots[q->head].ready <= now;
+}
+
+#endif

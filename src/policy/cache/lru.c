@@ -1,0 +1,48 @@
+/* lru.c - least-recently-used replacement: the victim is the valid,
+ * unreserved line touched longest ago. Recency is a per-cache use counter
+ * (not the cycle), so two touches in one cycle are still ordered.
+ * Depends only on the cache-policy interface. */
+#include <stdlib.h>
+
+#include "policy/cache_policy.h"
+
+typedef struct LruState {
+  uint32_t ways;
+  uint64_t clock;
+  uint64_t stamp[]; /* sets * ways */
+} LruState;
+
+static int lru_init(void **state, const CachePolicyEnv *env, char *err, size_t errlen) {
+  LruState *s = calloc(1, sizeof *s + sizeof(uint64_t) * env->sets * env->ways);
+  if (!s) return snprintf(err, errlen, "%s: out of memory", env->prefix), -1;
+  s->ways = env->ways;
+  *state = s;
+  return 0;
+}
+
+static void lru_free(void *state) { free(state); }
+
+static void lru_touch(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle) {
+  LruState *s = state;
+  s->stamp[set * s->ways + way] = ++s->clock;
+}
+
+static uint32_t lru_find_victim(void *state, uint32_t set, const CacheLine *lines, const MemRequest *req) {
+  LruState *s = state;
+  uint32_t best = s->ways;
+  for (uint32_t w = 0; w < s->ways; w++) {
+    if (lines[w].state == CACHE_LINE_INVALID) return w;
+    if (lines[w].state == CACHE_LINE_RESERVED) continue;
+    if (best == s->ways || s->stamp[set * s->ways + w] < s->stamp[set * s->ways + best]) best = w;
+  }
+  return best;
+}
+
+const CachePolicy cache_policy_lru = {
+    .name = "lru",
+    .init = lru_init,
+    .free = lru_free,
+    .find_victim = lru_find_victim,
+    .on_fill = lru_touch,
+    .on_hit = lru_touch,
+};

@@ -1,0 +1,67 @@
+/* registry.c - the policy table, generated from registry.def.
+ * Each KIND in registry.def needs a WS_KIND_TYPE_<KIND> (its interface type)
+ * and a WS_KIND_ENUM_<KIND> below; a line with an unknown kind fails to compile. */
+#include "policy/registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define WS_KIND_TYPE_CACHE CachePolicy
+#define WS_KIND_ENUM_CACHE POLICY_CACHE
+#define WS_KIND_TYPE_WARP WarpSchedPolicy
+#define WS_KIND_ENUM_WARP POLICY_WARP
+#define WS_KIND_TYPE_FETCH FetchPolicy
+#define WS_KIND_ENUM_FETCH POLICY_FETCH
+
+#define WS_POLICY(kind, name, sym) extern const WS_KIND_TYPE_##kind sym;
+#include "policy/registry.def"
+#undef WS_POLICY
+
+const PolicyEntry policy_registry[] = {
+#define WS_POLICY(kind, name, sym) {WS_KIND_ENUM_##kind, name, &sym},
+#include "policy/registry.def"
+#undef WS_POLICY
+    {POLICY__KINDS, NULL, NULL},
+};
+
+const void *policy_find(PolicyKind kind, const char *name) {
+  for (const PolicyEntry *e = policy_registry; e->name; e++)
+    if (e->kind == kind && !strcmp(e->name, name)) return e->impl;
+  return NULL;
+}
+
+const CachePolicy *policy_find_cache(const char *name) { return policy_find(POLICY_CACHE, name); }
+const WarpSchedPolicy *policy_find_warp(const char *name) { return policy_find(POLICY_WARP, name); }
+const FetchPolicy *policy_find_fetch(const char *name) { return policy_find(POLICY_FETCH, name); }
+
+void policy_names(PolicyKind kind, char *buf, size_t len) {
+  if (!len) return;
+  buf[0] = 0;
+  size_t used = 0;
+  for (const PolicyEntry *e = policy_registry; e->name; e++) {
+    if (e->kind != kind) continue;
+    int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", e->name);
+    if (n < 0 || (size_t)n >= len - used) break;
+    used += (size_t)n;
+  }
+}
+
+const char *policy_kind_name(PolicyKind kind) {
+  switch (kind) {
+  case POLICY_CACHE: return "cache";
+  case POLICY_WARP: return "warp scheduler";
+  case POLICY_FETCH: return "fetch";
+  case POLICY__KINDS: break;
+  }
+  return "?";
+}
+
+const CfgParam *policy_params(const PolicyEntry *e) {
+  switch (e->kind) {
+  case POLICY_CACHE: return ((const CachePolicy *)e->impl)->params;
+  case POLICY_WARP: return ((const WarpSchedPolicy *)e->impl)->params;
+  case POLICY_FETCH: return ((const FetchPolicy *)e->impl)->params;
+  case POLICY__KINDS: break;
+  }
+  return NULL;
+}

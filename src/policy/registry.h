@@ -1,0 +1,34 @@
+/* registry.h - lookup of policies by kind and exact name (policy/registry.def).
+ * The registry is a static table generated from registry.def by an X-macro:
+ * no constructors, nothing to drop at link time. Depends on cache_policy.h. */
+#ifndef WS_POLICY_REGISTRY_H
+#define WS_POLICY_REGISTRY_H
+
+#include <stddef.h>
+
+#include "policy/cache_policy.h"
+#include "policy/warp_sched.h"
+
+typedef enum PolicyKind { POLICY_CACHE, POLICY_WARP, POLICY_FETCH, POLICY__KINDS } PolicyKind;
+
+typedef struct PolicyEntry {
+  PolicyKind kind;
+  const char *name;
+  const void *impl; /* CachePolicy, WarpSchedPolicy or FetchPolicy */
+} PolicyEntry;
+
+/* The table, ending with {.name = NULL}. */
+extern const PolicyEntry policy_registry[];
+
+/* The policy of `kind` named exactly `name`, or NULL. */
+const void *policy_find(PolicyKind kind, const char *name);
+const CachePolicy *policy_find_cache(const char *name);
+const WarpSchedPolicy *policy_find_warp(const char *name);
+/* The policy's own parameter table (or NULL). */
+const CfgParam *policy_params(const PolicyEntry *e);
+const FetchPolicy *policy_find_fetch(const char *name);
+/* Writes "lru, fifo, srrip" (the valid names of a kind) into buf. */
+void policy_names(PolicyKind kind, char *buf, size_t len);
+const char *policy_kind_name(PolicyKind kind);
+
+#endif

@@ -1,0 +1,314 @@
+/* gpu.c - the timing engine's top loop: dispatches CTAs to SMs round-robin as
+ * occupancy allows, ticks the memory system and every SM each cycle, jumps
+ * over cycles in which nothing can happen until the next event, reports
+ * progress, and stops a run that makes no progress with a dump of which warps
+ * wait on what. Also the statistics printers (text and JSON). */
+#include "sm/gpu.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sm/sm_int.h"
+
+struct Gpu {
+  const Config *cfg;
+  MemSys *ms;
+  Sm **sms;
+  uint32_t nsm;
+  uint64_t cycle;
+  uint64_t deadlock_cycles;
+  bool skip_idle;
+  GpuKernelStats *kern;
+  uint32_t nkern, kcap;
+  bool progress;
+};
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
+  Gpu *g = calloc(1, sizeof *g);
+  if (!g) { snprintf(err, errlen, "out of memory"); return NULL; }
+  g->cfg = cfg;
+  g->deadlock_cycles = (uint64_t)cfg_int(cfg, "sm.deadlock_cycles");
+  g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
+  g->ms = memsys_create(cfg, err, errlen);
+  if (!g->ms) { free(g); return NULL; }
+  g->nsm = memsys_sms(g->ms);
+  g->sms = calloc(g->nsm, sizeof(Sm *));
+  if (!g->sms) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  for (uint32_t i = 0; i < g->nsm; i++)
+    if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
+  return g;
+}
+
+void gpu_free(Gpu *g) {
+  if (!g) return;
+  for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
+  free(g->sms);
+  memsys_free(g->ms);
+  free(g->kern);
+  free(g);
+}
+
+void gpu_set_progress(Gpu *g, bool on) { g->progress = on; }
+uint64_t gpu_cycles(const Gpu *g) { return g->cycle; }
+const MemSys *gpu_memsys(const Gpu *g) { return g->ms; }
+
+static void sum_sm_stats(const Gpu *g, SmStats *t) {
+  memset(t, 0, sizeof *t);
+  for (uint32_t i = 0; i < g->nsm; i++) {
+    const SmStats *s = sm_stats(g->sms[i]);
+    const uint64_t *a = (const uint64_t *)(const void *)s;
+    uint64_t *b = (uint64_t *)(void *)t;
+    /* every field but warp_disparity_sum (a double) is a uint64_t */
+    size_t nfields = sizeof(SmStats) / sizeof(uint64_t);
+    size_t dpos = offsetof(SmStats, warp_disparity_sum) / sizeof(uint64_t);
+    for (size_t k = 0; k < nfields; k++)
+      if (k != dpos) b[k] += a[k];
+    t->warp_disparity_sum += s->warp_disparity_sum;
+  }
+}
+
+/* Formats the deadlock report: which warps of which SM wait on what. */
+static void deadlock_report(Gpu *g, const char *kernel, uint64_t idle, char *err, size_t errlen) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (f) {
+    for (uint32_t i = 0; i < g->nsm; i++)
+      if (!sm_idle(g->sms[i])) sm_dump(g->sms[i], f);
+    memsys_dump(g->ms, f);
+    fclose(f);
+  }
+  if (idle)
+    snprintf(err, errlen, "kernel %s: deadlock: no progress for %llu cycles at cycle %llu\n%s", kernel,
+             (unsigned long long)idle, (unsigned long long)g->cycle, buf ? buf : "");
+  else
+    snprintf(err, errlen, "kernel %s: deadlock: no warp can make progress and nothing is in flight (cycle %llu)\n%s", kernel,
+             (unsigned long long)g->cycle, buf ? buf : "");
+  free(buf);
+}
+
+WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char *err, size_t errlen) {
+  Gpu *g = gpu;
+  SmKernelInfo *k = sm_kernel_info_create(g->cfg, L);
+  if (!k) { snprintf(err, errlen, "out of memory"); return WS_ERROR_OUT_OF_MEMORY; }
+  if (g->nkern == g->kcap) {
+    uint32_t nc = g->kcap ? g->kcap * 2 : 16;
+    GpuKernelStats *nk = realloc(g->kern, sizeof *nk * nc);
+    if (!nk) { sm_kernel_info_free(k); snprintf(err, errlen, "out of memory"); return WS_ERROR_OUT_OF_MEMORY; }
+    g->kern = nk;
+    g->kcap = nc;
+  }
+  GpuKernelStats *ks = &g->kern[g->nkern++];
+  memset(ks, 0, sizeof *ks);
+  snprintf(ks->name, sizeof ks->name, "%s", L->fn->name);
+  ks->start_cycle = g->cycle;
+  ks->regs_per_thread = L->fn->regs_per_thread;
+  ks->threads_per_cta = L->threads_per_cta;
+  ks->shared_per_cta = L->shared_per_cta;
+  L->nsm = g->nsm;
+  for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k);
+  WsResult rc = WS_SUCCESS;
+  ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
+  if (ks->ctas_per_sm == 0) {
+    snprintf(err, errlen, "kernel %s: one CTA (%u threads, %u registers/thread, %u bytes shared) does not fit on an SM (limited by %s)",
+             L->fn->name, L->threads_per_cta, L->fn->regs_per_thread, L->shared_per_cta, ks->limiter);
+    rc = WS_ERROR_LAUNCH_FAILED;
+  }
+  SmStats before;
+  sum_sm_stats(g, &before);
+  uint64_t next_cta = 0, last_progress = 0, last_change = g->cycle;
+  double t0 = wall_now(), last_print = t0;
+  while (rc == WS_SUCCESS) {
+    uint64_t now = g->cycle;
+    memsys_tick(g->ms, now);
+    int dispatch_possible = 0;
+    uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
+    for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total; i++) {
+      Sm *sm = g->sms[(rr + i) % g->nsm];
+      if (!sm_can_accept_cta(sm)) continue;
+      PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, (rr + i) % g->nsm);
+      if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
+      next_cta++;
+      sm_launch_cta(sm, c, now);
+      dispatch_possible = 1;
+    }
+    if (rc != WS_SUCCESS) break;
+    uint64_t progress = 0;
+    int all_idle = 1;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+      if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
+      progress += sm_progress(g->sms[i]);
+      all_idle &= sm_idle(g->sms[i]);
+    }
+    if (rc != WS_SUCCESS) {
+      if (!strstr(err, "out-of-bounds") && !strstr(err, "misaligned") && !strstr(err, "read-only")) rc = WS_ERROR_LAUNCH_FAILED;
+      break;
+    }
+    if (all_idle && next_cta >= L->ctas_total) { g->cycle++; break; }
+    if (progress != last_progress || dispatch_possible) { last_progress = progress; last_change = now; }
+    else if (g->deadlock_cycles && now - last_change > g->deadlock_cycles) {
+      deadlock_report(g, L->fn->name, now - last_change, err, errlen);
+      rc = WS_ERROR_DEADLOCK;
+      break;
+    }
+    /* next cycle, or jump to the next event when nothing can happen before it */
+    uint64_t next = UINT64_MAX;
+    if (next_cta < L->ctas_total) {
+      for (uint32_t i = 0; i < g->nsm && next > now + 1; i++)
+        if (sm_can_accept_cta(g->sms[i])) next = now + 1;
+    }
+    for (uint32_t i = 0; i < g->nsm && next > now + 1; i++) {
+      uint64_t t = sm_next_event(g->sms[i], now);
+      if (t < next) next = t;
+    }
+    if (next > now + 1) {
+      uint64_t t = memsys_next_event(g->ms, now);
+      if (t < next) next = t;
+    }
+    if (!g->skip_idle && next != UINT64_MAX) next = now + 1;
+    if (next == UINT64_MAX) {
+      deadlock_report(g, L->fn->name, 0, err, errlen);
+      rc = WS_ERROR_DEADLOCK;
+      break;
+    }
+    if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1) next = last_change + g->deadlock_cycles + 1;
+    if (next > now + 1)
+      for (uint32_t i = 0; i < g->nsm; i++) sm_skip_cycles(g->sms[i], now + 1, next - now - 1);
+    g->cycle = next;
+    if (g->progress && (now & 0xFFF) == 0) {
+      double t = wall_now();
+      if (t - t0 > 3.0 && t - last_print > 2.0) {
+        SmStats cur;
+        sum_sm_stats(g, &cur);
+        fprintf(stderr, "\r[warpsim] kernel %s: cycle %llu, CTAs %llu/%llu dispatched, %.2f M warp-insts/s   ", L->fn->name,
+                (unsigned long long)(now - ks->start_cycle), (unsigned long long)next_cta, (unsigned long long)L->ctas_total,
+                (double)(cur.warp_insts - before.warp_insts) / (t - t0) / 1e6);
+        last_print = t;
+      }
+    }
+  }
+  if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
+  SmStats after;
+  sum_sm_stats(g, &after);
+  ks->cycles = g->cycle - ks->start_cycle;
+  ks->warp_insts = after.warp_insts - before.warp_insts;
+  ks->thread_insts = after.thread_insts - before.thread_insts;
+  ks->ctas = after.ctas_done - before.ctas_done;
+  if (st) {
+    st->warp_insts = ks->warp_insts;
+    st->thread_insts = ks->thread_insts;
+    st->ctas = ks->ctas;
+    st->warps = after.warps_done - before.warps_done;
+    st->barriers = after.issue_kind[WINST_BARRIER] - before.issue_kind[WINST_BARRIER];
+    st->cycles = ks->cycles;
+  }
+  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i]);
+  sm_kernel_info_free(k);
+  return rc;
+}
+
+/* ---- statistics ---- */
+static const char *const stall_names[SM_STALL__COUNT] = {"no_warp", "ibuffer", "scoreboard", "barrier", "unit_busy", "ldst_busy", "policy", "drain"};
+static const char *const kind_names[WINST__COUNT] = {"alu", "sfu", "global_load", "global_store", "local_load", "local_store",
+                                                     "shared", "const", "atomic", "branch", "barrier", "other"};
+static const char *const unit_names[SM_UNIT__COUNT] = {"sp", "sfu", "ldst", "none"};
+
+void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
+  SmStats t;
+  sum_sm_stats(g, &t);
+  CacheStats l1 = {0}, l2 = {0};
+  for (uint32_t i = 0; i < g->nsm; i++) cache_stats_add(&l1, cache_stats(memsys_l1d(g->ms, i)));
+  for (uint32_t p = 0; p < memsys_partitions(g->ms); p++) cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
+  double cyc = g->cycle ? (double)g->cycle : 1.0, kinst = t.warp_insts ? (double)t.warp_insts / 1000.0 : 1.0;
+  uint64_t l1_miss = l1.read_misses + l1.read_merges, l2_miss = l2.read_misses;
+  double lat = t.loads_completed ? (double)t.load_latency_sum / (double)t.loads_completed : 0.0;
+  double disp = t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0;
+  double wips = wall > 0 ? (double)t.warp_insts / wall : 0.0;
+  uint64_t sched_cycles = 0;
+  for (int r = 0; r < SM_STALL__COUNT; r++) sched_cycles += t.stall[r];
+  if (!json) {
+    fprintf(out, "gpu.cycles                  %llu\n", (unsigned long long)g->cycle);
+    fprintf(out, "gpu.warp_insts              %llu\n", (unsigned long long)t.warp_insts);
+    fprintf(out, "gpu.thread_insts            %llu\n", (unsigned long long)t.thread_insts);
+    fprintf(out, "gpu.ipc_warp_insts_per_cycle   %.4f\n", (double)t.warp_insts / cyc);
+    fprintf(out, "gpu.ipc_thread_insts_per_cycle %.4f\n", (double)t.thread_insts / cyc);
+    for (uint32_t k = 0; k < g->nkern; k++) {
+      const GpuKernelStats *ks = &g->kern[k];
+      fprintf(out, "kernel[%u] %-24s cycles %llu warp_insts %llu ipc %.3f ctas %llu occupancy %u CTAs/SM (%s; %u regs/thread, %u threads, %u B shared)\n", k,
+              ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
+              ks->cycles ? (double)ks->warp_insts / (double)ks->cycles : 0.0, (unsigned long long)ks->ctas, ks->ctas_per_sm,
+              ks->limiter ? ks->limiter : "?", ks->regs_per_thread, ks->threads_per_cta, ks->shared_per_cta);
+    }
+    for (int r = 0; r < SM_STALL__COUNT; r++)
+      fprintf(out, "sched.stall.%-16s %llu scheduler-cycles\n", stall_names[r], (unsigned long long)t.stall[r]);
+    for (int u = 0; u < SM_UNIT_NONE; u++)
+      fprintf(out, "unit.%s.issue_cycles      %llu (%.1f%% of SM cycles)\n", unit_names[u], (unsigned long long)t.unit_busy[u],
+              100.0 * (double)t.unit_busy[u] / (cyc * g->nsm));
+    for (int k = 0; k < WINST__COUNT; k++)
+      if (t.issue_kind[k]) fprintf(out, "insts.%-18s %llu warp_insts\n", kind_names[k], (unsigned long long)t.issue_kind[k]);
+    for (int r = 1; r < CACHE_FAIL__COUNT; r++)
+      fprintf(out, "ldst.stall.%-15s %llu cycles\n", cache_fail_name((CacheFailReason)r), (unsigned long long)t.ldst_resfail[r]);
+    fprintf(out, "ldst.busy_cycles            %llu\n", (unsigned long long)t.ldst_busy_cycles);
+    fprintf(out, "ldst.requests               global_load %llu global_store %llu local %llu atomic %llu const %llu\n",
+            (unsigned long long)t.global_load_reqs, (unsigned long long)t.global_store_reqs, (unsigned long long)t.local_reqs,
+            (unsigned long long)t.atomic_reqs, (unsigned long long)t.const_loads);
+    fprintf(out, "shared.accesses             %llu (bank-conflict extra passes %llu)\n", (unsigned long long)t.shared_accesses,
+            (unsigned long long)t.shared_conflict_passes);
+    fprintf(out, "l1d.read_mpki               %.3f (misses incl. MSHR merges per 1000 warp_insts)\n", (double)l1_miss / kinst);
+    fprintf(out, "l1d.read_miss_rate          %.4f\n", l1.reads ? (double)l1_miss / (double)l1.reads : 0.0);
+    fprintf(out, "l2.read_mpki                %.3f\n", (double)l2_miss / kinst);
+    fprintf(out, "l2.read_miss_rate           %.4f\n", l2.reads ? (double)l2_miss / (double)l2.reads : 0.0);
+    fprintf(out, "mem.avg_load_latency        %.1f cycles (global/local load issue to last reply)\n", lat);
+    fprintf(out, "cta.count                   %llu (avg %.0f cycles)\n", (unsigned long long)t.ctas_done,
+            t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0);
+    fprintf(out, "cta.warp_time_disparity     %.4f (mean over CTAs of (slowest-fastest)/slowest warp)\n", disp);
+    memsys_print_stats(g->ms, out, false);
+    for (uint32_t i = 0; i < g->nsm && i < 1; i++) sm_policy_report(g->sms[i], out, false);
+    fprintf(out, "sim.wall_seconds            %.3f\n", wall);
+    fprintf(out, "sim.warp_insts_per_sec      %.0f\n", wips);
+    return;
+  }
+  fprintf(out, "{\"cycles\": %llu, \"warp_insts\": %llu, \"thread_insts\": %llu, \"ipc_warp_insts_per_cycle\": %.6f, "
+               "\"ipc_thread_insts_per_cycle\": %.6f,\n",
+          (unsigned long long)g->cycle, (unsigned long long)t.warp_insts, (unsigned long long)t.thread_insts,
+          (double)t.warp_insts / cyc, (double)t.thread_insts / cyc);
+  fprintf(out, " \"kernels\": [");
+  for (uint32_t k = 0; k < g->nkern; k++) {
+    const GpuKernelStats *ks = &g->kern[k];
+    fprintf(out, "%s{\"name\": \"%s\", \"cycles\": %llu, \"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, "
+                 "\"ctas_per_sm\": %u, \"occupancy_limiter\": \"%s\", \"regs_per_thread\": %u, \"threads_per_cta\": %u, "
+                 "\"shared_bytes_per_cta\": %u}",
+            k ? ", " : "", ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
+            (unsigned long long)ks->thread_insts, (unsigned long long)ks->ctas, ks->ctas_per_sm, ks->limiter ? ks->limiter : "",
+            ks->regs_per_thread, ks->threads_per_cta, ks->shared_per_cta);
+  }
+  fprintf(out, "],\n \"sched_stall_cycles\": {");
+  for (int r = 0; r < SM_STALL__COUNT; r++) fprintf(out, "%s\"%s\": %llu", r ? ", " : "", stall_names[r], (unsigned long long)t.stall[r]);
+  fprintf(out, "},\n \"unit_issue_cycles\": {");
+  for (int u = 0; u < SM_UNIT_NONE; u++) fprintf(out, "%s\"%s\": %llu", u ? ", " : "", unit_names[u], (unsigned long long)t.unit_busy[u]);
+  fprintf(out, "},\n \"warp_insts_by_kind\": {");
+  for (int k = 0; k < WINST__COUNT; k++) fprintf(out, "%s\"%s\": %llu", k ? ", " : "", kind_names[k], (unsigned long long)t.issue_kind[k]);
+  fprintf(out, "},\n \"ldst_stall_cycles\": {");
+  for (int r = 1; r < CACHE_FAIL__COUNT; r++) fprintf(out, "%s\"%s\": %llu", r > 1 ? ", " : "", cache_fail_name((CacheFailReason)r), (unsigned long long)t.ldst_resfail[r]);
+  fprintf(out, "}, \"ldst_busy_cycles\": %llu,\n \"requests\": {\"global_load\": %llu, \"global_store\": %llu, \"local\": %llu, "
+               "\"atomic\": %llu, \"const\": %llu}, \"shared_accesses\": %llu, \"shared_conflict_passes\": %llu,\n",
+          (unsigned long long)t.ldst_busy_cycles, (unsigned long long)t.global_load_reqs, (unsigned long long)t.global_store_reqs,
+          (unsigned long long)t.local_reqs, (unsigned long long)t.atomic_reqs, (unsigned long long)t.const_loads,
+          (unsigned long long)t.shared_accesses, (unsigned long long)t.shared_conflict_passes);
+  fprintf(out, " \"l1d_read_mpki\": %.6f, \"l1d_read_miss_rate\": %.6f, \"l2_read_mpki\": %.6f, \"l2_read_miss_rate\": %.6f, "
+               "\"avg_load_latency_cycles\": %.3f,\n",
+          (double)l1_miss / kinst, l1.reads ? (double)l1_miss / (double)l1.reads : 0.0, (double)l2_miss / kinst,
+          l2.reads ? (double)l2_miss / (double)l2.reads : 0.0, lat);
+  fprintf(out, " \"ctas\": %llu, \"avg_cta_cycles\": %.3f, \"warp_time_disparity\": %.6f,\n \"memory\": ",
+          (unsigned long long)t.ctas_done, t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0, disp);
+  memsys_print_stats(g->ms, out, true);
+  fprintf(out, ",\n \"wall_seconds\": %.6f, \"warp_insts_per_sec\": %.1f}", wall, wips);
+}

@@ -1,0 +1,38 @@
+/* gpu.h - the timing engine: SMs + memory system + CTA dispatcher + the top
+ * cycle loop (with idle-cycle skipping, progress line and deadlock detector),
+ * attached to a runtime context with ws_ctx_set_engine(ctx, gpu_engine_run, gpu).
+ * Kernels launched through that context then run cycle by cycle; the cycle
+ * count continues across launches (L2/DRAM state too), statistics are kept
+ * per kernel and in total. Deterministic: same inputs and config, same stats. */
+#ifndef WS_GPU_H
+#define WS_GPU_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "runtime/warpsim.h"
+#include "sm/sm.h"
+
+typedef struct Gpu Gpu;
+
+typedef struct GpuKernelStats {
+  char name[96];
+  uint64_t start_cycle, cycles, warp_insts, thread_insts, ctas;
+  uint32_t ctas_per_sm;        /* occupancy: CTAs an SM can hold */
+  const char *limiter;         /* the resource that limits it */
+  uint32_t regs_per_thread, threads_per_cta, shared_per_cta;
+} GpuKernelStats;
+
+/* cfg must outlive the Gpu. Returns NULL with a message in err. */
+Gpu *gpu_create(const Config *cfg, char *err, size_t errlen);
+void gpu_free(Gpu *g);
+/* WsEngineRunFn. */
+WsResult gpu_engine_run(void *gpu, struct PtxLaunch *launch, WsLaunchStats *st, char *err, size_t errlen);
+/* Shows a progress line on stderr for runs longer than a few seconds. */
+void gpu_set_progress(Gpu *g, bool on);
+uint64_t gpu_cycles(const Gpu *g);
+void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall_seconds);
+const MemSys *gpu_memsys(const Gpu *g);
+
+#endif

@@ -1,0 +1,166 @@
+/* ldst.c - the SM's LD/ST unit: coalesces a warp's global/local accesses
+ * into one request per cache line, feeds them to the L1D one per cycle
+ * (stalling on reservation failures, counted by reason), completes loads when
+ * their last line returns, and times shared memory (bank conflicts) and
+ * constant/parameter loads. Local memory is interleaved per thread so that
+ * lanes touching the same local offset coalesce, as on the hardware. */
+#include <string.h>
+
+#include "sm/sm_int.h"
+
+static uint64_t phys_addr(const Sm *sm, const SmWarp *w, uint32_t lane, uint8_t space, uint64_t addr) {
+  if (space != PTX_SP_LOCAL) return addr;
+  const PtxLaunch *l = sm->launch;
+  uint64_t threads = l->ctas_total * (uint64_t)l->warps_per_cta * 32;
+  uint64_t gtid = (uint64_t)w->pw->cta->linear_id * l->warps_per_cta * 32 + w->pw->tid_base + lane;
+  return SM_LOCAL_PHYS + ((addr >> 2) * threads + gtid) * 4 + (addr & 3);
+}
+
+/* Passes a shared-memory access needs: the most distinct 32-bit words any
+ * bank serves (lanes reading the same word are served by one broadcast). */
+static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
+  enum { MAXB = 64 };
+  uint32_t banks = sm->shared_banks < MAXB ? sm->shared_banks : MAXB;
+  uint32_t per_lane = t->size > 4 ? t->size / 4 : 1, passes = 1;
+  uint32_t cnt[MAXB] = {0}, bw[MAXB][8];  /* the first 8 distinct words of each bank */
+  for (uint32_t m = t->mask; m; m &= m - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(m);
+    for (uint32_t k = 0; k < per_lane; k++) {
+      uint32_t word = (uint32_t)(t->addr[l] / 4) + k, b = word % banks, c = cnt[b], dup = 0;
+      for (uint32_t i = 0; i < c && i < 8 && !dup; i++) dup = bw[b][i] == word;
+      if (dup) continue;
+      if (c < 8) bw[b][c] = word; /* beyond 8 words a bank is conflict-bound anyway: count, don't dedupe */
+      cnt[b] = c + 1;
+      if (c + 1 > passes) passes = c + 1;
+    }
+  }
+  return passes;
+}
+
+void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
+  SmWarp *w = &sm->warps[slot];
+  const PtxMemTrace *t = &sm->trace;
+  const PtxOperands *o = &sm->kinfo->ops[pc];
+  uint32_t rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
+  uint32_t rows[6], nrows = 0;
+  for (uint32_t i = 0; i < o->nwr; i++) rows[nrows++] = rb + o->wr[i];
+  for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
+  int is_load = in->op == PTX_OP_ld || in->op == PTX_OP_ldu || in->op == PTX_OP_atom;
+  if (!t->mask) { /* every lane predicated off */
+    if (nrows) sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
+    sm->ldst.free_at = now + 1;
+    return;
+  }
+  uint8_t space = t->lane_space[__builtin_ctz(t->mask)];
+  if (space == PTX_SP_SHARED) {
+    uint32_t passes = shared_passes(sm, t);
+    sm->st.shared_accesses++;
+    sm->st.shared_conflict_passes += passes - 1;
+    sm->ldst.free_at = now + passes;
+    if (nrows) sm_schedule_release(sm, now + sm->ldst_latency + passes * sm->shared_latency, slot, rows, nrows);
+    return;
+  }
+  if (space == PTX_SP_CONST || space == PTX_SP_PARAM) {
+    sm->st.const_loads++;
+    sm->ldst.free_at = now + 1;
+    if (nrows) sm_schedule_release(sm, now + sm->const_latency, slot, rows, nrows);
+    return;
+  }
+  /* global / local: coalesce into line requests */
+  SmLdst *u = &sm->ldst;
+  u->nreq = 0;
+  u->next = 0;
+  u->slot = slot;
+  u->kind = kind;
+  u->pc = pc;
+  uint64_t lmask = ~(uint64_t)(sm->line_size - 1);
+  for (uint32_t m = t->mask; m; m &= m - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(m);
+    uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
+    uint32_t i = 0;
+    while (i < u->nreq && u->req[i].line_addr != line) i++;
+    if (i == u->nreq) {
+      if (u->nreq == SM_MAX_REQS) continue;
+      u->req[u->nreq++] = (SmReq){line, a, 0, (uint8_t)t->is_write, (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA)};
+    }
+    u->req[i].bytes = (uint16_t)(u->req[i].bytes + t->size);
+  }
+  if (t->is_atomic) for (uint32_t i = 0; i < u->nreq; i++) u->req[i].is_write = 0; /* returns data, like a load */
+  if (space == PTX_SP_LOCAL) sm->st.local_reqs += u->nreq;
+  else if (t->is_atomic) sm->st.atomic_reqs += u->nreq;
+  else if (t->is_write) sm->st.global_store_reqs += u->nreq;
+  else sm->st.global_load_reqs += u->nreq;
+  u->load = -1;
+  if (is_load) {
+    int32_t g = 0;
+    while (g < SM_MAX_LOADS && w->loads[g].remaining) g++;
+    if (g == SM_MAX_LOADS) g = 0; /* cannot happen: issue checks for a free group */
+    SmLoad *ld = &w->loads[g];
+    ld->remaining = (uint16_t)u->nreq;
+    ld->nrows = (uint8_t)(nrows > 4 ? 4 : nrows);
+    for (uint32_t i = 0; i < ld->nrows; i++) ld->rows[i] = rows[i];
+    ld->issue_cycle = now;
+    u->load = g;
+    w->pending_loads++;
+  } else if (nrows) {
+    sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
+  }
+  u->busy = 1;
+  w->in_ldst = 1;
+}
+
+void sm_ldst_cycle(Sm *sm, uint64_t now) {
+  SmLdst *u = &sm->ldst;
+  if (!u->busy) return;
+  sm->st.ldst_busy_cycles++;
+  SmWarp *w = &sm->warps[u->slot];
+  SmReq *q = &u->req[u->next];
+  MemRequest r = {.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc, .issue_cycle = now,
+                  .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
+                  .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)w->cta_slot,
+                  .bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size), .is_write = q->is_write,
+                  .access_class = q->cls, .unit = MEM_UNIT_L1D};
+  CacheResult res = cache_access(sm->l1d, &r, now);
+  if (res.outcome == CACHE_RESFAIL) {
+    sm->st.ldst_resfail[res.fail]++;
+    sm->q_fail = (int8_t)res.fail;
+    /* only a port conflict clears by itself next cycle; the rest wait on a memory event */
+    if (res.fail == CACHE_FAIL_PORT) sm->busy = 1;
+    return;
+  }
+  sm->busy = 1;
+  sm->ldst_moved = 1;
+  if (u->load >= 0 && u->kind != WINST_ATOMIC)
+    sm_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, q->line_addr, u->pc, now);
+  else if (q->is_write)
+    sm_event(sm, SCHED_EV_STORE, u->slot, q->line_addr, u->pc, now);
+  sm->progress++;
+  if (++u->next == u->nreq) {
+    u->busy = 0;
+    w->in_ldst = 0;
+    if (w->exec_done) sm_schedule_release(sm, now, u->slot, NULL, 0); /* lets the writeback stage retire it */
+  }
+}
+
+void sm_ldst_replies(Sm *sm, uint64_t now) {
+  MemRequest r;
+  while (cache_pop_reply(sm->l1d, now, &r)) {
+    sm->busy = 1;
+    if (!r.user) continue; /* store acknowledgement */
+    uintptr_t v = (uintptr_t)r.user - 1;
+    uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
+    SmWarp *w = &sm->warps[slot];
+    w->dirty = 1;
+    SmLoad *ld = &w->loads[g];
+    if (!w->pw || !ld->remaining) continue;
+    if (--ld->remaining) continue;
+    sm_release_rows(sm, slot, ld->rows, ld->nrows);
+    w->pending_loads--;
+    sm->st.loads_completed++;
+    sm->st.load_latency_sum += now - ld->issue_cycle;
+    if (w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst) {
+      /* retire through the writeback path next cycle */
+      sm_schedule_release(sm, now, slot, NULL, 0);
+    }
+  }
+}

@@ -1,0 +1,721 @@
+/* sm.c - the SM pipeline, ticked in reverse order each cycle: writeback,
+ * memory replies, LD/ST unit, issue (schedulers + policy), fetch/decode.
+ * See sm.h for the model and its invariant. No policy is named here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/registry.h"
+#include "sm/sm_int.h"
+
+/* ---- static per-kernel timing info ---- */
+
+/* Latency class of an ALU/SFU instruction: the GPGPU-Sim 3.x opcode groups. */
+static const char *latency_key(const PtxInst *in) {
+  PtxType t = (PtxType)in->type;
+  int dp = t == PTX_T_F64, fp = t == PTX_T_F32 || t == PTX_T_F16;
+  switch (in->op) {
+  case PTX_OP_min: case PTX_OP_max: case PTX_OP_setp: case PTX_OP_selp: case PTX_OP_testp:
+    return dp ? "unit.dp_max" : fp ? "unit.fp_max" : "unit.int_max";
+  case PTX_OP_mul: case PTX_OP_mul24:
+    return dp ? "unit.dp_mul" : fp ? "unit.fp_mul" : "unit.int_mul";
+  case PTX_OP_mad: case PTX_OP_mad24: case PTX_OP_fma: case PTX_OP_sad:
+    return dp ? "unit.dp_mad" : fp ? "unit.fp_mad" : "unit.int_mad";
+  case PTX_OP_div: case PTX_OP_rem:
+    return dp ? "unit.dp_div" : fp ? "unit.fp_div" : "unit.int_div";
+  case PTX_OP_rcp: case PTX_OP_sqrt: case PTX_OP_rsqrt: case PTX_OP_ex2: case PTX_OP_lg2: case PTX_OP_sin:
+  case PTX_OP_cos: case PTX_OP_tanh:
+    return dp ? "unit.dp_div" : "unit.sfu";
+  default:
+    return dp ? "unit.dp_add" : fp ? "unit.fp_add" : "unit.int_add";
+  }
+}
+
+static uint8_t mem_kind(const PtxInst *in) {
+  int st = in->op == PTX_OP_st;
+  if (in->op == PTX_OP_atom || in->op == PTX_OP_red) return in->space == PTX_SP_SHARED ? WINST_SHARED : WINST_ATOMIC;
+  switch (in->space) {
+  case PTX_SP_SHARED: return WINST_SHARED;
+  case PTX_SP_LOCAL: return st ? WINST_LOCAL_STORE : WINST_LOCAL_LOAD;
+  case PTX_SP_CONST: case PTX_SP_PARAM: return st ? WINST_LOCAL_STORE : WINST_CONST;
+  default: return st ? WINST_GLOBAL_STORE : WINST_GLOBAL_LOAD; /* global, generic */
+  }
+}
+
+SmKernelInfo *sm_kernel_info_create(const Config *cfg, const PtxLaunch *l) {
+  const PtxModule *m = l->mod;
+  SmKernelInfo *k = calloc(1, sizeof *k);
+  if (!k) return NULL;
+  k->launch = l;
+  k->first_pc = 0;
+  k->npc = m->ncode;
+  uint32_t n = m->ncode ? m->ncode : 1;
+  k->unit = calloc(n, 1);
+  k->kind = calloc(n, 1);
+  k->latency = calloc(n, sizeof(uint16_t));
+  k->ii = calloc(n, sizeof(uint16_t));
+  k->ops = calloc(n, sizeof(PtxOperands));
+  if (!k->unit || !k->kind || !k->latency || !k->ii || !k->ops) { sm_kernel_info_free(k); return NULL; }
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const PtxInst *in = &m->code[pc];
+    ptx_inst_operands(&m->funcs[in->func], in, &k->ops[pc]);
+    char key[64];
+    const char *lk = latency_key(in);
+    uint8_t unit = SM_UNIT_SP, kind = WINST_ALU;
+    switch (in->cls) {
+    case PTX_CLS_MEM: unit = SM_UNIT_LDST; kind = mem_kind(in); lk = "unit.ldst"; break;
+    case PTX_CLS_SFU: unit = SM_UNIT_SFU; kind = WINST_SFU; break;
+    case PTX_CLS_CTRL: kind = WINST_BRANCH; lk = "unit.int_add"; break;
+    case PTX_CLS_BAR: unit = SM_UNIT_NONE; kind = WINST_BARRIER; lk = "unit.int_add"; break;
+    case PTX_CLS_NOP: unit = SM_UNIT_NONE; kind = WINST_OTHER; lk = "unit.int_add"; break;
+    default: break;
+    }
+    /* integer div/rem and f64 run on the SP pipeline in GPGPU-Sim; SFU ops keep the SFU */
+    if (in->cls == PTX_CLS_SFU && (in->op == PTX_OP_div || in->op == PTX_OP_rem) && !ptx_type_is_float((PtxType)in->type)) unit = SM_UNIT_SP;
+    k->unit[pc] = unit;
+    k->kind[pc] = kind;
+    snprintf(key, sizeof key, "%s.latency", lk);
+    k->latency[pc] = (uint16_t)cfg_int(cfg, key);
+    snprintf(key, sizeof key, "%s.ii", lk);
+    k->ii[pc] = (uint16_t)cfg_int(cfg, key);
+  }
+  return k;
+}
+
+void sm_kernel_info_free(SmKernelInfo *k) {
+  if (!k) return;
+  free(k->unit); free(k->kind); free(k->latency); free(k->ii); free(k->ops);
+  free(k);
+}
+
+/* ---- creation ---- */
+Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errlen) {
+  Sm *sm = calloc(1, sizeof *sm);
+  if (!sm) { snprintf(err, errlen, "out of memory"); return NULL; }
+  sm->id = id;
+  sm->cfg = cfg;
+  sm->ms = ms;
+  sm->l1d = memsys_l1d(ms, id);
+  sm->l1i = memsys_l1i(ms, id);
+  sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
+  sm->max_ctas = (uint32_t)cfg_int(cfg, "sm.max_ctas");
+  sm->max_threads = (uint32_t)cfg_int(cfg, "sm.max_threads");
+  sm->max_regs = (uint32_t)cfg_int(cfg, "sm.registers");
+  sm->max_shared = (uint32_t)cfg_int(cfg, "sm.shared_mem");
+  sm->nsched = (uint32_t)cfg_int(cfg, "sched.count");
+  sm->issue_width = (uint32_t)cfg_int(cfg, "sched.issue_per_cycle");
+  sm->ib_slots = (uint32_t)cfg_int(cfg, "sm.ibuffer_slots");
+  sm->fetch_width = (uint32_t)cfg_int(cfg, "sm.fetch_width");
+  if (sm->ib_slots > SM_IB_MAX) sm->ib_slots = SM_IB_MAX;
+  if (sm->fetch_width > sm->ib_slots) sm->fetch_width = sm->ib_slots;
+  sm->nunits[SM_UNIT_SP] = (uint32_t)cfg_int(cfg, "unit.sp.count");
+  sm->nunits[SM_UNIT_SFU] = (uint32_t)cfg_int(cfg, "unit.sfu.count");
+  sm->nunits[SM_UNIT_LDST] = (uint32_t)cfg_int(cfg, "unit.ldst.count");
+  sm->shared_banks = (uint32_t)cfg_int(cfg, "sm.shared_banks");
+  sm->shared_latency = (uint32_t)cfg_int(cfg, "sm.shared_latency");
+  sm->const_latency = (uint32_t)cfg_int(cfg, "sm.const_latency");
+  sm->ldst_latency = (uint32_t)cfg_int(cfg, "unit.ldst.latency");
+  sm->line_size = (uint32_t)cfg_int(cfg, "l1d.line_size");
+  uint32_t nu = 0;
+  for (int u = 0; u < SM_UNIT__COUNT; u++) { sm->unit_base[u] = nu; nu += sm->nunits[u]; }
+  sm->unit_free = calloc(nu + 1, sizeof(uint64_t));
+  sm->warps = calloc(sm->max_warps, sizeof(SmWarp));
+  sm->views = calloc(sm->max_warps, sizeof(WarpView));
+  sm->ctas = calloc(sm->max_ctas, sizeof(SmCta));
+  sm->greedy = malloc(sizeof(int32_t) * sm->nsched);
+  sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
+  sm->live = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
+  sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
+  sm->ev_cap = 1024;
+  sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live) {
+    snprintf(err, errlen, "out of memory");
+    sm_free(sm);
+    return NULL;
+  }
+  for (uint32_t i = 0; i < sm->nsched; i++) sm->greedy[i] = -1;
+  for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
+  sm->last_fetch = sm->max_warps - 1;
+  /* policies */
+  const char *pname = cfg_str(cfg, "sched.policy"), *fname = cfg_str(cfg, "sm.fetch_policy");
+  sm->policy = policy_find_warp(pname);
+  sm->fetch = policy_find_fetch(fname);
+  char names[512];
+  if (!sm->policy) {
+    policy_names(POLICY_WARP, names, sizeof names);
+    cfg_errorf(cfg, "sched.policy", err, errlen, "unknown warp scheduler '%s' (valid: %s)", pname, names);
+    sm_free(sm);
+    return NULL;
+  }
+  if (!sm->fetch) {
+    policy_names(POLICY_FETCH, names, sizeof names);
+    cfg_errorf(cfg, "sm.fetch_policy", err, errlen, "unknown fetch policy '%s' (valid: %s)", fname, names);
+    sm_free(sm);
+    return NULL;
+  }
+  char prefix[96];
+  snprintf(prefix, sizeof prefix, "sched.%s", sm->policy->name);
+  WarpSchedEnv env = {id, sm->nsched, sm->max_warps, sm->max_ctas, prefix, cfg};
+  if (sm->policy->init && sm->policy->init(&sm->pstate, &env, err, errlen)) { sm->policy = NULL; sm_free(sm); return NULL; }
+  snprintf(prefix, sizeof prefix, "fetch.%s", sm->fetch->name);
+  if (sm->fetch->init && sm->fetch->init(&sm->fstate, &env, err, errlen)) { sm->fetch = NULL; sm_free(sm); return NULL; }
+  return sm;
+}
+
+void sm_free(Sm *sm) {
+  if (!sm) return;
+  sm_end_kernel(sm);
+  if (sm->policy && sm->policy->free) sm->policy->free(sm->pstate);
+  if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
+  free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
+  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->live);
+  free(sm);
+}
+
+/* ---- kernel and CTA management ---- */
+void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
+  sm->launch = l;
+  sm->kinfo = k;
+  sm->occ_ctas = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
+  uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
+  sm->sb_words = (rows + 63) / 64;
+  sm->sb_pred_off = l->fn->rf_rows;
+  for (uint32_t w = 0; w < sm->max_warps; w++) {
+    free(sm->warps[w].sb);
+    sm->warps[w].sb = calloc(sm->sb_words + 1, sizeof(uint64_t));
+  }
+}
+
+void sm_end_kernel(Sm *sm) {
+  for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
+    if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
+  for (uint32_t w = 0; w < sm->max_warps && sm->warps; w++) {
+    free(sm->warps[w].sb);
+    sm->warps[w].sb = NULL;
+  }
+  sm->launch = NULL;
+  sm->kinfo = NULL;
+}
+
+static uint32_t cta_regs(const Sm *sm) {
+  const PtxLaunch *l = sm->launch;
+  return l->fn->regs_per_thread * l->warps_per_cta * 32;
+}
+
+uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta, uint32_t shared_per_cta,
+                      const char **limiter) {
+  uint32_t warps = (threads_per_cta + 31) / 32;
+  uint32_t n = (uint32_t)cfg_int(cfg, "sm.max_ctas");
+  *limiter = "CTA slots";
+  uint32_t by_threads = (uint32_t)cfg_int(cfg, "sm.max_threads") / (warps * 32);
+  uint32_t by_warps = (uint32_t)cfg_int(cfg, "sm.max_warps") / warps;
+  uint32_t regs = regs_per_thread * warps * 32;
+  uint32_t by_regs = regs ? (uint32_t)cfg_int(cfg, "sm.registers") / regs : n;
+  uint32_t by_shared = shared_per_cta ? (uint32_t)cfg_int(cfg, "sm.shared_mem") / shared_per_cta : n;
+  if (by_threads < n) { n = by_threads; *limiter = "threads"; }
+  if (by_warps < n) { n = by_warps; *limiter = "warps"; }
+  if (by_regs < n) { n = by_regs; *limiter = "registers"; }
+  if (by_shared < n) { n = by_shared; *limiter = "shared memory"; }
+  return n;
+}
+
+uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
+  uint32_t n = sm->occ_ctas;
+  *limiter = sm->occ_limiter;
+  if (sm->policy->cta_limit) {
+    uint32_t p = sm->policy->cta_limit(sm->pstate);
+    if (p < n) { n = p; *limiter = "scheduler policy"; }
+  }
+  return n;
+}
+
+bool sm_can_accept_cta(const Sm *sm) {
+  const PtxLaunch *l = sm->launch;
+  if (!l) return false;
+  const char *lim;
+  if (sm->resident_ctas >= sm_max_ctas(sm, &lim)) return false;
+  return sm->used_threads + l->warps_per_cta * 32 <= sm->max_threads && sm->used_warps + l->warps_per_cta <= sm->max_warps &&
+         sm->used_regs + cta_regs(sm) <= sm->max_regs && sm->used_shared + l->shared_per_cta <= sm->max_shared;
+}
+
+static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
+
+static void live_add(Sm *sm, uint32_t slot) {
+  uint32_t i = sm->nlive++;
+  while (i > 0 && sm->live[i - 1] > slot) { sm->live[i] = sm->live[i - 1]; i--; }
+  sm->live[i] = slot;
+}
+
+static void live_remove(Sm *sm, uint32_t slot) {
+  uint32_t i = 0;
+  while (i < sm->nlive && sm->live[i] != slot) i++;
+  if (i == sm->nlive) return;
+  memmove(&sm->live[i], &sm->live[i + 1], sizeof(uint32_t) * (sm->nlive - i - 1));
+  sm->nlive--;
+}
+
+void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
+  if (!sm->policy->on_event) return;
+  SchedEvent ev = {kind, now, slot, slot < sm->max_warps ? sm->warps[slot].cta_slot : 0, line, pc, -1};
+  sm->policy->on_event(sm->pstate, &ev);
+}
+
+void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
+  uint32_t cs = 0;
+  while (sm->ctas[cs].cta) cs++;
+  SmCta *c = &sm->ctas[cs];
+  memset(c, 0, sizeof *c);
+  c->cta = cta;
+  c->live_warps = cta->nwarps;
+  c->start_cycle = now;
+  c->warp_tmin = UINT64_MAX;
+  c->threads = cta->nwarps * 32;
+  c->warps = cta->nwarps;
+  c->regs = cta_regs(sm);
+  c->shared = sm->launch->shared_per_cta;
+  cta->smid = sm->id;
+  sm->resident_ctas++;
+  sm->used_threads += c->threads;
+  sm->used_warps += c->warps;
+  sm->used_regs += c->regs;
+  sm->used_shared += c->shared;
+  sm_event(sm, SCHED_EV_CTA_LAUNCH, UINT32_MAX, 0, 0, now);
+  sm->quiet = 0;
+  uint32_t slot = 0;
+  for (uint32_t i = 0; i < cta->nwarps; i++) {
+    while (sm->warps[slot].pw) slot++;
+    SmWarp *w = &sm->warps[slot];
+    uint64_t *sb = w->sb;
+    WarpView *v = w->view;
+    memset(w, 0, sizeof *w);
+    w->sb = sb;
+    memset(sb, 0, sizeof(uint64_t) * sm->sb_words);
+    w->view = v;
+    w->pw = &cta->warps[i];
+    w->cta_slot = cs;
+    memset(v, 0, sizeof *v);
+    v->slot = slot;
+    v->cta_slot = cs;
+    v->cta_id = cta->linear_id;
+    v->warp_in_cta = i;
+    v->age = sm->age_counter++;
+    v->launch_cycle = now;
+    v->valid = 1;
+    v->wait = WARP_WAIT_EMPTY;
+    w->dirty = 1;
+    live_add(sm, slot);
+    sm_event(sm, SCHED_EV_WARP_LAUNCH, slot, 0, 0, now);
+  }
+  sm->progress++;
+}
+
+/* ---- scoreboard ---- */
+void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
+  SmWarp *w = &sm->warps[slot];
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t r = rows[i];
+    if (sb_test(w->sb, r)) { w->sb[r / 64] &= ~(1ull << (r % 64)); w->pending_writes--; }
+  }
+  w->dirty = 1;
+  sm->progress++;
+}
+
+static void heap_push(Sm *sm, SmEvent e) {
+  if (sm->nev == sm->ev_cap) {
+    SmEvent *ne = realloc(sm->ev, sizeof(SmEvent) * sm->ev_cap * 2);
+    if (!ne) return; /* cannot happen in practice: events are bounded by warps x latency */
+    sm->ev = ne;
+    sm->ev_cap *= 2;
+  }
+  uint32_t i = sm->nev++;
+  while (i > 0) {
+    uint32_t p = (i - 1) / 2;
+    if (sm->ev[p].cycle <= e.cycle) break;
+    sm->ev[i] = sm->ev[p];
+    i = p;
+  }
+  sm->ev[i] = e;
+}
+
+static SmEvent heap_pop(Sm *sm) {
+  SmEvent top = sm->ev[0], last = sm->ev[--sm->nev];
+  uint32_t i = 0, n = sm->nev;
+  for (;;) {
+    uint32_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && sm->ev[c + 1].cycle < sm->ev[c].cycle) c++;
+    if (last.cycle <= sm->ev[c].cycle) break;
+    sm->ev[i] = sm->ev[c];
+    i = c;
+  }
+  if (n) sm->ev[i] = last;
+  return top;
+}
+
+void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n) {
+  SmEvent e = {cycle, slot, (uint8_t)(n > 6 ? 6 : n), {0}};
+  for (uint32_t i = 0; i < e.nrows; i++) e.rows[i] = rows[i];
+  heap_push(sm, e);
+}
+
+/* ---- retirement ---- */
+static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
+  SmWarp *w = &sm->warps[slot];
+  SmCta *c = &sm->ctas[w->cta_slot];
+  uint64_t t = now - w->view->launch_cycle;
+  if (t < c->warp_tmin) c->warp_tmin = t;
+  if (t > c->warp_tmax) c->warp_tmax = t;
+  sm->st.warps_done++;
+  sm_event(sm, SCHED_EV_WARP_EXIT, slot, 0, 0, now);
+  w->pw = NULL;
+  w->view->valid = 0;
+  w->view->wait = WARP_WAIT_EXITED;
+  live_remove(sm, slot);
+  for (uint32_t i = 0; i < sm->nsched; i++)
+    if (sm->greedy[i] == (int32_t)slot) sm->greedy[i] = -1;
+  if (--c->live_warps == 0) {
+    sm->st.ctas_done++;
+    sm->st.cta_cycles_sum += now - c->start_cycle;
+    if (c->warp_tmax) sm->st.warp_disparity_sum += (double)(c->warp_tmax - c->warp_tmin) / (double)c->warp_tmax;
+    sm->st.warp_time_max_sum += c->warp_tmax;
+    sm->st.warp_time_min_sum += c->warp_tmin;
+    sm_event(sm, SCHED_EV_CTA_EXIT, UINT32_MAX, 0, 0, now);
+    ptx_cta_destroy(c->cta);
+    c->cta = NULL;
+    sm->resident_ctas--;
+    sm->used_threads -= c->threads;
+    sm->used_warps -= c->warps;
+    sm->used_regs -= c->regs;
+    sm->used_shared -= c->shared;
+  }
+  sm->progress++;
+}
+
+static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
+  SmWarp *w = &sm->warps[slot];
+  if (w->pw && w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst) retire_warp(sm, slot, now);
+}
+
+/* ---- per-cycle stages ---- */
+static void stage_writeback(Sm *sm, uint64_t now) {
+  while (sm->nev && sm->ev[0].cycle <= now) {
+    SmEvent e = heap_pop(sm);
+    sm_release_rows(sm, e.slot, e.rows, e.nrows);
+    maybe_retire(sm, e.slot, now);
+    sm->busy = 1;
+  }
+}
+
+static void stage_fetch_replies(Sm *sm, uint64_t now) {
+  MemRequest r;
+  while (cache_pop_reply(sm->l1i, now, &r)) {
+    if (!r.user) continue;
+    uint32_t slot = (uint32_t)((uintptr_t)r.user - 1);
+    SmWarp *w = &sm->warps[slot];
+    if (!w->pw || !w->fetch_pending) continue;
+    w->fetch_pending = 0;
+    /* fill the I-buffer with up to fetch_width sequential instructions of the function */
+    uint32_t pc = ptx_warp_pc(w->pw);
+    if (pc == PTX_EXIT_PC) continue;
+    const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
+    for (uint32_t k = 0; k < sm->fetch_width && pc + k < f->first_pc + f->npc && w->ib_n < sm->ib_slots; k++) {
+      w->ib_pc[w->ib_n] = pc + k;
+      w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
+      w->ib_n++;
+    }
+    sm->busy = 1;
+    sm->progress++;
+  }
+}
+
+static void stage_fetch(Sm *sm, uint64_t now) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < sm->nlive; i++) {
+    uint32_t s = sm->live[i];
+    SmWarp *w = &sm->warps[s];
+    if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) sm->elig_buf[n++] = s;
+  }
+  if (!n) return;
+  uint32_t s = sm->fetch->select ? sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now) : sm->elig_buf[0];
+  if (!sm->fetch->select) {
+    for (uint32_t i = 0; i < n; i++)
+      if (sm->elig_buf[i] > sm->last_fetch) { s = sm->elig_buf[i]; break; }
+  }
+  SmWarp *w = &sm->warps[s];
+  uint32_t pc = ptx_warp_pc(w->pw);
+  if (pc == PTX_EXIT_PC) return;
+  uint64_t addr = SM_INST_PHYS + (uint64_t)pc * 8;
+  MemRequest r = {.addr = addr, .line_addr = addr & ~(uint64_t)(sm->line_size - 1), .pc = pc, .issue_cycle = now,
+                  .user = (void *)(uintptr_t)(s + 1), .sm = (int32_t)sm->id, .warp = (int32_t)s,
+                  .cta = (int32_t)w->cta_slot, .bytes = 16, .access_class = MEM_CLASS_CA, .unit = MEM_UNIT_L1I};
+  CacheResult res = cache_access(sm->l1i, &r, now);
+  if (res.outcome == CACHE_RESFAIL) { sm->st.icache_waits++; return; }
+  w->fetch_pending = 1;
+  sm->fetched = 1;
+  sm->last_fetch = s;
+  sm->st.fetches++;
+  sm->busy = 1;
+}
+
+/* Updates the view of warp s for this cycle and returns whether it can issue. */
+static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
+  SmWarp *w = &sm->warps[s];
+  WarpView *v = w->view;
+  if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
+  if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty) return 0; /* nothing it waits on has completed */
+  if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm->ldst.busy && !w->dirty) return 0;
+  w->wait_ldst = 0;
+  if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
+  if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
+  uint32_t pc = ptx_warp_pc(w->pw);
+  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0; /* control flow left the fetched path: flush */
+  if (!w->ib_n || w->ib_ready[0] > now) { v->wait = WARP_WAIT_EMPTY; if (w->ib_n) sm->busy = 1; return 0; }
+  const PtxInst *in = &sm->launch->mod->code[pc];
+  const PtxOperands *o = &sm->kinfo->ops[pc];
+  uint32_t rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
+  v->pc = pc - sm->launch->fn->first_pc;
+  v->next_kind = sm->kinfo->kind[pc];
+  v->active_lanes = ptx_warp_mask(w->pw);
+  if (w->pending_writes) {
+    int blocked = 0;
+    for (uint32_t i = 0; i < o->nrd && !blocked; i++) blocked = sb_test(w->sb, rb + o->rd[i]);
+    for (uint32_t i = 0; i < o->nwr && !blocked; i++) blocked = sb_test(w->sb, rb + o->wr[i]);
+    for (uint32_t i = 0; i < o->nprd && !blocked; i++) blocked = sb_test(w->sb, pb + o->prd[i]);
+    for (uint32_t i = 0; i < o->npwr && !blocked; i++) blocked = sb_test(w->sb, pb + o->pwr[i]);
+    if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; w->dirty = 0; return 0; }
+  }
+  v->long_pending = 0;
+  uint8_t unit = sm->kinfo->unit[pc];
+  if (unit == SM_UNIT_LDST) {
+    if (sm->ldst.busy || sm->ldst.free_at > now) { /* frees on a memory event or at free_at */
+      v->wait = WARP_WAIT_UNIT;
+      w->wait_ldst = sm->ldst.busy;
+      return 0;
+    }
+    if (in->op != PTX_OP_st && in->op != PTX_OP_red) {
+      int free_load = 0;
+      for (int i = 0; i < SM_MAX_LOADS; i++) free_load |= w->loads[i].remaining == 0;
+      if (!free_load) { v->wait = WARP_WAIT_SCOREBOARD; w->dirty = 0; return 0; }
+    }
+  } else if (unit != SM_UNIT_NONE) {
+    int any = 0;
+    for (uint32_t u = 0; u < sm->nunits[unit]; u++) any |= sm->unit_free[sm->unit_base[unit] + u] <= now;
+    if (!any) { v->wait = WARP_WAIT_UNIT; sm->busy = 1; return 0; }
+  }
+  v->wait = WARP_WAIT_NONE;
+  *out_in = in;
+  *out_pc = pc;
+  sm->busy = 1;
+  return 1;
+}
+
+/* Issues the head instruction of warp s: functional execution plus timing. */
+static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t now, char *err, size_t errlen) {
+  SmWarp *w = &sm->warps[s];
+  PtxWarp *pw = w->pw;
+  const PtxOperands *o = &sm->kinfo->ops[pc];
+  uint8_t unit = sm->kinfo->unit[pc], kind = sm->kinfo->kind[pc];
+  uint32_t rb = (uint32_t)((pw->rf - pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(pw->pf - pw->preds);
+  uint32_t rows[6], nrows = 0;
+  for (uint32_t i = 0; i < o->nwr; i++) rows[nrows++] = rb + o->wr[i];
+  for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
+  uint32_t mask = ptx_warp_mask(pw);
+  pw->trace = unit == SM_UNIT_LDST ? &sm->trace : NULL;
+  sm->trace.mask = 0;
+  pw->clock = now;
+  PtxStepResult r = ptx_warp_step(pw);
+  pw->trace = NULL;
+  if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
+  sm->st.warp_insts++;
+  sm->st.thread_insts += (uint64_t)__builtin_popcount(mask);
+  sm->st.issue_kind[kind]++;
+  w->view->insts++;
+  w->view->last_issue = now;
+  /* I-buffer: pop the head; flush if the next instruction is not the fetched one */
+  memmove(&w->ib_pc[0], &w->ib_pc[1], sizeof(uint32_t) * (SM_IB_MAX - 1));
+  memmove(&w->ib_ready[0], &w->ib_ready[1], sizeof(uint64_t) * (SM_IB_MAX - 1));
+  w->ib_n--;
+  uint32_t npc = ptx_warp_pc(pw);
+  if (w->ib_n && w->ib_pc[0] != npc) w->ib_n = 0;
+  /* reserve destinations */
+  for (uint32_t i = 0; i < nrows; i++)
+    if (!sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
+  if (unit == SM_UNIT_LDST) {
+    sm->st.unit_busy[SM_UNIT_LDST]++;
+    sm_ldst_accept(sm, s, in, pc, kind, now);
+  } else {
+    if (unit != SM_UNIT_NONE) {
+      for (uint32_t u = 0; u < sm->nunits[unit]; u++) {
+        uint64_t *f = &sm->unit_free[sm->unit_base[unit] + u];
+        if (*f <= now) { *f = now + sm->kinfo->ii[pc]; break; }
+      }
+      sm->st.unit_busy[unit]++;
+    }
+    if (nrows) sm_schedule_release(sm, now + sm->kinfo->latency[pc], s, rows, nrows);
+  }
+  if (sm->policy->on_issue) sm->policy->on_issue(sm->pstate, w->view, (WarpInstKind)kind, now);
+  if (r == PTX_STEP_BARRIER) sm_event(sm, SCHED_EV_BARRIER_ARRIVE, s, 0, pc, now);
+  if (r == PTX_STEP_RELEASED) {
+    sm_event(sm, SCHED_EV_BARRIER_ARRIVE, s, 0, pc, now);
+    sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
+  }
+  if (r == PTX_STEP_DONE) {
+    w->exec_done = 1;
+    w->ib_n = 0;
+    /* barriers waiting on this warp may now release */
+    if (ptx_cta_recheck_barriers(pw->cta)) sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
+    maybe_retire(sm, s, now);
+  }
+  sm->progress++;
+  return 0;
+}
+
+/* The reason a scheduler issued nothing, from how many of its warps wait on what. */
+static SmStall stall_reason(const Sm *sm, const uint32_t *seen) {
+  (void)sm;
+  uint32_t any = 0;
+  for (int k = 0; k < WARP_WAIT__COUNT; k++) any += seen[k];
+  if (!any) return SM_STALL_NO_WARP;
+  if (seen[WARP_WAIT_NONE]) return SM_STALL_POLICY;
+  if (seen[WARP_WAIT_UNIT]) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
+  if (seen[WARP_WAIT_SCOREBOARD]) return SM_STALL_SCOREBOARD;
+  if (seen[WARP_WAIT_EMPTY]) return SM_STALL_IBUFFER;
+  if (seen[WARP_WAIT_BARRIER]) return SM_STALL_BARRIER;
+  return SM_STALL_DRAIN;
+}
+
+static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  /* refresh every view first: the policy orders on this cycle's state */
+  const PtxInst *ins[1024];
+  uint32_t pcs[1024];
+  uint8_t ready[1024];
+  uint32_t nready[64] = {0}, seen[64][WARP_WAIT__COUNT];
+  uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
+  memset(seen, 0, sizeof(seen[0]) * ns);
+  for (uint32_t i = 0; i < sm->nlive; i++) {
+    uint32_t s = sm->live[i], q = s % sm->nsched % 64;
+    ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
+    nready[q] += ready[s];
+    seen[q][sm->views[s].wait]++;
+    sm->nready_total += ready[s];
+  }
+  if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+  for (uint32_t k = 0; k < sm->nsched; k++) {
+    uint32_t sched = (uint32_t)((now + k) % sm->nsched), issued = 0; /* the first scheduler alternates with the cycle */
+    if (!nready[sched % 64]) {
+      SmStall r = stall_reason(sm, seen[sched % 64]);
+      sm->st.stall[r]++;
+      sm->q_stall[sched % 64] = (uint8_t)r;
+      continue;
+    }
+    uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
+    for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
+      uint32_t s = sm->order_buf[i];
+      if (s >= nw || !sm->warps[s].pw || !ready[s] || s % sm->nsched != sched) continue;
+      if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
+      /* the unit may have been taken by the other scheduler this cycle */
+      const PtxInst *in = ins[s];
+      uint32_t pc = pcs[s];
+      if (!warp_ready(sm, s, now, &in, &pc)) { ready[s] = 0; continue; }
+      if (issue(sm, s, in, pc, now, err, errlen)) return -1;
+      ready[s] = 0;
+      sm->greedy[sched] = (int32_t)s;
+      issued++;
+    }
+    if (!issued) sm->st.stall[stall_reason(sm, seen[sched % 64])]++;
+  }
+  return 0;
+}
+
+/* Is this cycle provably identical to the last (quiet) one? */
+static int still_quiet(const Sm *sm, uint64_t now) {
+  return sm->quiet && (!sm->nev || sm->ev[0].cycle > now) && cache_next_reply(sm->l1d) > now &&
+         cache_next_reply(sm->l1i) > now && cache_miss_queue_len(sm->l1d) == sm->q_l1d_mq &&
+         cache_mshr_used(sm->l1d) == sm->q_l1d_mshr && cache_miss_queue_len(sm->l1i) == sm->q_l1i_mq &&
+         cache_mshr_used(sm->l1i) == sm->q_l1i_mshr;
+}
+
+int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  sm->now = now;
+  sm->busy = 0;
+  if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
+  sm->st.active_cycles++;
+  if (still_quiet(sm, now)) { /* account the cycle exactly as simulating it would */
+    for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]]++;
+    if (sm->ldst.busy) {
+      sm->st.ldst_busy_cycles++;
+      if (sm->q_fail >= 0) sm->st.ldst_resfail[sm->q_fail]++;
+      if (sm->q_fail >= 0) cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, 1);
+    }
+    if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+    return 0;
+  }
+  sm->ldst_moved = sm->fetched = sm->nready_total = 0;
+  sm->q_fail = -1;
+  stage_writeback(sm, now);
+  sm_ldst_replies(sm, now);
+  stage_fetch_replies(sm, now);
+  sm_ldst_cycle(sm, now);
+  if (stage_issue(sm, now, err, errlen)) return -1;
+  stage_fetch(sm, now);
+  /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
+  sm->quiet = !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  if (sm->quiet) {
+    sm->q_l1d_mq = cache_miss_queue_len(sm->l1d);
+    sm->q_l1d_mshr = cache_mshr_used(sm->l1d);
+    sm->q_l1i_mq = cache_miss_queue_len(sm->l1i);
+    sm->q_l1i_mshr = cache_mshr_used(sm->l1i);
+  }
+  return 0;
+}
+
+void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
+  if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
+  sm->st.active_cycles += n;
+  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
+  if (sm->ldst.busy) {
+    sm->st.ldst_busy_cycles += n;
+    if (sm->q_fail >= 0) {
+      sm->st.ldst_resfail[sm->q_fail] += n;
+      cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, n);
+    }
+  }
+  if (sm->policy->tick)
+    for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
+}
+
+uint64_t sm_next_event(const Sm *sm, uint64_t now) {
+  if (sm->busy) return now + 1;
+  uint64_t t = UINT64_MAX;
+  if (sm->nev) t = sm->ev[0].cycle;
+  if (sm->ldst.free_at > now && sm->ldst.free_at < t) t = sm->ldst.free_at;
+  return t <= now ? now + 1 : t;
+}
+
+bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
+uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }
+uint64_t sm_progress(const Sm *sm) { return sm->progress; }
+const SmStats *sm_stats(const Sm *sm) { return &sm->st; }
+
+void sm_dump(const Sm *sm, FILE *out) {
+  static const char *wn[] = {"ready", "ibuffer-empty", "scoreboard", "barrier", "unit-busy", "draining", "exited"};
+  fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");
+  if (sm->ldst.busy) fprintf(out, " (warp %u, request %u of %u)", sm->ldst.slot, sm->ldst.next, sm->ldst.nreq);
+  fprintf(out, "\n");
+  for (uint32_t c = 0; c < sm->max_ctas; c++) {
+    char buf[1024];
+    if (!sm->ctas[c].cta) continue;
+    ptx_cta_describe(sm->ctas[c].cta, buf, sizeof buf);
+    fprintf(out, " %s\n", buf);
+  }
+  for (uint32_t s = 0; s < sm->max_warps; s++) {
+    const SmWarp *w = &sm->warps[s];
+    if (!w->pw) continue;
+    fprintf(out, "  warp slot %u (CTA %u warp %u) pc %u: %s, %u pending writes, %u pending loads%s\n", s,
+            sm->views[s].cta_id, sm->views[s].warp_in_cta, sm->views[s].pc, wn[sm->views[s].wait], w->pending_writes,
+            w->pending_loads, w->fetch_pending ? ", I-cache miss pending" : "");
+  }
+}
+
+void sm_policy_report(const Sm *sm, FILE *out, bool json) {
+  if (sm->policy->report) sm->policy->report(sm->pstate, out, json);
+}

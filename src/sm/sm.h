@@ -1,0 +1,98 @@
+/* sm.h - timing model of one streaming multiprocessor (GPGPU-Sim 3.x / Fermi
+ * style): fetch through the L1I into 2-slot I-buffers, decode, per-warp
+ * scoreboard, N warp schedulers asking a pluggable policy for their order,
+ * SP/SFU/LD-ST units with latency and initiation interval, a LD/ST unit that
+ * coalesces accesses into L1D requests and stalls on reservation failures,
+ * shared memory with bank conflicts, barriers, writeback.
+ *
+ * Invariant: instructions execute functionally (ptx_warp_step) at issue;
+ * the timing model only decides *when*. A warp slot is freed when its warp has
+ * exited and every write it issued has completed. No policy is named here.
+ * Depends on ptx/ (functional core), mem/ (memory system), policy/ interfaces.
+ */
+#ifndef WS_SM_H
+#define WS_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "mem/memsys.h"
+#include "policy/warp_sched.h"
+#include "ptx/ptx.h"
+
+typedef struct Sm Sm;
+
+/* Issue-stall reasons counted per scheduler per cycle without an issue. */
+typedef enum SmStall {
+  SM_STALL_NO_WARP = 0,   /* no valid warp assigned to the scheduler */
+  SM_STALL_IBUFFER,       /* warps have no decoded instruction (fetch / I-cache) */
+  SM_STALL_SCOREBOARD,    /* data dependences on pending registers */
+  SM_STALL_BARRIER,       /* warps wait at a barrier */
+  SM_STALL_UNIT,          /* the needed SP/SFU unit is busy */
+  SM_STALL_LDST,          /* the LD/ST unit is busy (incl. reservation-failure stalls) */
+  SM_STALL_POLICY,        /* ready warps exist but the policy left them out */
+  SM_STALL_DRAIN,         /* warps finished, waiting for outstanding memory */
+  SM_STALL__COUNT
+} SmStall;
+
+enum { SM_UNIT_SP = 0, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_NONE, SM_UNIT__COUNT };
+
+typedef struct SmStats {
+  uint64_t warp_insts, thread_insts;
+  uint64_t issue_kind[WINST__COUNT];           /* warp instructions per kind */
+  uint64_t stall[SM_STALL__COUNT];             /* scheduler-cycles without an issue, by reason */
+  uint64_t unit_busy[SM_UNIT__COUNT];          /* cycles a unit accepted an instruction */
+  uint64_t active_cycles;                      /* cycles with at least one resident warp */
+  uint64_t ldst_resfail[CACHE_FAIL__COUNT];    /* LD/ST stall cycles by L1D reservation failure */
+  uint64_t ldst_busy_cycles;                   /* cycles the LD/ST unit held an instruction */
+  uint64_t shared_accesses, shared_conflict_passes;
+  uint64_t global_load_reqs, global_store_reqs, local_reqs, atomic_reqs, const_loads;
+  uint64_t loads_completed, load_latency_sum;  /* global/local loads: issue -> last reply */
+  uint64_t fetches, icache_waits;
+  uint64_t ctas_done, warps_done;
+  uint64_t cta_cycles_sum;                     /* sum of CTA lifetimes */
+  double warp_disparity_sum;                   /* sum over CTAs of (slowest-fastest)/slowest warp time */
+  uint64_t warp_time_max_sum, warp_time_min_sum;
+} SmStats;
+
+typedef struct SmKernelInfo SmKernelInfo;
+
+/* Per-kernel static timing data shared by all SMs (per-PC unit, latency, kind). */
+SmKernelInfo *sm_kernel_info_create(const Config *cfg, const PtxLaunch *l);
+void sm_kernel_info_free(SmKernelInfo *k);
+
+Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errlen);
+void sm_free(Sm *sm);
+
+/* Kernel boundaries: attach the launch (its static info) / detach. */
+void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k);
+void sm_end_kernel(Sm *sm);
+/* Can this SM accept one more CTA of the current kernel now? */
+bool sm_can_accept_cta(const Sm *sm);
+/* Most CTAs of the current kernel an empty SM can hold (0 = does not fit) and the limiting resource. */
+uint32_t sm_max_ctas(const Sm *sm, const char **limiter);
+/* CTAs of a kernel one SM holds under cfg's limits, and the limiting resource. */
+uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta, uint32_t shared_per_cta,
+                      const char **limiter);
+/* Takes ownership of the functional CTA. */
+void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now);
+
+/* One cycle. Returns -1 on a functional fault (message in err). */
+int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen);
+/* Earliest cycle > now at which this SM can do something by itself
+ * (UINT64_MAX: it waits only on memory replies or is empty). */
+uint64_t sm_next_event(const Sm *sm, uint64_t now);
+/* Accounts n skipped cycles starting at `from` (the engine jumped over them:
+ * every SM was quiet), keeping statistics identical to simulating them. */
+void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n);
+bool sm_idle(const Sm *sm);              /* no resident CTA */
+uint32_t sm_resident_ctas(const Sm *sm);
+uint64_t sm_progress(const Sm *sm);      /* monotonic counter of events (deadlock detection) */
+const SmStats *sm_stats(const Sm *sm);
+/* Which warps wait on what (deadlock reports). */
+void sm_dump(const Sm *sm, FILE *out);
+void sm_policy_report(const Sm *sm, FILE *out, bool json);
+
+#endif

@@ -1,0 +1,143 @@
+/* sm_int.h - internals of the SM timing model shared by sm.c (pipeline) and
+ * ldst.c (LD/ST unit, coalescer, shared memory). Not for use outside src/sm/. */
+#ifndef WS_SM_INT_H
+#define WS_SM_INT_H
+
+#include "sm/sm.h"
+
+#define SM_IB_MAX 8          /* I-buffer capacity limit (sm.ibuffer_slots <= this) */
+#define SM_MAX_LOADS 8       /* outstanding load groups per warp */
+#define SM_MAX_REQS 64       /* line requests of one warp instruction */
+#define SM_LOCAL_PHYS 0x0000080000000000ull /* where per-thread local memory lives physically */
+#define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
+
+struct SmKernelInfo {
+  const PtxLaunch *launch;
+  uint32_t first_pc, npc;     /* module pcs covered (all code of the module) */
+  uint8_t *unit;              /* per module pc: SM_UNIT_* */
+  uint8_t *kind;              /* per module pc: WarpInstKind */
+  uint16_t *latency, *ii;     /* per module pc */
+  PtxOperands *ops;           /* per module pc, rows relative to the owning function */
+};
+
+typedef struct SmLoad {
+  uint16_t remaining;         /* replies still expected (0 = free entry) */
+  uint8_t nrows, npreds;
+  uint32_t rows[4];
+  uint64_t issue_cycle;
+} SmLoad;
+
+typedef struct SmWarp {
+  PtxWarp *pw;                /* functional warp; NULL = free slot */
+  uint32_t cta_slot;
+  WarpView *view;
+  uint32_t ib_pc[SM_IB_MAX];  /* I-buffer: module pcs, in order */
+  uint64_t ib_ready[SM_IB_MAX];
+  uint8_t ib_n;
+  uint8_t fetch_pending;      /* waiting on the L1I */
+  uint8_t exec_done;          /* functional warp finished */
+  uint8_t in_ldst;            /* the LD/ST unit holds one of its instructions */
+  uint32_t pending_writes;    /* scoreboard-reserved rows and predicates */
+  uint32_t pending_loads;
+  SmLoad loads[SM_MAX_LOADS];
+  uint64_t *sb;               /* scoreboard bits: register rows then predicate rows */
+  uint64_t finish_cycle;
+  uint8_t dirty;              /* scoreboard changed since it was last found blocked */
+  uint8_t wait_ldst;          /* blocked because the LD/ST unit is busy */
+} SmWarp;
+
+typedef struct SmCta {
+  PtxCta *cta;                /* NULL = free */
+  uint32_t live_warps;        /* warps not yet retired */
+  uint32_t first_slot_age;
+  uint64_t start_cycle;
+  uint64_t warp_tmin, warp_tmax;
+  uint32_t threads, warps, regs, shared;
+} SmCta;
+
+typedef struct SmReq {
+  uint64_t line_addr, addr;
+  uint16_t bytes;
+  uint8_t is_write, cls;
+} SmReq;
+
+/* The instruction held by the LD/ST unit. */
+typedef struct SmLdst {
+  int busy;
+  uint32_t slot;
+  int32_t load;               /* load group, -1 for stores */
+  uint8_t kind;
+  uint32_t nreq, next;
+  uint64_t pc;
+  uint64_t free_at;           /* shared/const: the unit is busy until this cycle */
+  SmReq req[SM_MAX_REQS];
+} SmLdst;
+
+typedef struct SmEvent { uint64_t cycle; uint32_t slot; uint8_t nrows; uint32_t rows[6]; } SmEvent;
+
+struct Sm {
+  uint32_t id;
+  const Config *cfg;
+  MemSys *ms;
+  Cache *l1d, *l1i;
+  /* parameters */
+  uint32_t max_warps, max_ctas, max_threads, max_regs, max_shared, nsched, issue_width, ib_slots, fetch_width;
+  uint32_t nunits[SM_UNIT__COUNT];
+  uint32_t shared_banks, shared_latency, ldst_latency, const_latency, line_size;
+  /* kernel */
+  PtxLaunch *launch;
+  const SmKernelInfo *kinfo;
+  uint32_t occ_ctas;          /* occupancy of the current kernel (resource limits) */
+  const char *occ_limiter;
+  uint32_t sb_words, sb_pred_off;
+  /* state */
+  SmWarp *warps;
+  uint32_t *live;             /* occupied warp slots, ascending */
+  uint32_t nlive;
+  WarpView *views;
+  SmCta *ctas;
+  uint32_t resident_ctas, used_threads, used_regs, used_shared, used_warps;
+  uint64_t age_counter;
+  int32_t *greedy;            /* per scheduler: slot issued last */
+  uint32_t first_sched;       /* which scheduler goes first this cycle */
+  uint32_t last_fetch;
+  uint64_t *unit_free;        /* per unit instance: cycle it accepts again */
+  uint32_t unit_base[SM_UNIT__COUNT];
+  SmLdst ldst;
+  SmEvent *ev;                /* min-heap on cycle */
+  uint32_t nev, ev_cap;
+  uint32_t *order_buf, *elig_buf;
+  uint64_t progress;
+  uint64_t now;
+  int busy;                   /* did something (or could) this cycle */
+  /* Quiescence: a cycle in which no warp was ready and nothing moved; until
+   * one of its inputs changes, the next cycles are identical and are only
+   * accounted (stall counters), not re-simulated. */
+  int quiet;
+  uint32_t q_l1d_mq, q_l1d_mshr, q_l1i_mq, q_l1i_mshr;
+  uint8_t q_stall[64];
+  int8_t q_fail;
+  int ldst_moved, fetched, nready_total;
+  PtxMemTrace trace;
+  /* policy */
+  const WarpSchedPolicy *policy;
+  void *pstate;
+  const FetchPolicy *fetch;
+  void *fstate;
+  SmStats st;
+};
+
+/* ldst.c */
+/* After a memory instruction executed (trace filled): queue its requests. */
+void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now);
+/* One cycle of the LD/ST unit: send the next request to the L1D. */
+void sm_ldst_cycle(Sm *sm, uint64_t now);
+/* Replies from the L1D. */
+void sm_ldst_replies(Sm *sm, uint64_t now);
+
+/* sm.c, used by ldst.c */
+void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n);
+void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n);
+void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now);
+
+#endif

@@ -1,0 +1,431 @@
+/* t401_cache.c - the generic cache mechanism with a mock next level:
+ * hit latency, MSHR merging, each reservation-failure reason, write-evict,
+ * write-back with dirty eviction, cg bypass, reply back-pressure, set
+ * indexing of an interleaved slice, and the statistics printers. */
+#include <stdlib.h>
+
+#include "common/test.h"
+#include "core/config.h"
+#include "mem/cache.h"
+#include "policy/registry.h"
+
+TEST_GLOBALS;
+
+#define LINE 128
+
+static Config *cfg;
+
+typedef struct Geo {
+  uint32_t sets, ways, mshr, merge, missq, lat;
+  CacheWritePolicy wp;
+} Geo;
+
+static Cache *make(Geo g) {
+  CacheParams p = {.name = "l1d",
+                   .level = 1,
+                   .size = LINE * g.ways * g.sets,
+                   .line_size = LINE,
+                   .assoc = g.ways,
+                   .mshr_entries = g.mshr,
+                   .mshr_max_merge = g.merge,
+                   .miss_queue = g.missq,
+                   .latency = g.lat,
+                   .ports = 4,
+                   .write_policy = g.wp,
+                   .bypass_cg = true,
+                   .policy = policy_find_cache("lru"),
+                   .index_parts = 1,
+                   .index_chunk_lines = 1};
+  if (g.wp == CACHE_WRITE_BACK) p.name = "l2", p.level = 2, p.bypass_cg = false;
+  char err[256];
+  Cache *c = cache_create(&p, cfg, err, sizeof err);
+  if (!c) fprintf(stderr, "%s\n", err);
+  return c;
+}
+
+static int tags[64];
+
+static MemRequest rq(uint64_t line, int tag) {
+  return (MemRequest){.addr = line * LINE + 4,
+                      .line_addr = line * LINE,
+                      .pc = 0x40,
+                      .sm = 0,
+                      .warp = tag,
+                      .bytes = 4,
+                      .unit = MEM_UNIT_L1D,
+                      .user = &tags[tag]};
+}
+
+static MemRequest wr(uint64_t line, int tag) {
+  MemRequest r = rq(line, tag);
+  r.is_write = 1;
+  return r;
+}
+
+/* Pops every miss and fills it (the mock next level answers at once). */
+static int serve_all(Cache *c, uint64_t now) {
+  int n = 0;
+  while (cache_miss_head(c)) {
+    MemRequest m = *cache_miss_head(c);
+    cache_miss_pop(c);
+    if (!(m.flags & MEM_F_WRITEBACK)) CHECK(cache_fill(c, &m, now));
+    n++;
+  }
+  return n;
+}
+
+static int pop_all(Cache *c, uint64_t now, void **users, int max) {
+  MemRequest r;
+  int n = 0;
+  while (cache_pop_reply(c, now, &r)) {
+    if (n < max && users) users[n] = r.user;
+    n++;
+  }
+  return n;
+}
+
+static void test_hit_latency(void) {
+  const uint32_t lats[] = {1, 3, 20};
+  for (int i = 0; i < 3; i++) {
+    Cache *c = make((Geo){32, 4, 32, 8, 8, lats[i], CACHE_WRITE_EVICT});
+    if (!c) return;
+    MemRequest r = rq(5, 1);
+    CHECK(cache_access(c, &r, 10).outcome == CACHE_MISS);
+    serve_all(c, 50);
+    CHECK(pop_all(c, 50, NULL, 0) == 1); /* the fill replies in its own cycle */
+    uint64_t t = 100;
+    CHECK(cache_access(c, &r, t).outcome == CACHE_HIT);
+    CHECK(pop_all(c, t + lats[i] - 1, NULL, 0) == 0); /* not ready at t+lat-1 */
+    CHECK_EQ_U64(cache_next_reply(c), t + lats[i]);
+    void *u[1];
+    CHECK(pop_all(c, t + lats[i], u, 1) == 1); /* ready at t+lat */
+    CHECK(u[0] == &tags[1]);
+    CHECK(cache_idle(c));
+    cache_free(c);
+  }
+}
+
+static void test_mshr_merge(void) {
+  Cache *c = make((Geo){32, 4, 4, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest a = rq(7, 1), b = rq(7, 2), d = rq(7, 3);
+  CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+  CHECK(cache_access(c, &b, 2).outcome == CACHE_MERGED);
+  CHECK(cache_access(c, &d, 3).outcome == CACHE_MERGED);
+  CHECK(cache_mshr_used(c) == 1);
+  CHECK(cache_miss_queue_len(c) == 1); /* one request goes down for the line */
+  CHECK(pop_all(c, 1000, NULL, 0) == 0);
+  MemRequest m = *cache_miss_head(c);
+  cache_miss_pop(c);
+  CHECK(m.user == &tags[1]);
+  CHECK(cache_fill(c, &m, 40));
+  void *u[3];
+  CHECK(pop_all(c, 40, u, 3) == 3);
+  CHECK(u[0] == &tags[1] && u[1] == &tags[2] && u[2] == &tags[3]);
+  CHECK(cache_mshr_used(c) == 0);
+  const CacheStats *s = cache_stats(c);
+  CHECK_EQ_U64(s->read_misses, 1);
+  CHECK_EQ_U64(s->read_merges, 2);
+  CHECK_EQ_U64(s->fills, 1);
+  CHECK(cache_access(c, &a, 41).outcome == CACHE_HIT);
+  cache_free(c);
+}
+
+static void test_resfail_no_line(void) {
+  Cache *c = make((Geo){1, 2, 8, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest a = rq(1, 1), b = rq(2, 2), x = rq(3, 3);
+  CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+  CHECK(cache_access(c, &b, 1).outcome == CACHE_MISS);
+  CacheResult r = cache_access(c, &x, 2);
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_NO_LINE);
+  CHECK_EQ_U64(cache_stats(c)->resfail[CACHE_FAIL_NO_LINE], 1);
+  serve_all(c, 3);
+  CHECK(cache_access(c, &x, 4).outcome == CACHE_MISS); /* the retry succeeds once a line is filled */
+  cache_free(c);
+}
+
+static void test_resfail_no_mshr(void) {
+  Cache *c = make((Geo){32, 4, 2, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest a = rq(1, 1), b = rq(2, 2), x = rq(3, 3);
+  CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+  CHECK(cache_access(c, &b, 1).outcome == CACHE_MISS);
+  CacheResult r = cache_access(c, &x, 2);
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_NO_MSHR);
+  CHECK(cache_probe(c, 3 * LINE) < 0); /* nothing was reserved for it */
+  CHECK_EQ_U64(cache_stats(c)->resfail[CACHE_FAIL_NO_MSHR], 1);
+  cache_free(c);
+}
+
+static void test_resfail_merge_limit(void) {
+  Cache *c = make((Geo){32, 4, 8, 2, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest a = rq(1, 1), b = rq(1, 2), d = rq(1, 3);
+  CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+  CHECK(cache_access(c, &b, 1).outcome == CACHE_MERGED);
+  CacheResult r = cache_access(c, &d, 1);
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_MERGE_LIMIT);
+  CHECK_EQ_U64(cache_stats(c)->resfail[CACHE_FAIL_MERGE_LIMIT], 1);
+  cache_free(c);
+}
+
+static void test_resfail_miss_queue(void) {
+  Cache *c = make((Geo){32, 4, 8, 4, 1, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest a = rq(1, 1), b = rq(2, 2), st = wr(9, 4);
+  CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+  CacheResult r = cache_access(c, &b, 1);
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_MISS_QUEUE);
+  r = cache_access(c, &st, 1); /* stores need the miss queue too */
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_MISS_QUEUE);
+  CHECK(cache_mshr_used(c) == 1); /* the failed miss holds no MSHR */
+  CHECK_EQ_U64(cache_stats(c)->resfail[CACHE_FAIL_MISS_QUEUE], 2);
+  cache_miss_pop(c);
+  CHECK(cache_access(c, &b, 2).outcome == CACHE_MISS);
+  cache_free(c);
+}
+
+static void test_resfail_port(void) {
+  Cache *c = make((Geo){32, 4, 8, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest r[5];
+  for (int i = 0; i < 4; i++) {
+    r[i] = rq((uint64_t)i, i);
+    CHECK(cache_access(c, &r[i], 1).outcome == CACHE_MISS);
+  }
+  r[4] = rq(4, 4);
+  CacheResult res = cache_access(c, &r[4], 1); /* 4 ports per cycle */
+  CHECK(res.outcome == CACHE_RESFAIL && res.fail == CACHE_FAIL_PORT);
+  CHECK(cache_access(c, &r[4], 2).outcome == CACHE_MISS);
+  cache_free(c);
+}
+
+static void test_resfail_reply_queue(void) {
+  /* 1 port, latency 1: the hit pipeline holds (1 + 2) x 1 replies; a requester
+   * that stops popping stalls the cache instead of overflowing it */
+  CacheParams p = {.name = "l1d",
+                   .level = 1,
+                   .size = LINE * 4 * 32,
+                   .line_size = LINE,
+                   .assoc = 4,
+                   .mshr_entries = 8,
+                   .mshr_max_merge = 4,
+                   .miss_queue = 8,
+                   .latency = 1,
+                   .ports = 1,
+                   .write_policy = CACHE_WRITE_EVICT,
+                   .policy = policy_find_cache("lru"),
+                   .index_parts = 1,
+                   .index_chunk_lines = 1};
+  char err[128];
+  Cache *c = cache_create(&p, cfg, err, sizeof err);
+  if (!c) return;
+  MemRequest r = rq(2, 1);
+  cache_access(c, &r, 1);
+  serve_all(c, 2);
+  pop_all(c, 2, NULL, 0);
+  for (uint64_t t = 3; t < 6; t++) CHECK(cache_access(c, &r, t).outcome == CACHE_HIT);
+  CacheResult res = cache_access(c, &r, 6);
+  CHECK(res.outcome == CACHE_RESFAIL && res.fail == CACHE_FAIL_REPLY_QUEUE);
+  CHECK(pop_all(c, 6, NULL, 0) == 3);
+  CHECK(cache_access(c, &r, 7).outcome == CACHE_HIT);
+  CHECK_EQ_U64(cache_stats(c)->resfail[CACHE_FAIL_REPLY_QUEUE], 1);
+  cache_free(c);
+}
+
+static void test_write_evict(void) {
+  Cache *c = make((Geo){32, 4, 8, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest ld = rq(3, 1), st = wr(3, 2), st2 = wr(4, 3);
+  CHECK(cache_access(c, &ld, 1).outcome == CACHE_MISS);
+  serve_all(c, 2);
+  pop_all(c, 2, NULL, 0);
+  CHECK(cache_probe(c, 3 * LINE) >= 0);
+  CHECK(cache_access(c, &st, 3).outcome == CACHE_HIT); /* store hit: the L1 copy is invalidated */
+  CHECK(cache_probe(c, 3 * LINE) < 0);
+  CHECK(cache_access(c, &st2, 3).outcome == CACHE_MISS); /* store miss: no allocation */
+  CHECK(cache_probe(c, 4 * LINE) < 0);
+  CHECK(cache_mshr_used(c) == 0);
+  CHECK(cache_miss_queue_len(c) == 2);
+  const MemRequest *m = cache_miss_head(c);
+  CHECK(m->is_write && (m->flags & MEM_F_NOALLOC_L1) && m->user == &tags[2]);
+  MemRequest ack = *m;
+  cache_miss_pop(c);
+  CHECK(pop_all(c, 100, NULL, 0) == 0); /* a store completes when its ack returns */
+  CHECK(cache_fill(c, &ack, 60));
+  void *u[1];
+  CHECK(pop_all(c, 60, u, 1) == 1 && u[0] == &tags[2]);
+  CHECK(cache_access(c, &ld, 61).outcome == CACHE_MISS); /* the next load misses */
+  const CacheStats *s = cache_stats(c);
+  CHECK_EQ_U64(s->write_hits, 1);
+  CHECK_EQ_U64(s->write_misses, 1);
+  CHECK_EQ_U64(s->invalidations, 1);
+  CHECK_EQ_U64(s->evictions, 0);
+  cache_free(c);
+}
+
+static void test_write_back(void) {
+  Cache *c = make((Geo){1, 2, 4, 4, 8, 2, CACHE_WRITE_BACK});
+  if (!c) return;
+  MemRequest w1 = wr(1, 1), r2 = rq(2, 2), r3 = rq(3, 3), w2 = wr(2, 4);
+  /* write miss: allocates without fetching, dirty at once, acked after the latency */
+  CHECK(cache_access(c, &w1, 10).outcome == CACHE_MISS);
+  CHECK(cache_miss_queue_len(c) == 0 && cache_mshr_used(c) == 0);
+  CHECK(cache_set_lines(c, 0)[cache_probe(c, LINE)].state == CACHE_LINE_MODIFIED);
+  CHECK(pop_all(c, 11, NULL, 0) == 0);
+  CHECK(pop_all(c, 12, NULL, 0) == 1);
+  CHECK(cache_access(c, &r2, 13).outcome == CACHE_MISS);
+  serve_all(c, 14);
+  pop_all(c, 14, NULL, 0);
+  CHECK(cache_access(c, &w2, 15).outcome == CACHE_HIT); /* write hit: clean -> modified */
+  CHECK(cache_set_lines(c, 0)[cache_probe(c, 2 * LINE)].state == CACHE_LINE_MODIFIED);
+  pop_all(c, 20, NULL, 0);
+  /* a read miss evicts the LRU dirty line (1): write-back queued before the fetch */
+  CHECK(cache_access(c, &r3, 21).outcome == CACHE_MISS);
+  CHECK(cache_miss_queue_len(c) == 2);
+  const MemRequest *m = cache_miss_head(c);
+  CHECK(m->is_write && (m->flags & MEM_F_WRITEBACK) && m->line_addr == LINE && m->bytes == LINE &&
+        m->sm == -1);
+  cache_miss_pop(c);
+  m = cache_miss_head(c);
+  CHECK(!m->is_write && m->line_addr == 3 * LINE);
+  const CacheStats *s = cache_stats(c);
+  CHECK_EQ_U64(s->writebacks, 1);
+  CHECK_EQ_U64(s->evictions, 1);
+  CHECK_EQ_U64(s->write_misses, 1);
+  CHECK_EQ_U64(s->write_hits, 1);
+  /* a dirty victim needs two miss-queue slots */
+  cache_free(c);
+  c = make((Geo){1, 1, 4, 4, 1, 1, CACHE_WRITE_BACK});
+  if (!c) return;
+  CHECK(cache_access(c, &w1, 1).outcome == CACHE_MISS);
+  CacheResult r = cache_access(c, &r2, 2);
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_MISS_QUEUE);
+  CHECK(cache_probe(c, LINE) >= 0); /* nothing was evicted by the failed attempt */
+  cache_free(c);
+}
+
+static void test_write_merge_into_reserved(void) {
+  Cache *c = make((Geo){4, 2, 4, 4, 8, 1, CACHE_WRITE_BACK});
+  if (!c) return;
+  MemRequest r = rq(5, 1), w = wr(5, 2);
+  CHECK(cache_access(c, &r, 1).outcome == CACHE_MISS);
+  CHECK(cache_access(c, &w, 2).outcome == CACHE_MERGED);
+  serve_all(c, 9);
+  CHECK(pop_all(c, 9, NULL, 0) == 2);
+  CHECK(cache_set_lines(c, cache_set_of(c, 5 * LINE))[cache_probe(c, 5 * LINE)].state == CACHE_LINE_MODIFIED);
+  cache_free(c);
+}
+
+static void test_bypass_cg(void) {
+  Cache *c = make((Geo){32, 4, 8, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest r = rq(6, 1);
+  r.access_class = MEM_CLASS_CG;
+  CHECK(cache_access(c, &r, 1).outcome == CACHE_BYPASSED);
+  CHECK(cache_mshr_used(c) == 0 && cache_probe(c, 6 * LINE) < 0);
+  MemRequest m = *cache_miss_head(c);
+  cache_miss_pop(c);
+  CHECK(m.flags & MEM_F_NOALLOC_L1);
+  CHECK(cache_fill(c, &m, 5));
+  MemRequest out;
+  CHECK(cache_pop_reply(c, 5, &out) && out.user == &tags[1] && !(out.flags & MEM_F_NOALLOC_L1));
+  CHECK(cache_probe(c, 6 * LINE) < 0);
+  CHECK_EQ_U64(cache_stats(c)->bypasses, 1);
+  cache_free(c);
+}
+
+static void test_fill_backpressure(void) {
+  /* reply queue = mshr * merge + miss_queue = 1*2+1 = 3: bypass replies beyond it wait */
+  Cache *c = make((Geo){32, 4, 1, 2, 1, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest r = rq(1, 1);
+  r.flags = MEM_F_NOALLOC_L1;
+  int accepted = 0;
+  for (int i = 0; i < 5; i++) accepted += cache_fill(c, &r, 1);
+  CHECK(accepted == 3);
+  CHECK(pop_all(c, 1, NULL, 0) == 3);
+  CHECK(cache_fill(c, &r, 2));
+  pop_all(c, 2, NULL, 0);
+  cache_free(c);
+}
+
+static void test_slice_indexing(void) {
+  /* A slice of a cache interleaved over 6 parts in 2-line chunks sees only
+   * lines 2k,2k+1 of every 12; slice-local numbering must still use every set. */
+  CacheParams p = {.name = "l2",
+                   .level = 2,
+                   .size = LINE * 4 * 8,
+                   .line_size = LINE,
+                   .assoc = 4,
+                   .mshr_entries = 4,
+                   .mshr_max_merge = 2,
+                   .miss_queue = 4,
+                   .latency = 1,
+                   .ports = 1,
+                   .write_policy = CACHE_WRITE_BACK,
+                   .policy = policy_find_cache("lru"),
+                   .index_parts = 6,
+                   .index_chunk_lines = 2};
+  char err[128];
+  Cache *c = cache_create(&p, cfg, err, sizeof err);
+  if (!c) return;
+  int seen[8] = {0};
+  for (uint64_t k = 0; k < 8; k++) {
+    for (uint64_t j = 0; j < 2; j++) {
+      uint64_t line = k * 12 + j; /* partition 0's lines */
+      seen[cache_set_of(c, line * LINE)]++;
+    }
+  }
+  for (int s = 0; s < 8; s++) CHECK(seen[s] == 2);
+  cache_free(c);
+}
+
+static void test_stats_printers(void) {
+  Cache *c = make((Geo){32, 4, 8, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  MemRequest a = rq(1, 1), b = rq(1, 2);
+  cache_access(c, &a, 1);
+  cache_access(c, &b, 1);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cache_stats_print_json(cache_stats(c), f);
+  fputc('\n', f);
+  cache_stats_print_text(cache_stats(c), "l1d", f);
+  fclose(f);
+  CHECK_STR_CONTAINS(buf, "{\"accesses\": 2, \"reads\": 2,");
+  CHECK_STR_CONTAINS(buf, "\"read_misses\": 1, \"read_merges\": 1,");
+  CHECK_STR_CONTAINS(buf, "\"resfail\": {\"no_line\": 0, \"no_mshr\": 0, \"merge_limit\": 0, \"miss_queue\": "
+                          "0, \"port\": 0, \"reply_queue\": 0}");
+  CHECK_STR_CONTAINS(buf, "l1d: accesses 2 (reads 2, writes 0)");
+  CHECK_STR_CONTAINS(buf, "l1d: reservation fails 0:");
+  free(buf);
+  CacheStats sum = {0};
+  cache_stats_add(&sum, cache_stats(c));
+  cache_stats_add(&sum, cache_stats(c));
+  CHECK_EQ_U64(sum.read_merges, 2);
+  cache_free(c);
+}
+
+int main(void) {
+  cfg = cfg_create();
+  TEST_RUN(test_hit_latency);
+  TEST_RUN(test_mshr_merge);
+  TEST_RUN(test_resfail_no_line);
+  TEST_RUN(test_resfail_no_mshr);
+  TEST_RUN(test_resfail_merge_limit);
+  TEST_RUN(test_resfail_miss_queue);
+  TEST_RUN(test_resfail_port);
+  TEST_RUN(test_resfail_reply_queue);
+  TEST_RUN(test_write_evict);
+  TEST_RUN(test_write_back);
+  TEST_RUN(test_write_merge_into_reserved);
+  TEST_RUN(test_bypass_cg);
+  TEST_RUN(test_fill_backpressure);
+  TEST_RUN(test_slice_indexing);
+  TEST_RUN(test_stats_printers);
+  cfg_free(cfg);
+  return TEST_DONE();
+}

@@ -1,0 +1,163 @@
+/* t402_mem_latency.c - load latency through the real memory system (L1D,
+ * crossbar, L2 slice, DRAM) driven by a mock SM: "issue at t, not ready at
+ * t+lat-1, ready at t+lat" for an L1 hit, an L2 hit (l2.min_latency) and an
+ * L2 miss on an open DRAM row (dram.min_latency, +0/1 cycle of DRAM clock
+ * phase); a closed row adds tRCD. Also: the minima hold when other latencies
+ * change, and unreachable minima are rejected with file:line. */
+#include <stdlib.h>
+
+#include "common/test.h"
+#include "core/config.h"
+#include "mem/memsys.h"
+
+TEST_GLOBALS;
+
+static MemSys *make(const char *const *sets, int n) {
+  Config *cfg = cfg_create();
+  CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);
+  for (int i = 0; i < n; i++) CHECK(cfg_set(cfg, sets[i]) == 0);
+  char err[512] = "";
+  MemSys *ms = memsys_create(cfg, err, sizeof err);
+  if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
+  cfg_free(cfg);
+  return ms;
+}
+
+static int token;
+
+/* The mock SM: at cycle t (after memsys_tick(t)) it issues one load; the
+ * result is the cycle its reply pops minus t, or 0 if it never comes.
+ * `not_before` asserts nothing pops earlier. */
+static uint64_t load(MemSys *ms, uint32_t sm, uint64_t addr, uint64_t t) {
+  memsys_tick(ms, t);
+  MemRequest r = {.addr = addr,
+                  .line_addr = addr & ~127ull,
+                  .sm = (int32_t)sm,
+                  .warp = 0,
+                  .cta = 0,
+                  .pc = 0x80,
+                  .bytes = 4,
+                  .unit = MEM_UNIT_L1D,
+                  .issue_cycle = t,
+                  .user = &token};
+  Cache *l1 = memsys_l1d(ms, sm);
+  CacheResult res = cache_access(l1, &r, t);
+  CHECK(res.outcome != CACHE_RESFAIL);
+  MemRequest out;
+  if (cache_pop_reply(l1, t, &out)) return 0; /* never in the issue cycle */
+  for (uint64_t c = t + 1; c < t + 5000; c++) {
+    memsys_tick(ms, c);
+    if (cache_pop_reply(l1, c, &out)) {
+      CHECK(out.user == &token && out.addr == addr);
+      return c - t;
+    }
+  }
+  return 0;
+}
+
+static void test_l1_hit(void) {
+  const char *sets[] = {"l1d.latency=4"};
+  MemSys *ms = make(sets, 1);
+  if (!ms) return;
+  CHECK(load(ms, 0, 0x1000, 10) > 200); /* cold */
+  CHECK_EQ_U64(load(ms, 0, 0x1004, 1000), 4);
+  memsys_free(ms);
+  ms = make(NULL, 0);
+  if (!ms) return;
+  load(ms, 0, 0x1000, 10);
+  CHECK_EQ_U64(load(ms, 0, 0x1040, 1000), 1); /* gtx480.cfg: l1d.latency = 1 */
+  memsys_free(ms);
+}
+
+static void test_l2_hit(void) {
+  MemSys *ms = make(NULL, 0);
+  if (!ms) return;
+  uint64_t cold = load(ms, 0, 0x20000, 10); /* SM0 brings the line into L2 */
+  CHECK(cold > 220);
+  for (uint32_t sm = 1; sm < 6; sm++) CHECK_EQ_U64(load(ms, sm, 0x20000, 1000 * sm + sm), 120);
+  const CacheStats *s = cache_stats(memsys_l2(ms, memsys_partition_of(ms, 0x20000)));
+  CHECK_EQ_U64(s->read_hits, 5);
+  CHECK_EQ_U64(s->read_misses, 1);
+  memsys_free(ms);
+}
+
+/* Same partition, same DRAM row, different lines: row hits once the row is open. */
+static void test_dram_row_hit(void) {
+  MemSys *ms = make(NULL, 0);
+  if (!ms) return;
+  const uint64_t base = 0x600000, stride = 256 * 6; /* row-aligned; next 256 B chunk of the same partition */
+  uint64_t closed = load(ms, 0, base, 10);
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (uint64_t i = 1; i < 12; i++) {
+    uint64_t lat = load(ms, (uint32_t)(i % 15), base + i * stride, 2000 * i + 7 * i);
+    if (lat < lo) lo = lat;
+    if (lat > hi) hi = lat;
+  }
+  CHECK_EQ_U64(lo, 220);
+  CHECK(hi <= 221);
+  /* the first access found the bank closed: tRCD = 12 DRAM cycles = 9.1 core cycles more */
+  CHECK(closed >= 220 + 9 && closed <= 221 + 10);
+  const DramStats *d = dram_stats(memsys_dram(ms, memsys_partition_of(ms, base)));
+  CHECK_EQ_U64(d->row_hits, 11);
+  CHECK_EQ_U64(d->row_closed, 1);
+  memsys_free(ms);
+}
+
+static void test_exact_window(void) {
+  /* With DRAM on the core clock there is no phase: every row hit is exactly dram.min_latency. */
+  const char *sets[] = {"dram.clock_mhz=700"};
+  MemSys *ms = make(sets, 1);
+  if (!ms) return;
+  const uint64_t base = 0x200000, stride = 256 * 6;
+  load(ms, 0, base, 10);
+  for (uint64_t i = 1; i < 6; i++) CHECK_EQ_U64(load(ms, 1, base + i * stride, 1000 * i + 3 * i), 220);
+  memsys_free(ms);
+}
+
+static void test_minima_hold(void) {
+  const char *sets[] = {"icnt.latency=20", "l2.latency=5", "icnt.reply_flits_per_cycle=1",
+                        "l2.min_latency=150", "dram.min_latency=300"};
+  MemSys *ms = make(sets, 5);
+  if (!ms) return;
+  load(ms, 0, 0x40000, 10);
+  CHECK_EQ_U64(load(ms, 1, 0x40000, 1000), 150);
+  uint64_t lo = UINT64_MAX;
+  for (uint64_t i = 1; i < 8; i++) {
+    uint64_t l = load(ms, 2, 0x40000 + i * 1536, 2000 * i + i);
+    if (l < lo) lo = l;
+  }
+  CHECK_EQ_U64(lo, 300);
+  const MemSysDelays *d = memsys_delays(ms);
+  CHECK(d->l2_input + d->l2_fixed == 150);
+  memsys_free(ms);
+}
+
+static void test_unreachable_minimum(void) {
+  Config *cfg = cfg_create();
+  CHECK(cfg_load_string(cfg, "icnt.latency = 100\n", "slow.cfg") == 0);
+  char err[512];
+  CHECK(memsys_create(cfg, err, sizeof err) == NULL);
+  CHECK_STR_CONTAINS(err, "default: l2.min_latency: 120 is below the fixed part");
+  CHECK(cfg_load_string(cfg, "icnt.latency = 8\ndram.min_latency = 125\n", "tight.cfg") == 0);
+  CHECK(memsys_create(cfg, err, sizeof err) == NULL);
+  CHECK_STR_CONTAINS(err, "tight.cfg:2: dram.min_latency: 125 leaves no controller delay");
+  CHECK(cfg_set(cfg, "dram.min_latency=220") == 0);
+  CHECK(cfg_set(cfg, "l1d.policy=belady") == 0);
+  CHECK(memsys_create(cfg, err, sizeof err) == NULL);
+  CHECK_STR_CONTAINS(err, "--set: l1d.policy: unknown cache policy 'belady' (valid: lru, fifo, srrip)");
+  CHECK(cfg_set(cfg, "l1d.policy=srrip") == 0);
+  CHECK(cfg_set(cfg, "l2.size=700K") == 0);
+  CHECK(memsys_create(cfg, err, sizeof err) == NULL);
+  CHECK_STR_CONTAINS(err, "l2.size");
+  cfg_free(cfg);
+}
+
+int main(void) {
+  TEST_RUN(test_l1_hit);
+  TEST_RUN(test_l2_hit);
+  TEST_RUN(test_dram_row_hit);
+  TEST_RUN(test_exact_window);
+  TEST_RUN(test_minima_hold);
+  TEST_RUN(test_unreachable_minimum);
+  return TEST_DONE();
+}
