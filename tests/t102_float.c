@@ -250,8 +250,11 @@ static void test_f32_fma_rounding(void) {
   op_check(F4("fma.rz.f32"), fma_rz, op_eq_f32, M32, OV_ARGS(o));
   op_check(F4("fma.rm.f32"), fma_rm, op_eq_f32, M32, OV_ARGS(o));
   op_check(F4("fma.rp.f32"), fma_rp, op_eq_f32, M32, OV_ARGS(o));
-  /* mad.f32 without rounding is fma-like? No: mad.rnd.f32 == fma.rnd.f32 for sm_20+ */
+  /* mad.rnd.f32 is fma.rnd.f32 (sm_20+) */
   op_check(F4("mad.rn.f32"), fma_rn, op_eq_f32, M32, OV_ARGS(o));
+  op_check(F4("mad.rz.f32"), fma_rz, op_eq_f32, M32, OV_ARGS(o));
+  op_check(F4("mad.rm.f32"), fma_rm, op_eq_f32, M32, OV_ARGS(o));
+  op_check(F4("mad.rp.f32"), fma_rp, op_eq_f32, M32, OV_ARGS(o));
   ov_free(&o);
 }
 
