@@ -108,8 +108,7 @@ static void test_unknown_opcode(void) {
 static void test_bad_operand(void) {
   /* missing operand: the ';' at column 23 is where an operand was expected */
   expect_invalid("missing operand", BASE_HEAD "    add.u32 %r2, %r1, ;\n" BASE_TAIL, "bad.ptx:15:23", "expect", NULL);
-  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'").
-   * KNOWN FAILING: the core accepts it. */
+  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'") */
   expect_invalid("operand of the wrong width", BASE_HEAD "    add.u32 %r2, %rd1, 1;\n" BASE_TAIL, "bad.ptx:15:18",
                  "%rd1", NULL);
   /* an address where a register is expected */
