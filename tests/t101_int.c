@@ -634,7 +634,7 @@ static void test_mov_pack(void) {
 }
 
 /* The most negative 64-bit literal: "-9223372036854775808" is 0x8000000000000000.
- * KNOWN FAILING (crash): the core negates it as int64_t (src/ptx/decode.c, signed overflow, UBSan abort).
+ * Regression test: the core once negated it as int64_t (src/ptx/decode.c, signed overflow, UBSan abort).
  * Kept last in main() so that the other tests run first. */
 REF(r_imm_int64_min, a + 0x8000000000000000ull)
 REF(r_imm_int64_min_mov, 0x8000000000000000ull)

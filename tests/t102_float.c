@@ -225,8 +225,7 @@ static OpVec set64(void) {
 #define D3(op) op " %fd20, %fd10, %fd11" ST_FD
 #define D4(op) op " %fd20, %fd10, %fd11, %fd12" ST_FD
 
-/* KNOWN FAILING since the core's register-width check (main 4b20738): mul.rz / mad.rz are
- * rejected with "4-byte register '%f20' where mul.f32 needs 8 bytes" (.rz taken for .wide). */
+/* mul.rz / mad.rz: regression test (the register-width check once took .rz for .wide) */
 static void test_f32_add_sub_mul_rounding(void) {
   OpVec o = set32();
   op_check(F3("add.f32"), add_rn, op_eq_f32, M32, OV_ARGS(o));

@@ -541,7 +541,7 @@ static void test_instruction_limit(void) {
 
 /* Extreme literals must not crash the front end (found by t110's fuzzing): an address offset of
  * -9223372036854775808. Loading may succeed (the address wraps; a launch would fault) or fail.
- * KNOWN FAILING (crash): src/ptx/decode.c negates the offset as int64_t (UBSan abort). Kept last. */
+ * Regression test: src/ptx/decode.c once negated the offset as int64_t (UBSan abort). Kept last. */
 static void test_extreme_address_offset(void) {
   static const char *srcs[] = {
       BASE_HEAD "    ld.global.u32 %r2, [%rd1+-9223372036854775808];\n" BASE_TAIL,
@@ -585,6 +585,6 @@ int main(void) {
   TEST_RUN(test_shared_out_of_bounds);
   TEST_RUN(test_barrier_deadlock);
   TEST_RUN(test_instruction_limit);
-  TEST_RUN(test_extreme_address_offset); /* crashes the current core: keep last */
+  TEST_RUN(test_extreme_address_offset); /* once crashed the core: keep last */
   return TEST_DONE();
 }
