@@ -116,7 +116,7 @@ static int parse_reg_decl(ParseCtx *c) {
   Tok *tt = next(c);
   if (tok_is(tt, ".v2") || tok_is(tt, ".v4")) return ptx_perr(c, tt, "vector registers are not supported");
   PtxType ty = type_from_tok(tt);
-  if (ty == PTX_T_NONE) return ptx_perr(c, tt, "expected a register type after .reg");
+  if (ty == PTX_T_NONE) return ptx_perr(c, tt, "expected a register type after .reg, found '%.*s'", (int)tt->len, tt->p);
   int is_pred = ty == PTX_T_PRED;
   uint8_t bytes = is_pred ? 1 : (uint8_t)ptx_type_bytes(ty);
   if (bytes < 2 && !is_pred) bytes = 2; /* .b8 registers occupy 16 bits */
