@@ -899,7 +899,7 @@ static void test_cvta_roundtrip(void) {
 }
 
 /* initialisers with extreme values; "-9223372036854775808" = INT64_MIN.
- * KNOWN FAILING (crash): the core negates the literal as int64_t while parsing initialisers
+ * Regression test: the core once negated the literal as int64_t while parsing initialisers
  * (src/ptx/parse.c, signed overflow, UBSan abort). Kept last in main(). */
 static const char *INIT_PTX =
     PTX_HEADER
@@ -963,6 +963,6 @@ int main(void) {
   TEST_RUN(test_global_vars);
   TEST_RUN(test_params);
   TEST_RUN(test_cvta_roundtrip);
-  TEST_RUN(test_initializer_extremes); /* crashes the current core: keep last */
+  TEST_RUN(test_initializer_extremes); /* once crashed the core: keep last */
   return TEST_DONE();
 }

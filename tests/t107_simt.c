@@ -633,7 +633,7 @@ static void test_trip_counts(void) {
 }
 
 /* A branch to a label that ends the function (no `ret` after it): valid PTX (ptxas accepts it),
- * falling off the end returns. KNOWN FAILING (crash): heap-buffer-overflow in
+ * falling off the end returns. Regression test for a heap-buffer-overflow in
  * ptx_compute_reconvergence (src/ptx/layout.c) when a branch target is one past the last
  * instruction. Kept last in main(). */
 static const char *ENDLABEL_PTX =
@@ -668,7 +668,7 @@ int main(void) {
   TEST_RUN(test_call_divergent);
   TEST_RUN(test_uniform_branch);
   TEST_RUN(test_trip_counts);
-  TEST_RUN(test_label_at_function_end); /* crashes the current core: keep last */
+  TEST_RUN(test_label_at_function_end); /* once crashed the core: keep last */
   free(simt_ptx);
   return TEST_DONE();
 }

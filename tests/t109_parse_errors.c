@@ -108,8 +108,7 @@ static void test_unknown_opcode(void) {
 static void test_bad_operand(void) {
   /* missing operand: the ';' at column 23 is where an operand was expected */
   expect_invalid("missing operand", BASE_HEAD "    add.u32 %r2, %r1, ;\n" BASE_TAIL, "bad.ptx:15:23", "expect", NULL);
-  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'").
-   * KNOWN FAILING: the core accepts it. */
+  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'") */
   expect_invalid("operand of the wrong width", BASE_HEAD "    add.u32 %r2, %rd1, 1;\n" BASE_TAIL, "bad.ptx:15:18",
                  "%rd1", NULL);
   /* an address where a register is expected */
@@ -542,7 +541,7 @@ static void test_instruction_limit(void) {
 
 /* Extreme literals must not crash the front end (found by t110's fuzzing): an address offset of
  * -9223372036854775808. Loading may succeed (the address wraps; a launch would fault) or fail.
- * KNOWN FAILING (crash): src/ptx/decode.c negates the offset as int64_t (UBSan abort). Kept last. */
+ * Regression test: src/ptx/decode.c once negated the offset as int64_t (UBSan abort). Kept last. */
 static void test_extreme_address_offset(void) {
   static const char *srcs[] = {
       BASE_HEAD "    ld.global.u32 %r2, [%rd1+-9223372036854775808];\n" BASE_TAIL,
@@ -586,6 +585,6 @@ int main(void) {
   TEST_RUN(test_shared_out_of_bounds);
   TEST_RUN(test_barrier_deadlock);
   TEST_RUN(test_instruction_limit);
-  TEST_RUN(test_extreme_address_offset); /* crashes the current core: keep last */
+  TEST_RUN(test_extreme_address_offset); /* once crashed the core: keep last */
   return TEST_DONE();
 }

@@ -102,6 +102,16 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
 }
 
 /* Builds the resolved configuration; prints the error and returns NULL on failure. */
+/* A configuration is only known to be usable once a GPU is built from it
+ * (policy names, cross-key checks): try once, report and fail early. */
+static int check_gpu_config(const Config *cfg) {
+  char err[1024];
+  Gpu *g = gpu_create(cfg, err, sizeof err);
+  if (!g) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
+  gpu_free(g);
+  return 0;
+}
+
 Config *cli_make_config(RunOpts *o) {
   char path[2048];
   const char *name = o->config ? o->config : "gtx480";
@@ -220,6 +230,7 @@ static int cmd_run(int argc, char **argv) {
   }
   Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
   if (!ro.functional && !cfg) return 2;
+  if (cfg && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   RunResult res;
   Gpu *g = NULL;
   run_one(b, size, seed, verbose, cfg, &g, &res);
@@ -277,6 +288,7 @@ static int cmd_suite(int argc, char **argv) {
   }
   Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
   if (!cfg) return 2;
+  if (!ro.functional && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
   if (markdown) {

@@ -194,6 +194,10 @@ void sm_end_kernel(Sm *sm) {
   }
   sm->launch = NULL;
   sm->kinfo = NULL;
+  sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
+  sm->nlive = 0;
+  sm->quiet = 0;
+  memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
 static uint32_t cta_regs(const Sm *sm) {
@@ -588,9 +592,10 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const PtxInst *ins[1024];
   uint32_t pcs[1024];
   uint8_t ready[1024];
-  uint32_t nready[64] = {0}, seen[64][WARP_WAIT__COUNT];
+  uint32_t nready[64], seen[64][WARP_WAIT__COUNT];
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
   memset(seen, 0, sizeof(seen[0]) * ns);
+  memset(nready, 0, sizeof(nready[0]) * ns);
   for (uint32_t i = 0; i < sm->nlive; i++) {
     uint32_t s = sm->live[i], q = s % sm->nsched % 64;
     ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every benchmark of suites "core" and "I" passes its CPU check at tiny on the
+# timing model under every baseline warp scheduler: lrr, gto, old, two-level
+# (defaults: groups of 8, lrr inside and between) and swl with a small limit
+# (4 warps per SM). All of them, no subset: about 35 s per scheduler under
+# ASan on one core; the five schedulers run in parallel on up to nproc cores.
+set -u
+W=${WARPSIM:-build/rel/warpsim}
+list=$($W list | awk '$2 == "core" || $2 == "I" {print $1}' | paste -sd, -)
+[ -n "$list" ] || { echo "no benchmark of suites core/I"; exit 1; }
+d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+configs=("--sched lrr" "--sched gto" "--sched old" "--sched two-level" "--sched swl --set sched.swl.limit=4")
+jobs=$(nproc 2>/dev/null || echo 1); [ "$jobs" -gt ${#configs[@]} ] && jobs=${#configs[@]}
+i=0
+for c in "${configs[@]}"; do
+  # shellcheck disable=SC2086
+  ( $W suite --size tiny --only "$list" $c > "$d/$i.out" 2>&1; echo $? > "$d/$i.rc" ) &
+  i=$((i + 1))
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
+done
+wait
+fail=0
+for j in $(seq 0 $((i - 1))); do
+  rc=$(cat "$d/$j.rc")
+  n=$(grep -cE ' PASS ' "$d/$j.out")
+  echo "${configs[$j]}: $n passed, rc $rc"
+  if [ "$rc" != 0 ]; then fail=1; grep -vE ' PASS ' "$d/$j.out" | tail -n 20; fi
+done
+[ $fail -eq 0 ] && echo ok
+exit $fail

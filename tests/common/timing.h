@@ -1,0 +1,27 @@
+/* timing.h - test helpers for the timing model: a runtime context with the
+ * timing engine attached (as `warpsim run` does), on configs/gtx480.cfg plus
+ * overrides. */
+#ifndef WS_TEST_TIMING_H
+#define WS_TEST_TIMING_H
+
+#include "core/config.h"
+#include "runtime/warpsim.h"
+#include "sm/gpu.h"
+
+typedef struct TestGpu {
+  Config *cfg;
+  Gpu *gpu;
+  WsContext *ctx;
+} TestGpu;
+
+/* gtx480.cfg, then each "key=value" of sets (NULL-terminated, may be NULL).
+ * Returns 0, or -1 with the reason on stderr (everything freed). */
+int test_gpu_open(TestGpu *t, const char *const *sets);
+void test_gpu_close(TestGpu *t);
+/* Loads PTX text into t->ctx and looks up `entry`. Returns 0 or -1. */
+int test_gpu_load(TestGpu *t, WsModule **mod, WsFunction **fn, const char *ptx, const char *entry);
+/* The statistics JSON of the engine with the wall-time fields left out
+ * (malloc'd; NULL on error). Two identical runs give identical strings. */
+char *test_gpu_json(const TestGpu *t);
+
+#endif

@@ -1,0 +1,379 @@
+/* t201_sm.c - the SM timing model through the runtime API with the timing
+ * engine attached: occupancy limits (threads, CTA slots, registers, static
+ * and dynamic shared memory) observed as CTAs resident at once on an SM, and
+ * a CTA that cannot fit; dependent ALU and SFU chains take exactly their
+ * configured latency per instruction ("issue at t, not ready at t+lat-1,
+ * ready at t+lat"), the SFU's initiation interval, the fetch rule (2
+ * instructions per empty I-buffer); determinism (two runs, identical JSON
+ * statistics); skipping idle cycles changes nothing; a barrier that never
+ * releases is WS_ERROR_DEADLOCK naming the waiting warps; a barrier kernel
+ * completes under two-level strict. */
+#include <stdlib.h>
+
+#include "common/test.h"
+#include "common/timing.h"
+#include "bench.h"
+
+TEST_GLOBALS;
+
+/* ---- occupancy ---- */
+
+/* Every CTA: thread 0 increments its SM's counter and records the maximum;
+ * all threads spin for `delay` iterations and meet at a barrier; thread 0
+ * decrements. The maximum is the number of CTAs resident at once. */
+static const char occ_ptx_fmt[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry occ(.param .u64 cnt, .param .u64 maxc, .param .u32 delay)\n{\n"
+    "  .reg .pred %%p<4>;\n  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<8>;\n%s"
+    "  mov.u32 %%r1, %%tid.x;\n  setp.ne.u32 %%p1, %%r1, 0;\n  mov.u32 %%r2, %%smid;\n"
+    "  ld.param.u64 %%rd1, [cnt];\n  ld.param.u64 %%rd2, [maxc];\n"
+    "  mul.wide.u32 %%rd3, %%r2, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n  add.s64 %%rd5, %%rd2, %%rd3;\n"
+    "  @%%p1 bra $L_wait;\n"
+    "  atom.global.add.u32 %%r3, [%%rd4], 1;\n  add.u32 %%r4, %%r3, 1;\n  atom.global.max.u32 %%r5, [%%rd5], %%r4;\n"
+    "$L_wait:\n  ld.param.u32 %%r6, [delay];\n"
+    "$L_loop:\n  add.u32 %%r6, %%r6, -1;\n  setp.ne.u32 %%p2, %%r6, 0;\n  @%%p2 bra $L_loop;\n"
+    "  bar.sync 0;\n  @%%p1 bra $L_done;\n  atom.global.add.u32 %%r7, [%%rd4], -1;\n"
+    "$L_done:\n  ret;\n}\n//@warpsim regs occ %u\n";
+
+/* The occupancy kernel with `shared` bytes of static shared memory (used:
+ * thread 0 stores to it; unused .shared variables take no space) and a
+ * ptxas-style register annotation. */
+static void make_occ_ptx(char *ptx, size_t len, unsigned shared, unsigned regs) {
+  char decl[160] = "";
+  if (shared) snprintf(decl, sizeof decl, "  .shared .align 4 .b8 sbuf[%u];\n  st.shared.u32 [sbuf], 0;\n", shared);
+  snprintf(ptx, len, occ_ptx_fmt, decl, regs);
+}
+
+/* The last kernel's "ctas_per_sm" and "occupancy_limiter" from the engine's JSON. */
+static void last_kernel_occupancy(const TestGpu *t, unsigned *ctas, char *limiter, size_t len) {
+  char *j = test_gpu_json(t), *p = j, *q;
+  *ctas = 0;
+  limiter[0] = 0;
+  while (p && (q = strstr(p, "\"ctas_per_sm\": "))) {
+    *ctas = (unsigned)strtoul(q + 15, NULL, 10);
+    char *l = strstr(q, "\"occupancy_limiter\": \"");
+    if (l) {
+      l += 22;
+      size_t n = strcspn(l, "\"");
+      if (n >= len) n = len - 1;
+      memcpy(limiter, l, n);
+      limiter[n] = 0;
+    }
+    p = q + 1;
+  }
+  free(j);
+}
+
+/* Launches occ with `threads` per CTA, `regs` per thread, `shared` static and
+ * `dyn` dynamic shared bytes on 2 waves of `want` CTAs per SM; checks the
+ * most CTAs seen on one SM, the engine's reported occupancy and limiter. */
+static void check_occupancy(unsigned threads, unsigned regs, unsigned shared, unsigned dyn, unsigned want, const char *limiter) {
+  TestGpu t;
+  if (test_gpu_open(&t, NULL)) { CHECK(0); return; }
+  char ptx[4096];
+  make_occ_ptx(ptx, sizeof ptx, shared, regs);
+  WsModule *mod;
+  WsFunction *fn;
+  WsDevPtr d_cnt = 0, d_max = 0;
+  if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) { CHECK(0); test_gpu_close(&t); return; }
+  unsigned nsm = (unsigned)cfg_int(t.cfg, "sm.count"), grid = nsm * want * 2, delay = 100;
+  CHECK(ws_mem_alloc(t.ctx, &d_cnt, 4 * nsm) == WS_SUCCESS);
+  CHECK(ws_mem_alloc(t.ctx, &d_max, 4 * nsm) == WS_SUCCESS);
+  ws_memset_d32(t.ctx, d_cnt, 0, nsm);
+  ws_memset_d32(t.ctx, d_max, 0, nsm);
+  void *params[] = {&d_cnt, &d_max, &delay};
+  WsResult rc = ws_launch_kernel(fn, grid, 1, 1, threads, 1, 1, dyn, params);
+  if (rc != WS_SUCCESS) fprintf(stderr, "launch: %s\n", ws_ctx_error(t.ctx));
+  CHECK(rc == WS_SUCCESS);
+  uint32_t cnt[64] = {0}, mx[64] = {0}, most = 0;
+  ws_memcpy_dtoh(t.ctx, cnt, d_cnt, 4 * nsm);
+  ws_memcpy_dtoh(t.ctx, mx, d_max, 4 * nsm);
+  for (unsigned i = 0; i < nsm; i++) {
+    CHECK_EQ_U64(cnt[i], 0); /* every increment was undone */
+    if (mx[i] > most) most = mx[i];
+  }
+  unsigned ctas;
+  char lim[64];
+  last_kernel_occupancy(&t, &ctas, lim, sizeof lim);
+  if (most != want || ctas != want || strcmp(lim, limiter))
+    fprintf(stderr, "occupancy %u threads %u regs %u+%u shared: resident %u, reported %u (%s), want %u (%s)\n", threads, regs,
+            shared, dyn, most, ctas, lim, want, limiter);
+  CHECK_EQ_U64(most, want);
+  CHECK_EQ_U64(ctas, want);
+  CHECK(!strcmp(lim, limiter));
+  CHECK_EQ_U64(ws_ctx_last_stats(t.ctx)->ctas, grid);
+  ws_mem_free(t.ctx, d_cnt);
+  ws_mem_free(t.ctx, d_max);
+  ws_module_unload(mod);
+  test_gpu_close(&t);
+}
+
+/* gtx480: 1536 threads, 48 warps, 8 CTA slots, 32768 registers, 48 KB shared per SM. */
+static void test_occupancy_threads(void) { check_occupancy(512, 16, 0, 0, 3, "threads"); }
+static void test_occupancy_cta_slots(void) { check_occupancy(64, 16, 0, 0, 8, "CTA slots"); }
+static void test_occupancy_registers(void) { check_occupancy(256, 40, 0, 0, 3, "registers"); } /* 10240 per CTA */
+static void test_occupancy_shared(void) { check_occupancy(128, 16, 20000, 0, 2, "shared memory"); }
+static void test_occupancy_dynamic_shared(void) { check_occupancy(128, 16, 0, 16000, 3, "shared memory"); }
+static void test_occupancy_shared_sum(void) { check_occupancy(128, 16, 8000, 8000, 3, "shared memory"); }
+
+static void test_cta_does_not_fit(void) {
+  /* {threads, regs, static shared, config override}: 20000 B > sm.shared_mem = 16 KB; 1024 x 40 = 40960 registers */
+  const struct { unsigned threads, regs, shared; const char *set, *why; } cases[] = {
+      {128, 16, 20000, "sm.shared_mem=16K", "shared memory"},
+      {1024, 40, 0, "sm.shared_mem=48K", "registers"},
+  };
+  for (int k = 0; k < 2; k++) {
+    const char *sets[] = {cases[k].set, NULL};
+    TestGpu t;
+    if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+    char ptx[4096];
+    make_occ_ptx(ptx, sizeof ptx, cases[k].shared, cases[k].regs);
+    WsModule *mod;
+    WsFunction *fn;
+    WsDevPtr d = 0;
+    if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) { CHECK(0); test_gpu_close(&t); return; }
+    unsigned delay = 1;
+    CHECK(ws_mem_alloc(t.ctx, &d, 256) == WS_SUCCESS);
+    void *params[] = {&d, &d, &delay};
+    WsResult rc = ws_launch_kernel(fn, 4, 1, 1, cases[k].threads, 1, 1, 0, params);
+    CHECK(rc == WS_ERROR_LAUNCH_FAILED);
+    CHECK_STR_CONTAINS(ws_ctx_error(t.ctx), "does not fit on an SM");
+    CHECK_STR_CONTAINS(ws_ctx_error(t.ctx), cases[k].why);
+    ws_mem_free(t.ctx, d);
+    ws_module_unload(mod);
+    test_gpu_close(&t);
+  }
+}
+
+/* ---- instruction latency ---- */
+
+/* One thread, two rounds of: clock read, `n` copies of `body` (the chain),
+ * an instruction that consumes the chain's last result, clock read. The
+ * second round (instructions cached) is stored in out[0]; out[1] the value. */
+static uint64_t chain_cycles(const char *const *sets, const char *body, const char *consume, unsigned n) {
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) { CHECK(0); return 0; }
+  size_t cap = 64 * 1024;
+  char *ptx = malloc(cap);
+  size_t len = (size_t)snprintf(ptx, cap,
+                                ".version 9.0\n.target sm_75\n.address_size 64\n"
+                                ".visible .entry chain(.param .u64 out)\n{\n"
+                                "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<300>;\n  .reg .b64 %%rd<8>;\n  .reg .f32 %%f<300>;\n"
+                                "  mov.u32 %%r1, %%tid.x;\n  cvt.rn.f32.u32 %%f1, %%r1;\n  mov.u32 %%r5, 0;\n"
+                                "$L_round:\n  mov.u64 %%rd1, %%clock64;\n");
+  for (unsigned i = 0; i < n; i++) len += (size_t)snprintf(ptx + len, cap - len, body, i + 2, i + 2);
+  len += (size_t)snprintf(ptx + len, cap - len,
+                          "  %s\n  mov.u64 %%rd2, %%clock64;\n  sub.s64 %%rd3, %%rd2, %%rd1;\n"
+                          "  add.s32 %%r5, %%r5, 1;\n  setp.lt.u32 %%p1, %%r5, 2;\n  @%%p1 bra $L_round;\n"
+                          "  ld.param.u64 %%rd4, [out];\n  st.global.u64 [%%rd4], %%rd3;\n  st.global.u32 [%%rd4+8], %%r1;\n"
+                          "  ret;\n}\n",
+                          consume);
+  WsModule *mod;
+  WsFunction *fn;
+  uint64_t out[2] = {0, 0};
+  WsDevPtr d = 0;
+  if (test_gpu_load(&t, &mod, &fn, ptx, "chain")) { CHECK(0); free(ptx); test_gpu_close(&t); return 0; }
+  CHECK(ws_mem_alloc(t.ctx, &d, 16) == WS_SUCCESS);
+  void *params[] = {&d};
+  CHECK(ws_launch_kernel(fn, 1, 1, 1, 1, 1, 1, 0, params) == WS_SUCCESS);
+  CHECK(ws_memcpy_dtoh(t.ctx, out, d, 16) == WS_SUCCESS);
+  if (strstr(body, "add.s32 %%r1")) CHECK_EQ_U64((uint32_t)out[1], 2 * n); /* the adds really ran, twice */
+  ws_mem_free(t.ctx, d);
+  ws_module_unload(mod);
+  free(ptx);
+  test_gpu_close(&t);
+  return out[0];
+}
+
+/* Cycles per instruction of `body`: chains of 64 and 128, the difference / 64. */
+static void check_per_inst(const char *const *sets, const char *body, const char *consume, uint64_t want, const char *what) {
+  uint64_t a = chain_cycles(sets, body, consume, 64), b = chain_cycles(sets, body, consume, 128);
+  if (b - a != 64 * want) fprintf(stderr, "%s: 64 more instructions took %llu cycles (64 x %llu = %llu expected)\n", what,
+                                  (unsigned long long)(b - a), (unsigned long long)want, (unsigned long long)(64 * want));
+  CHECK_EQ_U64(b - a, 64 * want);
+}
+
+#define ADD_CHAIN "  add.s32 %%r1, %%r1, 1; // %u %u\n"
+#define ADD_USE "add.s32 %r2, %r1, 0;"
+#define SFU_CHAIN "  ex2.approx.f32 %%f1, %%f1; // %u %u\n"
+#define SFU_INDEP "  sin.approx.f32 %%f%u, %%f1; // %u\n"
+#define F_USE "add.f32 %f0, %f1, 0f00000000;"
+#define ADD_INDEP "  add.s32 %%q%u, %%r1, 1; // %u\n"
+
+static void test_alu_chain(void) {
+  check_per_inst(NULL, ADD_CHAIN, ADD_USE, 4, "int add chain (unit.int_add.latency = 4)");
+  const char *lat7[] = {"unit.int_add.latency=7", NULL};
+  check_per_inst(lat7, ADD_CHAIN, ADD_USE, 7, "int add chain, latency 7");
+}
+
+static void test_sfu_chain(void) {
+  check_per_inst(NULL, SFU_CHAIN, F_USE, 39, "ex2 chain (unit.sfu.latency = 39)");
+  const char *lat20[] = {"unit.sfu.latency=20", NULL};
+  check_per_inst(lat20, SFU_CHAIN, F_USE, 20, "ex2 chain, latency 20");
+}
+
+static void test_sfu_initiation_interval(void) {
+  /* independent SFU instructions: one SFU unit accepts one every unit.sfu.ii = 4 cycles */
+  check_per_inst(NULL, SFU_INDEP, F_USE, 4, "independent sin (unit.sfu.ii = 4)");
+  const char *ii6[] = {"unit.sfu.ii=6", NULL};
+  check_per_inst(ii6, SFU_INDEP, F_USE, 6, "independent sin, ii 6");
+}
+
+static void test_fetch_rate(void) {
+  /* independent adds of one warp: the I-buffer holds 2 instructions and is
+   * refilled only when empty (fetch at t, decoded t+1, issue from t+2):
+   * 2 instructions every 3 cycles */
+  uint64_t a = chain_cycles(NULL, ADD_INDEP, ADD_USE, 64), b = chain_cycles(NULL, ADD_INDEP, ADD_USE, 128);
+  if (b - a != 96) fprintf(stderr, "64 independent adds took %llu cycles (96 expected)\n", (unsigned long long)(b - a));
+  CHECK_EQ_U64(b - a, 96);
+}
+
+/* ---- determinism, idle-cycle skipping ---- */
+
+/* Runs benchmarks `names` at tiny in one timing context; returns the JSON (malloc'd). */
+static char *run_benches(const char *const *sets, const char *const *names, uint64_t *cycles) {
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) { CHECK(0); return NULL; }
+  for (int i = 0; names[i]; i++) {
+    const BenchDesc *b = bench_find(names[i]);
+    CHECK(b != NULL);
+    if (!b) continue;
+    BenchRun r = {t.ctx, BENCH_TINY, 1, stderr, 0};
+    CHECK(b->run(&r) == BENCH_PASS);
+  }
+  *cycles = gpu_cycles(t.gpu);
+  char *j = test_gpu_json(&t);
+  test_gpu_close(&t);
+  return j;
+}
+
+static void test_determinism(void) {
+  const char *names[] = {"bfs", "btree", NULL};
+  uint64_t c1 = 0, c2 = 0;
+  char *a = run_benches(NULL, names, &c1), *b = run_benches(NULL, names, &c2);
+  CHECK(a && b);
+  CHECK(c1 > 0);
+  CHECK_EQ_U64(c1, c2);
+  if (a && b) CHECK(!strcmp(a, b));
+  free(a);
+  free(b);
+}
+
+static void test_skip_idle_identical(void) {
+  /* pchase: long idle waits on DRAM; histo: atomics and shared memory; srad_v1: barriers */
+  const char *names[] = {"pchase", "histo", "srad_v1", NULL};
+  const char *off[] = {"sm.skip_idle_cycles=false", NULL};
+  uint64_t c1 = 0, c2 = 0;
+  char *a = run_benches(NULL, names, &c1), *b = run_benches(off, names, &c2);
+  CHECK(a && b);
+  CHECK_EQ_U64(c1, c2);
+  if (a && b && strcmp(a, b)) {
+    size_t i = 0;
+    while (a[i] && a[i] == b[i]) i++;
+    fprintf(stderr, "skip on/off JSON differs at byte %zu:\n on: %.200s\noff: %.200s\n", i, a + (i > 60 ? i - 60 : 0),
+            b + (i > 60 ? i - 60 : 0));
+    CHECK(0);
+  }
+  free(a);
+  free(b);
+}
+
+/* ---- deadlock, barriers ---- */
+
+static void test_deadlock_reported(void) {
+  const char *sets[] = {"sm.deadlock_cycles=5000", NULL};
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+  char *ptx = test_read_file("tests/kernels/cli_deadlock.ptx"); /* warp 0 waits at bar.sync 1, 64; warp 1 exits */
+  CHECK(ptx != NULL);
+  WsModule *mod;
+  WsFunction *fn;
+  WsDevPtr d = 0;
+  if (!ptx || test_gpu_load(&t, &mod, &fn, ptx, "stuck")) { CHECK(0); free(ptx); test_gpu_close(&t); return; }
+  CHECK(ws_mem_alloc(t.ctx, &d, 4) == WS_SUCCESS);
+  void *params[] = {&d};
+  WsResult rc = ws_launch_kernel(fn, 1, 1, 1, 64, 1, 1, 0, params);
+  CHECK(rc == WS_ERROR_DEADLOCK);
+  const char *e = ws_ctx_error(t.ctx);
+  CHECK_STR_CONTAINS(e, "kernel stuck: deadlock");
+  CHECK_STR_CONTAINS(e, "barrier 1 has 1 of 2 warps (warps 0 wait)");
+  CHECK_STR_CONTAINS(e, "warp slot 0 (CTA 0 warp 0)");
+  CHECK_STR_CONTAINS(e, "barrier");
+  ws_mem_free(t.ctx, d);
+  ws_module_unload(mod);
+  free(ptx);
+  test_gpu_close(&t);
+}
+
+/* 8 warps meet at one barrier, then each thread writes its id. */
+static const char bar_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry meet(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n  bar.sync 0;\n"
+    "  ld.param.u64 %rd1, [out];\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r1;\n  ret;\n}\n";
+
+static void run_barrier_kernel(const char *const *sets) {
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+  WsModule *mod;
+  WsFunction *fn;
+  WsDevPtr d = 0;
+  if (test_gpu_load(&t, &mod, &fn, bar_ptx, "meet")) { CHECK(0); test_gpu_close(&t); return; }
+  CHECK(ws_mem_alloc(t.ctx, &d, 256 * 4) == WS_SUCCESS);
+  ws_memset_d32(t.ctx, d, 0xFFFFFFFFu, 256);
+  void *params[] = {&d};
+  WsResult rc = ws_launch_kernel(fn, 1, 1, 1, 256, 1, 1, 0, params);
+  if (rc != WS_SUCCESS) fprintf(stderr, "%s: %.300s\n", sets ? sets[1] : "", ws_ctx_error(t.ctx));
+  CHECK(rc == WS_SUCCESS);
+  uint32_t got[256];
+  ws_memcpy_dtoh(t.ctx, got, d, sizeof got);
+  int bad = 0;
+  for (uint32_t i = 0; i < 256; i++) bad += got[i] != i;
+  CHECK(rc != WS_SUCCESS || bad == 0);
+  ws_mem_free(t.ctx, d);
+  ws_module_unload(mod);
+  test_gpu_close(&t);
+}
+
+static void test_barrier_every_scheduler(void) {
+  const char *const cfgs[][4] = {
+      {"sched.policy=lrr", NULL},
+      {"sched.policy=gto", NULL},
+      {"sched.policy=old", NULL},
+      {"sched.policy=two-level", "sched.two-level.group_size=2", NULL},
+      {"sched.policy=swl", "sched.swl.limit=1", NULL},
+  };
+  for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) run_barrier_kernel(cfgs[i]);
+}
+
+/* two-level strict with groups of 2: scheduler 0's first group (warps 0, 2)
+ * arrives at the barrier, which needs warps 4 and 6 of the next group; the
+ * group is not "stalled on long-latency loads", so it keeps priority and the
+ * SM deadlocks (policy/warp/twolevel.c group_live). */
+static void test_barrier_two_level_strict(void) {
+  const char *sets[] = {"sched.policy=two-level", "sched.two-level.strict=true", "sched.two-level.group_size=2",
+                        "sm.deadlock_cycles=5000", NULL};
+  run_barrier_kernel(sets);
+}
+
+int main(void) {
+  TEST_RUN(test_occupancy_threads);
+  TEST_RUN(test_occupancy_cta_slots);
+  TEST_RUN(test_occupancy_registers);
+  TEST_RUN(test_occupancy_shared);
+  TEST_RUN(test_occupancy_dynamic_shared);
+  TEST_RUN(test_occupancy_shared_sum);
+  TEST_RUN(test_cta_does_not_fit);
+  TEST_RUN(test_alu_chain);
+  TEST_RUN(test_sfu_chain);
+  TEST_RUN(test_sfu_initiation_interval);
+  TEST_RUN(test_fetch_rate);
+  TEST_RUN(test_determinism);
+  TEST_RUN(test_skip_idle_identical);
+  TEST_RUN(test_deadlock_reported);
+  TEST_RUN(test_barrier_every_scheduler);
+  TEST_RUN(test_barrier_two_level_strict);
+  return TEST_DONE();
+}

@@ -1,0 +1,102 @@
+/* t202_micro.c - the microbenchmarks on the timing model: the pointer chase
+ * (bench/pchase) measures every level's configured latency plus the SM's
+ * one-cycle offset (the LD/ST unit sends a request to the L1D in the cycle
+ * after issue; the reply releases the register in the cycle it arrives, when
+ * the dependent load can issue), also after the latencies are changed; the
+ * streaming kernels (bench/stream) reach >= 85% of the configured DRAM
+ * bandwidth; both pass their checks in functional mode. */
+#include <stdlib.h>
+
+#include "../bench/pchase/pchase.h"
+#include "../bench/stream/stream.h"
+#include "common/test.h"
+#include "common/timing.h"
+#include "mem/memsys.h"
+
+TEST_GLOBALS;
+
+static void check_pchase(const char *const *sets) {
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+  BenchRun r = {t.ctx, BENCH_TINY, 1, stderr, 0};
+  PchaseResult res;
+  CHECK(pchase_measure(&r, &res) == BENCH_PASS);
+  CHECK(res.timing);
+  double l1 = (double)cfg_int(t.cfg, "l1d.latency"), l2 = (double)cfg_int(t.cfg, "l2.min_latency");
+  double dram = (double)cfg_int(t.cfg, "dram.min_latency");
+  double rowmiss = dram + (double)(cfg_int(t.cfg, "dram.tRP") + cfg_int(t.cfg, "dram.tRCD")) *
+                              (double)cfg_int(t.cfg, "sm.clock_mhz") / (double)cfg_int(t.cfg, "dram.clock_mhz");
+  /* per round of 128 loads, 3 more cycles: the first load issues the cycle
+   * after the first clock read; the add and the clock read after the last
+   * load take 2 */
+  uint64_t l1_rounds = res.steps[PCHASE_L1] / 128, l2_rounds = res.steps[PCHASE_L2] / 128;
+  fprintf(stderr, "pchase per load: l1 %.3f l2 %.3f dram %.3f dram_rowmiss %.3f (configured %g %g %g %.1f)\n",
+          res.per_load[PCHASE_L1], res.per_load[PCHASE_L2], res.per_load[PCHASE_DRAM], res.per_load[PCHASE_DRAM_ROWMISS], l1,
+          l2, dram, rowmiss);
+  CHECK_EQ_U64(res.cycles[PCHASE_L1], res.steps[PCHASE_L1] * ((uint64_t)l1 + 1) + 3 * l1_rounds);
+  CHECK_EQ_U64(res.cycles[PCHASE_L2], res.steps[PCHASE_L2] * ((uint64_t)l2 + 1) + 3 * l2_rounds);
+  /* DRAM: 220 or 221 by the phase of the 924/700 MHz clocks, plus one activate per 32 lines */
+  CHECK(res.per_load[PCHASE_DRAM] >= dram + 1 && res.per_load[PCHASE_DRAM] <= dram + 2.5);
+  CHECK(res.per_load[PCHASE_DRAM_ROWMISS] >= rowmiss && res.per_load[PCHASE_DRAM_ROWMISS] <= rowmiss + 3);
+  test_gpu_close(&t);
+}
+
+static void test_pchase_gtx480(void) { check_pchase(NULL); }
+
+static void test_pchase_other_latencies(void) {
+  const char *sets[] = {"l1d.latency=20", "l2.min_latency=200", "dram.min_latency=300", NULL};
+  check_pchase(sets);
+}
+
+static void test_pchase_functional(void) {
+  WsContext *ctx;
+  CHECK(ws_ctx_create(&ctx, NULL) == WS_SUCCESS);
+  BenchRun r = {ctx, BENCH_TINY, 1, stderr, 0};
+  PchaseResult res;
+  CHECK(pchase_measure(&r, &res) == BENCH_PASS);
+  CHECK(!res.timing);
+  ws_ctx_destroy(ctx);
+}
+
+static void test_stream_bandwidth(void) {
+  TestGpu t;
+  if (test_gpu_open(&t, NULL)) { CHECK(0); return; }
+  BenchRun r = {t.ctx, BENCH_TINY, 1, stderr, 0};
+  StreamResult res;
+  CHECK(stream_measure(&r, &res) == BENCH_PASS);
+  /* peak bytes per core cycle: channels x bus bytes x beats per DRAM clock x DRAM/core clock */
+  double peak = (double)(cfg_int(t.cfg, "mem.partitions") * cfg_int(t.cfg, "dram.bus_width") * cfg_int(t.cfg, "dram.data_rate")) *
+                (double)cfg_int(t.cfg, "dram.clock_mhz") / (double)cfg_int(t.cfg, "sm.clock_mhz");
+  /* what DRAM really transferred during both kernels (the L2 still holds some dirty lines: conservative) */
+  MemSys *ms = (MemSys *)gpu_memsys(t.gpu);
+  uint64_t dram_bytes = 0;
+  for (uint32_t p = 0; p < memsys_partitions(ms); p++) dram_bytes += dram_stats(memsys_dram(ms, p))->bytes;
+  double dram_bpc = (double)dram_bytes / (double)(res.cycles[STREAM_COPY] + res.cycles[STREAM_TRIAD]);
+  fprintf(stderr, "stream: peak %.1f B/cycle; copy %.1f (%.1f%%), triad %.1f (%.1f%%), DRAM bytes over both %.1f (%.1f%%)\n", peak,
+          res.bytes_per_cycle[STREAM_COPY], 100 * res.bytes_per_cycle[STREAM_COPY] / peak, res.bytes_per_cycle[STREAM_TRIAD],
+          100 * res.bytes_per_cycle[STREAM_TRIAD] / peak, dram_bpc, 100 * dram_bpc / peak);
+  CHECK(peak > 253.0 && peak < 254.0);
+  CHECK(res.bytes_per_cycle[STREAM_COPY] >= 0.85 * peak);
+  CHECK(dram_bpc >= 0.85 * peak);
+  CHECK(res.bytes_per_cycle[STREAM_COPY] <= peak * 1.05); /* nothing faster than the pins (L2 absorbs < 768 KB) */
+  test_gpu_close(&t);
+}
+
+static void test_stream_functional(void) {
+  WsContext *ctx;
+  CHECK(ws_ctx_create(&ctx, NULL) == WS_SUCCESS);
+  BenchRun r = {ctx, BENCH_TINY, 1, stderr, 0};
+  StreamResult res;
+  CHECK(stream_measure(&r, &res) == BENCH_PASS);
+  CHECK(res.cycles[STREAM_COPY] == 0);
+  ws_ctx_destroy(ctx);
+}
+
+int main(void) {
+  TEST_RUN(test_pchase_gtx480);
+  TEST_RUN(test_pchase_other_latencies);
+  TEST_RUN(test_pchase_functional);
+  TEST_RUN(test_stream_bandwidth);
+  TEST_RUN(test_stream_functional);
+  return TEST_DONE();
+}
