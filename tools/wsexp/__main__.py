@@ -14,6 +14,7 @@ Exit status: 0 success, 1 some run failed (recorded) or a report step failed, 2 
 import argparse
 import copy
 import os
+import signal
 import sys
 import time
 
@@ -323,6 +324,7 @@ def _size(label):
 
 
 def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `warpsim report DIR | head` ends quietly
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(__doc__.strip())
         return 0 if argv else 2

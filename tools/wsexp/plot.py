@@ -124,6 +124,9 @@ def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref):
                     color=f"C{i % 10}", linestyle=("-", "--", ":", "-.")[i // 10 % 4])
     if _log2(xs):
         ax.set_xscale("log", base=2)
+        ax.set_xticks(sorted(set(x for x in xs if x is not None)))
+        ax.set_xticklabels([f"{x:g}" for x in sorted(set(x for x in xs if x is not None))])
+        ax.minorticks_off()
     if ref is not None:
         ax.axhline(ref, color="black", linewidth=0.6)
     ax.set_xlabel(xlabel)

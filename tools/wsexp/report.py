@@ -345,7 +345,8 @@ def build_tables(data, metrics, column, baseline):
         for sec in sections:
             desc = ", ".join(f"{d} {lab}" for d, lab in sec.items())
             fixed = {d: data.order[d][0] for d in data.dims if d not in other and d not in ("benchmark", column)}
-            t = Table(name, mode, title + (f" normalised to {baseline}" if mode == "norm" else f" ({unit})"),
+            base_name = baseline if column == "sched" or _num(baseline) is None else f"{column} {baseline}"
+            t = Table(name, mode, title + (f" normalised to {base_name}" if mode == "norm" else f" ({unit})"),
                       cols, desc)
             for b in all_b:
                 vals, bad = {}, {}
