@@ -218,11 +218,17 @@ def do_report(path, a):
     if pend:
         print(f"\n{pend} run(s) not finished yet (resume the sweep, or wait for the cluster jobs)")
     figs, rc = make_figures(data, tables, blocks, column, baseline, metrics, out, a.plot)
-    print(f"\nwrote {csv_path} ({len(plain.rows)} rows, {ncol} columns), "
-          f"{os.path.join(out, 'tables.txt')}, tables.md, table_*.csv")
+    print(f"\nwrote {_rel(csv_path)} ({len(plain.rows)} rows, {ncol} columns), "
+          f"{_rel(os.path.join(out, 'tables.txt'))}, tables.md, table_*.csv")
     for fpath in figs:
-        print(f"wrote {fpath}")
+        print(f"wrote {_rel(fpath)}")
     return rc
+
+
+def _rel(path):
+    """A path relative to the current directory when it lies below it (shorter output)."""
+    r = os.path.relpath(path)
+    return path if r.startswith("..") else r
 
 
 def _fname(base, section):
