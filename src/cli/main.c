@@ -28,7 +28,7 @@ static const char *usage =
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
     "  config [--config C] [--set K=V ...]              print the resolved configuration\n"
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
-    "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (README: Experiments)\n"
+    "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (see README)\n"
     "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
     "  help                         this text\n";
 

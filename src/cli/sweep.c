@@ -40,17 +40,26 @@ static int find_tool(char *out, size_t len, const char *exe) {
 int cli_exp(const char *cmd, int argc, char **argv) {
   char exe[PATH_MAX], tool[PATH_MAX + 32];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) { fprintf(stderr, "warpsim %s: cannot find its own binary (/proc/self/exe)\n", cmd); return 2; }
+  if (n <= 0) {
+    fprintf(stderr, "warpsim %s: cannot find its own binary (/proc/self/exe)\n", cmd);
+    return 2;
+  }
   exe[n] = 0;
   if (find_tool(tool, sizeof tool, exe)) {
-    fprintf(stderr, "warpsim %s: cannot find tools/wsexp (next to the source tree of %s; set WARPSIM_TOOLS=DIR/tools)\n", cmd, exe);
+    fprintf(
+        stderr,
+        "warpsim %s: cannot find tools/wsexp (next to the source tree of %s; set WARPSIM_TOOLS=DIR/tools)\n",
+        cmd, exe);
     return 2;
   }
   if (!getenv("WARPSIM_BIN")) setenv("WARPSIM_BIN", exe, 1);
   const char *py = getenv("WARPSIM_PYTHON");
   if (!py || !*py) py = "python3";
   char **args = calloc((size_t)argc + 4, sizeof *args);
-  if (!args) { fprintf(stderr, "warpsim %s: out of memory\n", cmd); return 2; }
+  if (!args) {
+    fprintf(stderr, "warpsim %s: out of memory\n", cmd);
+    return 2;
+  }
   args[0] = (char *)py;
   args[1] = tool;
   args[2] = (char *)cmd;

@@ -161,9 +161,16 @@ def do_report(path, a):
     a.baseline = a.baseline or defaults.get("baseline")
     a.best_by = a.best_by or defaults.get("best-by") or "ipc"
     metrics = [m.strip() for m in (a.metrics or "ipc,l1d_mpki").split(",") if m.strip()]
+    known = {k for r in data.rows for k in r.stats}
     try:
         for m in metrics:
-            report.metric_spec(m)
+            stat = report.metric_spec(m)[1]
+            if known and stat not in known:
+                import difflib
+                close = difflib.get_close_matches(stat, sorted(known), 3, 0.5)
+                raise report.ReportError(f"no statistic '{stat}' in the results (metrics: "
+                                         f"{', '.join(report.METRICS)}, or a results.csv column"
+                                         + (f"; did you mean {', '.join(close)}?" if close else "") + ")")
     except report.ReportError as e:
         raise Usage(f"warpsim report: {e}")
     varying = data.varying()

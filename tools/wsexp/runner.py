@@ -177,22 +177,35 @@ class Attempt:
         self.log = open(os.path.join(self.dir, "log.txt"), "w")
         self.log.write("$ " + info["command"] + "\n")
         self.log.flush()
-        self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     preexec_fn=_die_with_parent)
+        self.start_error = None
+        try:
+            self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        except OSError as e:  # recorded as a crash, like any run that could not run
+            self.proc = None
+            self.start_error = f"cannot execute {warpsim}: {e.strerror}"
+            self.log.write(self.start_error + "\n")
+            self.log.flush()
+
+    def poll(self):
+        return 127 if self.proc is None else self.proc.poll()
+
+    def wait(self, timeout=None):
+        return 127 if self.proc is None else self.proc.wait(timeout=timeout)
 
     def elapsed(self):
         return time.time() - self.started
 
     def check_timeout(self):
-        if self.timeout and not self.timed_out and self.elapsed() > self.timeout:
+        if self.proc and self.timeout and not self.timed_out and self.elapsed() > self.timeout:
             self.timed_out = True
             self.proc.kill()
 
     def abort(self):
         """Stops the run without recording it (it stays pending)."""
-        if self.proc.poll() is None:
+        if self.proc and self.proc.poll() is None:
             self.proc.kill()
-        self.proc.wait()
+        self.wait()
         self.log.close()
 
     def finish(self, rc):
@@ -227,7 +240,7 @@ def run_sync(results, run, warpsim, timeout=None):
     a = Attempt(results, run, warpsim, timeout)
     while True:
         try:
-            rc = a.proc.wait(timeout=1.0)
+            rc = a.wait(timeout=1.0)
             break
         except subprocess.TimeoutExpired:
             a.check_timeout()
@@ -339,7 +352,7 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
                 running.append(Attempt(results, todo.pop(0), warpsim, timeout))
             time.sleep(0.03)
             for a in list(running):
-                rc = a.proc.poll()
+                rc = a.poll()
                 if rc is None:
                     a.check_timeout()
                     continue

@@ -178,7 +178,6 @@ def parse(path):
 
 def parse_text(text, path="<sweep>"):
     spec = Spec(path)
-    seen_name = False
     for n, raw in enumerate(text.splitlines(), 1):
         where = f"{path}:{n}"
         words = raw.split("#", 1)[0].split()
@@ -188,7 +187,7 @@ def parse_text(text, path="<sweep>"):
         if kw == "name":
             if len(args) != 1:
                 raise SpecError(f"{where}: name takes one word")
-            spec.name, seen_name = _safe(args[0]), True
+            spec.name = _safe(args[0])
         elif kw in ("benchmarks", "benchmark"):
             for a in args:
                 for b in expand_values(a, where):
@@ -259,8 +258,6 @@ def parse_text(text, path="<sweep>"):
     spec.sizes = spec.sizes or ["small"]
     spec.configs = spec.configs or ["gtx480"]
     spec.seeds = spec.seeds or [1]
-    if not seen_name and spec.name in ("", "sweep"):
-        spec.name = "sweep"
     return spec
 
 
