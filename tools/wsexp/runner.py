@@ -356,6 +356,8 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
                 if rc is None:
                     a.check_timeout()
                     continue
+                if rc == -signal.SIGINT:  # Ctrl-C reached the child first: an interrupt, not a crash
+                    raise KeyboardInterrupt
                 running.remove(a)
                 st = a.finish(rc)
                 counts[st["state"]] = counts.get(st["state"], 0) + 1
