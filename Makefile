@@ -22,7 +22,7 @@ BENCH_PTX := $(sort $(foreach b,$(BENCH_DIRS),$(wildcard bench/$(b)/*.ptx)))
 TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
-.PHONY: all rel asan test bench ptx run clean format suite fuzz FORCE
+.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz FORCE
 FORCE:
 all: rel
 
@@ -86,8 +86,12 @@ test: $(BUILD)/asan/warpsim $(TEST_BIN)
 run: $(BUILD)/rel/warpsim
 	$(BUILD)/rel/warpsim run bfs --size small
 
-# Every benchmark at its default size, checked against its CPU reference.
+# Every benchmark at its default size, checked against its CPU reference
+# (functionally; `make suite-timing` runs them on the timing model, much longer).
 suite: $(BUILD)/rel/warpsim
+	$(BUILD)/rel/warpsim suite --size small --functional
+
+suite-timing: $(BUILD)/rel/warpsim
 	$(BUILD)/rel/warpsim suite --size small
 
 # Emulation speed figures (not a test).
@@ -100,6 +104,16 @@ ptx:
 	@for f in $(wildcard bench/*/*.cu tests/kernels/*.cu); do \
 	  echo "nvcc $$f"; $(NVCC) -ptx -O3 -arch=sm_75 -o $${f%.cu}.ptx $$f || exit 1; \
 	  NVCC=$(NVCC) tools/annotate_regs.sh $${f%.cu}.ptx || exit 1; done
+
+# libFuzzer target for the PTX front end (needs clang); FUZZ_SECONDS bounds the run.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz: clang not found (apt-get install clang)"; exit 1; }
+	@mkdir -p $(BUILD)/fuzz-corpus
+	clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CPPFLAGS) \
+	  tests/fuzz/fuzz_ptx.c $(LIB_SRC) -lm -o $(BUILD)/fuzz_ptx
+	cp bench/*/*.ptx tests/kernels/*.ptx $(BUILD)/fuzz-corpus/
+	$(BUILD)/fuzz_ptx -dict=tests/fuzz/ptx.dict -max_len=65536 -max_total_time=$(FUZZ_SECONDS) $(BUILD)/fuzz-corpus
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(BENCH_SRC) $(TEST_SRC)

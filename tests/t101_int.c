@@ -96,9 +96,8 @@ static void test_add_sub(void) {
   ov_free(&q);
 }
 
-/* add.cc / addc / sub.cc / subc: carry chain through CC.CF.
- * KNOWN FAILING (core: "carry-chain instructions are not supported"); nvcc -O3 does not emit them
- * for the suite's kernels, but they are part of PTX ISA 9.0. */
+/* add.cc / addc / sub.cc / subc: carry chain through CC.CF (not emitted by nvcc -O3 for the
+ * suite's kernels, but part of PTX ISA 9.0). */
 REF(r_addc_lo, U32(a) + U32(b))
 REF(r_addc_hi, U32(c) + U32(((uint64_t)U32(a) + U32(b)) >> 32))
 REF(r_subc_hi, U32(U32(c) - (U32(a) < U32(b) ? 1u : 0u)))
@@ -418,8 +417,7 @@ static void test_immediates(void) {
   op_check("or.b64 %rd20, %rd10, 0x8000000000000000" ST_RD, r_imm_or_64, NULL, M64, OV_ARGS(q));
   op_check("mov.u64 %rd20, -2" ST_RD, r_imm_mov_neg64, NULL, M64, OV_ARGS(q));
   op_check("mul.lo.s32 %r20, %r10, 2147483647" ST_R, r_imm_mul_max, NULL, M32, OV_ARGS(p));
-  /* literal forms of the PTX grammar (section "Constants"): octal 0[0-7]+, binary 0[bB][01]+, U suffix.
-   * KNOWN FAILING: the core rejects 0b101 ("malformed number"); ptxas accepts it. */
+  /* literal forms of the PTX grammar (section "Constants"): octal 0[0-7]+, binary 0[bB][01]+, U suffix */
   op_check("add.u32 %r20, %r10, 010" ST_R, r_imm_octal, NULL, M32, OV_ARGS(p));
   op_check("add.u32 %r20, %r10, 0b101" ST_R, r_imm_binary, NULL, M32, OV_ARGS(p));
   op_check("add.u32 %r20, %r10, 42U" ST_R, r_imm_usuffix, NULL, M32, OV_ARGS(p));
@@ -609,7 +607,8 @@ static void test_shf(void) {
   ov_free(&o);
 }
 
-/* sad: d = c + |a - b| */
+/* sad: d = c + |a - b| (wrapping). sad.s64 with a = 0, b = INT64_MIN once made the core compute
+ * a - b in int64_t (signed overflow, UBSan abort); expected c + 0x8000000000000000. */
 REF(r_sad_s32, U32(U32(c) + (S32(a) < S32(b) ? U32(b) - U32(a) : U32(a) - U32(b))))
 REF(r_sad_u32, U32(U32(c) + (U32(a) < U32(b) ? U32(b) - U32(a) : U32(a) - U32(b))))
 REF(r_sad_u64, c + (a < b ? b - a : a - b))
@@ -634,6 +633,18 @@ static void test_mov_pack(void) {
   ov_free(&q);
 }
 
+/* The most negative 64-bit literal: "-9223372036854775808" is 0x8000000000000000.
+ * Regression test: the core once negated it as int64_t (src/ptx/decode.c, signed overflow, UBSan abort).
+ * Kept last in main() so that the other tests run first. */
+REF(r_imm_int64_min, a + 0x8000000000000000ull)
+REF(r_imm_int64_min_mov, 0x8000000000000000ull)
+static void test_int64_min_literal(void) {
+  OpVec q = pairs64();
+  op_check("add.s64 %rd20, %rd10, -9223372036854775808" ST_RD, r_imm_int64_min, NULL, M64, OV_ARGS(q));
+  op_check("mov.s64 %rd20, -9223372036854775808" ST_RD, r_imm_int64_min_mov, NULL, M64, OV_ARGS(q));
+  ov_free(&q);
+}
+
 int main(void) {
   TEST_RUN(test_add_sub);
   TEST_RUN(test_carry);
@@ -650,7 +661,9 @@ int main(void) {
   TEST_RUN(test_bfe_bfi);
   TEST_RUN(test_prmt);
   TEST_RUN(test_shf);
-  TEST_RUN(test_sad);
   TEST_RUN(test_mov_pack);
+  /* tests that have crashed the core under UBSan (signed overflow in the simulator): keep them last */
+  TEST_RUN(test_sad);
+  TEST_RUN(test_int64_min_literal);
   return TEST_DONE();
 }

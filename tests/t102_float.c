@@ -225,6 +225,7 @@ static OpVec set64(void) {
 #define D3(op) op " %fd20, %fd10, %fd11" ST_FD
 #define D4(op) op " %fd20, %fd10, %fd11, %fd12" ST_FD
 
+/* mul.rz / mad.rz: regression test (the register-width check once took .rz for .wide) */
 static void test_f32_add_sub_mul_rounding(void) {
   OpVec o = set32();
   op_check(F3("add.f32"), add_rn, op_eq_f32, M32, OV_ARGS(o));
@@ -250,8 +251,11 @@ static void test_f32_fma_rounding(void) {
   op_check(F4("fma.rz.f32"), fma_rz, op_eq_f32, M32, OV_ARGS(o));
   op_check(F4("fma.rm.f32"), fma_rm, op_eq_f32, M32, OV_ARGS(o));
   op_check(F4("fma.rp.f32"), fma_rp, op_eq_f32, M32, OV_ARGS(o));
-  /* mad.f32 without rounding is fma-like? No: mad.rnd.f32 == fma.rnd.f32 for sm_20+ */
+  /* mad.rnd.f32 is fma.rnd.f32 (sm_20+) */
   op_check(F4("mad.rn.f32"), fma_rn, op_eq_f32, M32, OV_ARGS(o));
+  op_check(F4("mad.rz.f32"), fma_rz, op_eq_f32, M32, OV_ARGS(o));
+  op_check(F4("mad.rm.f32"), fma_rm, op_eq_f32, M32, OV_ARGS(o));
+  op_check(F4("mad.rp.f32"), fma_rp, op_eq_f32, M32, OV_ARGS(o));
   ov_free(&o);
 }
 
@@ -568,6 +572,42 @@ static void test_approx_specials(void) {
     CHECK(0);
 }
 
+/* .ftz on abs/neg/min/max/ex2/sqrt: subnormal inputs become sign-preserving zeros */
+static uint64_t r_abs_ftz(uint64_t a, uint64_t b, uint64_t c) { return f2u(fabsf(ftz32(u2f((uint32_t)a)))); }
+static uint64_t r_neg_ftz(uint64_t a, uint64_t b, uint64_t c) { return f2u(-ftz32(u2f((uint32_t)a))); }
+static uint64_t r_max_ftz(uint64_t a, uint64_t b, uint64_t c) {
+  return r_max32(f2u(ftz32(u2f((uint32_t)a))), f2u(ftz32(u2f((uint32_t)b))), 0);
+}
+static void test_ftz_misc(void) {
+  OpVec o = {0};
+  static const uint32_t v[] = {0x000116c2, 0x800116c2, 0x00000001, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0};
+  for (unsigned i = 0; i < sizeof v / 4; i++)
+    for (unsigned j = 0; j < sizeof v / 4; j++) ov_add(&o, v[i], v[j], 0);
+  op_check("abs.ftz.f32 %f20, %f10" ST_F, r_abs_ftz, op_eq_f32, M32, OV_ARGS(o));
+  op_check("neg.ftz.f32 %f20, %f10" ST_F, r_neg_ftz, op_eq_f32, M32, OV_ARGS(o));
+  op_check(F3("max.ftz.f32"), r_max_ftz, op_eq_f32_anyzero, M32, OV_ARGS(o));
+  /* without .ftz, abs/neg keep subnormals bit-exactly */
+  op_check("abs.f32 %f20, %f10" ST_F, r_abs32, op_eq_f32, M32, OV_ARGS(o));
+  op_check("neg.f32 %f20, %f10" ST_F, r_neg32, op_eq_f32, M32, OV_ARGS(o));
+  ov_free(&o);
+  /* ex2.approx.ftz of a large negative argument: the subnormal result is flushed to +0;
+   * sqrt.approx.ftz / rsqrt.approx.ftz of a subnormal input see +-0 */
+  uint64_t in[3][3] = {{f2u(-130.0f)}, {0x000116c2}, {0x800116c2}}, out[3][2];
+  if (op_run("ex2.approx.ftz.f32 %f20, %f10;\n\tst.global.f32 [%rd30], %f20;\n\t"
+             "sqrt.approx.ftz.f32 %f21, %f10;\n\tst.global.f32 [%rd30+8], %f21;",
+             (const uint64_t(*)[3])in, 3, out) == 0) {
+    CHECK_EQ_U64(out[0][0], 0x00000000);
+    CHECK_EQ_U64(out[1][1], 0x00000000); /* sqrt(+0) */
+    CHECK_EQ_U64(out[2][1], 0x80000000); /* sqrt(-0) = -0 */
+  } else
+    CHECK(0);
+  if (op_run("rsqrt.approx.ftz.f32 %f20, %f10" ST_F, (const uint64_t(*)[3])in + 1, 2, out) == 0) {
+    CHECK_EQ_U64(out[0][0], 0x7f800000); /* 1/sqrt(+0) = +inf */
+    CHECK_EQ_U64(out[1][0], 0xff800000); /* 1/sqrt(-0) = -inf */
+  } else
+    CHECK(0);
+}
+
 /* ------------------------------------------------------------------ immediates */
 static uint64_t r_add_one(uint64_t a, uint64_t b, uint64_t c) { return add_rn(a, 0x3f800000, 0); }
 static uint64_t r_mul_two64(uint64_t a, uint64_t b, uint64_t c) { return dmul_rn(a, 0x4000000000000000ull, 0); }
@@ -594,6 +634,7 @@ int main(void) {
   TEST_RUN(test_copysign_direction);
   TEST_RUN(test_approx);
   TEST_RUN(test_approx_specials);
+  TEST_RUN(test_ftz_misc);
   TEST_RUN(test_float_immediates);
   return TEST_DONE();
 }

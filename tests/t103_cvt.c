@@ -490,9 +490,7 @@ static void test_float_to_float(void) {
   ov_free(&d);
 }
 
-/* ------------------------------------------------------------------ f16 (hand-computed)
- * KNOWN FAILING: the core rejects .f16 ("half-precision (.f16) instructions are not supported").
- * Optional per the test plan ("only if cheap"); kept so that adding f16 support is checked. */
+/* ------------------------------------------------------------------ f16 (hand-computed) */
 static void test_f16(void) {
   static const struct {
     uint32_t f;

@@ -898,6 +898,61 @@ static void test_cvta_roundtrip(void) {
   }
 }
 
+/* initialisers with extreme values; "-9223372036854775808" = INT64_MIN.
+ * Regression test: the core once negated the literal as int64_t while parsing initialisers
+ * (src/ptx/parse.c, signed overflow, UBSan abort). Kept last in main(). */
+static const char *INIT_PTX =
+    PTX_HEADER
+    ".global .align 8 .s64 gmin = -9223372036854775808;\n"
+    ".global .align 8 .u64 gmax = 18446744073709551615;\n"
+    ".global .align 4 .s32 gneg[3] = {-1, -2147483648, 2147483647};\n"
+    ".global .align 4 .f32 gf[2] = {-1.5, 0fFF800000};\n"
+    ".global .align 8 .f64 gd = 0d3FF8000000000000;\n"
+    "\n"
+    ".visible .entry inits(\n"
+    "\t.param .u64 inits_param_0\n"
+    ")\n"
+    "{\n"
+    "\tret;\n"
+    "}\n";
+static void test_initializer_extremes(void) {
+  TK k;
+  if (tk_open(&k, INIT_PTX, "inits") != 0) {
+    test_failures_++;
+    tk_close(&k);
+    return;
+  }
+  static const struct {
+    const char *name;
+    size_t bytes;
+    uint64_t lo, hi;
+  } g[] = {{"gmin", 8, 0x8000000000000000ull, 0},
+           {"gmax", 8, ~0ull, 0},
+           {"gneg", 12, 0x80000000ffffffffull, 0x7fffffff},
+           {"gf", 8, 0xff800000bfc00000ull, 0},
+           {"gd", 8, 0x3ff8000000000000ull, 0}};
+  for (unsigned i = 0; i < sizeof g / sizeof g[0]; i++) {
+    WsDevPtr p = 0;
+    size_t bytes = 0;
+    uint64_t v[2] = {0, 0};
+    if (ws_module_get_global(&p, &bytes, k.mod, g[i].name) != WS_SUCCESS) {
+      fprintf(stderr, "  get_global(%s): %s\n", g[i].name, ws_ctx_error(k.ctx));
+      test_failures_++;
+      continue;
+    }
+    CHECK_EQ_U64(bytes, g[i].bytes);
+    if (ws_memcpy_dtoh(k.ctx, v, p, g[i].bytes) == WS_SUCCESS) {
+      if (v[0] != g[i].lo || v[1] != g[i].hi) {
+        fprintf(stderr, "  %s: got 0x%" PRIx64 " 0x%" PRIx64 " expected 0x%" PRIx64 " 0x%" PRIx64 "\n", g[i].name, v[0],
+                v[1], g[i].lo, g[i].hi);
+        test_failures_++;
+      }
+    } else
+      test_failures_++;
+  }
+  tk_close(&k);
+}
+
 int main(void) {
   TEST_RUN(test_loads);
   TEST_RUN(test_stores);
@@ -908,5 +963,6 @@ int main(void) {
   TEST_RUN(test_global_vars);
   TEST_RUN(test_params);
   TEST_RUN(test_cvta_roundtrip);
+  TEST_RUN(test_initializer_extremes); /* once crashed the core: keep last */
   return TEST_DONE();
 }

@@ -632,6 +632,27 @@ static void test_trip_counts(void) {
   }
 }
 
+/* A branch to a label that ends the function (no `ret` after it): valid PTX (ptxas accepts it),
+ * falling off the end returns. Regression test for a heap-buffer-overflow in
+ * ptx_compute_reconvergence (src/ptx/layout.c) when a branch target is one past the last
+ * instruction. Kept last in main(). */
+static const char *ENDLABEL_PTX =
+    KHEAD("endlabel")
+    "\tmov.u32 \t%r20, 5;\n"
+    "\tst.global.u32 \t[%rd3], %r20;\n"
+    "\tsetp.lt.u32 \t%p1, %r1, 8;\n"
+    "\t@%p1 bra \t$L__end;\n"
+    "\tmov.u32 \t%r20, 6;\n"
+    "\tst.global.u32 \t[%rd3], %r20;\n"
+    "$L__end:\n"
+    "}\n";
+static void test_label_at_function_end(void) {
+  int out[32], exp[32];
+  if (run_hand(ENDLABEL_PTX, "endlabel", 32, out, NULL)) return;
+  for (int t = 0; t < 32; t++) exp[t] = t < 8 ? 5 : 6;
+  check_n("endlabel", out, exp, 32);
+}
+
 int main(void) {
   simt_ptx = test_read_file(test_path("tests/kernels/simt.ptx"));
   make_input();
@@ -647,6 +668,7 @@ int main(void) {
   TEST_RUN(test_call_divergent);
   TEST_RUN(test_uniform_branch);
   TEST_RUN(test_trip_counts);
+  TEST_RUN(test_label_at_function_end); /* once crashed the core: keep last */
   free(simt_ptx);
   return TEST_DONE();
 }

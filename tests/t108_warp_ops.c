@@ -494,6 +494,58 @@ static void test_barriers(void) {
   }
 }
 
+/* a barrier waits only for non-exited warps: warps 1 and 3 return before bar.sync, warps 0 and 2
+ * synchronise and exchange data through shared memory */
+static const char *BAREXIT_PTX =
+    PTX_HEADER
+    ".visible .entry barexit(\n"
+    "\t.param .u64 barexit_param_0\n"
+    ")\n"
+    "{\n"
+    "\t.reg .pred \t%p<4>;\n"
+    "\t.reg .b32 \t%r<16>;\n"
+    "\t.reg .b64 \t%rd<8>;\n"
+    "\t.shared .align 4 .b8 sh[512];\n"
+    "\n"
+    "\tld.param.u64 \t%rd1, [barexit_param_0];\n"
+    "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
+    "\tmov.u32 \t%r1, %tid.x;\n"
+    "\tmul.wide.u32 \t%rd2, %r1, 4;\n"
+    "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
+    "\tshr.u32 \t%r2, %r1, 5;\n"
+    "\tand.b32 \t%r3, %r2, 1;\n"
+    "\tsetp.eq.u32 \t%p1, %r3, 1;\n"
+    "\t@%p1 bra \t$L__leave;\n"
+    "\tmov.u32 \t%r4, sh;\n"
+    "\tshl.b32 \t%r5, %r1, 2;\n"
+    "\tadd.s32 \t%r6, %r4, %r5;\n"
+    "\tmul.lo.s32 \t%r7, %r1, 13;\n"
+    "\tst.shared.u32 \t[%r6], %r7;\n"
+    "\tbar.sync \t0;\n"
+    "\txor.b32 \t%r8, %r1, 64;\n"
+    "\tshl.b32 \t%r9, %r8, 2;\n"
+    "\tadd.s32 \t%r10, %r4, %r9;\n"
+    "\tld.shared.u32 \t%r11, [%r10];\n"
+    "\tst.global.u32 \t[%rd3], %r11;\n"
+    "\tret;\n"
+    "$L__leave:\n"
+    "\tmov.u32 \t%r12, 99;\n"
+    "\tst.global.u32 \t[%rd3], %r12;\n"
+    "\tret;\n"
+    "}\n";
+static void test_barrier_after_exit(void) {
+  uint32_t out[128];
+  if (tk_run_io(BAREXIT_PTX, "barexit", 1, 128, 0, NULL, 0, out, sizeof out) != 0) return;
+  for (int t = 0; t < 128; t++) {
+    uint32_t e = ((t >> 5) & 1) ? 99u : (uint32_t)(t ^ 64) * 13u;
+    if (out[t] != e) {
+      fprintf(stderr, "  barexit thread %d: got %u expected %u\n", t, out[t], e);
+      test_failures_++;
+      break;
+    }
+  }
+}
+
 /* ------------------------------------------------------------------ special registers */
 static const char *SREG_PTX =
     PTX_HEADER
@@ -625,6 +677,7 @@ int main(void) {
   TEST_RUN(test_match);
   TEST_RUN(test_activemask);
   TEST_RUN(test_barriers);
+  TEST_RUN(test_barrier_after_exit);
   TEST_RUN(test_special_registers);
   return TEST_DONE();
 }

@@ -108,8 +108,7 @@ static void test_unknown_opcode(void) {
 static void test_bad_operand(void) {
   /* missing operand: the ';' at column 23 is where an operand was expected */
   expect_invalid("missing operand", BASE_HEAD "    add.u32 %r2, %r1, ;\n" BASE_TAIL, "bad.ptx:15:23", "expect", NULL);
-  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'").
-   * KNOWN FAILING: the core accepts it. */
+  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'") */
   expect_invalid("operand of the wrong width", BASE_HEAD "    add.u32 %r2, %rd1, 1;\n" BASE_TAIL, "bad.ptx:15:18",
                  "%rd1", NULL);
   /* an address where a register is expected */
@@ -540,6 +539,33 @@ static void test_instruction_limit(void) {
   tk_close(&k);
 }
 
+/* Extreme literals must not crash the front end (found by t110's fuzzing): an address offset of
+ * -9223372036854775808. Loading may succeed (the address wraps; a launch would fault) or fail.
+ * Regression test: src/ptx/decode.c once negated the offset as int64_t (UBSan abort). Kept last. */
+static void test_extreme_address_offset(void) {
+  static const char *srcs[] = {
+      BASE_HEAD "    ld.global.u32 %r2, [%rd1+-9223372036854775808];\n" BASE_TAIL,
+      BASE_HEAD "    ld.global.u32 %r2, [%rd1+18446744073709551615];\n" BASE_TAIL,
+      BASE_HEAD "    ld.global.u32 %r2, [%rd1+99999999999999999999999];\n" BASE_TAIL,
+  };
+  for (unsigned i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+    WsContext *ctx = NULL;
+    WsModule *mod = NULL;
+    if (ws_ctx_create(&ctx, NULL) != WS_SUCCESS) {
+      test_failures_++;
+      continue;
+    }
+    WsResult r = ws_module_load_data(ctx, &mod, srcs[i], "bad.ptx");
+    if (r == WS_SUCCESS)
+      ws_module_unload(mod);
+    else if (r != WS_ERROR_INVALID_PTX || !ws_ctx_error(ctx)[0]) {
+      fprintf(stderr, "  offset case %u: %s \"%s\"\n", i, ws_result_name(r), ws_ctx_error(ctx));
+      test_failures_++;
+    }
+    ws_ctx_destroy(ctx);
+  }
+}
+
 int main(void) {
   TEST_RUN(test_base_is_valid);
   TEST_RUN(test_unknown_opcode);
@@ -559,5 +585,6 @@ int main(void) {
   TEST_RUN(test_shared_out_of_bounds);
   TEST_RUN(test_barrier_deadlock);
   TEST_RUN(test_instruction_limit);
+  TEST_RUN(test_extreme_address_offset); /* once crashed the core: keep last */
   return TEST_DONE();
 }

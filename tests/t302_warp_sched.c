@@ -251,10 +251,10 @@ static void test_twolevel_gto(void) {
   uint32_t out[MAXW], n;
   make_views(v, 12, 12, ages);
   for (uint32_t i = 1; i < 12; i += 2) v[i].age = 100 + i;
-  n = order(&s, 0, v, 12, -1, 1, out); /* starts at group 0; inside: oldest first */
-  CHECK_ORDER(out, n, 0, 2, 4, 6, 10, 8);
+  n = order(&s, 0, v, 12, -1, 1, out); /* starts at group 0; inside: oldest first; then oldest group first */
+  CHECK_ORDER(out, n, 0, 2, 10, 8, 4, 6);
   n = order(&s, 0, v, 12, 2, 2, out); /* inner gto: greedy first */
-  CHECK_ORDER(out, n, 2, 0, 4, 6, 10, 8);
+  CHECK_ORDER(out, n, 2, 0, 10, 8, 4, 6);
   set_long(v, 0, 2, 1); /* group 0 stalls: outer gto picks the group of the oldest runnable warp (slot 10) */
   n = order(&s, 0, v, 12, 2, 3, out);
   CHECK(n == 6 && out[0] == 10 && out[1] == 8);

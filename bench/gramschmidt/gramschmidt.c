@@ -10,7 +10,7 @@
 #define GRAMSCHMIDT_BLOCK 256
 
 /* {m rows, n columns}: the bypass paper's evaluation input is 65536 x 64. */
-static const int gramschmidt_dims[BENCH_NSIZES][2] = {{512, 32}, {4096, 64}, {65536, 64}};
+static const int gramschmidt_dims[BENCH_NSIZES][2] = {{256, 16}, {1024, 64}, {65536, 64}};
 
 /* Same float operations as the kernels: fmaf where nvcc emits fma.rn.f32,
  * a separate multiply and subtract in the update loop. */
@@ -103,7 +103,7 @@ const BenchDesc bench_desc_gramschmidt = {
     .summary = "PolyBench/GPU GRAMSCHMIDT: per column a 1-thread norm, row scaling, strided column projections",
     .papers = "coordinated bypassing",
     .suite = "II",
-    .sizes = {"512 x 32 matrix (96 launches)", "4096 x 64 matrix (192 launches)",
+    .sizes = {"256 x 16 matrix (48 launches)", "1024 x 64 matrix (192 launches)",
               "65536 x 64 matrix (192 launches; bypass paper's evaluation input)"},
     .run = gramschmidt_run,
 };

@@ -36,6 +36,13 @@ double cli_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU time of this process: speed figures that a loaded machine does not distort. */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int cmd_list(void) {
   printf("%-18s %-6s %-26s %s\n", "benchmark", "suite", "papers", "description");
   for (int i = 0; bench_registry[i]; i++) {
@@ -49,7 +56,7 @@ static int cmd_list(void) {
 
 typedef struct RunResult {
   int status;
-  double seconds;
+  double seconds, cpu_seconds;
   WsLaunchStats st;
   uint64_t cycles;
   WsKernelInfo k[16];
@@ -93,6 +100,16 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
 }
 
 /* Builds the resolved configuration; prints the error and returns NULL on failure. */
+/* A configuration is only known to be usable once a GPU is built from it
+ * (policy names, cross-key checks): try once, report and fail early. */
+static int check_gpu_config(const Config *cfg) {
+  char err[1024];
+  Gpu *g = gpu_create(cfg, err, sizeof err);
+  if (!g) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
+  gpu_free(g);
+  return 0;
+}
+
 Config *cli_make_config(RunOpts *o) {
   char path[2048];
   const char *name = o->config ? o->config : "gtx480";
@@ -131,9 +148,10 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
     gpu_set_progress(g, isatty(2));
   }
   BenchRun r = {ctx, size, seed, stderr, verbose};
-  double t0 = cli_now();
+  double t0 = cli_now(), c0 = cpu_now();
   res->status = b->run(&r);
   res->seconds = cli_now() - t0;
+  res->cpu_seconds = cpu_now() - c0;
   res->st = *ws_ctx_total_stats(ctx);
   res->cycles = g ? gpu_cycles(g) : 0;
   res->nk = ws_ctx_kernel_count(ctx) < 16 ? ws_ctx_kernel_count(ctx) : 16;
@@ -164,6 +182,7 @@ static int write_json(const char *path, const BenchDesc *b, BenchSize size, uint
   fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
           (unsigned long long)res->st.warp_insts, (unsigned long long)res->st.thread_insts, (unsigned long long)res->st.ctas,
           (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
+  fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
   fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
           res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,
           res->seconds > 0 ? (double)res->st.thread_insts / res->seconds : 0.0);
@@ -209,6 +228,7 @@ static int cmd_run(int argc, char **argv) {
   }
   Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
   if (!ro.functional && !cfg) return 2;
+  if (cfg && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   RunResult res;
   Gpu *g = NULL;
   run_one(b, size, seed, verbose, cfg, &g, &res);
@@ -226,8 +246,10 @@ static int cmd_run(int argc, char **argv) {
   printf("ctas                 %llu\n", (unsigned long long)res.st.ctas);
   printf("barrier_arrivals     %llu\n", (unsigned long long)res.st.barriers);
   printf("sim_seconds          %.3f\n", res.seconds);
+  printf("sim_cpu_seconds      %.3f\n", res.cpu_seconds);
   printf("warp_insts_per_sec   %.0f\n", res.seconds > 0 ? (double)res.st.warp_insts / res.seconds : 0.0);
   printf("thread_insts_per_sec %.0f\n", res.seconds > 0 ? (double)res.st.thread_insts / res.seconds : 0.0);
+  printf("warp_insts_per_cpu_sec %.0f\n", res.cpu_seconds > 0 ? (double)res.st.warp_insts / res.cpu_seconds : 0.0);
   if (g) gpu_print_stats(g, stdout, false, res.seconds);
   int rc = res.status == BENCH_PASS ? 0 : 1;
   if (json && write_json(json, b, size, seed, &res, g, cfg)) rc = 2;
@@ -264,6 +286,7 @@ static int cmd_suite(int argc, char **argv) {
   }
   Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
   if (!cfg) return 2;
+  if (!ro.functional && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
   if (markdown) {

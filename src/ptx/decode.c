@@ -99,7 +99,7 @@ static int parse_operand(ParseCtx *c, Opnd *o) {
         if (tok_punct(&c->toks[c->pos], '-')) { neg = !neg; c->pos++; }
         Tok *n = &c->toks[c->pos];
         if (n->kind != TK_INT) return ptx_perr(c, n, "expected an address offset");
-        o->off = neg ? -(int64_t)n->ival : (int64_t)n->ival;
+        o->off = (int64_t)(neg ? (uint64_t)0 - n->ival : n->ival);
         c->pos++;
       }
     } else return ptx_perr(c, b, "expected an address");
@@ -144,7 +144,7 @@ static int parse_operand(ParseCtx *c, Opnd *o) {
     o->ival = t->ival;
     o->fval = t->fval;
     if (neg) {
-      if (t->kind == TK_INT) o->ival = (uint64_t)(-(int64_t)t->ival);
+      if (t->kind == TK_INT) o->ival = (uint64_t)0 - t->ival;
       else if (t->kind == TK_F32) o->ival ^= 0x80000000u;
       else if (t->kind == TK_F64) o->ival ^= 0x8000000000000000ull;
       else o->fval = -o->fval;
@@ -671,7 +671,7 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
   in->ndst = 1;
   /* register widths must match the instruction type (PTX relaxes this only for ld, st, cvt) */
   if (op != PTX_OP_cvt && ptx_type_bytes(ty) >= 2) {
-    int tb = ptx_type_bytes(ty), wide = (op == PTX_OP_mul || op == PTX_OP_mad) && in->mod == PTX_MUL_WIDE;
+    int tb = ptx_type_bytes(ty), wide = (op == PTX_OP_mul || op == PTX_OP_mad) && !ptx_type_is_float(ty) && in->mod == PTX_MUL_WIDE;
     int dw = wide ? 2 * tb : (op == PTX_OP_popc || op == PTX_OP_clz || op == PTX_OP_bfind) ? 4 : tb;
     if (o[0].kind == O_REG && c->reg_bytes[o[0].row] != dw)
       return ptx_perr(c, o[0].tok, "%d-byte register '%.*s' where %s.%s needs %d bytes", c->reg_bytes[o[0].row],

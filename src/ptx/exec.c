@@ -157,8 +157,12 @@ HANDLER(exec_bar) {
   uint64_t id = REG(w, in->s[0])[lane];
   uint32_t count = in->s[1] != PTX_NO_REG ? (uint32_t)REG(w, in->s[1])[lane] : 0;
   if (id >= PTX_MAX_BARRIERS) { ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier id %llu out of range (0-15)", (unsigned long long)id); return; }
-  if (count && (count % PTX_WARP_SIZE || count > c->nwarps * PTX_WARP_SIZE)) {
-    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu thread count %u is not a multiple of 32 within the CTA's %u threads", (unsigned long long)id, count, c->nthreads);
+  if (count && count % PTX_WARP_SIZE) {
+    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu thread count %u is not a multiple of 32", (unsigned long long)id, count);
+    return;
+  }
+  if (count > c->nwarps * PTX_WARP_SIZE) {
+    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu waits for %u threads but the CTA has only %u", (unsigned long long)id, count, c->nthreads);
     return;
   }
   PtxBarrier *b = &c->bars[id];

@@ -116,7 +116,7 @@ static int parse_reg_decl(ParseCtx *c) {
   Tok *tt = next(c);
   if (tok_is(tt, ".v2") || tok_is(tt, ".v4")) return ptx_perr(c, tt, "vector registers are not supported");
   PtxType ty = type_from_tok(tt);
-  if (ty == PTX_T_NONE) return ptx_perr(c, tt, "expected a register type after .reg");
+  if (ty == PTX_T_NONE) return ptx_perr(c, tt, "expected a register type after .reg, found '%.*s'", (int)tt->len, tt->p);
   int is_pred = ty == PTX_T_PRED;
   uint8_t bytes = is_pred ? 1 : (uint8_t)ptx_type_bytes(ty);
   if (bytes < 2 && !is_pred) bytes = 2; /* .b8 registers occupy 16 bits */
@@ -166,7 +166,7 @@ static int parse_init(ParseCtx *c, PtxSymbol *s, PtxType ty, uint64_t *pos) {
   if (tok_punct(t, '-')) { neg = 1; c->pos++; t = cur(c); }
   uint64_t bits;
   if (t->kind == TK_INT) {
-    uint64_t v = neg ? (uint64_t)(-(int64_t)t->ival) : t->ival;
+    uint64_t v = neg ? (uint64_t)0 - t->ival : t->ival;
     if (ty == PTX_T_F32) { float f = neg ? -(float)t->ival : (float)t->ival; uint32_t u; memcpy(&u, &f, 4); bits = u; }
     else if (ty == PTX_T_F64) { double d = neg ? -(double)t->ival : (double)t->ival; memcpy(&bits, &d, 8); }
     else bits = v;
@@ -478,6 +478,29 @@ static int parse_function(ParseCtx *c, int is_entry) {
       continue;
     }
     if (parse_statement(c)) return -1;
+  }
+  /* A body may end in a label (or fall off its end): an implicit `ret` makes
+   * every branch target and fall-through land on an instruction. */
+  {
+    PtxInst *last = c->m->ncode > c->m->funcs[fi].first_pc ? &c->m->code[c->m->ncode - 1] : NULL;
+    int ends = last && (last->op == PTX_OP_ret || last->op == PTX_OP_exit || last->op == PTX_OP_trap ||
+                        last->op == PTX_OP_bra) && last->guard < 0;
+    int label_at_end = 0;
+    for (uint32_t i = 0; i < c->nlabels; i++) label_at_end |= c->labels[i].pc == c->m->ncode - c->m->funcs[fi].first_pc;
+    if (!ends || label_at_end) {
+      if (!(c->m->code = grow(c->m->code, &c->code_cap, c->m->ncode + 1, sizeof(PtxInst)))) return ptx_perr(c, nt, "out of memory");
+      PtxInst *in = &c->m->code[c->m->ncode++];
+      memset(in, 0, sizeof *in);
+      in->op = PTX_OP_ret;
+      in->cls = PTX_CLS_CTRL;
+      in->guard = -1;
+      in->vec = 1;
+      in->addr = PTX_NO_REG;
+      for (int k = 0; k < 4; k++) in->d[k] = PTX_NO_REG;
+      for (int k = 0; k < 5; k++) in->s[k] = PTX_NO_REG;
+      in->func = (uint32_t)fi;
+      in->line = c->toks[c->pos - 1].line;
+    }
   }
   f = &c->m->funcs[fi];
   f->npc = c->m->ncode - f->first_pc;

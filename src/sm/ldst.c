@@ -16,22 +16,23 @@ static uint64_t phys_addr(const Sm *sm, const SmWarp *w, uint32_t lane, uint8_t 
   return SM_LOCAL_PHYS + ((addr >> 2) * threads + gtid) * 4 + (addr & 3);
 }
 
-/* Passes a shared-memory access needs: the most distinct 32-bit words any bank serves. */
+/* Passes a shared-memory access needs: the most distinct 32-bit words any
+ * bank serves (lanes reading the same word are served by one broadcast). */
 static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
-  uint32_t words[PTX_WARP_SIZE * 4], nw = 0, passes = 1;
-  uint32_t per_lane = t->size > 4 ? t->size / 4 : 1;
+  enum { MAXB = 64 };
+  uint32_t banks = sm->shared_banks < MAXB ? sm->shared_banks : MAXB;
+  uint32_t per_lane = t->size > 4 ? t->size / 4 : 1, passes = 1;
+  uint32_t cnt[MAXB] = {0}, bw[MAXB][8];  /* the first 8 distinct words of each bank */
   for (uint32_t m = t->mask; m; m &= m - 1) {
     uint32_t l = (uint32_t)__builtin_ctz(m);
-    for (uint32_t k = 0; k < per_lane && nw < PTX_WARP_SIZE * 4; k++) {
-      uint32_t word = (uint32_t)(t->addr[l] / 4) + k, dup = 0;
-      for (uint32_t i = 0; i < nw && !dup; i++) dup = words[i] == word;
-      if (!dup) words[nw++] = word;
+    for (uint32_t k = 0; k < per_lane; k++) {
+      uint32_t word = (uint32_t)(t->addr[l] / 4) + k, b = word % banks, c = cnt[b], dup = 0;
+      for (uint32_t i = 0; i < c && i < 8 && !dup; i++) dup = bw[b][i] == word;
+      if (dup) continue;
+      if (c < 8) bw[b][c] = word; /* beyond 8 words a bank is conflict-bound anyway: count, don't dedupe */
+      cnt[b] = c + 1;
+      if (c + 1 > passes) passes = c + 1;
     }
-  }
-  for (uint32_t b = 0; b < sm->shared_banks; b++) {
-    uint32_t c = 0;
-    for (uint32_t i = 0; i < nw; i++) c += words[i] % sm->shared_banks == b;
-    if (c > passes) passes = c;
   }
   return passes;
 }

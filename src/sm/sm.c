@@ -175,6 +175,7 @@ void sm_free(Sm *sm) {
 void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
   sm->launch = l;
   sm->kinfo = k;
+  sm->occ_ctas = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
   sm->sb_words = (rows + 63) / 64;
   sm->sb_pred_off = l->fn->rf_rows;
@@ -193,6 +194,10 @@ void sm_end_kernel(Sm *sm) {
   }
   sm->launch = NULL;
   sm->kinfo = NULL;
+  sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
+  sm->nlive = 0;
+  sm->quiet = 0;
+  memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
 static uint32_t cta_regs(const Sm *sm) {
@@ -218,8 +223,8 @@ uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t thre
 }
 
 uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
-  const PtxLaunch *l = sm->launch;
-  uint32_t n = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, limiter);
+  uint32_t n = sm->occ_ctas;
+  *limiter = sm->occ_limiter;
   if (sm->policy->cta_limit) {
     uint32_t p = sm->policy->cta_limit(sm->pstate);
     if (p < n) { n = p; *limiter = "scheduler policy"; }
@@ -456,7 +461,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
 }
 
 /* Updates the view of warp s for this cycle and returns whether it can issue. */
-static int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
+static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
   SmWarp *w = &sm->warps[s];
   WarpView *v = w->view;
   if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
@@ -568,14 +573,11 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   return 0;
 }
 
-static SmStall stall_reason(const Sm *sm, uint32_t sched) {
-  int seen[WARP_WAIT__COUNT] = {0}, any = 0;
-  for (uint32_t i = 0; i < sm->nlive; i++) {
-    uint32_t s = sm->live[i];
-    if (s % sm->nsched != sched) continue;
-    any = 1;
-    seen[sm->views[s].wait]++;
-  }
+/* The reason a scheduler issued nothing, from how many of its warps wait on what. */
+static SmStall stall_reason(const Sm *sm, const uint32_t *seen) {
+  (void)sm;
+  uint32_t any = 0;
+  for (int k = 0; k < WARP_WAIT__COUNT; k++) any += seen[k];
   if (!any) return SM_STALL_NO_WARP;
   if (seen[WARP_WAIT_NONE]) return SM_STALL_POLICY;
   if (seen[WARP_WAIT_UNIT]) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
@@ -590,19 +592,22 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const PtxInst *ins[1024];
   uint32_t pcs[1024];
   uint8_t ready[1024];
-  uint32_t nready[64] = {0};
-  uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
+  uint32_t nready[64], seen[64][WARP_WAIT__COUNT];
+  uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
+  memset(seen, 0, sizeof(seen[0]) * ns);
+  memset(nready, 0, sizeof(nready[0]) * ns);
   for (uint32_t i = 0; i < sm->nlive; i++) {
-    uint32_t s = sm->live[i];
+    uint32_t s = sm->live[i], q = s % sm->nsched % 64;
     ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
-    if (ready[s]) nready[s % sm->nsched % 64]++;
+    nready[q] += ready[s];
+    seen[q][sm->views[s].wait]++;
     sm->nready_total += ready[s];
   }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = (uint32_t)((now + k) % sm->nsched), issued = 0; /* the first scheduler alternates with the cycle */
     if (!nready[sched % 64]) {
-      SmStall r = stall_reason(sm, sched);
+      SmStall r = stall_reason(sm, seen[sched % 64]);
       sm->st.stall[r]++;
       sm->q_stall[sched % 64] = (uint8_t)r;
       continue;
@@ -621,7 +626,7 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->greedy[sched] = (int32_t)s;
       issued++;
     }
-    if (!issued) sm->st.stall[stall_reason(sm, sched)]++;
+    if (!issued) sm->st.stall[stall_reason(sm, seen[sched % 64])]++;
   }
   return 0;
 }

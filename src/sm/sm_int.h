@@ -87,6 +87,8 @@ struct Sm {
   /* kernel */
   PtxLaunch *launch;
   const SmKernelInfo *kinfo;
+  uint32_t occ_ctas;          /* occupancy of the current kernel (resource limits) */
+  const char *occ_limiter;
   uint32_t sb_words, sb_pred_off;
   /* state */
   SmWarp *warps;

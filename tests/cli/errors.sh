@@ -28,4 +28,8 @@ for mode in --functional --set; do  # functional engine, then the timing model
 done
 expect 2 "unknown type 'q32'" -- $W launch --buffer "a q32 4"
 expect 2 "cannot open PTX file|cannot open" -- $W launch --ptx /nonexistent.ptx --kernel k
+expect 2 "sched.policy: unknown warp scheduler 'bogus' \(valid: lrr, gto, old, two-level, swl\)" -- $W run vecadd --size tiny --sched bogus
+expect 2 "unknown key 'l1d.sizee' \(did you mean l1d.size" -- $W run vecadd --size tiny --set l1d.sizee=3
+expect 2 "no configuration 'nosuch'" -- $W run vecadd --size tiny --config nosuch
+expect 2 "sched.policy: unknown warp scheduler" -- $W suite --size tiny --only vecadd --sched bogus
 echo ok

@@ -1,6 +1,8 @@
 /* lru.c - least-recently-used replacement: the victim is the valid,
  * unreserved line touched longest ago. Recency is a per-cache use counter
  * (not the cycle), so two touches in one cycle are still ordered.
+ * Also `fifo`: the same stamps set only at allocation (hits do not promote),
+ * so the victim is the line allocated longest ago.
  * Depends only on the cache-policy interface. */
 #include <stdlib.h>
 
@@ -45,4 +47,12 @@ const CachePolicy cache_policy_lru = {
     .find_victim = lru_find_victim,
     .on_fill = lru_touch,
     .on_hit = lru_touch,
+};
+
+const CachePolicy cache_policy_fifo = {
+    .name = "fifo",
+    .init = lru_init,
+    .free = lru_free,
+    .find_victim = lru_find_victim,
+    .on_fill = lru_touch,
 };

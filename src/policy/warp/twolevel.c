@@ -13,6 +13,8 @@
 #include "policy/warp_sched.h"
 
 #define TL_MAX_SCHED 16
+#define TL_MAX_GROUPS 1024
+#define TL_MAX_SLOTS 4096
 
 typedef struct TwoLevel {
   uint32_t nsched, group, ngroups;
@@ -38,6 +40,7 @@ static int tl_init(void **state, const WarpSchedEnv *env, char *err, size_t errl
   t->strict = cfg_bool_in(env->cfg, env->prefix, "strict");
   uint32_t per_sched = (env->max_warps + env->nsched - 1) / env->nsched;
   t->ngroups = (per_sched + t->group - 1) / t->group;
+  if (t->ngroups > TL_MAX_GROUPS || env->max_warps > TL_MAX_SLOTS) { free(t); return cfg_errorf(env->cfg, "sched.two-level.group_size", err, errlen, "too many fetch groups"); }
   if (env->nsched > TL_MAX_SCHED) { free(t); return cfg_errorf(env->cfg, "sched.count", err, errlen, "two-level supports at most %d schedulers", TL_MAX_SCHED); }
   *state = t;
   return 0;
@@ -47,48 +50,61 @@ static void tl_free(void *s) { free(s); }
 
 static uint32_t group_of(const TwoLevel *t, uint32_t slot) { return (slot / t->nsched) / t->group; }
 
-/* A group can make progress unless every valid warp waits on a long-latency load. */
+/* A warp that can make progress soon: not waiting on a long-latency load, a barrier or its drain. */
+static int warp_live(const WarpView *w) {
+  return w->valid && !w->long_pending && w->wait != WARP_WAIT_BARRIER && w->wait != WARP_WAIT_DRAIN;
+}
+
+/* A group keeps priority while one of its warps can make progress. */
 static int group_live(const TwoLevel *t, const WarpView *v, uint32_t nslots, uint32_t sched, uint32_t g) {
-  int any = 0;
-  for (uint32_t s = sched; s < nslots; s += t->nsched) {
-    if (!v[s].valid || group_of(t, s) != g) continue;
-    any = 1;
-    if (!v[s].long_pending) return 1;
-  }
-  return any ? 0 : -1; /* -1: empty group */
+  for (uint32_t s = sched; s < nslots; s += t->nsched)
+    if (group_of(t, s) == g && warp_live(&v[s])) return 1;
+  return 0;
 }
 
 static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
                          uint64_t cycle, uint32_t *out) {
   (void)cycle;
   TwoLevel *t = state;
-  uint32_t *cur = &t->cur[sched];
-  /* advance the current group while it is stalled on long-latency loads (or empty) */
-  for (uint32_t k = 0; k < t->ngroups && group_live(t, v, nslots, sched, *cur) != 1; k++) {
-    if (t->outer_gto) { /* oldest group that can make progress */
-      uint64_t best_age = UINT64_MAX;
-      uint32_t best = *cur;
-      for (uint32_t s = sched; s < nslots; s += t->nsched)
-        if (v[s].valid && !v[s].long_pending && v[s].age < best_age) { best_age = v[s].age; best = group_of(t, s); }
-      *cur = best;
-      break;
-    }
-    *cur = (*cur + 1) % t->ngroups;
-  }
-  uint32_t n = 0, ng = t->strict ? 1 : t->ngroups;
-  uint32_t tmp[256];
-  for (uint32_t k = 0; k < ng; k++) {
-    uint32_t g = (*cur + k) % t->ngroups, m;
-    if (t->inner_gto) {
-      m = sched_collect_by_age(v, nslots, sched, t->nsched, tmp);
-      if (greedy >= 0 && v[greedy].valid) sched_move_front(tmp, m, greedy);
+  uint32_t *cur = &t->cur[sched], ng = t->ngroups;
+  uint64_t gage[TL_MAX_GROUPS];
+  uint32_t gorder[TL_MAX_GROUPS];
+  /* a group's age is its oldest valid warp (outer = gto orders groups by it) */
+  for (uint32_t g = 0; g < ng; g++) gage[g] = UINT64_MAX;
+  for (uint32_t s = sched; s < nslots; s += t->nsched)
+    if (v[s].valid && v[s].age < gage[group_of(t, s)]) gage[group_of(t, s)] = v[s].age;
+  /* move on while the current group cannot make progress */
+  if (!group_live(t, v, nslots, sched, *cur)) {
+    if (t->outer_gto) {
+      uint64_t best = UINT64_MAX;
+      for (uint32_t g = 0; g < ng; g++)
+        if (gage[g] < best && group_live(t, v, nslots, sched, g)) { best = gage[g]; *cur = g; }
     } else {
-      m = sched_collect_rr(v, nslots, sched, t->nsched, greedy, tmp);
+      for (uint32_t k = 1; k <= ng; k++)
+        if (group_live(t, v, nslots, sched, (*cur + k) % ng)) { *cur = (*cur + k) % ng; break; }
     }
-    for (uint32_t i = 0; i < m; i++)
-      if (group_of(t, tmp[i]) == g) out[n++] = tmp[i];
   }
-  return n;
+  /* group priority: the current group, then the others (outer order) */
+  uint32_t n = 0;
+  gorder[n++] = *cur;
+  for (uint32_t k = 1; k < ng; k++) gorder[n++] = (*cur + k) % ng;
+  if (t->outer_gto) /* others oldest group first (insertion sort, few groups) */
+    for (uint32_t i = 2; i < n; i++)
+      for (uint32_t j = i; j > 1 && gage[gorder[j]] < gage[gorder[j - 1]]; j--) {
+        uint32_t x = gorder[j]; gorder[j] = gorder[j - 1]; gorder[j - 1] = x;
+      }
+  uint32_t tmp[TL_MAX_SLOTS], m;
+  if (t->inner_gto) {
+    m = sched_collect_by_age(v, nslots, sched, t->nsched, tmp);
+    if (greedy >= 0 && v[greedy].valid) sched_move_front(tmp, m, greedy);
+  } else {
+    m = sched_collect_rr(v, nslots, sched, t->nsched, greedy, tmp);
+  }
+  uint32_t nout = 0, groups = t->strict ? 1 : n;
+  for (uint32_t k = 0; k < groups; k++)
+    for (uint32_t i = 0; i < m; i++)
+      if (group_of(t, tmp[i]) == gorder[k]) out[nout++] = tmp[i];
+  return nout;
 }
 
 const WarpSchedPolicy warp_policy_twolevel = {
