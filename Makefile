@@ -82,9 +82,14 @@ asan: $(BUILD)/asan/warpsim
 test: $(BUILD)/asan/warpsim $(TEST_BIN)
 	@tests/run_tests.sh $(BUILD)/asan
 
-# The README's main job on the built-in default workload.
-run: $(BUILD)/rel/warpsim
-	$(BUILD)/rel/warpsim run bfs --size small
+# The README's main job: build (on every core), then the default experiment
+# (experiments/default.sweep) on every core: the normalised tables are printed, the CSV, tables
+# and figures go to results/default/report/. Finished runs are kept: a second `make run` only
+# reports (delete results/default to start over).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+run:
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/rel/warpsim
+	$(BUILD)/rel/warpsim sweep experiments/default.sweep --report
 
 # Every benchmark at its default size, checked against its CPU reference
 # (functionally; `make suite-timing` runs them on the timing model, much longer).

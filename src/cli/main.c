@@ -28,6 +28,8 @@ static const char *usage =
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
     "  config [--config C] [--set K=V ...]              print the resolved configuration\n"
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
+    "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (README: Experiments)\n"
+    "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
     "  help                         this text\n";
 
 double cli_now(void) {
@@ -355,6 +357,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "suite")) return cmd_suite(argc - 2, argv + 2);
   if (!strcmp(cmd, "launch")) return cli_launch(argc - 2, argv + 2);
   if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, help)\n", cmd);
+  if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report")) return cli_exp(cmd, argc - 2, argv + 2);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, sweep, report, help)\n", cmd);
   return 2;
 }

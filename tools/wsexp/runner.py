@@ -1,0 +1,483 @@
+"""runner.py - executing runs: the result directory, one run's life (start, classify, record),
+the local process pool with its progress line, and the per-task entry point that cluster
+engines call. Stdlib only.
+
+Result directory (one per sweep):
+    plan.json         the expanded sweep: spec summary + every run's definition
+    manifest.tsv      one line per run: index, id, benchmark, size, config, seed, overrides
+    runs/<id>/        run.json (definition, command, host), log.txt (warpsim's output),
+                      stats.json (warpsim --json), config.json (resolved config),
+                      status.json (state, exit status, message, times)
+A run is finished exactly when its status.json exists; every file is written to a temporary
+name and renamed, so a sweep killed at any moment loses only the runs in flight.
+"""
+
+import json
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+STATES_OK = ("ok",)
+# state -> what it means (status.json "state")
+STATES = {
+    "ok": "check passed",
+    "mismatch": "result differs from the CPU reference",
+    "deadlock": "the simulator's deadlock detector fired",
+    "error": "runtime error (fault, failed launch)",
+    "usage": "bad configuration or option (exit status 2)",
+    "crash": "killed by a signal or abnormal exit",
+    "timeout": "exceeded the per-run time limit",
+}
+
+
+def atomic_write(path, text):
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write_json(path, obj):
+    atomic_write(path, json.dumps(obj, indent=1) + "\n")
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def default_warpsim():
+    """The binary that started us (the C front end exports it), else the release build."""
+    w = os.environ.get("WARPSIM_BIN")
+    if w:
+        return os.path.abspath(w)
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.abspath(os.path.join(here, "..", "..", "build", "rel", "warpsim"))
+
+
+def fmt_time(s):
+    if s is None:
+        return "--:--"
+    s = int(round(s))
+    h, m = s // 3600, s % 3600 // 60
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+class Results:
+    """A sweep's result directory."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.runs_dir = os.path.join(self.path, "runs")
+        self.plan_path = os.path.join(self.path, "plan.json")
+        self.manifest_path = os.path.join(self.path, "manifest.tsv")
+
+    def run_dir(self, rid):
+        return os.path.join(self.runs_dir, rid)
+
+    def status(self, rid):
+        return read_json(os.path.join(self.run_dir(rid), "status.json"))
+
+    def write_plan(self, spec_json, runs):
+        os.makedirs(self.runs_dir, exist_ok=True)
+        defs = [r.definition() for r in runs]
+        write_json(self.plan_path, {"spec": spec_json, "runs": defs})
+        lines = []
+        for d in defs:
+            lines.append("\t".join([str(d["index"]), d["id"], d["benchmark"], d["size"], d["config_path"],
+                                    str(d["seed"]), " ".join(d["sets"])]))
+        atomic_write(self.manifest_path, "\n".join(lines) + "\n")
+        return defs
+
+    def read_plan(self):
+        plan = read_json(self.plan_path)
+        if not plan or "runs" not in plan:
+            raise RuntimeError(f"{self.path} is not a sweep result directory (no readable plan.json)")
+        return plan
+
+
+def command(warpsim, run, stats_path):
+    cmd = [warpsim, "run", run["benchmark"], "--size", run["size"], "--seed", str(run["seed"]),
+           "--config", run["config_path"]]
+    for s in run["sets"]:
+        cmd += ["--set", s]
+    return cmd + ["--json", stats_path]
+
+
+def _die_with_parent():
+    """Child side of fork: get SIGKILL when the sweep dies, so a killed sweep leaves no orphans."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def _message(log_text):
+    """The line that explains a failure: the first error-looking line of the log."""
+    keys = ("WS_ERROR", "error", "Error", "mismatch", "MISMATCH", "deadlock", "Sanitizer", "assert", "warpsim:")
+    lines = [ln.strip() for ln in log_text.splitlines()[1:] if ln.strip()]
+    for ln in lines:
+        if any(k in ln for k in keys):
+            return ln[:400]
+    return lines[-1][:400] if lines else ""
+
+
+def classify(rc, timed_out, stats, log_text):
+    """(state, message) of a finished warpsim run."""
+    check = (stats or {}).get("check")
+    if timed_out:
+        return "timeout", "exceeded the time limit"
+    if rc < 0:
+        try:
+            name = signal.Signals(-rc).name
+        except ValueError:
+            name = str(-rc)
+        return "crash", "; ".join(x for x in (f"killed by {name}", _message(log_text)) if x)
+    if rc == 0 and check == "PASS":
+        return "ok", ""
+    if rc == 1:
+        if "WS_ERROR_DEADLOCK" in log_text:
+            return "deadlock", _message(log_text)
+        if check == "MISMATCH":
+            return "mismatch", _message(log_text) or "check: MISMATCH"
+        return "error", _message(log_text)
+    if rc == 2:
+        return "usage", _message(log_text)
+    return "crash", "; ".join(x for x in (f"exit status {rc}", _message(log_text)) if x)
+
+
+class Attempt:
+    """One run in progress: its directory is cleared, warpsim started; finish() records it."""
+
+    def __init__(self, results, run, warpsim, timeout=None):
+        self.results, self.run, self.warpsim = results, run, warpsim
+        self.dir = results.run_dir(run["id"])
+        os.makedirs(self.dir, exist_ok=True)
+        for f in ("status.json", "stats.json", "config.json", "log.txt"):
+            try:
+                os.remove(os.path.join(self.dir, f))
+            except FileNotFoundError:
+                pass
+        self.stats_path = os.path.join(self.dir, "stats.json")
+        self.cmd = command(warpsim, run, self.stats_path)
+        self.started = time.time()
+        self.timeout = timeout
+        self.timed_out = False
+        info = dict(run, command=" ".join(shlex.quote(c) for c in self.cmd), host=socket.gethostname(),
+                    started=time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(self.started)))
+        write_json(os.path.join(self.dir, "run.json"), info)
+        self.log = open(os.path.join(self.dir, "log.txt"), "w")
+        self.log.write("$ " + info["command"] + "\n")
+        self.log.flush()
+        self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     preexec_fn=_die_with_parent)
+
+    def elapsed(self):
+        return time.time() - self.started
+
+    def check_timeout(self):
+        if self.timeout and not self.timed_out and self.elapsed() > self.timeout:
+            self.timed_out = True
+            self.proc.kill()
+
+    def abort(self):
+        """Stops the run without recording it (it stays pending)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
+    def finish(self, rc):
+        wall = self.elapsed()
+        self.log.close()
+        stats = read_json(self.stats_path)
+        with open(os.path.join(self.dir, "log.txt"), errors="replace") as f:
+            log_text = f.read()
+        state, msg = classify(rc, self.timed_out, stats, log_text)
+        config_path = os.path.join(self.dir, "config.json")
+        if stats and "config" in stats:
+            write_json(config_path, stats["config"])
+        else:  # no stats: resolve the config on its own, so a crashed run can still be reproduced
+            cmd = [self.warpsim, "config", "--config", self.run["config_path"], "--json"]
+            for s in self.run["sets"]:
+                cmd += ["--set", s]
+            try:
+                p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+                if p.returncode == 0:
+                    write_json(config_path, json.loads(p.stdout))
+            except (OSError, ValueError, subprocess.SubprocessError):
+                pass
+        status = {"id": self.run["id"], "index": self.run["index"], "state": state, "exit_status": rc,
+                  "check": (stats or {}).get("check"), "message": msg, "wall_seconds": round(wall, 3),
+                  "host": socket.gethostname(),
+                  "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        write_json(os.path.join(self.dir, "status.json"), status)
+        return status
+
+
+def run_sync(results, run, warpsim, timeout=None):
+    a = Attempt(results, run, warpsim, timeout)
+    while True:
+        try:
+            rc = a.proc.wait(timeout=1.0)
+            break
+        except subprocess.TimeoutExpired:
+            a.check_timeout()
+    return a.finish(rc)
+
+
+class Estimator:
+    """Expected seconds of a run: the mean over finished runs of the same benchmark and size."""
+
+    def __init__(self):
+        self.sum, self.n = {}, {}
+
+    def add(self, run, seconds):
+        for k in ((run["benchmark"], run["size"]), None):
+            self.sum[k] = self.sum.get(k, 0.0) + seconds
+            self.n[k] = self.n.get(k, 0) + 1
+
+    def guess(self, run):
+        k = (run["benchmark"], run["size"])
+        if k in self.n:
+            return self.sum[k] / self.n[k]
+        if None in self.n:
+            return self.sum[None] / self.n[None]
+        return None
+
+
+class Progress:
+    """A progress bar with ETA on a terminal; one line per finished run otherwise."""
+
+    def __init__(self, total, skipped, out, quiet=False):
+        self.total, self.done, self.failed, self.out, self.quiet = total, skipped, 0, out, quiet
+        self.tty = out.isatty() and not quiet
+        self.start = time.time()
+        self.last = 0.0
+        self.eta = None
+        self.width = 0
+
+    def _clear(self):
+        if self.tty and self.width:
+            self.out.write("\r" + " " * self.width + "\r")
+            self.width = 0
+
+    def line(self):
+        frac = self.done / self.total if self.total else 1.0
+        n = 24
+        fill = int(frac * n)
+        bar = "=" * fill + (">" if fill < n else "") + " " * max(0, n - fill - 1)
+        fails = f", {self.failed} failed" if self.failed else ""
+        return (f"[{bar}] {self.done}/{self.total} runs{fails}  {fmt_time(time.time() - self.start)} elapsed"
+                f"  ETA {fmt_time(self.eta) if self.done < self.total else '0:00'}")
+
+    def draw(self, force=False):
+        now = time.time()
+        if not self.tty or (not force and now - self.last < 0.25):
+            return
+        self.last = now
+        text = self.line()
+        self.out.write("\r" + text + " " * max(0, self.width - len(text)))
+        self.width = len(text)
+        self.out.flush()
+
+    def finished(self, run, st):
+        self.done += 1
+        bad = st["state"] not in STATES_OK
+        self.failed += bad
+        if bad:
+            self._clear()
+            self.out.write(f"FAIL {st['state']:<8} {run['id']}: {st['message']}\n")
+        elif not self.tty and not self.quiet:
+            self.out.write(f"[{self.done}/{self.total}] {st['state']:<8} {st['wall_seconds']:7.1f}s  {run['id']}"
+                           f"  ETA {fmt_time(self.eta)}\n")
+        self.out.flush()
+        self.draw(force=True)
+
+    def end(self):
+        self._clear()
+        self.out.flush()
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def _raise_interrupt(signum, frame):
+    raise _Interrupted(signal.Signals(signum).name)
+
+
+def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out=sys.stderr, quiet=False):
+    """Runs every unfinished run with at most `jobs` at a time. Returns (counts by state, skipped,
+    interrupted)."""
+    est = Estimator()
+    todo, skipped = [], 0
+    for r in runs:
+        st = results.status(r["id"])
+        if st and (st.get("state") in STATES_OK or not retry_failed):
+            skipped += 1
+            if st.get("wall_seconds") is not None:
+                est.add(r, st["wall_seconds"])
+        else:
+            todo.append(r)
+    prog = Progress(len(runs), skipped, out, quiet)
+    counts = {}
+    running = []
+    old = {s: signal.signal(s, _raise_interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
+    interrupted = None
+    try:
+        while todo or running:
+            while todo and len(running) < jobs:
+                running.append(Attempt(results, todo.pop(0), warpsim, timeout))
+            time.sleep(0.03)
+            for a in list(running):
+                rc = a.proc.poll()
+                if rc is None:
+                    a.check_timeout()
+                    continue
+                running.remove(a)
+                st = a.finish(rc)
+                counts[st["state"]] = counts.get(st["state"], 0) + 1
+                est.add(a.run, st["wall_seconds"])
+                prog.eta = _eta(est, todo, running, jobs)
+                prog.finished(a.run, st)
+            prog.eta = _eta(est, todo, running, jobs)
+            prog.draw()
+    except (KeyboardInterrupt, _Interrupted) as e:
+        interrupted = str(e) or "SIGINT"
+        for a in running:
+            a.abort()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        prog.end()
+    return counts, skipped, interrupted
+
+
+def _eta(est, todo, running, jobs):
+    work = 0.0
+    for r in todo:
+        g = est.guess(r)
+        if g is None:
+            return None
+        work += g
+    for a in running:
+        g = est.guess(a.run)
+        if g is None:
+            return None
+        work += max(g - a.elapsed(), 0.05 * g)
+    return work / max(1, min(jobs, len(todo) + len(running)))
+
+
+def task_runs(plan, index, per_task):
+    runs = plan["runs"]
+    lo = index * per_task
+    if index < 0 or lo >= len(runs):
+        raise IndexError(f"task index {index} is out of range: the manifest has {len(runs)} runs"
+                         + (f" ({(len(runs) + per_task - 1) // per_task} tasks of {per_task})" if per_task > 1 else ""))
+    return runs[lo:lo + per_task]
+
+
+def run_task(results, index, warpsim, per_task=1, force=False, out=sys.stdout):
+    """The cluster entry point: runs manifest line(s) `index` (x per_task) unless finished.
+    Exit status 0 when every run is recorded as ok, 1 when one failed."""
+    plan = results.read_plan()
+    timeout = (plan.get("spec") or {}).get("timeout")
+    rc = 0
+    for r in task_runs(plan, index, per_task):
+        st = results.status(r["id"])
+        if st and not force:
+            out.write(f"{r['index']} {r['id']}: already finished ({st.get('state')}), skipped\n")
+        else:
+            st = run_sync(results, r, warpsim, timeout)
+            out.write(f"{r['index']} {r['id']}: {st['state']} in {st['wall_seconds']:.1f}s"
+                      + (f": {st['message']}" if st["message"] else "") + "\n")
+        if st.get("state") not in STATES_OK:
+            rc = 1
+    return rc
+
+
+# ---- emitters for cluster engines ----
+
+def _ranges(idx):
+    """[0,1,2,5,7,8] -> '0-2,5,7-8' (Slurm --array syntax)."""
+    out, i = [], 0
+    while i < len(idx):
+        j = i
+        while j + 1 < len(idx) and idx[j + 1] == idx[j] + 1:
+            j += 1
+        out.append(str(idx[i]) if i == j else f"{idx[i]}-{idx[j]}")
+        i = j + 1
+    return ",".join(out)
+
+
+def pending_tasks(results, plan, per_task):
+    ntask = (len(plan["runs"]) + per_task - 1) // per_task
+    pend = []
+    for t in range(ntask):
+        if any(not results.status(r["id"]) for r in task_runs(plan, t, per_task)):
+            pend.append(t)
+    return pend, ntask
+
+
+def emit_slurm(results, warpsim, per_task=1, array_limit=None, extra=(), out=sys.stdout):
+    plan = results.read_plan()
+    pend, ntask = pending_tasks(results, plan, per_task)
+    name = plan["spec"]["name"]
+    path = os.path.join(results.path, "slurm.sh")
+    logs = os.path.join(results.path, "slurm-logs")
+    os.makedirs(logs, exist_ok=True)
+    task_cmd = f"{shlex.quote(warpsim)} sweep --task {shlex.quote(results.path)} \"$i\""
+    if per_task > 1:
+        task_cmd += f" --per-task {per_task}"
+    arr = _ranges(pend) if pend else "0-0"
+    if array_limit:
+        arr += f"%{array_limit}"
+    lines = ["#!/bin/bash",
+             f"# Slurm job array for warpsim sweep '{name}': {len(plan['runs'])} runs in {results.manifest_path},",
+             f"# {ntask} tasks of {per_task} run(s); the --array line lists the {len(pend)} task(s) not finished",
+             "# when this file was written. Submit with `sbatch " + path + "`",
+             "# (or `sbatch --array=0-" + str(ntask - 1) + "%K` to choose). Task i runs manifest line(s)",
+             "# i*per_task.. through `warpsim sweep --task`, which skips finished runs, so resubmitting",
+             "# is safe. To test a task here: SLURM_ARRAY_TASK_ID=0 bash " + path,
+             f"#SBATCH --job-name=warpsim-{name}",
+             f"#SBATCH --array={arr}",
+             f"#SBATCH --output={logs}/%A_%a.out",
+             "#SBATCH --cpus-per-task=1"]
+    lines += [f"#SBATCH {e}" for e in extra]
+    lines += ["set -u",
+              'i=${SLURM_ARRAY_TASK_ID:?set SLURM_ARRAY_TASK_ID to a task index (sbatch --array does)}',
+              f"exec {task_cmd}", ""]
+    atomic_write(path, "\n".join(lines))
+    os.chmod(path, 0o755)
+    if max(pend, default=0) > 1000:
+        out.write("note: task indices above 1000 exceed Slurm's default MaxArraySize; use --per-task K\n")
+    out.write(f"wrote {path}: {len(pend)} of {ntask} tasks pending\n  submit: sbatch {path}\n"
+              f"  then:   {shlex.quote(warpsim)} report {shlex.quote(results.path)}\n")
+    return path
+
+
+def emit_parallel(results, warpsim, per_task=1, out=sys.stdout):
+    plan = results.read_plan()
+    pend, ntask = pending_tasks(results, plan, per_task)
+    path = os.path.join(results.path, "parallel.txt")
+    suffix = f" --per-task {per_task}" if per_task > 1 else ""
+    cmds = [f"{shlex.quote(warpsim)} sweep --task {shlex.quote(results.path)} {t}{suffix}" for t in pend]
+    atomic_write(path, "".join(c + "\n" for c in cmds))
+    joblog = os.path.join(results.path, "parallel.log")
+    q = shlex.quote
+    out.write(f"wrote {path}: {len(pend)} of {ntask} tasks pending (one command per line)\n"
+              f"  this machine:  parallel --jobs 100% --joblog {q(joblog)} < {q(path)}\n"
+              f"  several:       parallel --sshloginfile nodes.txt --jobs 100% --joblog {q(joblog)} < {q(path)}\n"
+              f"                 (every machine must see {q(warpsim)} and {q(results.path)} at the same paths,\n"
+              f"                 e.g. on a shared filesystem; a line ':' in nodes.txt is this machine)\n"
+              f"  then:          {q(warpsim)} report {q(results.path)}\n")
+    return path

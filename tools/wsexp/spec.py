@@ -1,0 +1,295 @@
+"""spec.py - sweep files: parsing and expansion into runs with stable ids.
+
+A sweep file is a list of statements, one per line ('#' starts a comment):
+
+    name        default                       # results go to results/<name> by default
+    benchmarks  bfs kmeans vecadd              # repeatable; default: the benchmarks of the groups
+    size        tiny                           # one or more of tiny, small, paper (default small)
+    config      gtx480                         # presets or .cfg files (default gtx480)
+    seed        1                              # input seeds (default 1)
+    group       cache-sensitive bfs kmeans     # benchmark groups: means in reports
+    axis        sched  lrr gto two-level swl:1..48
+    axis        l1d.size  16K 32K 48K          # any config key
+    variant     tlp  ctas-2  sm.max_ctas=2 sched.policy=gto   # a labelled value of axis 'tlp'
+    set         sm.deadlock_cycles=200000      # applied to every run, before the axes
+    report      baseline=lrr metrics=ipc,l1d_mpki   # defaults for `warpsim report`
+    timeout     600                            # seconds per run (default none)
+
+Values expand: `1..8` (inclusive), `4..48/4` (step), `1,2,4`, and `swl:1..48` (prefix kept).
+In the `sched` axis `NAME` sets sched.policy and `NAME:P` also sets the policy's main
+parameter (swl: sched.swl.limit, two-level: sched.two-level.group_size).
+
+The runs are the cross product benchmarks x sizes x configs x seeds x axes, in that order
+(the last axis varies fastest). A run id names the run and ends in a hash of exactly what
+defines it (benchmark, size, config, seed, overrides), so ids are stable across machines and
+re-expansions, and changing a `set` gives new runs instead of reusing stale results.
+Stdlib only; knows nothing about how runs execute.
+"""
+
+import hashlib
+import json
+import os
+import re
+
+SIZES = ("tiny", "small", "paper")
+# The scheduler axis's shorthand NAME:P sets this key of policy NAME.
+SCHED_PARAM = {"swl": "sched.swl.limit", "two-level": "sched.two-level.group_size"}
+
+
+class SpecError(Exception):
+    """A mistake in a sweep file; the message names file and line."""
+
+
+class Dim:
+    """One dimension of the matrix: ordered labels, each with the overrides it applies."""
+
+    def __init__(self, name, key=None, line=0):
+        self.name = name
+        self.key = key          # config key of a plain axis, None for sched/variant axes
+        self.line = line
+        self.labels = []        # ordered labels
+        self.sets = {}          # label -> [ "key=value", ... ]
+
+    def add(self, label, sets, where):
+        if label in self.sets:
+            raise SpecError(f"{where}: value '{label}' given twice for axis '{self.name}'")
+        self.labels.append(label)
+        self.sets[label] = list(sets)
+
+
+class Run:
+    """One simulation: what to run and where it sits in the matrix."""
+
+    def __init__(self, benchmark, size, config, seed, sets, labels, label_sets, config_path=None):
+        self.benchmark = benchmark
+        self.size = size
+        self.config = config              # as written in the spec (part of the id)
+        self.config_path = config_path or config   # what warpsim is given (absolute for files)
+        self.seed = seed
+        self.sets = sets                  # every override, in application order
+        self.labels = labels              # dim name -> label (axes only)
+        self.label_sets = label_sets      # dim name -> the overrides that label applies
+        self.index = -1
+        self.id = make_id(self)
+
+    def definition(self):
+        return {"id": self.id, "index": self.index, "benchmark": self.benchmark, "size": self.size,
+                "config": self.config, "config_path": self.config_path, "seed": self.seed, "sets": self.sets, "labels": self.labels,
+                "label_sets": self.label_sets}
+
+
+def _safe(part):
+    return re.sub(r"[^A-Za-z0-9.+_-]", "-", part).strip("-") or "x"
+
+
+def config_label(config):
+    base = os.path.basename(config)
+    return base[:-4] if base.endswith(".cfg") else base
+
+
+def make_id(run):
+    """Readable prefix (benchmark, size, config, labels) + a hash of the definition."""
+    ident = json.dumps([run.benchmark, run.size, run.config, run.seed, run.sets], separators=(",", ":"))
+    h = hashlib.sha1(ident.encode()).hexdigest()[:8]
+    parts = [run.benchmark, run.size, config_label(run.config)]
+    parts += [run.labels[d] for d in run.labels]
+    if run.seed != 1:
+        parts.append(f"s{run.seed}")
+    return ".".join(_safe(p) for p in parts) + "-" + h
+
+
+def expand_values(token, where):
+    """'swl:1..4' -> ['swl:1', ..., 'swl:4']; '1,2,8' -> 3 values; '16K' -> ['16K']."""
+    prefix = ""
+    body = token
+    if ":" in token:
+        prefix, body = token.split(":", 1)
+        prefix += ":"
+    out = []
+    for part in body.split(","):
+        m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)(?:/(\d+))?", part)
+        if m:
+            a, b, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+            if step <= 0 or b < a:
+                raise SpecError(f"{where}: bad range '{part}' (want A..B or A..B/STEP with A <= B)")
+            if (b - a) // step >= 100000:
+                raise SpecError(f"{where}: range '{part}' is too long")
+            out += [prefix + str(v) for v in range(a, b + 1, step)]
+        elif part == "":
+            raise SpecError(f"{where}: empty value in '{token}'")
+        else:
+            out.append(prefix + part)
+    return out
+
+
+def _sched_sets(label, where):
+    name, _, param = label.partition(":")
+    sets = [f"sched.policy={name}"]
+    if param:
+        key = SCHED_PARAM.get(name)
+        if not key:
+            valid = ", ".join(f"{k}:N ({v})" for k, v in SCHED_PARAM.items())
+            raise SpecError(f"{where}: scheduler '{name}' takes no ':' parameter (valid: {valid})")
+        sets.append(f"{key}={param}")
+    return sets
+
+
+def _check_set(s, where):
+    if "=" not in s or s.startswith("="):
+        raise SpecError(f"{where}: expected KEY=VALUE, got '{s}'")
+    return s
+
+
+class Spec:
+    def __init__(self, path):
+        self.path = path
+        self.name = re.sub(r"\.sweep$", "", os.path.basename(path))
+        self.benchmarks = []
+        self.sizes = []
+        self.configs = []
+        self.seeds = []
+        self.dims = []          # axes, in file order
+        self.sets = []
+        self.groups = {}        # name -> [benchmarks], file order
+        self.report = {}
+        self.timeout = None
+
+    def dim(self, name):
+        for d in self.dims:
+            if d.name == name:
+                return d
+        return None
+
+    def to_json(self):
+        return {"name": self.name, "spec": os.path.abspath(self.path), "benchmarks": self.benchmarks,
+                "sizes": self.sizes, "configs": self.configs, "seeds": self.seeds,
+                "dims": [{"name": d.name, "key": d.key, "labels": d.labels, "sets": d.sets} for d in self.dims],
+                "sets": self.sets, "groups": self.groups, "report": self.report, "timeout": self.timeout}
+
+
+def parse(path):
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        raise SpecError(f"cannot read sweep file {path}: {e.strerror}")
+    return parse_text(text, path)
+
+
+def parse_text(text, path="<sweep>"):
+    spec = Spec(path)
+    seen_name = False
+    for n, raw in enumerate(text.splitlines(), 1):
+        where = f"{path}:{n}"
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        kw, args = words[0], words[1:]
+        if kw == "name":
+            if len(args) != 1:
+                raise SpecError(f"{where}: name takes one word")
+            spec.name, seen_name = _safe(args[0]), True
+        elif kw in ("benchmarks", "benchmark"):
+            for a in args:
+                for b in expand_values(a, where):
+                    if b not in spec.benchmarks:
+                        spec.benchmarks.append(b)
+        elif kw == "size":
+            for a in args:
+                if a not in SIZES:
+                    raise SpecError(f"{where}: unknown size '{a}' (valid: {', '.join(SIZES)})")
+                spec.sizes.append(a)
+        elif kw == "config":
+            spec.configs += args
+        elif kw == "seed":
+            for a in args:
+                for v in expand_values(a, where):
+                    if not re.fullmatch(r"\d+", v):
+                        raise SpecError(f"{where}: bad seed '{v}'")
+                    spec.seeds.append(int(v))
+        elif kw == "group":
+            if len(args) < 2:
+                raise SpecError(f"{where}: group NAME BENCHMARK...")
+            spec.groups.setdefault(args[0], [])
+            for a in args[1:]:
+                spec.groups[args[0]] += expand_values(a, where)
+        elif kw == "axis":
+            if len(args) < 2:
+                raise SpecError(f"{where}: axis KEY VALUE...")
+            name = args[0]
+            if spec.dim(name):
+                raise SpecError(f"{where}: axis '{name}' given twice (put all its values on one line)")
+            d = Dim(name, None if name == "sched" else name, n)
+            for a in args[1:]:
+                for v in expand_values(a, where):
+                    d.add(v, _sched_sets(v, where) if name == "sched" else [f"{name}={v}"], where)
+            spec.dims.append(d)
+        elif kw == "variant":
+            if len(args) < 3:
+                raise SpecError(f"{where}: variant AXIS LABEL KEY=VALUE...")
+            d = spec.dim(args[0])
+            if not d:
+                d = Dim(args[0], None, n)
+                spec.dims.append(d)
+            d.add(args[1], [_check_set(s, where) for s in args[2:]], where)
+        elif kw == "set":
+            if not args:
+                raise SpecError(f"{where}: set KEY=VALUE...")
+            spec.sets += [_check_set(s, where) for s in args]
+        elif kw == "report":
+            for a in args:
+                k, eq, v = a.partition("=")
+                if not eq:
+                    raise SpecError(f"{where}: report takes KEY=VALUE (baseline=, column=, metrics=)")
+                spec.report[k] = v
+        elif kw == "timeout":
+            if len(args) != 1 or not re.fullmatch(r"\d+(\.\d+)?", args[0]):
+                raise SpecError(f"{where}: timeout SECONDS")
+            spec.timeout = float(args[0])
+        else:
+            raise SpecError(f"{where}: unknown statement '{kw}' (valid: name, benchmarks, size, config, seed, "
+                            "group, axis, variant, set, report, timeout)")
+    if not spec.benchmarks:
+        for g in spec.groups.values():
+            for b in g:
+                if b not in spec.benchmarks:
+                    spec.benchmarks.append(b)
+    if not spec.benchmarks:
+        raise SpecError(f"{path}: no benchmarks (a 'benchmarks' or 'group' line)")
+    spec.sizes = spec.sizes or ["small"]
+    spec.configs = spec.configs or ["gtx480"]
+    spec.seeds = spec.seeds or [1]
+    if not seen_name and spec.name in ("", "sweep"):
+        spec.name = "sweep"
+    return spec
+
+
+def expand(spec):
+    """The runs of a spec, in a fixed order with manifest indices."""
+    runs = []
+    combos = [([], {}, {})]
+    for d in spec.dims:
+        combos = [(sets + d.sets[lab], dict(labels, **{d.name: lab}), dict(ls, **{d.name: d.sets[lab]}))
+                  for sets, labels, ls in combos for lab in d.labels]
+    for b in spec.benchmarks:
+        for size in spec.sizes:
+            for config in spec.configs:
+                cpath = config_file(spec, config)
+                for seed in spec.seeds:
+                    for sets, labels, ls in combos:
+                        r = Run(b, size, config, seed, spec.sets + sets, labels, ls, cpath)
+                        r.index = len(runs)
+                        runs.append(r)
+    return runs
+
+
+def config_file(spec, config):
+    """A config file given by path (next to the sweep file, or from here) becomes absolute;
+    a preset name stays a name (warpsim finds configs/NAME.cfg itself)."""
+    if "/" not in config and not config.endswith(".cfg"):
+        return config
+    for base in (os.path.dirname(os.path.abspath(spec.path)), os.getcwd()):
+        p = os.path.join(base, config)
+        if os.path.isfile(p):
+            return os.path.abspath(p)
+    return config
