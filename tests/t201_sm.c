@@ -13,6 +13,7 @@
 #include "common/test.h"
 #include "common/timing.h"
 #include "bench.h"
+#include "mem/memsys.h"
 
 TEST_GLOBALS;
 
@@ -228,6 +229,89 @@ static void test_fetch_rate(void) {
   CHECK_EQ_U64(b - a, 96);
 }
 
+/* ---- L1D MSHRs: reservation failures and merges, seen from the SM ---- */
+
+/* out[tid] = a[(tid & mask) * stride] */
+static const char spread_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry spread(.param .u64 a, .param .u64 out, .param .u32 stride, .param .u32 mask)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.u32 %r1, %tid.x;\n  ld.param.u32 %r2, [stride];\n  ld.param.u32 %r6, [mask];\n"
+    "  and.b32 %r5, %r1, %r6;\n  mul.lo.u32 %r3, %r5, %r2;\n  mul.wide.u32 %rd3, %r3, 4;\n"
+    "  ld.param.u64 %rd1, [a];\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.u32 %r4, [%rd4];\n"
+    "  ld.param.u64 %rd2, [out];\n  mul.wide.u32 %rd5, %r1, 4;\n  add.s64 %rd6, %rd2, %rd5;\n"
+    "  st.global.u32 [%rd6], %r4;\n  ret;\n}\n";
+
+typedef struct SpreadRun {
+  uint64_t cycles;
+  CacheStats l1; /* summed over the SMs */
+  int ok;
+} SpreadRun;
+
+static SpreadRun run_spread(const char *const *sets, unsigned threads, unsigned stride, unsigned mask) {
+  SpreadRun res = {0};
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) { CHECK(0); return res; }
+  WsModule *mod;
+  WsFunction *fn;
+  WsDevPtr d_a = 0, d_out = 0;
+  if (test_gpu_load(&t, &mod, &fn, spread_ptx, "spread")) { CHECK(0); test_gpu_close(&t); return res; }
+  enum { NA = 32 * 1024 };
+  uint32_t *a = malloc(NA * 4), got[1024];
+  for (uint32_t i = 0; i < NA; i++) a[i] = i * 7 + 1;
+  CHECK(ws_mem_alloc(t.ctx, &d_a, NA * 4) == WS_SUCCESS);
+  CHECK(ws_mem_alloc(t.ctx, &d_out, threads * 4) == WS_SUCCESS);
+  ws_memcpy_htod(t.ctx, d_a, a, NA * 4);
+  void *params[] = {&d_a, &d_out, &stride, &mask};
+  CHECK(ws_launch_kernel(fn, 1, 1, 1, threads, 1, 1, 0, params) == WS_SUCCESS);
+  ws_memcpy_dtoh(t.ctx, got, d_out, threads * 4);
+  res.ok = 1;
+  for (uint32_t i = 0; i < threads; i++) res.ok &= got[i] == a[(i & mask) * stride];
+  res.cycles = ws_ctx_last_stats(t.ctx)->cycles;
+  MemSys *ms = (MemSys *)gpu_memsys(t.gpu);
+  for (uint32_t i = 0; i < memsys_sms(ms); i++) cache_stats_add(&res.l1, cache_stats(memsys_l1d(ms, i)));
+  free(a);
+  ws_mem_free(t.ctx, d_a);
+  ws_mem_free(t.ctx, d_out);
+  ws_module_unload(mod);
+  test_gpu_close(&t);
+  return res;
+}
+
+static void test_mshr_reservation_fail(void) {
+  /* one warp touching 32 lines (128 B apart): 32 MSHRs take them all at
+   * once, 8 MSHRs make the LD/ST unit stall on no_mshr and retry; the load
+   * then needs 4 DRAM round trips instead of 1 (the later ones hit open rows
+   * and carry fewer lines each: at least 2.5 x 220 cycles more) */
+  const char *m32[] = {"l1d.mshr_entries=32", NULL}, *m8[] = {"l1d.mshr_entries=8", NULL};
+  SpreadRun a = run_spread(m32, 32, 32, 31), b = run_spread(m8, 32, 32, 31);
+  CHECK(a.ok && b.ok);
+  CHECK_EQ_U64(a.l1.read_misses, 32);
+  CHECK_EQ_U64(b.l1.read_misses, 32);
+  CHECK_EQ_U64(a.l1.resfail[CACHE_FAIL_NO_MSHR], 0);
+  CHECK(b.l1.resfail[CACHE_FAIL_NO_MSHR] > 0);
+  if (b.cycles < a.cycles + 550) fprintf(stderr, "8 MSHRs: %llu cycles, 32 MSHRs: %llu\n", (unsigned long long)b.cycles, (unsigned long long)a.cycles);
+  CHECK(b.cycles >= a.cycles + 550);
+}
+
+static void test_mshr_merge(void) {
+  /* two warps load the same line: one miss, one MSHR merge, one fill */
+  SpreadRun a = run_spread(NULL, 64, 1, 31);
+  CHECK(a.ok);
+  CHECK_EQ_U64(a.l1.read_misses, 1);
+  CHECK_EQ_U64(a.l1.read_merges, 1);
+  CHECK_EQ_U64(a.l1.fills, 1);
+  /* no merging allowed (1 request per MSHR): the second warp fails with
+   * merge_limit until the fill, then hits */
+  const char *nomerge[] = {"l1d.mshr_max_merge=1", NULL};
+  SpreadRun b = run_spread(nomerge, 64, 1, 31);
+  CHECK(b.ok);
+  CHECK_EQ_U64(b.l1.read_misses, 1);
+  CHECK_EQ_U64(b.l1.read_merges, 0);
+  CHECK(b.l1.resfail[CACHE_FAIL_MERGE_LIMIT] > 0);
+  CHECK_EQ_U64(b.l1.read_hits, 1);
+}
+
 /* ---- determinism, idle-cycle skipping ---- */
 
 /* Runs benchmarks `names` at tiny in one timing context; returns the JSON (malloc'd). */
@@ -370,6 +454,8 @@ int main(void) {
   TEST_RUN(test_sfu_chain);
   TEST_RUN(test_sfu_initiation_interval);
   TEST_RUN(test_fetch_rate);
+  TEST_RUN(test_mshr_reservation_fail);
+  TEST_RUN(test_mshr_merge);
   TEST_RUN(test_determinism);
   TEST_RUN(test_skip_idle_identical);
   TEST_RUN(test_deadlock_reported);

@@ -138,6 +138,7 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   if (++u->next == u->nreq) {
     u->busy = 0;
     w->in_ldst = 0;
+    sm->issue_dirty = 1;
     if (w->exec_done) sm_schedule_release(sm, now, u->slot, NULL, 0); /* lets the writeback stage retire it */
   }
 }

@@ -284,6 +284,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_shared += c->shared;
   sm_event(sm, SCHED_EV_CTA_LAUNCH, UINT32_MAX, 0, 0, now);
   sm->quiet = 0;
+  sm->issue_dirty = 1;
   uint32_t slot = 0;
   for (uint32_t i = 0; i < cta->nwarps; i++) {
     while (sm->warps[slot].pw) slot++;
@@ -320,6 +321,7 @@ void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
     if (sb_test(w->sb, r)) { w->sb[r / 64] &= ~(1ull << (r % 64)); w->pending_writes--; }
   }
   w->dirty = 1;
+  sm->issue_dirty = 1;
   sm->progress++;
 }
 
@@ -426,6 +428,7 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
       w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
       w->ib_n++;
     }
+    sm->issue_dirty = 1;
     sm->busy = 1;
     sm->progress++;
   }
@@ -472,7 +475,11 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   uint32_t pc = ptx_warp_pc(w->pw);
   if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0; /* control flow left the fetched path: flush */
-  if (!w->ib_n || w->ib_ready[0] > now) { v->wait = WARP_WAIT_EMPTY; if (w->ib_n) sm->busy = 1; return 0; }
+  if (!w->ib_n || w->ib_ready[0] > now) {
+    v->wait = WARP_WAIT_EMPTY;
+    if (w->ib_n) sm->busy = sm->time_wait = 1;
+    return 0;
+  }
   const PtxInst *in = &sm->launch->mod->code[pc];
   const PtxOperands *o = &sm->kinfo->ops[pc];
   uint32_t rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
@@ -493,6 +500,7 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
     if (sm->ldst.busy || sm->ldst.free_at > now) { /* frees on a memory event or at free_at */
       v->wait = WARP_WAIT_UNIT;
       w->wait_ldst = sm->ldst.busy;
+      if (!sm->ldst.busy) sm->time_wait = 1;
       return 0;
     }
     if (in->op != PTX_OP_st && in->op != PTX_OP_red) {
@@ -503,7 +511,7 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
     for (uint32_t u = 0; u < sm->nunits[unit]; u++) any |= sm->unit_free[sm->unit_base[unit] + u] <= now;
-    if (!any) { v->wait = WARP_WAIT_UNIT; sm->busy = 1; return 0; }
+    if (!any) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return 0; }
   }
   v->wait = WARP_WAIT_NONE;
   *out_in = in;
@@ -588,6 +596,13 @@ static SmStall stall_reason(const Sm *sm, const uint32_t *seen) {
 }
 
 static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  if (sm->issue_memo && !sm->issue_dirty) { /* nothing a warp waits on changed: same outcome as last cycle */
+    if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+    for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]]++;
+    return 0;
+  }
+  sm->issue_dirty = 0;
+  sm->time_wait = 0;
   /* refresh every view first: the policy orders on this cycle's state */
   const PtxInst *ins[1024];
   uint32_t pcs[1024];
@@ -628,6 +643,7 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     }
     if (!issued) sm->st.stall[stall_reason(sm, seen[sched % 64])]++;
   }
+  sm->issue_memo = !sm->nready_total && !sm->time_wait;
   return 0;
 }
 

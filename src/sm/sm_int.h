@@ -118,6 +118,10 @@ struct Sm {
   uint8_t q_stall[64];
   int8_t q_fail;
   int ldst_moved, fetched, nready_total;
+  /* Issue-stage memo: when the last scan found no ready warp and no warp was
+   * waiting on the clock, the scan is repeated only after something a warp
+   * can wait on changed (issue_dirty). */
+  int issue_dirty, issue_memo, time_wait;
   PtxMemTrace trace;
   /* policy */
   const WarpSchedPolicy *policy;
