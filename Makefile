@@ -6,7 +6,7 @@ CC      ?= cc
 NVCC    ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -ffp-contract=off -Wno-format-truncation
 CPPFLAGS:= -Isrc -Ibench/common
-REL_CFLAGS  := -O2 -g $(WARN)
+REL_CFLAGS  := -O2 -g -flto=auto $(WARN)
 ASAN_CFLAGS := -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDLIBS  := -lm
 

@@ -90,7 +90,13 @@ int cli_find_config(const char *name, char *out, size_t len) {
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
-  if (*i + 1 >= argc) return 0;
+  if (*i + 1 >= argc) {
+    if (!strcmp(a, "--config") || !strcmp(a, "--sched") || !strcmp(a, "--set")) {
+      fprintf(stderr, "warpsim: option '%s' needs a value\n", a);
+      return -1;
+    }
+    return 0;
+  }
   if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
   if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
   if (!strcmp(a, "--set")) {
@@ -216,7 +222,10 @@ static int cmd_run(int argc, char **argv) {
       if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s'\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json, -v)\n", a); return 2; }
+    else if (i + 1 == argc && (!strcmp(a, "--size") || !strcmp(a, "--seed") || !strcmp(a, "--json"))) {
+      fprintf(stderr, "warpsim run: option '%s' needs a value\n", a);
+      return 2;
+    } else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json FILE, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }

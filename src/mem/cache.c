@@ -36,6 +36,7 @@ struct Cache {
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   uint64_t port_cycle;
   uint32_t port_used;
+  uint64_t version; /* bumped by every change the next level makes (fills, miss-queue pops) */
   const CachePolicy *pol;
   void *pstate;
   char pprefix[96];
@@ -441,6 +442,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
     if (reqq_full(&c->fill_q)) return false;
     ReqSlot *s = reqq_push(&c->fill_q, reply, now, 0);
     s->req.flags &= (uint8_t)~MEM_F_NOALLOC(c->p.level);
+    c->version++;
     return true;
   }
   uint32_t set = cache_set_of(c, reply->line_addr);
@@ -457,6 +459,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = l->mshr;
   c->st.fills++;
+  c->version++;
   return true;
 }
 
@@ -474,7 +477,11 @@ const MemRequest *cache_miss_head(const Cache *c) {
   ReqSlot *s = reqq_head(&c->miss_q);
   return s ? &s->req : NULL;
 }
-void cache_miss_pop(Cache *c) { reqq_pop(&c->miss_q); }
+void cache_miss_pop(Cache *c) {
+  reqq_pop(&c->miss_q);
+  c->version++;
+}
+const uint64_t *cache_version_ptr(const Cache *c) { return &c->version; }
 
 uint64_t cache_next_reply(const Cache *c) {
   uint64_t t = UINT64_MAX;

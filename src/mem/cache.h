@@ -103,6 +103,9 @@ uint32_t cache_mshr_used(const Cache *c);
  * nothing that could change the outcome changed (keeps statistics exact). */
 void cache_note_retries(Cache *c, CacheFailReason why, uint64_t n);
 uint32_t cache_miss_queue_len(const Cache *c);
+/* A counter the next level bumps whenever it changes the cache (fill, miss
+ * queue pop): a requester that saw no change may skip re-examining it. */
+const uint64_t *cache_version_ptr(const Cache *c);
 
 const CacheParams *cache_params_of(const Cache *c);
 const CacheStats *cache_stats(const Cache *c);

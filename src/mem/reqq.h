@@ -33,14 +33,19 @@ static inline bool reqq_full(const ReqQueue *q) { return q->count >= q->cap; }
 static inline bool reqq_empty(const ReqQueue *q) { return q->count == 0; }
 static inline uint32_t reqq_space(const ReqQueue *q) { return q->cap - q->count; }
 static inline ReqSlot *reqq_head(const ReqQueue *q) { return q->count ? &q->slots[q->head] : NULL; }
-static inline ReqSlot *reqq_at(const ReqQueue *q, uint32_t i) { return &q->slots[(q->head + i) % q->cap]; }
+/* head + i wrapped once (i < cap): a compare instead of a division on the hot path */
+static inline uint32_t reqq_wrap(const ReqQueue *q, uint32_t i) {
+  uint32_t k = q->head + i;
+  return k >= q->cap ? k - q->cap : k;
+}
+static inline ReqSlot *reqq_at(const ReqQueue *q, uint32_t i) { return &q->slots[reqq_wrap(q, i)]; }
 /* The caller checks !reqq_full() first. */
 static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t ready, uint32_t aux) {
-  ReqSlot *s = &q->slots[(q->head + q->count++) % q->cap];
+  ReqSlot *s = &q->slots[reqq_wrap(q, q->count++)];
   s->req = *r, s->ready = ready, s->aux = aux;
   return s;
 }
-static inline void reqq_pop(ReqQueue *q) { q->head = (q->head + 1) % q->cap, q->count--; }
+static inline void reqq_pop(ReqQueue *q) { q->head = reqq_wrap(q, 1), q->count--; }
 /* Head ready at `now`? */
 static inline bool reqq_ready(const ReqQueue *q, uint64_t now) {
   return q->count && q->slots[q->head].ready <= now;

@@ -196,6 +196,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
+  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i]); /* also settles deferred statistics */
   SmStats after;
   sum_sm_stats(g, &after);
   ks->cycles = g->cycle - ks->start_cycle;
@@ -210,7 +211,6 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     st->barriers = after.issue_kind[WINST_BARRIER] - before.issue_kind[WINST_BARRIER];
     st->cycles = ks->cycles;
   }
-  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i]);
   sm_kernel_info_free(k);
   return rc;
 }

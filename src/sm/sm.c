@@ -10,6 +10,8 @@
 /* ---- static per-kernel timing info ---- */
 
 /* Latency class of an ALU/SFU instruction: the GPGPU-Sim 3.x opcode groups. */
+static void settle_quiet(Sm *sm);
+
 static const char *latency_key(const PtxInst *in) {
   PtxType t = (PtxType)in->type;
   int dp = t == PTX_T_F64, fp = t == PTX_T_F32 || t == PTX_T_F16;
@@ -96,6 +98,8 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->ms = ms;
   sm->l1d = memsys_l1d(ms, id);
   sm->l1i = memsys_l1i(ms, id);
+  sm->l1d_ver = cache_version_ptr(sm->l1d);
+  sm->l1i_ver = cache_version_ptr(sm->l1i);
   sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
   sm->max_ctas = (uint32_t)cfg_int(cfg, "sm.max_ctas");
   sm->max_threads = (uint32_t)cfg_int(cfg, "sm.max_threads");
@@ -186,6 +190,7 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
 }
 
 void sm_end_kernel(Sm *sm) {
+  settle_quiet(sm);
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
     if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
   for (uint32_t w = 0; w < sm->max_warps && sm->warps; w++) {
@@ -264,6 +269,7 @@ void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_
 }
 
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
+  settle_quiet(sm);
   uint32_t cs = 0;
   while (sm->ctas[cs].cta) cs++;
   SmCta *c = &sm->ctas[cs];
@@ -647,29 +653,44 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   return 0;
 }
 
-/* Is this cycle provably identical to the last (quiet) one? */
-static int still_quiet(const Sm *sm, uint64_t now) {
-  return sm->quiet && (!sm->nev || sm->ev[0].cycle > now) && cache_next_reply(sm->l1d) > now &&
-         cache_next_reply(sm->l1i) > now && cache_miss_queue_len(sm->l1d) == sm->q_l1d_mq &&
-         cache_mshr_used(sm->l1d) == sm->q_l1d_mshr && cache_miss_queue_len(sm->l1i) == sm->q_l1i_mq &&
-         cache_mshr_used(sm->l1i) == sm->q_l1i_mshr;
+/* Is this cycle provably identical to the last (quiet) one? Nothing the SM
+ * itself queued is due, and the memory system changed neither L1. */
+static inline int still_quiet(const Sm *sm, uint64_t now) {
+  return sm->quiet && now < sm->q_until && *sm->l1d_ver == sm->q_l1d_ver && *sm->l1i_ver == sm->q_l1i_ver;
+}
+
+/* Adds n quiet cycles to the statistics, exactly as simulating them would. */
+static void account_quiet(Sm *sm, uint64_t n) {
+  sm->st.active_cycles += n;
+  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
+  if (sm->ldst.busy) {
+    sm->st.ldst_busy_cycles += n;
+    if (sm->q_fail >= 0) {
+      sm->st.ldst_resfail[sm->q_fail] += n;
+      cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, n);
+    }
+  }
+}
+
+/* Quiet cycles are counted, and accounted in one go before anything that
+ * could change what a quiet cycle adds (the next simulated cycle, a skip,
+ * a CTA launch, the kernel's end). */
+static void settle_quiet(Sm *sm) {
+  if (sm->q_pending) account_quiet(sm, sm->q_pending);
+  sm->q_pending = 0;
 }
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->now = now;
   sm->busy = 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
-  sm->st.active_cycles++;
-  if (still_quiet(sm, now)) { /* account the cycle exactly as simulating it would */
-    for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]]++;
-    if (sm->ldst.busy) {
-      sm->st.ldst_busy_cycles++;
-      if (sm->q_fail >= 0) sm->st.ldst_resfail[sm->q_fail]++;
-      if (sm->q_fail >= 0) cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, 1);
-    }
+  if (still_quiet(sm, now)) {
+    sm->q_pending++;
     if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
     return 0;
   }
+  settle_quiet(sm);
+  sm->st.active_cycles++;
   sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   sm->q_fail = -1;
   stage_writeback(sm, now);
@@ -681,25 +702,20 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
   sm->quiet = !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
   if (sm->quiet) {
-    sm->q_l1d_mq = cache_miss_queue_len(sm->l1d);
-    sm->q_l1d_mshr = cache_mshr_used(sm->l1d);
-    sm->q_l1i_mq = cache_miss_queue_len(sm->l1i);
-    sm->q_l1i_mshr = cache_mshr_used(sm->l1i);
+    uint64_t t = sm->nev ? sm->ev[0].cycle : UINT64_MAX, r = cache_next_reply(sm->l1d);
+    if (r < t) t = r;
+    if ((r = cache_next_reply(sm->l1i)) < t) t = r;
+    sm->q_until = t;
+    sm->q_l1d_ver = *sm->l1d_ver;
+    sm->q_l1i_ver = *sm->l1i_ver;
   }
   return 0;
 }
 
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
   if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
-  sm->st.active_cycles += n;
-  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
-  if (sm->ldst.busy) {
-    sm->st.ldst_busy_cycles += n;
-    if (sm->q_fail >= 0) {
-      sm->st.ldst_resfail[sm->q_fail] += n;
-      cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, n);
-    }
-  }
+  settle_quiet(sm);
+  account_quiet(sm, n);
   if (sm->policy->tick)
     for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
 }

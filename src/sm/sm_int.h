@@ -114,7 +114,10 @@ struct Sm {
    * one of its inputs changes, the next cycles are identical and are only
    * accounted (stall counters), not re-simulated. */
   int quiet;
-  uint32_t q_l1d_mq, q_l1d_mshr, q_l1i_mq, q_l1i_mshr;
+  uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
+  uint64_t q_l1d_ver, q_l1i_ver;
+  const uint64_t *l1d_ver, *l1i_ver;
+  uint64_t q_pending;         /* quiet cycles not yet added to the statistics */
   uint8_t q_stall[64];
   int8_t q_fail;
   int ldst_moved, fetched, nready_total;
