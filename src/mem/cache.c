@@ -467,7 +467,7 @@ bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
   bool h = reqq_ready(&c->hit_q, now), f = reqq_ready(&c->fill_q, now);
   if (!h && !f) return false;
   ReqQueue *q =
-      h && (!f || reqq_head(&c->hit_q)->ready <= reqq_head(&c->fill_q)->ready) ? &c->hit_q : &c->fill_q;
+      h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
   *out = reqq_head(q)->req;
   reqq_pop(q);
   return true;
@@ -484,10 +484,8 @@ void cache_miss_pop(Cache *c) {
 const uint64_t *cache_version_ptr(const Cache *c) { return &c->version; }
 
 uint64_t cache_next_reply(const Cache *c) {
-  uint64_t t = UINT64_MAX;
-  if (!reqq_empty(&c->hit_q)) t = reqq_head(&c->hit_q)->ready;
-  if (!reqq_empty(&c->fill_q) && reqq_head(&c->fill_q)->ready < t) t = reqq_head(&c->fill_q)->ready;
-  return t;
+  uint64_t t = reqq_next_ready(&c->hit_q), f = reqq_next_ready(&c->fill_q);
+  return f < t ? f : t;
 }
 
 bool cache_idle(const Cache *c) {

@@ -142,6 +142,9 @@ struct DramChannel {
   uint64_t next_cmd;  /* cached dram_next_cmd() */
   ReqQueue ret;       /* completed reads; ready = core cycle */
   ReqQueue pend;      /* issued reads; ready = completion core cycle (monotonic: one data bus) */
+  /* dram_cycle_at(tick_core) = tick_target, with (tick_core * dram_mhz) mod core_mhz = tick_rem:
+   * consecutive ticks advance it without a division */
+  uint64_t tick_core, tick_target, tick_rem;
   DramStats st;
 };
 
@@ -388,7 +391,21 @@ void dram_push(DramChannel *d, const MemRequest *r, uint32_t bank, uint32_t row,
 }
 
 void dram_tick(DramChannel *d, uint64_t now) {
-  uint64_t target = dram_cycle_at(d, now);
+  /* Nothing queued or in flight: no command can issue, and a later push takes
+   * its arrival from the clock itself (dram_push), so the idle channel needs
+   * no tick at all. */
+  if (!d->nq && reqq_empty(&d->pend)) return;
+  uint64_t target;
+  if (now == d->tick_core + 1 && d->tick_core) {
+    target = d->tick_target;
+    d->tick_rem += d->p.dram_mhz;
+    while (d->tick_rem >= d->p.core_mhz) d->tick_rem -= d->p.core_mhz, target++;
+  } else {
+    target = dram_cycle_at(d, now);
+    d->tick_rem = now * d->p.dram_mhz % d->p.core_mhz;
+  }
+  d->tick_core = now;
+  d->tick_target = target;
   for (;;) {
     uint64_t t = dram_next_cmd(d);
     if (t > target) break;
@@ -421,7 +438,7 @@ uint64_t dram_next_event(const DramChannel *d, uint64_t now) {
   uint64_t t = UINT64_MAX;
   if (!reqq_empty(&d->ret)) t = now + 1;
   if (!reqq_empty(&d->pend)) {
-    uint64_t r = max64(reqq_head(&d->pend)->ready, now + 1);
+    uint64_t r = max64(reqq_next_ready(&d->pend), now + 1);
     if (r < t) t = r;
   }
   uint64_t c = dram_next_cmd(d);

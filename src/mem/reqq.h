@@ -20,12 +20,14 @@ typedef struct ReqSlot {
 typedef struct ReqQueue {
   ReqSlot *slots;
   uint32_t cap, head, count;
+  uint64_t head_ready; /* slots[head].ready while count > 0: readiness tests touch no slot */
 } ReqQueue;
 
 static inline int reqq_init(ReqQueue *q, uint32_t cap) {
   q->slots = calloc(cap ? cap : 1, sizeof *q->slots);
   q->cap = cap;
   q->head = q->count = 0;
+  q->head_ready = 0;
   return q->slots ? 0 : -1;
 }
 static inline void reqq_free(ReqQueue *q) { free(q->slots), q->slots = NULL; }
@@ -43,12 +45,16 @@ static inline ReqSlot *reqq_at(const ReqQueue *q, uint32_t i) { return &q->slots
 static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t ready, uint32_t aux) {
   ReqSlot *s = &q->slots[reqq_wrap(q, q->count++)];
   s->req = *r, s->ready = ready, s->aux = aux;
+  if (q->count == 1) q->head_ready = ready;
   return s;
 }
-static inline void reqq_pop(ReqQueue *q) { q->head = reqq_wrap(q, 1), q->count--; }
-/* Head ready at `now`? */
-static inline bool reqq_ready(const ReqQueue *q, uint64_t now) {
-  return q->count && q->slots[q->head].ready <= now;
+static inline void reqq_pop(ReqQueue *q) {
+  q->head = reqq_wrap(q, 1), q->count--;
+  if (q->count) q->head_ready = q->slots[q->head].ready;
 }
+/* Head ready at `now`? */
+static inline bool reqq_ready(const ReqQueue *q, uint64_t now) { return q->count && q->head_ready <= now; }
+/* The head's ready cycle, UINT64_MAX when empty. */
+static inline uint64_t reqq_next_ready(const ReqQueue *q) { return q->count ? q->head_ready : UINT64_MAX; }
 
 #endif
