@@ -290,6 +290,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_shared += c->shared;
   sm_event(sm, SCHED_EV_CTA_LAUNCH, UINT32_MAX, 0, 0, now);
   sm->quiet = 0;
+  sm->fetch_dirty = 1;
   sm->issue_dirty = 1;
   uint32_t slot = 0;
   for (uint32_t i = 0; i < cta->nwarps; i++) {
@@ -371,6 +372,7 @@ void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *
 
 /* ---- retirement ---- */
 static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
+  sm->fetch_dirty = 1;
   SmWarp *w = &sm->warps[slot];
   SmCta *c = &sm->ctas[w->cta_slot];
   uint64_t t = now - w->view->launch_cycle;
@@ -425,6 +427,7 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
     SmWarp *w = &sm->warps[slot];
     if (!w->pw || !w->fetch_pending) continue;
     w->fetch_pending = 0;
+    sm->fetch_dirty = 1;
     /* fill the I-buffer with up to fetch_width sequential instructions of the function */
     uint32_t pc = ptx_warp_pc(w->pw);
     if (pc == PTX_EXIT_PC) continue;
@@ -441,13 +444,14 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
 }
 
 static void stage_fetch(Sm *sm, uint64_t now) {
+  if (!sm->fetch_dirty) return;
   uint32_t n = 0;
   for (uint32_t i = 0; i < sm->nlive; i++) {
     uint32_t s = sm->live[i];
     SmWarp *w = &sm->warps[s];
     if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) sm->elig_buf[n++] = s;
   }
-  if (!n) return;
+  if (!n) { sm->fetch_dirty = 0; return; }
   uint32_t s = sm->fetch->select ? sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now) : sm->elig_buf[0];
   if (!sm->fetch->select) {
     for (uint32_t i = 0; i < n; i++)
@@ -480,7 +484,7 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   uint32_t pc = ptx_warp_pc(w->pw);
-  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0; /* control flow left the fetched path: flush */
+  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1; /* control flow left the fetched path: flush */
   if (!w->ib_n || w->ib_ready[0] > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
@@ -531,6 +535,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   SmWarp *w = &sm->warps[s];
   PtxWarp *pw = w->pw;
   const PtxOperands *o = &sm->kinfo->ops[pc];
+  sm->fetch_dirty = 1; /* the I-buffer shrinks, may flush, the warp may finish */
   uint8_t unit = sm->kinfo->unit[pc], kind = sm->kinfo->kind[pc];
   uint32_t rb = (uint32_t)((pw->rf - pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(pw->pf - pw->preds);
   uint32_t rows[6], nrows = 0;
