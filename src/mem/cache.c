@@ -21,6 +21,8 @@ typedef struct MshrEntry {
 } MshrEntry;
 
 struct Cache {
+  uint64_t version; /* bumped by every change the next level makes (fills, miss-queue pops) */
+  uint32_t *miss_ctr; /* optional: the owner's count of queued misses, kept in step with miss_q */
   CacheParams p;
   char name[32];
   uint32_t sets;
@@ -36,7 +38,6 @@ struct Cache {
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   uint64_t port_cycle;
   uint32_t port_used;
-  uint64_t version; /* bumped by every change the next level makes (fills, miss-queue pops) */
   const CachePolicy *pol;
   void *pstate;
   char pprefix[96];
@@ -240,9 +241,14 @@ static CacheResult cache_fail(Cache *c, CacheFailReason r) {
   return (CacheResult){CACHE_RESFAIL, r};
 }
 
+static ReqSlot *cache_miss_push(Cache *c, const MemRequest *req, uint64_t now) {
+  if (c->miss_ctr) ++*c->miss_ctr;
+  return reqq_push(&c->miss_q, req, now, 0);
+}
+
 /* Sends req down unallocated (the caller checked the miss queue). */
 static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
-  ReqSlot *s = reqq_push(&c->miss_q, req, now, 0);
+  ReqSlot *s = cache_miss_push(c, req, now);
   s->req.flags |= (uint8_t)MEM_F_NOALLOC(c->p.level);
 }
 
@@ -281,7 +287,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
                      .bytes = (uint16_t)c->p.line_size,
                      .is_write = 1,
                      .flags = MEM_F_WRITEBACK};
-    reqq_push(&c->miss_q, &wb, now, 0);
+    cache_miss_push(c, &wb, now);
     c->st.writebacks++;
   }
   l->state = CACHE_LINE_INVALID;
@@ -368,7 +374,7 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
     cache_install(c, set, victim, req, CACHE_LINE_RESERVED, now);
     cache_set_ptr(c, set)[victim].mshr = e;
-    reqq_push(&c->miss_q, req, now, 0);
+    cache_miss_push(c, req, now);
     c->st.reads++, c->st.read_misses++;
   }
   if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
@@ -479,9 +485,14 @@ const MemRequest *cache_miss_head(const Cache *c) {
 }
 void cache_miss_pop(Cache *c) {
   reqq_pop(&c->miss_q);
+  if (c->miss_ctr) --*c->miss_ctr;
   c->version++;
 }
 const uint64_t *cache_version_ptr(const Cache *c) { return &c->version; }
+void cache_set_miss_counter(Cache *c, uint32_t *ctr) {
+  c->miss_ctr = ctr;
+  if (ctr) *ctr += c->miss_q.count;
+}
 
 uint64_t cache_next_reply(const Cache *c) {
   uint64_t t = reqq_next_ready(&c->hit_q), f = reqq_next_ready(&c->fill_q);

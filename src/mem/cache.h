@@ -106,6 +106,9 @@ uint32_t cache_miss_queue_len(const Cache *c);
 /* A counter the next level bumps whenever it changes the cache (fill, miss
  * queue pop): a requester that saw no change may skip re-examining it. */
 const uint64_t *cache_version_ptr(const Cache *c);
+/* Makes the cache add its queued misses to *ctr and keep it in step (several
+ * caches may share one counter): the owner skips empty caches at a glance. */
+void cache_set_miss_counter(Cache *c, uint32_t *ctr);
 
 const CacheParams *cache_params_of(const Cache *c);
 const CacheStats *cache_stats(const Cache *c);

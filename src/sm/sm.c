@@ -160,6 +160,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   snprintf(prefix, sizeof prefix, "sched.%s", sm->policy->name);
   WarpSchedEnv env = {id, sm->nsched, sm->max_warps, sm->max_ctas, prefix, cfg};
   if (sm->policy->init && sm->policy->init(&sm->pstate, &env, err, errlen)) { sm->policy = NULL; sm_free(sm); return NULL; }
+  sm->has_tick = sm->policy->tick != NULL;
   snprintf(prefix, sizeof prefix, "fetch.%s", sm->fetch->name);
   if (sm->fetch->init && sm->fetch->init(&sm->fstate, &env, err, errlen)) { sm->fetch = NULL; sm_free(sm); return NULL; }
   return sm;
@@ -691,7 +692,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
   if (still_quiet(sm, now)) {
     sm->q_pending++;
-    if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+    if (sm->has_tick) sm->policy->tick(sm->pstate, now);
     return 0;
   }
   settle_quiet(sm);

@@ -76,6 +76,17 @@ typedef struct SmLdst {
 typedef struct SmEvent { uint64_t cycle; uint32_t slot; uint8_t nrows; uint32_t rows[6]; } SmEvent;
 
 struct Sm {
+  /* read every cycle by the engine, kept together at the front */
+  int quiet;
+  uint32_t resident_ctas, nev;
+  int busy;                   /* did something (or could) this cycle */
+  uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
+  uint64_t q_l1d_ver, q_l1i_ver;
+  const uint64_t *l1d_ver, *l1i_ver;
+  uint64_t q_pending;         /* quiet cycles not yet added to the statistics */
+  uint64_t progress;
+  uint64_t now;
+  int has_tick;               /* policy->tick != NULL */
   uint32_t id;
   const Config *cfg;
   MemSys *ms;
@@ -96,7 +107,7 @@ struct Sm {
   uint32_t nlive;
   WarpView *views;
   SmCta *ctas;
-  uint32_t resident_ctas, used_threads, used_regs, used_shared, used_warps;
+  uint32_t used_threads, used_regs, used_shared, used_warps;
   uint64_t age_counter;
   int32_t *greedy;            /* per scheduler: slot issued last */
   uint32_t first_sched;       /* which scheduler goes first this cycle */
@@ -105,19 +116,11 @@ struct Sm {
   uint32_t unit_base[SM_UNIT__COUNT];
   SmLdst ldst;
   SmEvent *ev;                /* min-heap on cycle */
-  uint32_t nev, ev_cap;
+  uint32_t ev_cap;
   uint32_t *order_buf, *elig_buf;
-  uint64_t progress;
-  uint64_t now;
-  int busy;                   /* did something (or could) this cycle */
-  /* Quiescence: a cycle in which no warp was ready and nothing moved; until
-   * one of its inputs changes, the next cycles are identical and are only
-   * accounted (stall counters), not re-simulated. */
-  int quiet;
-  uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
-  uint64_t q_l1d_ver, q_l1i_ver;
-  const uint64_t *l1d_ver, *l1i_ver;
-  uint64_t q_pending;         /* quiet cycles not yet added to the statistics */
+  /* Quiescence (with quiet, q_* at the front): a cycle in which no warp was
+   * ready and nothing moved; until one of its inputs changes, the next cycles
+   * are identical and are only accounted (stall counters), not re-simulated. */
   uint8_t q_stall[64];
   int8_t q_fail;
   int ldst_moved, fetched, nready_total;
