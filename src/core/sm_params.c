@@ -58,7 +58,8 @@ const CfgParam sm_cfg_params[] = {
      .max = 10000,
      .desc = "shared memory access cycles per conflict-free pass (bank conflicts add passes)"},
     {.key = "skip_idle_cycles", .type = CFG_BOOL, .def = "true",
-     .desc = "jump over cycles in which nothing can happen (results are identical either way)"},
+     .desc = "jump over cycles in which nothing can happen and re-simulate no SM stage whose inputs "
+             "did not change (results are identical either way; false checks it)"},
     {.key = "const_latency", .type = CFG_INT, .def = "8", .min = 1, .max = 10000,
      .desc = "cycles of a constant/parameter load (constant-cache hit)"},
     {.key = "ibuffer_slots",

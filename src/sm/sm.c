@@ -100,6 +100,8 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->l1i = memsys_l1i(ms, id);
   sm->l1d_ver = cache_version_ptr(sm->l1d);
   sm->l1i_ver = cache_version_ptr(sm->l1i);
+  sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
+  sm->q_fail = sm->q_ffail = -1;
   sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
   sm->max_ctas = (uint32_t)cfg_int(cfg, "sm.max_ctas");
   sm->max_threads = (uint32_t)cfg_int(cfg, "sm.max_threads");
@@ -452,7 +454,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
     SmWarp *w = &sm->warps[s];
     if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) sm->elig_buf[n++] = s;
   }
-  if (!n) { sm->fetch_dirty = 0; return; }
+  if (!n) { sm->fetch_dirty = !sm->shortcuts; return; }
   uint32_t s = sm->fetch->select ? sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now) : sm->elig_buf[0];
   if (!sm->fetch->select) {
     for (uint32_t i = 0; i < n; i++)
@@ -466,7 +468,11 @@ static void stage_fetch(Sm *sm, uint64_t now) {
                   .user = (void *)(uintptr_t)(s + 1), .sm = (int32_t)sm->id, .warp = (int32_t)s,
                   .cta = (int32_t)w->cta_slot, .bytes = 16, .access_class = MEM_CLASS_CA, .unit = MEM_UNIT_L1I};
   CacheResult res = cache_access(sm->l1i, &r, now);
-  if (res.outcome == CACHE_RESFAIL) { sm->st.icache_waits++; return; }
+  if (res.outcome == CACHE_RESFAIL) {
+    sm->st.icache_waits++;
+    sm->q_ffail = (int8_t)res.fail; /* a quiet cycle would fail the same way */
+    return;
+  }
   w->fetch_pending = 1;
   sm->fetched = 1;
   sm->last_fetch = s;
@@ -655,7 +661,7 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     }
     if (!issued) sm->st.stall[stall_reason(sm, seen[sched % 64])]++;
   }
-  sm->issue_memo = !sm->nready_total && !sm->time_wait;
+  sm->issue_memo = sm->shortcuts && !sm->nready_total && !sm->time_wait;
   return 0;
 }
 
@@ -668,6 +674,10 @@ static inline int still_quiet(const Sm *sm, uint64_t now) {
 /* Adds n quiet cycles to the statistics, exactly as simulating them would. */
 static void account_quiet(Sm *sm, uint64_t n) {
   sm->st.active_cycles += n;
+  if (sm->q_ffail >= 0) {
+    sm->st.icache_waits += n;
+    cache_note_retries(sm->l1i, (CacheFailReason)sm->q_ffail, n);
+  }
   for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
   if (sm->ldst.busy) {
     sm->st.ldst_busy_cycles += n;
@@ -698,7 +708,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   settle_quiet(sm);
   sm->st.active_cycles++;
   sm->ldst_moved = sm->fetched = sm->nready_total = 0;
-  sm->q_fail = -1;
+  sm->q_fail = sm->q_ffail = -1;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
   stage_fetch_replies(sm, now);
@@ -706,7 +716,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (stage_issue(sm, now, err, errlen)) return -1;
   stage_fetch(sm, now);
   /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  sm->quiet = !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  sm->quiet = sm->shortcuts && !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
   if (sm->quiet) {
     uint64_t t = sm->nev ? sm->ev[0].cycle : UINT64_MAX, r = cache_next_reply(sm->l1d);
     if (r < t) t = r;

@@ -87,6 +87,7 @@ struct Sm {
   uint64_t progress;
   uint64_t now;
   int has_tick;               /* policy->tick != NULL */
+  bool shortcuts;             /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
   uint32_t id;
   const Config *cfg;
   MemSys *ms;
@@ -122,7 +123,7 @@ struct Sm {
    * ready and nothing moved; until one of its inputs changes, the next cycles
    * are identical and are only accounted (stall counters), not re-simulated. */
   uint8_t q_stall[64];
-  int8_t q_fail;
+  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
   int ldst_moved, fetched, nready_total;
   /* Issue-stage memo: when the last scan found no ready warp and no warp was
    * waiting on the clock, the scan is repeated only after something a warp
