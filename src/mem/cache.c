@@ -20,6 +20,9 @@ typedef struct MshrEntry {
   uint8_t has_write; /* a store merged: the fill leaves the line MODIFIED */
 } MshrEntry;
 
+/* No line address is all ones: the tag of an invalid way. */
+#define CACHE_NO_TAG UINT64_MAX
+
 struct Cache {
   uint64_t version; /* bumped by every change the next level makes (fills, miss-queue pops) */
   uint32_t *miss_ctr; /* optional: the owner's count of queued misses, kept in step with miss_q */
@@ -29,6 +32,8 @@ struct Cache {
   uint32_t line_shift; /* log2(line_size) */
   uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
   CacheLine *lines;    /* sets * assoc */
+  uint64_t *tags;      /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
+                        * lookups scan one host cache line per set instead of the line records */
   MshrEntry *mshr;     /* mshr_entries */
   MemRequest *merged;  /* mshr_entries * mshr_max_merge */
   uint16_t *mshr_free; /* stack of free entry indices */
@@ -151,10 +156,12 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   while ((1u << c->line_shift) < p->line_size) c->line_shift++;
   c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
   c->lines = calloc((size_t)c->sets * p->assoc, sizeof *c->lines);
+  c->tags = malloc((size_t)c->sets * p->assoc * sizeof *c->tags);
+  for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
   c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
-  int bad = !c->lines || !c->mshr || !c->merged || !c->mshr_free;
+  int bad = !c->lines || !c->tags || !c->mshr || !c->merged || !c->mshr_free;
   bad |= reqq_init(&c->miss_q, p->miss_queue);
   bad |= reqq_init(&c->hit_q, (p->latency + 2) * p->ports); /* one cycle of slack for the consumer */
   bad |= reqq_init(&c->fill_q, p->mshr_entries * p->mshr_max_merge + p->miss_queue);
@@ -187,6 +194,7 @@ void cache_free(Cache *c) {
   if (!c) return;
   if (c->pol && c->pol->free) c->pol->free(c->pstate);
   free(c->lines);
+  free(c->tags);
   free(c->mshr);
   free(c->merged);
   free(c->mshr_free);
@@ -212,15 +220,14 @@ uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
-static int cache_find(const CacheLine *lines, uint32_t ways, uint64_t line_addr) {
-  for (uint32_t w = 0; w < ways; w++)
-    if (lines[w].state != CACHE_LINE_INVALID && lines[w].line_addr == line_addr) return (int)w;
+static int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
+  const uint64_t *t = &c->tags[(size_t)set * c->p.assoc];
+  for (uint32_t w = 0; w < c->p.assoc; w++)
+    if (t[w] == line_addr) return (int)w;
   return -1;
 }
 
-int cache_probe(const Cache *c, uint64_t line_addr) {
-  return cache_find(cache_set_ptr(c, cache_set_of(c, line_addr)), c->p.assoc, line_addr);
-}
+int cache_probe(const Cache *c, uint64_t line_addr) { return cache_find(c, cache_set_of(c, line_addr), line_addr); }
 
 static uint32_t cache_default_victim(const CacheLine *lines, uint32_t ways) {
   for (uint32_t w = 0; w < ways; w++)
@@ -291,6 +298,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
     c->st.writebacks++;
   }
   l->state = CACHE_LINE_INVALID;
+  c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
 }
 
 static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
@@ -303,6 +311,7 @@ static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *
                    .alloc_sm = req->sm,
                    .alloc_warp = req->warp,
                    .state = (uint8_t)st};
+  c->tags[(size_t)set * c->p.assoc + w] = req->line_addr;
   if (c->pol->on_fill) c->pol->on_fill(c->pstate, set, w, req, now);
 }
 
@@ -420,7 +429,7 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_REPLY_QUEUE);
   uint32_t set = cache_set_of(c, req->line_addr);
   CacheLine *lines = cache_set_ptr(c, set);
-  int way = cache_find(lines, c->p.assoc, req->line_addr);
+  int way = cache_find(c, set, req->line_addr);
   CacheResult r;
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) {
     r = cache_store_evict(c, set, way, req, now);
@@ -453,7 +462,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   }
   uint32_t set = cache_set_of(c, reply->line_addr);
   CacheLine *lines = cache_set_ptr(c, set);
-  int way = cache_find(lines, c->p.assoc, reply->line_addr);
+  int way = cache_find(c, set, reply->line_addr);
   MEM_ASSERT(way >= 0 && lines[way].state == CACHE_LINE_RESERVED, now, c->name,
              "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
   CacheLine *l = &lines[way];
