@@ -24,7 +24,9 @@ typedef struct MshrEntry {
 #define CACHE_NO_TAG UINT64_MAX
 
 struct Cache {
-  uint64_t version; /* bumped by every change the next level makes (fills, miss-queue pops) */
+  /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
+   * and miss-queue pops (space in the miss queue). */
+  uint64_t fill_version, pop_version;
   uint32_t *miss_ctr; /* optional: the owner's count of queued misses, kept in step with miss_q */
   CacheParams p;
   char name[32];
@@ -457,7 +459,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
     if (reqq_full(&c->fill_q)) return false;
     ReqSlot *s = reqq_push(&c->fill_q, reply, now, 0);
     s->req.flags &= (uint8_t)~MEM_F_NOALLOC(c->p.level);
-    c->version++;
+    c->fill_version++;
     return true;
   }
   uint32_t set = cache_set_of(c, reply->line_addr);
@@ -474,7 +476,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = l->mshr;
   c->st.fills++;
-  c->version++;
+  c->fill_version++;
   return true;
 }
 
@@ -495,9 +497,16 @@ const MemRequest *cache_miss_head(const Cache *c) {
 void cache_miss_pop(Cache *c) {
   reqq_pop(&c->miss_q);
   if (c->miss_ctr) --*c->miss_ctr;
-  c->version++;
+  c->pop_version++;
 }
-const uint64_t *cache_version_ptr(const Cache *c) { return &c->version; }
+const uint64_t *cache_fill_version_ptr(const Cache *c) { return &c->fill_version; }
+const uint64_t *cache_pop_version_ptr(const Cache *c) { return &c->pop_version; }
+
+bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why) {
+  if (why == CACHE_FAIL_MISS_QUEUE) return true;
+  /* a policy may turn these into a bypass, which needs a miss-queue slot */
+  return (why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && c->pol->bypass_on_fail;
+}
 void cache_set_miss_counter(Cache *c, uint32_t *ctr) {
   c->miss_ctr = ctr;
   if (ctr) *ctr += c->miss_q.count;

@@ -103,9 +103,14 @@ uint32_t cache_mshr_used(const Cache *c);
  * nothing that could change the outcome changed (keeps statistics exact). */
 void cache_note_retries(Cache *c, CacheFailReason why, uint64_t n);
 uint32_t cache_miss_queue_len(const Cache *c);
-/* A counter the next level bumps whenever it changes the cache (fill, miss
- * queue pop): a requester that saw no change may skip re-examining it. */
-const uint64_t *cache_version_ptr(const Cache *c);
+/* Counters the next level bumps when it changes the cache: fills (MSHRs,
+ * lines, replies) and miss-queue pops. A requester whose retried access
+ * failed sees the same failure until the fill counter moves, or also the pop
+ * counter when cache_retry_needs_queue_space() says the outcome depends on
+ * miss-queue space. */
+const uint64_t *cache_fill_version_ptr(const Cache *c);
+const uint64_t *cache_pop_version_ptr(const Cache *c);
+bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why);
 /* Makes the cache add its queued misses to *ctr and keep it in step (several
  * caches may share one counter): the owner skips empty caches at a glance. */
 void cache_set_miss_counter(Cache *c, uint32_t *ctr);

@@ -98,8 +98,10 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->ms = ms;
   sm->l1d = memsys_l1d(ms, id);
   sm->l1i = memsys_l1i(ms, id);
-  sm->l1d_ver = cache_version_ptr(sm->l1d);
-  sm->l1i_ver = cache_version_ptr(sm->l1i);
+  sm->l1d_fill = cache_fill_version_ptr(sm->l1d);
+  sm->l1i_fill = cache_fill_version_ptr(sm->l1i);
+  sm->l1d_pop = cache_pop_version_ptr(sm->l1d);
+  sm->l1i_pop = cache_pop_version_ptr(sm->l1i);
   sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
   sm->q_fail = sm->q_ffail = -1;
   sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
@@ -666,9 +668,11 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
 }
 
 /* Is this cycle provably identical to the last (quiet) one? Nothing the SM
- * itself queued is due, and the memory system changed neither L1. */
+ * itself queued is due, no L1 got a fill, and if a retried access failed for
+ * want of miss-queue space, no miss queue drained either. */
 static inline int still_quiet(const Sm *sm, uint64_t now) {
-  return sm->quiet && now < sm->q_until && *sm->l1d_ver == sm->q_l1d_ver && *sm->l1i_ver == sm->q_l1i_ver;
+  return sm->quiet && now < sm->q_until && *sm->l1d_fill == sm->q_l1d_fill && *sm->l1i_fill == sm->q_l1i_fill &&
+         (!sm->q_pop || (*sm->l1d_pop == sm->q_l1d_pop && *sm->l1i_pop == sm->q_l1i_pop));
 }
 
 /* Adds n quiet cycles to the statistics, exactly as simulating them would. */
@@ -722,8 +726,12 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
     if (r < t) t = r;
     if ((r = cache_next_reply(sm->l1i)) < t) t = r;
     sm->q_until = t;
-    sm->q_l1d_ver = *sm->l1d_ver;
-    sm->q_l1i_ver = *sm->l1i_ver;
+    sm->q_l1d_fill = *sm->l1d_fill;
+    sm->q_l1i_fill = *sm->l1i_fill;
+    sm->q_l1d_pop = *sm->l1d_pop;
+    sm->q_l1i_pop = *sm->l1i_pop;
+    sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)sm->q_fail)) ||
+                (sm->q_ffail >= 0 && cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)sm->q_ffail));
   }
   return 0;
 }
