@@ -74,14 +74,24 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   u->kind = kind;
   u->pc = pc;
   uint64_t lmask = ~(uint64_t)(sm->line_size - 1);
+  /* requests in order of first appearance; a small open-addressing table maps
+   * a line to its request so a fully divergent warp costs 32 probes, not 32^2 */
+  enum { HBITS = 8, HSIZE = 1 << HBITS };
+  _Static_assert(SM_MAX_REQS <= HSIZE / 2, "coalescer table must stay sparse");
+  uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty */
+  memset(slot_of, 0, sizeof slot_of);
   for (uint32_t m = t->mask; m; m &= m - 1) {
     uint32_t l = (uint32_t)__builtin_ctz(m);
     uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
-    uint32_t i = 0;
-    while (i < u->nreq && u->req[i].line_addr != line) i++;
-    if (i == u->nreq) {
+    uint32_t h = (uint32_t)(((line >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - HBITS)), i;
+    while (slot_of[h] && u->req[slot_of[h] - 1].line_addr != line) h = (h + 1) & (HSIZE - 1);
+    if (slot_of[h]) {
+      i = slot_of[h] - 1u;
+    } else {
       if (u->nreq == SM_MAX_REQS) continue;
-      u->req[u->nreq++] = (SmReq){line, a, 0, (uint8_t)t->is_write, (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA)};
+      i = u->nreq++;
+      slot_of[h] = (uint8_t)(i + 1);
+      u->req[i] = (SmReq){line, a, 0, (uint8_t)t->is_write, (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA)};
     }
     u->req[i].bytes = (uint16_t)(u->req[i].bytes + t->size);
   }

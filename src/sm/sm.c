@@ -104,6 +104,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->l1i_pop = cache_pop_version_ptr(sm->l1i);
   sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
   sm->q_fail = sm->q_ffail = -1;
+  sm->accept_cache = -1;
   sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
   sm->max_ctas = (uint32_t)cfg_int(cfg, "sm.max_ctas");
   sm->max_threads = (uint32_t)cfg_int(cfg, "sm.max_threads");
@@ -183,6 +184,7 @@ void sm_free(Sm *sm) {
 /* ---- kernel and CTA management ---- */
 void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
   sm->launch = l;
+  sm->accept_cache = -1;
   sm->kinfo = k;
   sm->occ_ctas = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
@@ -196,6 +198,7 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
 
 void sm_end_kernel(Sm *sm) {
   settle_quiet(sm);
+  sm->accept_cache = -1;
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
     if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
   for (uint32_t w = 0; w < sm->max_warps && sm->warps; w++) {
@@ -242,13 +245,21 @@ uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
   return n;
 }
 
-bool sm_can_accept_cta(const Sm *sm) {
+static bool can_accept_cta(const Sm *sm) {
   const PtxLaunch *l = sm->launch;
   if (!l) return false;
   const char *lim;
   if (sm->resident_ctas >= sm_max_ctas(sm, &lim)) return false;
   return sm->used_threads + l->warps_per_cta * 32 <= sm->max_threads && sm->used_warps + l->warps_per_cta <= sm->max_warps &&
          sm->used_regs + cta_regs(sm) <= sm->max_regs && sm->used_shared + l->shared_per_cta <= sm->max_shared;
+}
+
+/* Cached between CTA launches and exits unless the policy limits CTAs (its limit may move at any time). */
+bool sm_can_accept_cta(const Sm *sm) {
+  if (sm->policy->cta_limit) return can_accept_cta(sm);
+  Sm *m = (Sm *)sm; /* the cache is not observable state */
+  if (m->accept_cache < 0) m->accept_cache = can_accept_cta(sm);
+  return m->accept_cache;
 }
 
 static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
@@ -274,6 +285,7 @@ void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_
 }
 
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
+  sm->accept_cache = -1;
   settle_quiet(sm);
   uint32_t cs = 0;
   while (sm->ctas[cs].cta) cs++;
@@ -392,6 +404,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   for (uint32_t i = 0; i < sm->nsched; i++)
     if (sm->greedy[i] == (int32_t)slot) sm->greedy[i] = -1;
   if (--c->live_warps == 0) {
+    sm->accept_cache = -1;
     sm->st.ctas_done++;
     sm->st.cta_cycles_sum += now - c->start_cycle;
     if (c->warp_tmax) sm->st.warp_disparity_sum += (double)(c->warp_tmax - c->warp_tmin) / (double)c->warp_tmax;

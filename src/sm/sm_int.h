@@ -88,6 +88,7 @@ struct Sm {
   uint64_t progress;
   uint64_t now;
   int has_tick;               /* policy->tick != NULL */
+  int accept_cache;           /* sm_can_accept_cta() since the last CTA launch/exit, -1 unknown */
   bool shortcuts;             /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
   uint32_t id;
   const Config *cfg;
