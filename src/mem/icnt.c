@@ -59,7 +59,6 @@ struct Icnt {
   ReqQueue *out;                 /* per destination; ready = arrival cycle */
   uint64_t *src_free, *dst_free; /* flit-slot time at which the port is free */
   uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
-  uint64_t *busy_src;            /* bit s: source queue s is not empty (arbitration visits only these) */
   uint32_t outstanding;          /* packets in flight or waiting at destinations */
   IcntStats st;
 };
@@ -79,8 +78,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->out = calloc(p->n_dst, sizeof *x->out);
   x->src_free = calloc(p->n_src, sizeof *x->src_free);
   x->dst_free = calloc(p->n_dst, sizeof *x->dst_free);
-  x->busy_src = calloc((p->n_src + 63) / 64, sizeof *x->busy_src);
-  int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->busy_src;
+  int bad = !x->in || !x->out || !x->src_free || !x->dst_free;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->in[i], p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
@@ -101,7 +99,6 @@ void icnt_free(Icnt *x) {
   free(x->out);
   free(x->src_free);
   free(x->dst_free);
-  free(x->busy_src);
   free(x);
 }
 
@@ -119,53 +116,8 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   uint32_t flits = icnt_flits(x, bytes);
   MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
   reqq_push(&x->in[src], r, now, dst | (flits << 16));
-  x->busy_src[src / 64] |= 1ull << (src % 64);
   x->queued++;
   x->st.bytes += bytes;
-}
-
-/* One arbitration round: sources in rotating order, each sending as many head
- * packets as its port's flit slots in this cycle allow. */
-/* Sends what source s can send this cycle. */
-static void icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base, uint64_t limit) {
-  const uint64_t fpc = x->p.flits_per_cycle;
-  for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
-    uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
-    uint64_t start = base;
-    if (x->src_free[s] > start) start = x->src_free[s];
-    if (x->dst_free[d] > start) start = x->dst_free[d];
-    if (start >= limit) break;
-    if (reqq_full(&x->out[d])) {
-      x->st.credit_stalls++;
-      break;
-    }
-    uint64_t end = start + flits;
-    x->src_free[s] = x->dst_free[d] = end;
-    uint64_t arrival = (end + fpc - 1) / fpc - 1 + x->p.latency;
-    x->st.packets++;
-    x->st.flits += flits;
-    x->st.latency_sum += arrival - h->ready;
-    reqq_push(&x->out[d], &h->req, arrival, 0);
-    reqq_pop(&x->in[s]);
-    x->queued--;
-    x->outstanding++;
-  }
-  if (reqq_empty(&x->in[s])) x->busy_src[s / 64] &= ~(1ull << (s % 64));
-  (void)now;
-}
-
-/* Calls icnt_send for the non-empty sources in [from, to), ascending. */
-static void icnt_send_range(Icnt *x, uint32_t from, uint32_t to, uint64_t now, uint64_t base, uint64_t limit) {
-  for (uint32_t wi = from / 64; wi * 64 < to; wi++) {
-    uint64_t bits = x->busy_src[wi];
-    if (wi == from / 64) bits &= ~0ull << (from % 64);
-    while (bits) {
-      uint32_t s = wi * 64 + (uint32_t)__builtin_ctzll(bits);
-      if (s >= to) return;
-      bits &= bits - 1;
-      icnt_send(x, s, now, base, limit);
-    }
-  }
 }
 
 /* One arbitration round: sources in rotating order, each sending as many head
@@ -176,8 +128,30 @@ void icnt_tick(Icnt *x, uint64_t now) {
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)(now % x->p.n_src);
-  icnt_send_range(x, first, x->p.n_src, now, base, limit);
-  icnt_send_range(x, 0, first, now, base, limit);
+  for (uint32_t k = 0; k < x->p.n_src; k++) {
+    uint32_t s = first + k < x->p.n_src ? first + k : first + k - x->p.n_src;
+    for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
+      uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
+      uint64_t start = base;
+      if (x->src_free[s] > start) start = x->src_free[s];
+      if (x->dst_free[d] > start) start = x->dst_free[d];
+      if (start >= limit) break;
+      if (reqq_full(&x->out[d])) {
+        x->st.credit_stalls++;
+        break;
+      }
+      uint64_t end = start + flits;
+      x->src_free[s] = x->dst_free[d] = end;
+      uint64_t arrival = (end + fpc - 1) / fpc - 1 + x->p.latency;
+      x->st.packets++;
+      x->st.flits += flits;
+      x->st.latency_sum += arrival - h->ready;
+      reqq_push(&x->out[d], &h->req, arrival, 0);
+      reqq_pop(&x->in[s]);
+      x->queued--;
+      x->outstanding++;
+    }
+  }
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
