@@ -78,8 +78,9 @@ $(BUILD)/asan/tests/%: tests/%.c $(TEST_COMMON) $(BUILD)/asan/libbench.a $(BUILD
 rel: $(BUILD)/rel/warpsim
 asan: $(BUILD)/asan/warpsim
 
-# The README's test command.
-test: $(BUILD)/asan/warpsim $(TEST_BIN)
+# The README's test command: builds the ASan flavour on every core, then runs every test.
+test:
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN)
 	@tests/run_tests.sh $(BUILD)/asan
 
 # The README's main job: build (on every core), then the default experiment
