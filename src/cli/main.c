@@ -86,17 +86,25 @@ int cli_find_config(const char *name, char *out, size_t len) {
   return -1;
 }
 
+/* argv[i] is one of the value-taking options `opts` (NULL-terminated) but the
+ * last argument: prints "<cmd>: option '...' needs a value" and returns 1. */
+static int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts) {
+  if (i + 1 < argc) return 0;
+  for (; *opts; opts++)
+    if (!strcmp(argv[i], *opts)) {
+      fprintf(stderr, "%s: option '%s' needs a value\n", cmd, argv[i]);
+      return 1;
+    }
+  return 0;
+}
+
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
+  static const char *const valued[] = {"--config", "--sched", "--set", NULL};
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
-  if (*i + 1 >= argc) {
-    if (!strcmp(a, "--config") || !strcmp(a, "--sched") || !strcmp(a, "--set")) {
-      fprintf(stderr, "warpsim: option '%s' needs a value\n", a);
-      return -1;
-    }
-    return 0;
-  }
+  if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
+  if (*i + 1 >= argc) return 0;
   if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
   if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
   if (!strcmp(a, "--set")) {
@@ -216,16 +224,15 @@ static int cmd_run(int argc, char **argv) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
+    static const char *const valued[] = {"--size", "--seed", "--json", NULL};
+    if (cli_missing_value("warpsim run", argc, argv, i, valued)) return 2;
     if (!strcmp(a, "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--seed") && i + 1 < argc) {
       if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s'\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (i + 1 == argc && (!strcmp(a, "--size") || !strcmp(a, "--seed") || !strcmp(a, "--json"))) {
-      fprintf(stderr, "warpsim run: option '%s' needs a value\n", a);
-      return 2;
-    } else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json FILE, -v)\n", a); return 2; }
+    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json FILE, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }
@@ -290,6 +297,8 @@ static int cmd_suite(int argc, char **argv) {
     if (k < 0) return 2;
     if (k) continue;
     if (!strcmp(argv[i], "--markdown")) { markdown = 1; continue; }
+    static const char *const valued[] = {"--size", "--only", NULL};
+    if (cli_missing_value("warpsim suite", argc, argv, i, valued)) return 2;
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];

@@ -27,7 +27,6 @@ struct Cache {
   /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
    * and miss-queue pops (space in the miss queue). */
   uint64_t fill_version, pop_version;
-  uint32_t *miss_ctr; /* optional: the owner's count of queued misses, kept in step with miss_q */
   CacheParams p;
   char name[32];
   uint32_t sets;
@@ -250,14 +249,9 @@ static CacheResult cache_fail(Cache *c, CacheFailReason r) {
   return (CacheResult){CACHE_RESFAIL, r};
 }
 
-static ReqSlot *cache_miss_push(Cache *c, const MemRequest *req, uint64_t now) {
-  if (c->miss_ctr) ++*c->miss_ctr;
-  return reqq_push(&c->miss_q, req, now, 0);
-}
-
 /* Sends req down unallocated (the caller checked the miss queue). */
 static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
-  ReqSlot *s = cache_miss_push(c, req, now);
+  ReqSlot *s = reqq_push(&c->miss_q, req, now, 0);
   s->req.flags |= (uint8_t)MEM_F_NOALLOC(c->p.level);
 }
 
@@ -296,7 +290,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
                      .bytes = (uint16_t)c->p.line_size,
                      .is_write = 1,
                      .flags = MEM_F_WRITEBACK};
-    cache_miss_push(c, &wb, now);
+    reqq_push(&c->miss_q, &wb, now, 0);
     c->st.writebacks++;
   }
   l->state = CACHE_LINE_INVALID;
@@ -385,7 +379,7 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
     cache_install(c, set, victim, req, CACHE_LINE_RESERVED, now);
     cache_set_ptr(c, set)[victim].mshr = e;
-    cache_miss_push(c, req, now);
+    reqq_push(&c->miss_q, req, now, 0);
     c->st.reads++, c->st.read_misses++;
   }
   if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
@@ -496,7 +490,6 @@ const MemRequest *cache_miss_head(const Cache *c) {
 }
 void cache_miss_pop(Cache *c) {
   reqq_pop(&c->miss_q);
-  if (c->miss_ctr) --*c->miss_ctr;
   c->pop_version++;
 }
 const uint64_t *cache_fill_version_ptr(const Cache *c) { return &c->fill_version; }
@@ -506,10 +499,6 @@ bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why) {
   if (why == CACHE_FAIL_MISS_QUEUE) return true;
   /* a policy may turn these into a bypass, which needs a miss-queue slot */
   return (why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && c->pol->bypass_on_fail;
-}
-void cache_set_miss_counter(Cache *c, uint32_t *ctr) {
-  c->miss_ctr = ctr;
-  if (ctr) *ctr += c->miss_q.count;
 }
 
 uint64_t cache_next_reply(const Cache *c) {

@@ -111,9 +111,6 @@ uint32_t cache_miss_queue_len(const Cache *c);
 const uint64_t *cache_fill_version_ptr(const Cache *c);
 const uint64_t *cache_pop_version_ptr(const Cache *c);
 bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why);
-/* Makes the cache add its queued misses to *ctr and keep it in step (several
- * caches may share one counter): the owner skips empty caches at a glance. */
-void cache_set_miss_counter(Cache *c, uint32_t *ctr);
 
 const CacheParams *cache_params_of(const Cache *c);
 const CacheStats *cache_stats(const Cache *c);

@@ -70,7 +70,6 @@ struct MemSys {
   uint32_t n_sm, n_part, line;
   Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
   uint8_t *inject_rr;
-  uint32_t *l1_misses; /* per SM: misses queued in its L1s (kept by the caches) */
   Icnt *req, *reply;
   Partition **part;
   AddrMap map;
@@ -188,15 +187,12 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   if (!ms->reply) goto fail;
   ms->l1 = calloc((size_t)ms->n_sm * MEM_UNIT__COUNT, sizeof *ms->l1);
   ms->inject_rr = calloc(ms->n_sm, 1);
-  ms->l1_misses = calloc(ms->n_sm, sizeof *ms->l1_misses);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
-  if (!ms->l1 || !ms->inject_rr || !ms->l1_misses || !ms->part) goto oom;
+  if (!ms->l1 || !ms->inject_rr || !ms->part) goto oom;
   l1d.level = l1i.level = 1;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D] = cache_create(&l1d, cfg, err, errlen))) goto fail;
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1I] = cache_create(&l1i, cfg, err, errlen))) goto fail;
-    cache_set_miss_counter(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D], &ms->l1_misses[s]);
-    cache_set_miss_counter(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1I], &ms->l1_misses[s]);
   }
   for (uint32_t p = 0; p < ms->n_part; p++) {
     PartitionParams pp = {.id = p,
@@ -224,7 +220,6 @@ void memsys_free(MemSys *ms) {
   for (uint32_t p = 0; ms->part && p < ms->n_part; p++) partition_free(ms->part[p]);
   free(ms->l1);
   free(ms->inject_rr);
-  free(ms->l1_misses);
   free(ms->part);
   icnt_free(ms->req);
   icnt_free(ms->reply);
@@ -277,8 +272,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
          icnt_pop(ms->req, p))
       partition_push(ms->part[p], r, now);
   }
-  for (uint32_t s = 0; s < ms->n_sm; s++)
-    if (ms->l1_misses[s]) memsys_inject(ms, s, now);
+  for (uint32_t s = 0; s < ms->n_sm; s++) memsys_inject(ms, s, now);
 }
 
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
@@ -287,7 +281,7 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   for (uint32_t p = 0; p < ms->n_part; p++)
     if ((x = partition_next_event(ms->part[p], now)) < t) t = x;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
-    if (ms->l1_misses[i / MEM_UNIT__COUNT] && cache_miss_head(ms->l1[i]) && now + 1 < t) t = now + 1;
+    if (cache_miss_head(ms->l1[i]) && now + 1 < t) t = now + 1;
     x = cache_next_reply(ms->l1[i]);
     if (x != UINT64_MAX && (x > now ? x : now + 1) < t) t = x > now ? x : now + 1;
   }

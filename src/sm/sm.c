@@ -7,11 +7,11 @@
 #include "policy/registry.h"
 #include "sm/sm_int.h"
 
+static void settle_quiet(Sm *sm); /* quiescence, with sm_cycle() */
+
 /* ---- static per-kernel timing info ---- */
 
 /* Latency class of an ALU/SFU instruction: the GPGPU-Sim 3.x opcode groups. */
-static void settle_quiet(Sm *sm);
-
 static const char *latency_key(const PtxInst *in) {
   PtxType t = (PtxType)in->type;
   int dp = t == PTX_T_F64, fp = t == PTX_T_F32 || t == PTX_T_F16;
@@ -753,7 +753,7 @@ void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
   if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
   settle_quiet(sm);
   account_quiet(sm, n);
-  if (sm->policy->tick)
+  if (sm->has_tick)
     for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
 }
 

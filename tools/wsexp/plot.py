@@ -68,6 +68,17 @@ def _bar_width_inches(ncat, nser):
 
 # ---- matplotlib ----
 
+def _mpl_save(fig, base):
+    """Writes base.png and base.svg, closes the figure, returns the paths."""
+    import matplotlib.pyplot as plt
+    fig.tight_layout()
+    out = [base + ".png", base + ".svg"]
+    fig.savefig(out[0], dpi=110)
+    fig.savefig(out[1])
+    plt.close(fig)
+    return out
+
+
 def _mpl_bars(base, title, ylabel, blocks, series, ref):
     import matplotlib
     matplotlib.use("Agg")
@@ -104,12 +115,7 @@ def _mpl_bars(base, title, ylabel, blocks, series, ref):
         ax.bar(0, 0, 0, color=f"C{i % 10}", edgecolor="black", linewidth=0.4, label=s)
     ax.legend(fontsize=8, ncol=min(len(series), 6), loc="upper center", bbox_to_anchor=(0.5, -0.32), frameon=False)
     ax.grid(axis="y", linewidth=0.3)
-    fig.tight_layout()
-    out = [base + ".png", base + ".svg"]
-    fig.savefig(out[0], dpi=110)
-    fig.savefig(out[1])
-    plt.close(fig)
-    return out
+    return _mpl_save(fig, base)
 
 
 def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref):
@@ -134,12 +140,7 @@ def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref):
     ax.set_title(title, fontsize=10)
     ax.grid(linewidth=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
-    fig.tight_layout()
-    out = [base + ".png", base + ".svg"]
-    fig.savefig(out[0], dpi=110)
-    fig.savefig(out[1])
-    plt.close(fig)
-    return out
+    return _mpl_save(fig, base)
 
 
 # ---- gnuplot ----
