@@ -44,6 +44,7 @@ struct Cache {
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   uint64_t port_cycle;
   uint32_t port_used;
+  uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
   const CachePolicy *pol;
   void *pstate;
   char pprefix[96];
@@ -250,8 +251,14 @@ static CacheResult cache_fail(Cache *c, CacheFailReason r) {
 }
 
 /* Sends req down unallocated (the caller checked the miss queue). */
+static inline void cache_miss_push(Cache *c, const MemRequest *req, uint64_t now) {
+  reqq_push(&c->miss_q, req, now, 0);
+  if (c->miss_notify) *c->miss_notify |= c->miss_notify_bit;
+}
+
 static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
   ReqSlot *s = reqq_push(&c->miss_q, req, now, 0);
+  if (c->miss_notify) *c->miss_notify |= c->miss_notify_bit;
   s->req.flags |= (uint8_t)MEM_F_NOALLOC(c->p.level);
 }
 
@@ -290,7 +297,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
                      .bytes = (uint16_t)c->p.line_size,
                      .is_write = 1,
                      .flags = MEM_F_WRITEBACK};
-    reqq_push(&c->miss_q, &wb, now, 0);
+    cache_miss_push(c, &wb, now);
     c->st.writebacks++;
   }
   l->state = CACHE_LINE_INVALID;
@@ -379,7 +386,7 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
     cache_install(c, set, victim, req, CACHE_LINE_RESERVED, now);
     cache_set_ptr(c, set)[victim].mshr = e;
-    reqq_push(&c->miss_q, req, now, 0);
+    cache_miss_push(c, req, now);
     c->st.reads++, c->st.read_misses++;
   }
   if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
@@ -493,6 +500,10 @@ void cache_miss_pop(Cache *c) {
   c->pop_version++;
 }
 const uint64_t *cache_fill_version_ptr(const Cache *c) { return &c->fill_version; }
+void cache_set_miss_notify(Cache *c, uint64_t *word, uint64_t bit) {
+  c->miss_notify = word;
+  c->miss_notify_bit = bit;
+}
 const uint64_t *cache_pop_version_ptr(const Cache *c) { return &c->pop_version; }
 
 bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why) {

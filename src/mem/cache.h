@@ -111,6 +111,9 @@ uint32_t cache_miss_queue_len(const Cache *c);
 const uint64_t *cache_fill_version_ptr(const Cache *c);
 const uint64_t *cache_pop_version_ptr(const Cache *c);
 bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why);
+/* From now on every request entering the miss queue sets `bit` in *word
+ * (the next level then visits only caches with something to send). */
+void cache_set_miss_notify(Cache *c, uint64_t *word, uint64_t bit);
 
 const CacheParams *cache_params_of(const Cache *c);
 const CacheStats *cache_stats(const Cache *c);

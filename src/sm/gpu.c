@@ -23,7 +23,32 @@ struct Gpu {
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
   bool progress;
+  /* per SM, what the engine loop needs without touching the SM: the cycle it
+   * must next be simulated (sm_wake_cycle), its progress counter, whether it
+   * holds CTAs, and whether it may take one (-1: ask it every time) */
+  uint64_t *wake, *prog;
+  uint8_t *resident;
+  int8_t *accept;
+  uint64_t prog_sum;
+  uint32_t nresident;
 };
+
+/* Refreshes the engine's copy of SM i's state after it ran or took a CTA. */
+static void gpu_note_sm(Gpu *g, uint32_t i) {
+  Sm *sm = g->sms[i];
+  g->wake[i] = sm_wake_cycle(sm);
+  uint64_t p = sm_progress(sm);
+  g->prog_sum += p - g->prog[i];
+  g->prog[i] = p;
+  uint8_t r = !sm_idle(sm);
+  g->nresident += (uint32_t)r - g->resident[i];
+  g->resident[i] = r;
+  if (g->accept[i] >= 0) g->accept[i] = (int8_t)sm_can_accept_cta(sm);
+}
+
+static inline bool gpu_can_accept(Gpu *g, uint32_t i) {
+  return g->accept[i] < 0 ? sm_can_accept_cta(g->sms[i]) : g->accept[i] > 0;
+}
 
 static double wall_now(void) {
   struct timespec ts;
@@ -41,7 +66,11 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   if (!g->ms) { free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
-  if (!g->sms) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  g->wake = calloc(g->nsm, sizeof *g->wake);
+  g->prog = calloc(g->nsm, sizeof *g->prog);
+  g->resident = calloc(g->nsm, 1);
+  g->accept = calloc(g->nsm, 1);
+  if (!g->sms || !g->wake || !g->prog || !g->resident || !g->accept) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -51,6 +80,10 @@ void gpu_free(Gpu *g) {
   if (!g) return;
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
+  free(g->wake);
+  free(g->prog);
+  free(g->resident);
+  free(g->accept);
   memsys_free(g->ms);
   free(g->kern);
   free(g);
@@ -115,6 +148,15 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   ks->shared_per_cta = L->shared_per_cta;
   L->nsm = g->nsm;
   for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k);
+  g->prog_sum = 0;
+  g->nresident = 0;
+  for (uint32_t i = 0; i < g->nsm; i++) {
+    g->prog[i] = g->resident[i] = 0;
+    g->accept[i] = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
+    gpu_note_sm(g, i);
+  }
+  uint64_t *events = memsys_sm_events(g->ms);
+  const uint32_t nwords = g->nsm / 64 + 1;
   WsResult rc = WS_SUCCESS;
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
   if (ks->ctas_per_sm == 0) {
@@ -124,30 +166,37 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   }
   SmStats before;
   sum_sm_stats(g, &before);
-  uint64_t next_cta = 0, last_progress = 0, last_change = g->cycle;
+  uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle, end = g->cycle;
   double t0 = wall_now(), last_print = t0;
   while (rc == WS_SUCCESS) {
     uint64_t now = g->cycle;
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
     uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
+    end = now + 1;
     for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total; i++) {
-      Sm *sm = g->sms[(rr + i) % g->nsm];
-      if (!sm_can_accept_cta(sm)) continue;
-      PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, (rr + i) % g->nsm);
+      uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
+      if (!gpu_can_accept(g, si)) continue;
+      PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
       if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
       next_cta++;
-      sm_launch_cta(sm, c, now);
+      sm_launch_cta(g->sms[si], c, now);
+      g->wake[si] = 0;
+      gpu_note_sm(g, si);
+      g->wake[si] = 0; /* simulated this cycle whatever it says */
       dispatch_possible = 1;
     }
     if (rc != WS_SUCCESS) break;
-    uint64_t progress = 0;
-    int all_idle = 1;
+    /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
+     * are simulated; the others would find this cycle quiet. */
     for (uint32_t i = 0; i < g->nsm; i++) {
+      if (g->wake[i] > now && !(events[i / 64] >> (i % 64) & 1)) continue;
       if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
-      progress += sm_progress(g->sms[i]);
-      all_idle &= sm_idle(g->sms[i]);
+      gpu_note_sm(g, i);
     }
+    for (uint32_t w = 0; w < nwords; w++) events[w] = 0;
+    uint64_t progress = g->prog_sum;
+    int all_idle = g->nresident == 0;
     if (rc != WS_SUCCESS) {
       if (!strstr(err, "out-of-bounds") && !strstr(err, "misaligned") && !strstr(err, "read-only")) rc = WS_ERROR_LAUNCH_FAILED;
       break;
@@ -163,7 +212,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     uint64_t next = UINT64_MAX;
     if (next_cta < L->ctas_total) {
       for (uint32_t i = 0; i < g->nsm && next > now + 1; i++)
-        if (sm_can_accept_cta(g->sms[i])) next = now + 1;
+        if (gpu_can_accept(g, i)) next = now + 1;
     }
     for (uint32_t i = 0; i < g->nsm && next > now + 1; i++) {
       uint64_t t = sm_next_event(g->sms[i], now);
@@ -196,7 +245,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
-  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i]); /* also settles deferred statistics */
+  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], end); /* also settles deferred statistics */
   SmStats after;
   sum_sm_stats(g, &after);
   ks->cycles = g->cycle - ks->start_cycle;

@@ -7,7 +7,7 @@
 #include "policy/registry.h"
 #include "sm/sm_int.h"
 
-static void settle_quiet(Sm *sm); /* quiescence, with sm_cycle() */
+static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
 
 /* ---- static per-kernel timing info ---- */
 
@@ -173,7 +173,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
 
 void sm_free(Sm *sm) {
   if (!sm) return;
-  sm_end_kernel(sm);
+  sm_end_kernel(sm, 0);
   if (sm->policy && sm->policy->free) sm->policy->free(sm->pstate);
   if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
@@ -196,8 +196,8 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
   }
 }
 
-void sm_end_kernel(Sm *sm) {
-  settle_quiet(sm);
+void sm_end_kernel(Sm *sm, uint64_t end) {
+  settle_quiet(sm, end);
   sm->accept_cache = -1;
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
     if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
@@ -254,6 +254,8 @@ static bool can_accept_cta(const Sm *sm) {
          sm->used_regs + cta_regs(sm) <= sm->max_regs && sm->used_shared + l->shared_per_cta <= sm->max_shared;
 }
 
+bool sm_policy_limits_ctas(const Sm *sm) { return sm->policy->cta_limit != NULL; }
+
 /* Cached between CTA launches and exits unless the policy limits CTAs (its limit may move at any time). */
 bool sm_can_accept_cta(const Sm *sm) {
   if (sm->policy->cta_limit) return can_accept_cta(sm);
@@ -286,7 +288,7 @@ void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_
 
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->accept_cache = -1;
-  settle_quiet(sm);
+  settle_quiet(sm, now);
   uint32_t cs = 0;
   while (sm->ctas[cs].cta) cs++;
   SmCta *c = &sm->ctas[cs];
@@ -705,12 +707,13 @@ static void account_quiet(Sm *sm, uint64_t n) {
   }
 }
 
-/* Quiet cycles are counted, and accounted in one go before anything that
- * could change what a quiet cycle adds (the next simulated cycle, a skip,
- * a CTA launch, the kernel's end). */
-static void settle_quiet(Sm *sm) {
-  if (sm->q_pending) account_quiet(sm, sm->q_pending);
-  sm->q_pending = 0;
+/* Quiet cycles are not visited one by one: every cycle from q_since on is
+ * quiet until the SM is simulated again, and they are accounted in one go
+ * before anything that could change what a quiet cycle adds (the next
+ * simulated cycle, a CTA launch, the kernel's end). */
+static void settle_quiet(Sm *sm, uint64_t upto) {
+  if (sm->quiet && upto > sm->q_since) account_quiet(sm, upto - sm->q_since);
+  if (upto > sm->q_since) sm->q_since = upto;
 }
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
@@ -718,11 +721,10 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->busy = 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
   if (still_quiet(sm, now)) {
-    sm->q_pending++;
     if (sm->has_tick) sm->policy->tick(sm->pstate, now);
     return 0;
   }
-  settle_quiet(sm);
+  settle_quiet(sm, now);
   sm->st.active_cycles++;
   sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   sm->q_fail = sm->q_ffail = -1;
@@ -735,6 +737,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
   sm->quiet = sm->shortcuts && !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
   if (sm->quiet) {
+    sm->q_since = now + 1;
     uint64_t t = sm->nev ? sm->ev[0].cycle : UINT64_MAX, r = cache_next_reply(sm->l1d);
     if (r < t) t = r;
     if ((r = cache_next_reply(sm->l1i)) < t) t = r;
@@ -751,10 +754,15 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
 
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
   if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
-  settle_quiet(sm);
-  account_quiet(sm, n);
+  if (!sm->quiet) account_quiet(sm, n); /* a quiet SM counts them when it settles */
   if (sm->has_tick)
     for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
+}
+
+uint64_t sm_wake_cycle(const Sm *sm) {
+  if (sm->has_tick || sm->busy) return 0;
+  if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return UINT64_MAX;
+  return sm->quiet ? sm->q_until : 0;
 }
 
 uint64_t sm_next_event(const Sm *sm, uint64_t now) {

@@ -68,9 +68,11 @@ void sm_free(Sm *sm);
 
 /* Kernel boundaries: attach the launch (its static info) / detach. */
 void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k);
-void sm_end_kernel(Sm *sm);
+void sm_end_kernel(Sm *sm, uint64_t end); /* end: the first cycle after the kernel */
 /* Can this SM accept one more CTA of the current kernel now? */
 bool sm_can_accept_cta(const Sm *sm);
+/* Does the warp scheduler limit CTAs (then sm_can_accept_cta() may change at any cycle)? */
+bool sm_policy_limits_ctas(const Sm *sm);
 /* Most CTAs of the current kernel an empty SM can hold (0 = does not fit) and the limiting resource. */
 uint32_t sm_max_ctas(const Sm *sm, const char **limiter);
 /* CTAs of a kernel one SM holds under cfg's limits, and the limiting resource. */
@@ -84,6 +86,11 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen);
 /* Earliest cycle > now at which this SM can do something by itself
  * (UINT64_MAX: it waits only on memory replies or is empty). */
 uint64_t sm_next_event(const Sm *sm, uint64_t now);
+/* The first cycle at which this SM must be simulated again by sm_cycle()
+ * (0: every cycle; UINT64_MAX: not before a CTA launch), unless its L1s get a
+ * fill or a miss-queue pop first (see memsys_sm_events()). Cycles in between
+ * need no call: sm_cycle() would find them quiet and account them later. */
+uint64_t sm_wake_cycle(const Sm *sm);
 /* Accounts n skipped cycles starting at `from` (the engine jumped over them:
  * every SM was quiet), keeping statistics identical to simulating them. */
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n);

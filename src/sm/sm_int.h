@@ -84,7 +84,7 @@ struct Sm {
   uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop, q_l1i_pop; /* the L1s' change counters when it went quiet */
   int q_pop;                  /* a repeated failure depends on miss-queue space: pops end quiescence too */
   const uint64_t *l1d_fill, *l1i_fill, *l1d_pop, *l1i_pop;
-  uint64_t q_pending;         /* quiet cycles not yet added to the statistics */
+  uint64_t q_since;           /* first quiet cycle not yet added to the statistics */
   uint64_t progress;
   uint64_t now;
   int has_tick;               /* policy->tick != NULL */
