@@ -134,14 +134,16 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->live = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
+  sm->sched_of = malloc(sm->max_warps + 1);
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live) {
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live || !sm->sched_of) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
   }
   for (uint32_t i = 0; i < sm->nsched; i++) sm->greedy[i] = -1;
+  for (uint32_t w = 0; w < sm->max_warps; w++) sm->sched_of[w] = (uint8_t)(w % sm->nsched % 64);
   for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
   sm->last_fetch = sm->max_warps - 1;
   /* policies */
@@ -177,7 +179,7 @@ void sm_free(Sm *sm) {
   if (sm->policy && sm->policy->free) sm->policy->free(sm->pstate);
   if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->live);
+  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->live); free(sm->sched_of);
   free(sm);
 }
 
@@ -505,16 +507,23 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
   if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty) return 0; /* nothing it waits on has completed */
   if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm->ldst.busy && !w->dirty) return 0;
   w->wait_ldst = 0;
+  uint32_t pc;
+  const PtxInst *in;
+  if (w->head_ok) { /* the head passed every check but the units' and has not issued since */
+    pc = w->head_pc;
+    in = &sm->launch->mod->code[pc];
+    goto units;
+  }
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
-  uint32_t pc = ptx_warp_pc(w->pw);
+  pc = ptx_warp_pc(w->pw);
   if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1; /* control flow left the fetched path: flush */
   if (!w->ib_n || w->ib_ready[0] > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
     return 0;
   }
-  const PtxInst *in = &sm->launch->mod->code[pc];
+  in = &sm->launch->mod->code[pc];
   const PtxOperands *o = &sm->kinfo->ops[pc];
   uint32_t rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
   v->pc = pc - sm->launch->fn->first_pc;
@@ -529,6 +538,12 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
     if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; w->dirty = 0; return 0; }
   }
   v->long_pending = 0;
+  /* Nothing but this warp's own issue can undo what passed so far: registers
+   * only free up, the I-buffer head and the barrier state change only when
+   * it issues. */
+  w->head_ok = 1;
+  w->head_pc = pc;
+units:;
   uint8_t unit = sm->kinfo->unit[pc];
   if (unit == SM_UNIT_LDST) {
     if (sm->ldst.busy || sm->ldst.free_at > now) { /* frees on a memory event or at free_at */
@@ -566,6 +581,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   for (uint32_t i = 0; i < o->nwr; i++) rows[nrows++] = rb + o->wr[i];
   for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
   uint32_t mask = ptx_warp_mask(pw);
+  w->head_ok = 0;
   pw->trace = unit == SM_UNIT_LDST ? &sm->trace : NULL;
   sm->trace.mask = 0;
   pw->clock = now;
@@ -647,7 +663,7 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   memset(seen, 0, sizeof(seen[0]) * ns);
   memset(nready, 0, sizeof(nready[0]) * ns);
   for (uint32_t i = 0; i < sm->nlive; i++) {
-    uint32_t s = sm->live[i], q = s % sm->nsched % 64;
+    uint32_t s = sm->live[i], q = sm->sched_of[s];
     ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
     nready[q] += ready[s];
     seen[q][sm->views[s].wait]++;
@@ -665,7 +681,7 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
-      if (s >= nw || !sm->warps[s].pw || !ready[s] || s % sm->nsched != sched) continue;
+      if (s >= nw || !sm->warps[s].pw || !ready[s] || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];

@@ -44,6 +44,8 @@ typedef struct SmWarp {
   uint64_t finish_cycle;
   uint8_t dirty;              /* scoreboard changed since it was last found blocked */
   uint8_t wait_ldst;          /* blocked because the LD/ST unit is busy */
+  uint8_t head_ok;            /* head_pc passed the I-buffer, scoreboard and load-slot checks */
+  uint32_t head_pc;
 } SmWarp;
 
 typedef struct SmCta {
@@ -121,6 +123,7 @@ struct Sm {
   SmEvent *ev;                /* min-heap on cycle */
   uint32_t ev_cap;
   uint32_t *order_buf, *elig_buf;
+  uint8_t *sched_of;          /* per warp slot: its scheduler (slot % nsched, as stage_issue indexes it) */
   /* Quiescence (with quiet, q_* at the front): a cycle in which no warp was
    * ready and nothing moved; until one of its inputs changes, the next cycles
    * are identical and are only accounted (stall counters), not re-simulated. */
