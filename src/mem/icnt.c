@@ -5,6 +5,8 @@
  * Depends on reqq.h only. */
 #include "mem/icnt.h"
 
+#include "core/bitmap.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,8 +81,8 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->out = calloc(p->n_dst, sizeof *x->out);
   x->src_free = calloc(p->n_src, sizeof *x->src_free);
   x->dst_free = calloc(p->n_dst, sizeof *x->dst_free);
-  x->in_nz = calloc(p->n_src / 64 + 1, sizeof *x->in_nz);
-  x->out_nz = calloc(p->n_dst / 64 + 1, sizeof *x->out_nz);
+  x->in_nz = calloc(bitmap_words(p->n_src), sizeof *x->in_nz);
+  x->out_nz = calloc(bitmap_words(p->n_dst), sizeof *x->out_nz);
   int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->in_nz || !x->out_nz;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->in[i], p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
@@ -121,25 +123,13 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   uint32_t flits = icnt_flits(x, bytes);
   MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
   reqq_push(&x->in[src], r, now, dst | (flits << 16));
-  x->in_nz[src / 64] |= 1ull << (src % 64);
+  bitmap_set(x->in_nz, src);
   x->queued++;
   x->st.bytes += bytes;
 }
 
 /* One arbitration round: sources in rotating order, each sending as many head
  * packets as its port's flit slots in this cycle allow. */
-/* The first set bit at or after `from` in a bitmap of n bits, or n. */
-static inline uint32_t icnt_next_bit(const uint64_t *m, uint32_t from, uint32_t n) {
-  for (uint32_t w = from / 64; w * 64 < n; w++) {
-    uint64_t b = m[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
-    if (b) {
-      uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
-      return i < n ? i : n;
-    }
-  }
-  return n;
-}
-
 /* Sends source s's head packets while its port's flit slots in [base, limit) allow. */
 static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64_t fpc) {
   for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
@@ -159,9 +149,9 @@ static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64
     x->st.flits += flits;
     x->st.latency_sum += arrival - h->ready;
     reqq_push(&x->out[d], &h->req, arrival, 0);
-    x->out_nz[d / 64] |= 1ull << (d % 64);
+    bitmap_set(x->out_nz, d);
     reqq_pop(&x->in[s]);
-    if (reqq_empty(&x->in[s])) x->in_nz[s / 64] &= ~(1ull << (s % 64));
+    if (reqq_empty(&x->in[s])) bitmap_clear(x->in_nz, s);
     x->queued--;
     x->outstanding++;
   }
@@ -177,21 +167,19 @@ void icnt_tick(Icnt *x, uint64_t now) {
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)(now % n);
-  for (uint32_t s = icnt_next_bit(x->in_nz, first, n); s < n; s = icnt_next_bit(x->in_nz, s + 1, n))
-    icnt_send(x, s, base, limit, fpc);
-  for (uint32_t s = icnt_next_bit(x->in_nz, 0, first); s < first; s = icnt_next_bit(x->in_nz, s + 1, first))
-    icnt_send(x, s, base, limit, fpc);
+  BITMAP_FOREACH(s, x->in_nz, first, n) icnt_send(x, s, base, limit, fpc);
+  BITMAP_FOREACH(s, x->in_nz, 0, first) icnt_send(x, s, base, limit, fpc);
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   return reqq_ready(&x->out[dst], now) ? &reqq_head(&x->out[dst])->req : NULL;
 }
 
-uint32_t icnt_next_output(const Icnt *x, uint32_t from) { return icnt_next_bit(x->out_nz, from, x->p.n_dst); }
+const uint64_t *icnt_busy_outputs(const Icnt *x) { return x->out_nz; }
 
 void icnt_pop(Icnt *x, uint32_t dst) {
   reqq_pop(&x->out[dst]);
-  if (reqq_empty(&x->out[dst])) x->out_nz[dst / 64] &= ~(1ull << (dst % 64));
+  if (reqq_empty(&x->out[dst])) bitmap_clear(x->out_nz, dst);
   x->outstanding--;
 }
 
@@ -201,7 +189,7 @@ uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;
   if (x->queued) return now + 1;
   if (!x->outstanding) return t;
-  for (uint32_t d = icnt_next_output(x, 0); d < x->p.n_dst; d = icnt_next_output(x, d + 1)) {
+  BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {
     const ReqSlot *h = reqq_head(&x->out[d]);
     uint64_t r = h->ready > now ? h->ready : now + 1;
     if (r < t) t = r;

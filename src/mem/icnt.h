@@ -48,9 +48,9 @@ void icnt_tick(Icnt *x, uint64_t now);
 /* The packet at dst's ejection buffer head if it has arrived by `now`. */
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);
 void icnt_pop(Icnt *x, uint32_t dst);
-/* The first destination >= from whose ejection buffer holds a packet (arrived
- * or not), or n_dst: visits only busy destinations, in ascending order. */
-uint32_t icnt_next_output(const Icnt *x, uint32_t from);
+/* Bitmap (core/bitmap.h) of the destinations whose ejection buffer holds a
+ * packet, arrived or not: callers visit only those. */
+const uint64_t *icnt_busy_outputs(const Icnt *x);
 /* Any packet in flight or waiting at a destination (O(1)). */
 bool icnt_has_output(const Icnt *x);
 

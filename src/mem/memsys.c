@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bitmap.h"
 #include "mem/addrmap.h"
 #include "mem/mem_assert.h"
 #include "mem/partition.h"
@@ -189,8 +190,8 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   if (!ms->reply) goto fail;
   ms->l1 = calloc((size_t)ms->n_sm * MEM_UNIT__COUNT, sizeof *ms->l1);
   ms->inject_rr = calloc(ms->n_sm, 1);
-  ms->miss_nz = calloc(ms->n_sm / 64 + 1, sizeof *ms->miss_nz);
-  ms->sm_events = calloc(ms->n_sm / 64 + 1, sizeof *ms->sm_events);
+  ms->miss_nz = calloc(bitmap_words(ms->n_sm), sizeof *ms->miss_nz);
+  ms->sm_events = calloc(bitmap_words(ms->n_sm), sizeof *ms->sm_events);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
   if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
   l1d.level = l1i.level = 1;
@@ -259,22 +260,10 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
     icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
-    ms->sm_events[sm / 64] |= 1ull << (sm % 64);
+    bitmap_set(ms->sm_events, sm);
     h[u] = cache_miss_head(l1[u]);
   }
-  if (!h[0] && !h[1]) ms->miss_nz[sm / 64] &= ~(1ull << (sm % 64));
-}
-
-/* The next set bit >= from of a bitmap over n, or n. */
-static inline uint32_t memsys_next_bit(const uint64_t *m, uint32_t from, uint32_t n) {
-  for (uint32_t w = from / 64; w * 64 < n; w++) {
-    uint64_t b = m[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
-    if (b) {
-      uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
-      return i < n ? i : n;
-    }
-  }
-  return n;
+  if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);
 }
 
 /* Reverse pipeline order: replies reach the L1s, partitions advance, requests
@@ -282,22 +271,21 @@ static inline uint32_t memsys_next_bit(const uint64_t *m, uint32_t from, uint32_
  * takes at least one cycle, and memsys_derive() counts them. */
 void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
-  for (uint32_t s = icnt_next_output(ms->reply, 0); s < ms->n_sm; s = icnt_next_output(ms->reply, s + 1)) {
+  BITMAP_FOREACH(s, icnt_busy_outputs(ms->reply), 0, ms->n_sm) {
     for (const MemRequest *r; (r = icnt_peek(ms->reply, s, now)) != NULL; icnt_pop(ms->reply, s)) {
       MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
-      ms->sm_events[s / 64] |= 1ull << (s % 64);
+      bitmap_set(ms->sm_events, s);
     }
   }
   for (uint32_t p = 0; p < ms->n_part; p++) partition_tick(ms->part[p], now, ms->reply);
   icnt_tick(ms->req, now);
-  for (uint32_t p = icnt_next_output(ms->req, 0); p < ms->n_part; p = icnt_next_output(ms->req, p + 1)) {
+  BITMAP_FOREACH(p, icnt_busy_outputs(ms->req), 0, ms->n_part) {
     for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
          icnt_pop(ms->req, p))
       partition_push(ms->part[p], r, now);
   }
-  for (uint32_t s = memsys_next_bit(ms->miss_nz, 0, ms->n_sm); s < ms->n_sm; s = memsys_next_bit(ms->miss_nz, s + 1, ms->n_sm))
-    memsys_inject(ms, s, now);
+  BITMAP_FOREACH(s, ms->miss_nz, 0, ms->n_sm) memsys_inject(ms, s, now);
 }
 
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
@@ -305,7 +293,8 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   if (x < t) t = x;
   for (uint32_t p = 0; p < ms->n_part; p++)
     if ((x = partition_next_event(ms->part[p], now)) < t) t = x;
-  if (memsys_next_bit(ms->miss_nz, 0, ms->n_sm) < ms->n_sm && now + 1 < t) t = now + 1;
+  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
+    if (ms->miss_nz[w] && now + 1 < t) t = now + 1;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
     x = cache_next_reply(ms->l1[i]);
     if (x != UINT64_MAX && (x > now ? x : now + 1) < t) t = x > now ? x : now + 1;

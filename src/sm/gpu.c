@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/bitmap.h"
 #include "sm/sm_int.h"
 
 struct Gpu {
@@ -156,7 +157,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     gpu_note_sm(g, i);
   }
   uint64_t *events = memsys_sm_events(g->ms);
-  const uint32_t nwords = g->nsm / 64 + 1;
+  const uint32_t nwords = bitmap_words(g->nsm);
   WsResult rc = WS_SUCCESS;
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
   if (ks->ctas_per_sm == 0) {
@@ -190,7 +191,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
     for (uint32_t i = 0; i < g->nsm; i++) {
-      if (g->wake[i] > now && !(events[i / 64] >> (i % 64) & 1)) continue;
+      if (g->wake[i] > now && !bitmap_test(events, i)) continue;
       if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
       gpu_note_sm(g, i);
     }
