@@ -75,6 +75,7 @@ struct MemSys {
   uint64_t *sm_events; /* bit per SM: an L1 of it got a fill or a miss-queue pop (memsys_sm_events) */
   Icnt *req, *reply;
   Partition **part;
+  uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
   AddrMap map;
   uint32_t header_bytes;
   MemSysDelays delays;
@@ -193,7 +194,9 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->miss_nz = calloc(bitmap_words(ms->n_sm), sizeof *ms->miss_nz);
   ms->sm_events = calloc(bitmap_words(ms->n_sm), sizeof *ms->sm_events);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
-  if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
+  ms->part_wake = calloc(ms->n_part, sizeof *ms->part_wake);
+  if (!ms->part_wake ||
+      !ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
   l1d.level = l1i.level = 1;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D] = cache_create(&l1d, cfg, err, errlen))) goto fail;
@@ -230,6 +233,7 @@ void memsys_free(MemSys *ms) {
   free(ms->miss_nz);
   free(ms->sm_events);
   free(ms->part);
+  free(ms->part_wake);
   icnt_free(ms->req);
   icnt_free(ms->reply);
   free(ms);
@@ -278,12 +282,20 @@ void memsys_tick(MemSys *ms, uint64_t now) {
       bitmap_set(ms->sm_events, s);
     }
   }
-  for (uint32_t p = 0; p < ms->n_part; p++) partition_tick(ms->part[p], now, ms->reply);
+  /* A partition sleeps until its next event (a queue head or DRAM command
+   * due, or every cycle while something is ready but blocked) or a push. */
+  for (uint32_t p = 0; p < ms->n_part; p++)
+    if (ms->part_wake[p] <= now) {
+      partition_tick(ms->part[p], now, ms->reply);
+      ms->part_wake[p] = partition_next_event(ms->part[p], now);
+    }
   icnt_tick(ms->req, now);
   BITMAP_FOREACH(p, icnt_busy_outputs(ms->req), 0, ms->n_part) {
     for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
-         icnt_pop(ms->req, p))
+         icnt_pop(ms->req, p)) {
       partition_push(ms->part[p], r, now);
+      if (now + ms->delays.l2_input < ms->part_wake[p]) ms->part_wake[p] = now + ms->delays.l2_input;
+    }
   }
   BITMAP_FOREACH(s, ms->miss_nz, 0, ms->n_sm) memsys_inject(ms, s, now);
 }
@@ -291,8 +303,8 @@ void memsys_tick(MemSys *ms, uint64_t now) {
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   uint64_t t = icnt_next_event(ms->req, now), x = icnt_next_event(ms->reply, now);
   if (x < t) t = x;
-  for (uint32_t p = 0; p < ms->n_part; p++)
-    if ((x = partition_next_event(ms->part[p], now)) < t) t = x;
+  for (uint32_t p = 0; p < ms->n_part; p++) /* all > now after memsys_tick(now) */
+    if ((x = ms->part_wake[p]) < t) t = x;
   for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
     if (ms->miss_nz[w] && now + 1 < t) t = now + 1;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
