@@ -48,9 +48,12 @@ static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t read
   if (q->count == 1) q->head_ready = ready;
   return s;
 }
+/* An emptied queue starts again at slot 0: a queue that drains often keeps
+ * reusing its first slots (host cache locality) instead of sweeping them all. */
 static inline void reqq_pop(ReqQueue *q) {
   q->head = reqq_wrap(q, 1), q->count--;
   if (q->count) q->head_ready = q->slots[q->head].ready;
+  else q->head = 0;
 }
 /* Head ready at `now`? */
 static inline bool reqq_ready(const ReqQueue *q, uint64_t now) { return q->count && q->head_ready <= now; }
