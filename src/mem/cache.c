@@ -453,6 +453,38 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   return r;
 }
 
+/* What cache_access(req) would fail with if called at a later cycle with the
+ * cache unchanged (no fill, no miss-queue pop, no reply popped): a reason only
+ * where the outcome is certain without consulting the policy, else
+ * CACHE_FAIL_NONE (it may succeed, or a policy hook would decide). A port
+ * conflict is never predicted: ports free every cycle. No side effects. */
+CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
+  if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
+  uint32_t set = cache_set_of(c, req->line_addr);
+  const CacheLine *lines = cache_set_ptr(c, set);
+  int way = cache_find(c, set, req->line_addr);
+  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
+    return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
+  if (way >= 0 && lines[way].state == CACHE_LINE_RESERVED)
+    return c->mshr[lines[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
+  if (way >= 0) return CACHE_FAIL_NONE;
+  bool bypass = !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
+  if (bypass) return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
+  if (!req->is_write && c->pol->should_bypass) return CACHE_FAIL_NONE;
+  bool any = false;
+  for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = lines[w].state != CACHE_LINE_RESERVED;
+  CacheFailReason why = CACHE_FAIL_NONE;
+  if (!any)
+    why = CACHE_FAIL_NO_LINE;
+  else if (!req->is_write && !c->mshr_nfree)
+    why = CACHE_FAIL_NO_MSHR;
+  else if (reqq_full(&c->miss_q) && !req->is_write)
+    why = CACHE_FAIL_MISS_QUEUE;
+  if ((why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && !req->is_write && c->pol->bypass_on_fail)
+    return CACHE_FAIL_NONE;
+  return why;
+}
+
 /* ---- replies ---- */
 
 bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {

@@ -87,6 +87,10 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
 void cache_free(Cache *c);
 
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now);
+/* The reservation failure cache_access(req) is certain to return at a later
+ * cycle if nothing reaches the cache in between (no fill, pop or reply taken),
+ * or CACHE_FAIL_NONE when it may succeed or a policy hook would decide. */
+CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req);
 /* Next completed request whose reply is ready at `now`, oldest ready first. */
 bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out);
 /* A reply from the next level (read data, or the ack of a store sent down). */

@@ -119,17 +119,31 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   w->in_ldst = 1;
 }
 
+/* The L1D request for the unit's next line. */
+static MemRequest ldst_request(const Sm *sm, uint64_t now) {
+  const SmLdst *u = &sm->ldst;
+  const SmReq *q = &u->req[u->next];
+  return (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc, .issue_cycle = now,
+                      .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
+                      .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
+                      .bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size), .is_write = q->is_write,
+                      .access_class = q->cls, .unit = MEM_UNIT_L1D};
+}
+
+int sm_ldst_predict_fail(const Sm *sm) {
+  if (!sm->ldst.busy) return -1;
+  MemRequest r = ldst_request(sm, sm->now + 1);
+  CacheFailReason why = cache_predict_fail(sm->l1d, &r);
+  return why == CACHE_FAIL_NONE ? -1 : (int)why;
+}
+
 void sm_ldst_cycle(Sm *sm, uint64_t now) {
   SmLdst *u = &sm->ldst;
   if (!u->busy) return;
   sm->st.ldst_busy_cycles++;
   SmWarp *w = &sm->warps[u->slot];
   SmReq *q = &u->req[u->next];
-  MemRequest r = {.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc, .issue_cycle = now,
-                  .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
-                  .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)w->cta_slot,
-                  .bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size), .is_write = q->is_write,
-                  .access_class = q->cls, .unit = MEM_UNIT_L1D};
+  MemRequest r = ldst_request(sm, now);
   CacheResult res = cache_access(sm->l1d, &r, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;

@@ -747,11 +747,24 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
   stage_fetch_replies(sm, now);
+  int busy = sm->busy;
+  sm->busy = 0;
   sm_ldst_cycle(sm, now);
+  int ldst_busy = sm->busy;
+  sm->busy = busy;
   if (stage_issue(sm, now, err, errlen)) return -1;
   stage_fetch(sm, now);
   /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  sm->quiet = sm->shortcuts && !sm->busy && !sm->ldst_moved && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  int calm = sm->shortcuts && !sm->busy && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  sm->quiet = calm && !ldst_busy && !sm->ldst_moved;
+  /* The LD/ST unit just sent a request and nothing else moved: if its next
+   * request is certain to fail next cycle (MSHRs full, ...) and the issue and
+   * fetch stages would only repeat themselves, that cycle is already quiet. */
+  if (!sm->quiet && calm && sm->ldst_moved && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
+    int why = sm_ldst_predict_fail(sm);
+    if (why >= 0) sm->quiet = 1, sm->q_fail = (int8_t)why;
+  }
+  sm->busy |= ldst_busy;
   if (sm->quiet) {
     sm->q_since = now + 1;
     uint64_t t = sm->nev ? sm->ev[0].cycle : UINT64_MAX, r = cache_next_reply(sm->l1d);

@@ -151,6 +151,9 @@ struct Sm {
 void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now);
 /* One cycle of the LD/ST unit: send the next request to the L1D. */
 void sm_ldst_cycle(Sm *sm, uint64_t now);
+/* The reservation failure the unit's next request is certain to meet next
+ * cycle if the L1D does not change (cache_predict_fail), or -1. */
+int sm_ldst_predict_fail(const Sm *sm);
 /* Replies from the L1D. */
 void sm_ldst_replies(Sm *sm, uint64_t now);
 
