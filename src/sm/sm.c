@@ -755,11 +755,14 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (stage_issue(sm, now, err, errlen)) return -1;
   stage_fetch(sm, now);
   /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  int calm = sm->shortcuts && !sm->busy && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
-  sm->quiet = calm && !ldst_busy && !sm->ldst_moved;
-  /* The LD/ST unit just sent a request and nothing else moved: if its next
-   * request is certain to fail next cycle (MSHRs full, ...) and the issue and
-   * fetch stages would only repeat themselves, that cycle is already quiet. */
+  int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  sm->quiet = calm && !sm->busy && !ldst_busy && !sm->ldst_moved;
+  /* The LD/ST unit just sent a request: if its next request is certain to
+   * fail next cycle (MSHRs full, ...), no warp is ready or waits on the clock
+   * (issue memo), nothing is left to fetch, and no event or reply is due
+   * (q_until, checked by still_quiet), the next cycle is already quiet: what
+   * moved this cycle (replies, writebacks) was seen by this cycle's issue
+   * stage and changes nothing next cycle. */
   if (!sm->quiet && calm && sm->ldst_moved && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
     int why = sm_ldst_predict_fail(sm);
     if (why >= 0) sm->quiet = 1, sm->q_fail = (int8_t)why;
