@@ -28,24 +28,24 @@ typedef struct SmLoad {
 } SmLoad;
 
 typedef struct SmWarp {
+  /* what the issue stage reads for every warp first, in one host cache line */
   PtxWarp *pw;                /* functional warp; NULL = free slot */
-  uint32_t cta_slot;
   WarpView *view;
-  uint32_t ib_pc[SM_IB_MAX];  /* I-buffer: module pcs, in order */
-  uint64_t ib_ready[SM_IB_MAX];
+  uint64_t *sb;               /* scoreboard bits: register rows then predicate rows */
+  uint32_t cta_slot;
+  uint32_t pending_writes;    /* scoreboard-reserved rows and predicates */
+  uint32_t pending_loads;
+  uint32_t head_pc;
+  uint8_t dirty;              /* scoreboard changed since it was last found blocked */
+  uint8_t wait_ldst;          /* blocked because the LD/ST unit is busy */
+  uint8_t head_ok;            /* head_pc passed the I-buffer and scoreboard checks */
   uint8_t ib_n;
   uint8_t fetch_pending;      /* waiting on the L1I */
   uint8_t exec_done;          /* functional warp finished */
   uint8_t in_ldst;            /* the LD/ST unit holds one of its instructions */
-  uint32_t pending_writes;    /* scoreboard-reserved rows and predicates */
-  uint32_t pending_loads;
+  uint32_t ib_pc[SM_IB_MAX];  /* I-buffer: module pcs, in order */
+  uint64_t ib_ready[SM_IB_MAX];
   SmLoad loads[SM_MAX_LOADS];
-  uint64_t *sb;               /* scoreboard bits: register rows then predicate rows */
-  uint64_t finish_cycle;
-  uint8_t dirty;              /* scoreboard changed since it was last found blocked */
-  uint8_t wait_ldst;          /* blocked because the LD/ST unit is busy */
-  uint8_t head_ok;            /* head_pc passed the I-buffer, scoreboard and load-slot checks */
-  uint32_t head_pc;
 } SmWarp;
 
 typedef struct SmCta {
