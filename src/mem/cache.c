@@ -35,6 +35,8 @@ struct Cache {
   CacheLine *lines;    /* sets * assoc */
   uint64_t *tags;      /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
                         * lookups scan one host cache line per set instead of the line records */
+  uint8_t *wstate;     /* sets * assoc: a copy of each line's state, read on the access path so that a
+                        * lookup touches no line record (kept equal to lines[].state) */
   MshrEntry *mshr;     /* mshr_entries */
   MemRequest *merged;  /* mshr_entries * mshr_max_merge */
   uint16_t *mshr_free; /* stack of free entry indices */
@@ -159,11 +161,12 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
   c->lines = calloc((size_t)c->sets * p->assoc, sizeof *c->lines);
   c->tags = malloc((size_t)c->sets * p->assoc * sizeof *c->tags);
+  c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
   for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
   c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
-  int bad = !c->lines || !c->tags || !c->mshr || !c->merged || !c->mshr_free;
+  int bad = !c->lines || !c->tags || !c->wstate || !c->mshr || !c->merged || !c->mshr_free;
   bad |= reqq_init(&c->miss_q, p->miss_queue);
   bad |= reqq_init(&c->hit_q, (p->latency + 2) * p->ports); /* one cycle of slack for the consumer */
   bad |= reqq_init(&c->fill_q, p->mshr_entries * p->mshr_max_merge + p->miss_queue);
@@ -197,6 +200,7 @@ void cache_free(Cache *c) {
   if (c->pol && c->pol->free) c->pol->free(c->pstate);
   free(c->lines);
   free(c->tags);
+  free(c->wstate);
   free(c->mshr);
   free(c->merged);
   free(c->mshr_free);
@@ -220,6 +224,11 @@ uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
 }
 
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
+static uint8_t *cache_set_states(const Cache *c, uint32_t set) { return &c->wstate[(size_t)set * c->p.assoc]; }
+static void cache_set_state(Cache *c, uint32_t set, uint32_t way, CacheLine *l, uint8_t st) {
+  l->state = st;
+  c->wstate[(size_t)set * c->p.assoc + way] = st;
+}
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
 static int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
@@ -300,7 +309,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
     cache_miss_push(c, &wb, now);
     c->st.writebacks++;
   }
-  l->state = CACHE_LINE_INVALID;
+  cache_set_state(c, set, w, l, CACHE_LINE_INVALID);
   c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
 }
 
@@ -315,6 +324,7 @@ static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *
                    .alloc_warp = req->warp,
                    .state = (uint8_t)st};
   c->tags[(size_t)set * c->p.assoc + w] = req->line_addr;
+  c->wstate[(size_t)set * c->p.assoc + w] = (uint8_t)st;
   if (c->pol->on_fill) c->pol->on_fill(c->pstate, set, w, req, now);
 }
 
@@ -324,13 +334,14 @@ static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *
  * request that lacks several resources is counted under. */
 static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uint64_t now) {
   CacheLine *lines = cache_set_ptr(c, set);
+  const uint8_t *ws = cache_set_states(c, set);
   bool bypass = !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
   if (!bypass && !req->is_write && c->pol->should_bypass) bypass = c->pol->should_bypass(c->pstate, req);
   CacheFailReason why = CACHE_FAIL_NONE;
   uint32_t victim = c->p.assoc;
   if (!bypass) {
     bool any = false;
-    for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = lines[w].state != CACHE_LINE_RESERVED;
+    for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
     bool needs_mshr = !req->is_write; /* write-back stores allocate without fetching */
     if (!any)
       why = CACHE_FAIL_NO_LINE;
@@ -408,8 +419,7 @@ static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
  * store always goes to the next level, whose ack is the store's reply. */
 static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemRequest *req, uint64_t now) {
   if (reqq_full(&c->miss_q)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
-  CacheLine *lines = cache_set_ptr(c, set);
-  bool hit = way >= 0 && lines[way].state != CACHE_LINE_RESERVED;
+  bool hit = way >= 0 && cache_set_states(c, set)[way] != CACHE_LINE_RESERVED;
   if (hit) cache_evict(c, set, (uint32_t)way, req, CACHE_EVICT_INVALIDATE, now);
   cache_send_noalloc(c, req, now);
   c->st.writes++;
@@ -431,17 +441,17 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
    * popping replies it fills up and the cache stops accepting (back-pressure). */
   if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_REPLY_QUEUE);
   uint32_t set = cache_set_of(c, req->line_addr);
-  CacheLine *lines = cache_set_ptr(c, set);
   int way = cache_find(c, set, req->line_addr);
+  uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
   CacheResult r;
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) {
     r = cache_store_evict(c, set, way, req, now);
-  } else if (way >= 0 && lines[way].state == CACHE_LINE_RESERVED) {
-    r = cache_merge(c, &lines[way], req);
+  } else if (way >= 0 && st == CACHE_LINE_RESERVED) {
+    r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
   } else if (way >= 0) {
     if (c->pol->on_hit) c->pol->on_hit(c->pstate, set, (uint32_t)way, req, now);
     if (req->is_write)
-      lines[way].state = CACHE_LINE_MODIFIED, c->st.writes++, c->st.write_hits++;
+      cache_set_state(c, set, (uint32_t)way, &cache_set_ptr(c, set)[way], CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
     else
       c->st.reads++, c->st.read_hits++;
     cache_reply_hit(c, req, now);
@@ -461,18 +471,18 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
 CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
   uint32_t set = cache_set_of(c, req->line_addr);
-  const CacheLine *lines = cache_set_ptr(c, set);
+  const uint8_t *ws = cache_set_states(c, set);
   int way = cache_find(c, set, req->line_addr);
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
     return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
-  if (way >= 0 && lines[way].state == CACHE_LINE_RESERVED)
-    return c->mshr[lines[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
+  if (way >= 0 && ws[way] == CACHE_LINE_RESERVED)
+    return c->mshr[cache_set_ptr(c, set)[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
   if (way >= 0) return CACHE_FAIL_NONE;
   bool bypass = !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
   if (bypass) return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
   if (!req->is_write && c->pol->should_bypass) return CACHE_FAIL_NONE;
   bool any = false;
-  for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = lines[w].state != CACHE_LINE_RESERVED;
+  for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
   CacheFailReason why = CACHE_FAIL_NONE;
   if (!any)
     why = CACHE_FAIL_NO_LINE;
@@ -496,16 +506,15 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
     return true;
   }
   uint32_t set = cache_set_of(c, reply->line_addr);
-  CacheLine *lines = cache_set_ptr(c, set);
   int way = cache_find(c, set, reply->line_addr);
-  MEM_ASSERT(way >= 0 && lines[way].state == CACHE_LINE_RESERVED, now, c->name,
+  MEM_ASSERT(way >= 0 && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED, now, c->name,
              "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
-  CacheLine *l = &lines[way];
+  CacheLine *l = &cache_set_ptr(c, set)[way];
   MshrEntry *e = &c->mshr[l->mshr];
   if (reqq_space(&c->fill_q) < e->count) return false;
   for (uint32_t i = 0; i < e->count; i++)
     reqq_push(&c->fill_q, &c->merged[(size_t)l->mshr * c->p.mshr_max_merge + i], now, 0);
-  l->state = e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID;
+  cache_set_state(c, set, (uint32_t)way, l, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = l->mshr;
   c->st.fills++;
