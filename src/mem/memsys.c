@@ -76,6 +76,7 @@ struct MemSys {
   Icnt *req, *reply;
   Partition **part;
   uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
+  bool sleep;          /* sm.skip_idle_cycles: partitions sleep until part_wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
   MemSysDelays delays;
@@ -150,6 +151,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->n_sm = (uint32_t)cfg_int(cfg, "sm.count");
   ms->n_part = (uint32_t)cfg_int(cfg, "mem.partitions");
   ms->header_bytes = (uint32_t)cfg_int(cfg, "icnt.header_bytes");
+  ms->sleep = cfg_bool(cfg, "sm.skip_idle_cycles");
   CacheParams l1d, l1i, l2;
   if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
       cache_params_read(cfg, "l2", &l2, err, errlen))
@@ -287,7 +289,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   for (uint32_t p = 0; p < ms->n_part; p++)
     if (ms->part_wake[p] <= now) {
       partition_tick(ms->part[p], now, ms->reply);
-      ms->part_wake[p] = partition_next_event(ms->part[p], now);
+      ms->part_wake[p] = ms->sleep ? partition_next_event(ms->part[p], now) : now + 1;
     }
   icnt_tick(ms->req, now);
   BITMAP_FOREACH(p, icnt_busy_outputs(ms->req), 0, ms->n_part) {
@@ -304,7 +306,7 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   uint64_t t = icnt_next_event(ms->req, now), x = icnt_next_event(ms->reply, now);
   if (x < t) t = x;
   for (uint32_t p = 0; p < ms->n_part; p++) /* all > now after memsys_tick(now) */
-    if ((x = ms->part_wake[p]) < t) t = x;
+    if ((x = ms->sleep ? ms->part_wake[p] : partition_next_event(ms->part[p], now)) < t) t = x;
   for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
     if (ms->miss_nz[w] && now + 1 < t) t = now + 1;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
