@@ -176,6 +176,7 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
     uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
     SmWarp *w = &sm->warps[slot];
     w->dirty = 1;
+    sm_warp_unskip(sm, slot);
     SmLoad *ld = &w->loads[g];
     if (!w->pw || !ld->remaining) continue;
     if (--ld->remaining) continue;

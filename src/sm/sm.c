@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bitmap.h"
 #include "policy/registry.h"
 #include "sm/sm_int.h"
 
@@ -135,15 +136,25 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->live = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->sched_of = malloc(sm->max_warps + 1);
+  sm->bm_words = bitmap_words(sm->max_warps);
+  uint32_t nq = sm->nsched < 64 ? sm->nsched : 64;
+  sm->live_bm = calloc(sm->bm_words, sizeof(uint64_t));
+  sm->skip_sb = calloc(sm->bm_words, sizeof(uint64_t));
+  sm->skip_ldst = calloc(sm->bm_words, sizeof(uint64_t));
+  sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live || !sm->sched_of) {
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live || !sm->sched_of ||
+      !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
   }
   for (uint32_t i = 0; i < sm->nsched; i++) sm->greedy[i] = -1;
-  for (uint32_t w = 0; w < sm->max_warps; w++) sm->sched_of[w] = (uint8_t)(w % sm->nsched % 64);
+  for (uint32_t w = 0; w < sm->max_warps; w++) {
+    sm->sched_of[w] = (uint8_t)(w % sm->nsched % 64);
+    bitmap_set(&sm->sched_bm[(size_t)sm->sched_of[w] * sm->bm_words], w);
+  }
   for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
   sm->last_fetch = sm->max_warps - 1;
   /* policies */
@@ -180,6 +191,7 @@ void sm_free(Sm *sm) {
   if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->live); free(sm->sched_of);
+  free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->sched_bm);
   free(sm);
 }
 
@@ -269,12 +281,16 @@ bool sm_can_accept_cta(const Sm *sm) {
 static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
 
 static void live_add(Sm *sm, uint32_t slot) {
+  bitmap_set(sm->live_bm, slot);
+  sm_warp_unskip(sm, slot);
   uint32_t i = sm->nlive++;
   while (i > 0 && sm->live[i - 1] > slot) { sm->live[i] = sm->live[i - 1]; i--; }
   sm->live[i] = slot;
 }
 
 static void live_remove(Sm *sm, uint32_t slot) {
+  bitmap_clear(sm->live_bm, slot);
+  sm_warp_unskip(sm, slot);
   uint32_t i = 0;
   while (i < sm->nlive && sm->live[i] != slot) i++;
   if (i == sm->nlive) return;
@@ -349,6 +365,7 @@ void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
     if (sb_test(w->sb, r)) { w->sb[r / 64] &= ~(1ull << (r % 64)); w->pending_writes--; }
   }
   w->dirty = 1;
+  sm_warp_unskip(sm, slot);
   sm->issue_dirty = 1;
   sm->progress++;
 }
@@ -662,12 +679,30 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
   memset(seen, 0, sizeof(seen[0]) * ns);
   memset(nready, 0, sizeof(nready[0]) * ns);
-  for (uint32_t i = 0; i < sm->nlive; i++) {
-    uint32_t s = sm->live[i], q = sm->sched_of[s];
-    ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
-    nready[q] += ready[s];
-    seen[q][sm->views[s].wait]++;
-    sm->nready_total += ready[s];
+  memset(ready, 0, nw);
+  const int ldst_busy = sm->ldst.busy;
+  for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
+    uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
+    if (sb | ld)
+      for (uint32_t q = 0; q < ns; q++) {
+        const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
+        seen[q][WARP_WAIT_SCOREBOARD] += (uint32_t)__builtin_popcountll(sb & m);
+        seen[q][WARP_WAIT_UNIT] += (uint32_t)__builtin_popcountll(ld & m);
+      }
+    for (uint64_t b = live & ~(sb | ld); b; b &= b - 1) { /* ascending, as the live list */
+      uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
+      ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
+      const SmWarp *w = &sm->warps[s];
+      const uint8_t wait = sm->views[s].wait;
+      nready[q] += ready[s];
+      seen[q][wait]++;
+      sm->nready_total += ready[s];
+      const uint64_t bit = 1ull << (s % 64);
+      if (!w->dirty && wait == WARP_WAIT_SCOREBOARD) sm->skip_sb[wd] |= bit;
+      else sm->skip_sb[wd] &= ~bit;
+      if (!w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst) sm->skip_ldst[wd] |= bit;
+      else sm->skip_ldst[wd] &= ~bit;
+    }
   }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
   for (uint32_t k = 0; k < sm->nsched; k++) {

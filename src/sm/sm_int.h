@@ -124,6 +124,15 @@ struct Sm {
   uint32_t ev_cap;
   uint32_t *order_buf, *elig_buf;
   uint8_t *sched_of;          /* per warp slot: its scheduler (slot % nsched, as stage_issue indexes it) */
+  /* Issue-scan skip sets (bitmaps over warp slots, bm_words words each): a
+   * warp in skip_sb waits on its scoreboard and nothing it waits on completed
+   * since; one in skip_ldst waits for the LD/ST unit, which it cannot get while
+   * the unit stays busy. Re-evaluating them would only repeat warp_ready()'s
+   * early exits, so the scan counts them without touching them. Any change to
+   * a warp's scoreboard or loads (w->dirty) takes it out (sm_warp_unskip). */
+  uint64_t *live_bm, *skip_sb, *skip_ldst;
+  uint64_t *sched_bm;         /* min(nsched, 64) bitmaps: the slots of each scheduler index */
+  uint32_t bm_words;
   /* Quiescence (with quiet, q_* at the front): a cycle in which no warp was
    * ready and nothing moved; until one of its inputs changes, the next cycles
    * are identical and are only accounted (stall counters), not re-simulated. */
@@ -145,6 +154,11 @@ struct Sm {
   void *fstate;
   SmStats st;
 };
+
+static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
+  sm->skip_sb[slot / 64] &= ~(1ull << (slot % 64));
+  sm->skip_ldst[slot / 64] &= ~(1ull << (slot % 64));
+}
 
 /* ldst.c */
 /* After a memory instruction executed (trace filled): queue its requests. */
