@@ -567,6 +567,9 @@ units:;
       v->wait = WARP_WAIT_UNIT;
       w->wait_ldst = sm->ldst.busy;
       if (!sm->ldst.busy) sm->time_wait = 1;
+      /* everything before the unit check passed and stays passed (head_ok):
+       * only the unit itself, or a new scoreboard change, can alter this */
+      else w->dirty = 0;
       return 0;
     }
     if (in->op != PTX_OP_st && in->op != PTX_OP_red) {
