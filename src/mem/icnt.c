@@ -60,6 +60,7 @@ struct Icnt {
   ReqQueue *in;                  /* per source; ready = push cycle, aux = destination | flits << 16 */
   ReqQueue *out;                 /* per destination; ready = arrival cycle */
   uint64_t *src_free, *dst_free; /* flit-slot time at which the port is free */
+  uint64_t *src_next;            /* per source: no cycle before this can send its head packet (ports busy) */
   uint64_t *in_nz, *out_nz;      /* bit per source / destination: its queue is not empty */
   uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
   uint32_t outstanding;          /* packets in flight or waiting at destinations */
@@ -81,9 +82,10 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->out = calloc(p->n_dst, sizeof *x->out);
   x->src_free = calloc(p->n_src, sizeof *x->src_free);
   x->dst_free = calloc(p->n_dst, sizeof *x->dst_free);
+  x->src_next = calloc(p->n_src, sizeof *x->src_next);
   x->in_nz = calloc(bitmap_words(p->n_src), sizeof *x->in_nz);
   x->out_nz = calloc(bitmap_words(p->n_dst), sizeof *x->out_nz);
-  int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->in_nz || !x->out_nz;
+  int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->src_next || !x->in_nz || !x->out_nz;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->in[i], p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
@@ -104,6 +106,7 @@ void icnt_free(Icnt *x) {
   free(x->out);
   free(x->src_free);
   free(x->dst_free);
+  free(x->src_next);
   free(x->in_nz);
   free(x->out_nz);
   free(x);
@@ -122,6 +125,7 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
   uint32_t flits = icnt_flits(x, bytes);
   MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
+  if (reqq_empty(&x->in[src])) x->src_next[src] = 0; /* a new head packet */
   reqq_push(&x->in[src], r, now, dst | (flits << 16));
   bitmap_set(x->in_nz, src);
   x->queued++;
@@ -137,7 +141,10 @@ static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64
     uint64_t start = base;
     if (x->src_free[s] > start) start = x->src_free[s];
     if (x->dst_free[d] > start) start = x->dst_free[d];
-    if (start >= limit) return;
+    if (start >= limit) { /* port slots only move later: no earlier cycle can send it */
+      x->src_next[s] = start / fpc;
+      return;
+    }
     if (reqq_full(&x->out[d])) {
       x->st.credit_stalls++;
       return;
@@ -167,8 +174,8 @@ void icnt_tick(Icnt *x, uint64_t now) {
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)(now % n);
-  BITMAP_FOREACH(s, x->in_nz, first, n) icnt_send(x, s, base, limit, fpc);
-  BITMAP_FOREACH(s, x->in_nz, 0, first) icnt_send(x, s, base, limit, fpc);
+  BITMAP_FOREACH(s, x->in_nz, first, n) if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
+  BITMAP_FOREACH(s, x->in_nz, 0, first) if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {

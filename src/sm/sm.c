@@ -805,7 +805,8 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
     int why = sm_ldst_predict_fail(sm);
     if (why >= 0) sm->quiet = 1, sm->q_fail = (int8_t)why;
   }
-  sm->busy |= ldst_busy;
+  /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
+  sm->busy = sm->quiet ? 0 : sm->busy | ldst_busy;
   if (sm->quiet) {
     sm->q_since = now + 1;
     uint64_t t = sm->nev ? sm->ev[0].cycle : UINT64_MAX, r = cache_next_reply(sm->l1d);
