@@ -12,6 +12,13 @@ static inline uint32_t bitmap_words(uint32_t n) { return n / 64 + 1; }
 static inline void bitmap_set(uint64_t *m, uint32_t i) { m[i / 64] |= 1ull << (i % 64); }
 static inline void bitmap_clear(uint64_t *m, uint32_t i) { m[i / 64] &= ~(1ull << (i % 64)); }
 static inline int bitmap_test(const uint64_t *m, uint32_t i) { return (int)(m[i / 64] >> (i % 64) & 1); }
+/* Members of one word (no libgcc call where the target lacks a popcount instruction). */
+static inline uint32_t bitmap_count(uint64_t b) {
+  b = b - ((b >> 1) & 0x5555555555555555ull);
+  b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+  b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return (uint32_t)((b * 0x0101010101010101ull) >> 56);
+}
 
 /* Word w of m restricted to the members in [lo, hi). */
 static inline uint64_t bitmap_word_in(const uint64_t *m, uint32_t w, uint32_t lo, uint32_t hi) {

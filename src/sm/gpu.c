@@ -32,6 +32,9 @@ struct Gpu {
   int8_t *accept;
   uint64_t prog_sum;
   uint32_t nresident;
+  uint32_t naccept;           /* SMs with accept > 0 */
+  uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
+  SmTimers *timers;           /* per SM, for the engine's next-event jump (sm_timers) */
 };
 
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA. */
@@ -44,7 +47,22 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
   uint8_t r = !sm_idle(sm);
   g->nresident += (uint32_t)r - g->resident[i];
   g->resident[i] = r;
-  if (g->accept[i] >= 0) g->accept[i] = (int8_t)sm_can_accept_cta(sm);
+  if (g->accept[i] >= 0) {
+    int8_t a = (int8_t)sm_can_accept_cta(sm);
+    g->naccept += (uint32_t)a - (uint32_t)g->accept[i];
+    g->accept[i] = a;
+  }
+  g->timers[i] = sm_timers(sm);
+}
+
+/* sm_next_event() from the engine's copy of the SM's timers (they change only
+ * while it is simulated or takes a CTA, when gpu_note_sm refreshes them). */
+static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now) {
+  const SmTimers *t = &g->timers[i];
+  if (t->busy) return now + 1;
+  uint64_t n = t->event;
+  if (t->free_at > now && t->free_at < n) n = t->free_at;
+  return n <= now ? now + 1 : n;
 }
 
 static inline bool gpu_can_accept(Gpu *g, uint32_t i) {
@@ -71,7 +89,8 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->prog = calloc(g->nsm, sizeof *g->prog);
   g->resident = calloc(g->nsm, 1);
   g->accept = calloc(g->nsm, 1);
-  if (!g->sms || !g->wake || !g->prog || !g->resident || !g->accept) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  g->timers = calloc(g->nsm, sizeof *g->timers);
+  if (!g->sms || !g->wake || !g->prog || !g->resident || !g->accept || !g->timers) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -85,6 +104,7 @@ void gpu_free(Gpu *g) {
   free(g->prog);
   free(g->resident);
   free(g->accept);
+  free(g->timers);
   memsys_free(g->ms);
   free(g->kern);
   free(g);
@@ -150,10 +170,11 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   L->nsm = g->nsm;
   for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k);
   g->prog_sum = 0;
-  g->nresident = 0;
+  g->nresident = g->naccept = g->ndynamic = 0;
   for (uint32_t i = 0; i < g->nsm; i++) {
     g->prog[i] = g->resident[i] = 0;
     g->accept[i] = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
+    g->ndynamic += g->accept[i] < 0;
     gpu_note_sm(g, i);
   }
   uint64_t *events = memsys_sm_events(g->ms);
@@ -175,7 +196,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     int dispatch_possible = 0;
     uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
     end = now + 1;
-    for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total; i++) {
+    for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
       uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
       if (!gpu_can_accept(g, si)) continue;
       PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
@@ -211,12 +232,12 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
     /* next cycle, or jump to the next event when nothing can happen before it */
     uint64_t next = UINT64_MAX;
-    if (next_cta < L->ctas_total) {
+    if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
       for (uint32_t i = 0; i < g->nsm && next > now + 1; i++)
         if (gpu_can_accept(g, i)) next = now + 1;
     }
     for (uint32_t i = 0; i < g->nsm && next > now + 1; i++) {
-      uint64_t t = sm_next_event(g->sms[i], now);
+      uint64_t t = gpu_sm_next_event(g, i, now);
       if (t < next) next = t;
     }
     if (next > now + 1) {

@@ -689,8 +689,8 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     if (sb | ld)
       for (uint32_t q = 0; q < ns; q++) {
         const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
-        seen[q][WARP_WAIT_SCOREBOARD] += (uint32_t)__builtin_popcountll(sb & m);
-        seen[q][WARP_WAIT_UNIT] += (uint32_t)__builtin_popcountll(ld & m);
+        seen[q][WARP_WAIT_SCOREBOARD] += bitmap_count(sb & m);
+        seen[q][WARP_WAIT_UNIT] += bitmap_count(ld & m);
       }
     for (uint64_t b = live & ~(sb | ld); b; b &= b - 1) { /* ascending, as the live list */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
@@ -834,6 +834,10 @@ uint64_t sm_wake_cycle(const Sm *sm) {
   if (sm->has_tick || sm->busy) return 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return UINT64_MAX;
   return sm->quiet ? sm->q_until : 0;
+}
+
+SmTimers sm_timers(const Sm *sm) {
+  return (SmTimers){.busy = sm->busy != 0, .event = sm->nev ? sm->ev[0].cycle : UINT64_MAX, .free_at = sm->ldst.free_at};
 }
 
 uint64_t sm_next_event(const Sm *sm, uint64_t now) {

@@ -91,6 +91,14 @@ uint64_t sm_next_event(const Sm *sm, uint64_t now);
  * fill or a miss-queue pop first (see memsys_sm_events()). Cycles in between
  * need no call: sm_cycle() would find them quiet and account them later. */
 uint64_t sm_wake_cycle(const Sm *sm);
+/* What sm_next_event() is computed from; constant between two sm_cycle() or
+ * sm_launch_cta() calls. */
+typedef struct SmTimers {
+  bool busy;        /* did something (or could) in its last simulated cycle */
+  uint64_t event;   /* its earliest queued writeback/retire event, UINT64_MAX if none */
+  uint64_t free_at; /* the LD/ST unit's shared/const busy-until cycle */
+} SmTimers;
+SmTimers sm_timers(const Sm *sm);
 /* Accounts n skipped cycles starting at `from` (the engine jumped over them:
  * every SM was quiet), keeping statistics identical to simulating them. */
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n);
