@@ -94,18 +94,14 @@ void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
 }
 
 uint64_t partition_next_event(const Partition *pt, uint64_t now) {
-  uint64_t t = dram_next_event(pt->dram, now);
-  const ReqQueue *qs[2] = {&pt->input, &pt->ctrl};
-  for (int i = 0; i < 2; i++) {
-    const ReqSlot *h = reqq_head(qs[i]);
-    if (h) {
-      uint64_t r = h->ready > now ? h->ready : now + 1;
-      if (r < t) t = r;
-    }
-  }
-  uint64_t r = cache_next_reply(pt->l2);
-  if (r != UINT64_MAX && (r > now ? r : now + 1) < t) t = r > now ? r : now + 1;
-  if (cache_miss_head(pt->l2) && now + 1 < t) t = now + 1;
+  /* the common busy cases first: each makes the answer now + 1 */
+  if (reqq_next_ready(&pt->input) <= now + 1 || cache_next_reply(pt->l2) <= now + 1 || cache_miss_head(pt->l2) ||
+      reqq_next_ready(&pt->ctrl) <= now + 1)
+    return now + 1;
+  uint64_t t = reqq_next_ready(&pt->input), x;
+  if ((x = reqq_next_ready(&pt->ctrl)) < t) t = x;
+  if ((x = cache_next_reply(pt->l2)) < t) t = x;
+  if (!dram_idle(pt->dram) && (x = dram_next_event(pt->dram, now)) < t) t = x;
   return t;
 }
 
