@@ -28,6 +28,7 @@ struct Gpu {
    * must next be simulated (sm_wake_cycle), its progress counter, whether it
    * holds CTAs, and whether it may take one (-1: ask it every time) */
   uint64_t *wake, *prog;
+  uint32_t *nctas;            /* resident CTAs when last noted (acceptance changes only with it) */
   uint8_t *resident;
   int8_t *accept;
   uint64_t prog_sum;
@@ -44,7 +45,13 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - g->prog[i];
   g->prog[i] = p;
-  uint8_t r = !sm_idle(sm);
+  uint32_t n = sm_resident_ctas(sm);
+  if (n == g->nctas[i] && g->accept[i] >= 0) { /* no CTA came or went: acceptance unchanged */
+    g->timers[i] = sm_timers(sm);
+    return;
+  }
+  g->nctas[i] = n;
+  uint8_t r = n != 0;
   g->nresident += (uint32_t)r - g->resident[i];
   g->resident[i] = r;
   if (g->accept[i] >= 0) {
@@ -90,7 +97,8 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->resident = calloc(g->nsm, 1);
   g->accept = calloc(g->nsm, 1);
   g->timers = calloc(g->nsm, sizeof *g->timers);
-  if (!g->sms || !g->wake || !g->prog || !g->resident || !g->accept || !g->timers) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  g->nctas = calloc(g->nsm, sizeof *g->nctas);
+  if (!g->nctas || !g->sms || !g->wake || !g->prog || !g->resident || !g->accept || !g->timers) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -105,6 +113,7 @@ void gpu_free(Gpu *g) {
   free(g->resident);
   free(g->accept);
   free(g->timers);
+  free(g->nctas);
   memsys_free(g->ms);
   free(g->kern);
   free(g);
@@ -173,6 +182,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   g->nresident = g->naccept = g->ndynamic = 0;
   for (uint32_t i = 0; i < g->nsm; i++) {
     g->prog[i] = g->resident[i] = 0;
+    g->nctas[i] = UINT32_MAX; /* forces the first note */
     g->accept[i] = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
     g->ndynamic += g->accept[i] < 0;
     gpu_note_sm(g, i);
