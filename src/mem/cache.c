@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fastdiv.h"
 #include "mem/mem_assert.h"
 #include "mem/reqq.h"
 #include "policy/registry.h"
@@ -32,6 +33,7 @@ struct Cache {
   uint32_t sets;
   uint32_t line_shift; /* log2(line_size) */
   uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
+  FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
   CacheLine *lines;    /* sets * assoc */
   uint64_t *tags;      /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
                         * lookups scan one host cache line per set instead of the line records */
@@ -159,6 +161,9 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->sets = p->size / (p->line_size * p->assoc);
   while ((1u << c->line_shift) < p->line_size) c->line_shift++;
   c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
+  c->div_chunk = fastdiv_make(p->index_chunk_lines);
+  c->div_parts = fastdiv_make(p->index_parts);
+  c->div_sets = fastdiv_make(c->sets);
   c->lines = calloc((size_t)c->sets * p->assoc, sizeof *c->lines);
   c->tags = malloc((size_t)c->sets * p->assoc * sizeof *c->tags);
   c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
@@ -217,10 +222,10 @@ void cache_free(Cache *c) {
 uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
   uint64_t line = line_addr >> c->line_shift;
   if (c->p.index_parts > 1) {
-    uint64_t chunk = line / c->p.index_chunk_lines;
-    line = (chunk / c->p.index_parts) * c->p.index_chunk_lines + line % c->p.index_chunk_lines;
+    uint64_t chunk = fastdiv_div(&c->div_chunk, line);
+    line = fastdiv_div(&c->div_parts, chunk) * c->p.index_chunk_lines + (line - chunk * c->p.index_chunk_lines);
   }
-  return c->set_mask ? (uint32_t)(line & c->set_mask) : (uint32_t)(line % c->sets);
+  return c->set_mask ? (uint32_t)(line & c->set_mask) : (uint32_t)fastdiv_mod(&c->div_sets, line);
 }
 
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
