@@ -102,6 +102,13 @@ uint8_t *ptx_dev_ptr_w(PtxDevMem *d, uint64_t addr, uint64_t len, int *read_only
   return a->data + (addr - a->base);
 }
 
+int ptx_dev_alloc_of(PtxDevMem *d, uint64_t addr, uint64_t *base, uint64_t *size, uint8_t **data, int *read_only) {
+  int32_t i = find(d, addr);
+  if (i < 0) return 0;
+  *base = d->a[i].base, *size = d->a[i].size, *data = d->a[i].data, *read_only = d->a[i].read_only;
+  return 1;
+}
+
 uint64_t ptx_dev_bytes_in_use(const PtxDevMem *d) { return d->in_use; }
 
 /* ---- types and spaces ---- */

@@ -78,6 +78,31 @@ static inline void store_bytes(uint8_t *p, uint64_t v, int bytes) {
   }
 }
 
+/* The last global/const allocation a warp instruction's lanes resolved into:
+ * later lanes whose aligned access lies inside it need no resolve(). Lanes of
+ * one instruction nearly always hit the same allocation. */
+typedef struct LaneCache {
+  uint64_t base, size; /* size 0: empty */
+  uint8_t *data;
+  uint8_t space;
+} LaneCache;
+
+/* p for [addr, addr+size) if it lies in the cached allocation and is aligned, else NULL. */
+static inline uint8_t *lane_cache_hit(const LaneCache *c, uint64_t addr, uint32_t size) {
+  uint64_t off = addr - c->base;
+  if (off < c->size && c->size - off >= size && !(addr & (size - 1))) return c->data + off;
+  return NULL;
+}
+
+/* After resolve() succeeded in global/const space: cache that allocation
+ * (for stores only a writable one). */
+static void lane_cache_fill(LaneCache *c, PtxWarp *w, uint64_t addr, uint8_t sp, int write) {
+  if (sp != PTX_SP_GLOBAL && sp != PTX_SP_CONST) return;
+  int ro;
+  if (!ptx_dev_alloc_of(w->cta->launch->dev, addr, &c->base, &c->size, &c->data, &ro) || (write && ro)) c->size = 0;
+  c->space = sp;
+}
+
 static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int write, int atomic, uint32_t active) {
   PtxMemTrace *t = w->trace;
   t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
@@ -88,11 +113,15 @@ HANDLER(exec_ld) {
   int eb = ptx_type_bytes(t), db = in->type2, sgn = ptx_type_is_signed(t);
   uint32_t n = in->vec, size = (uint32_t)eb * n;
   if (w->trace) trace_begin(w, in, size, 0, 0, active);
+  LaneCache lc = {0};
   FOR_LANES(active, l) {
     uint64_t addr = lane_addr(w, in, l);
-    uint8_t sp;
-    const uint8_t *p = resolve(w, in, l, addr, size, 0, &sp);
-    if (!p) return;
+    uint8_t sp = lc.space;
+    const uint8_t *p = lane_cache_hit(&lc, addr, size);
+    if (!p) {
+      if (!(p = resolve(w, in, l, addr, size, 0, &sp))) return;
+      lane_cache_fill(&lc, w, addr, sp, 0);
+    }
     if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
     for (uint32_t k = 0; k < n; k++) {
       if (in->d[k] == PTX_NO_REG) continue;
@@ -107,11 +136,15 @@ HANDLER(exec_st) {
   int eb = ptx_type_bytes((PtxType)in->type);
   uint32_t n = in->vec, size = (uint32_t)eb * n;
   if (w->trace) trace_begin(w, in, size, 1, 0, active);
+  LaneCache lc = {0};
   FOR_LANES(active, l) {
     uint64_t addr = lane_addr(w, in, l);
-    uint8_t sp;
-    uint8_t *p = resolve(w, in, l, addr, size, 1, &sp);
-    if (!p) return;
+    uint8_t sp = lc.space;
+    uint8_t *p = lane_cache_hit(&lc, addr, size);
+    if (!p) {
+      if (!(p = resolve(w, in, l, addr, size, 1, &sp))) return;
+      lane_cache_fill(&lc, w, addr, sp, 1);
+    }
     if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
     for (uint32_t k = 0; k < n; k++) store_bytes(p + (size_t)k * (size_t)eb, REG(w, in->s[k])[l], eb);
   }

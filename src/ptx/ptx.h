@@ -207,6 +207,9 @@ int ptx_dev_free(PtxDevMem *d, uint64_t addr);
 uint8_t *ptx_dev_ptr(PtxDevMem *d, uint64_t addr, uint64_t len);
 /* Same for writing: NULL with *read_only=1 for a constant allocation. */
 uint8_t *ptx_dev_ptr_w(PtxDevMem *d, uint64_t addr, uint64_t len, int *read_only);
+/* The allocation holding addr: its base, size, host data and whether it is
+ * read-only; 0 if none. */
+int ptx_dev_alloc_of(PtxDevMem *d, uint64_t addr, uint64_t *base, uint64_t *size, uint8_t **data, int *read_only);
 uint64_t ptx_dev_bytes_in_use(const PtxDevMem *d);
 
 /* ---- execution state ---- */
