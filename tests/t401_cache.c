@@ -1,7 +1,8 @@
 /* t401_cache.c - the generic cache mechanism with a mock next level:
  * hit latency, MSHR merging, each reservation-failure reason, write-evict,
  * write-back with dirty eviction, cg bypass, reply back-pressure, set
- * indexing of an interleaved slice, and the statistics printers. */
+ * indexing of an interleaved slice, the statistics printers, and failure
+ * prediction (cache_predict_fail) against the accesses it predicts. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -409,6 +410,51 @@ static void test_stats_printers(void) {
   cache_free(c);
 }
 
+/* cache_predict_fail against cache_access on random traffic through tiny
+ * caches (2 sets x 2 ways, 2 MSHRs of 2, a 2-entry miss queue, a reply queue
+ * that fills when nobody pops): with a policy without bypass hooks (lru) the
+ * prediction must name exactly the reservation failure the access meets the
+ * next cycle, and every failure but a port conflict (and, write-back, a
+ * dirty victim's missing miss-queue slot, which depends on the victim the
+ * policy would pick) must be predicted. */
+static void test_predict_fail(void) {
+  const CacheWritePolicy wps[2] = {CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
+  uint64_t x = 12345, seen[CACHE_FAIL__COUNT] = {0};
+  for (int k = 0; k < 2; k++) {
+    Cache *c = make((Geo){.sets = 2, .ways = 2, .mshr = 2, .merge = 2, .missq = 2, .lat = 3, .wp = wps[k]});
+    if (!c) { CHECK(0); continue; }
+    for (uint64_t t = 10; t < 40000; t += 2) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      if ((x >> 20) % 4 == 0 && cache_miss_head(c)) { /* the next level answers one request */
+        MemRequest m = *cache_miss_head(c);
+        cache_miss_pop(c);
+        if (!(m.flags & MEM_F_WRITEBACK)) (void)cache_fill(c, &m, t);
+      }
+      if ((x >> 24) % 5 == 0) pop_all(c, t, NULL, 0);
+      MemRequest r = (x >> 28) % 3 == 0 ? wr((x >> 32) % 8, 0) : rq((x >> 32) % 8, 0);
+      if (!r.is_write && (x >> 40) % 6 == 0) r.access_class = MEM_CLASS_CG;
+      CacheFailReason pred = cache_predict_fail(c, &r);
+      CacheResult res = cache_access(c, &r, t + 1); /* nothing reached the cache in between */
+      if (pred != CACHE_FAIL_NONE) {
+        CHECK(res.outcome == CACHE_RESFAIL);
+        CHECK_EQ_U64(res.fail, pred);
+        seen[pred]++;
+      } else if (res.outcome == CACHE_RESFAIL) {
+        /* unpredicted: a port conflict, or (write-back) a miss-queue slot short for
+         * the write-back of the dirty victim the policy picks */
+        CHECK(res.fail == CACHE_FAIL_PORT || (wps[k] == CACHE_WRITE_BACK && res.fail == CACHE_FAIL_MISS_QUEUE));
+      }
+    }
+    cache_free(c);
+  }
+  /* the walks reach every predictable reason */
+  CHECK(seen[CACHE_FAIL_NO_MSHR] > 0);
+  CHECK(seen[CACHE_FAIL_MISS_QUEUE] > 0);
+  CHECK(seen[CACHE_FAIL_REPLY_QUEUE] > 0);
+  CHECK(seen[CACHE_FAIL_MERGE_LIMIT] > 0);
+  CHECK(seen[CACHE_FAIL_NO_LINE] > 0);
+}
+
 int main(void) {
   cfg = cfg_create();
   TEST_RUN(test_hit_latency);
@@ -426,6 +472,7 @@ int main(void) {
   TEST_RUN(test_fill_backpressure);
   TEST_RUN(test_slice_indexing);
   TEST_RUN(test_stats_printers);
+  TEST_RUN(test_predict_fail);
   cfg_free(cfg);
   return TEST_DONE();
 }

@@ -62,8 +62,9 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
   g->timers[i] = sm_timers(sm);
 }
 
-/* sm_next_event() from the engine's copy of the SM's timers (they change only
- * while it is simulated or takes a CTA, when gpu_note_sm refreshes them). */
+/* The earliest cycle > now at which SM i can do something by itself, from the
+ * engine's copy of its timers (they change only while it is simulated or
+ * takes a CTA, when gpu_note_sm refreshes them). */
 static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now) {
   const SmTimers *t = &g->timers[i];
   if (t->busy) return now + 1;

@@ -840,13 +840,6 @@ SmTimers sm_timers(const Sm *sm) {
   return (SmTimers){.busy = sm->busy != 0, .event = sm->nev ? sm->ev[0].cycle : UINT64_MAX, .free_at = sm->ldst.free_at};
 }
 
-uint64_t sm_next_event(const Sm *sm, uint64_t now) {
-  if (sm->busy) return now + 1;
-  uint64_t t = UINT64_MAX;
-  if (sm->nev) t = sm->ev[0].cycle;
-  if (sm->ldst.free_at > now && sm->ldst.free_at < t) t = sm->ldst.free_at;
-  return t <= now ? now + 1 : t;
-}
 
 bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }

@@ -83,16 +83,15 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now);
 
 /* One cycle. Returns -1 on a functional fault (message in err). */
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen);
-/* Earliest cycle > now at which this SM can do something by itself
- * (UINT64_MAX: it waits only on memory replies or is empty). */
-uint64_t sm_next_event(const Sm *sm, uint64_t now);
 /* The first cycle at which this SM must be simulated again by sm_cycle()
  * (0: every cycle; UINT64_MAX: not before a CTA launch), unless its L1s get a
  * fill or a miss-queue pop first (see memsys_sm_events()). Cycles in between
  * need no call: sm_cycle() would find them quiet and account them later. */
 uint64_t sm_wake_cycle(const Sm *sm);
-/* What sm_next_event() is computed from; constant between two sm_cycle() or
- * sm_launch_cta() calls. */
+/* When this SM can next do something by itself: next cycle if busy, else
+ * its earliest queued event or the end of a shared/const LD/ST access
+ * (neither: it waits only on memory replies or is empty). Constant between
+ * two sm_cycle() or sm_launch_cta() calls. */
 typedef struct SmTimers {
   bool busy;        /* did something (or could) in its last simulated cycle */
   uint64_t event;   /* its earliest queued writeback/retire event, UINT64_MAX if none */
