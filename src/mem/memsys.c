@@ -73,7 +73,7 @@ struct MemSys {
   Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
   uint8_t *inject_rr;
   uint64_t *miss_nz;   /* bit per SM: one of its L1s' miss queues may hold a request */
-  uint64_t *sm_events; /* bit per SM: an L1 of it got a fill or a miss-queue pop (memsys_sm_events) */
+  uint64_t *sm_events; /* two bitmaps over SMs: an L1 got a fill / had a miss-queue pop (memsys_sm_events) */
   Icnt *req, *reply;
   Partition **part;
   uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
@@ -198,7 +198,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->l1 = calloc((size_t)ms->n_sm * MEM_UNIT__COUNT, sizeof *ms->l1);
   ms->inject_rr = calloc(ms->n_sm, 1);
   ms->miss_nz = calloc(bitmap_words(ms->n_sm), sizeof *ms->miss_nz);
-  ms->sm_events = calloc(bitmap_words(ms->n_sm), sizeof *ms->sm_events);
+  ms->sm_events = calloc(2 * (size_t)bitmap_words(ms->n_sm), sizeof *ms->sm_events);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
   ms->part_wake = calloc(ms->n_part, sizeof *ms->part_wake);
   if (!ms->part_wake ||
@@ -271,7 +271,7 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
     uint32_t part = (uint32_t)fastdiv_mod(&ms->div_parts, fastdiv_div(&ms->div_chunk, h[u]->line_addr)); /* addrmap_partition */
     icnt_push(ms->req, sm, part, h[u], bytes, now);
     cache_miss_pop(l1[u]);
-    bitmap_set(ms->sm_events, sm);
+    bitmap_set(ms->sm_events + bitmap_words(ms->n_sm), sm);
     h[u] = cache_miss_head(l1[u]);
   }
   if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);

@@ -52,9 +52,10 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen);
 void memsys_free(MemSys *ms);
 
 uint32_t memsys_sms(const MemSys *ms);
-/* Bit per SM (words of 64), set by memsys_tick() when one of the SM's L1s got
- * a fill or had a miss-queue entry taken: what can end an SM's quiescence
- * besides its own timers. The engine clears it once it has seen it. */
+/* Two bitmaps over SMs (core/bitmap.h; the second starts bitmap_words(SMs)
+ * words after the first), set by memsys_tick(): one of the SM's L1s got a
+ * fill; one had a miss-queue entry taken. What can end an SM's quiescence
+ * besides its own timers. The engine clears them once it has seen them. */
 uint64_t *memsys_sm_events(MemSys *ms);
 uint32_t memsys_partitions(const MemSys *ms);
 Cache *memsys_l1d(MemSys *ms, uint32_t sm);

@@ -30,6 +30,7 @@ struct Gpu {
   uint64_t *wake, *prog;
   uint32_t *nctas;            /* resident CTAs when last noted (acceptance changes only with it) */
   uint8_t *resident;
+  uint8_t *pop_wake;          /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
   int8_t *accept;
   uint64_t prog_sum;
   uint32_t nresident;
@@ -42,6 +43,7 @@ struct Gpu {
 static void gpu_note_sm(Gpu *g, uint32_t i) {
   Sm *sm = g->sms[i];
   g->wake[i] = sm_wake_cycle(sm);
+  g->pop_wake[i] = sm_wakes_on_pop(sm);
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - g->prog[i];
   g->prog[i] = p;
@@ -97,9 +99,10 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->prog = calloc(g->nsm, sizeof *g->prog);
   g->resident = calloc(g->nsm, 1);
   g->accept = calloc(g->nsm, 1);
+  g->pop_wake = calloc(g->nsm, 1);
   g->timers = calloc(g->nsm, sizeof *g->timers);
   g->nctas = calloc(g->nsm, sizeof *g->nctas);
-  if (!g->nctas || !g->sms || !g->wake || !g->prog || !g->resident || !g->accept || !g->timers) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  if (!g->nctas || !g->sms || !g->wake || !g->prog || !g->resident || !g->accept || !g->timers || !g->pop_wake) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -113,6 +116,7 @@ void gpu_free(Gpu *g) {
   free(g->prog);
   free(g->resident);
   free(g->accept);
+  free(g->pop_wake);
   free(g->timers);
   free(g->nctas);
   memsys_free(g->ms);
@@ -190,6 +194,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   }
   uint64_t *events = memsys_sm_events(g->ms);
   const uint32_t nwords = bitmap_words(g->nsm);
+  uint64_t *fills = events, *pops = events + nwords;
   WsResult rc = WS_SUCCESS;
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
   if (ks->ctas_per_sm == 0) {
@@ -223,11 +228,11 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
     for (uint32_t i = 0; i < g->nsm; i++) {
-      if (g->wake[i] > now && !bitmap_test(events, i)) continue;
+      if (g->wake[i] > now && !bitmap_test(fills, i) && !(g->pop_wake[i] && bitmap_test(pops, i))) continue;
       if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
       gpu_note_sm(g, i);
     }
-    for (uint32_t w = 0; w < nwords; w++) events[w] = 0;
+    for (uint32_t w = 0; w < 2 * nwords; w++) events[w] = 0;
     uint64_t progress = g->prog_sum;
     int all_idle = g->nresident == 0;
     if (rc != WS_SUCCESS) {

@@ -830,6 +830,8 @@ void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
     for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
 }
 
+bool sm_wakes_on_pop(const Sm *sm) { return sm->quiet && sm->q_pop; }
+
 uint64_t sm_wake_cycle(const Sm *sm) {
   if (sm->has_tick || sm->busy) return 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return UINT64_MAX;

@@ -85,9 +85,12 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now);
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen);
 /* The first cycle at which this SM must be simulated again by sm_cycle()
  * (0: every cycle; UINT64_MAX: not before a CTA launch), unless its L1s get a
- * fill or a miss-queue pop first (see memsys_sm_events()). Cycles in between
+ * fill or (sm_wakes_on_pop) a miss-queue pop first (see memsys_sm_events()). Cycles in between
  * need no call: sm_cycle() would find them quiet and account them later. */
 uint64_t sm_wake_cycle(const Sm *sm);
+/* Can a miss-queue pop of its L1s end its quiescence (a retried access failed
+ * for want of queue space)? Fills always can. */
+bool sm_wakes_on_pop(const Sm *sm);
 /* When this SM can next do something by itself: next cycle if busy, else
  * its earliest queued event or the end of a shared/const LD/ST access
  * (neither: it waits only on memory replies or is empty). Constant between
