@@ -389,6 +389,29 @@ static void test_deadlock_reported(void) {
   ws_mem_free(t.ctx, d);
   ws_module_unload(mod);
   free(ptx);
+  /* the stuck CTA's SM starts the next kernel clean: a vector add over every SM is right */
+  char *ptx2 = test_read_file("tests/kernels/cli_basic.ptx");
+  CHECK(ptx2 != NULL);
+  if (ptx2 && !test_gpu_load(&t, &mod, &fn, ptx2, "vadd")) {
+    enum { N = 8192 };
+    static float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++) a[i] = (float)i, b[i] = (float)(2 * i), c[i] = -1.0f;
+    WsDevPtr da = 0, db = 0, dc = 0;
+    int n = N;
+    CHECK(ws_mem_alloc(t.ctx, &da, sizeof a) == WS_SUCCESS && ws_mem_alloc(t.ctx, &db, sizeof b) == WS_SUCCESS &&
+          ws_mem_alloc(t.ctx, &dc, sizeof c) == WS_SUCCESS);
+    CHECK(ws_memcpy_htod(t.ctx, da, a, sizeof a) == WS_SUCCESS && ws_memcpy_htod(t.ctx, db, b, sizeof b) == WS_SUCCESS);
+    void *p2[] = {&da, &db, &dc, &n};
+    CHECK(ws_launch_kernel(fn, N / 128, 1, 1, 128, 1, 1, 0, p2) == WS_SUCCESS);
+    CHECK(ws_memcpy_dtoh(t.ctx, c, dc, sizeof c) == WS_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += c[i] != (float)(3 * i);
+    CHECK_EQ_U64(bad, 0);
+    ws_module_unload(mod);
+  } else {
+    CHECK(0);
+  }
+  free(ptx2);
   test_gpu_close(&t);
 }
 

@@ -218,6 +218,15 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   for (uint32_t w = 0; w < sm->max_warps && sm->warps; w++) {
     free(sm->warps[w].sb);
     sm->warps[w].sb = NULL;
+    /* a kernel stopped by an error leaves warps and CTAs behind: the next starts clean */
+    sm->warps[w].pw = NULL;
+    if (sm->views) sm->views[w].valid = 0, sm->views[w].wait = WARP_WAIT_EXITED;
+  }
+  sm->resident_ctas = sm->used_threads = sm->used_warps = sm->used_regs = sm->used_shared = 0;
+  if (sm->live_bm && sm->skip_sb && sm->skip_ldst) {
+    memset(sm->live_bm, 0, sizeof(uint64_t) * sm->bm_words);
+    memset(sm->skip_sb, 0, sizeof(uint64_t) * sm->bm_words);
+    memset(sm->skip_ldst, 0, sizeof(uint64_t) * sm->bm_words);
   }
   sm->launch = NULL;
   sm->kinfo = NULL;
