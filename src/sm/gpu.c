@@ -24,9 +24,10 @@ struct Gpu {
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
   bool progress;
-  /* per SM, what the engine loop needs without touching the SM: the cycle it
-   * must next be simulated (sm_wake_cycle), its progress counter, whether it
-   * holds CTAs, and whether it may take one (-1: ask it every time) */
+  /* per SM, what the engine loop needs without touching the SM (gpu_note_sm):
+   * the cycle it must next be simulated (sm_wake_cycle), its progress
+   * counter, whether it holds CTAs, whether it may take one (-1: ask it every
+   * time, its policy limits CTAs) */
   uint64_t *wake, *prog;
   uint32_t *nctas;            /* resident CTAs when last noted (acceptance changes only with it) */
   uint8_t *resident;
@@ -102,7 +103,11 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->pop_wake = calloc(g->nsm, 1);
   g->timers = calloc(g->nsm, sizeof *g->timers);
   g->nctas = calloc(g->nsm, sizeof *g->nctas);
-  if (!g->nctas || !g->sms || !g->wake || !g->prog || !g->resident || !g->accept || !g->timers || !g->pop_wake) { gpu_free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  if (!g->sms || !g->wake || !g->prog || !g->nctas || !g->resident || !g->accept || !g->pop_wake || !g->timers) {
+    gpu_free(g);
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -219,7 +224,6 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
       next_cta++;
       sm_launch_cta(g->sms[si], c, now);
-      g->wake[si] = 0;
       gpu_note_sm(g, si);
       g->wake[si] = 0; /* simulated this cycle whatever it says */
       dispatch_possible = 1;
