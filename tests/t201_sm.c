@@ -14,6 +14,7 @@
 #include "common/timing.h"
 #include "bench.h"
 #include "mem/memsys.h"
+#include "policy/registry.h"
 
 TEST_GLOBALS;
 
@@ -365,6 +366,58 @@ static void test_skip_idle_identical(void) {
   free(b);
 }
 
+/* A probe warp scheduler that uses every hook the engine drives: tick counts
+ * cycles and the CTA limit alternates with it (1 CTA per SM for 2000 cycles,
+ * then the occupancy), events flip the order between oldest and youngest
+ * first. A tick, an event or a CTA-limit query the engine skipped or added
+ * would change dispatch or issue order, hence cycles and statistics. */
+typedef struct Probe {
+  uint32_t nsched;
+  uint64_t ticks, events;
+} Probe;
+static int probe_init(void **st, const WarpSchedEnv *env, char *err, size_t errlen) {
+  Probe *p = calloc(1, sizeof *p);
+  if (!p) return snprintf(err, errlen, "out of memory"), -1;
+  p->nsched = env->nsched;
+  *st = p;
+  return 0;
+}
+static void probe_free(void *st) { free(st); }
+static uint32_t probe_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
+                            uint64_t cycle, uint32_t *out) {
+  Probe *p = st;
+  uint32_t n = sched_collect_by_age(v, nslots, sched, p->nsched, out);
+  if (p->events & 1)
+    for (uint32_t i = 0; i < n / 2; i++) { uint32_t t = out[i]; out[i] = out[n - 1 - i]; out[n - 1 - i] = t; }
+  return n;
+}
+static void probe_event(void *st, const SchedEvent *ev) { ((Probe *)st)->events++; }
+static void probe_tick(void *st, uint64_t cycle) { ((Probe *)st)->ticks++; }
+static uint32_t probe_cta_limit(void *st) { return (((Probe *)st)->ticks / 2000) % 2 ? 8 : 1; }
+static const WarpSchedPolicy probe_policy = {.name = "t201-probe",
+                                             .init = probe_init,
+                                             .free = probe_free,
+                                             .order = probe_order,
+                                             .on_event = probe_event,
+                                             .tick = probe_tick,
+                                             .cta_limit = probe_cta_limit};
+
+static void test_skip_idle_identical_hooks(void) {
+  const char *on[] = {"sched.policy=t201-probe", NULL};
+  const char *off[] = {"sched.policy=t201-probe", "sm.skip_idle_cycles=false", NULL};
+  const char *names[] = {"kmeans", "bfs", "srad_v1", NULL};
+  uint64_t c1 = 0, c2 = 0, c3 = 0;
+  char *a = run_benches(on, names, &c1), *b = run_benches(off, names, &c2);
+  char *g = run_benches(NULL, names, &c3); /* the probe does change the schedule */
+  CHECK(a && b && g);
+  CHECK_EQ_U64(c1, c2);
+  CHECK(c1 != c3);
+  if (a && b) CHECK(!strcmp(a, b));
+  free(a);
+  free(b);
+  free(g);
+}
+
 /* ---- deadlock, barriers ---- */
 
 static void test_deadlock_reported(void) {
@@ -469,6 +522,8 @@ static void test_barrier_two_level_strict(void) {
 }
 
 int main(void) {
+  CHECK(policy_register(POLICY_WARP, probe_policy.name, &probe_policy) == 0);
+  CHECK(policy_register(POLICY_WARP, probe_policy.name, &probe_policy) == -1); /* a name is taken once */
   TEST_RUN(test_occupancy_threads);
   TEST_RUN(test_occupancy_cta_slots);
   TEST_RUN(test_occupancy_registers);
@@ -484,6 +539,7 @@ int main(void) {
   TEST_RUN(test_mshr_merge);
   TEST_RUN(test_determinism);
   TEST_RUN(test_skip_idle_identical);
+  TEST_RUN(test_skip_idle_identical_hooks);
   TEST_RUN(test_deadlock_reported);
   TEST_RUN(test_barrier_every_scheduler);
   TEST_RUN(test_barrier_two_level_strict);

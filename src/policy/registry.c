@@ -24,26 +24,44 @@ const PolicyEntry policy_registry[] = {
     {POLICY__KINDS, NULL, NULL},
 };
 
+enum { POLICY_EXTRA_MAX = 16 };
+static PolicyEntry policy_extra[POLICY_EXTRA_MAX];
+static uint32_t policy_nextra;
+
 const void *policy_find(PolicyKind kind, const char *name) {
   for (const PolicyEntry *e = policy_registry; e->name; e++)
     if (e->kind == kind && !strcmp(e->name, name)) return e->impl;
+  for (uint32_t i = 0; i < policy_nextra; i++)
+    if (policy_extra[i].kind == kind && !strcmp(policy_extra[i].name, name)) return policy_extra[i].impl;
   return NULL;
+}
+
+int policy_register(PolicyKind kind, const char *name, const void *impl) {
+  if (!name || !impl || kind >= POLICY__KINDS || policy_nextra == POLICY_EXTRA_MAX || policy_find(kind, name)) return -1;
+  policy_extra[policy_nextra++] = (PolicyEntry){kind, name, impl};
+  return 0;
 }
 
 const CachePolicy *policy_find_cache(const char *name) { return policy_find(POLICY_CACHE, name); }
 const WarpSchedPolicy *policy_find_warp(const char *name) { return policy_find(POLICY_WARP, name); }
 const FetchPolicy *policy_find_fetch(const char *name) { return policy_find(POLICY_FETCH, name); }
 
+/* Appends ", name" (or "name" first) to buf; false once it no longer fits. */
+static bool names_append(char *buf, size_t len, size_t *used, const char *name) {
+  int n = snprintf(buf + *used, len - *used, "%s%s", *used ? ", " : "", name);
+  if (n < 0 || (size_t)n >= len - *used) return false;
+  *used += (size_t)n;
+  return true;
+}
+
 void policy_names(PolicyKind kind, char *buf, size_t len) {
   if (!len) return;
   buf[0] = 0;
   size_t used = 0;
-  for (const PolicyEntry *e = policy_registry; e->name; e++) {
-    if (e->kind != kind) continue;
-    int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", e->name);
-    if (n < 0 || (size_t)n >= len - used) break;
-    used += (size_t)n;
-  }
+  for (const PolicyEntry *e = policy_registry; e->name; e++)
+    if (e->kind == kind && !names_append(buf, len, &used, e->name)) return;
+  for (uint32_t i = 0; i < policy_nextra; i++)
+    if (policy_extra[i].kind == kind && !names_append(buf, len, &used, policy_extra[i].name)) return;
 }
 
 const char *policy_kind_name(PolicyKind kind) {

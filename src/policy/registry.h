@@ -20,8 +20,14 @@ typedef struct PolicyEntry {
 /* The table, ending with {.name = NULL}. */
 extern const PolicyEntry policy_registry[];
 
-/* The policy of `kind` named exactly `name`, or NULL. */
+/* The policy of `kind` named exactly `name` (registry.def first, then those
+ * added by policy_register), or NULL. */
 const void *policy_find(PolicyKind kind, const char *name);
+/* Adds a policy at run time, for tests (a probe policy exercising every hook)
+ * and experiments outside the tree; the simulator's own policies are the
+ * registry.def lines. At most 16; a name already taken is refused. Returns 0,
+ * or -1. The strings and impl must outlive every use. */
+int policy_register(PolicyKind kind, const char *name, const void *impl);
 const CachePolicy *policy_find_cache(const char *name);
 const WarpSchedPolicy *policy_find_warp(const char *name);
 /* The policy's own parameter table (or NULL). */
