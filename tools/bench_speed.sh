@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: simulation speed on bfs and kmeans (small inputs).
-# Functional emulation: best of 3 runs; timing model (gtx480, gto): one run.
+# Functional emulation: best of 3 runs; timing model (gtx480, gto): best of
+# TIMING_RUNS (default 2; a shared machine varies by several percent).
 # Prints warp- and thread-instructions per second of process CPU time (a busy
 # machine does not distort it; on an idle one it equals wall time).
 set -eu
@@ -18,7 +19,12 @@ for b in ${BENCHES:-bfs kmeans}; do
   row functional "$b" "$(echo "$bout" | awk '/^warp_insts / {print $2}')" "$(echo "$bout" | awk '/^thread_insts / {print $2}')" "$best" -
 done
 for b in ${BENCHES:-bfs kmeans}; do
-  out=$($W run "$b" --size small) || { echo "$b failed"; exit 1; }
-  row timing "$b" "$(echo "$out" | awk '/^warp_insts / {print $2}')" "$(echo "$out" | awk '/^thread_insts / {print $2}')" \
-    "$(echo "$out" | awk '/^sim_cpu_seconds/ {print $2}')" "$(echo "$out" | awk '/^gpu.cycles/ {print $2}')"
+  best=""
+  for i in $(seq "${TIMING_RUNS:-2}"); do
+    out=$($W run "$b" --size small) || { echo "$b failed"; exit 1; }
+    s=$(echo "$out" | awk '/^sim_cpu_seconds/ {print $2}')
+    if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s; bout=$out; fi
+  done
+  row timing "$b" "$(echo "$bout" | awk '/^warp_insts / {print $2}')" "$(echo "$bout" | awk '/^thread_insts / {print $2}')" \
+    "$best" "$(echo "$bout" | awk '/^gpu.cycles/ {print $2}')"
 done
