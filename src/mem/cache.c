@@ -230,8 +230,9 @@ uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
 
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
 static uint8_t *cache_set_states(const Cache *c, uint32_t set) { return &c->wstate[(size_t)set * c->p.assoc]; }
-static void cache_set_state(Cache *c, uint32_t set, uint32_t way, CacheLine *l, uint8_t st) {
-  l->state = st;
+/* Every state change goes through here: the line record and its copy in wstate. */
+static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
+  cache_set_ptr(c, set)[way].state = st;
   c->wstate[(size_t)set * c->p.assoc + way] = st;
 }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
@@ -264,16 +265,34 @@ static CacheResult cache_fail(Cache *c, CacheFailReason r) {
   return (CacheResult){CACHE_RESFAIL, r};
 }
 
-/* Sends req down unallocated (the caller checked the miss queue). */
-static inline void cache_miss_push(Cache *c, const MemRequest *req, uint64_t now) {
-  reqq_push(&c->miss_q, req, now, 0);
-  if (c->miss_notify) *c->miss_notify |= c->miss_notify_bit;
-}
-
-static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
+/* Queues req toward the next level (the caller checked the miss queue). */
+static inline ReqSlot *cache_miss_push(Cache *c, const MemRequest *req, uint64_t now) {
   ReqSlot *s = reqq_push(&c->miss_q, req, now, 0);
   if (c->miss_notify) *c->miss_notify |= c->miss_notify_bit;
-  s->req.flags |= (uint8_t)MEM_F_NOALLOC(c->p.level);
+  return s;
+}
+
+/* Sends req down unallocated (the caller checked the miss queue). */
+static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
+  cache_miss_push(c, req, now)->req.flags |= (uint8_t)MEM_F_NOALLOC(c->p.level);
+}
+
+/* A load of class cg that this cache (an L1 with bypass_cg) does not allocate. */
+static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
+  return !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
+}
+
+/* Why a miss allocating in `set` cannot be accepted: no unreserved way, no free
+ * MSHR (loads), no miss-queue slot (loads); NONE if it can. The order decides
+ * which reason a request lacking several resources is counted under. */
+static CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
+  const uint8_t *ws = cache_set_states(c, set);
+  bool any = false;
+  for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
+  if (!any) return CACHE_FAIL_NO_LINE;
+  if (!req->is_write && !c->mshr_nfree) return CACHE_FAIL_NO_MSHR; /* write-back stores allocate without fetching */
+  if (!req->is_write && reqq_full(&c->miss_q)) return CACHE_FAIL_MISS_QUEUE;
+  return CACHE_FAIL_NONE;
 }
 
 static void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
@@ -314,7 +333,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
     cache_miss_push(c, &wb, now);
     c->st.writebacks++;
   }
-  cache_set_state(c, set, w, l, CACHE_LINE_INVALID);
+  cache_set_state(c, set, w, CACHE_LINE_INVALID);
   c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
 }
 
@@ -339,21 +358,12 @@ static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *
  * request that lacks several resources is counted under. */
 static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uint64_t now) {
   CacheLine *lines = cache_set_ptr(c, set);
-  const uint8_t *ws = cache_set_states(c, set);
-  bool bypass = !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
+  bool bypass = cache_bypasses_cg(c, req);
   if (!bypass && !req->is_write && c->pol->should_bypass) bypass = c->pol->should_bypass(c->pstate, req);
   CacheFailReason why = CACHE_FAIL_NONE;
   uint32_t victim = c->p.assoc;
   if (!bypass) {
-    bool any = false;
-    for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
-    bool needs_mshr = !req->is_write; /* write-back stores allocate without fetching */
-    if (!any)
-      why = CACHE_FAIL_NO_LINE;
-    else if (needs_mshr && !c->mshr_nfree)
-      why = CACHE_FAIL_NO_MSHR;
-    else if (reqq_full(&c->miss_q) && !req->is_write)
-      why = CACHE_FAIL_MISS_QUEUE;
+    why = cache_alloc_fail(c, set, req);
     if (why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) {
       if (!req->is_write && c->pol->bypass_on_fail && !reqq_full(&c->miss_q) &&
           c->pol->bypass_on_fail(c->pstate, req, why)) {
@@ -456,7 +466,7 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   } else if (way >= 0) {
     if (c->pol->on_hit) c->pol->on_hit(c->pstate, set, (uint32_t)way, req, now);
     if (req->is_write)
-      cache_set_state(c, set, (uint32_t)way, &cache_set_ptr(c, set)[way], CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
+      cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
     else
       c->st.reads++, c->st.read_hits++;
     cache_reply_hit(c, req, now);
@@ -483,18 +493,9 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   if (way >= 0 && ws[way] == CACHE_LINE_RESERVED)
     return c->mshr[cache_set_ptr(c, set)[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
   if (way >= 0) return CACHE_FAIL_NONE;
-  bool bypass = !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
-  if (bypass) return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
+  if (cache_bypasses_cg(c, req)) return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
   if (!req->is_write && c->pol->should_bypass) return CACHE_FAIL_NONE;
-  bool any = false;
-  for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
-  CacheFailReason why = CACHE_FAIL_NONE;
-  if (!any)
-    why = CACHE_FAIL_NO_LINE;
-  else if (!req->is_write && !c->mshr_nfree)
-    why = CACHE_FAIL_NO_MSHR;
-  else if (reqq_full(&c->miss_q) && !req->is_write)
-    why = CACHE_FAIL_MISS_QUEUE;
+  CacheFailReason why = cache_alloc_fail(c, set, req);
   if ((why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && !req->is_write && c->pol->bypass_on_fail)
     return CACHE_FAIL_NONE;
   return why;
@@ -519,7 +520,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   if (reqq_space(&c->fill_q) < e->count) return false;
   for (uint32_t i = 0; i < e->count; i++)
     reqq_push(&c->fill_q, &c->merged[(size_t)l->mshr * c->p.mshr_max_merge + i], now, 0);
-  cache_set_state(c, set, (uint32_t)way, l, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
+  cache_set_state(c, set, (uint32_t)way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = l->mshr;
   c->st.fills++;

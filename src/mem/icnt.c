@@ -190,7 +190,6 @@ void icnt_pop(Icnt *x, uint32_t dst) {
   x->outstanding--;
 }
 
-bool icnt_has_output(const Icnt *x) { return x->outstanding > 0; }
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;

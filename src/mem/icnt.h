@@ -51,8 +51,6 @@ void icnt_pop(Icnt *x, uint32_t dst);
 /* Bitmap (core/bitmap.h) of the destinations whose ejection buffer holds a
  * packet, arrived or not: callers visit only those. */
 const uint64_t *icnt_busy_outputs(const Icnt *x);
-/* Any packet in flight or waiting at a destination (O(1)). */
-bool icnt_has_output(const Icnt *x);
 
 /* Earliest cycle > now at which the network can make progress (UINT64_MAX if empty). */
 uint64_t icnt_next_event(const Icnt *x, uint64_t now);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "core/bitmap.h"
-#include "core/fastdiv.h"
 #include "mem/addrmap.h"
 #include "mem/mem_assert.h"
 #include "mem/partition.h"
@@ -79,7 +78,6 @@ struct MemSys {
   uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
   bool sleep;          /* sm.skip_idle_cycles: partitions sleep until part_wake (exact either way) */
   AddrMap map;
-  FastDiv div_chunk, div_parts; /* map.chunk, map.parts: addrmap_partition() on the injection path */
   uint32_t header_bytes;
   MemSysDelays delays;
   DramParams dram;
@@ -184,10 +182,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
                ms->line);
     goto fail;
   }
-  ms->map =
-      (AddrMap){.parts = ms->n_part, .chunk = chunk, .banks = ms->dram.banks, .row_size = ms->dram.row_size};
-  ms->div_chunk = fastdiv_make(chunk);
-  ms->div_parts = fastdiv_make(ms->n_part);
+  ms->map = addrmap_make(ms->n_part, chunk, ms->dram.banks, ms->dram.row_size);
   IcntParams rq, rp;
   memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part);
   memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm);
@@ -268,8 +263,7 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
     if (!h[u]) u ^= 1;
     ms->inject_rr[sm] = (uint8_t)(u ^ 1);
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
-    uint32_t part = (uint32_t)fastdiv_mod(&ms->div_parts, fastdiv_div(&ms->div_chunk, h[u]->line_addr)); /* addrmap_partition */
-    icnt_push(ms->req, sm, part, h[u], bytes, now);
+    icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
     bitmap_set(ms->sm_events + bitmap_words(ms->n_sm), sm);
     h[u] = cache_miss_head(l1[u]);

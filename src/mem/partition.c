@@ -94,13 +94,10 @@ void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
 }
 
 uint64_t partition_next_event(const Partition *pt, uint64_t now) {
-  /* the common busy cases first: each makes the answer now + 1 */
-  if (reqq_next_ready(&pt->input) <= now + 1 || cache_next_reply(pt->l2) <= now + 1 || cache_miss_head(pt->l2) ||
-      reqq_next_ready(&pt->ctrl) <= now + 1)
-    return now + 1;
   uint64_t t = reqq_next_ready(&pt->input), x;
   if ((x = reqq_next_ready(&pt->ctrl)) < t) t = x;
   if ((x = cache_next_reply(pt->l2)) < t) t = x;
+  if (t <= now + 1 || cache_miss_head(pt->l2)) return now + 1; /* the busy case: no DRAM query */
   if (!dram_idle(pt->dram) && (x = dram_next_event(pt->dram, now)) < t) t = x;
   return t;
 }

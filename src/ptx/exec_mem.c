@@ -103,6 +103,18 @@ static void lane_cache_fill(LaneCache *c, PtxWarp *w, uint64_t addr, uint8_t sp,
   c->space = sp;
 }
 
+/* resolve() through the lane cache: p for lane l's access, its space in *sp. */
+static inline uint8_t *lane_resolve(PtxWarp *w, const PtxInst *in, uint32_t l, uint64_t addr, uint32_t size, int write,
+                                    LaneCache *lc, uint8_t *sp) {
+  uint8_t *p = lane_cache_hit(lc, addr, size);
+  if (p) {
+    *sp = lc->space;
+    return p;
+  }
+  if ((p = resolve(w, in, l, addr, size, write, sp))) lane_cache_fill(lc, w, addr, *sp, write);
+  return p;
+}
+
 static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int write, int atomic, uint32_t active) {
   PtxMemTrace *t = w->trace;
   t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
@@ -116,12 +128,9 @@ HANDLER(exec_ld) {
   LaneCache lc = {0};
   FOR_LANES(active, l) {
     uint64_t addr = lane_addr(w, in, l);
-    uint8_t sp = lc.space;
-    const uint8_t *p = lane_cache_hit(&lc, addr, size);
-    if (!p) {
-      if (!(p = resolve(w, in, l, addr, size, 0, &sp))) return;
-      lane_cache_fill(&lc, w, addr, sp, 0);
-    }
+    uint8_t sp;
+    const uint8_t *p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp);
+    if (!p) return;
     if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
     for (uint32_t k = 0; k < n; k++) {
       if (in->d[k] == PTX_NO_REG) continue;
@@ -139,12 +148,9 @@ HANDLER(exec_st) {
   LaneCache lc = {0};
   FOR_LANES(active, l) {
     uint64_t addr = lane_addr(w, in, l);
-    uint8_t sp = lc.space;
-    uint8_t *p = lane_cache_hit(&lc, addr, size);
-    if (!p) {
-      if (!(p = resolve(w, in, l, addr, size, 1, &sp))) return;
-      lane_cache_fill(&lc, w, addr, sp, 1);
-    }
+    uint8_t sp;
+    uint8_t *p = lane_resolve(w, in, l, addr, size, 1, &lc, &sp);
+    if (!p) return;
     if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
     for (uint32_t k = 0; k < n; k++) store_bytes(p + (size_t)k * (size_t)eb, REG(w, in->s[k])[l], eb);
   }

@@ -48,11 +48,9 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - g->prog[i];
   g->prog[i] = p;
+  g->timers[i] = sm_timers(sm);
   uint32_t n = sm_resident_ctas(sm);
-  if (n == g->nctas[i] && g->accept[i] >= 0) { /* no CTA came or went: acceptance unchanged */
-    g->timers[i] = sm_timers(sm);
-    return;
-  }
+  if (n == g->nctas[i] && g->accept[i] >= 0) return; /* no CTA came or went: acceptance unchanged */
   g->nctas[i] = n;
   uint8_t r = n != 0;
   g->nresident += (uint32_t)r - g->resident[i];
@@ -62,7 +60,6 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
     g->naccept += (uint32_t)a - (uint32_t)g->accept[i];
     g->accept[i] = a;
   }
-  g->timers[i] = sm_timers(sm);
 }
 
 /* The earliest cycle > now at which SM i can do something by itself, from the
