@@ -37,6 +37,18 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
   return passes;
 }
 
+/* Builds u->cur, the L1D request for the unit's next line (req[next]): once
+ * per line, however often the access is retried. */
+static void ldst_build_request(Sm *sm) {
+  SmLdst *u = &sm->ldst;
+  const SmReq *q = &u->req[u->next];
+  u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc,
+                        .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
+                        .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
+                        .bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size), .is_write = q->is_write,
+                        .access_class = q->cls, .unit = MEM_UNIT_L1D};
+}
+
 void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
   SmWarp *w = &sm->warps[slot];
   const PtxMemTrace *t = &sm->trace;
@@ -115,25 +127,14 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   } else if (nrows) {
     sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
   }
+  ldst_build_request(sm); /* t->mask != 0: at least one request */
   u->busy = 1;
   w->in_ldst = 1;
 }
 
-/* The L1D request for the unit's next line. */
-static MemRequest ldst_request(const Sm *sm, uint64_t now) {
-  const SmLdst *u = &sm->ldst;
-  const SmReq *q = &u->req[u->next];
-  return (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc, .issue_cycle = now,
-                      .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
-                      .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
-                      .bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size), .is_write = q->is_write,
-                      .access_class = q->cls, .unit = MEM_UNIT_L1D};
-}
-
 int sm_ldst_predict_fail(const Sm *sm) {
   if (!sm->ldst.busy) return -1;
-  MemRequest r = ldst_request(sm, sm->now + 1);
-  CacheFailReason why = cache_predict_fail(sm->l1d, &r);
+  CacheFailReason why = cache_predict_fail(sm->l1d, &sm->ldst.cur); /* reads no issue_cycle */
   return why == CACHE_FAIL_NONE ? -1 : (int)why;
 }
 
@@ -141,10 +142,8 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   SmLdst *u = &sm->ldst;
   if (!u->busy) return;
   sm->st.ldst_busy_cycles++;
-  SmWarp *w = &sm->warps[u->slot];
-  SmReq *q = &u->req[u->next];
-  MemRequest r = ldst_request(sm, now);
-  CacheResult res = cache_access(sm->l1d, &r, now);
+  u->cur.issue_cycle = now;
+  CacheResult res = cache_access(sm->l1d, &u->cur, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;
     sm->q_fail = (int8_t)res.fail;
@@ -155,15 +154,18 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   sm->busy = 1;
   sm->ldst_moved = 1;
   if (u->load >= 0 && u->kind != WINST_ATOMIC)
-    sm_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, q->line_addr, u->pc, now);
-  else if (q->is_write)
-    sm_event(sm, SCHED_EV_STORE, u->slot, q->line_addr, u->pc, now);
+    sm_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, u->cur.line_addr, u->pc, now);
+  else if (u->cur.is_write)
+    sm_event(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, u->pc, now);
   sm->progress++;
   if (++u->next == u->nreq) {
+    SmWarp *w = &sm->warps[u->slot];
     u->busy = 0;
     w->in_ldst = 0;
     sm->issue_dirty = 1;
     if (w->exec_done) sm_schedule_release(sm, now, u->slot, NULL, 0); /* lets the writeback stage retire it */
+  } else {
+    ldst_build_request(sm);
   }
 }
 

@@ -72,6 +72,7 @@ typedef struct SmLdst {
   uint32_t nreq, next;
   uint64_t pc;
   uint64_t free_at;           /* shared/const: the unit is busy until this cycle */
+  MemRequest cur;             /* the L1D request for req[next] (built once, retried as is; issue_cycle set per try) */
   SmReq req[SM_MAX_REQS];
 } SmLdst;
 
