@@ -120,23 +120,47 @@ static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int
   t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
 }
 
+/* The loop invariants of an instruction's per-lane address (lane_addr). */
+typedef struct LaneAddr {
+  const uint64_t *base; /* address register row, NULL: every lane uses `fixed` */
+  uint64_t off, fixed;
+  int addr32;
+} LaneAddr;
+
+static inline LaneAddr lane_addr_setup(const PtxWarp *w, const PtxInst *in) {
+  LaneAddr a = {NULL, (uint64_t)in->off, 0, (in->flags & PTX_F_ADDR32) != 0};
+  if (in->addr != PTX_NO_REG) a.base = REG(w, in->addr);
+  else a.fixed = lane_addr(w, in, 0);
+  return a;
+}
+
+static inline uint64_t lane_addr_at(const LaneAddr *a, uint32_t l) {
+  if (!a->base) return a->fixed;
+  uint64_t v = a->base[l] + a->off;
+  return a->addr32 ? (uint32_t)v : v;
+}
+
 HANDLER(exec_ld) {
   PtxType t = (PtxType)in->type;
-  int eb = ptx_type_bytes(t), db = in->type2, sgn = ptx_type_is_signed(t);
-  uint32_t n = in->vec, size = (uint32_t)eb * n;
-  if (w->trace) trace_begin(w, in, size, 0, 0, active);
+  const int eb = ptx_type_bytes(t), db = in->type2, sgn = ptx_type_is_signed(t), wb = db > eb ? db : eb;
+  const uint32_t n = in->vec, size = (uint32_t)eb * n;
+  PtxMemTrace *tr = w->trace;
+  if (tr) trace_begin(w, in, size, 0, 0, active);
+  const LaneAddr la = lane_addr_setup(w, in);
+  uint64_t *dst[4];
+  for (uint32_t k = 0; k < n; k++) dst[k] = in->d[k] == PTX_NO_REG ? NULL : REG(w, in->d[k]);
   LaneCache lc = {0};
   FOR_LANES(active, l) {
-    uint64_t addr = lane_addr(w, in, l);
+    uint64_t addr = lane_addr_at(&la, l); /* read before this lane's destinations are written */
     uint8_t sp;
     const uint8_t *p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp);
     if (!p) return;
-    if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
+    if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }
     for (uint32_t k = 0; k < n; k++) {
-      if (in->d[k] == PTX_NO_REG) continue;
+      if (!dst[k]) continue;
       uint64_t v = load_bytes(p + (size_t)k * (size_t)eb, eb);
       if (sgn) v = (uint64_t)sext_bytes(v, eb);
-      REG(w, in->d[k])[l] = mask_bytes(v, db > eb ? db : eb);
+      dst[k][l] = mask_bytes(v, wb);
     }
   }
 }
@@ -144,15 +168,19 @@ HANDLER(exec_ld) {
 HANDLER(exec_st) {
   int eb = ptx_type_bytes((PtxType)in->type);
   uint32_t n = in->vec, size = (uint32_t)eb * n;
-  if (w->trace) trace_begin(w, in, size, 1, 0, active);
+  PtxMemTrace *tr = w->trace;
+  if (tr) trace_begin(w, in, size, 1, 0, active);
+  const LaneAddr la = lane_addr_setup(w, in);
+  const uint64_t *src[4];
+  for (uint32_t k = 0; k < n; k++) src[k] = REG(w, in->s[k]);
   LaneCache lc = {0};
   FOR_LANES(active, l) {
-    uint64_t addr = lane_addr(w, in, l);
+    uint64_t addr = lane_addr_at(&la, l);
     uint8_t sp;
     uint8_t *p = lane_resolve(w, in, l, addr, size, 1, &lc, &sp);
     if (!p) return;
-    if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
-    for (uint32_t k = 0; k < n; k++) store_bytes(p + (size_t)k * (size_t)eb, REG(w, in->s[k])[l], eb);
+    if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }
+    for (uint32_t k = 0; k < n; k++) store_bytes(p + (size_t)k * (size_t)eb, src[k][l], eb);
   }
 }
 
