@@ -447,14 +447,20 @@ static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemR
   return cache_result(hit ? CACHE_HIT : CACHE_MISS);
 }
 
+CacheFailReason cache_admit_fail(const Cache *c, uint64_t now) {
+  if (c->port_cycle == now && c->port_used >= c->p.ports) return CACHE_FAIL_PORT;
+  /* Hits and write acks enter the hit pipeline; when the requester stops
+   * popping replies it fills up and the cache stops accepting (back-pressure). */
+  if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
+  return CACHE_FAIL_NONE;
+}
+
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT((req->line_addr & (c->p.line_size - 1)) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
-  if (c->port_used >= c->p.ports) return cache_fail(c, CACHE_FAIL_PORT);
-  /* Hits and write acks enter the hit pipeline; when the requester stops
-   * popping replies it fills up and the cache stops accepting (back-pressure). */
-  if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_REPLY_QUEUE);
+  CacheFailReason admit = cache_admit_fail(c, now);
+  if (admit) return cache_fail(c, admit);
   uint32_t set = cache_set_of(c, req->line_addr);
   int way = cache_find(c, set, req->line_addr);
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;

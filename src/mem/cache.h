@@ -87,6 +87,11 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
 void cache_free(Cache *c);
 
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now);
+/* The failure cache_access() at `now` returns before looking at the request
+ * (tag ports used up this cycle, hit pipeline full), or CACHE_FAIL_NONE.
+ * A requester that skips the call on such a failure counts it with
+ * cache_note_retries(c, why, 1). */
+CacheFailReason cache_admit_fail(const Cache *c, uint64_t now);
 /* The reservation failure cache_access(req) is certain to return at a later
  * cycle if nothing reaches the cache in between (no fill, pop or reply taken),
  * or CACHE_FAIL_NONE when it may succeed or a policy hook would decide. */

@@ -87,6 +87,11 @@ void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     if (!s->req.is_write) s->req.bytes = (uint16_t)line; /* L2 misses fetch whole lines */
   }
   while (reqq_ready(&pt->input, now)) {
+    CacheFailReason why = cache_admit_fail(pt->l2, now);
+    if (why) { /* what cache_access would return, without the call */
+      cache_note_retries(pt->l2, why, 1);
+      break;
+    }
     CacheResult res = cache_access(pt->l2, &reqq_head(&pt->input)->req, now);
     if (res.outcome == CACHE_RESFAIL) break; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
