@@ -219,7 +219,7 @@ void cache_free(Cache *c) {
 
 /* On the access path: shifts and masks where the geometry allows (line size
  * always, sets when a power of 2), divisions only for interleaved slices. */
-uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
+static inline uint32_t cache_set_index(const Cache *c, uint64_t line_addr) {
   uint64_t line = line_addr >> c->line_shift;
   if (c->p.index_parts > 1) {
     uint64_t chunk = fastdiv_div(&c->div_chunk, line);
@@ -227,6 +227,7 @@ uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
   }
   return c->set_mask ? (uint32_t)(line & c->set_mask) : (uint32_t)fastdiv_mod(&c->div_sets, line);
 }
+uint32_t cache_set_of(const Cache *c, uint64_t line_addr) { return cache_set_index(c, line_addr); }
 
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
 static uint8_t *cache_set_states(const Cache *c, uint32_t set) { return &c->wstate[(size_t)set * c->p.assoc]; }
@@ -461,7 +462,7 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
   CacheFailReason admit = cache_admit_fail(c, now);
   if (admit) return cache_fail(c, admit);
-  uint32_t set = cache_set_of(c, req->line_addr);
+  uint32_t set = cache_set_index(c, req->line_addr);
   int way = cache_find(c, set, req->line_addr);
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
   CacheResult r;
@@ -491,7 +492,7 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
  * conflict is never predicted: ports free every cycle. No side effects. */
 CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
-  uint32_t set = cache_set_of(c, req->line_addr);
+  uint32_t set = cache_set_index(c, req->line_addr);
   const uint8_t *ws = cache_set_states(c, set);
   int way = cache_find(c, set, req->line_addr);
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
@@ -517,7 +518,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
     c->fill_version++;
     return true;
   }
-  uint32_t set = cache_set_of(c, reply->line_addr);
+  uint32_t set = cache_set_index(c, reply->line_addr);
   int way = cache_find(c, set, reply->line_addr);
   MEM_ASSERT(way >= 0 && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED, now, c->name,
              "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
@@ -534,15 +535,28 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   return true;
 }
 
-bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
+/* The reply queue whose head is the next reply ready at `now`, oldest first
+ * (the hit queue on a tie), or NULL. */
+static ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
   bool h = reqq_ready(&c->hit_q, now), f = reqq_ready(&c->fill_q, now);
-  if (!h && !f) return false;
-  ReqQueue *q =
-      h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
+  if (!h && !f) return NULL;
+  return h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
+}
+
+bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
+  ReqQueue *q = cache_reply_queue(c, now);
+  if (!q) return false;
   *out = reqq_head(q)->req;
   reqq_pop(q);
   return true;
 }
+
+const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
+  ReqQueue *q = cache_reply_queue(c, now);
+  return q ? &reqq_head(q)->req : NULL;
+}
+
+void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(cache_reply_queue(c, now)); }
 
 const MemRequest *cache_miss_head(const Cache *c) {
   ReqSlot *s = reqq_head(&c->miss_q);

@@ -64,16 +64,15 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
 }
 
 void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
-  if (partition_idle(pt)) return; /* nothing queued anywhere: DRAM needs no tick either */
   const uint32_t line = cache_params_of(pt->l2)->line_size;
   dram_tick(pt->dram, now);
   for (const MemRequest *r; (r = dram_peek_return(pt->dram, now)) != NULL; dram_pop_return(pt->dram))
     if (!cache_fill(pt->l2, r, now)) break;
-  MemRequest out;
-  while (icnt_can_push(reply, pt->p.id) && cache_pop_reply(pt->l2, now, &out)) {
-    MEM_ASSERT(out.sm >= 0, now, pt->name, "reply without a requesting SM");
-    uint32_t bytes = pt->p.header_bytes + (out.is_write ? 0 : line);
-    icnt_push(reply, pt->p.id, (uint32_t)out.sm, &out, bytes, now);
+  for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_peek_reply(pt->l2, now)) != NULL;
+       cache_drop_reply(pt->l2, now)) {
+    MEM_ASSERT(out->sm >= 0, now, pt->name, "reply without a requesting SM");
+    uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : line);
+    icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
     const MemRequest *r = &reqq_head(&pt->ctrl)->req;
