@@ -413,7 +413,7 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
     cache_install(c, set, victim, req, CACHE_LINE_RESERVED, now);
     cache_set_ptr(c, set)[victim].mshr = e;
-    cache_miss_push(c, req, now);
+    cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
     c->st.reads++, c->st.read_misses++;
   }
   if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
@@ -518,16 +518,21 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
     c->fill_version++;
     return true;
   }
-  uint32_t set = cache_set_index(c, reply->line_addr);
-  int way = cache_find(c, set, reply->line_addr);
-  MEM_ASSERT(way >= 0 && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED, now, c->name,
-             "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
+  /* The reply is the request this cache sent down: it names the MSHR entry,
+   * and the entry the reserved line. */
+  uint16_t m = reply->mshr[c->p.level - 1];
+  MEM_ASSERT(m < c->p.mshr_entries, now, c->name, "fill of line 0x%llx names no MSHR entry",
+             (unsigned long long)reply->line_addr);
+  MshrEntry *e = &c->mshr[m];
+  uint32_t set = e->set, way = e->way;
   CacheLine *l = &cache_set_ptr(c, set)[way];
-  MshrEntry *e = &c->mshr[l->mshr];
+  MEM_ASSERT(e->line_addr == reply->line_addr && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED &&
+                 l->mshr == m,
+             now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
   if (reqq_space(&c->fill_q) < e->count) return false;
   for (uint32_t i = 0; i < e->count; i++)
     reqq_push(&c->fill_q, &c->merged[(size_t)l->mshr * c->p.mshr_max_merge + i], now, 0);
-  cache_set_state(c, set, (uint32_t)way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
+  cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = l->mshr;
   c->st.fills++;

@@ -102,7 +102,9 @@ bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out);
  * the cache changes), or NULL; cache_drop_reply(c, now) then removes it. */
 const MemRequest *cache_peek_reply(Cache *c, uint64_t now);
 void cache_drop_reply(Cache *c, uint64_t now);
-/* A reply from the next level (read data, or the ack of a store sent down). */
+/* A reply from the next level (read data, or the ack of a store sent down):
+ * a copy of the request this cache sent down (cache_miss_head), which names
+ * its MSHR entry (MemRequest.mshr). */
 bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now);
 const MemRequest *cache_miss_head(const Cache *c);
 void cache_miss_pop(Cache *c);
