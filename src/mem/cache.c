@@ -238,7 +238,7 @@ static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
 }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
-static int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
+static inline int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
   const uint64_t *t = &c->tags[(size_t)set * c->p.assoc];
   for (uint32_t w = 0; w < c->p.assoc; w++)
     if (t[w] == line_addr) return (int)w;
@@ -286,7 +286,7 @@ static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
 /* Why a miss allocating in `set` cannot be accepted: no unreserved way, no free
  * MSHR (loads), no miss-queue slot (loads); NONE if it can. The order decides
  * which reason a request lacking several resources is counted under. */
-static CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
+static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
   const uint8_t *ws = cache_set_states(c, set);
   bool any = false;
   for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
@@ -296,7 +296,7 @@ static CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemR
   return CACHE_FAIL_NONE;
 }
 
-static void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
+static inline void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT(!reqq_full(&c->hit_q), now, c->name, "hit pipeline overflow");
   reqq_push(&c->hit_q, req, now + c->p.latency, 0);
 }
@@ -338,7 +338,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
   c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
 }
 
-static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
+static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
                           uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
   *l = (CacheLine){.line_addr = req->line_addr,
@@ -542,7 +542,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
 
 /* The reply queue whose head is the next reply ready at `now`, oldest first
  * (the hit queue on a tie), or NULL. */
-static ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
+static inline ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
   bool h = reqq_ready(&c->hit_q, now), f = reqq_ready(&c->fill_q, now);
   if (!h && !f) return NULL;
   return h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
