@@ -72,7 +72,8 @@ struct Icnt {
   uint64_t *wheel;   /* wheel_mask + 1 bitmaps of dst_words words */
   uint32_t wheel_mask, dst_words;
   uint64_t arr_now, arr_next; /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
-  FastDiv div_fpc, div_flit;  /* flits_per_cycle, flit_size */
+  FastDiv div_fpc, div_flit, div_src; /* flits_per_cycle, flit_size, n_src */
+  uint32_t src_words;                  /* words of in_nz */
   uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
   uint32_t outstanding;          /* packets in flight or waiting at destinations */
   IcntStats st;
@@ -106,6 +107,8 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->wheel = calloc((size_t)wheel_len * x->dst_words, sizeof *x->wheel);
   x->div_fpc = fastdiv_make(p->flits_per_cycle);
   x->div_flit = fastdiv_make(p->flit_size);
+  x->div_src = fastdiv_make(p->n_src);
+  x->src_words = bitmap_words(p->n_src);
   int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->src_next || !x->in_nz || !x->out_nz ||
             !x->arrived || !x->wheel;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->in[i], p->in_queue);
@@ -194,18 +197,31 @@ static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64
   }
 }
 
+/* Serves the sources of `bits` (bit i: source w * 64 + i) in ascending order,
+ * those whose ports may have a slot this cycle. */
+static void icnt_serve(Icnt *x, uint32_t w, uint64_t bits, uint64_t now) {
+  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  for (; bits; bits &= bits - 1) {
+    uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
+  }
+}
+
 /* One arbitration round: sources in rotating order, each sending as many head
  * packets as its port's flit slots in this cycle allow. Only sources with a
- * queued packet are visited. */
+ * queued packet are visited; each word of in_nz is read once (serving source
+ * s clears at most bit s, which that round has passed). */
 void icnt_tick(Icnt *x, uint64_t now) {
   if (!x->queued) return;
-  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
-  const uint32_t n = x->p.n_src;
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
-  const uint32_t first = (uint32_t)(now % n);
-  BITMAP_FOREACH(s, x->in_nz, first, n) if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
-  BITMAP_FOREACH(s, x->in_nz, 0, first) if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
+  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
+  const uint32_t fw = first / 64, words = x->src_words;
+  const uint64_t from_first = ~0ull << (first % 64), b = x->in_nz[fw];
+  icnt_serve(x, fw, b & from_first, now);
+  for (uint32_t w = fw + 1; w < words; w++) icnt_serve(x, w, x->in_nz[w], now);
+  for (uint32_t w = 0; w < fw; w++) icnt_serve(x, w, x->in_nz[w], now);
+  icnt_serve(x, fw, b & ~from_first, now);
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
