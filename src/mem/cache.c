@@ -48,6 +48,12 @@ struct Cache {
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   uint64_t port_cycle;
   uint32_t port_used;
+  /* The last tag lookup, valid until a tag changes (cache_evict,
+   * cache_install): a requester often predicts a retry's failure and then
+   * retries, or retries the same line again. Not observable state. */
+  uint64_t memo_line; /* CACHE_NO_TAG: none */
+  uint32_t memo_set;
+  int memo_way;
   uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
   const CachePolicy *pol;
   void *pstate;
@@ -168,6 +174,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->tags = malloc((size_t)c->sets * p->assoc * sizeof *c->tags);
   c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
   for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
+  c->memo_line = CACHE_NO_TAG;
   c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
@@ -243,6 +250,18 @@ static inline int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
   for (uint32_t w = 0; w < c->p.assoc; w++)
     if (t[w] == line_addr) return (int)w;
   return -1;
+}
+
+/* cache_find(cache_set_index(line_addr)), with the set index in *set. */
+static inline int cache_lookup(const Cache *cc, uint64_t line_addr, uint32_t *set) {
+  Cache *c = (Cache *)cc; /* the memo is not observable state */
+  if (line_addr != c->memo_line) {
+    c->memo_set = cache_set_index(c, line_addr);
+    c->memo_way = cache_find(c, c->memo_set, line_addr);
+    c->memo_line = line_addr;
+  }
+  *set = c->memo_set;
+  return c->memo_way;
 }
 
 int cache_probe(const Cache *c, uint64_t line_addr) { return cache_find(c, cache_set_of(c, line_addr), line_addr); }
@@ -336,6 +355,7 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
   }
   cache_set_state(c, set, w, CACHE_LINE_INVALID);
   c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
+  c->memo_line = CACHE_NO_TAG;
 }
 
 static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
@@ -349,6 +369,7 @@ static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRe
                    .alloc_warp = req->warp,
                    .state = (uint8_t)st};
   c->tags[(size_t)set * c->p.assoc + w] = req->line_addr;
+  c->memo_line = CACHE_NO_TAG;
   c->wstate[(size_t)set * c->p.assoc + w] = (uint8_t)st;
   if (c->pol->on_fill) c->pol->on_fill(c->pstate, set, w, req, now);
 }
@@ -462,8 +483,8 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
   CacheFailReason admit = cache_admit_fail(c, now);
   if (admit) return cache_fail(c, admit);
-  uint32_t set = cache_set_index(c, req->line_addr);
-  int way = cache_find(c, set, req->line_addr);
+  uint32_t set;
+  int way = cache_lookup(c, req->line_addr, &set);
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
   CacheResult r;
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) {
@@ -492,9 +513,9 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
  * conflict is never predicted: ports free every cycle. No side effects. */
 CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
-  uint32_t set = cache_set_index(c, req->line_addr);
+  uint32_t set;
+  int way = cache_lookup(c, req->line_addr, &set);
   const uint8_t *ws = cache_set_states(c, set);
-  int way = cache_find(c, set, req->line_addr);
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
     return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
   if (way >= 0 && ws[way] == CACHE_LINE_RESERVED)
