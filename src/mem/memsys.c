@@ -287,8 +287,8 @@ void memsys_tick(MemSys *ms, uint64_t now) {
    * due, or every cycle while something is ready but blocked) or a push. */
   for (uint32_t p = 0; p < ms->n_part; p++)
     if (ms->part_wake[p] <= now) {
-      partition_tick(ms->part[p], now, ms->reply);
-      ms->part_wake[p] = ms->sleep ? partition_next_event(ms->part[p], now) : now + 1;
+      bool blocked = partition_tick(ms->part[p], now, ms->reply);
+      ms->part_wake[p] = ms->sleep && !blocked ? partition_next_event(ms->part[p], now) : now + 1;
     }
   icnt_tick(ms->req, now);
   BITMAP_FOREACH(p, icnt_arrivals(ms->req, now), 0, ms->n_part) {

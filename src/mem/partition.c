@@ -69,7 +69,7 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
   reqq_push(&pt->input, r, now + pt->p.input_delay, 0);
 }
 
-void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
+bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   const uint32_t line = pt->line;
   if (pt->dram_busy) {
     dram_tick(pt->dram, now);
@@ -99,12 +99,13 @@ void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     CacheFailReason why = cache_admit_fail(pt->l2, now);
     if (why) { /* what cache_access would return, without the call */
       cache_note_retries(pt->l2, why, 1);
-      break;
+      return true;
     }
     CacheResult res = cache_access(pt->l2, &reqq_head(&pt->input)->req, now);
-    if (res.outcome == CACHE_RESFAIL) break; /* retried next cycle: back-pressure toward the network */
+    if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
   }
+  return false;
 }
 
 /* partition_next_event() once the queues say nothing before t (> now + 1):
