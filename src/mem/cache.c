@@ -320,25 +320,18 @@ static inline void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now
   reqq_push(&c->hit_q, req, now + c->p.latency, 0);
 }
 
-/* Empties way `w` of `set` for a new line: tells the policy, counts the
- * eviction and queues the write-back of a dirty line (the caller reserved
- * the miss-queue slot). */
-static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
-                        uint64_t now) {
+/* What evicting a valid line tells the policy and the next level: on_evict,
+ * and the write-back of a dirty line. Out of line: LRU has no on_evict and
+ * the L1s write nothing back, so cache_evict's inlined part stays small. */
+static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set, uint32_t w, const MemRequest *by,
+                                                         CacheEvictReason why, uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
-  if (l->state == CACHE_LINE_INVALID) return;
-  MEM_ASSERT(l->state != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set,
-             w);
   bool dirty = l->state == CACHE_LINE_MODIFIED;
   if (c->pol->on_evict) {
     CacheEviction ev = {
         .set = set, .way = w, .line = l, .dirty = dirty, .reason = why, .by = by, .cycle = now};
     c->pol->on_evict(c->pstate, &ev);
   }
-  if (why == CACHE_EVICT_REPLACE)
-    c->st.evictions++;
-  else
-    c->st.invalidations++;
   if (dirty) {
     MemRequest wb = {.addr = l->line_addr,
                      .line_addr = l->line_addr,
@@ -353,6 +346,22 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
     cache_miss_push(c, &wb, now);
     c->st.writebacks++;
   }
+}
+
+/* Empties way `w` of `set` for a new line: tells the policy, counts the
+ * eviction and queues the write-back of a dirty line (the caller reserved
+ * the miss-queue slot). */
+static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
+                               uint64_t now) {
+  CacheLine *l = &cache_set_ptr(c, set)[w];
+  if (l->state == CACHE_LINE_INVALID) return;
+  MEM_ASSERT(l->state != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set,
+             w);
+  if (c->pol->on_evict || l->state == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
+  if (why == CACHE_EVICT_REPLACE)
+    c->st.evictions++;
+  else
+    c->st.invalidations++;
   cache_set_state(c, set, w, CACHE_LINE_INVALID);
   c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
   c->memo_line = CACHE_NO_TAG;
