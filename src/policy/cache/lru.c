@@ -31,13 +31,11 @@ static void lru_touch(void *state, uint32_t set, uint32_t way, const MemRequest 
 
 static uint32_t lru_find_victim(void *state, uint32_t set, const CacheLine *lines, const MemRequest *req) {
   LruState *s = state;
-  const uint64_t *stamp = &s->stamp[(size_t)set * s->ways];
   uint32_t best = s->ways;
-  uint64_t oldest = UINT64_MAX; /* stamps stay below it: the first way with the smallest stamp wins */
   for (uint32_t w = 0; w < s->ways; w++) {
-    uint8_t st = lines[w].state;
-    if (st == CACHE_LINE_INVALID) return w;
-    if (st != CACHE_LINE_RESERVED && stamp[w] < oldest) oldest = stamp[w], best = w;
+    if (lines[w].state == CACHE_LINE_INVALID) return w;
+    if (lines[w].state == CACHE_LINE_RESERVED) continue;
+    if (best == s->ways || s->stamp[set * s->ways + w] < s->stamp[set * s->ways + best]) best = w;
   }
   return best;
 }
