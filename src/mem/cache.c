@@ -48,6 +48,12 @@ struct Cache {
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   uint64_t port_cycle;
   uint32_t port_used;
+  /* The last tag lookup, valid until a tag changes (cache_evict,
+   * cache_install): a requester often predicts a retry's failure and then
+   * retries, or retries the same line again. Not observable state. */
+  uint64_t memo_line; /* CACHE_NO_TAG: none */
+  uint32_t memo_set;
+  int memo_way;
   uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
   const CachePolicy *pol;
   void *pstate;
@@ -168,6 +174,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->tags = malloc((size_t)c->sets * p->assoc * sizeof *c->tags);
   c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
   for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
+  c->memo_line = CACHE_NO_TAG;
   c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
@@ -219,7 +226,7 @@ void cache_free(Cache *c) {
 
 /* On the access path: shifts and masks where the geometry allows (line size
  * always, sets when a power of 2), divisions only for interleaved slices. */
-uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
+static inline uint32_t cache_set_index(const Cache *c, uint64_t line_addr) {
   uint64_t line = line_addr >> c->line_shift;
   if (c->p.index_parts > 1) {
     uint64_t chunk = fastdiv_div(&c->div_chunk, line);
@@ -227,6 +234,7 @@ uint32_t cache_set_of(const Cache *c, uint64_t line_addr) {
   }
   return c->set_mask ? (uint32_t)(line & c->set_mask) : (uint32_t)fastdiv_mod(&c->div_sets, line);
 }
+uint32_t cache_set_of(const Cache *c, uint64_t line_addr) { return cache_set_index(c, line_addr); }
 
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
 static uint8_t *cache_set_states(const Cache *c, uint32_t set) { return &c->wstate[(size_t)set * c->p.assoc]; }
@@ -237,11 +245,23 @@ static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
 }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
-static int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
+static inline int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
   const uint64_t *t = &c->tags[(size_t)set * c->p.assoc];
   for (uint32_t w = 0; w < c->p.assoc; w++)
     if (t[w] == line_addr) return (int)w;
   return -1;
+}
+
+/* cache_find(cache_set_index(line_addr)), with the set index in *set. */
+static inline int cache_lookup(const Cache *cc, uint64_t line_addr, uint32_t *set) {
+  Cache *c = (Cache *)cc; /* the memo is not observable state */
+  if (line_addr != c->memo_line) {
+    c->memo_set = cache_set_index(c, line_addr);
+    c->memo_way = cache_find(c, c->memo_set, line_addr);
+    c->memo_line = line_addr;
+  }
+  *set = c->memo_set;
+  return c->memo_way;
 }
 
 int cache_probe(const Cache *c, uint64_t line_addr) { return cache_find(c, cache_set_of(c, line_addr), line_addr); }
@@ -285,7 +305,7 @@ static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
 /* Why a miss allocating in `set` cannot be accepted: no unreserved way, no free
  * MSHR (loads), no miss-queue slot (loads); NONE if it can. The order decides
  * which reason a request lacking several resources is counted under. */
-static CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
+static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
   const uint8_t *ws = cache_set_states(c, set);
   bool any = false;
   for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
@@ -295,30 +315,23 @@ static CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemR
   return CACHE_FAIL_NONE;
 }
 
-static void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
+static inline void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT(!reqq_full(&c->hit_q), now, c->name, "hit pipeline overflow");
   reqq_push(&c->hit_q, req, now + c->p.latency, 0);
 }
 
-/* Empties way `w` of `set` for a new line: tells the policy, counts the
- * eviction and queues the write-back of a dirty line (the caller reserved
- * the miss-queue slot). */
-static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
-                        uint64_t now) {
+/* What evicting a valid line tells the policy and the next level: on_evict,
+ * and the write-back of a dirty line. Out of line: LRU has no on_evict and
+ * the L1s write nothing back, so cache_evict's inlined part stays small. */
+static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set, uint32_t w, const MemRequest *by,
+                                                         CacheEvictReason why, uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
-  if (l->state == CACHE_LINE_INVALID) return;
-  MEM_ASSERT(l->state != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set,
-             w);
   bool dirty = l->state == CACHE_LINE_MODIFIED;
   if (c->pol->on_evict) {
     CacheEviction ev = {
         .set = set, .way = w, .line = l, .dirty = dirty, .reason = why, .by = by, .cycle = now};
     c->pol->on_evict(c->pstate, &ev);
   }
-  if (why == CACHE_EVICT_REPLACE)
-    c->st.evictions++;
-  else
-    c->st.invalidations++;
   if (dirty) {
     MemRequest wb = {.addr = l->line_addr,
                      .line_addr = l->line_addr,
@@ -333,11 +346,28 @@ static void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by
     cache_miss_push(c, &wb, now);
     c->st.writebacks++;
   }
-  cache_set_state(c, set, w, CACHE_LINE_INVALID);
-  c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
 }
 
-static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
+/* Empties way `w` of `set` for a new line: tells the policy, counts the
+ * eviction and queues the write-back of a dirty line (the caller reserved
+ * the miss-queue slot). */
+static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
+                               uint64_t now) {
+  CacheLine *l = &cache_set_ptr(c, set)[w];
+  if (l->state == CACHE_LINE_INVALID) return;
+  MEM_ASSERT(l->state != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set,
+             w);
+  if (c->pol->on_evict || l->state == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
+  if (why == CACHE_EVICT_REPLACE)
+    c->st.evictions++;
+  else
+    c->st.invalidations++;
+  cache_set_state(c, set, w, CACHE_LINE_INVALID);
+  c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
+  c->memo_line = CACHE_NO_TAG;
+}
+
+static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
                           uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
   *l = (CacheLine){.line_addr = req->line_addr,
@@ -348,6 +378,7 @@ static void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *
                    .alloc_warp = req->warp,
                    .state = (uint8_t)st};
   c->tags[(size_t)set * c->p.assoc + w] = req->line_addr;
+  c->memo_line = CACHE_NO_TAG;
   c->wstate[(size_t)set * c->p.assoc + w] = (uint8_t)st;
   if (c->pol->on_fill) c->pol->on_fill(c->pstate, set, w, req, now);
 }
@@ -412,7 +443,7 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
     cache_install(c, set, victim, req, CACHE_LINE_RESERVED, now);
     cache_set_ptr(c, set)[victim].mshr = e;
-    cache_miss_push(c, req, now);
+    cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
     c->st.reads++, c->st.read_misses++;
   }
   if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
@@ -447,16 +478,22 @@ static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemR
   return cache_result(hit ? CACHE_HIT : CACHE_MISS);
 }
 
+CacheFailReason cache_admit_fail(const Cache *c, uint64_t now) {
+  if (c->port_cycle == now && c->port_used >= c->p.ports) return CACHE_FAIL_PORT;
+  /* Hits and write acks enter the hit pipeline; when the requester stops
+   * popping replies it fills up and the cache stops accepting (back-pressure). */
+  if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
+  return CACHE_FAIL_NONE;
+}
+
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT((req->line_addr & (c->p.line_size - 1)) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
-  if (c->port_used >= c->p.ports) return cache_fail(c, CACHE_FAIL_PORT);
-  /* Hits and write acks enter the hit pipeline; when the requester stops
-   * popping replies it fills up and the cache stops accepting (back-pressure). */
-  if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_REPLY_QUEUE);
-  uint32_t set = cache_set_of(c, req->line_addr);
-  int way = cache_find(c, set, req->line_addr);
+  CacheFailReason admit = cache_admit_fail(c, now);
+  if (admit) return cache_fail(c, admit);
+  uint32_t set;
+  int way = cache_lookup(c, req->line_addr, &set);
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
   CacheResult r;
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) {
@@ -485,9 +522,9 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
  * conflict is never predicted: ports free every cycle. No side effects. */
 CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
-  uint32_t set = cache_set_of(c, req->line_addr);
+  uint32_t set;
+  int way = cache_lookup(c, req->line_addr, &set);
   const uint8_t *ws = cache_set_states(c, set);
-  int way = cache_find(c, set, req->line_addr);
   if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
     return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
   if (way >= 0 && ws[way] == CACHE_LINE_RESERVED)
@@ -511,16 +548,21 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
     c->fill_version++;
     return true;
   }
-  uint32_t set = cache_set_of(c, reply->line_addr);
-  int way = cache_find(c, set, reply->line_addr);
-  MEM_ASSERT(way >= 0 && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED, now, c->name,
-             "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
+  /* The reply is the request this cache sent down: it names the MSHR entry,
+   * and the entry the reserved line. */
+  uint16_t m = reply->mshr[c->p.level - 1];
+  MEM_ASSERT(m < c->p.mshr_entries, now, c->name, "fill of line 0x%llx names no MSHR entry",
+             (unsigned long long)reply->line_addr);
+  MshrEntry *e = &c->mshr[m];
+  uint32_t set = e->set, way = e->way;
   CacheLine *l = &cache_set_ptr(c, set)[way];
-  MshrEntry *e = &c->mshr[l->mshr];
+  MEM_ASSERT(e->line_addr == reply->line_addr && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED &&
+                 l->mshr == m,
+             now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
   if (reqq_space(&c->fill_q) < e->count) return false;
   for (uint32_t i = 0; i < e->count; i++)
     reqq_push(&c->fill_q, &c->merged[(size_t)l->mshr * c->p.mshr_max_merge + i], now, 0);
-  cache_set_state(c, set, (uint32_t)way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
+  cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = l->mshr;
   c->st.fills++;
@@ -528,15 +570,28 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   return true;
 }
 
-bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
+/* The reply queue whose head is the next reply ready at `now`, oldest first
+ * (the hit queue on a tie), or NULL. */
+static inline ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
   bool h = reqq_ready(&c->hit_q, now), f = reqq_ready(&c->fill_q, now);
-  if (!h && !f) return false;
-  ReqQueue *q =
-      h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
+  if (!h && !f) return NULL;
+  return h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
+}
+
+bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
+  ReqQueue *q = cache_reply_queue(c, now);
+  if (!q) return false;
   *out = reqq_head(q)->req;
   reqq_pop(q);
   return true;
 }
+
+const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
+  ReqQueue *q = cache_reply_queue(c, now);
+  return q ? &reqq_head(q)->req : NULL;
+}
+
+void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(cache_reply_queue(c, now)); }
 
 const MemRequest *cache_miss_head(const Cache *c) {
   ReqSlot *s = reqq_head(&c->miss_q);

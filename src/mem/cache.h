@@ -87,13 +87,24 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
 void cache_free(Cache *c);
 
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now);
+/* The failure cache_access() at `now` returns before looking at the request
+ * (tag ports used up this cycle, hit pipeline full), or CACHE_FAIL_NONE.
+ * A requester that skips the call on such a failure counts it with
+ * cache_note_retries(c, why, 1). */
+CacheFailReason cache_admit_fail(const Cache *c, uint64_t now);
 /* The reservation failure cache_access(req) is certain to return at a later
  * cycle if nothing reaches the cache in between (no fill, pop or reply taken),
  * or CACHE_FAIL_NONE when it may succeed or a policy hook would decide. */
 CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req);
 /* Next completed request whose reply is ready at `now`, oldest ready first. */
 bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out);
-/* A reply from the next level (read data, or the ack of a store sent down). */
+/* The reply cache_pop_reply(c, now) would return, left in place (valid until
+ * the cache changes), or NULL; cache_drop_reply(c, now) then removes it. */
+const MemRequest *cache_peek_reply(Cache *c, uint64_t now);
+void cache_drop_reply(Cache *c, uint64_t now);
+/* A reply from the next level (read data, or the ack of a store sent down):
+ * a copy of the request this cache sent down (cache_miss_head), which names
+ * its MSHR entry (MemRequest.mshr). */
 bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now);
 const MemRequest *cache_miss_head(const Cache *c);
 void cache_miss_pop(Cache *c);

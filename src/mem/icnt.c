@@ -6,6 +6,7 @@
 #include "mem/icnt.h"
 
 #include "core/bitmap.h"
+#include "core/fastdiv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,17 @@ struct Icnt {
   uint64_t *src_free, *dst_free; /* flit-slot time at which the port is free */
   uint64_t *src_next;            /* per source: no cycle before this can send its head packet (ports busy) */
   uint64_t *in_nz, *out_nz;      /* bit per source / destination: its queue is not empty */
+  /* Arrivals without visiting every busy destination. Each non-empty
+   * destination queue is in exactly one of: `arrived` (its head has arrived by
+   * the cycle of the last icnt_arrivals(), arr_now), or the wheel slot
+   * head_ready & wheel_mask, a bitmap of destinations (heads due that cycle,
+   * or a multiple of wheel_len cycles later: icnt_arrivals checks). */
+  uint64_t *arrived;
+  uint64_t *wheel;   /* wheel_mask + 1 bitmaps of dst_words words */
+  uint32_t wheel_mask, dst_words;
+  uint64_t arr_now, arr_next; /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
+  FastDiv div_fpc, div_flit, div_src; /* flits_per_cycle, flit_size, n_src */
+  uint32_t src_words;                  /* words of in_nz */
   uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
   uint32_t outstanding;          /* packets in flight or waiting at destinations */
   IcntStats st;
@@ -85,7 +97,20 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->src_next = calloc(p->n_src, sizeof *x->src_next);
   x->in_nz = calloc(bitmap_words(p->n_src), sizeof *x->in_nz);
   x->out_nz = calloc(bitmap_words(p->n_dst), sizeof *x->out_nz);
-  int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->src_next || !x->in_nz || !x->out_nz;
+  x->dst_words = bitmap_words(p->n_dst);
+  x->arrived = calloc(x->dst_words, sizeof *x->arrived);
+  /* A wheel a little longer than the usual flight time: almost every head is
+   * due within one turn (longer flights just wait another turn). */
+  uint32_t wheel_len = 8;
+  while (wheel_len < p->latency + 4) wheel_len *= 2;
+  x->wheel_mask = wheel_len - 1;
+  x->wheel = calloc((size_t)wheel_len * x->dst_words, sizeof *x->wheel);
+  x->div_fpc = fastdiv_make(p->flits_per_cycle);
+  x->div_flit = fastdiv_make(p->flit_size);
+  x->div_src = fastdiv_make(p->n_src);
+  x->src_words = bitmap_words(p->n_src);
+  int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->src_next || !x->in_nz || !x->out_nz ||
+            !x->arrived || !x->wheel;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->in[i], p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
@@ -109,11 +134,13 @@ void icnt_free(Icnt *x) {
   free(x->src_next);
   free(x->in_nz);
   free(x->out_nz);
+  free(x->arrived);
+  free(x->wheel);
   free(x);
 }
 
 uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
-  uint32_t f = (bytes + x->p.flit_size - 1) / x->p.flit_size;
+  uint32_t f = (uint32_t)fastdiv_div(&x->div_flit, (uint64_t)bytes + x->p.flit_size - 1);
   return f ? f : 1;
 }
 
@@ -132,8 +159,11 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   x->st.bytes += bytes;
 }
 
-/* One arbitration round: sources in rotating order, each sending as many head
- * packets as its port's flit slots in this cycle allow. */
+/* Puts destination d, whose head packet arrives at `ready` > arr_now, on the wheel. */
+static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
+  bitmap_set(&x->wheel[(size_t)(ready & x->wheel_mask) * x->dst_words], d);
+}
+
 /* Sends source s's head packets while its port's flit slots in [base, limit) allow. */
 static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64_t fpc) {
   for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
@@ -142,7 +172,7 @@ static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64
     if (x->src_free[s] > start) start = x->src_free[s];
     if (x->dst_free[d] > start) start = x->dst_free[d];
     if (start >= limit) { /* port slots only move later: no earlier cycle can send it */
-      x->src_next[s] = start / fpc;
+      x->src_next[s] = fastdiv_div(&x->div_fpc, start);
       return;
     }
     if (reqq_full(&x->out[d])) {
@@ -151,12 +181,15 @@ static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64
     }
     uint64_t end = start + flits;
     x->src_free[s] = x->dst_free[d] = end;
-    uint64_t arrival = (end + fpc - 1) / fpc - 1 + x->p.latency;
+    uint64_t arrival = fastdiv_div(&x->div_fpc, end + fpc - 1) - 1 + x->p.latency;
     x->st.packets++;
     x->st.flits += flits;
     x->st.latency_sum += arrival - h->ready;
     reqq_push(&x->out[d], &h->req, arrival, 0);
-    bitmap_set(x->out_nz, d);
+    if (x->out[d].count == 1) { /* a new head, due after now (latency >= 1) */
+      bitmap_set(x->out_nz, d);
+      icnt_arm(x, d, arrival);
+    }
     reqq_pop(&x->in[s]);
     if (reqq_empty(&x->in[s])) bitmap_clear(x->in_nz, s);
     x->queued--;
@@ -164,30 +197,70 @@ static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64
   }
 }
 
+/* Serves the sources of `bits` (bit i: source w * 64 + i) in ascending order,
+ * those whose ports may have a slot this cycle. */
+static void icnt_serve(Icnt *x, uint32_t w, uint64_t bits, uint64_t now) {
+  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  for (; bits; bits &= bits - 1) {
+    uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
+  }
+}
+
 /* One arbitration round: sources in rotating order, each sending as many head
  * packets as its port's flit slots in this cycle allow. Only sources with a
- * queued packet are visited. */
+ * queued packet are visited; each word of in_nz is read once (serving source
+ * s clears at most bit s, which that round has passed). */
 void icnt_tick(Icnt *x, uint64_t now) {
   if (!x->queued) return;
-  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
-  const uint32_t n = x->p.n_src;
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
-  const uint32_t first = (uint32_t)(now % n);
-  BITMAP_FOREACH(s, x->in_nz, first, n) if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
-  BITMAP_FOREACH(s, x->in_nz, 0, first) if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
+  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
+  const uint32_t fw = first / 64, words = x->src_words;
+  const uint64_t from_first = ~0ull << (first % 64), b = x->in_nz[fw];
+  icnt_serve(x, fw, b & from_first, now);
+  for (uint32_t w = fw + 1; w < words; w++) icnt_serve(x, w, x->in_nz[w], now);
+  for (uint32_t w = 0; w < fw; w++) icnt_serve(x, w, x->in_nz[w], now);
+  icnt_serve(x, fw, b & ~from_first, now);
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   return reqq_ready(&x->out[dst], now) ? &reqq_head(&x->out[dst])->req : NULL;
 }
 
-const uint64_t *icnt_busy_outputs(const Icnt *x) { return x->out_nz; }
+const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
+  uint64_t from = x->arr_next;
+  if (now >= from && now - from > x->wheel_mask) from = now - x->wheel_mask; /* a long skip: each slot once */
+  for (uint64_t t = from; t <= now; t++) {
+    uint64_t *slot = &x->wheel[(size_t)(t & x->wheel_mask) * x->dst_words];
+    for (uint32_t w = 0; w < x->dst_words; w++) {
+      uint64_t b = slot[w];
+      slot[w] = 0;
+      for (; b; b &= b - 1) {
+        uint32_t d = w * 64 + (uint32_t)__builtin_ctzll(b);
+        uint64_t r = x->out[d].head_ready;
+        if (r <= now)
+          bitmap_set(x->arrived, d);
+        else
+          icnt_arm(x, d, r); /* due a turn (or more) later */
+      }
+    }
+  }
+  if (now >= from) x->arr_now = now, x->arr_next = now + 1;
+  return x->arrived;
+}
 
 void icnt_pop(Icnt *x, uint32_t dst) {
-  reqq_pop(&x->out[dst]);
-  if (reqq_empty(&x->out[dst])) bitmap_clear(x->out_nz, dst);
+  ReqQueue *q = &x->out[dst];
+  reqq_pop(q);
   x->outstanding--;
+  if (reqq_empty(q)) {
+    bitmap_clear(x->out_nz, dst);
+    bitmap_clear(x->arrived, dst);
+  } else if (q->head_ready > x->arr_now) {
+    bitmap_clear(x->arrived, dst);
+    icnt_arm(x, dst, q->head_ready);
+  }
 }
 
 

@@ -47,10 +47,12 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
 void icnt_tick(Icnt *x, uint64_t now);
 /* The packet at dst's ejection buffer head if it has arrived by `now`. */
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);
+/* Removes dst's head packet (one that has arrived). */
 void icnt_pop(Icnt *x, uint32_t dst);
-/* Bitmap (core/bitmap.h) of the destinations whose ejection buffer holds a
- * packet, arrived or not: callers visit only those. */
-const uint64_t *icnt_busy_outputs(const Icnt *x);
+/* Bitmap (core/bitmap.h) of exactly the destinations whose head packet has
+ * arrived by `now` (nondecreasing across calls): callers visit only those,
+ * then pop what they take; it stays valid through those pops. */
+const uint64_t *icnt_arrivals(Icnt *x, uint64_t now);
 
 /* Earliest cycle > now at which the network can make progress (UINT64_MAX if empty). */
 uint64_t icnt_next_event(const Icnt *x, uint64_t now);

@@ -45,6 +45,10 @@ typedef struct MemRequest {
   uint8_t flags;        /* MEM_F_* (set by the memory system) */
   uint8_t hints;        /* set by the requester for cache policies (e.g. MEM_HINT_CRITICAL) */
   uint8_t reserved_;
+  /* Set by the memory system: the MSHR entry the level-1 / level-2 cache
+   * allocated for this line miss, in the copy it sends down (its fill finds
+   * the line from it without a tag search). In the former padding: still 64 B. */
+  uint16_t mshr[2];
 } MemRequest;
 
 #endif

@@ -276,7 +276,7 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
  * takes at least one cycle, and memsys_derive() counts them. */
 void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
-  BITMAP_FOREACH(s, icnt_busy_outputs(ms->reply), 0, ms->n_sm) {
+  BITMAP_FOREACH(s, icnt_arrivals(ms->reply, now), 0, ms->n_sm) {
     for (const MemRequest *r; (r = icnt_peek(ms->reply, s, now)) != NULL; icnt_pop(ms->reply, s)) {
       MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
@@ -287,11 +287,11 @@ void memsys_tick(MemSys *ms, uint64_t now) {
    * due, or every cycle while something is ready but blocked) or a push. */
   for (uint32_t p = 0; p < ms->n_part; p++)
     if (ms->part_wake[p] <= now) {
-      partition_tick(ms->part[p], now, ms->reply);
-      ms->part_wake[p] = ms->sleep ? partition_next_event(ms->part[p], now) : now + 1;
+      bool blocked = partition_tick(ms->part[p], now, ms->reply);
+      ms->part_wake[p] = ms->sleep && !blocked ? partition_next_event(ms->part[p], now) : now + 1;
     }
   icnt_tick(ms->req, now);
-  BITMAP_FOREACH(p, icnt_busy_outputs(ms->req), 0, ms->n_part) {
+  BITMAP_FOREACH(p, icnt_arrivals(ms->req, now), 0, ms->n_part) {
     for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
          icnt_pop(ms->req, p)) {
       partition_push(ms->part[p], r, now);

@@ -10,12 +10,17 @@
 #include "mem/reqq.h"
 
 struct Partition {
-  PartitionParams p;
-  char name[32], l2name[32], dname[32];
+  /* What every tick reads, first (one host cache line); the parameters after. */
   Cache *l2;
   DramChannel *dram;
+  bool dram_busy; /* false only while the channel is idle (dram_idle): set by every dram_push, cleared by
+                   * a tick that finds it idle. An idle channel's tick, returns and events are nothing,
+                   * so ticks skip it without touching it. */
+  uint32_t line;  /* L2 line size */
   ReqQueue input; /* ready = cycle of the L2 access */
   ReqQueue ctrl;  /* L2 miss queue -> DRAM; ready = cycle it reaches the scheduler */
+  PartitionParams p;
+  char name[32], l2name[32], dname[32];
 };
 
 Partition *partition_create(const PartitionParams *p, const Config *cfg, char *err, size_t errlen) {
@@ -27,6 +32,7 @@ Partition *partition_create(const PartitionParams *p, const Config *cfg, char *e
   if (!pt) return snprintf(err, errlen, "out of memory"), NULL;
   if (errlen) err[0] = 0;
   pt->p = *p;
+  pt->line = p->l2.line_size;
   snprintf(pt->name, sizeof pt->name, "partition%u", p->id);
   snprintf(pt->l2name, sizeof pt->l2name, "l2");
   snprintf(pt->dname, sizeof pt->dname, "dram%u", p->id);
@@ -63,22 +69,25 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
   reqq_push(&pt->input, r, now + pt->p.input_delay, 0);
 }
 
-void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
-  if (partition_idle(pt)) return; /* nothing queued anywhere: DRAM needs no tick either */
-  const uint32_t line = cache_params_of(pt->l2)->line_size;
-  dram_tick(pt->dram, now);
-  for (const MemRequest *r; (r = dram_peek_return(pt->dram, now)) != NULL; dram_pop_return(pt->dram))
-    if (!cache_fill(pt->l2, r, now)) break;
-  MemRequest out;
-  while (icnt_can_push(reply, pt->p.id) && cache_pop_reply(pt->l2, now, &out)) {
-    MEM_ASSERT(out.sm >= 0, now, pt->name, "reply without a requesting SM");
-    uint32_t bytes = pt->p.header_bytes + (out.is_write ? 0 : line);
-    icnt_push(reply, pt->p.id, (uint32_t)out.sm, &out, bytes, now);
+bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
+  const uint32_t line = pt->line;
+  if (pt->dram_busy) {
+    dram_tick(pt->dram, now);
+    for (const MemRequest *r; (r = dram_peek_return(pt->dram, now)) != NULL; dram_pop_return(pt->dram))
+      if (!cache_fill(pt->l2, r, now)) break;
+    pt->dram_busy = !dram_idle(pt->dram);
+  }
+  for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_peek_reply(pt->l2, now)) != NULL;
+       cache_drop_reply(pt->l2, now)) {
+    MEM_ASSERT(out->sm >= 0, now, pt->name, "reply without a requesting SM");
+    uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : line);
+    icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
     const MemRequest *r = &reqq_head(&pt->ctrl)->req;
     uint64_t local = addrmap_local(&pt->p.map, r->line_addr);
     dram_push(pt->dram, r, addrmap_bank(&pt->p.map, local), addrmap_row(&pt->p.map, local), now);
+    pt->dram_busy = true;
     reqq_pop(&pt->ctrl);
   }
   for (const MemRequest *m; !reqq_full(&pt->ctrl) && (m = cache_miss_head(pt->l2)) != NULL;
@@ -87,10 +96,25 @@ void partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     if (!s->req.is_write) s->req.bytes = (uint16_t)line; /* L2 misses fetch whole lines */
   }
   while (reqq_ready(&pt->input, now)) {
+    CacheFailReason why = cache_admit_fail(pt->l2, now);
+    if (why) { /* what cache_access would return, without the call */
+      cache_note_retries(pt->l2, why, 1);
+      return true;
+    }
     CacheResult res = cache_access(pt->l2, &reqq_head(&pt->input)->req, now);
-    if (res.outcome == CACHE_RESFAIL) break; /* retried next cycle: back-pressure toward the network */
+    if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
   }
+  return false;
+}
+
+/* partition_next_event() once the queues say nothing before t (> now + 1):
+ * the DRAM channel may. Out of line, so that the frequent busy case returns
+ * without the register saves of the DRAM query. */
+static __attribute__((noinline)) uint64_t partition_dram_event(const Partition *pt, uint64_t now, uint64_t t) {
+  uint64_t x;
+  if (pt->dram_busy && !dram_idle(pt->dram) && (x = dram_next_event(pt->dram, now)) < t) t = x;
+  return t;
 }
 
 uint64_t partition_next_event(const Partition *pt, uint64_t now) {
@@ -98,8 +122,7 @@ uint64_t partition_next_event(const Partition *pt, uint64_t now) {
   if ((x = reqq_next_ready(&pt->ctrl)) < t) t = x;
   if ((x = cache_next_reply(pt->l2)) < t) t = x;
   if (t <= now + 1 || cache_miss_head(pt->l2)) return now + 1; /* the busy case: no DRAM query */
-  if (!dram_idle(pt->dram) && (x = dram_next_event(pt->dram, now)) < t) t = x;
-  return t;
+  return partition_dram_event(pt, now, t);
 }
 
 bool partition_idle(const Partition *pt) {

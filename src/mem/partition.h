@@ -36,8 +36,12 @@ void partition_free(Partition *pt);
 bool partition_can_accept(const Partition *pt);
 void partition_push(Partition *pt, const MemRequest *r, uint64_t now);
 /* One cycle: DRAM, fills, replies into `reply` (source port = id), DRAM
- * requests, L2 accesses; in that (reverse pipeline) order. */
-void partition_tick(Partition *pt, uint64_t now, Icnt *reply);
+ * requests, L2 accesses; in that (reverse pipeline) order. It changes
+ * nothing on an idle partition (memsys ticks a partition only when
+ * partition_next_event() or a push says it can do something). Returns true
+ * when a ready request could not enter the L2: partition_next_event() would
+ * say now + 1. */
+bool partition_tick(Partition *pt, uint64_t now, Icnt *reply);
 uint64_t partition_next_event(const Partition *pt, uint64_t now);
 bool partition_idle(const Partition *pt);
 
