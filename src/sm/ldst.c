@@ -170,11 +170,12 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
 }
 
 void sm_ldst_replies(Sm *sm, uint64_t now) {
-  MemRequest r;
-  while (cache_pop_reply(sm->l1d, now, &r)) {
+  for (const MemRequest *r; (r = cache_peek_reply(sm->l1d, now)) != NULL;) {
+    void *user = r->user; /* all the SM needs of the reply: no copy */
+    cache_drop_reply(sm->l1d, now);
     sm->busy = 1;
-    if (!r.user) continue; /* store acknowledgement */
-    uintptr_t v = (uintptr_t)r.user - 1;
+    if (!user) continue; /* store acknowledgement */
+    uintptr_t v = (uintptr_t)user - 1;
     uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
     SmWarp *w = &sm->warps[slot];
     w->dirty = 1;
