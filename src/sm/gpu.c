@@ -31,8 +31,14 @@ struct Gpu {
   uint64_t *wake, *prog;
   uint32_t *nctas;            /* resident CTAs when last noted (acceptance changes only with it) */
   uint8_t *resident;
-  uint8_t *pop_wake;          /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
   int8_t *accept;
+  /* bitmaps over SMs (nwords words each), kept by gpu_note_sm */
+  uint64_t *every;            /* wake == 0: simulated every cycle */
+  uint64_t *pop_wake;         /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
+  uint64_t *busy;             /* timers.busy: it can do something next cycle */
+  uint64_t *due;              /* scratch: SMs whose wake cycle came (gpu_collect_due) */
+  uint32_t nwords;
+  uint64_t wake_min;          /* <= every wake cycle > 0 (a lower bound: an SM's wake may move later) */
   uint64_t prog_sum;
   uint32_t nresident;
   uint32_t naccept;           /* SMs with accept > 0 */
@@ -43,12 +49,21 @@ struct Gpu {
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA. */
 static void gpu_note_sm(Gpu *g, uint32_t i) {
   Sm *sm = g->sms[i];
-  g->wake[i] = sm_wake_cycle(sm);
-  g->pop_wake[i] = sm_wakes_on_pop(sm);
+  const uint32_t w = i / 64;
+  const uint64_t bit = 1ull << (i % 64);
+  const uint64_t wake = sm_wake_cycle(sm);
+  g->wake[i] = wake;
+  if (!wake) g->every[w] |= bit;
+  else {
+    g->every[w] &= ~bit;
+    if (wake < g->wake_min) g->wake_min = wake;
+  }
+  if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
+  g->timers[i] = sm_timers(sm);
+  if (g->timers[i].busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - g->prog[i];
   g->prog[i] = p;
-  g->timers[i] = sm_timers(sm);
   uint32_t n = sm_resident_ctas(sm);
   if (n == g->nctas[i] && g->accept[i] >= 0) return; /* no CTA came or went: acceptance unchanged */
   g->nctas[i] = n;
@@ -71,6 +86,19 @@ static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now)
   uint64_t n = t->event;
   if (t->free_at > now && t->free_at < n) n = t->free_at;
   return n <= now ? now + 1 : n;
+}
+
+/* Marks in `due` the SMs whose wake cycle came (wake_min <= now) and makes
+ * wake_min exact again over the others; the due ones are simulated this cycle
+ * and gpu_note_sm lowers wake_min to their new wake cycles. */
+static void gpu_collect_due(Gpu *g, uint64_t now) {
+  uint64_t m = UINT64_MAX;
+  for (uint32_t i = 0; i < g->nsm; i++) {
+    const uint64_t w = g->wake[i];
+    if (w <= now) bitmap_set(g->due, i);
+    else if (w < m) m = w;
+  }
+  g->wake_min = m;
 }
 
 static inline bool gpu_can_accept(Gpu *g, uint32_t i) {
@@ -97,14 +125,18 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->prog = calloc(g->nsm, sizeof *g->prog);
   g->resident = calloc(g->nsm, 1);
   g->accept = calloc(g->nsm, 1);
-  g->pop_wake = calloc(g->nsm, 1);
   g->timers = calloc(g->nsm, sizeof *g->timers);
   g->nctas = calloc(g->nsm, sizeof *g->nctas);
-  if (!g->sms || !g->wake || !g->prog || !g->nctas || !g->resident || !g->accept || !g->pop_wake || !g->timers) {
+  g->nwords = bitmap_words(g->nsm);
+  g->every = calloc(4 * (size_t)g->nwords, sizeof(uint64_t));
+  if (!g->sms || !g->wake || !g->prog || !g->nctas || !g->resident || !g->accept || !g->every || !g->timers) {
     gpu_free(g);
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
+  g->pop_wake = g->every + g->nwords;
+  g->busy = g->pop_wake + g->nwords;
+  g->due = g->busy + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -118,7 +150,7 @@ void gpu_free(Gpu *g) {
   free(g->prog);
   free(g->resident);
   free(g->accept);
-  free(g->pop_wake);
+  free(g->every);
   free(g->timers);
   free(g->nctas);
   memsys_free(g->ms);
@@ -187,6 +219,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k);
   g->prog_sum = 0;
   g->nresident = g->naccept = g->ndynamic = 0;
+  g->wake_min = UINT64_MAX;
+  memset(g->due, 0, sizeof(uint64_t) * g->nwords);
   for (uint32_t i = 0; i < g->nsm; i++) {
     g->prog[i] = g->resident[i] = 0;
     g->nctas[i] = UINT32_MAX; /* forces the first note */
@@ -195,7 +229,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     gpu_note_sm(g, i);
   }
   uint64_t *events = memsys_sm_events(g->ms);
-  const uint32_t nwords = bitmap_words(g->nsm);
+  const uint32_t nwords = g->nwords;
   uint64_t *fills = events, *pops = events + nwords;
   WsResult rc = WS_SUCCESS;
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
@@ -222,16 +256,20 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       next_cta++;
       sm_launch_cta(g->sms[si], c, now);
       gpu_note_sm(g, si);
-      g->wake[si] = 0; /* simulated this cycle whatever it says */
+      bitmap_set(g->due, si); /* simulated this cycle whatever it says */
       dispatch_possible = 1;
     }
     if (rc != WS_SUCCESS) break;
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
-    for (uint32_t i = 0; i < g->nsm; i++) {
-      if (g->wake[i] > now && !bitmap_test(fills, i) && !(g->pop_wake[i] && bitmap_test(pops, i))) continue;
-      if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
-      gpu_note_sm(g, i);
+    if (now >= g->wake_min) gpu_collect_due(g, now);
+    for (uint32_t w = 0; w < nwords && rc == WS_SUCCESS; w++) { /* fills and pops are set by memsys_tick only */
+      for (uint64_t b = g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]); b; b &= b - 1) {
+        uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
+        if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
+        gpu_note_sm(g, i);
+      }
+      g->due[w] = 0;
     }
     for (uint32_t w = 0; w < 2 * nwords; w++) events[w] = 0;
     uint64_t progress = g->prog_sum;
@@ -253,6 +291,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       for (uint32_t i = 0; i < g->nsm && next > now + 1; i++)
         if (gpu_can_accept(g, i)) next = now + 1;
     }
+    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
+      if (g->busy[w]) next = now + 1;
     for (uint32_t i = 0; i < g->nsm && next > now + 1; i++) {
       uint64_t t = gpu_sm_next_event(g, i, now);
       if (t < next) next = t;
