@@ -9,6 +9,7 @@
 #include "sm/sm_int.h"
 
 static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
+static void warps_changed(const Sm *sm);          /* with live_add() */
 
 /* ---- static per-kernel timing info ---- */
 
@@ -232,6 +233,7 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   sm->kinfo = NULL;
   sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
   sm->nlive = 0;
+  warps_changed(sm);
   sm->quiet = 0;
   memset(&sm->ldst, 0, sizeof sm->ldst);
 }
@@ -289,7 +291,13 @@ bool sm_can_accept_cta(const Sm *sm) {
 
 static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
 
+/* The set of warps changed (on_warps_change). */
+static void warps_changed(const Sm *sm) {
+  if (sm->policy && sm->policy->on_warps_change) sm->policy->on_warps_change(sm->pstate);
+}
+
 static void live_add(Sm *sm, uint32_t slot) {
+  warps_changed(sm);
   bitmap_set(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
   uint32_t i = sm->nlive++;
@@ -298,6 +306,7 @@ static void live_add(Sm *sm, uint32_t slot) {
 }
 
 static void live_remove(Sm *sm, uint32_t slot) {
+  warps_changed(sm);
   bitmap_clear(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
   uint32_t i = 0;
