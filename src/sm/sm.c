@@ -9,6 +9,7 @@
 #include "sm/sm_int.h"
 
 static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
+static void settle_memo(Sm *sm);                  /* issue memo, with stage_issue() */
 static void warps_changed(const Sm *sm);          /* with live_add() */
 
 /* ---- static per-kernel timing info ---- */
@@ -213,6 +214,7 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
 
 void sm_end_kernel(Sm *sm, uint64_t end) {
   settle_quiet(sm, end);
+  settle_memo(sm);
   sm->accept_cache = -1;
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
     if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
@@ -590,10 +592,11 @@ units:;
       else w->dirty = 0;
       return 0;
     }
-    if (in->op != PTX_OP_st && in->op != PTX_OP_red) {
-      int free_load = 0;
-      for (int i = 0; i < SM_MAX_LOADS; i++) free_load |= w->loads[i].remaining == 0;
-      if (!free_load) { v->wait = WARP_WAIT_SCOREBOARD; w->dirty = 0; return 0; }
+    /* a free load group: pending_loads counts the groups in use (each has replies due) */
+    if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads >= SM_MAX_LOADS) {
+      v->wait = WARP_WAIT_SCOREBOARD;
+      w->dirty = 0;
+      return 0;
     }
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
@@ -627,13 +630,12 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   pw->trace = NULL;
   if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
   sm->st.warp_insts++;
-  sm->st.thread_insts += (uint64_t)__builtin_popcount(mask);
+  sm->st.thread_insts += bitmap_count(mask);
   sm->st.issue_kind[kind]++;
   w->view->insts++;
   w->view->last_issue = now;
   /* I-buffer: pop the head; flush if the next instruction is not the fetched one */
-  memmove(&w->ib_pc[0], &w->ib_pc[1], sizeof(uint32_t) * (SM_IB_MAX - 1));
-  memmove(&w->ib_ready[0], &w->ib_ready[1], sizeof(uint64_t) * (SM_IB_MAX - 1));
+  for (uint32_t i = 1; i < w->ib_n; i++) w->ib_pc[i - 1] = w->ib_pc[i], w->ib_ready[i - 1] = w->ib_ready[i];
   w->ib_n--;
   uint32_t npc = ptx_warp_pc(pw);
   if (w->ib_n && w->ib_pc[0] != npc) w->ib_n = 0;
@@ -672,35 +674,42 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
 
 /* The reason a scheduler issued nothing, from how many of its warps wait on what. */
 static SmStall stall_reason(const Sm *sm, const uint32_t *seen) {
-  (void)sm;
-  uint32_t any = 0;
-  for (int k = 0; k < WARP_WAIT__COUNT; k++) any += seen[k];
-  if (!any) return SM_STALL_NO_WARP;
   if (seen[WARP_WAIT_NONE]) return SM_STALL_POLICY;
   if (seen[WARP_WAIT_UNIT]) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
   if (seen[WARP_WAIT_SCOREBOARD]) return SM_STALL_SCOREBOARD;
   if (seen[WARP_WAIT_EMPTY]) return SM_STALL_IBUFFER;
   if (seen[WARP_WAIT_BARRIER]) return SM_STALL_BARRIER;
-  return SM_STALL_DRAIN;
+  return seen[WARP_WAIT_DRAIN] || seen[WARP_WAIT_EXITED] ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
 }
 
-static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
-  if (sm->issue_memo && !sm->issue_dirty) { /* nothing a warp waits on changed: same outcome as last cycle */
-    if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
-    for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]]++;
-    return 0;
-  }
+/* Adds n cycles in which every scheduler stalls as in the last scan (q_stall). */
+static void add_stalls(Sm *sm, uint64_t n) {
+  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
+}
+
+/* Memoised issue cycles are only counted (memo_cycles) and their stalls added
+ * before the next scan can change q_stall, or at the kernel's end. */
+static void settle_memo(Sm *sm) {
+  if (sm->memo_cycles) add_stalls(sm, sm->memo_cycles);
+  sm->memo_cycles = 0;
+}
+
+/* Scans the warps and issues (stage_issue without the memo). */
+static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  settle_memo(sm);
   sm->issue_dirty = 0;
   sm->time_wait = 0;
   /* refresh every view first: the policy orders on this cycle's state */
   const PtxInst *ins[1024];
-  uint32_t pcs[1024];
-  uint8_t ready[1024];
+  uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
+  uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
   uint32_t nready[64], seen[64][WARP_WAIT__COUNT];
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
-  memset(seen, 0, sizeof(seen[0]) * ns);
-  memset(nready, 0, sizeof(nready[0]) * ns);
-  memset(ready, 0, nw);
+  for (uint32_t q = 0; q < ns; q++) {
+    nready[q] = 0;
+    for (int k = 0; k < WARP_WAIT__COUNT; k++) seen[q][k] = 0;
+  }
+  for (uint32_t wd = 0; wd < sm->bm_words; wd++) ready[wd] = 0;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
@@ -712,13 +721,14 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
       }
     for (uint64_t b = live & ~(sb | ld); b; b &= b - 1) { /* ascending, as the live list */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
-      ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
+      const uint32_t r = (uint32_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
       const SmWarp *w = &sm->warps[s];
       const uint8_t wait = sm->views[s].wait;
-      nready[q] += ready[s];
-      seen[q][wait]++;
-      sm->nready_total += ready[s];
       const uint64_t bit = 1ull << (s % 64);
+      ready[wd] |= r ? bit : 0;
+      nready[q] += r;
+      seen[q][wait]++;
+      sm->nready_total += (int)r;
       if (!w->dirty && wait == WARP_WAIT_SCOREBOARD) sm->skip_sb[wd] |= bit;
       else sm->skip_sb[wd] &= ~bit;
       if (!w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst) sm->skip_ldst[wd] |= bit;
@@ -726,6 +736,7 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     }
   }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+  int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = (uint32_t)((now + k) % sm->nsched), issued = 0; /* the first scheduler alternates with the cycle */
     if (!nready[sched % 64]) {
@@ -737,21 +748,31 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
-      if (s >= nw || !sm->warps[s].pw || !ready[s] || sm->sched_of[s] != sched) continue;
+      if (s >= nw || !sm->warps[s].pw || !bitmap_test(ready, s) || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
       uint32_t pc = pcs[s];
-      if (!warp_ready(sm, s, now, &in, &pc)) { ready[s] = 0; continue; }
+      if (issued_any && !warp_ready(sm, s, now, &in, &pc)) { bitmap_clear(ready, s); continue; }
       if (issue(sm, s, in, pc, now, err, errlen)) return -1;
-      ready[s] = 0;
+      bitmap_clear(ready, s);
       sm->greedy[sched] = (int32_t)s;
       issued++;
+      issued_any = 1;
     }
     if (!issued) sm->st.stall[stall_reason(sm, seen[sched % 64])]++;
   }
   sm->issue_memo = sm->shortcuts && !sm->nready_total && !sm->time_wait;
   return 0;
+}
+
+static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  if (sm->issue_memo && !sm->issue_dirty) { /* nothing a warp waits on changed: same outcome as last cycle */
+    if (sm->has_tick) sm->policy->tick(sm->pstate, now);
+    sm->memo_cycles++;
+    return 0;
+  }
+  return issue_scan(sm, now, err, errlen);
 }
 
 /* Is this cycle provably identical to the last (quiet) one? Nothing the SM
@@ -769,7 +790,7 @@ static void account_quiet(Sm *sm, uint64_t n) {
     sm->st.icache_waits += n;
     cache_note_retries(sm->l1i, (CacheFailReason)sm->q_ffail, n);
   }
-  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
+  add_stalls(sm, n);
   if (sm->ldst.busy) {
     sm->st.ldst_busy_cycles += n;
     if (sm->q_fail >= 0) {

@@ -143,6 +143,7 @@ struct Sm {
    * waiting on the clock, the scan is repeated only after something a warp
    * can wait on changed (issue_dirty). */
   int issue_dirty, issue_memo, time_wait;
+  uint64_t memo_cycles;       /* memoised cycles whose stalls are not yet counted (settle_memo) */
   /* Fetch-stage memo: the last scan found no warp to fetch for, and no I-buffer,
    * pending fetch or warp exit changed since. */
   int fetch_dirty;
