@@ -13,6 +13,17 @@
 #include "core/bitmap.h"
 #include "sm/sm_int.h"
 
+/* What the engine keeps of one SM, to run its loop without touching the SM
+ * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
+typedef struct GpuSm {
+  SmTimers timers;            /* for the next-event jump (sm_timers) */
+  uint64_t wake;              /* the cycle it must next be simulated (sm_wake_cycle) */
+  uint64_t prog;              /* its progress counter */
+  uint32_t nctas;             /* resident CTAs when last noted (acceptance changes only with it) */
+  uint8_t resident;           /* holds CTAs */
+  int8_t accept;              /* may take a CTA (-1: ask it every time, its policy limits CTAs) */
+} GpuSm;
+
 struct Gpu {
   const Config *cfg;
   MemSys *ms;
@@ -24,14 +35,7 @@ struct Gpu {
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
   bool progress;
-  /* per SM, what the engine loop needs without touching the SM (gpu_note_sm):
-   * the cycle it must next be simulated (sm_wake_cycle), its progress
-   * counter, whether it holds CTAs, whether it may take one (-1: ask it every
-   * time, its policy limits CTAs) */
-  uint64_t *wake, *prog;
-  uint32_t *nctas;            /* resident CTAs when last noted (acceptance changes only with it) */
-  uint8_t *resident;
-  int8_t *accept;
+  GpuSm *gs;                  /* per SM */
   /* bitmaps over SMs (nwords words each), kept by gpu_note_sm */
   uint64_t *every;            /* wake == 0: simulated every cycle */
   uint64_t *pop_wake;         /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
@@ -43,37 +47,37 @@ struct Gpu {
   uint32_t nresident;
   uint32_t naccept;           /* SMs with accept > 0 */
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
-  SmTimers *timers;           /* per SM, for the engine's next-event jump (sm_timers) */
 };
 
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA. */
 static void gpu_note_sm(Gpu *g, uint32_t i) {
   Sm *sm = g->sms[i];
+  GpuSm *e = &g->gs[i];
   const uint32_t w = i / 64;
   const uint64_t bit = 1ull << (i % 64);
   const uint64_t wake = sm_wake_cycle(sm);
-  g->wake[i] = wake;
+  e->wake = wake;
   if (!wake) g->every[w] |= bit;
   else {
     g->every[w] &= ~bit;
     if (wake < g->wake_min) g->wake_min = wake;
   }
   if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
-  g->timers[i] = sm_timers(sm);
-  if (g->timers[i].busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
+  e->timers = sm_timers(sm);
+  if (e->timers.busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
   uint64_t p = sm_progress(sm);
-  g->prog_sum += p - g->prog[i];
-  g->prog[i] = p;
+  g->prog_sum += p - e->prog;
+  e->prog = p;
   uint32_t n = sm_resident_ctas(sm);
-  if (n == g->nctas[i] && g->accept[i] >= 0) return; /* no CTA came or went: acceptance unchanged */
-  g->nctas[i] = n;
+  if (n == e->nctas && e->accept >= 0) return; /* no CTA came or went: acceptance unchanged */
+  e->nctas = n;
   uint8_t r = n != 0;
-  g->nresident += (uint32_t)r - g->resident[i];
-  g->resident[i] = r;
-  if (g->accept[i] >= 0) {
+  g->nresident += (uint32_t)r - e->resident;
+  e->resident = r;
+  if (e->accept >= 0) {
     int8_t a = (int8_t)sm_can_accept_cta(sm);
-    g->naccept += (uint32_t)a - (uint32_t)g->accept[i];
-    g->accept[i] = a;
+    g->naccept += (uint32_t)a - (uint32_t)e->accept;
+    e->accept = a;
   }
 }
 
@@ -81,7 +85,7 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
  * engine's copy of its timers (they change only while it is simulated or
  * takes a CTA, when gpu_note_sm refreshes them). */
 static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now) {
-  const SmTimers *t = &g->timers[i];
+  const SmTimers *t = &g->gs[i].timers;
   if (t->busy) return now + 1;
   uint64_t n = t->event;
   if (t->free_at > now && t->free_at < n) n = t->free_at;
@@ -94,7 +98,7 @@ static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now)
 static void gpu_collect_due(Gpu *g, uint64_t now) {
   uint64_t m = UINT64_MAX;
   for (uint32_t i = 0; i < g->nsm; i++) {
-    const uint64_t w = g->wake[i];
+    const uint64_t w = g->gs[i].wake;
     if (w <= now) bitmap_set(g->due, i);
     else if (w < m) m = w;
   }
@@ -102,7 +106,7 @@ static void gpu_collect_due(Gpu *g, uint64_t now) {
 }
 
 static inline bool gpu_can_accept(Gpu *g, uint32_t i) {
-  return g->accept[i] < 0 ? sm_can_accept_cta(g->sms[i]) : g->accept[i] > 0;
+  return g->gs[i].accept < 0 ? sm_can_accept_cta(g->sms[i]) : g->gs[i].accept > 0;
 }
 
 static double wall_now(void) {
@@ -121,15 +125,10 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   if (!g->ms) { free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
-  g->wake = calloc(g->nsm, sizeof *g->wake);
-  g->prog = calloc(g->nsm, sizeof *g->prog);
-  g->resident = calloc(g->nsm, 1);
-  g->accept = calloc(g->nsm, 1);
-  g->timers = calloc(g->nsm, sizeof *g->timers);
-  g->nctas = calloc(g->nsm, sizeof *g->nctas);
+  g->gs = calloc(g->nsm, sizeof *g->gs);
   g->nwords = bitmap_words(g->nsm);
   g->every = calloc(4 * (size_t)g->nwords, sizeof(uint64_t));
-  if (!g->sms || !g->wake || !g->prog || !g->nctas || !g->resident || !g->accept || !g->every || !g->timers) {
+  if (!g->sms || !g->gs || !g->every) {
     gpu_free(g);
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -146,13 +145,8 @@ void gpu_free(Gpu *g) {
   if (!g) return;
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
-  free(g->wake);
-  free(g->prog);
-  free(g->resident);
-  free(g->accept);
+  free(g->gs);
   free(g->every);
-  free(g->timers);
-  free(g->nctas);
   memsys_free(g->ms);
   free(g->kern);
   free(g);
@@ -222,10 +216,11 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   g->wake_min = UINT64_MAX;
   memset(g->due, 0, sizeof(uint64_t) * g->nwords);
   for (uint32_t i = 0; i < g->nsm; i++) {
-    g->prog[i] = g->resident[i] = 0;
-    g->nctas[i] = UINT32_MAX; /* forces the first note */
-    g->accept[i] = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
-    g->ndynamic += g->accept[i] < 0;
+    GpuSm *e = &g->gs[i];
+    e->prog = e->resident = 0;
+    e->nctas = UINT32_MAX; /* forces the first note */
+    e->accept = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
+    g->ndynamic += e->accept < 0;
     gpu_note_sm(g, i);
   }
   uint64_t *events = memsys_sm_events(g->ms);
