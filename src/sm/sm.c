@@ -135,7 +135,6 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->ctas = calloc(sm->max_ctas, sizeof(SmCta));
   sm->greedy = malloc(sizeof(int32_t) * sm->nsched);
   sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
-  sm->live = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->sched_of = malloc(sm->max_warps + 1);
   sm->bm_words = bitmap_words(sm->max_warps);
@@ -143,11 +142,12 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->live_bm = calloc(sm->bm_words, sizeof(uint64_t));
   sm->skip_sb = calloc(sm->bm_words, sizeof(uint64_t));
   sm->skip_ldst = calloc(sm->bm_words, sizeof(uint64_t));
+  sm->fetch_bm = calloc(sm->bm_words, sizeof(uint64_t));
   sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live || !sm->sched_of ||
-      !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->sched_bm) {
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
+      !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -192,8 +192,8 @@ void sm_free(Sm *sm) {
   if (sm->policy && sm->policy->free) sm->policy->free(sm->pstate);
   if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->live); free(sm->sched_of);
-  free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->sched_bm);
+  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
+  free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
   free(sm);
 }
 
@@ -226,15 +226,15 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
     if (sm->views) sm->views[w].valid = 0, sm->views[w].wait = WARP_WAIT_EXITED;
   }
   sm->resident_ctas = sm->used_threads = sm->used_warps = sm->used_regs = sm->used_shared = 0;
-  if (sm->live_bm && sm->skip_sb && sm->skip_ldst) {
+  if (sm->live_bm && sm->skip_sb && sm->skip_ldst && sm->fetch_bm) {
     memset(sm->live_bm, 0, sizeof(uint64_t) * sm->bm_words);
+    memset(sm->fetch_bm, 0, sizeof(uint64_t) * sm->bm_words);
     memset(sm->skip_sb, 0, sizeof(uint64_t) * sm->bm_words);
     memset(sm->skip_ldst, 0, sizeof(uint64_t) * sm->bm_words);
   }
   sm->launch = NULL;
   sm->kinfo = NULL;
   sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
-  sm->nlive = 0;
   warps_changed(sm);
   sm->quiet = 0;
   memset(&sm->ldst, 0, sizeof sm->ldst);
@@ -302,20 +302,19 @@ static void live_add(Sm *sm, uint32_t slot) {
   warps_changed(sm);
   bitmap_set(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
-  uint32_t i = sm->nlive++;
-  while (i > 0 && sm->live[i - 1] > slot) { sm->live[i] = sm->live[i - 1]; i--; }
-  sm->live[i] = slot;
 }
 
 static void live_remove(Sm *sm, uint32_t slot) {
   warps_changed(sm);
   bitmap_clear(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
-  uint32_t i = 0;
-  while (i < sm->nlive && sm->live[i] != slot) i++;
-  if (i == sm->nlive) return;
-  memmove(&sm->live[i], &sm->live[i + 1], sizeof(uint32_t) * (sm->nlive - i - 1));
-  sm->nlive--;
+}
+
+/* Keeps slot s's bit in fetch_bm: its warp waits for an I-buffer fill. */
+static inline void fetch_note(Sm *sm, uint32_t s) {
+  const SmWarp *w = &sm->warps[s];
+  if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) bitmap_set(sm->fetch_bm, s);
+  else bitmap_clear(sm->fetch_bm, s);
 }
 
 void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
@@ -372,6 +371,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     v->wait = WARP_WAIT_EMPTY;
     w->dirty = 1;
     live_add(sm, slot);
+    fetch_note(sm, slot);
     sm_event(sm, SCHED_EV_WARP_LAUNCH, slot, 0, 0, now);
   }
   sm->progress++;
@@ -442,6 +442,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   w->view->valid = 0;
   w->view->wait = WARP_WAIT_EXITED;
   live_remove(sm, slot);
+  fetch_note(sm, slot);
   for (uint32_t i = 0; i < sm->nsched; i++)
     if (sm->greedy[i] == (int32_t)slot) sm->greedy[i] = -1;
   if (--c->live_warps == 0) {
@@ -489,13 +490,16 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
     sm->fetch_dirty = 1;
     /* fill the I-buffer with up to fetch_width sequential instructions of the function */
     uint32_t pc = ptx_warp_pc(w->pw);
-    if (pc == PTX_EXIT_PC) continue;
-    const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
-    for (uint32_t k = 0; k < sm->fetch_width && pc + k < f->first_pc + f->npc && w->ib_n < sm->ib_slots; k++) {
-      w->ib_pc[w->ib_n] = pc + k;
-      w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
-      w->ib_n++;
+    if (pc != PTX_EXIT_PC) {
+      const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
+      for (uint32_t k = 0; k < sm->fetch_width && pc + k < f->first_pc + f->npc && w->ib_n < sm->ib_slots; k++) {
+        w->ib_pc[w->ib_n] = pc + k;
+        w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
+        w->ib_n++;
+      }
     }
+    fetch_note(sm, slot);
+    if (pc == PTX_EXIT_PC) continue;
     sm->issue_dirty = 1;
     sm->busy = 1;
     sm->progress++;
@@ -505,11 +509,8 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
 static void stage_fetch(Sm *sm, uint64_t now) {
   if (!sm->fetch_dirty) return;
   uint32_t n = 0;
-  for (uint32_t i = 0; i < sm->nlive; i++) {
-    uint32_t s = sm->live[i];
-    SmWarp *w = &sm->warps[s];
-    if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) sm->elig_buf[n++] = s;
-  }
+  for (uint32_t wd = 0; wd < sm->bm_words; wd++) /* ascending slots */
+    for (uint64_t b = sm->fetch_bm[wd]; b; b &= b - 1) sm->elig_buf[n++] = wd * 64 + (uint32_t)__builtin_ctzll(b);
   if (!n) { sm->fetch_dirty = !sm->shortcuts; return; }
   uint32_t s = sm->fetch->select ? sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now) : sm->elig_buf[0];
   if (!sm->fetch->select) {
@@ -530,6 +531,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
     return;
   }
   w->fetch_pending = 1;
+  fetch_note(sm, s);
   sm->fetched = 1;
   sm->last_fetch = s;
   sm->st.fetches++;
@@ -554,7 +556,7 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   pc = ptx_warp_pc(w->pw);
-  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1; /* control flow left the fetched path: flush */
+  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
   if (!w->ib_n || w->ib_ready[0] > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
@@ -668,6 +670,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
     if (ptx_cta_recheck_barriers(pw->cta)) sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
     maybe_retire(sm, s, now);
   }
+  fetch_note(sm, s);
   sm->progress++;
   return 0;
 }

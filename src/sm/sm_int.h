@@ -108,8 +108,6 @@ struct Sm {
   uint32_t sb_words, sb_pred_off;
   /* state */
   SmWarp *warps;
-  uint32_t *live;             /* occupied warp slots, ascending */
-  uint32_t nlive;
   WarpView *views;
   SmCta *ctas;
   uint32_t used_threads, used_regs, used_shared, used_warps;
@@ -132,6 +130,7 @@ struct Sm {
    * a warp's scoreboard or loads (w->dirty) takes it out (sm_warp_unskip). */
   uint64_t *live_bm, *skip_sb, *skip_ldst;
   uint64_t *sched_bm;         /* min(nsched, 64) bitmaps: the slots of each scheduler index */
+  uint64_t *fetch_bm;         /* warps waiting for an I-buffer fill (fetch_note): fetch candidates */
   uint32_t bm_words;
   /* Quiescence (with quiet, q_* at the front): a cycle in which no warp was
    * ready and nothing moved; until one of its inputs changes, the next cycles
