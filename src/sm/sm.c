@@ -675,14 +675,17 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   return 0;
 }
 
-/* The reason a scheduler issued nothing, from how many of its warps wait on what. */
-static SmStall stall_reason(const Sm *sm, const uint32_t *seen) {
-  if (seen[WARP_WAIT_NONE]) return SM_STALL_POLICY;
-  if (seen[WARP_WAIT_UNIT]) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
-  if (seen[WARP_WAIT_SCOREBOARD]) return SM_STALL_SCOREBOARD;
-  if (seen[WARP_WAIT_EMPTY]) return SM_STALL_IBUFFER;
-  if (seen[WARP_WAIT_BARRIER]) return SM_STALL_BARRIER;
-  return seen[WARP_WAIT_DRAIN] || seen[WARP_WAIT_EXITED] ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
+#define WAIT_BIT(k) (1u << (k))
+
+/* The reason a scheduler issued nothing, from what its warps wait on (`seen`:
+ * bit k set when one of them waits on WarpWait k). */
+static SmStall stall_reason(const Sm *sm, uint32_t seen) {
+  if (seen & WAIT_BIT(WARP_WAIT_NONE)) return SM_STALL_POLICY;
+  if (seen & WAIT_BIT(WARP_WAIT_UNIT)) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
+  if (seen & WAIT_BIT(WARP_WAIT_SCOREBOARD)) return SM_STALL_SCOREBOARD;
+  if (seen & WAIT_BIT(WARP_WAIT_EMPTY)) return SM_STALL_IBUFFER;
+  if (seen & WAIT_BIT(WARP_WAIT_BARRIER)) return SM_STALL_BARRIER;
+  return seen ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
 }
 
 /* Adds n cycles in which every scheduler stalls as in the last scan (q_stall). */
@@ -706,12 +709,9 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const PtxInst *ins[1024];
   uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
   uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
-  uint32_t nready[64], seen[64][WARP_WAIT__COUNT];
+  uint32_t seen[64];                  /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
-  for (uint32_t q = 0; q < ns; q++) {
-    nready[q] = 0;
-    for (int k = 0; k < WARP_WAIT__COUNT; k++) seen[q][k] = 0;
-  }
+  for (uint32_t q = 0; q < ns; q++) seen[q] = 0;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) ready[wd] = 0;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
@@ -719,8 +719,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     if (sb | ld)
       for (uint32_t q = 0; q < ns; q++) {
         const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
-        seen[q][WARP_WAIT_SCOREBOARD] += bitmap_count(sb & m);
-        seen[q][WARP_WAIT_UNIT] += bitmap_count(ld & m);
+        seen[q] |= (sb & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (ld & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0);
       }
     for (uint64_t b = live & ~(sb | ld); b; b &= b - 1) { /* ascending, as the live list */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
@@ -728,9 +727,8 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       const SmWarp *w = &sm->warps[s];
       const uint8_t wait = sm->views[s].wait;
       const uint64_t bit = 1ull << (s % 64);
-      ready[wd] |= r ? bit : 0;
-      nready[q] += r;
-      seen[q][wait]++;
+      ready[wd] |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
+      seen[q] |= WAIT_BIT(wait);
       sm->nready_total += (int)r;
       if (!w->dirty && wait == WARP_WAIT_SCOREBOARD) sm->skip_sb[wd] |= bit;
       else sm->skip_sb[wd] &= ~bit;
@@ -742,7 +740,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = (uint32_t)((now + k) % sm->nsched), issued = 0; /* the first scheduler alternates with the cycle */
-    if (!nready[sched % 64]) {
+    if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
       SmStall r = stall_reason(sm, seen[sched % 64]);
       sm->st.stall[r]++;
       sm->q_stall[sched % 64] = (uint8_t)r;
