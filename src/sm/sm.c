@@ -317,8 +317,7 @@ static inline void fetch_note(Sm *sm, uint32_t s) {
   else bitmap_clear(sm->fetch_bm, s);
 }
 
-void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
-  if (!sm->policy->on_event) return;
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
   SchedEvent ev = {kind, now, slot, slot < sm->max_warps ? sm->warps[slot].cta_slot : 0, line, pc, -1};
   sm->policy->on_event(sm->pstate, &ev);
 }

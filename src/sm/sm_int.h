@@ -174,6 +174,11 @@ void sm_ldst_replies(Sm *sm, uint64_t now);
 /* sm.c, used by ldst.c */
 void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n);
 void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n);
-void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now);
+/* Reports an event to the policy (its on_event hook); the test is inline so
+ * that a policy without the hook costs its callers nothing. */
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now);
+static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
+  if (sm->policy->on_event) sm_event_emit(sm, kind, slot, line, pc, now);
+}
 
 #endif
