@@ -711,7 +711,6 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   uint32_t seen[64];                  /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
   for (uint32_t q = 0; q < ns; q++) seen[q] = 0;
-  for (uint32_t wd = 0; wd < sm->bm_words; wd++) ready[wd] = 0;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
@@ -720,20 +719,24 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
         const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
         seen[q] |= (sb & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (ld & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0);
       }
-    for (uint64_t b = live & ~(sb | ld); b; b &= b - 1) { /* ascending, as the live list */
+    /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
+    const uint64_t eval = live & ~(sb | ld);
+    uint64_t rdy = 0, nsb = sm->skip_sb[wd] & ~eval, nld = sm->skip_ldst[wd] & ~eval;
+    for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
       const uint32_t r = (uint32_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
       const SmWarp *w = &sm->warps[s];
       const uint8_t wait = sm->views[s].wait;
       const uint64_t bit = 1ull << (s % 64);
-      ready[wd] |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
+      rdy |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
       seen[q] |= WAIT_BIT(wait);
-      sm->nready_total += (int)r;
-      if (!w->dirty && wait == WARP_WAIT_SCOREBOARD) sm->skip_sb[wd] |= bit;
-      else sm->skip_sb[wd] &= ~bit;
-      if (!w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst) sm->skip_ldst[wd] |= bit;
-      else sm->skip_ldst[wd] &= ~bit;
+      nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
+      nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
     }
+    ready[wd] = rdy;
+    sm->skip_sb[wd] = nsb;
+    sm->skip_ldst[wd] = nld;
+    sm->nready_total |= rdy != 0;
   }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */

@@ -137,7 +137,7 @@ struct Sm {
    * are identical and are only accounted (stall counters), not re-simulated. */
   uint8_t q_stall[64];
   int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
-  int ldst_moved, fetched, nready_total;
+  int ldst_moved, fetched, nready_total; /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
   /* Issue-stage memo: when the last scan found no ready warp and no warp was
    * waiting on the clock, the scan is repeated only after something a warp
    * can wait on changed (issue_dirty). */
