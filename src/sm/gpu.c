@@ -40,6 +40,8 @@ struct Gpu {
   uint64_t *every;            /* wake == 0: simulated every cycle */
   uint64_t *pop_wake;         /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
   uint64_t *busy;             /* timers.busy: it can do something next cycle */
+  uint64_t *timed;            /* busy, an event queued or free_at after the noting cycle: the others'
+                               * gpu_sm_next_event() is UINT64_MAX until they are noted again */
   uint64_t *due;              /* scratch: SMs whose wake cycle came (gpu_collect_due) */
   uint32_t nwords;
   uint64_t wake_min;          /* <= every wake cycle > 0 (a lower bound: an SM's wake may move later) */
@@ -65,6 +67,8 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
   if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
   e->timers = sm_timers(sm);
   if (e->timers.busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
+  if (e->timers.busy || e->timers.event != UINT64_MAX || e->timers.free_at > g->cycle) g->timed[w] |= bit;
+  else g->timed[w] &= ~bit;
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - e->prog;
   e->prog = p;
@@ -127,7 +131,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->sms = calloc(g->nsm, sizeof(Sm *));
   g->gs = calloc(g->nsm, sizeof *g->gs);
   g->nwords = bitmap_words(g->nsm);
-  g->every = calloc(4 * (size_t)g->nwords, sizeof(uint64_t));
+  g->every = calloc(5 * (size_t)g->nwords, sizeof(uint64_t));
   if (!g->sms || !g->gs || !g->every) {
     gpu_free(g);
     snprintf(err, errlen, "out of memory");
@@ -136,6 +140,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->pop_wake = g->every + g->nwords;
   g->busy = g->pop_wake + g->nwords;
   g->due = g->busy + g->nwords;
+  g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -288,10 +293,11 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
     for (uint32_t w = 0; w < nwords && next > now + 1; w++)
       if (g->busy[w]) next = now + 1;
-    for (uint32_t i = 0; i < g->nsm && next > now + 1; i++) {
-      uint64_t t = gpu_sm_next_event(g, i, now);
-      if (t < next) next = t;
-    }
+    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
+      for (uint64_t b = g->timed[w]; b && next > now + 1; b &= b - 1) {
+        uint64_t t = gpu_sm_next_event(g, w * 64 + (uint32_t)__builtin_ctzll(b), now);
+        if (t < next) next = t;
+      }
     if (next > now + 1) {
       uint64_t t = memsys_next_event(g->ms, now);
       if (t < next) next = t;
