@@ -678,7 +678,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
 
 /* The reason a scheduler issued nothing, from what its warps wait on (`seen`:
  * bit k set when one of them waits on WarpWait k). */
-static SmStall stall_reason(const Sm *sm, uint32_t seen) {
+static SmStall stall_reason(const Sm *sm, uint8_t seen) {
   if (seen & WAIT_BIT(WARP_WAIT_NONE)) return SM_STALL_POLICY;
   if (seen & WAIT_BIT(WARP_WAIT_UNIT)) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
   if (seen & WAIT_BIT(WARP_WAIT_SCOREBOARD)) return SM_STALL_SCOREBOARD;
@@ -708,16 +708,15 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const PtxInst *ins[1024];
   uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
   uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
-  uint32_t seen[64];                  /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
+  uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
-  for (uint32_t q = 0; q < ns; q++) seen[q] = 0;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
     if (sb | ld)
       for (uint32_t q = 0; q < ns; q++) {
         const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
-        seen[q] |= (sb & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (ld & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0);
+        seen[q] |= (uint8_t)((sb & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (ld & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
       }
     /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
     const uint64_t eval = live & ~(sb | ld);
@@ -729,7 +728,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       const uint8_t wait = sm->views[s].wait;
       const uint64_t bit = 1ull << (s % 64);
       rdy |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
-      seen[q] |= WAIT_BIT(wait);
+      seen[q] |= (uint8_t)WAIT_BIT(wait);
       nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
       nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
     }
