@@ -263,15 +263,15 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
     if (now >= g->wake_min) gpu_collect_due(g, now);
-    for (uint32_t w = 0; w < nwords && rc == WS_SUCCESS; w++) { /* fills and pops are set by memsys_tick only */
-      for (uint64_t b = g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]); b; b &= b - 1) {
+    for (uint32_t w = 0; w < nwords; w++) { /* fills and pops are set by memsys_tick only */
+      uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
+      for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
         if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
         gpu_note_sm(g, i);
       }
-      g->due[w] = 0;
+      g->due[w] = fills[w] = pops[w] = 0;
     }
-    for (uint32_t w = 0; w < 2 * nwords; w++) events[w] = 0;
     uint64_t progress = g->prog_sum;
     int all_idle = g->nresident == 0;
     if (rc != WS_SUCCESS) {
