@@ -246,18 +246,20 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     uint64_t now = g->cycle;
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
-    uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
     end = now + 1;
-    for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
-      uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
-      if (!gpu_can_accept(g, si)) continue;
-      PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
-      if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
-      next_cta++;
-      sm_launch_cta(g->sms[si], c, now);
-      gpu_note_sm(g, si);
-      bitmap_set(g->due, si); /* simulated this cycle whatever it says */
-      dispatch_possible = 1;
+    if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
+      uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
+      for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
+        uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
+        if (!gpu_can_accept(g, si)) continue;
+        PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
+        if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
+        next_cta++;
+        sm_launch_cta(g->sms[si], c, now);
+        gpu_note_sm(g, si);
+        bitmap_set(g->due, si); /* simulated this cycle whatever it says */
+        dispatch_possible = 1;
+      }
     }
     if (rc != WS_SUCCESS) break;
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed

@@ -739,7 +739,8 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
-  const uint32_t first = (uint32_t)(now % sm->nsched); /* the first scheduler alternates with the cycle */
+  /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
+  const uint32_t first = sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched, issued = 0; /* (now + k) % nsched */
     if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {

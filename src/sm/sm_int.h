@@ -113,7 +113,6 @@ struct Sm {
   uint32_t used_threads, used_regs, used_shared, used_warps;
   uint64_t age_counter;
   int32_t *greedy;            /* per scheduler: slot issued last */
-  uint32_t first_sched;       /* which scheduler goes first this cycle */
   uint32_t last_fetch;
   uint64_t *unit_free;        /* per unit instance: cycle it accepts again */
   uint32_t unit_base[SM_UNIT__COUNT];
