@@ -105,6 +105,11 @@ typedef struct WarpSchedPolicy {
   void (*on_issue)(void *state, const WarpView *v, WarpInstKind kind, uint64_t cycle);
   void (*on_event)(void *state, const SchedEvent *ev);
   void (*tick)(void *state, uint64_t cycle);
+  /* Called whenever a slot of the SM gets or loses its warp: the views'
+   * valid, slot, cta_slot, cta_id, warp_in_cta and age fields change only
+   * then, so a policy that has been told once may keep what it derives from
+   * them until the next call. */
+  void (*on_warps_change)(void *state);
   /* Most CTAs this SM may hold (optimal-TLP style limits); NULL: no extra limit. */
   uint32_t (*cta_limit)(void *state);
   void (*report)(void *state, FILE *out, bool json);
@@ -125,6 +130,21 @@ typedef struct FetchPolicy {
 /* Helpers shared by policies (policy/warp/common.c). */
 /* Appends the scheduler's valid slots in age order (oldest first). */
 uint32_t sched_collect_by_age(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched, uint32_t *out);
+/* sched_collect_by_age() for schedulers 0..nsched-1 of one SM, kept until
+ * the warps change (sched_age_cache_changed, from on_warps_change); a cache
+ * never told of a change rebuilds every time. */
+typedef struct SchedAgeCache {
+  uint64_t gen;             /* changes counted so far */
+  int told;                 /* on_warps_change reaches it */
+  uint32_t nsched, cap;     /* cap: slots one list holds (the SM's max_warps) */
+  uint64_t *built;          /* per scheduler: gen when its list was built */
+  uint32_t *nslots, *n;     /* per scheduler: nslots it was built for, its length */
+  uint32_t *list;           /* per scheduler: cap slots */
+} SchedAgeCache;
+int sched_age_cache_init(SchedAgeCache *c, const WarpSchedEnv *env, uint32_t nsched);
+void sched_age_cache_free(SchedAgeCache *c);
+void sched_age_cache_changed(SchedAgeCache *c);
+uint32_t sched_collect_by_age_cached(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t *out);
 /* Round-robin list starting after slot `after`. */
 uint32_t sched_collect_rr(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched, int32_t after,
                           uint32_t *out);

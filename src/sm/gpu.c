@@ -13,6 +13,17 @@
 #include "core/bitmap.h"
 #include "sm/sm_int.h"
 
+/* What the engine keeps of one SM, to run its loop without touching the SM
+ * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
+typedef struct GpuSm {
+  SmTimers timers;            /* for the next-event jump (sm_timers) */
+  uint64_t wake;              /* the cycle it must next be simulated (sm_wake_cycle) */
+  uint64_t prog;              /* its progress counter */
+  uint32_t nctas;             /* resident CTAs when last noted (acceptance changes only with it) */
+  uint8_t resident;           /* holds CTAs */
+  int8_t accept;              /* may take a CTA (-1: ask it every time, its policy limits CTAs) */
+} GpuSm;
+
 struct Gpu {
   const Config *cfg;
   MemSys *ms;
@@ -24,41 +35,53 @@ struct Gpu {
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
   bool progress;
-  /* per SM, what the engine loop needs without touching the SM (gpu_note_sm):
-   * the cycle it must next be simulated (sm_wake_cycle), its progress
-   * counter, whether it holds CTAs, whether it may take one (-1: ask it every
-   * time, its policy limits CTAs) */
-  uint64_t *wake, *prog;
-  uint32_t *nctas;            /* resident CTAs when last noted (acceptance changes only with it) */
-  uint8_t *resident;
-  uint8_t *pop_wake;          /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
-  int8_t *accept;
+  GpuSm *gs;                  /* per SM */
+  /* bitmaps over SMs (nwords words each), kept by gpu_note_sm */
+  uint64_t *every;            /* wake == 0: simulated every cycle */
+  uint64_t *pop_wake;         /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
+  uint64_t *busy;             /* timers.busy: it can do something next cycle */
+  uint64_t *timed;            /* busy, an event queued or free_at after the noting cycle: the others'
+                               * gpu_sm_next_event() is UINT64_MAX until they are noted again */
+  uint64_t *due;              /* scratch: SMs whose wake cycle came (gpu_collect_due) */
+  uint32_t nwords;
+  uint64_t wake_min;          /* <= every wake cycle > 0 (a lower bound: an SM's wake may move later) */
   uint64_t prog_sum;
   uint32_t nresident;
   uint32_t naccept;           /* SMs with accept > 0 */
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
-  SmTimers *timers;           /* per SM, for the engine's next-event jump (sm_timers) */
 };
 
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA. */
 static void gpu_note_sm(Gpu *g, uint32_t i) {
   Sm *sm = g->sms[i];
-  g->wake[i] = sm_wake_cycle(sm);
-  g->pop_wake[i] = sm_wakes_on_pop(sm);
+  GpuSm *e = &g->gs[i];
+  const uint32_t w = i / 64;
+  const uint64_t bit = 1ull << (i % 64);
+  const uint64_t wake = sm_wake_cycle(sm);
+  e->wake = wake;
+  if (!wake) g->every[w] |= bit;
+  else {
+    g->every[w] &= ~bit;
+    if (wake < g->wake_min) g->wake_min = wake;
+  }
+  if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
+  e->timers = sm_timers(sm);
+  if (e->timers.busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
+  if (e->timers.busy || e->timers.event != UINT64_MAX || e->timers.free_at > g->cycle) g->timed[w] |= bit;
+  else g->timed[w] &= ~bit;
   uint64_t p = sm_progress(sm);
-  g->prog_sum += p - g->prog[i];
-  g->prog[i] = p;
-  g->timers[i] = sm_timers(sm);
+  g->prog_sum += p - e->prog;
+  e->prog = p;
   uint32_t n = sm_resident_ctas(sm);
-  if (n == g->nctas[i] && g->accept[i] >= 0) return; /* no CTA came or went: acceptance unchanged */
-  g->nctas[i] = n;
+  if (n == e->nctas && e->accept >= 0) return; /* no CTA came or went: acceptance unchanged */
+  e->nctas = n;
   uint8_t r = n != 0;
-  g->nresident += (uint32_t)r - g->resident[i];
-  g->resident[i] = r;
-  if (g->accept[i] >= 0) {
+  g->nresident += (uint32_t)r - e->resident;
+  e->resident = r;
+  if (e->accept >= 0) {
     int8_t a = (int8_t)sm_can_accept_cta(sm);
-    g->naccept += (uint32_t)a - (uint32_t)g->accept[i];
-    g->accept[i] = a;
+    g->naccept += (uint32_t)a - (uint32_t)e->accept;
+    e->accept = a;
   }
 }
 
@@ -66,15 +89,28 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
  * engine's copy of its timers (they change only while it is simulated or
  * takes a CTA, when gpu_note_sm refreshes them). */
 static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now) {
-  const SmTimers *t = &g->timers[i];
+  const SmTimers *t = &g->gs[i].timers;
   if (t->busy) return now + 1;
   uint64_t n = t->event;
   if (t->free_at > now && t->free_at < n) n = t->free_at;
   return n <= now ? now + 1 : n;
 }
 
+/* Marks in `due` the SMs whose wake cycle came (wake_min <= now) and makes
+ * wake_min exact again over the others; the due ones are simulated this cycle
+ * and gpu_note_sm lowers wake_min to their new wake cycles. */
+static void gpu_collect_due(Gpu *g, uint64_t now) {
+  uint64_t m = UINT64_MAX;
+  for (uint32_t i = 0; i < g->nsm; i++) {
+    const uint64_t w = g->gs[i].wake;
+    if (w <= now) bitmap_set(g->due, i);
+    else if (w < m) m = w;
+  }
+  g->wake_min = m;
+}
+
 static inline bool gpu_can_accept(Gpu *g, uint32_t i) {
-  return g->accept[i] < 0 ? sm_can_accept_cta(g->sms[i]) : g->accept[i] > 0;
+  return g->gs[i].accept < 0 ? sm_can_accept_cta(g->sms[i]) : g->gs[i].accept > 0;
 }
 
 static double wall_now(void) {
@@ -93,18 +129,18 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   if (!g->ms) { free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
-  g->wake = calloc(g->nsm, sizeof *g->wake);
-  g->prog = calloc(g->nsm, sizeof *g->prog);
-  g->resident = calloc(g->nsm, 1);
-  g->accept = calloc(g->nsm, 1);
-  g->pop_wake = calloc(g->nsm, 1);
-  g->timers = calloc(g->nsm, sizeof *g->timers);
-  g->nctas = calloc(g->nsm, sizeof *g->nctas);
-  if (!g->sms || !g->wake || !g->prog || !g->nctas || !g->resident || !g->accept || !g->pop_wake || !g->timers) {
+  g->gs = calloc(g->nsm, sizeof *g->gs);
+  g->nwords = bitmap_words(g->nsm);
+  g->every = calloc(5 * (size_t)g->nwords, sizeof(uint64_t));
+  if (!g->sms || !g->gs || !g->every) {
     gpu_free(g);
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
+  g->pop_wake = g->every + g->nwords;
+  g->busy = g->pop_wake + g->nwords;
+  g->due = g->busy + g->nwords;
+  g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
   return g;
@@ -114,13 +150,8 @@ void gpu_free(Gpu *g) {
   if (!g) return;
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
-  free(g->wake);
-  free(g->prog);
-  free(g->resident);
-  free(g->accept);
-  free(g->pop_wake);
-  free(g->timers);
-  free(g->nctas);
+  free(g->gs);
+  free(g->every);
   memsys_free(g->ms);
   free(g->kern);
   free(g);
@@ -187,15 +218,18 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k);
   g->prog_sum = 0;
   g->nresident = g->naccept = g->ndynamic = 0;
+  g->wake_min = UINT64_MAX;
+  memset(g->due, 0, sizeof(uint64_t) * g->nwords);
   for (uint32_t i = 0; i < g->nsm; i++) {
-    g->prog[i] = g->resident[i] = 0;
-    g->nctas[i] = UINT32_MAX; /* forces the first note */
-    g->accept[i] = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
-    g->ndynamic += g->accept[i] < 0;
+    GpuSm *e = &g->gs[i];
+    e->prog = e->resident = 0;
+    e->nctas = UINT32_MAX; /* forces the first note */
+    e->accept = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
+    g->ndynamic += e->accept < 0;
     gpu_note_sm(g, i);
   }
   uint64_t *events = memsys_sm_events(g->ms);
-  const uint32_t nwords = bitmap_words(g->nsm);
+  const uint32_t nwords = g->nwords;
   uint64_t *fills = events, *pops = events + nwords;
   WsResult rc = WS_SUCCESS;
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
@@ -212,28 +246,34 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     uint64_t now = g->cycle;
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
-    uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
     end = now + 1;
-    for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
-      uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
-      if (!gpu_can_accept(g, si)) continue;
-      PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
-      if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
-      next_cta++;
-      sm_launch_cta(g->sms[si], c, now);
-      gpu_note_sm(g, si);
-      g->wake[si] = 0; /* simulated this cycle whatever it says */
-      dispatch_possible = 1;
+    if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
+      uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
+      for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
+        uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
+        if (!gpu_can_accept(g, si)) continue;
+        PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
+        if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
+        next_cta++;
+        sm_launch_cta(g->sms[si], c, now);
+        gpu_note_sm(g, si);
+        bitmap_set(g->due, si); /* simulated this cycle whatever it says */
+        dispatch_possible = 1;
+      }
     }
     if (rc != WS_SUCCESS) break;
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
-    for (uint32_t i = 0; i < g->nsm; i++) {
-      if (g->wake[i] > now && !bitmap_test(fills, i) && !(g->pop_wake[i] && bitmap_test(pops, i))) continue;
-      if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
-      gpu_note_sm(g, i);
+    if (now >= g->wake_min) gpu_collect_due(g, now);
+    for (uint32_t w = 0; w < nwords; w++) { /* fills and pops are set by memsys_tick only */
+      uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
+      for (; b; b &= b - 1) {
+        uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
+        if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
+        gpu_note_sm(g, i);
+      }
+      g->due[w] = fills[w] = pops[w] = 0;
     }
-    for (uint32_t w = 0; w < 2 * nwords; w++) events[w] = 0;
     uint64_t progress = g->prog_sum;
     int all_idle = g->nresident == 0;
     if (rc != WS_SUCCESS) {
@@ -253,10 +293,13 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       for (uint32_t i = 0; i < g->nsm && next > now + 1; i++)
         if (gpu_can_accept(g, i)) next = now + 1;
     }
-    for (uint32_t i = 0; i < g->nsm && next > now + 1; i++) {
-      uint64_t t = gpu_sm_next_event(g, i, now);
-      if (t < next) next = t;
-    }
+    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
+      if (g->busy[w]) next = now + 1;
+    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
+      for (uint64_t b = g->timed[w]; b && next > now + 1; b &= b - 1) {
+        uint64_t t = gpu_sm_next_event(g, w * 64 + (uint32_t)__builtin_ctzll(b), now);
+        if (t < next) next = t;
+      }
     if (next > now + 1) {
       uint64_t t = memsys_next_event(g->ms, now);
       if (t < next) next = t;

@@ -9,6 +9,8 @@
 #include "sm/sm_int.h"
 
 static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
+static void settle_memo(Sm *sm);                  /* issue memo, with stage_issue() */
+static void warps_changed(const Sm *sm);          /* with live_add() */
 
 /* ---- static per-kernel timing info ---- */
 
@@ -133,7 +135,6 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->ctas = calloc(sm->max_ctas, sizeof(SmCta));
   sm->greedy = malloc(sizeof(int32_t) * sm->nsched);
   sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
-  sm->live = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->sched_of = malloc(sm->max_warps + 1);
   sm->bm_words = bitmap_words(sm->max_warps);
@@ -141,11 +142,12 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->live_bm = calloc(sm->bm_words, sizeof(uint64_t));
   sm->skip_sb = calloc(sm->bm_words, sizeof(uint64_t));
   sm->skip_ldst = calloc(sm->bm_words, sizeof(uint64_t));
+  sm->fetch_bm = calloc(sm->bm_words, sizeof(uint64_t));
   sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->live || !sm->sched_of ||
-      !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->sched_bm) {
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
+      !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -190,8 +192,8 @@ void sm_free(Sm *sm) {
   if (sm->policy && sm->policy->free) sm->policy->free(sm->pstate);
   if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->live); free(sm->sched_of);
-  free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->sched_bm);
+  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
+  free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
   free(sm);
 }
 
@@ -212,6 +214,7 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
 
 void sm_end_kernel(Sm *sm, uint64_t end) {
   settle_quiet(sm, end);
+  settle_memo(sm);
   sm->accept_cache = -1;
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
     if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
@@ -223,15 +226,16 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
     if (sm->views) sm->views[w].valid = 0, sm->views[w].wait = WARP_WAIT_EXITED;
   }
   sm->resident_ctas = sm->used_threads = sm->used_warps = sm->used_regs = sm->used_shared = 0;
-  if (sm->live_bm && sm->skip_sb && sm->skip_ldst) {
+  if (sm->live_bm && sm->skip_sb && sm->skip_ldst && sm->fetch_bm) {
     memset(sm->live_bm, 0, sizeof(uint64_t) * sm->bm_words);
+    memset(sm->fetch_bm, 0, sizeof(uint64_t) * sm->bm_words);
     memset(sm->skip_sb, 0, sizeof(uint64_t) * sm->bm_words);
     memset(sm->skip_ldst, 0, sizeof(uint64_t) * sm->bm_words);
   }
   sm->launch = NULL;
   sm->kinfo = NULL;
   sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
-  sm->nlive = 0;
+  warps_changed(sm);
   sm->quiet = 0;
   memset(&sm->ldst, 0, sizeof sm->ldst);
 }
@@ -289,26 +293,31 @@ bool sm_can_accept_cta(const Sm *sm) {
 
 static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
 
+/* The set of warps changed (on_warps_change). */
+static void warps_changed(const Sm *sm) {
+  if (sm->policy && sm->policy->on_warps_change) sm->policy->on_warps_change(sm->pstate);
+}
+
 static void live_add(Sm *sm, uint32_t slot) {
+  warps_changed(sm);
   bitmap_set(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
-  uint32_t i = sm->nlive++;
-  while (i > 0 && sm->live[i - 1] > slot) { sm->live[i] = sm->live[i - 1]; i--; }
-  sm->live[i] = slot;
 }
 
 static void live_remove(Sm *sm, uint32_t slot) {
+  warps_changed(sm);
   bitmap_clear(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
-  uint32_t i = 0;
-  while (i < sm->nlive && sm->live[i] != slot) i++;
-  if (i == sm->nlive) return;
-  memmove(&sm->live[i], &sm->live[i + 1], sizeof(uint32_t) * (sm->nlive - i - 1));
-  sm->nlive--;
 }
 
-void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
-  if (!sm->policy->on_event) return;
+/* Keeps slot s's bit in fetch_bm: its warp waits for an I-buffer fill. */
+static inline void fetch_note(Sm *sm, uint32_t s) {
+  const SmWarp *w = &sm->warps[s];
+  if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) bitmap_set(sm->fetch_bm, s);
+  else bitmap_clear(sm->fetch_bm, s);
+}
+
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
   SchedEvent ev = {kind, now, slot, slot < sm->max_warps ? sm->warps[slot].cta_slot : 0, line, pc, -1};
   sm->policy->on_event(sm->pstate, &ev);
 }
@@ -361,6 +370,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     v->wait = WARP_WAIT_EMPTY;
     w->dirty = 1;
     live_add(sm, slot);
+    fetch_note(sm, slot);
     sm_event(sm, SCHED_EV_WARP_LAUNCH, slot, 0, 0, now);
   }
   sm->progress++;
@@ -431,6 +441,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   w->view->valid = 0;
   w->view->wait = WARP_WAIT_EXITED;
   live_remove(sm, slot);
+  fetch_note(sm, slot);
   for (uint32_t i = 0; i < sm->nsched; i++)
     if (sm->greedy[i] == (int32_t)slot) sm->greedy[i] = -1;
   if (--c->live_warps == 0) {
@@ -478,13 +489,16 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
     sm->fetch_dirty = 1;
     /* fill the I-buffer with up to fetch_width sequential instructions of the function */
     uint32_t pc = ptx_warp_pc(w->pw);
-    if (pc == PTX_EXIT_PC) continue;
-    const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
-    for (uint32_t k = 0; k < sm->fetch_width && pc + k < f->first_pc + f->npc && w->ib_n < sm->ib_slots; k++) {
-      w->ib_pc[w->ib_n] = pc + k;
-      w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
-      w->ib_n++;
+    if (pc != PTX_EXIT_PC) {
+      const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
+      for (uint32_t k = 0; k < sm->fetch_width && pc + k < f->first_pc + f->npc && w->ib_n < sm->ib_slots; k++) {
+        w->ib_pc[w->ib_n] = pc + k;
+        w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
+        w->ib_n++;
+      }
     }
+    fetch_note(sm, slot);
+    if (pc == PTX_EXIT_PC) continue;
     sm->issue_dirty = 1;
     sm->busy = 1;
     sm->progress++;
@@ -494,11 +508,8 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
 static void stage_fetch(Sm *sm, uint64_t now) {
   if (!sm->fetch_dirty) return;
   uint32_t n = 0;
-  for (uint32_t i = 0; i < sm->nlive; i++) {
-    uint32_t s = sm->live[i];
-    SmWarp *w = &sm->warps[s];
-    if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) sm->elig_buf[n++] = s;
-  }
+  for (uint32_t wd = 0; wd < sm->bm_words; wd++) /* ascending slots */
+    for (uint64_t b = sm->fetch_bm[wd]; b; b &= b - 1) sm->elig_buf[n++] = wd * 64 + (uint32_t)__builtin_ctzll(b);
   if (!n) { sm->fetch_dirty = !sm->shortcuts; return; }
   uint32_t s = sm->fetch->select ? sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now) : sm->elig_buf[0];
   if (!sm->fetch->select) {
@@ -519,6 +530,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
     return;
   }
   w->fetch_pending = 1;
+  fetch_note(sm, s);
   sm->fetched = 1;
   sm->last_fetch = s;
   sm->st.fetches++;
@@ -543,7 +555,7 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   pc = ptx_warp_pc(w->pw);
-  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1; /* control flow left the fetched path: flush */
+  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
   if (!w->ib_n || w->ib_ready[0] > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
@@ -581,10 +593,11 @@ units:;
       else w->dirty = 0;
       return 0;
     }
-    if (in->op != PTX_OP_st && in->op != PTX_OP_red) {
-      int free_load = 0;
-      for (int i = 0; i < SM_MAX_LOADS; i++) free_load |= w->loads[i].remaining == 0;
-      if (!free_load) { v->wait = WARP_WAIT_SCOREBOARD; w->dirty = 0; return 0; }
+    /* a free load group: pending_loads counts the groups in use (each has replies due) */
+    if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads >= SM_MAX_LOADS) {
+      v->wait = WARP_WAIT_SCOREBOARD;
+      w->dirty = 0;
+      return 0;
     }
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
@@ -618,13 +631,12 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   pw->trace = NULL;
   if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
   sm->st.warp_insts++;
-  sm->st.thread_insts += (uint64_t)__builtin_popcount(mask);
+  sm->st.thread_insts += bitmap_count(mask);
   sm->st.issue_kind[kind]++;
   w->view->insts++;
   w->view->last_issue = now;
   /* I-buffer: pop the head; flush if the next instruction is not the fetched one */
-  memmove(&w->ib_pc[0], &w->ib_pc[1], sizeof(uint32_t) * (SM_IB_MAX - 1));
-  memmove(&w->ib_ready[0], &w->ib_ready[1], sizeof(uint64_t) * (SM_IB_MAX - 1));
+  for (uint32_t i = 1; i < w->ib_n; i++) w->ib_pc[i - 1] = w->ib_pc[i], w->ib_ready[i - 1] = w->ib_ready[i];
   w->ib_n--;
   uint32_t npc = ptx_warp_pc(pw);
   if (w->ib_n && w->ib_pc[0] != npc) w->ib_n = 0;
@@ -657,69 +669,81 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
     if (ptx_cta_recheck_barriers(pw->cta)) sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
     maybe_retire(sm, s, now);
   }
+  fetch_note(sm, s);
   sm->progress++;
   return 0;
 }
 
-/* The reason a scheduler issued nothing, from how many of its warps wait on what. */
-static SmStall stall_reason(const Sm *sm, const uint32_t *seen) {
-  (void)sm;
-  uint32_t any = 0;
-  for (int k = 0; k < WARP_WAIT__COUNT; k++) any += seen[k];
-  if (!any) return SM_STALL_NO_WARP;
-  if (seen[WARP_WAIT_NONE]) return SM_STALL_POLICY;
-  if (seen[WARP_WAIT_UNIT]) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
-  if (seen[WARP_WAIT_SCOREBOARD]) return SM_STALL_SCOREBOARD;
-  if (seen[WARP_WAIT_EMPTY]) return SM_STALL_IBUFFER;
-  if (seen[WARP_WAIT_BARRIER]) return SM_STALL_BARRIER;
-  return SM_STALL_DRAIN;
+#define WAIT_BIT(k) (1u << (k))
+
+/* The reason a scheduler issued nothing, from what its warps wait on (`seen`:
+ * bit k set when one of them waits on WarpWait k). */
+static SmStall stall_reason(const Sm *sm, uint8_t seen) {
+  if (seen & WAIT_BIT(WARP_WAIT_NONE)) return SM_STALL_POLICY;
+  if (seen & WAIT_BIT(WARP_WAIT_UNIT)) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
+  if (seen & WAIT_BIT(WARP_WAIT_SCOREBOARD)) return SM_STALL_SCOREBOARD;
+  if (seen & WAIT_BIT(WARP_WAIT_EMPTY)) return SM_STALL_IBUFFER;
+  if (seen & WAIT_BIT(WARP_WAIT_BARRIER)) return SM_STALL_BARRIER;
+  return seen ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
 }
 
-static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
-  if (sm->issue_memo && !sm->issue_dirty) { /* nothing a warp waits on changed: same outcome as last cycle */
-    if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
-    for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]]++;
-    return 0;
-  }
+/* Adds n cycles in which every scheduler stalls as in the last scan (q_stall). */
+static void add_stalls(Sm *sm, uint64_t n) {
+  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
+}
+
+/* Memoised issue cycles are only counted (memo_cycles) and their stalls added
+ * before the next scan can change q_stall, or at the kernel's end. */
+static void settle_memo(Sm *sm) {
+  if (sm->memo_cycles) add_stalls(sm, sm->memo_cycles);
+  sm->memo_cycles = 0;
+}
+
+/* Scans the warps and issues (stage_issue without the memo). */
+static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  settle_memo(sm);
   sm->issue_dirty = 0;
   sm->time_wait = 0;
   /* refresh every view first: the policy orders on this cycle's state */
   const PtxInst *ins[1024];
-  uint32_t pcs[1024];
-  uint8_t ready[1024];
-  uint32_t nready[64], seen[64][WARP_WAIT__COUNT];
+  uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
+  uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
+  uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
-  memset(seen, 0, sizeof(seen[0]) * ns);
-  memset(nready, 0, sizeof(nready[0]) * ns);
-  memset(ready, 0, nw);
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
     if (sb | ld)
       for (uint32_t q = 0; q < ns; q++) {
         const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
-        seen[q][WARP_WAIT_SCOREBOARD] += bitmap_count(sb & m);
-        seen[q][WARP_WAIT_UNIT] += bitmap_count(ld & m);
+        seen[q] |= (uint8_t)((sb & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (ld & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
       }
-    for (uint64_t b = live & ~(sb | ld); b; b &= b - 1) { /* ascending, as the live list */
+    /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
+    const uint64_t eval = live & ~(sb | ld);
+    uint64_t rdy = 0, nsb = sm->skip_sb[wd] & ~eval, nld = sm->skip_ldst[wd] & ~eval;
+    for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
-      ready[s] = (uint8_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
+      const uint32_t r = (uint32_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
       const SmWarp *w = &sm->warps[s];
       const uint8_t wait = sm->views[s].wait;
-      nready[q] += ready[s];
-      seen[q][wait]++;
-      sm->nready_total += ready[s];
       const uint64_t bit = 1ull << (s % 64);
-      if (!w->dirty && wait == WARP_WAIT_SCOREBOARD) sm->skip_sb[wd] |= bit;
-      else sm->skip_sb[wd] &= ~bit;
-      if (!w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst) sm->skip_ldst[wd] |= bit;
-      else sm->skip_ldst[wd] &= ~bit;
+      rdy |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
+      seen[q] |= (uint8_t)WAIT_BIT(wait);
+      nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
+      nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
     }
+    ready[wd] = rdy;
+    sm->skip_sb[wd] = nsb;
+    sm->skip_ldst[wd] = nld;
+    sm->nready_total |= rdy != 0;
   }
   if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+  int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
+  /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
+  const uint32_t first = sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
   for (uint32_t k = 0; k < sm->nsched; k++) {
-    uint32_t sched = (uint32_t)((now + k) % sm->nsched), issued = 0; /* the first scheduler alternates with the cycle */
-    if (!nready[sched % 64]) {
+    uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched, issued = 0; /* (now + k) % nsched */
+    if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
       SmStall r = stall_reason(sm, seen[sched % 64]);
       sm->st.stall[r]++;
       sm->q_stall[sched % 64] = (uint8_t)r;
@@ -728,21 +752,31 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
     uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
-      if (s >= nw || !sm->warps[s].pw || !ready[s] || sm->sched_of[s] != sched) continue;
+      if (s >= nw || !sm->warps[s].pw || !bitmap_test(ready, s) || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
       uint32_t pc = pcs[s];
-      if (!warp_ready(sm, s, now, &in, &pc)) { ready[s] = 0; continue; }
+      if (issued_any && !warp_ready(sm, s, now, &in, &pc)) { bitmap_clear(ready, s); continue; }
       if (issue(sm, s, in, pc, now, err, errlen)) return -1;
-      ready[s] = 0;
+      bitmap_clear(ready, s);
       sm->greedy[sched] = (int32_t)s;
       issued++;
+      issued_any = 1;
     }
     if (!issued) sm->st.stall[stall_reason(sm, seen[sched % 64])]++;
   }
   sm->issue_memo = sm->shortcuts && !sm->nready_total && !sm->time_wait;
   return 0;
+}
+
+static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  if (sm->issue_memo && !sm->issue_dirty) { /* nothing a warp waits on changed: same outcome as last cycle */
+    if (sm->has_tick) sm->policy->tick(sm->pstate, now);
+    sm->memo_cycles++;
+    return 0;
+  }
+  return issue_scan(sm, now, err, errlen);
 }
 
 /* Is this cycle provably identical to the last (quiet) one? Nothing the SM
@@ -760,7 +794,7 @@ static void account_quiet(Sm *sm, uint64_t n) {
     sm->st.icache_waits += n;
     cache_note_retries(sm->l1i, (CacheFailReason)sm->q_ffail, n);
   }
-  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
+  add_stalls(sm, n);
   if (sm->ldst.busy) {
     sm->st.ldst_busy_cycles += n;
     if (sm->q_fail >= 0) {

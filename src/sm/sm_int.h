@@ -109,14 +109,11 @@ struct Sm {
   uint32_t sb_words, sb_pred_off;
   /* state */
   SmWarp *warps;
-  uint32_t *live;             /* occupied warp slots, ascending */
-  uint32_t nlive;
   WarpView *views;
   SmCta *ctas;
   uint32_t used_threads, used_regs, used_shared, used_warps;
   uint64_t age_counter;
   int32_t *greedy;            /* per scheduler: slot issued last */
-  uint32_t first_sched;       /* which scheduler goes first this cycle */
   uint32_t last_fetch;
   uint64_t *unit_free;        /* per unit instance: cycle it accepts again */
   uint32_t unit_base[SM_UNIT__COUNT];
@@ -133,17 +130,19 @@ struct Sm {
    * a warp's scoreboard or loads (w->dirty) takes it out (sm_warp_unskip). */
   uint64_t *live_bm, *skip_sb, *skip_ldst;
   uint64_t *sched_bm;         /* min(nsched, 64) bitmaps: the slots of each scheduler index */
+  uint64_t *fetch_bm;         /* warps waiting for an I-buffer fill (fetch_note): fetch candidates */
   uint32_t bm_words;
   /* Quiescence (with quiet, q_* at the front): a cycle in which no warp was
    * ready and nothing moved; until one of its inputs changes, the next cycles
    * are identical and are only accounted (stall counters), not re-simulated. */
   uint8_t q_stall[64];
   int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
-  int ldst_moved, fetched, nready_total;
+  int ldst_moved, fetched, nready_total; /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
   /* Issue-stage memo: when the last scan found no ready warp and no warp was
    * waiting on the clock, the scan is repeated only after something a warp
    * can wait on changed (issue_dirty). */
   int issue_dirty, issue_memo, time_wait;
+  uint64_t memo_cycles;       /* memoised cycles whose stalls are not yet counted (settle_memo) */
   /* Fetch-stage memo: the last scan found no warp to fetch for, and no I-buffer,
    * pending fetch or warp exit changed since. */
   int fetch_dirty;
@@ -175,6 +174,11 @@ void sm_ldst_replies(Sm *sm, uint64_t now);
 /* sm.c, used by ldst.c */
 void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n);
 void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n);
-void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now);
+/* Reports an event to the policy (its on_event hook); the test is inline so
+ * that a policy without the hook costs its callers nothing. */
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now);
+static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
+  if (sm->policy->on_event) sm_event_emit(sm, kind, slot, line, pc, now);
+}
 
 #endif

@@ -1,4 +1,7 @@
 /* common.c - list helpers shared by warp-scheduler policies. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "policy/warp_sched.h"
 
 uint32_t sched_collect_by_age(const WarpView *v, uint32_t nslots, uint32_t sched, uint32_t nsched, uint32_t *out) {
@@ -11,6 +14,41 @@ uint32_t sched_collect_by_age(const WarpView *v, uint32_t nslots, uint32_t sched
       out[i] = s;
     }
   return n;
+}
+
+int sched_age_cache_init(SchedAgeCache *c, const WarpSchedEnv *env, uint32_t nsched) {
+  memset(c, 0, sizeof *c);
+  c->nsched = nsched;
+  c->cap = env->max_warps;
+  c->built = calloc(nsched, sizeof *c->built);
+  c->nslots = calloc(nsched, sizeof *c->nslots);
+  c->n = calloc(nsched, sizeof *c->n);
+  c->list = calloc((size_t)nsched * (c->cap ? c->cap : 1), sizeof *c->list);
+  if (!c->built || !c->nslots || !c->n || !c->list) { sched_age_cache_free(c); return -1; }
+  for (uint32_t q = 0; q < nsched; q++) c->nslots[q] = UINT32_MAX; /* nothing built yet */
+  return 0;
+}
+
+void sched_age_cache_free(SchedAgeCache *c) {
+  free(c->built); free(c->nslots); free(c->n); free(c->list);
+  memset(c, 0, sizeof *c);
+}
+
+void sched_age_cache_changed(SchedAgeCache *c) {
+  c->gen++;
+  c->told = 1;
+}
+
+uint32_t sched_collect_by_age_cached(SchedAgeCache *c, const WarpView *v, uint32_t nslots, uint32_t sched, uint32_t *out) {
+  uint32_t *list = &c->list[(size_t)sched * c->cap];
+  if (!c->told || nslots > c->cap) return sched_collect_by_age(v, nslots, sched, c->nsched, out);
+  if (c->nslots[sched] != nslots || c->built[sched] != c->gen) {
+    c->n[sched] = sched_collect_by_age(v, nslots, sched, c->nsched, list);
+    c->nslots[sched] = nslots;
+    c->built[sched] = c->gen;
+  }
+  memcpy(out, list, sizeof *out * c->n[sched]);
+  return c->n[sched];
 }
 
 uint32_t sched_collect_rr(const WarpView *v, uint32_t nslots, uint32_t sched, uint32_t nsched, int32_t after,

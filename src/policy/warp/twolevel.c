@@ -20,6 +20,7 @@ typedef struct TwoLevel {
   uint32_t nsched, group, ngroups;
   int inner_gto, outer_gto, strict;
   uint32_t cur[TL_MAX_SCHED];
+  SchedAgeCache age;          /* inner = gto */
 } TwoLevel;
 
 static const CfgParam twolevel_params[] = {
@@ -42,11 +43,18 @@ static int tl_init(void **state, const WarpSchedEnv *env, char *err, size_t errl
   t->ngroups = (per_sched + t->group - 1) / t->group;
   if (t->ngroups > TL_MAX_GROUPS || env->max_warps > TL_MAX_SLOTS) { free(t); return cfg_errorf(env->cfg, "sched.two-level.group_size", err, errlen, "too many fetch groups"); }
   if (env->nsched > TL_MAX_SCHED) { free(t); return cfg_errorf(env->cfg, "sched.count", err, errlen, "two-level supports at most %d schedulers", TL_MAX_SCHED); }
+  if (sched_age_cache_init(&t->age, env, env->nsched)) { free(t); return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory"); }
   *state = t;
   return 0;
 }
 
-static void tl_free(void *s) { free(s); }
+static void tl_free(void *state) {
+  TwoLevel *t = state;
+  sched_age_cache_free(&t->age);
+  free(t);
+}
+
+static void tl_warps_change(void *state) { sched_age_cache_changed(&((TwoLevel *)state)->age); }
 
 static uint32_t group_of(const TwoLevel *t, uint32_t slot) { return (slot / t->nsched) / t->group; }
 
@@ -95,7 +103,7 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
       }
   uint32_t tmp[TL_MAX_SLOTS], m;
   if (t->inner_gto) {
-    m = sched_collect_by_age(v, nslots, sched, t->nsched, tmp);
+    m = sched_collect_by_age_cached(&t->age, v, nslots, sched, tmp);
     if (greedy >= 0 && v[greedy].valid) sched_move_front(tmp, m, greedy);
   } else {
     m = sched_collect_rr(v, nslots, sched, t->nsched, greedy, tmp);
@@ -108,4 +116,5 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
 }
 
 const WarpSchedPolicy warp_policy_twolevel = {
-    .name = "two-level", .params = twolevel_params, .init = tl_init, .free = tl_free, .order = tl_order};
+    .name = "two-level", .params = twolevel_params, .init = tl_init, .free = tl_free, .order = tl_order,
+    .on_warps_change = tl_warps_change};
