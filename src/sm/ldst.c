@@ -178,10 +178,12 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
     uintptr_t v = (uintptr_t)user - 1;
     uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
     SmWarp *w = &sm->warps[slot];
-    w->dirty = 1;
-    sm_warp_unskip(sm, slot);
     SmLoad *ld = &w->loads[g];
     if (!w->pw || !ld->remaining) continue;
+    /* A reply before the group's last changes nothing a warp's issue checks
+     * read (its scoreboard and pending_loads change with the last): the warp
+     * stays as it was found. The last one goes through sm_release_rows, which
+     * marks it changed (dirty, unskipped, issue_dirty). */
     if (--ld->remaining) continue;
     sm_release_rows(sm, slot, ld->rows, ld->nrows);
     w->pending_loads--;
