@@ -479,10 +479,11 @@ static void stage_writeback(Sm *sm, uint64_t now) {
 }
 
 static void stage_fetch_replies(Sm *sm, uint64_t now) {
-  MemRequest r;
-  while (cache_pop_reply(sm->l1i, now, &r)) {
-    if (!r.user) continue;
-    uint32_t slot = (uint32_t)((uintptr_t)r.user - 1);
+  for (const MemRequest *r; (r = cache_peek_reply(sm->l1i, now)) != NULL;) {
+    void *user = r->user; /* all the SM needs of the reply: no copy */
+    cache_drop_reply(sm->l1i, now);
+    if (!user) continue;
+    uint32_t slot = (uint32_t)((uintptr_t)user - 1);
     SmWarp *w = &sm->warps[slot];
     if (!w->pw || !w->fetch_pending) continue;
     w->fetch_pending = 0;
