@@ -479,9 +479,11 @@ static void stage_writeback(Sm *sm, uint64_t now) {
 }
 
 static void stage_fetch_replies(Sm *sm, uint64_t now) {
+  if (!sm->l1i_pending) return; /* every accepted fetch gets one reply: none can be waiting */
   for (const MemRequest *r; (r = cache_peek_reply(sm->l1i, now)) != NULL;) {
     void *user = r->user; /* all the SM needs of the reply: no copy */
     cache_drop_reply(sm->l1i, now);
+    sm->l1i_pending--;
     if (!user) continue;
     uint32_t slot = (uint32_t)((uintptr_t)user - 1);
     SmWarp *w = &sm->warps[slot];
@@ -531,6 +533,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
     return;
   }
   w->fetch_pending = 1;
+  sm->l1i_pending++;
   fetch_note(sm, s);
   sm->fetched = 1;
   sm->last_fetch = s;
@@ -855,7 +858,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
     sm->q_since = now + 1;
     uint64_t t = sm->nev ? sm->ev[0].cycle : UINT64_MAX, r = cache_next_reply(sm->l1d);
     if (r < t) t = r;
-    if ((r = cache_next_reply(sm->l1i)) < t) t = r;
+    if (sm->l1i_pending && (r = cache_next_reply(sm->l1i)) < t) t = r;
     sm->q_until = t;
     sm->q_l1d_fill = *sm->l1d_fill;
     sm->q_l1i_fill = *sm->l1i_fill;

@@ -83,6 +83,7 @@ struct Sm {
   int quiet;
   uint32_t resident_ctas, nev;
   int busy;                   /* did something (or could) this cycle */
+  uint32_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
   uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop, q_l1i_pop; /* the L1s' change counters when it went quiet */
   int q_pop;                  /* a repeated failure depends on miss-queue space: pops end quiescence too */
