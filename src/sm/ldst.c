@@ -37,16 +37,26 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
   return passes;
 }
 
-/* Builds u->cur, the L1D request for the unit's next line (req[next]): once
- * per line, however often the access is retried. */
+/* Builds u->cur, the L1D request for the unit's first line (req[0]): built
+ * once per instruction and retried as is; ldst_next_request() moves it on. */
 static void ldst_build_request(Sm *sm) {
   SmLdst *u = &sm->ldst;
-  const SmReq *q = &u->req[u->next];
+  const SmReq *q = &u->req[0];
   u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc,
                         .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
                         .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
                         .bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size), .is_write = q->is_write,
                         .access_class = q->cls, .unit = MEM_UNIT_L1D};
+}
+
+/* u->cur for req[next]: the lines of one instruction differ only in address
+ * and store size (is_write and class are the instruction's). */
+static inline void ldst_next_request(Sm *sm) {
+  SmLdst *u = &sm->ldst;
+  const SmReq *q = &u->req[u->next];
+  u->cur.addr = q->addr;
+  u->cur.line_addr = q->line_addr;
+  u->cur.bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size);
 }
 
 void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
@@ -165,7 +175,7 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
     sm->issue_dirty = 1;
     if (w->exec_done) sm_schedule_release(sm, now, u->slot, NULL, 0); /* lets the writeback stage retire it */
   } else {
-    ldst_build_request(sm);
+    ldst_next_request(sm);
   }
 }
 
