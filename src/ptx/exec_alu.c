@@ -65,6 +65,22 @@ HANDLER(exec_int_unary) { /* abs, neg */
   }
 }
 
+/* One f32 operation of float_arith, rounded through a volatile so that the
+ * host rounding mode rnd_push() set applies and nothing is folded or contracted. */
+static inline float f32_op(int op, float a, float b, float c) {
+  volatile float r;
+  switch (op) {
+  case PTX_OP_add: r = a + b; break;
+  case PTX_OP_sub: r = a - b; break;
+  case PTX_OP_mul: r = a * b; break;
+  case PTX_OP_fma: case PTX_OP_mad: r = fmaf(a, b, c); break;
+  case PTX_OP_min: r = (float)fminmax(a, b, 0); break;
+  case PTX_OP_max: r = (float)fminmax(a, b, 1); break;
+  default: r = 0; break;
+  }
+  return r;
+}
+
 static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
   uint64_t *D = REG(w, in->d[0]);
   const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
@@ -72,24 +88,26 @@ static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
   int op = in->op, ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
   int old = rnd_push(in->mod);
   if (in->type == PTX_T_F32) {
-    FOR_LANES(active, l) {
-      float a = as_f32(A[l]), b = as_f32(B[l]), c = C ? as_f32(C[l]) : 0.0f;
-      if (ftz) { a = ftz32(a); b = ftz32(b); c = ftz32(c); }
-      volatile float r;
-      switch (op) {
-      case PTX_OP_add: r = a + b; break;
-      case PTX_OP_sub: r = a - b; break;
-      case PTX_OP_mul: r = a * b; break;
-      case PTX_OP_fma: case PTX_OP_mad: r = fmaf(a, b, c); break;
-      case PTX_OP_min: r = (float)fminmax(a, b, 0); break;
-      case PTX_OP_max: r = (float)fminmax(a, b, 1); break;
-      default: r = 0; break;
-      }
-      float x = r;
-      if (ftz) x = ftz32(x);
-      if (sat) x = sat32(x);
-      D[l] = f32_bits(canon32(x));
+    /* the lane loop once per operation: OP is a constant in each expansion */
+#define F32_LANES(OP)                                                                \
+  FOR_LANES(active, l) {                                                             \
+    float a = as_f32(A[l]), b = as_f32(B[l]), c = C ? as_f32(C[l]) : 0.0f;          \
+    if (ftz) { a = ftz32(a); b = ftz32(b); c = ftz32(c); }                           \
+    float x = f32_op(OP, a, b, c);                                                   \
+    if (ftz) x = ftz32(x);                                                           \
+    if (sat) x = sat32(x);                                                           \
+    D[l] = f32_bits(canon32(x));                                                     \
+  }
+    switch (op) {
+    case PTX_OP_add: F32_LANES(PTX_OP_add); break;
+    case PTX_OP_sub: F32_LANES(PTX_OP_sub); break;
+    case PTX_OP_mul: F32_LANES(PTX_OP_mul); break;
+    case PTX_OP_fma: case PTX_OP_mad: F32_LANES(PTX_OP_fma); break;
+    case PTX_OP_min: F32_LANES(PTX_OP_min); break;
+    case PTX_OP_max: F32_LANES(PTX_OP_max); break;
+    default: F32_LANES(-1); break;
     }
+#undef F32_LANES
   } else {
     FOR_LANES(active, l) {
       double a = as_f64(A[l]), b = as_f64(B[l]), c = C ? as_f64(C[l]) : 0.0;
