@@ -150,19 +150,27 @@ HANDLER(exec_ld) {
   uint64_t *dst[4];
   for (uint32_t k = 0; k < n; k++) dst[k] = in->d[k] == PTX_NO_REG ? NULL : REG(w, in->d[k]);
   LaneCache lc = {0};
-  FOR_LANES(active, l) {
-    uint64_t addr = lane_addr_at(&la, l); /* read before this lane's destinations are written */
-    uint8_t sp;
-    const uint8_t *p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp);
-    if (!p) return;
-    if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }
-    for (uint32_t k = 0; k < n; k++) {
-      if (!dst[k]) continue;
-      uint64_t v = load_bytes(p + (size_t)k * (size_t)eb, eb);
-      if (sgn) v = (uint64_t)sext_bytes(v, eb);
-      dst[k][l] = mask_bytes(v, wb);
-    }
+  /* One lane: address (read before the lane's destinations are written),
+   * resolve, trace, then the n elements of EB bytes each. */
+#define LD_LANES(EB, N)                                                     \
+  FOR_LANES(active, l) {                                                    \
+    uint64_t addr = lane_addr_at(&la, l);                                   \
+    uint8_t sp;                                                             \
+    const uint8_t *p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp);     \
+    if (!p) return;                                                         \
+    if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }                 \
+    for (uint32_t k = 0; k < (N); k++) {                                    \
+      if (!dst[k]) continue;                                                \
+      uint64_t v = load_bytes(p + (size_t)k * (size_t)(EB), (EB));          \
+      if (sgn) v = (uint64_t)sext_bytes(v, (EB));                           \
+      dst[k][l] = mask_bytes(v, wb);                                        \
+    }                                                                       \
   }
+  /* scalar 4- and 8-byte loads (nearly all) with their sizes constant */
+  if (n == 1 && eb == 4) { LD_LANES(4, 1) }
+  else if (n == 1 && eb == 8) { LD_LANES(8, 1) }
+  else { LD_LANES(eb, n) }
+#undef LD_LANES
 }
 
 HANDLER(exec_st) {
