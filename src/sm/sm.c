@@ -107,6 +107,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->l1i_pop = cache_pop_version_ptr(sm->l1i);
   sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
   sm->q_fail = sm->q_ffail = -1;
+  sm->ev_next = UINT64_MAX;
   sm->accept_cache = -1;
   sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
   sm->max_ctas = (uint32_t)cfg_int(cfg, "sm.max_ctas");
@@ -235,6 +236,7 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   sm->launch = NULL;
   sm->kinfo = NULL;
   sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
+  sm->ev_next = UINT64_MAX;
   warps_changed(sm);
   sm->quiet = 0;
   memset(&sm->ldst, 0, sizeof sm->ldst);
@@ -404,6 +406,7 @@ static void heap_push(Sm *sm, SmEvent e) {
     i = p;
   }
   sm->ev[i] = e;
+  sm->ev_next = sm->ev[0].cycle;
 }
 
 static SmEvent heap_pop(Sm *sm) {
@@ -418,6 +421,7 @@ static SmEvent heap_pop(Sm *sm) {
     i = c;
   }
   if (n) sm->ev[i] = last;
+  sm->ev_next = n ? sm->ev[0].cycle : UINT64_MAX;
   return top;
 }
 
@@ -470,7 +474,7 @@ static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
 
 /* ---- per-cycle stages ---- */
 static void stage_writeback(Sm *sm, uint64_t now) {
-  while (sm->nev && sm->ev[0].cycle <= now) {
+  while (sm->ev_next <= now) {
     SmEvent e = heap_pop(sm);
     sm_release_rows(sm, e.slot, e.rows, e.nrows);
     maybe_retire(sm, e.slot, now);
@@ -785,7 +789,11 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
 
 /* Is this cycle provably identical to the last (quiet) one? Nothing the SM
  * itself queued is due, no L1 got a fill, and if a retried access failed for
- * want of miss-queue space, no miss queue drained either. */
+ * want of miss-queue space, no miss queue drained either. Asked only of SMs
+ * with a tick hook: the engine visits any other quiet SM only when its timer
+ * is due (q_until) or one of its L1s got a fill or, with q_pop, a miss-queue
+ * pop (gpu.c), and then the answer is no; the versions it compares are kept
+ * only for them (a cycle simulated in full would give the same statistics). */
 static inline int still_quiet(const Sm *sm, uint64_t now) {
   return sm->quiet && now < sm->q_until && *sm->l1d_fill == sm->q_l1d_fill && *sm->l1i_fill == sm->q_l1i_fill &&
          (!sm->q_pop || (*sm->l1d_pop == sm->q_l1d_pop && *sm->l1i_pop == sm->q_l1i_pop));
@@ -821,8 +829,8 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->now = now;
   sm->busy = 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
-  if (still_quiet(sm, now)) {
-    if (sm->has_tick) sm->policy->tick(sm->pstate, now);
+  if (sm->has_tick && still_quiet(sm, now)) {
+    sm->policy->tick(sm->pstate, now);
     return 0;
   }
   settle_quiet(sm, now);
@@ -856,14 +864,16 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->busy = sm->quiet ? 0 : sm->busy | ldst_busy;
   if (sm->quiet) {
     sm->q_since = now + 1;
-    uint64_t t = sm->nev ? sm->ev[0].cycle : UINT64_MAX, r = cache_next_reply(sm->l1d);
+    uint64_t t = sm->ev_next, r = cache_next_reply(sm->l1d);
     if (r < t) t = r;
     if (sm->l1i_pending && (r = cache_next_reply(sm->l1i)) < t) t = r;
     sm->q_until = t;
-    sm->q_l1d_fill = *sm->l1d_fill;
-    sm->q_l1i_fill = *sm->l1i_fill;
-    sm->q_l1d_pop = *sm->l1d_pop;
-    sm->q_l1i_pop = *sm->l1i_pop;
+    if (sm->has_tick) { /* for still_quiet() */
+      sm->q_l1d_fill = *sm->l1d_fill;
+      sm->q_l1i_fill = *sm->l1i_fill;
+      sm->q_l1d_pop = *sm->l1d_pop;
+      sm->q_l1i_pop = *sm->l1i_pop;
+    }
     sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)sm->q_fail)) ||
                 (sm->q_ffail >= 0 && cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)sm->q_ffail));
   }
@@ -886,7 +896,7 @@ uint64_t sm_wake_cycle(const Sm *sm) {
 }
 
 SmTimers sm_timers(const Sm *sm) {
-  return (SmTimers){.busy = sm->busy != 0, .event = sm->nev ? sm->ev[0].cycle : UINT64_MAX, .free_at = sm->ldst.free_at};
+  return (SmTimers){.busy = sm->busy != 0, .event = sm->ev_next, .free_at = sm->ldst.free_at};
 }
 
 

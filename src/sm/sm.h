@@ -86,7 +86,8 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen);
 /* The first cycle at which this SM must be simulated again by sm_cycle()
  * (0: every cycle; UINT64_MAX: not before a CTA launch), unless its L1s get a
  * fill or (sm_wakes_on_pop) a miss-queue pop first (see memsys_sm_events()). Cycles in between
- * need no call: sm_cycle() would find them quiet and account them later. */
+ * need no call: they are quiet, accounted later (a call would simulate one in full, with the
+ * same statistics, or, for a policy with a tick hook, find it quiet and only tick). */
 uint64_t sm_wake_cycle(const Sm *sm);
 /* Can a miss-queue pop of its L1s end its quiescence (a retried access failed
  * for want of queue space)? Fills always can. */

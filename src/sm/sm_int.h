@@ -82,6 +82,7 @@ struct Sm {
   /* read every cycle by the engine, kept together at the front */
   int quiet;
   uint32_t resident_ctas, nev;
+  uint64_t ev_next;           /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
   int busy;                   /* did something (or could) this cycle */
   uint32_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
