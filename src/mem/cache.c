@@ -266,11 +266,11 @@ static inline int cache_lookup(const Cache *cc, uint64_t line_addr, uint32_t *se
 
 int cache_probe(const Cache *c, uint64_t line_addr) { return cache_find(c, cache_set_of(c, line_addr), line_addr); }
 
-static uint32_t cache_default_victim(const CacheLine *lines, uint32_t ways) {
+static uint32_t cache_default_victim(const uint8_t *states, uint32_t ways) {
   for (uint32_t w = 0; w < ways; w++)
-    if (lines[w].state == CACHE_LINE_INVALID) return w;
+    if (states[w] == CACHE_LINE_INVALID) return w;
   for (uint32_t w = 0; w < ways; w++)
-    if (lines[w].state != CACHE_LINE_RESERVED) return w;
+    if (states[w] != CACHE_LINE_RESERVED) return w;
   return ways;
 }
 
@@ -353,11 +353,10 @@ static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set,
  * the miss-queue slot). */
 static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
                                uint64_t now) {
-  CacheLine *l = &cache_set_ptr(c, set)[w];
-  if (l->state == CACHE_LINE_INVALID) return;
-  MEM_ASSERT(l->state != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set,
-             w);
-  if (c->pol->on_evict || l->state == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
+  uint8_t st = cache_set_states(c, set)[w];
+  if (st == CACHE_LINE_INVALID) return;
+  MEM_ASSERT(st != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set, w);
+  if (c->pol->on_evict || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
   if (why == CACHE_EVICT_REPLACE)
     c->st.evictions++;
   else
@@ -388,7 +387,7 @@ static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRe
  * The order of checks (line, MSHR, miss queue) decides which reason a
  * request that lacks several resources is counted under. */
 static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uint64_t now) {
-  CacheLine *lines = cache_set_ptr(c, set);
+  const uint8_t *ws = cache_set_states(c, set);
   bool bypass = cache_bypasses_cg(c, req);
   if (!bypass && !req->is_write && c->pol->should_bypass) bypass = c->pol->should_bypass(c->pstate, req);
   CacheFailReason why = CACHE_FAIL_NONE;
@@ -406,16 +405,16 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     }
     if (why) return cache_fail(c, why);
     if (!bypass) {
-      victim = c->pol->find_victim ? c->pol->find_victim(c->pstate, set, lines, req)
-                                   : cache_default_victim(lines, c->p.assoc);
+      victim = c->pol->find_victim ? c->pol->find_victim(c->pstate, set, ws, cache_set_ptr(c, set), req)
+                                   : cache_default_victim(ws, c->p.assoc);
       MEM_ASSERT(victim <= c->p.assoc, now, c->name, "policy %s returned way %u of %u", c->pol->name, victim,
                  c->p.assoc);
       if (victim == c->p.assoc)
         bypass = true;
       else {
-        MEM_ASSERT(lines[victim].state != CACHE_LINE_RESERVED, now, c->name,
-                   "policy %s chose reserved way %u of set %u", c->pol->name, victim, set);
-        uint32_t need = (uint32_t)!req->is_write + (lines[victim].state == CACHE_LINE_MODIFIED);
+        MEM_ASSERT(ws[victim] != CACHE_LINE_RESERVED, now, c->name, "policy %s chose reserved way %u of set %u",
+                   c->pol->name, victim, set);
+        uint32_t need = (uint32_t)!req->is_write + (ws[victim] == CACHE_LINE_MODIFIED);
         if (reqq_space(&c->miss_q) < need) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
       }
     }

@@ -103,8 +103,11 @@ typedef struct CachePolicy {
   /* Miss of a load: send it to the next level without allocating? NULL: never
    * (an L1 bypasses MEM_CLASS_CG loads itself, before asking). */
   bool (*should_bypass)(void *state, const MemRequest *req);
-  /* NULL: the lowest INVALID way, else the lowest way not RESERVED. */
-  uint32_t (*find_victim)(void *state, uint32_t set, const CacheLine *lines, const MemRequest *req);
+  /* NULL: the lowest INVALID way, else the lowest way not RESERVED.
+   * states[w] == lines[w].state (CacheLineState): a policy that decides on
+   * states alone reads one byte per way and no line record. */
+  uint32_t (*find_victim)(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
+                          const MemRequest *req);
   void (*on_fill)(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle);
   void (*on_hit)(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle);
   /* An accepted miss: a load allocated or bypassed, or a write-evict store that
