@@ -24,41 +24,44 @@ typedef struct MshrEntry {
 /* No line address is all ones: the tag of an invalid way. */
 #define CACHE_NO_TAG UINT64_MAX
 
+/* Field order follows use: what an access, a fill and a reply pop read comes
+ * first, in as few host cache lines as possible (the struct is 64-byte
+ * aligned); creation-time and reporting-only fields come last. */
 struct Cache {
-  /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
-   * and miss-queue pops (space in the miss queue). */
-  uint64_t fill_version, pop_version;
   CacheParams p;
-  char name[32];
   uint32_t sets;
   uint32_t line_shift; /* log2(line_size) */
   uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
-  FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
-  CacheLine *lines;    /* sets * assoc */
-  uint64_t *tags;      /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
-                        * lookups scan one host cache line per set instead of the line records */
-  uint8_t *wstate;     /* sets * assoc: a copy of each line's state, read on the access path so that a
-                        * lookup touches no line record (kept equal to lines[].state) */
-  MshrEntry *mshr;     /* mshr_entries */
-  MemRequest *merged;  /* mshr_entries * mshr_max_merge */
-  uint16_t *mshr_free; /* stack of free entry indices */
-  uint32_t mshr_nfree;
-  ReqQueue miss_q; /* toward the next level */
-  ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
-  ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   uint64_t port_cycle;
   uint32_t port_used;
+  uint32_t mshr_nfree;
   /* The last tag lookup, valid until a tag changes (cache_evict,
    * cache_install): a requester often predicts a retry's failure and then
    * retries, or retries the same line again. Not observable state. */
   uint64_t memo_line; /* CACHE_NO_TAG: none */
   uint32_t memo_set;
   int memo_way;
-  uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
+  uint64_t *tags;  /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
+                    * lookups scan one host cache line per set instead of the line records */
+  uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
+                    * lookup touches no line record (kept equal to lines[].state) */
+  ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
+  ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
+  ReqQueue miss_q; /* toward the next level */
   const CachePolicy *pol;
   void *pstate;
-  char pprefix[96];
+  CacheLine *lines;    /* sets * assoc */
+  MshrEntry *mshr;     /* mshr_entries */
+  MemRequest *merged;  /* mshr_entries * mshr_max_merge */
+  uint16_t *mshr_free; /* stack of free entry indices */
+  uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
+  /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
+   * and miss-queue pops (space in the miss queue). */
+  uint64_t fill_version, pop_version;
   CacheStats st;
+  FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
+  char name[32];
+  char pprefix[96];
 };
 
 const CfgParam cache_params[] = {
@@ -159,8 +162,9 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
     snprintf(err, errlen, "%s: invalid cache geometry", p->name ? p->name : "cache");
     return NULL;
   }
-  Cache *c = calloc(1, sizeof *c);
+  Cache *c = aligned_alloc(64, (sizeof(Cache) + 63) / 64 * 64);
   if (!c) return snprintf(err, errlen, "out of memory"), NULL;
+  memset(c, 0, sizeof *c);
   c->p = *p;
   snprintf(c->name, sizeof c->name, "%s", p->name ? p->name : "cache");
   c->p.name = c->name;
