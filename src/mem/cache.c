@@ -564,10 +564,10 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
              now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
   if (reqq_space(&c->fill_q) < e->count) return false;
   for (uint32_t i = 0; i < e->count; i++)
-    reqq_push(&c->fill_q, &c->merged[(size_t)l->mshr * c->p.mshr_max_merge + i], now, 0);
+    reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now, 0);
   cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   l->fill_cycle = now;
-  c->mshr_free[c->mshr_nfree++] = l->mshr;
+  c->mshr_free[c->mshr_nfree++] = m;
   c->st.fills++;
   c->fill_version++;
   return true;

@@ -48,17 +48,20 @@ typedef enum CacheLineState {
   CACHE_LINE_MODIFIED, /* dirty (write-back caches) */
 } CacheLineState;
 
-/* Mechanism state of one line, as policies see it (read-only). */
+/* Mechanism state of one line, as policies see it (read-only). The fields a
+ * fill or a merge touches (fill_cycle, mshr, state) come first: in a 48-byte
+ * record at a 16-byte boundary they never straddle two host cache lines. */
 typedef struct CacheLine {
+  uint64_t fill_cycle; /* cycle the data arrived */
+  uint16_t mshr;       /* MSHR entry while RESERVED */
+  uint8_t state;       /* CacheLineState */
+  uint8_t reserved_;
+  int32_t alloc_sm, alloc_warp;
   uint64_t line_addr;   /* tag: the full line address */
   uint64_t alloc_pc;    /* PC of the request that allocated the line */
   uint64_t alloc_cycle; /* cycle the line was reserved */
-  uint64_t fill_cycle;  /* cycle the data arrived */
-  int32_t alloc_sm, alloc_warp;
-  uint16_t mshr; /* MSHR entry while RESERVED */
-  uint8_t state; /* CacheLineState */
-  uint8_t reserved_;
 } CacheLine;
+_Static_assert(sizeof(CacheLine) == 48, "CacheLine: 48 bytes, fill fields in its first 16");
 
 /* Why a request could not be accepted this cycle; the requester retries. */
 typedef enum CacheFailReason {
