@@ -58,7 +58,7 @@ struct Cache {
   /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
    * and miss-queue pops (space in the miss queue). */
   uint64_t fill_version, pop_version;
-  CacheStats st;
+  _Alignas(64) CacheStats st; /* its first host line holds the counters of loads */
   FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
   char name[32];
   char pprefix[96];
