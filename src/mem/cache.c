@@ -14,8 +14,9 @@
 #include "mem/reqq.h"
 #include "policy/registry.h"
 
+/* 32 bytes, aligned: an entry never straddles two host cache lines. */
 typedef struct MshrEntry {
-  uint64_t line_addr;
+  _Alignas(32) uint64_t line_addr;
   uint32_t set, way;
   uint16_t count;    /* merged requests, including the first */
   uint8_t has_write; /* a store merged: the fill leaves the line MODIFIED */
@@ -179,7 +180,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
   for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
   c->memo_line = CACHE_NO_TAG;
-  c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
+  c->mshr = aligned_alloc(64, ((size_t)p->mshr_entries * sizeof *c->mshr + 63) / 64 * 64);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
   int bad = !c->lines || !c->tags || !c->wstate || !c->mshr || !c->merged || !c->mshr_free;
@@ -190,6 +191,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
     cache_free(c);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
+  memset(c->mshr, 0, (size_t)p->mshr_entries * sizeof *c->mshr);
   for (uint32_t i = 0; i < p->mshr_entries; i++) c->mshr_free[i] = (uint16_t)(p->mshr_entries - 1 - i);
   c->mshr_nfree = p->mshr_entries;
   c->port_cycle = UINT64_MAX;
