@@ -14,8 +14,9 @@
 #include "mem/reqq.h"
 #include "policy/registry.h"
 
+/* 32 bytes, aligned: an entry never straddles two host cache lines. */
 typedef struct MshrEntry {
-  uint64_t line_addr;
+  _Alignas(32) uint64_t line_addr;
   uint32_t set, way;
   uint16_t count;    /* merged requests, including the first */
   uint8_t has_write; /* a store merged: the fill leaves the line MODIFIED */
@@ -24,41 +25,44 @@ typedef struct MshrEntry {
 /* No line address is all ones: the tag of an invalid way. */
 #define CACHE_NO_TAG UINT64_MAX
 
+/* Field order follows use: what an access, a fill and a reply pop read comes
+ * first, in as few host cache lines as possible (the struct is 64-byte
+ * aligned); creation-time and reporting-only fields come last. */
 struct Cache {
-  /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
-   * and miss-queue pops (space in the miss queue). */
-  uint64_t fill_version, pop_version;
   CacheParams p;
-  char name[32];
   uint32_t sets;
   uint32_t line_shift; /* log2(line_size) */
   uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
-  FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
-  CacheLine *lines;    /* sets * assoc */
-  uint64_t *tags;      /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
-                        * lookups scan one host cache line per set instead of the line records */
-  uint8_t *wstate;     /* sets * assoc: a copy of each line's state, read on the access path so that a
-                        * lookup touches no line record (kept equal to lines[].state) */
-  MshrEntry *mshr;     /* mshr_entries */
-  MemRequest *merged;  /* mshr_entries * mshr_max_merge */
-  uint16_t *mshr_free; /* stack of free entry indices */
-  uint32_t mshr_nfree;
-  ReqQueue miss_q; /* toward the next level */
-  ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
-  ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   uint64_t port_cycle;
   uint32_t port_used;
+  uint32_t mshr_nfree;
   /* The last tag lookup, valid until a tag changes (cache_evict,
    * cache_install): a requester often predicts a retry's failure and then
    * retries, or retries the same line again. Not observable state. */
   uint64_t memo_line; /* CACHE_NO_TAG: none */
   uint32_t memo_set;
   int memo_way;
-  uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
+  uint64_t *tags;  /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
+                    * lookups scan one host cache line per set instead of the line records */
+  uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
+                    * lookup touches no line record (kept equal to lines[].state) */
+  ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
+  ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
+  ReqQueue miss_q; /* toward the next level */
   const CachePolicy *pol;
   void *pstate;
+  CacheLine *lines;    /* sets * assoc */
+  MshrEntry *mshr;     /* mshr_entries */
+  MemRequest *merged;  /* mshr_entries * mshr_max_merge */
+  uint16_t *mshr_free; /* stack of free entry indices */
+  uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
+  /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
+   * and miss-queue pops (space in the miss queue). */
+  uint64_t fill_version, pop_version;
+  _Alignas(64) CacheStats st; /* its first host line holds the counters of loads */
+  FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
+  char name[32];
   char pprefix[96];
-  CacheStats st;
 };
 
 const CfgParam cache_params[] = {
@@ -159,8 +163,9 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
     snprintf(err, errlen, "%s: invalid cache geometry", p->name ? p->name : "cache");
     return NULL;
   }
-  Cache *c = calloc(1, sizeof *c);
+  Cache *c = aligned_alloc(64, (sizeof(Cache) + 63) / 64 * 64);
   if (!c) return snprintf(err, errlen, "out of memory"), NULL;
+  memset(c, 0, sizeof *c);
   c->p = *p;
   snprintf(c->name, sizeof c->name, "%s", p->name ? p->name : "cache");
   c->p.name = c->name;
@@ -175,7 +180,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
   for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
   c->memo_line = CACHE_NO_TAG;
-  c->mshr = calloc(p->mshr_entries, sizeof *c->mshr);
+  c->mshr = aligned_alloc(64, ((size_t)p->mshr_entries * sizeof *c->mshr + 63) / 64 * 64);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
   int bad = !c->lines || !c->tags || !c->wstate || !c->mshr || !c->merged || !c->mshr_free;
@@ -186,6 +191,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
     cache_free(c);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
+  memset(c->mshr, 0, (size_t)p->mshr_entries * sizeof *c->mshr);
   for (uint32_t i = 0; i < p->mshr_entries; i++) c->mshr_free[i] = (uint16_t)(p->mshr_entries - 1 - i);
   c->mshr_nfree = p->mshr_entries;
   c->port_cycle = UINT64_MAX;
@@ -266,11 +272,11 @@ static inline int cache_lookup(const Cache *cc, uint64_t line_addr, uint32_t *se
 
 int cache_probe(const Cache *c, uint64_t line_addr) { return cache_find(c, cache_set_of(c, line_addr), line_addr); }
 
-static uint32_t cache_default_victim(const CacheLine *lines, uint32_t ways) {
+static uint32_t cache_default_victim(const uint8_t *states, uint32_t ways) {
   for (uint32_t w = 0; w < ways; w++)
-    if (lines[w].state == CACHE_LINE_INVALID) return w;
+    if (states[w] == CACHE_LINE_INVALID) return w;
   for (uint32_t w = 0; w < ways; w++)
-    if (lines[w].state != CACHE_LINE_RESERVED) return w;
+    if (states[w] != CACHE_LINE_RESERVED) return w;
   return ways;
 }
 
@@ -353,11 +359,10 @@ static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set,
  * the miss-queue slot). */
 static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
                                uint64_t now) {
-  CacheLine *l = &cache_set_ptr(c, set)[w];
-  if (l->state == CACHE_LINE_INVALID) return;
-  MEM_ASSERT(l->state != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set,
-             w);
-  if (c->pol->on_evict || l->state == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
+  uint8_t st = cache_set_states(c, set)[w];
+  if (st == CACHE_LINE_INVALID) return;
+  MEM_ASSERT(st != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set, w);
+  if (c->pol->on_evict || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
   if (why == CACHE_EVICT_REPLACE)
     c->st.evictions++;
   else
@@ -388,7 +393,7 @@ static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRe
  * The order of checks (line, MSHR, miss queue) decides which reason a
  * request that lacks several resources is counted under. */
 static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uint64_t now) {
-  CacheLine *lines = cache_set_ptr(c, set);
+  const uint8_t *ws = cache_set_states(c, set);
   bool bypass = cache_bypasses_cg(c, req);
   if (!bypass && !req->is_write && c->pol->should_bypass) bypass = c->pol->should_bypass(c->pstate, req);
   CacheFailReason why = CACHE_FAIL_NONE;
@@ -406,16 +411,16 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     }
     if (why) return cache_fail(c, why);
     if (!bypass) {
-      victim = c->pol->find_victim ? c->pol->find_victim(c->pstate, set, lines, req)
-                                   : cache_default_victim(lines, c->p.assoc);
+      victim = c->pol->find_victim ? c->pol->find_victim(c->pstate, set, ws, cache_set_ptr(c, set), req)
+                                   : cache_default_victim(ws, c->p.assoc);
       MEM_ASSERT(victim <= c->p.assoc, now, c->name, "policy %s returned way %u of %u", c->pol->name, victim,
                  c->p.assoc);
       if (victim == c->p.assoc)
         bypass = true;
       else {
-        MEM_ASSERT(lines[victim].state != CACHE_LINE_RESERVED, now, c->name,
-                   "policy %s chose reserved way %u of set %u", c->pol->name, victim, set);
-        uint32_t need = (uint32_t)!req->is_write + (lines[victim].state == CACHE_LINE_MODIFIED);
+        MEM_ASSERT(ws[victim] != CACHE_LINE_RESERVED, now, c->name, "policy %s chose reserved way %u of set %u",
+                   c->pol->name, victim, set);
+        uint32_t need = (uint32_t)!req->is_write + (ws[victim] == CACHE_LINE_MODIFIED);
         if (reqq_space(&c->miss_q) < need) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
       }
     }
@@ -561,10 +566,10 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
              now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
   if (reqq_space(&c->fill_q) < e->count) return false;
   for (uint32_t i = 0; i < e->count; i++)
-    reqq_push(&c->fill_q, &c->merged[(size_t)l->mshr * c->p.mshr_max_merge + i], now, 0);
+    reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now, 0);
   cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   l->fill_cycle = now;
-  c->mshr_free[c->mshr_nfree++] = l->mshr;
+  c->mshr_free[c->mshr_nfree++] = m;
   c->st.fills++;
   c->fill_version++;
   return true;

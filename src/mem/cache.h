@@ -62,15 +62,17 @@ typedef struct CacheParams {
   uint32_t index_parts, index_chunk_lines;
 } CacheParams;
 
+/* The counters of a load's hit, miss and fill come first: one host line. */
 typedef struct CacheStats {
   uint64_t reads, writes;          /* accepted accesses */
   uint64_t read_hits, read_misses; /* read_misses: allocated misses */
-  uint64_t read_merges;            /* MSHR hits (the line was RESERVED) */
-  uint64_t bypasses;               /* loads sent down unallocated (all causes) */
-  uint64_t fail_bypasses;          /* ... of which access-level bypasses after a failure */
+  uint64_t evictions, fills;
+  uint64_t read_merges; /* MSHR hits (the line was RESERVED) */
+  uint64_t bypasses;    /* loads sent down unallocated (all causes) */
+  uint64_t fail_bypasses; /* ... of which access-level bypasses after a failure */
   uint64_t write_hits, write_misses;
   uint64_t resfail[CACHE_FAIL__COUNT];
-  uint64_t evictions, writebacks, invalidations, fills;
+  uint64_t writebacks, invalidations;
 } CacheStats;
 
 typedef struct Cache Cache;

@@ -76,6 +76,7 @@ struct MemSys {
   Icnt *req, *reply;
   Partition **part;
   uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
+  uint64_t wake_min;   /* the smallest part_wake: no partition is visited before it */
   bool sleep;          /* sm.skip_idle_cycles: partitions sleep until part_wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
@@ -285,17 +286,24 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   /* A partition sleeps until its next event (a queue head or DRAM command
    * due, or every cycle while something is ready but blocked) or a push. */
-  for (uint32_t p = 0; p < ms->n_part; p++)
-    if (ms->part_wake[p] <= now) {
-      bool blocked = partition_tick(ms->part[p], now, ms->reply);
-      ms->part_wake[p] = ms->sleep && !blocked ? partition_next_event(ms->part[p], now) : now + 1;
+  if (ms->wake_min <= now) {
+    uint64_t min = UINT64_MAX;
+    for (uint32_t p = 0; p < ms->n_part; p++) {
+      if (ms->part_wake[p] <= now) {
+        bool blocked = partition_tick(ms->part[p], now, ms->reply);
+        ms->part_wake[p] = ms->sleep && !blocked ? partition_next_event(ms->part[p], now) : now + 1;
+      }
+      if (ms->part_wake[p] < min) min = ms->part_wake[p];
     }
+    ms->wake_min = min;
+  }
   icnt_tick(ms->req, now);
   BITMAP_FOREACH(p, icnt_arrivals(ms->req, now), 0, ms->n_part) {
     for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
          icnt_pop(ms->req, p)) {
       partition_push(ms->part[p], r, now);
       if (now + ms->delays.l2_input < ms->part_wake[p]) ms->part_wake[p] = now + ms->delays.l2_input;
+      if (ms->part_wake[p] < ms->wake_min) ms->wake_min = ms->part_wake[p];
     }
   }
   BITMAP_FOREACH(s, ms->miss_nz, 0, ms->n_sm) memsys_inject(ms, s, now);
@@ -304,8 +312,12 @@ void memsys_tick(MemSys *ms, uint64_t now) {
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   uint64_t t = icnt_next_event(ms->req, now), x = icnt_next_event(ms->reply, now);
   if (x < t) t = x;
-  for (uint32_t p = 0; p < ms->n_part; p++) /* all > now after memsys_tick(now) */
-    if ((x = ms->sleep ? ms->part_wake[p] : partition_next_event(ms->part[p], now)) < t) t = x;
+  if (ms->sleep) { /* every part_wake > now after memsys_tick(now) */
+    if (ms->wake_min < t) t = ms->wake_min;
+  } else {
+    for (uint32_t p = 0; p < ms->n_part; p++)
+      if ((x = partition_next_event(ms->part[p], now)) < t) t = x;
+  }
   for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
     if (ms->miss_nz[w] && now + 1 < t) t = now + 1;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {

@@ -48,17 +48,20 @@ typedef enum CacheLineState {
   CACHE_LINE_MODIFIED, /* dirty (write-back caches) */
 } CacheLineState;
 
-/* Mechanism state of one line, as policies see it (read-only). */
+/* Mechanism state of one line, as policies see it (read-only). The fields a
+ * fill or a merge touches (fill_cycle, mshr, state) come first: in a 48-byte
+ * record at a 16-byte boundary they never straddle two host cache lines. */
 typedef struct CacheLine {
+  uint64_t fill_cycle; /* cycle the data arrived */
+  uint16_t mshr;       /* MSHR entry while RESERVED */
+  uint8_t state;       /* CacheLineState */
+  uint8_t reserved_;
+  int32_t alloc_sm, alloc_warp;
   uint64_t line_addr;   /* tag: the full line address */
   uint64_t alloc_pc;    /* PC of the request that allocated the line */
   uint64_t alloc_cycle; /* cycle the line was reserved */
-  uint64_t fill_cycle;  /* cycle the data arrived */
-  int32_t alloc_sm, alloc_warp;
-  uint16_t mshr; /* MSHR entry while RESERVED */
-  uint8_t state; /* CacheLineState */
-  uint8_t reserved_;
 } CacheLine;
+_Static_assert(sizeof(CacheLine) == 48, "CacheLine: 48 bytes, fill fields in its first 16");
 
 /* Why a request could not be accepted this cycle; the requester retries. */
 typedef enum CacheFailReason {
@@ -103,8 +106,11 @@ typedef struct CachePolicy {
   /* Miss of a load: send it to the next level without allocating? NULL: never
    * (an L1 bypasses MEM_CLASS_CG loads itself, before asking). */
   bool (*should_bypass)(void *state, const MemRequest *req);
-  /* NULL: the lowest INVALID way, else the lowest way not RESERVED. */
-  uint32_t (*find_victim)(void *state, uint32_t set, const CacheLine *lines, const MemRequest *req);
+  /* NULL: the lowest INVALID way, else the lowest way not RESERVED.
+   * states[w] == lines[w].state (CacheLineState): a policy that decides on
+   * states alone reads one byte per way and no line record. */
+  uint32_t (*find_victim)(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
+                          const MemRequest *req);
   void (*on_fill)(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle);
   void (*on_hit)(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle);
   /* An accepted miss: a load allocated or bypassed, or a write-evict store that

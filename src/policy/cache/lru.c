@@ -29,12 +29,13 @@ static void lru_touch(void *state, uint32_t set, uint32_t way, const MemRequest 
   s->stamp[set * s->ways + way] = ++s->clock;
 }
 
-static uint32_t lru_find_victim(void *state, uint32_t set, const CacheLine *lines, const MemRequest *req) {
+static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
+                                const MemRequest *req) {
   LruState *s = state;
   uint32_t best = s->ways;
   for (uint32_t w = 0; w < s->ways; w++) {
-    if (lines[w].state == CACHE_LINE_INVALID) return w;
-    if (lines[w].state == CACHE_LINE_RESERVED) continue;
+    if (states[w] == CACHE_LINE_INVALID) return w;
+    if (states[w] == CACHE_LINE_RESERVED) continue;
     if (best == s->ways || s->stamp[set * s->ways + w] < s->stamp[set * s->ways + best]) best = w;
   }
   return best;

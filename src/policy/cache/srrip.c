@@ -47,18 +47,19 @@ static void srrip_hit(void *state, uint32_t set, uint32_t way, const MemRequest 
 /* Aging is done in one step: every unreserved line gains (max - the largest
  * RRPV among them), which is what repeated +1 rounds would reach. Reserved
  * lines are not candidates and do not age. */
-static uint32_t srrip_find_victim(void *state, uint32_t set, const CacheLine *lines, const MemRequest *req) {
+static uint32_t srrip_find_victim(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
+                                  const MemRequest *req) {
   SrripState *s = state;
   uint8_t *r = &s->rrpv[set * s->ways];
   uint8_t top = 0;
   for (uint32_t w = 0; w < s->ways; w++) {
-    if (lines[w].state == CACHE_LINE_INVALID) return w;
-    if (lines[w].state != CACHE_LINE_RESERVED && r[w] > top) top = r[w];
+    if (states[w] == CACHE_LINE_INVALID) return w;
+    if (states[w] != CACHE_LINE_RESERVED && r[w] > top) top = r[w];
   }
   uint8_t age = (uint8_t)(s->max - top);
   uint32_t victim = s->ways;
   for (uint32_t w = 0; w < s->ways; w++) {
-    if (lines[w].state == CACHE_LINE_RESERVED) continue;
+    if (states[w] == CACHE_LINE_RESERVED) continue;
     r[w] = (uint8_t)(r[w] + age);
     if (victim == s->ways && r[w] == s->max) victim = w;
   }
