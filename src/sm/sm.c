@@ -134,7 +134,8 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->unit_free = calloc(nu + 1, sizeof(uint64_t));
   sm->warps = aligned_alloc(_Alignof(SmWarp), sizeof(SmWarp) * sm->max_warps);
   if (sm->warps) memset(sm->warps, 0, sizeof(SmWarp) * sm->max_warps);
-  sm->views = calloc(sm->max_warps, sizeof(WarpView));
+  sm->views = aligned_alloc(_Alignof(WarpView), sizeof(WarpView) * sm->max_warps);
+  if (sm->views) memset(sm->views, 0, sizeof(WarpView) * sm->max_warps);
   sm->ctas = calloc(sm->max_ctas, sizeof(SmCta));
   sm->greedy = malloc(sizeof(int32_t) * sm->nsched);
   sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
