@@ -50,7 +50,7 @@ typedef enum WarpInstKind {
 } WarpInstKind;
 
 typedef struct WarpView {
-  uint32_t slot;            /* warp slot in the SM */
+  _Alignas(64) uint32_t slot; /* warp slot in the SM (each view in one host cache line) */
   uint32_t cta_slot;        /* CTA slot in the SM */
   uint32_t cta_id;          /* linear CTA id in the grid */
   uint32_t warp_in_cta;

@@ -269,6 +269,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
       for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
+        if (b & (b - 1)) sm_prefetch(g->sms[w * 64 + (uint32_t)__builtin_ctzll(b & (b - 1))]); /* the next one's lines */
         if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
         gpu_note_sm(g, i);
       }

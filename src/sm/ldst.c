@@ -125,14 +125,14 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   u->load = -1;
   if (is_load) {
     int32_t g = 0;
-    while (g < SM_MAX_LOADS && w->loads[g].remaining) g++;
+    while (g < SM_MAX_LOADS && w->remaining[g]) g++;
     if (g == SM_MAX_LOADS) g = 0; /* cannot happen: issue checks for a free group */
     SmLoad *ld = &w->loads[g];
-    ld->remaining = (uint16_t)u->nreq;
+    w->remaining[g] = (uint16_t)u->nreq;
     ld->nrows = (uint8_t)(nrows > 4 ? 4 : nrows);
     for (uint32_t i = 0; i < ld->nrows; i++) ld->rows[i] = rows[i];
     ld->issue_cycle = now;
-    u->load = g;
+    u->load = (int16_t)g;
     w->pending_loads++;
   } else if (nrows) {
     sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
@@ -188,13 +188,14 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
     uintptr_t v = (uintptr_t)user - 1;
     uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
     SmWarp *w = &sm->warps[slot];
-    SmLoad *ld = &w->loads[g];
-    if (!w->pw || !ld->remaining) continue;
+    if (!w->pw || !w->remaining[g]) continue;
     /* A reply before the group's last changes nothing a warp's issue checks
      * read (its scoreboard and pending_loads change with the last): the warp
-     * stays as it was found. The last one goes through sm_release_rows, which
-     * marks it changed (dirty, unskipped, issue_dirty). */
-    if (--ld->remaining) continue;
+     * stays as it was found, and only its first host cache line was read. The
+     * last one goes through sm_release_rows, which marks it changed (dirty,
+     * unskipped, issue_dirty). */
+    if (--w->remaining[g]) continue;
+    const SmLoad *ld = &w->loads[g];
     sm_release_rows(sm, slot, ld->rows, ld->nrows);
     w->pending_loads--;
     sm->st.loads_completed++;

@@ -3,6 +3,8 @@
 #ifndef WS_SM_INT_H
 #define WS_SM_INT_H
 
+#include <stddef.h>
+
 #include "sm/sm.h"
 
 #define SM_IB_MAX 8          /* I-buffer capacity limit (sm.ibuffer_slots <= this) */
@@ -21,15 +23,16 @@ struct SmKernelInfo {
 };
 
 typedef struct SmLoad {
-  uint16_t remaining;         /* replies still expected (0 = free entry) */
   uint8_t nrows, npreds;
   uint32_t rows[4];
   uint64_t issue_cycle;
 } SmLoad;
 
+/* Aligned to a host cache line: what the issue stage reads of every warp
+ * first, and all an L1D reply before a load group's last reads, lie in its
+ * first line. */
 typedef struct SmWarp {
-  /* what the issue stage reads for every warp first, in one host cache line */
-  PtxWarp *pw;                /* functional warp; NULL = free slot */
+  _Alignas(64) PtxWarp *pw;   /* functional warp; NULL = free slot */
   WarpView *view;
   uint64_t *sb;               /* scoreboard bits: register rows then predicate rows */
   uint32_t cta_slot;
@@ -43,6 +46,7 @@ typedef struct SmWarp {
   uint8_t fetch_pending;      /* waiting on the L1I */
   uint8_t exec_done;          /* functional warp finished */
   uint8_t in_ldst;            /* the LD/ST unit holds one of its instructions */
+  uint16_t remaining[SM_MAX_LOADS]; /* per load group: replies still expected (0 = free group) */
   uint32_t ib_pc[SM_IB_MAX];  /* I-buffer: module pcs, in order */
   uint64_t ib_ready[SM_IB_MAX];
   SmLoad loads[SM_MAX_LOADS];
@@ -63,46 +67,74 @@ typedef struct SmReq {
   uint8_t is_write, cls;
 } SmReq;
 
-/* The instruction held by the LD/ST unit. */
+/* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
+ * Sm's second host cache line, so that cur starts the third. */
 typedef struct SmLdst {
-  int busy;
-  uint32_t slot;
-  int32_t load;               /* load group, -1 for stores */
-  uint8_t kind;
-  uint32_t nreq, next;
-  uint64_t pc;
   uint64_t free_at;           /* shared/const: the unit is busy until this cycle */
+  uint64_t pc;
+  uint32_t slot;
+  uint32_t nreq, next;
+  int16_t load;               /* load group, -1 for stores */
+  uint8_t busy;
+  uint8_t kind;
   MemRequest cur;             /* the L1D request for req[next] (built once, retried as is; issue_cycle set per try) */
   SmReq req[SM_MAX_REQS];
 } SmLdst;
 
 typedef struct SmEvent { uint64_t cycle; uint32_t slot; uint8_t nrows; uint32_t rows[6]; } SmEvent;
 
+/* Laid out for the host's data cache (the SM record is aligned to a 64-byte
+ * line): a visit of the engine that only takes replies, sends the LD/ST
+ * unit's next request and finds the SM quiet again, and gpu_note_sm after
+ * it, read and write its first three lines (the third is ldst.cur), one line
+ * of ldst.req, q_stall's and the first two lines of st. */
 struct Sm {
-  /* read every cycle by the engine, kept together at the front */
-  int quiet;
-  uint32_t resident_ctas, nev;
+  /* line 0: read on every visit (sm_cycle's entry and quiet exit, gpu_note_sm) */
   uint64_t ev_next;           /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
-  int busy;                   /* did something (or could) this cycle */
-  uint32_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
-  uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop, q_l1i_pop; /* the L1s' change counters when it went quiet */
-  int q_pop;                  /* a repeated failure depends on miss-queue space: pops end quiescence too */
-  const uint64_t *l1d_fill, *l1i_fill, *l1d_pop, *l1i_pop;
   uint64_t q_since;           /* first quiet cycle not yet added to the statistics */
   uint64_t progress;
-  uint64_t now;
-  int has_tick;               /* policy->tick != NULL */
+  uint64_t memo_cycles;       /* memoised cycles whose stalls are not yet counted (settle_memo) */
+  uint32_t resident_ctas, nev;
+  uint16_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
+  uint8_t quiet;
+  uint8_t busy;               /* did something (or could) this cycle */
+  uint8_t q_pop;              /* a repeated failure depends on miss-queue space: pops end quiescence too */
+  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
+  uint8_t has_tick;           /* policy->tick != NULL */
+  uint8_t has_event;          /* policy->on_event != NULL */
+  uint8_t shortcuts;          /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
+  /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
+  uint8_t ldst_moved, fetched, nready_total;
+  /* Issue-stage memo: when the last scan found no ready warp and no warp was
+   * waiting on the clock, the scan is repeated only after something a warp
+   * can wait on changed (issue_dirty). */
+  uint8_t issue_dirty, issue_memo, time_wait;
+  /* line 1: what the LD/ST unit and the replies need, then the unit's header */
+  Cache *l1d;
+  SmWarp *warps;
+  uint32_t line_size;
+  uint32_t nsched;
+  /* Fetch-stage memo: the last scan found no warp to fetch for, and no I-buffer,
+   * pending fetch or warp exit changed since. */
+  uint8_t fetch_dirty;
+  SmLdst ldst;
+  uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop, q_l1i_pop; /* (has_tick) the L1s' change counters when it went quiet */
+  const uint64_t *l1d_fill, *l1i_fill, *l1d_pop, *l1i_pop;
+  Cache *l1i;
+  /* Quiescence (with quiet and the q_* fields): a cycle in which no warp was
+   * ready and nothing moved; until one of its inputs changes, the next cycles
+   * are identical and are only accounted (stall counters), not re-simulated.
+   * q_stall: a quiet cycle's stall reason per scheduler index. */
+  uint8_t q_stall[64];
   int accept_cache;           /* sm_can_accept_cta() since the last CTA launch/exit, -1 unknown */
-  bool shortcuts;             /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
   uint32_t id;
   const Config *cfg;
   MemSys *ms;
-  Cache *l1d, *l1i;
   /* parameters */
-  uint32_t max_warps, max_ctas, max_threads, max_regs, max_shared, nsched, issue_width, ib_slots, fetch_width;
+  uint32_t max_warps, max_ctas, max_threads, max_regs, max_shared, issue_width, ib_slots, fetch_width;
   uint32_t nunits[SM_UNIT__COUNT];
-  uint32_t shared_banks, shared_latency, ldst_latency, const_latency, line_size;
+  uint32_t shared_banks, shared_latency, ldst_latency, const_latency;
   /* kernel */
   PtxLaunch *launch;
   const SmKernelInfo *kinfo;
@@ -110,7 +142,6 @@ struct Sm {
   const char *occ_limiter;
   uint32_t sb_words, sb_pred_off;
   /* state */
-  SmWarp *warps;
   WarpView *views;
   SmCta *ctas;
   uint32_t used_threads, used_regs, used_shared, used_warps;
@@ -119,7 +150,6 @@ struct Sm {
   uint32_t last_fetch;
   uint64_t *unit_free;        /* per unit instance: cycle it accepts again */
   uint32_t unit_base[SM_UNIT__COUNT];
-  SmLdst ldst;
   SmEvent *ev;                /* min-heap on cycle */
   uint32_t ev_cap;
   uint32_t *order_buf, *elig_buf;
@@ -134,28 +164,27 @@ struct Sm {
   uint64_t *sched_bm;         /* min(nsched, 64) bitmaps: the slots of each scheduler index */
   uint64_t *fetch_bm;         /* warps waiting for an I-buffer fill (fetch_note): fetch candidates */
   uint32_t bm_words;
-  /* Quiescence (with quiet, q_* at the front): a cycle in which no warp was
-   * ready and nothing moved; until one of its inputs changes, the next cycles
-   * are identical and are only accounted (stall counters), not re-simulated. */
-  uint8_t q_stall[64];
-  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
-  int ldst_moved, fetched, nready_total; /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
-  /* Issue-stage memo: when the last scan found no ready warp and no warp was
-   * waiting on the clock, the scan is repeated only after something a warp
-   * can wait on changed (issue_dirty). */
-  int issue_dirty, issue_memo, time_wait;
-  uint64_t memo_cycles;       /* memoised cycles whose stalls are not yet counted (settle_memo) */
-  /* Fetch-stage memo: the last scan found no warp to fetch for, and no I-buffer,
-   * pending fetch or warp exit changed since. */
-  int fetch_dirty;
   PtxMemTrace trace;
   /* policy */
   const WarpSchedPolicy *policy;
   void *pstate;
   const FetchPolicy *fetch;
   void *fstate;
-  SmStats st;
+  /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
+  _Alignas(64) SmStats st;
 };
+_Static_assert(offsetof(Sm, ldst.cur) == 128 && offsetof(Sm, ldst) == 96, "Sm layout: hot host cache lines");
+_Static_assert(offsetof(SmWarp, ib_pc) <= 64, "SmWarp layout: hot host cache line");
+
+/* Asks the host to load the lines a short visit of sm reads (see struct Sm):
+ * the engine issues it for the next SM it simulates while it runs this one. */
+static inline void sm_prefetch(const Sm *sm) {
+  __builtin_prefetch(sm, 1);
+  __builtin_prefetch((const char *)sm + 64, 1);
+  __builtin_prefetch(&sm->ldst.cur, 1);
+  __builtin_prefetch(&sm->st, 1);
+  __builtin_prefetch((const char *)&sm->st + 64, 1);
+}
 
 static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
   sm->skip_sb[slot / 64] &= ~(1ull << (slot % 64));
@@ -180,7 +209,7 @@ void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *
  * that a policy without the hook costs its callers nothing. */
 void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now);
 static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
-  if (sm->policy->on_event) sm_event_emit(sm, kind, slot, line, pc, now);
+  if (sm->has_event) sm_event_emit(sm, kind, slot, line, pc, now);
 }
 
 #endif
