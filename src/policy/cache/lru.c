@@ -29,14 +29,17 @@ static void lru_touch(void *state, uint32_t set, uint32_t way, const MemRequest 
   s->stamp[set * s->ways + way] = ++s->clock;
 }
 
+/* The first INVALID way, else the unreserved way with the smallest stamp
+ * (the first of equal ones), else ways. */
 static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
                                 const MemRequest *req) {
   LruState *s = state;
+  const uint64_t *stamp = &s->stamp[(size_t)set * s->ways];
   uint32_t best = s->ways;
+  uint64_t best_stamp = UINT64_MAX; /* no stamp reaches it: the first unreserved way is taken */
   for (uint32_t w = 0; w < s->ways; w++) {
     if (states[w] == CACHE_LINE_INVALID) return w;
-    if (states[w] == CACHE_LINE_RESERVED) continue;
-    if (best == s->ways || s->stamp[set * s->ways + w] < s->stamp[set * s->ways + best]) best = w;
+    if (states[w] != CACHE_LINE_RESERVED && stamp[w] < best_stamp) best = w, best_stamp = stamp[w];
   }
   return best;
 }
