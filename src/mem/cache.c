@@ -36,7 +36,7 @@ struct Cache {
   uint64_t port_cycle;
   uint32_t port_used;
   uint32_t mshr_nfree;
-  /* The last tag lookup, valid until a tag changes (cache_evict,
+  /* The last tag lookup, valid until a tag changes (cache_invalidate,
    * cache_install): a requester often predicts a retry's failure and then
    * retries, or retries the same line again. Not observable state. */
   uint64_t memo_line; /* CACHE_NO_TAG: none */
@@ -354,28 +354,35 @@ static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set,
   }
 }
 
-/* Empties way `w` of `set` for a new line: tells the policy, counts the
- * eviction and queues the write-back of a dirty line (the caller reserved
- * the miss-queue slot). */
+/* Way `w` of `set` (valid or modified) loses its line: tells the policy,
+ * counts the eviction and queues the write-back of a dirty line (the caller
+ * reserved the miss-queue slot). The line stays in place: the caller installs
+ * a new one over it (a replacement) or invalidates the way. */
 static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
                                uint64_t now) {
   uint8_t st = cache_set_states(c, set)[w];
-  if (st == CACHE_LINE_INVALID) return;
-  MEM_ASSERT(st != CACHE_LINE_RESERVED, now, c->name, "evicting a reserved line (set %u way %u)", set, w);
+  MEM_ASSERT(st != CACHE_LINE_INVALID && st != CACHE_LINE_RESERVED, now, c->name,
+             "evicting an invalid or reserved line (set %u way %u)", set, w);
   if (c->pol->on_evict || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
   if (why == CACHE_EVICT_REPLACE)
     c->st.evictions++;
   else
     c->st.invalidations++;
+}
+
+static inline void cache_invalidate(Cache *c, uint32_t set, uint32_t w) {
   cache_set_state(c, set, w, CACHE_LINE_INVALID);
   c->tags[(size_t)set * c->p.assoc + w] = CACHE_NO_TAG;
   c->memo_line = CACHE_NO_TAG;
 }
 
+/* Puts req's line in way `w` of `set` in state st (RESERVED: owned by MSHR
+ * entry `mshr`), over whatever the way held. */
 static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
-                          uint64_t now) {
+                                 uint16_t mshr, uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
-  *l = (CacheLine){.line_addr = req->line_addr,
+  *l = (CacheLine){.mshr = mshr,
+                   .line_addr = req->line_addr,
                    .alloc_pc = req->pc,
                    .alloc_cycle = now,
                    .fill_cycle = now,
@@ -437,17 +444,16 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
     return cache_result(CACHE_BYPASSED);
   }
-  cache_evict(c, set, victim, req, CACHE_EVICT_REPLACE, now);
+  if (ws[victim] != CACHE_LINE_INVALID) cache_evict(c, set, victim, req, CACHE_EVICT_REPLACE, now);
   if (req->is_write) { /* write-back, write-allocate without fetch: the line is dirty at once */
-    cache_install(c, set, victim, req, CACHE_LINE_MODIFIED, now);
+    cache_install(c, set, victim, req, CACHE_LINE_MODIFIED, 0, now);
     c->st.writes++, c->st.write_misses++;
     cache_reply_hit(c, req, now);
   } else {
     uint16_t e = c->mshr_free[--c->mshr_nfree];
     c->mshr[e] = (MshrEntry){.line_addr = req->line_addr, .set = set, .way = victim, .count = 1};
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
-    cache_install(c, set, victim, req, CACHE_LINE_RESERVED, now);
-    cache_set_ptr(c, set)[victim].mshr = e;
+    cache_install(c, set, victim, req, CACHE_LINE_RESERVED, e, now);
     cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
     c->st.reads++, c->st.read_misses++;
   }
@@ -471,7 +477,10 @@ static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
 static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemRequest *req, uint64_t now) {
   if (reqq_full(&c->miss_q)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
   bool hit = way >= 0 && cache_set_states(c, set)[way] != CACHE_LINE_RESERVED;
-  if (hit) cache_evict(c, set, (uint32_t)way, req, CACHE_EVICT_INVALIDATE, now);
+  if (hit) {
+    cache_evict(c, set, (uint32_t)way, req, CACHE_EVICT_INVALIDATE, now);
+    cache_invalidate(c, set, (uint32_t)way);
+  }
   cache_send_noalloc(c, req, now);
   c->st.writes++;
   if (hit) {
