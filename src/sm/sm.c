@@ -486,8 +486,9 @@ static void stage_writeback(Sm *sm, uint64_t now) {
   }
 }
 
+/* Called only while l1i_pending: every accepted fetch gets one reply, so
+ * with none pending none can be waiting. */
 static void stage_fetch_replies(Sm *sm, uint64_t now) {
-  if (!sm->l1i_pending) return; /* every accepted fetch gets one reply: none can be waiting */
   for (const MemRequest *r; (r = cache_peek_reply(sm->l1i, now)) != NULL;) {
     void *user = r->user; /* all the SM needs of the reply: no copy */
     cache_drop_reply(sm->l1i, now);
@@ -704,8 +705,9 @@ static void add_stalls(Sm *sm, uint64_t n) {
   for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
 }
 
-/* Memoised issue cycles are only counted (memo_cycles) and their stalls added
- * before the next scan can change q_stall, or at the kernel's end. */
+/* Memoised issue cycles and quiet cycles (account_quiet) are only counted
+ * (memo_cycles) and their stalls added before the next scan can change
+ * q_stall, or at the kernel's end. */
 static void settle_memo(Sm *sm) {
   if (sm->memo_cycles) add_stalls(sm, sm->memo_cycles);
   sm->memo_cycles = 0;
@@ -803,14 +805,15 @@ static inline int still_quiet(const Sm *sm, uint64_t now) {
          (!sm->q_pop || (*sm->l1d_pop == sm->q_l1d_pop && *sm->l1i_pop == sm->q_l1i_pop));
 }
 
-/* Adds n quiet cycles to the statistics, exactly as simulating them would. */
+/* Adds n quiet cycles to the statistics, exactly as simulating them would
+ * (their stalls, those of the last scan, with the memoised cycles'). */
 static void account_quiet(Sm *sm, uint64_t n) {
   sm->st.active_cycles += n;
+  sm->memo_cycles += n;
   if (sm->q_ffail >= 0) {
     sm->st.icache_waits += n;
     cache_note_retries(sm->l1i, (CacheFailReason)sm->q_ffail, n);
   }
-  add_stalls(sm, n);
   if (sm->ldst.busy) {
     sm->st.ldst_busy_cycles += n;
     if (sm->q_fail >= 0) {
@@ -842,7 +845,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->q_fail = sm->q_ffail = -1;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
-  stage_fetch_replies(sm, now);
+  if (sm->l1i_pending) stage_fetch_replies(sm, now);
   int busy = sm->busy;
   sm->busy = 0;
   sm_ldst_cycle(sm, now);

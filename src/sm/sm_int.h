@@ -94,7 +94,7 @@ struct Sm {
   uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
   uint64_t q_since;           /* first quiet cycle not yet added to the statistics */
   uint64_t progress;
-  uint64_t memo_cycles;       /* memoised cycles whose stalls are not yet counted (settle_memo) */
+  uint64_t memo_cycles;       /* memoised and quiet cycles whose stalls are not yet counted (settle_memo) */
   uint32_t resident_ctas, nev;
   uint16_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint8_t quiet;
