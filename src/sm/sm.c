@@ -106,6 +106,10 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->l1i_fill = cache_fill_version_ptr(sm->l1i);
   sm->l1d_pop = cache_pop_version_ptr(sm->l1d);
   sm->l1i_pop = cache_pop_version_ptr(sm->l1i);
+  for (int r = 0; r < CACHE_FAIL__COUNT; r++) {
+    sm->l1d_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)r) << r);
+    sm->l1i_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)r) << r);
+  }
   sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
   sm->q_fail = sm->q_ffail = -1;
   sm->ev_next = UINT64_MAX;
@@ -880,8 +884,8 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->q_l1d_pop = *sm->l1d_pop;
       sm->q_l1i_pop = *sm->l1i_pop;
     }
-    sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)sm->q_fail)) ||
-                (sm->q_ffail >= 0 && cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)sm->q_ffail));
+    sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
+                (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1));
   }
   return 0;
 }
