@@ -850,29 +850,26 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
   if (sm->l1i_pending) stage_fetch_replies(sm, now);
-  int busy = sm->busy;
-  sm->busy = 0;
   sm_ldst_cycle(sm, now);
-  int ldst_busy = sm->busy;
-  sm->busy = busy;
   if (stage_issue(sm, now, err, errlen)) return -1;
   stage_fetch(sm, now);
-  /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
-  sm->quiet = calm && !sm->busy && !ldst_busy && !sm->ldst_moved;
+  /* busy: some stage did something (a request the LD/ST unit sent included);
+   * a wait that ends by the clock alone (shared-memory passes) is not quiescence */
+  const int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  int quiet = calm && !sm->busy;
   /* The LD/ST unit just sent a request: if its next request is certain to
    * fail next cycle (MSHRs full, ...), no warp is ready or waits on the clock
    * (issue memo), nothing is left to fetch, and no event or reply is due
    * (q_until, checked by still_quiet), the next cycle is already quiet: what
    * moved this cycle (replies, writebacks) was seen by this cycle's issue
    * stage and changes nothing next cycle. */
-  if (!sm->quiet && calm && sm->ldst_moved && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
+  if (!quiet && calm && sm->ldst_moved && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
     int why = sm_ldst_predict_fail(sm);
-    if (why >= 0) sm->quiet = 1, sm->q_fail = (int8_t)why;
+    if (why >= 0) quiet = 1, sm->q_fail = (int8_t)why;
   }
-  /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
-  sm->busy = sm->quiet ? 0 : sm->busy | ldst_busy;
-  if (sm->quiet) {
+  sm->quiet = (uint8_t)quiet;
+  if (quiet) {
+    sm->busy = 0; /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
     sm->q_since = now + 1;
     uint64_t t = sm->ev_next, r = cache_next_reply(sm->l1d);
     if (r < t) t = r;
