@@ -832,8 +832,9 @@ static void account_quiet(Sm *sm, uint64_t n) {
  * before anything that could change what a quiet cycle adds (the next
  * simulated cycle, a CTA launch, the kernel's end). */
 static void settle_quiet(Sm *sm, uint64_t upto) {
-  if (sm->quiet && upto > sm->q_since) account_quiet(sm, upto - sm->q_since);
-  if (upto > sm->q_since) sm->q_since = upto;
+  if (upto <= sm->q_since) return;
+  if (sm->quiet) account_quiet(sm, upto - sm->q_since);
+  sm->q_since = upto;
 }
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
