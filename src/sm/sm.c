@@ -106,6 +106,10 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->l1i_fill = cache_fill_version_ptr(sm->l1i);
   sm->l1d_pop = cache_pop_version_ptr(sm->l1d);
   sm->l1i_pop = cache_pop_version_ptr(sm->l1i);
+  for (int r = 0; r < CACHE_FAIL__COUNT; r++) {
+    sm->l1d_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)r) << r);
+    sm->l1i_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)r) << r);
+  }
   sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
   sm->q_fail = sm->q_ffail = -1;
   sm->ev_next = UINT64_MAX;
@@ -486,8 +490,9 @@ static void stage_writeback(Sm *sm, uint64_t now) {
   }
 }
 
+/* Called only while l1i_pending: every accepted fetch gets one reply, so
+ * with none pending none can be waiting. */
 static void stage_fetch_replies(Sm *sm, uint64_t now) {
-  if (!sm->l1i_pending) return; /* every accepted fetch gets one reply: none can be waiting */
   for (const MemRequest *r; (r = cache_peek_reply(sm->l1i, now)) != NULL;) {
     void *user = r->user; /* all the SM needs of the reply: no copy */
     cache_drop_reply(sm->l1i, now);
@@ -704,8 +709,9 @@ static void add_stalls(Sm *sm, uint64_t n) {
   for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
 }
 
-/* Memoised issue cycles are only counted (memo_cycles) and their stalls added
- * before the next scan can change q_stall, or at the kernel's end. */
+/* Memoised issue cycles and quiet cycles (account_quiet) are only counted
+ * (memo_cycles) and their stalls added before the next scan can change
+ * q_stall, or at the kernel's end. */
 static void settle_memo(Sm *sm) {
   if (sm->memo_cycles) add_stalls(sm, sm->memo_cycles);
   sm->memo_cycles = 0;
@@ -803,14 +809,15 @@ static inline int still_quiet(const Sm *sm, uint64_t now) {
          (!sm->q_pop || (*sm->l1d_pop == sm->q_l1d_pop && *sm->l1i_pop == sm->q_l1i_pop));
 }
 
-/* Adds n quiet cycles to the statistics, exactly as simulating them would. */
+/* Adds n quiet cycles to the statistics, exactly as simulating them would
+ * (their stalls, those of the last scan, with the memoised cycles'). */
 static void account_quiet(Sm *sm, uint64_t n) {
   sm->st.active_cycles += n;
+  sm->memo_cycles += n;
   if (sm->q_ffail >= 0) {
     sm->st.icache_waits += n;
     cache_note_retries(sm->l1i, (CacheFailReason)sm->q_ffail, n);
   }
-  add_stalls(sm, n);
   if (sm->ldst.busy) {
     sm->st.ldst_busy_cycles += n;
     if (sm->q_fail >= 0) {
@@ -825,8 +832,9 @@ static void account_quiet(Sm *sm, uint64_t n) {
  * before anything that could change what a quiet cycle adds (the next
  * simulated cycle, a CTA launch, the kernel's end). */
 static void settle_quiet(Sm *sm, uint64_t upto) {
-  if (sm->quiet && upto > sm->q_since) account_quiet(sm, upto - sm->q_since);
-  if (upto > sm->q_since) sm->q_since = upto;
+  if (upto <= sm->q_since) return;
+  if (sm->quiet) account_quiet(sm, upto - sm->q_since);
+  sm->q_since = upto;
 }
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
@@ -842,30 +850,27 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->q_fail = sm->q_ffail = -1;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
-  stage_fetch_replies(sm, now);
-  int busy = sm->busy;
-  sm->busy = 0;
+  if (sm->l1i_pending) stage_fetch_replies(sm, now);
   sm_ldst_cycle(sm, now);
-  int ldst_busy = sm->busy;
-  sm->busy = busy;
   if (stage_issue(sm, now, err, errlen)) return -1;
   stage_fetch(sm, now);
-  /* a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
-  sm->quiet = calm && !sm->busy && !ldst_busy && !sm->ldst_moved;
+  /* busy: some stage did something (a request the LD/ST unit sent included);
+   * a wait that ends by the clock alone (shared-memory passes) is not quiescence */
+  const int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  int quiet = calm && !sm->busy;
   /* The LD/ST unit just sent a request: if its next request is certain to
    * fail next cycle (MSHRs full, ...), no warp is ready or waits on the clock
    * (issue memo), nothing is left to fetch, and no event or reply is due
    * (q_until, checked by still_quiet), the next cycle is already quiet: what
    * moved this cycle (replies, writebacks) was seen by this cycle's issue
    * stage and changes nothing next cycle. */
-  if (!sm->quiet && calm && sm->ldst_moved && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
+  if (!quiet && calm && sm->ldst_moved && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
     int why = sm_ldst_predict_fail(sm);
-    if (why >= 0) sm->quiet = 1, sm->q_fail = (int8_t)why;
+    if (why >= 0) quiet = 1, sm->q_fail = (int8_t)why;
   }
-  /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
-  sm->busy = sm->quiet ? 0 : sm->busy | ldst_busy;
-  if (sm->quiet) {
+  sm->quiet = (uint8_t)quiet;
+  if (quiet) {
+    sm->busy = 0; /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
     sm->q_since = now + 1;
     uint64_t t = sm->ev_next, r = cache_next_reply(sm->l1d);
     if (r < t) t = r;
@@ -877,8 +882,8 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->q_l1d_pop = *sm->l1d_pop;
       sm->q_l1i_pop = *sm->l1i_pop;
     }
-    sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)sm->q_fail)) ||
-                (sm->q_ffail >= 0 && cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)sm->q_ffail));
+    sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
+                (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1));
   }
   return 0;
 }

@@ -94,7 +94,7 @@ struct Sm {
   uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
   uint64_t q_since;           /* first quiet cycle not yet added to the statistics */
   uint64_t progress;
-  uint64_t memo_cycles;       /* memoised cycles whose stalls are not yet counted (settle_memo) */
+  uint64_t memo_cycles;       /* memoised and quiet cycles whose stalls are not yet counted (settle_memo) */
   uint32_t resident_ctas, nev;
   uint16_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint8_t quiet;
@@ -118,6 +118,9 @@ struct Sm {
   /* Fetch-stage memo: the last scan found no warp to fetch for, and no I-buffer,
    * pending fetch or warp exit changed since. */
   uint8_t fetch_dirty;
+  /* per cache, bit r: a retry failing for reason r ends only with a fill or a
+   * miss-queue pop (cache_retry_needs_queue_space, fixed for a cache) */
+  uint16_t l1d_pop_fails, l1i_pop_fails;
   SmLdst ldst;
   uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop, q_l1i_pop; /* (has_tick) the L1s' change counters when it went quiet */
   const uint64_t *l1d_fill, *l1i_fill, *l1d_pop, *l1i_pop;
@@ -175,6 +178,7 @@ struct Sm {
 };
 _Static_assert(offsetof(Sm, ldst.cur) == 128 && offsetof(Sm, ldst) == 96, "Sm layout: hot host cache lines");
 _Static_assert(offsetof(SmWarp, ib_pc) <= 64, "SmWarp layout: hot host cache line");
+_Static_assert(CACHE_FAIL__COUNT <= 16, "Sm.l1d_pop_fails: a bit per reservation failure");
 
 /* Asks the host to load the lines a short visit of sm reads (see struct Sm):
  * the engine issues it for the next SM it simulates while it runs this one. */
