@@ -503,13 +503,9 @@ CacheFailReason cache_admit_fail(const Cache *c, uint64_t now) {
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT((req->line_addr & (c->p.line_size - 1)) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
-  /* cache_admit_fail, with the port count reset on a cycle's first access
-   * (ports >= 1: that access finds a free port) */
-  if (c->port_cycle != now)
-    c->port_cycle = now, c->port_used = 0;
-  else if (c->port_used >= c->p.ports)
-    return cache_fail(c, CACHE_FAIL_PORT);
-  if (reqq_full(&c->hit_q)) return cache_fail(c, CACHE_FAIL_REPLY_QUEUE);
+  if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0; /* a cycle's first access */
+  CacheFailReason admit = cache_admit_fail(c, now);
+  if (admit) return cache_fail(c, admit);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;

@@ -90,8 +90,8 @@ void cache_free(Cache *c);
 
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now);
 /* The failure cache_access() at `now` returns before looking at the request
- * (tag ports used up this cycle, hit pipeline full), or CACHE_FAIL_NONE.
- * A requester that skips the call on such a failure counts it with
+ * (tag ports used up this cycle, hit pipeline full), or CACHE_FAIL_NONE: its
+ * first check. A requester that skips the call on such a failure counts it with
  * cache_note_retries(c, why, 1). */
 CacheFailReason cache_admit_fail(const Cache *c, uint64_t now);
 /* The reservation failure cache_access(req) is certain to return at a later

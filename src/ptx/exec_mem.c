@@ -51,13 +51,26 @@ static uint8_t *resolve(PtxWarp *w, const PtxInst *in, uint32_t lane, uint64_t a
   return p;
 }
 
-static inline uint64_t lane_addr(const PtxWarp *w, const PtxInst *in, uint32_t l) {
-  if (in->addr != PTX_NO_REG) {
-    uint64_t a = REG(w, in->addr)[l] + (uint64_t)in->off;
-    return (in->flags & PTX_F_ADDR32) ? (uint32_t)a : a;
-  }
-  if (in->flags & PTX_F_SYMADDR) return w->frame_base + (uint64_t)in->off;
-  return (uint64_t)in->off;
+/* A memory instruction's per-lane address: [reg + off] (truncated to 32 bits
+ * for .u32 addresses), or one for every lane (a symbol in the function's
+ * frame, or an absolute offset). The lane-independent part is read once. */
+typedef struct LaneAddr {
+  const uint64_t *base; /* address register row, NULL: every lane uses `fixed` */
+  uint64_t off, fixed;
+  int addr32;
+} LaneAddr;
+
+static inline LaneAddr lane_addr_setup(const PtxWarp *w, const PtxInst *in) {
+  LaneAddr a = {NULL, (uint64_t)in->off, (uint64_t)in->off, (in->flags & PTX_F_ADDR32) != 0};
+  if (in->addr != PTX_NO_REG) a.base = REG(w, in->addr);
+  else if (in->flags & PTX_F_SYMADDR) a.fixed = w->frame_base + (uint64_t)in->off;
+  return a;
+}
+
+static inline uint64_t lane_addr_at(const LaneAddr *a, uint32_t l) {
+  if (!a->base) return a->fixed;
+  uint64_t v = a->base[l] + a->off;
+  return a->addr32 ? (uint32_t)v : v;
 }
 
 static inline uint64_t load_bytes(const uint8_t *p, int bytes) {
@@ -118,26 +131,6 @@ static inline uint8_t *lane_resolve(PtxWarp *w, const PtxInst *in, uint32_t l, u
 static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int write, int atomic, uint32_t active) {
   PtxMemTrace *t = w->trace;
   t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
-}
-
-/* The loop invariants of an instruction's per-lane address (lane_addr). */
-typedef struct LaneAddr {
-  const uint64_t *base; /* address register row, NULL: every lane uses `fixed` */
-  uint64_t off, fixed;
-  int addr32;
-} LaneAddr;
-
-static inline LaneAddr lane_addr_setup(const PtxWarp *w, const PtxInst *in) {
-  LaneAddr a = {NULL, (uint64_t)in->off, 0, (in->flags & PTX_F_ADDR32) != 0};
-  if (in->addr != PTX_NO_REG) a.base = REG(w, in->addr);
-  else a.fixed = lane_addr(w, in, 0);
-  return a;
-}
-
-static inline uint64_t lane_addr_at(const LaneAddr *a, uint32_t l) {
-  if (!a->base) return a->fixed;
-  uint64_t v = a->base[l] + a->off;
-  return a->addr32 ? (uint32_t)v : v;
 }
 
 HANDLER(exec_ld) {
@@ -224,8 +217,9 @@ HANDLER(exec_atom) {
   const uint64_t *B = REG(w, in->s[0]);
   const uint64_t *C = in->nsrc > 1 ? REG(w, in->s[1]) : NULL;
   uint64_t *D = in->op == PTX_OP_atom && in->d[0] != PTX_NO_REG ? REG(w, in->d[0]) : NULL;
+  const LaneAddr la = lane_addr_setup(w, in);
   FOR_LANES(active, l) {
-    uint64_t addr = lane_addr(w, in, l);
+    uint64_t addr = lane_addr_at(&la, l);
     uint8_t sp;
     uint8_t *p = resolve(w, in, l, addr, (uint32_t)eb, 1, &sp);
     if (!p) return;
