@@ -164,14 +164,19 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
   bitmap_set(&x->wheel[(size_t)(ready & x->wheel_mask) * x->dst_words], d);
 }
 
-/* Sends source s's head packets while its port's flit slots in [base, limit) allow. */
-static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64_t fpc) {
-  for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
+/* Sends source s's head packets while its port's flit slots in [base, limit)
+ * allow. A source whose port stays busy past this cycle, or whose head waits
+ * for a busy destination port, gets src_next: a lower bound on the cycle of
+ * its next send (port slots only move later), so later rounds skip it. */
+static inline void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64_t fpc) {
+  ReqQueue *in = &x->in[s];
+  do {
+    const ReqSlot *h = &in->slots[in->head];
     uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
     uint64_t start = base;
     if (x->src_free[s] > start) start = x->src_free[s];
     if (x->dst_free[d] > start) start = x->dst_free[d];
-    if (start >= limit) { /* port slots only move later: no earlier cycle can send it */
+    if (start >= limit) {
       x->src_next[s] = fastdiv_div(&x->div_fpc, start);
       return;
     }
@@ -190,38 +195,42 @@ static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64
       bitmap_set(x->out_nz, d);
       icnt_arm(x, d, arrival);
     }
-    reqq_pop(&x->in[s]);
-    if (reqq_empty(&x->in[s])) bitmap_clear(x->in_nz, s);
+    reqq_pop(in);
     x->queued--;
     x->outstanding++;
-  }
-}
-
-/* Serves the sources of `bits` (bit i: source w * 64 + i) in ascending order,
- * those whose ports may have a slot this cycle. */
-static void icnt_serve(Icnt *x, uint32_t w, uint64_t bits, uint64_t now) {
-  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
-  for (; bits; bits &= bits - 1) {
-    uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
-    if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
-  }
+    if (reqq_empty(in)) {
+      bitmap_clear(x->in_nz, s);
+      return;
+    }
+    if (end >= limit) { /* the port is busy until `end`: the next head waits at least that long */
+      x->src_next[s] = fastdiv_div(&x->div_fpc, end);
+      return;
+    }
+  } while (1);
 }
 
 /* One arbitration round: sources in rotating order, each sending as many head
  * packets as its port's flit slots in this cycle allow. Only sources with a
- * queued packet are visited; each word of in_nz is read once (serving source
- * s clears at most bit s, which that round has passed). */
+ * queued packet are visited: the round reads word fw of in_nz from bit
+ * `first` on, the other words in order, then word fw below `first` again
+ * (serving source s clears at most bit s, which the round has passed). */
 void icnt_tick(Icnt *x, uint64_t now) {
   if (!x->queued) return;
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
   const uint32_t fw = first / 64, words = x->src_words;
-  const uint64_t from_first = ~0ull << (first % 64), b = x->in_nz[fw];
-  icnt_serve(x, fw, b & from_first, now);
-  for (uint32_t w = fw + 1; w < words; w++) icnt_serve(x, w, x->in_nz[w], now);
-  for (uint32_t w = 0; w < fw; w++) icnt_serve(x, w, x->in_nz[w], now);
-  icnt_serve(x, fw, b & ~from_first, now);
+  const uint64_t from_first = ~0ull << (first % 64);
+  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  for (uint32_t k = 0, w = fw; k <= words; k++, w = w + 1 == words ? 0 : w + 1) {
+    uint64_t bits = x->in_nz[w];
+    if (k == 0) bits &= from_first;
+    else if (k == words) bits &= ~from_first;
+    for (; bits; bits &= bits - 1) {
+      uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+      if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
+    }
+  }
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
