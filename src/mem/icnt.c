@@ -247,7 +247,8 @@ const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   return reqq_ready(q, now) ? &reqq_head(q)->req : NULL;
 }
 
-const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
+/* Merges the wheel slots of cycles arr_next..now into `arrived`. */
+static __attribute__((noinline)) const uint64_t *icnt_merge(Icnt *x, uint64_t now) {
   uint64_t from = x->arr_next;
   if (now >= from && now - from > x->wheel_mask) from = now - x->wheel_mask; /* a long skip: each slot once */
   for (uint64_t t = from; t <= now; t++) {
@@ -269,17 +270,34 @@ const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
   return x->arrived;
 }
 
-void icnt_pop(Icnt *x, uint32_t dst) {
+const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
+  if (now == x->arr_next) { /* the usual call: one slot, most often empty */
+    const uint64_t *slot = &x->wheel[(size_t)(now & x->wheel_mask) * x->dst_words];
+    uint64_t any = 0;
+    for (uint32_t w = 0; w < x->dst_words; w++) any |= slot[w];
+    if (!any) {
+      x->arr_now = now, x->arr_next = now + 1;
+      return x->arrived;
+    }
+  }
+  return icnt_merge(x, now);
+}
+
+const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
   reqq_pop(q);
   x->outstanding--;
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);
     bitmap_clear(x->arrived, dst);
-  } else if (q->head_ready > x->arr_now) {
+    return NULL;
+  }
+  if (q->head_ready > x->arr_now) {
     bitmap_clear(x->arrived, dst);
     icnt_arm(x, dst, q->head_ready);
+    return NULL;
   }
+  return &q->slots[q->head].req;
 }
 
 

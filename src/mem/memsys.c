@@ -278,7 +278,7 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
 void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
   BITMAP_FOREACH(s, icnt_arrivals(ms->reply, now), 0, ms->n_sm) {
-    for (const MemRequest *r; (r = icnt_peek(ms->reply, s, now)) != NULL; icnt_pop(ms->reply, s)) {
+    for (const MemRequest *r = icnt_peek(ms->reply, s, now); r; r = icnt_pop(ms->reply, s)) {
       MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
       bitmap_set(ms->sm_events, s);
@@ -299,8 +299,8 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   icnt_tick(ms->req, now);
   BITMAP_FOREACH(p, icnt_arrivals(ms->req, now), 0, ms->n_part) {
-    for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
-         icnt_pop(ms->req, p)) {
+    for (const MemRequest *r = icnt_peek(ms->req, p, now); r && partition_can_accept(ms->part[p]);
+         r = icnt_pop(ms->req, p)) {
       partition_push(ms->part[p], r, now);
       if (now + ms->delays.l2_input < ms->part_wake[p]) ms->part_wake[p] = now + ms->delays.l2_input;
       if (ms->part_wake[p] < ms->wake_min) ms->wake_min = ms->part_wake[p];
