@@ -87,8 +87,10 @@ struct Icnt {
   uint64_t arr_now, arr_next; /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
   FastDiv div_fpc, div_flit, div_src; /* flits_per_cycle, flit_size, n_src */
   uint32_t src_words;                  /* words of in_nz */
-  uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
+  uint32_t queued;               /* packets in all source queues */
   uint32_t outstanding;          /* packets in flight or waiting at destinations */
+  uint64_t wake;                 /* no source can send before this cycle: the minimum over non-empty
+                                  * sources of `next` (a credit-stalled one: the cycle after its stall) */
   IcntStats st;
 };
 
@@ -159,7 +161,7 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   uint32_t flits = icnt_flits(x, bytes);
   MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
   IcntSrc *sp = &x->src[src];
-  if (reqq_empty(&sp->q)) sp->next = 0; /* a new head packet */
+  if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now, dst | (flits << 16));
   bitmap_set(x->in_nz, src);
   x->queued++;
@@ -174,8 +176,10 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
 /* Sends source s's head packets while its port's flit slots in [base, limit)
  * allow. A source whose port stays busy past this cycle, or whose head waits
  * for a busy destination port, gets `next`: a lower bound on the cycle of
- * its next send (port slots only move later), so later rounds skip it. */
-static inline void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64_t fpc) {
+ * its next send (port slots only move later), so later rounds skip it.
+ * Returns the first cycle after now at which s may send (UINT64_MAX: empty). */
+static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base, uint64_t limit,
+                                 uint64_t fpc) {
   IcntSrc *sp = &x->src[s];
   ReqQueue *in = &sp->q;
   do {
@@ -185,13 +189,10 @@ static inline void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit,
     uint64_t start = base;
     if (sp->free > start) start = sp->free;
     if (dp->free > start) start = dp->free;
-    if (start >= limit) {
-      sp->next = fastdiv_div(&x->div_fpc, start);
-      return;
-    }
+    if (start >= limit) return sp->next = fastdiv_div(&x->div_fpc, start);
     if (reqq_full(&dp->q)) {
       x->st.credit_stalls++;
-      return;
+      return now + 1;
     }
     uint64_t end = start + flits;
     sp->free = dp->free = end;
@@ -209,12 +210,10 @@ static inline void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit,
     x->outstanding++;
     if (reqq_empty(in)) {
       bitmap_clear(x->in_nz, s);
-      return;
+      return UINT64_MAX;
     }
-    if (end >= limit) { /* the port is busy until `end`: the next head waits at least that long */
-      sp->next = fastdiv_div(&x->div_fpc, end);
-      return;
-    }
+    if (end >= limit) /* the port is busy until `end`: the next head waits at least that long */
+      return sp->next = fastdiv_div(&x->div_fpc, end);
   } while (1);
 }
 
@@ -224,22 +223,26 @@ static inline void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit,
  * `first` on, the other words in order, then word fw below `first` again
  * (serving source s clears at most bit s, which the round has passed). */
 void icnt_tick(Icnt *x, uint64_t now) {
-  if (!x->queued) return;
+  if (now < x->wake) return; /* the round would skip every source (or there is none) */
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
   const uint32_t fw = first / 64, words = x->src_words;
   const uint64_t from_first = ~0ull << (first % 64);
   const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  uint64_t wake = UINT64_MAX;
   for (uint32_t k = 0, w = fw; k <= words; k++, w = w + 1 == words ? 0 : w + 1) {
     uint64_t bits = x->in_nz[w];
     if (k == 0) bits &= from_first;
     else if (k == words) bits &= ~from_first;
     for (; bits; bits &= bits - 1) {
       uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
-      if (x->src[s].next <= now) icnt_send(x, s, base, limit, fpc);
+      uint64_t t = x->src[s].next;
+      if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
+      if (t < wake) wake = t;
     }
   }
+  x->wake = wake;
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
