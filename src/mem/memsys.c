@@ -309,20 +309,24 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   BITMAP_FOREACH(s, ms->miss_nz, 0, ms->n_sm) memsys_inject(ms, s, now);
 }
 
+/* The minimum over the parts' next events, each > now: it returns as soon as
+ * one says now + 1, cheapest and likeliest parts first. */
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
-  uint64_t t = icnt_next_event(ms->req, now), x = icnt_next_event(ms->reply, now);
-  if (x < t) t = x;
+  const uint64_t soon = now + 1;
+  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
+    if (ms->miss_nz[w]) return soon;
+  uint64_t t = icnt_next_event(ms->req, now), x;
+  if (t == soon) return t;
+  if ((x = icnt_next_event(ms->reply, now)) < t && (t = x) == soon) return t;
   if (ms->sleep) { /* every part_wake > now after memsys_tick(now) */
-    if (ms->wake_min < t) t = ms->wake_min;
+    if (ms->wake_min < t && (t = ms->wake_min) == soon) return t;
   } else {
     for (uint32_t p = 0; p < ms->n_part; p++)
-      if ((x = partition_next_event(ms->part[p], now)) < t) t = x;
+      if ((x = partition_next_event(ms->part[p], now)) < t && (t = x) == soon) return t;
   }
-  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
-    if (ms->miss_nz[w] && now + 1 < t) t = now + 1;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
     x = cache_next_reply(ms->l1[i]);
-    if (x != UINT64_MAX && (x > now ? x : now + 1) < t) t = x > now ? x : now + 1;
+    if (x != UINT64_MAX && (x > now ? x : soon) < t && (t = x > now ? x : soon) == soon) return t;
   }
   return t;
 }
