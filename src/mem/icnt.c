@@ -222,8 +222,7 @@ static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t bas
  * queued packet are visited: the round reads word fw of in_nz from bit
  * `first` on, the other words in order, then word fw below `first` again
  * (serving source s clears at most bit s, which the round has passed). */
-void icnt_tick(Icnt *x, uint64_t now) {
-  if (now < x->wake) return; /* the round would skip every source (or there is none) */
+static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
@@ -243,6 +242,10 @@ void icnt_tick(Icnt *x, uint64_t now) {
     }
   }
   x->wake = wake;
+}
+
+void icnt_tick(Icnt *x, uint64_t now) {
+  if (now >= x->wake) icnt_round(x, now); /* else the round would skip every source (or there is none) */
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
