@@ -46,6 +46,7 @@ struct Cache {
                     * lookups scan one host cache line per set instead of the line records */
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
                     * lookup touches no line record (kept equal to lines[].state) */
+  uint16_t *nresv; /* sets: how many ways of each set are RESERVED (in wstate) */
   ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   ReqQueue miss_q; /* toward the next level */
@@ -178,12 +179,13 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->lines = calloc((size_t)c->sets * p->assoc, sizeof *c->lines);
   c->tags = malloc((size_t)c->sets * p->assoc * sizeof *c->tags);
   c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
+  c->nresv = calloc(c->sets, sizeof *c->nresv);
   for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
   c->memo_line = CACHE_NO_TAG;
   c->mshr = aligned_alloc(64, ((size_t)p->mshr_entries * sizeof *c->mshr + 63) / 64 * 64);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
-  int bad = !c->lines || !c->tags || !c->wstate || !c->mshr || !c->merged || !c->mshr_free;
+  int bad = !c->lines || !c->tags || !c->wstate || !c->nresv || !c->mshr || !c->merged || !c->mshr_free;
   bad |= reqq_init(&c->miss_q, p->miss_queue);
   bad |= reqq_init(&c->hit_q, (p->latency + 2) * p->ports); /* one cycle of slack for the consumer */
   bad |= reqq_init(&c->fill_q, p->mshr_entries * p->mshr_max_merge + p->miss_queue);
@@ -219,6 +221,7 @@ void cache_free(Cache *c) {
   free(c->lines);
   free(c->tags);
   free(c->wstate);
+  free(c->nresv);
   free(c->mshr);
   free(c->merged);
   free(c->mshr_free);
@@ -312,10 +315,7 @@ static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
  * MSHR (loads), no miss-queue slot (loads); NONE if it can. The order decides
  * which reason a request lacking several resources is counted under. */
 static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
-  const uint8_t *ws = cache_set_states(c, set);
-  bool any = false;
-  for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
-  if (!any) return CACHE_FAIL_NO_LINE;
+  if (c->nresv[set] == c->p.assoc) return CACHE_FAIL_NO_LINE;
   if (!req->is_write && !c->mshr_nfree) return CACHE_FAIL_NO_MSHR; /* write-back stores allocate without fetching */
   if (!req->is_write && reqq_full(&c->miss_q)) return CACHE_FAIL_MISS_QUEUE;
   return CACHE_FAIL_NONE;
@@ -392,6 +392,7 @@ static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRe
   c->tags[(size_t)set * c->p.assoc + w] = req->line_addr;
   c->memo_line = CACHE_NO_TAG;
   c->wstate[(size_t)set * c->p.assoc + w] = (uint8_t)st;
+  c->nresv[set] += st == CACHE_LINE_RESERVED; /* over a way that was not */
   if (c->pol->on_fill) c->pol->on_fill(c->pstate, set, w, req, now);
 }
 
@@ -577,6 +578,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   for (uint32_t i = 0; i < e->count; i++)
     reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now, 0);
   cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
+  c->nresv[set]--;
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = m;
   c->st.fills++;
