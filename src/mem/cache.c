@@ -33,6 +33,7 @@ struct Cache {
   uint32_t sets;
   uint32_t line_shift; /* log2(line_size) */
   uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
+  uint64_t off_mask;   /* line_size - 1: the bits a line address has clear */
   uint64_t port_cycle;
   uint32_t port_used;
   uint32_t mshr_nfree;
@@ -173,6 +174,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->sets = p->size / (p->line_size * p->assoc);
   while ((1u << c->line_shift) < p->line_size) c->line_shift++;
   c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
+  c->off_mask = p->line_size - 1;
   c->div_chunk = fastdiv_make(p->index_chunk_lines);
   c->div_parts = fastdiv_make(p->index_parts);
   c->div_sets = fastdiv_make(c->sets);
@@ -506,7 +508,7 @@ CacheFailReason cache_admit_fail(const Cache *c, uint64_t now) {
 }
 
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
-  MEM_ASSERT((req->line_addr & (c->p.line_size - 1)) == 0, now, c->name, "line_addr 0x%llx not aligned",
+  MEM_ASSERT((req->line_addr & c->off_mask) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0; /* a cycle's first access */
   CacheFailReason admit = cache_admit_fail(c, now);
@@ -520,13 +522,15 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   } else if (way >= 0 && st == CACHE_LINE_RESERVED) {
     r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
   } else if (way >= 0) {
-    if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
     if (req->is_write)
       cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
     else
       c->st.reads++, c->st.read_hits++;
     cache_reply_hit(c, req, now);
-    r = cache_result(CACHE_HIT);
+    c->port_used++;
+    /* last: nothing is kept across the call (the policy sees no cache state, so its place is not observable) */
+    if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
+    return cache_result(CACHE_HIT);
   } else {
     r = cache_miss(c, set, req, now);
   }
