@@ -555,7 +555,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
 }
 
 /* Updates the view of warp s for this cycle and returns whether it can issue. */
-static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
+static inline __attribute__((always_inline)) int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
   SmWarp *w = &sm->warps[s];
   WarpView *v = w->view;
   if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
