@@ -173,10 +173,12 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
-  if (u->load >= 0 && u->kind != WINST_ATOMIC)
-    sm_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, u->cur.line_addr, u->pc, now);
-  else if (u->cur.is_write)
-    sm_event(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, u->pc, now);
+  if (sm->has_event) {
+    if (u->load >= 0 && u->kind != WINST_ATOMIC)
+      sm_event_emit(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, u->cur.line_addr, u->pc, now);
+    else if (u->cur.is_write)
+      sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, u->pc, now);
+  }
   sm->progress++;
   if (++u->next == u->nreq) {
     SmWarp *w = &sm->warps[u->slot];
