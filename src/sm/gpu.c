@@ -16,7 +16,6 @@
 /* What the engine keeps of one SM, to run its loop without touching the SM
  * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
 typedef struct GpuSm {
-  SmTimers timers;            /* for the next-event jump (sm_timers) */
   uint64_t wake;              /* the cycle it must next be simulated (sm_wake_cycle) */
   uint64_t prog;              /* its progress counter */
   uint32_t nctas;             /* resident CTAs when last noted (acceptance changes only with it) */
@@ -65,9 +64,9 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
     if (wake < g->wake_min) g->wake_min = wake;
   }
   if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
-  e->timers = sm_timers(sm);
-  if (e->timers.busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
-  if (e->timers.busy || e->timers.event != UINT64_MAX || e->timers.free_at > g->cycle) g->timed[w] |= bit;
+  const SmTimers t = sm_timers(sm);
+  if (t.busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
+  if (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle) g->timed[w] |= bit;
   else g->timed[w] &= ~bit;
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - e->prog;
@@ -85,14 +84,13 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
   }
 }
 
-/* The earliest cycle > now at which SM i can do something by itself, from the
- * engine's copy of its timers (they change only while it is simulated or
- * takes a CTA, when gpu_note_sm refreshes them). */
+/* The earliest cycle > now at which SM i can do something by itself, from its
+ * timers (they change only while it is simulated or takes a CTA). */
 static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now) {
-  const SmTimers *t = &g->gs[i].timers;
-  if (t->busy) return now + 1;
-  uint64_t n = t->event;
-  if (t->free_at > now && t->free_at < n) n = t->free_at;
+  const SmTimers t = sm_timers(g->sms[i]);
+  if (t.busy) return now + 1;
+  uint64_t n = t.event;
+  if (t.free_at > now && t.free_at < n) n = t.free_at;
   return n <= now ? now + 1 : n;
 }
 

@@ -555,7 +555,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
 }
 
 /* Updates the view of warp s for this cycle and returns whether it can issue. */
-static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
+static inline __attribute__((always_inline)) int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
   SmWarp *w = &sm->warps[s];
   WarpView *v = w->view;
   if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
@@ -692,6 +692,8 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
 }
 
 #define WAIT_BIT(k) (1u << (k))
+#define SEEN_MANY 0x80u /* beside the WAIT_BITs in the issue scan's seen[]: more than one warp ready */
+_Static_assert(WARP_WAIT__COUNT <= 7, "SEEN_MANY: a bit above the WAIT_BITs");
 
 /* The reason a scheduler issued nothing, from what its warps wait on (`seen`:
  * bit k set when one of them waits on WarpWait k). */
@@ -727,6 +729,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
   uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
   uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
+  uint32_t one_ready[64];             /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
@@ -746,6 +749,10 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       const uint8_t wait = sm->views[s].wait;
       const uint64_t bit = 1ull << (s % 64);
       rdy |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
+      if (r) {
+        seen[q] |= (seen[q] & WAIT_BIT(WARP_WAIT_NONE)) ? SEEN_MANY : 0;
+        one_ready[q] = s;
+      }
       seen[q] |= (uint8_t)WAIT_BIT(wait);
       nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
       nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
@@ -767,10 +774,12 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->q_stall[sched % 64] = (uint8_t)r;
       continue;
     }
-    uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
+    uint32_t n = 1;
+    if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY)) sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
+    else n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
-      if (s >= nw || !sm->warps[s].pw || !bitmap_test(ready, s) || sm->sched_of[s] != sched) continue;
+      if (s >= nw || !bitmap_test(ready, s) || !sm->warps[s].pw || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];

@@ -62,9 +62,8 @@ typedef struct SmCta {
 } SmCta;
 
 typedef struct SmReq {
-  uint64_t line_addr, addr;
-  uint16_t bytes;
-  uint8_t is_write, cls;
+  uint64_t line_addr, addr;   /* addr: the first lane's */
+  uint16_t bytes;             /* stores: bytes the lanes write (loads: unused) */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
