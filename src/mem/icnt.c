@@ -87,8 +87,6 @@ struct Icnt {
   uint64_t arr_now, arr_next; /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
   FastDiv div_fpc, div_flit, div_src; /* flits_per_cycle, flit_size, n_src */
   uint32_t src_words;                  /* words of in_nz */
-  uint32_t queued;               /* packets in all source queues */
-  uint32_t outstanding;          /* packets in flight or waiting at destinations */
   uint64_t wake;                 /* no source can send before this cycle: the minimum over non-empty
                                   * sources of `next` (a credit-stalled one: the cycle after its stall) */
   IcntStats st;
@@ -164,7 +162,6 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now, dst | (flits << 16));
   bitmap_set(x->in_nz, src);
-  x->queued++;
   x->st.bytes += bytes;
 }
 
@@ -206,8 +203,6 @@ static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t bas
       icnt_arm(x, d, arrival);
     }
     reqq_pop(in);
-    x->queued--;
-    x->outstanding++;
     if (reqq_empty(in)) {
       bitmap_clear(x->in_nz, s);
       return UINT64_MAX;
@@ -292,7 +287,6 @@ const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
 const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
   reqq_pop(q);
-  x->outstanding--;
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);
     bitmap_clear(x->arrived, dst);
@@ -309,8 +303,8 @@ const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;
-  if (x->queued) return now + 1;
-  if (!x->outstanding) return t;
+  for (uint32_t w = 0; w < x->src_words; w++)
+    if (x->in_nz[w]) return now + 1;
   BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {
     const ReqSlot *h = reqq_head(&x->dst[d].q);
     uint64_t r = h->ready > now ? h->ready : now + 1;
