@@ -91,9 +91,13 @@ static inline uint64_t canon32_bits(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7
  * that keeps other modes' operations after fesetround(), and a full warp
  * runs a plain loop over its 32 lanes. Cloned for hosts with FMA, where fmaf
  * is one instruction (the same correctly rounded result as the library's). */
-__attribute__((target_clones("fma", "default"))) static void f32_arith_rn(uint64_t *D, const uint64_t *A,
-                                                                          const uint64_t *B, const uint64_t *C,
-                                                                          int op, uint32_t active) {
+#if defined(__x86_64__) && defined(__linux__) /* ifunc-based clones: x86-64 glibc */
+#define FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define FMA_CLONES
+#endif
+FMA_CLONES static void f32_arith_rn(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C, int op,
+                                    uint32_t active) {
 #define F32_RN(EXPR)                                                                               \
   if (active == 0xFFFFFFFFu) {                                                                     \
     for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = canon32_bits((uint32_t)f32_bits(EXPR));   \
