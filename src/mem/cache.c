@@ -48,6 +48,7 @@ struct Cache {
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
                     * lookup touches no line record (kept equal to lines[].state) */
   uint16_t *nresv; /* sets: how many ways of each set are RESERVED (in wstate) */
+  ReqQueue *peek;  /* the queue of the reply cache_peek_reply last found, until dropped */
   ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   ReqQueue miss_q; /* toward the next level */
@@ -611,11 +612,13 @@ bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
 }
 
 const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
-  ReqQueue *q = cache_reply_queue(c, now);
+  ReqQueue *q = c->peek = cache_reply_queue(c, now);
   return q ? &reqq_head(q)->req : NULL;
 }
 
-void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(cache_reply_queue(c, now)); }
+/* The reply just peeked (cache.h): nothing changed the cache since, so its
+ * queue is still the one cache_reply_queue(now) would choose. */
+void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(c->peek); }
 
 const MemRequest *cache_miss_head(const Cache *c) {
   ReqSlot *s = reqq_head(&c->miss_q);

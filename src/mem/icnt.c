@@ -73,24 +73,22 @@ typedef struct IcntDst {
 struct Icnt {
   IcntParams p;
   char name[32];
-  IcntSrc *src;                  /* per source port */
-  IcntDst *dst;                  /* per destination port */
-  uint64_t *in_nz, *out_nz;      /* bit per source / destination: its queue is not empty */
+  IcntSrc *src;             /* per source port */
+  IcntDst *dst;             /* per destination port */
+  uint64_t *in_nz, *out_nz; /* bit per source / destination: its queue is not empty */
   /* Arrivals without visiting every busy destination. Each non-empty
    * destination queue is in exactly one of: `arrived` (its head has arrived by
    * the cycle of the last icnt_arrivals(), arr_now), or the wheel slot
    * head_ready & wheel_mask, a bitmap of destinations (heads due that cycle,
    * or a multiple of wheel_len cycles later: icnt_arrivals checks). */
   uint64_t *arrived;
-  uint64_t *wheel;   /* wheel_mask + 1 bitmaps of dst_words words */
+  uint64_t *wheel; /* wheel_mask + 1 bitmaps of dst_words words */
   uint32_t wheel_mask, dst_words;
-  uint64_t arr_now, arr_next; /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
+  uint64_t arr_now, arr_next;         /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
   FastDiv div_fpc, div_flit, div_src; /* flits_per_cycle, flit_size, n_src */
-  uint32_t src_words;                  /* words of in_nz */
-  uint32_t queued;               /* packets in all source queues */
-  uint32_t outstanding;          /* packets in flight or waiting at destinations */
-  uint64_t wake;                 /* no source can send before this cycle: the minimum over non-empty
-                                  * sources of `next` (a credit-stalled one: the cycle after its stall) */
+  uint32_t src_words;                 /* words of in_nz */
+  uint64_t wake;                      /* no source can send before this cycle: the minimum over non-empty
+                                       * sources of `next` (a credit-stalled one: the cycle after its stall) */
   IcntStats st;
 };
 
@@ -164,7 +162,6 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now, dst | (flits << 16));
   bitmap_set(x->in_nz, src);
-  x->queued++;
   x->st.bytes += bytes;
 }
 
@@ -206,8 +203,6 @@ static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t bas
       icnt_arm(x, d, arrival);
     }
     reqq_pop(in);
-    x->queued--;
-    x->outstanding++;
     if (reqq_empty(in)) {
       bitmap_clear(x->in_nz, s);
       return UINT64_MAX;
@@ -232,8 +227,10 @@ static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
   uint64_t wake = UINT64_MAX;
   for (uint32_t k = 0, w = fw; k <= words; k++, w = w + 1 == words ? 0 : w + 1) {
     uint64_t bits = x->in_nz[w];
-    if (k == 0) bits &= from_first;
-    else if (k == words) bits &= ~from_first;
+    if (k == 0)
+      bits &= from_first;
+    else if (k == words)
+      bits &= ~from_first;
     for (; bits; bits &= bits - 1) {
       uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
       uint64_t t = x->src[s].next;
@@ -292,7 +289,6 @@ const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
 const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
   reqq_pop(q);
-  x->outstanding--;
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);
     bitmap_clear(x->arrived, dst);
@@ -306,11 +302,10 @@ const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   return &q->slots[q->head].req;
 }
 
-
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;
-  if (x->queued) return now + 1;
-  if (!x->outstanding) return t;
+  for (uint32_t w = 0; w < x->src_words; w++)
+    if (x->in_nz[w]) return now + 1;
   BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {
     const ReqSlot *h = reqq_head(&x->dst[d].q);
     uint64_t r = h->ready > now ? h->ready : now + 1;

@@ -238,13 +238,13 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   }
   SmStats before;
   sum_sm_stats(g, &before);
-  uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle, end = g->cycle;
+  uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle;
+  uint64_t now = g->cycle - 1; /* the cycle simulated last (the kernel ends after it) */
   double t0 = wall_now(), last_print = t0;
   while (rc == WS_SUCCESS) {
-    uint64_t now = g->cycle;
+    now = g->cycle;
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
-    end = now + 1;
     if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
       uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
       for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
@@ -287,31 +287,33 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       break;
     }
     /* next cycle, or jump to the next event when nothing can happen before it */
-    uint64_t next = UINT64_MAX;
-    if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
-      for (uint32_t i = 0; i < g->nsm && next > now + 1; i++)
-        if (gpu_can_accept(g, i)) next = now + 1;
-    }
-    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
-      if (g->busy[w]) next = now + 1;
-    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
-      for (uint64_t b = g->timed[w]; b && next > now + 1; b &= b - 1) {
-        uint64_t t = gpu_sm_next_event(g, w * 64 + (uint32_t)__builtin_ctzll(b), now);
+    bool soon = false; /* some SM is busy or can take a CTA: the next cycle */
+    for (uint32_t w = 0; w < nwords && !soon; w++) soon = g->busy[w] != 0;
+    if (!soon && next_cta < L->ctas_total && (g->naccept || g->ndynamic))
+      for (uint32_t i = 0; i < g->nsm && !soon; i++) soon = gpu_can_accept(g, i);
+    uint64_t next = now + 1;
+    if (!soon) {
+      next = UINT64_MAX;
+      for (uint32_t w = 0; w < nwords && next > now + 1; w++)
+        for (uint64_t b = g->timed[w]; b && next > now + 1; b &= b - 1) {
+          uint64_t t = gpu_sm_next_event(g, w * 64 + (uint32_t)__builtin_ctzll(b), now);
+          if (t < next) next = t;
+        }
+      if (next > now + 1) {
+        uint64_t t = memsys_next_event(g->ms, now);
         if (t < next) next = t;
       }
-    if (next > now + 1) {
-      uint64_t t = memsys_next_event(g->ms, now);
-      if (t < next) next = t;
+      if (!g->skip_idle && next != UINT64_MAX) next = now + 1;
+      if (next == UINT64_MAX) {
+        deadlock_report(g, L->fn->name, 0, err, errlen);
+        rc = WS_ERROR_DEADLOCK;
+        break;
+      }
+      /* a jump stops where the detector would (now + 1 itself passed it above) */
+      if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1) next = last_change + g->deadlock_cycles + 1;
+      if (next > now + 1)
+        for (uint32_t i = 0; i < g->nsm; i++) sm_skip_cycles(g->sms[i], now + 1, next - now - 1);
     }
-    if (!g->skip_idle && next != UINT64_MAX) next = now + 1;
-    if (next == UINT64_MAX) {
-      deadlock_report(g, L->fn->name, 0, err, errlen);
-      rc = WS_ERROR_DEADLOCK;
-      break;
-    }
-    if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1) next = last_change + g->deadlock_cycles + 1;
-    if (next > now + 1)
-      for (uint32_t i = 0; i < g->nsm; i++) sm_skip_cycles(g->sms[i], now + 1, next - now - 1);
     g->cycle = next;
     if (g->progress && (now & 0xFFF) == 0) {
       double t = wall_now();
@@ -326,7 +328,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
-  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], end); /* also settles deferred statistics */
+  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
   SmStats after;
   sum_sm_stats(g, &after);
   ks->cycles = g->cycle - ks->start_cycle;

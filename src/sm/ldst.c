@@ -60,6 +60,14 @@ static inline void ldst_next_request(Sm *sm) {
   if (u->cur.is_write) u->cur.bytes = q->bytes;
 }
 
+/* The coalescer table's slot of `line`: its request's, or the empty one where it goes. */
+static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, uint64_t line) {
+  enum { HBITS = 8, HSIZE = 1 << HBITS };
+  uint32_t h = (uint32_t)(((line >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - HBITS));
+  while (slot_of[h] && req[slot_of[h] - 1].line_addr != line) h = (h + 1) & (HSIZE - 1);
+  return h;
+}
+
 void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
   SmWarp *w = &sm->warps[slot];
   const PtxMemTrace *t = &sm->trace;
@@ -98,27 +106,35 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   const uint64_t lmask = ~(uint64_t)(sm->line_size - 1);
   const uint32_t size = t->size;
   const uint8_t is_write = t->is_write && !t->is_atomic; /* an atomic returns data, like a load */
-  /* requests in order of first appearance; a small open-addressing table maps
-   * a line to its request so a fully divergent warp costs 32 probes, not 32^2,
-   * and a lane in the previous lane's line (coalesced accesses) none */
+  /* Requests in order of first appearance. A lane in the previous lane's
+   * line (coalesced accesses) adds to its request; while the lines ascend
+   * (the usual case) any other line is a new one; after that a small
+   * open-addressing table maps a line to its request, so a fully divergent
+   * warp costs 32 probes, not 32^2. */
   enum { HBITS = 8, HSIZE = 1 << HBITS };
-  _Static_assert(SM_MAX_REQS <= HSIZE / 2, "coalescer table must stay sparse");
-  uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty */
-  memset(slot_of, 0, sizeof slot_of);
+  _Static_assert(SM_MAX_REQS <= HSIZE / 2 && SM_MAX_REQS >= PTX_WARP_SIZE, "coalescer table must stay sparse; a request per lane");
+  uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty (once hashed) */
+  int hashed = 0;
   uint32_t nreq = 0, i = 0;  /* i: the request of line `last` */
-  uint64_t last = 1;         /* no line (lines are aligned) */
+  uint64_t last = 1;         /* no line (lines are aligned); while !hashed, the highest line */
   for (uint32_t m = t->mask; m; m &= m - 1) {
     const uint32_t l = (uint32_t)__builtin_ctz(m);
     const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
     if (line != last) {
-      uint32_t h = (uint32_t)(((line >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - HBITS));
-      while (slot_of[h] && u->req[slot_of[h] - 1].line_addr != line) h = (h + 1) & (HSIZE - 1);
-      if (slot_of[h]) {
-        i = slot_of[h] - 1u;
-      } else {
-        if (nreq == SM_MAX_REQS) continue;
+      int found = 0;
+      if (hashed || (nreq && line < last)) {
+        if (!hashed) { /* the lines stop ascending: table the requests so far */
+          hashed = 1;
+          memset(slot_of, 0, sizeof slot_of);
+          for (uint32_t k = 0; k < nreq; k++) slot_of[coalesce_slot(slot_of, u->req, u->req[k].line_addr)] = (uint8_t)(k + 1);
+        }
+        const uint32_t h = coalesce_slot(slot_of, u->req, line);
+        found = slot_of[h] != 0;
+        if (found) i = slot_of[h] - 1u;
+        else slot_of[h] = (uint8_t)(nreq + 1);
+      }
+      if (!found) { /* a new line: at most one per lane, SM_MAX_REQS >= 32 */
         i = nreq++;
-        slot_of[h] = (uint8_t)(i + 1);
         u->req[i].line_addr = line;
         u->req[i].addr = a;
         u->req[i].bytes = 0;
