@@ -564,7 +564,12 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
 
 /* ---- replies ---- */
 
-bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
+/* cache_fill and cache_peek_reply run in their callers' loops (fill and reply
+ * polling, every busy cycle): inlined there at link time (LTO; cache.h keeps
+ * them external). */
+#define CACHE_INLINE __attribute__((always_inline)) inline
+
+CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   if (reply->flags & MEM_F_NOALLOC(c->p.level)) {
     if (reqq_full(&c->fill_q)) return false;
     ReqSlot *s = reqq_push(&c->fill_q, reply, now, 0);
@@ -611,7 +616,7 @@ bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
   return true;
 }
 
-const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
+CACHE_INLINE const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
   ReqQueue *q = c->peek = cache_reply_queue(c, now);
   return q ? &reqq_head(q)->req : NULL;
 }

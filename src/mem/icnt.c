@@ -87,8 +87,8 @@ struct Icnt {
   uint64_t arr_now, arr_next;         /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
   FastDiv div_fpc, div_flit, div_src; /* flits_per_cycle, flit_size, n_src */
   uint32_t src_words;                 /* words of in_nz */
-  uint64_t wake;                      /* no source can send before this cycle: the minimum over non-empty
-                                       * sources of `next` (a credit-stalled one: the cycle after its stall) */
+  uint64_t wake;                      /* no source can send before this cycle: the last round's minimum over
+                                       * its sources of icnt_send()'s bound; 0 after a push to an empty one */
   IcntStats st;
 };
 
@@ -174,7 +174,7 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
  * allow. A source whose port stays busy past this cycle, or whose head waits
  * for a busy destination port, gets `next`: a lower bound on the cycle of
  * its next send (port slots only move later), so later rounds skip it.
- * Returns the first cycle after now at which s may send (UINT64_MAX: empty). */
+ * Returns a cycle > now before which s cannot send (UINT64_MAX: s is empty). */
 static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base, uint64_t limit,
                                  uint64_t fpc) {
   IcntSrc *sp = &x->src[s];
