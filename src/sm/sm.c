@@ -728,17 +728,15 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const PtxInst *ins[1024];
   uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
   uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
-  uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
+  uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its evaluated warps wait on (none ready: no WARP_WAIT_NONE) */
+  uint64_t skipped_sb[1024 / 64 + 1], skipped_ld[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit) */
   uint32_t one_ready[64];             /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
-  uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
+  uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
-    if (sb | ld)
-      for (uint32_t q = 0; q < ns; q++) {
-        const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
-        seen[q] |= (uint8_t)((sb & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (ld & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
-      }
+    skipped_sb[wd] = sb;
+    skipped_ld[wd] = ld;
     /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
     const uint64_t eval = live & ~(sb | ld);
     uint64_t rdy = 0, nsb = sm->skip_sb[wd] & ~eval, nld = sm->skip_ldst[wd] & ~eval;
@@ -769,7 +767,13 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched, issued = 0; /* (now + k) % nsched */
     if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
-      SmStall r = stall_reason(sm, seen[sched % 64]);
+      /* no warp ready: what its skipped warps wait on counts too */
+      uint8_t wait = seen[sched % 64];
+      for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
+        const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * sm->bm_words + wd];
+        wait |= (uint8_t)((skipped_sb[wd] & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
+      }
+      SmStall r = stall_reason(sm, wait);
       sm->st.stall[r]++;
       sm->q_stall[sched % 64] = (uint8_t)r;
       continue;
