@@ -230,8 +230,10 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   for (uint32_t w = 0; w < sm->max_warps && sm->warps; w++) {
     free(sm->warps[w].sb);
     sm->warps[w].sb = NULL;
-    /* a kernel stopped by an error leaves warps and CTAs behind: the next starts clean */
+    /* a kernel stopped by an error leaves warps and CTAs behind: the next starts
+     * clean (and a late reply finds its group's counter at 0: sm_ldst_replies) */
     sm->warps[w].pw = NULL;
+    memset(sm->warps[w].remaining, 0, sizeof sm->warps[w].remaining);
     if (sm->views) sm->views[w].valid = 0, sm->views[w].wait = WARP_WAIT_EXITED;
   }
   sm->resident_ctas = sm->used_threads = sm->used_warps = sm->used_regs = sm->used_shared = 0;
