@@ -505,15 +505,15 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
     if (!w->pw || !w->fetch_pending) continue;
     w->fetch_pending = 0;
     sm->fetch_dirty = 1;
-    /* fill the I-buffer with up to fetch_width sequential instructions of the function */
+    /* fill the I-buffer (empty: fetch_note) with up to fetch_width (<= ib_slots)
+     * sequential instructions of the function */
     uint32_t pc = ptx_warp_pc(w->pw);
     if (pc != PTX_EXIT_PC) {
       const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
-      for (uint32_t k = 0; k < sm->fetch_width && pc + k < f->first_pc + f->npc && w->ib_n < sm->ib_slots; k++) {
-        w->ib_pc[w->ib_n] = pc + k;
-        w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
-        w->ib_n++;
-      }
+      const uint32_t end = f->first_pc + f->npc, left = pc < end ? end - pc : 0;
+      w->ib_pc = pc;
+      w->ib_ready = now + 1; /* decode next cycle, issue after */
+      w->ib_n = (uint8_t)(left < sm->fetch_width ? left : sm->fetch_width);
     }
     fetch_note(sm, slot);
     if (pc == PTX_EXIT_PC) continue;
@@ -574,8 +574,8 @@ static inline __attribute__((always_inline)) int warp_ready(Sm *sm, uint32_t s, 
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   pc = ptx_warp_pc(w->pw);
-  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
-  if (!w->ib_n || w->ib_ready[0] > now) {
+  if (w->ib_n && w->ib_pc != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
+  if (!w->ib_n || w->ib_ready > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
     return 0;
@@ -655,10 +655,10 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   w->view->insts++;
   w->view->last_issue = now;
   /* I-buffer: pop the head; flush if the next instruction is not the fetched one */
-  for (uint32_t i = 1; i < w->ib_n; i++) w->ib_pc[i - 1] = w->ib_pc[i], w->ib_ready[i - 1] = w->ib_ready[i];
+  w->ib_pc++;
   w->ib_n--;
   uint32_t npc = ptx_warp_pc(pw);
-  if (w->ib_n && w->ib_pc[0] != npc) w->ib_n = 0;
+  if (w->ib_n && w->ib_pc != npc) w->ib_n = 0;
   /* reserve destinations */
   for (uint32_t i = 0; i < nrows; i++)
     if (!sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }

@@ -47,8 +47,11 @@ typedef struct SmWarp {
   uint8_t exec_done;          /* functional warp finished */
   uint8_t in_ldst;            /* the LD/ST unit holds one of its instructions */
   uint16_t remaining[SM_MAX_LOADS]; /* per load group: replies still expected (0 = free group) */
-  uint32_t ib_pc[SM_IB_MAX];  /* I-buffer: module pcs, in order */
-  uint64_t ib_ready[SM_IB_MAX];
+  /* I-buffer: ib_n instructions at module pcs ib_pc, ib_pc + 1, ..., decoded
+   * (issuable) from cycle ib_ready: one fetch fills an empty buffer, an issue
+   * takes the head */
+  uint32_t ib_pc;
+  uint64_t ib_ready;
   SmLoad loads[SM_MAX_LOADS];
 } SmWarp;
 
