@@ -248,7 +248,7 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
   sm->ev_next = UINT64_MAX;
   warps_changed(sm);
-  sm->quiet = 0;
+  sm->quiet = sm->q_pop = 0;
   memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
@@ -356,7 +356,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_regs += c->regs;
   sm->used_shared += c->shared;
   sm_event(sm, SCHED_EV_CTA_LAUNCH, UINT32_MAX, 0, 0, now);
-  sm->quiet = 0;
+  sm->quiet = sm->q_pop = 0;
   sm->fetch_dirty = 1;
   sm->issue_dirty = 1;
   uint32_t slot = 0;
@@ -859,10 +859,11 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
     sm->policy->tick(sm->pstate, now);
     return 0;
   }
-  settle_quiet(sm, now);
+  /* (q_since matters only while quiet: this cycle sets quiet anew) */
+  if (sm->quiet && now > sm->q_since) account_quiet(sm, now - sm->q_since);
   sm->st.active_cycles++;
-  sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   sm->q_fail = sm->q_ffail = -1;
+  sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
   if (sm->l1i_pending) stage_fetch_replies(sm, now);
@@ -897,9 +898,9 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->q_l1d_pop = *sm->l1d_pop;
       sm->q_l1i_pop = *sm->l1i_pop;
     }
-    sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
-                (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1));
   }
+  sm->q_pop = quiet && ((sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
+                        (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1)));
   return 0;
 }
 
@@ -910,7 +911,7 @@ void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
     for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
 }
 
-bool sm_wakes_on_pop(const Sm *sm) { return sm->quiet && sm->q_pop; }
+bool sm_wakes_on_pop(const Sm *sm) { return sm->q_pop; }
 
 uint64_t sm_wake_cycle(const Sm *sm) {
   if (sm->has_tick || sm->busy) return 0;

@@ -101,11 +101,12 @@ struct Sm {
   uint16_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint8_t quiet;
   uint8_t busy;               /* did something (or could) this cycle */
-  uint8_t q_pop;              /* a repeated failure depends on miss-queue space: pops end quiescence too */
-  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
+  uint8_t q_pop;              /* quiet, and its repeated failure depends on miss-queue space: pops end quiescence too */
   uint8_t has_tick;           /* policy->tick != NULL */
   uint8_t has_event;          /* policy->on_event != NULL */
   uint8_t shortcuts;          /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
+  /* reset as a cycle starts (side by side: the stores merge) */
+  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
   /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
   uint8_t ldst_moved, fetched, nready_total;
   /* Issue-stage memo: when the last scan found no ready warp and no warp was
