@@ -38,7 +38,6 @@ struct Gpu {
   /* bitmaps over SMs (nwords words each), kept by gpu_note_sm */
   uint64_t *every;            /* wake == 0: simulated every cycle */
   uint64_t *pop_wake;         /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
-  uint64_t *busy;             /* timers.busy: it can do something next cycle */
   uint64_t *timed;            /* busy, an event queued or free_at after the noting cycle: the others'
                                * gpu_sm_next_event() is UINT64_MAX until they are noted again */
   uint64_t *due;              /* scratch: SMs whose wake cycle came (gpu_collect_due) */
@@ -50,8 +49,9 @@ struct Gpu {
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
 };
 
-/* Refreshes the engine's copy of SM i's state after it ran or took a CTA. */
-static void gpu_note_sm(Gpu *g, uint32_t i) {
+/* Refreshes the engine's copy of SM i's state after it ran or took a CTA.
+ * Returns whether it is busy (it can do something next cycle). */
+static bool gpu_note_sm(Gpu *g, uint32_t i) {
   Sm *sm = g->sms[i];
   GpuSm *e = &g->gs[i];
   const uint32_t w = i / 64;
@@ -65,14 +65,13 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
   }
   if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
   const SmTimers t = sm_timers(sm);
-  if (t.busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
   if (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle) g->timed[w] |= bit;
   else g->timed[w] &= ~bit;
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - e->prog;
   e->prog = p;
   uint32_t n = sm_resident_ctas(sm);
-  if (n == e->nctas && e->accept >= 0) return; /* no CTA came or went: acceptance unchanged */
+  if (n == e->nctas && e->accept >= 0) return t.busy; /* no CTA came or went: acceptance unchanged */
   e->nctas = n;
   uint8_t r = n != 0;
   g->nresident += (uint32_t)r - e->resident;
@@ -82,6 +81,7 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
     g->naccept += (uint32_t)a - (uint32_t)e->accept;
     e->accept = a;
   }
+  return t.busy;
 }
 
 /* The earliest cycle > now at which SM i can do something by itself, from its
@@ -129,15 +129,14 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->sms = calloc(g->nsm, sizeof(Sm *));
   g->gs = calloc(g->nsm, sizeof *g->gs);
   g->nwords = bitmap_words(g->nsm);
-  g->every = calloc(5 * (size_t)g->nwords, sizeof(uint64_t));
+  g->every = calloc(4 * (size_t)g->nwords, sizeof(uint64_t));
   if (!g->sms || !g->gs || !g->every) {
     gpu_free(g);
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
   g->pop_wake = g->every + g->nwords;
-  g->busy = g->pop_wake + g->nwords;
-  g->due = g->busy + g->nwords;
+  g->due = g->pop_wake + g->nwords;
   g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
@@ -263,13 +262,14 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
     if (now >= g->wake_min) gpu_collect_due(g, now);
+    bool soon = false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
     for (uint32_t w = 0; w < nwords; w++) { /* fills and pops are set by memsys_tick only */
       uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
       for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
         if (b & (b - 1)) sm_prefetch(g->sms[w * 64 + (uint32_t)__builtin_ctzll(b & (b - 1))]); /* the next one's lines */
         if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
-        gpu_note_sm(g, i);
+        soon |= gpu_note_sm(g, i);
       }
       g->due[w] = fills[w] = pops[w] = 0;
     }
@@ -287,8 +287,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       break;
     }
     /* next cycle, or jump to the next event when nothing can happen before it */
-    bool soon = false; /* some SM is busy or can take a CTA: the next cycle */
-    for (uint32_t w = 0; w < nwords && !soon; w++) soon = g->busy[w] != 0;
+    /* the next cycle when some SM is busy or can take a CTA */
     if (!soon && next_cta < L->ctas_total && (g->naccept || g->ndynamic))
       for (uint32_t i = 0; i < g->nsm && !soon; i++) soon = gpu_can_accept(g, i);
     uint64_t next = now + 1;

@@ -44,7 +44,7 @@ static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[0];
   u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc,
-                        .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
+                        .user = u->load >= 0 ? (void *)&sm->warps[u->slot].remaining[u->load] : NULL,
                         .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
                         .bytes = (uint16_t)(is_write ? q->bytes : sm->line_size), .is_write = is_write,
                         .access_class = cls, .unit = MEM_UNIT_L1D};
@@ -213,16 +213,17 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
     cache_drop_reply(sm->l1d, now);
     sm->busy = 1;
     if (!user) continue; /* store acknowledgement */
-    uintptr_t v = (uintptr_t)user - 1;
-    uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
+    /* A load's reply names its group's reply counter. A reply before the
+     * group's last changes nothing a warp's issue checks read (its scoreboard
+     * and pending_loads change with the last): the warp stays as it was
+     * found, and only its first host cache line was read. The last one goes
+     * through sm_release_rows, which marks it changed (dirty, unskipped,
+     * issue_dirty). A free slot's counters are all 0. */
+    uint16_t *rem = user;
+    if (!*rem || --*rem) continue;
+    const uint32_t slot = (uint32_t)(((const char *)rem - (const char *)sm->warps) / sizeof(SmWarp));
     SmWarp *w = &sm->warps[slot];
-    if (!w->pw || !w->remaining[g]) continue;
-    /* A reply before the group's last changes nothing a warp's issue checks
-     * read (its scoreboard and pending_loads change with the last): the warp
-     * stays as it was found, and only its first host cache line was read. The
-     * last one goes through sm_release_rows, which marks it changed (dirty,
-     * unskipped, issue_dirty). */
-    if (--w->remaining[g]) continue;
+    const uint32_t g = (uint32_t)(rem - w->remaining);
     const SmLoad *ld = &w->loads[g];
     sm_release_rows(sm, slot, ld->rows, ld->nrows);
     w->pending_loads--;
