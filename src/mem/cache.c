@@ -33,6 +33,7 @@ struct Cache {
   uint32_t sets;
   uint32_t line_shift; /* log2(line_size) */
   uint64_t set_mask;   /* sets - 1 when sets is a power of 2, else 0 */
+  uint64_t off_mask;   /* line_size - 1: the bits a line address has clear */
   uint64_t port_cycle;
   uint32_t port_used;
   uint32_t mshr_nfree;
@@ -46,10 +47,12 @@ struct Cache {
                     * lookups scan one host cache line per set instead of the line records */
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
                     * lookup touches no line record (kept equal to lines[].state) */
+  uint16_t *nresv; /* sets: how many ways of each set are RESERVED (in wstate) */
+  ReqQueue *peek;  /* the queue of the reply cache_peek_reply last found, until dropped */
   ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   ReqQueue miss_q; /* toward the next level */
-  const CachePolicy *pol;
+  CachePolicy pol; /* a copy of the policy's hooks: a hook test is one load */
   void *pstate;
   CacheLine *lines;    /* sets * assoc */
   MshrEntry *mshr;     /* mshr_entries */
@@ -172,18 +175,20 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->sets = p->size / (p->line_size * p->assoc);
   while ((1u << c->line_shift) < p->line_size) c->line_shift++;
   c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
+  c->off_mask = p->line_size - 1;
   c->div_chunk = fastdiv_make(p->index_chunk_lines);
   c->div_parts = fastdiv_make(p->index_parts);
   c->div_sets = fastdiv_make(c->sets);
   c->lines = calloc((size_t)c->sets * p->assoc, sizeof *c->lines);
   c->tags = malloc((size_t)c->sets * p->assoc * sizeof *c->tags);
   c->wstate = calloc((size_t)c->sets * p->assoc, 1); /* CACHE_LINE_INVALID == 0, as calloc'd lines */
+  c->nresv = calloc(c->sets, sizeof *c->nresv);
   for (size_t i = 0; c->tags && i < (size_t)c->sets * p->assoc; i++) c->tags[i] = CACHE_NO_TAG;
   c->memo_line = CACHE_NO_TAG;
   c->mshr = aligned_alloc(64, ((size_t)p->mshr_entries * sizeof *c->mshr + 63) / 64 * 64);
   c->merged = calloc((size_t)p->mshr_entries * p->mshr_max_merge, sizeof *c->merged);
   c->mshr_free = calloc(p->mshr_entries, sizeof *c->mshr_free);
-  int bad = !c->lines || !c->tags || !c->wstate || !c->mshr || !c->merged || !c->mshr_free;
+  int bad = !c->lines || !c->tags || !c->wstate || !c->nresv || !c->mshr || !c->merged || !c->mshr_free;
   bad |= reqq_init(&c->miss_q, p->miss_queue);
   bad |= reqq_init(&c->hit_q, (p->latency + 2) * p->ports); /* one cycle of slack for the consumer */
   bad |= reqq_init(&c->fill_q, p->mshr_entries * p->mshr_max_merge + p->miss_queue);
@@ -195,17 +200,17 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   for (uint32_t i = 0; i < p->mshr_entries; i++) c->mshr_free[i] = (uint16_t)(p->mshr_entries - 1 - i);
   c->mshr_nfree = p->mshr_entries;
   c->port_cycle = UINT64_MAX;
-  c->pol = p->policy;
-  snprintf(c->pprefix, sizeof c->pprefix, "%s.%s", c->name, c->pol->name);
-  if (c->pol->init) {
+  c->pol = *p->policy;
+  snprintf(c->pprefix, sizeof c->pprefix, "%s.%s", c->name, c->pol.name);
+  if (c->pol.init) {
     CachePolicyEnv env = {.prefix = c->pprefix,
                           .cache = c->name,
                           .sets = c->sets,
                           .ways = p->assoc,
                           .line_size = p->line_size,
                           .cfg = cfg};
-    if (c->pol->init(&c->pstate, &env, err, errlen)) {
-      c->pol = NULL; /* nothing to free */
+    if (c->pol.init(&c->pstate, &env, err, errlen)) {
+      c->pol.free = NULL; /* nothing to free */
       cache_free(c);
       return NULL;
     }
@@ -215,10 +220,11 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
 
 void cache_free(Cache *c) {
   if (!c) return;
-  if (c->pol && c->pol->free) c->pol->free(c->pstate);
+  if (c->pol.free) c->pol.free(c->pstate);
   free(c->lines);
   free(c->tags);
   free(c->wstate);
+  free(c->nresv);
   free(c->mshr);
   free(c->merged);
   free(c->mshr_free);
@@ -312,10 +318,7 @@ static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
  * MSHR (loads), no miss-queue slot (loads); NONE if it can. The order decides
  * which reason a request lacking several resources is counted under. */
 static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
-  const uint8_t *ws = cache_set_states(c, set);
-  bool any = false;
-  for (uint32_t w = 0; w < c->p.assoc && !any; w++) any = ws[w] != CACHE_LINE_RESERVED;
-  if (!any) return CACHE_FAIL_NO_LINE;
+  if (c->nresv[set] == c->p.assoc) return CACHE_FAIL_NO_LINE;
   if (!req->is_write && !c->mshr_nfree) return CACHE_FAIL_NO_MSHR; /* write-back stores allocate without fetching */
   if (!req->is_write && reqq_full(&c->miss_q)) return CACHE_FAIL_MISS_QUEUE;
   return CACHE_FAIL_NONE;
@@ -333,10 +336,10 @@ static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set,
                                                          CacheEvictReason why, uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
   bool dirty = l->state == CACHE_LINE_MODIFIED;
-  if (c->pol->on_evict) {
+  if (c->pol.on_evict) {
     CacheEviction ev = {
         .set = set, .way = w, .line = l, .dirty = dirty, .reason = why, .by = by, .cycle = now};
-    c->pol->on_evict(c->pstate, &ev);
+    c->pol.on_evict(c->pstate, &ev);
   }
   if (dirty) {
     MemRequest wb = {.addr = l->line_addr,
@@ -354,16 +357,15 @@ static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set,
   }
 }
 
-/* Way `w` of `set` (valid or modified) loses its line: tells the policy,
- * counts the eviction and queues the write-back of a dirty line (the caller
+/* Way `w` of `set` (valid or modified: state st) loses its line: tells the
+ * policy, counts the eviction and queues the write-back of a dirty line (the caller
  * reserved the miss-queue slot). The line stays in place: the caller installs
  * a new one over it (a replacement) or invalidates the way. */
-static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, const MemRequest *by, CacheEvictReason why,
-                               uint64_t now) {
-  uint8_t st = cache_set_states(c, set)[w];
+static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, uint8_t st, const MemRequest *by,
+                               CacheEvictReason why, uint64_t now) {
   MEM_ASSERT(st != CACHE_LINE_INVALID && st != CACHE_LINE_RESERVED, now, c->name,
              "evicting an invalid or reserved line (set %u way %u)", set, w);
-  if (c->pol->on_evict || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
+  if (c->pol.on_evict || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
   if (why == CACHE_EVICT_REPLACE)
     c->st.evictions++;
   else
@@ -376,23 +378,24 @@ static inline void cache_invalidate(Cache *c, uint32_t set, uint32_t w) {
   c->memo_line = CACHE_NO_TAG;
 }
 
-/* Puts req's line in way `w` of `set` in state st (RESERVED: owned by MSHR
- * entry `mshr`), over whatever the way held. */
-static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRequest *req, CacheLineState st,
-                                 uint16_t mshr, uint64_t now) {
-  CacheLine *l = &cache_set_ptr(c, set)[w];
-  *l = (CacheLine){.mshr = mshr,
-                   .line_addr = req->line_addr,
-                   .alloc_pc = req->pc,
-                   .alloc_cycle = now,
-                   .fill_cycle = now,
-                   .alloc_sm = req->sm,
-                   .alloc_warp = req->warp,
-                   .state = (uint8_t)st};
-  c->tags[(size_t)set * c->p.assoc + w] = req->line_addr;
+/* Puts req's line in way `w` of `set` (index i = set * assoc + w in lines,
+ * tags and wstate) in state st (RESERVED: owned by MSHR entry `mshr`), over
+ * whatever the way held. */
+static inline void cache_install(Cache *c, uint32_t set, uint32_t w, size_t i, const MemRequest *req,
+                                 CacheLineState st, uint16_t mshr, uint64_t now) {
+  c->lines[i] = (CacheLine){.mshr = mshr,
+                            .line_addr = req->line_addr,
+                            .alloc_pc = req->pc,
+                            .alloc_cycle = now,
+                            .fill_cycle = now,
+                            .alloc_sm = req->sm,
+                            .alloc_warp = req->warp,
+                            .state = (uint8_t)st};
+  c->tags[i] = req->line_addr;
   c->memo_line = CACHE_NO_TAG;
-  c->wstate[(size_t)set * c->p.assoc + w] = (uint8_t)st;
-  if (c->pol->on_fill) c->pol->on_fill(c->pstate, set, w, req, now);
+  c->wstate[i] = (uint8_t)st;
+  c->nresv[set] += st == CACHE_LINE_RESERVED; /* over a way that was not */
+  if (c->pol.on_fill) c->pol.on_fill(c->pstate, set, w, req, now);
 }
 
 /* A miss that may allocate: pick a victim, or bypass, or fail. Failures on
@@ -400,16 +403,19 @@ static inline void cache_install(Cache *c, uint32_t set, uint32_t w, const MemRe
  * The order of checks (line, MSHR, miss queue) decides which reason a
  * request that lacks several resources is counted under. */
 static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uint64_t now) {
-  const uint8_t *ws = cache_set_states(c, set);
+  const uint32_t ways = c->p.assoc;
+  const size_t base = (size_t)set * ways; /* the set's first way in lines, tags and wstate */
+  const uint8_t *ws = &c->wstate[base];
   bool bypass = cache_bypasses_cg(c, req);
-  if (!bypass && !req->is_write && c->pol->should_bypass) bypass = c->pol->should_bypass(c->pstate, req);
+  if (!bypass && !req->is_write && c->pol.should_bypass) bypass = c->pol.should_bypass(c->pstate, req);
   CacheFailReason why = CACHE_FAIL_NONE;
-  uint32_t victim = c->p.assoc;
+  uint32_t victim = ways;
+  uint8_t vst = CACHE_LINE_INVALID; /* the victim's state */
   if (!bypass) {
     why = cache_alloc_fail(c, set, req);
     if (why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) {
-      if (!req->is_write && c->pol->bypass_on_fail && !reqq_full(&c->miss_q) &&
-          c->pol->bypass_on_fail(c->pstate, req, why)) {
+      if (!req->is_write && c->pol.bypass_on_fail && !reqq_full(&c->miss_q) &&
+          c->pol.bypass_on_fail(c->pstate, req, why)) {
         c->st.resfail[why]++;
         c->st.fail_bypasses++;
         bypass = true;
@@ -418,17 +424,18 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     }
     if (why) return cache_fail(c, why);
     if (!bypass) {
-      victim = c->pol->find_victim ? c->pol->find_victim(c->pstate, set, ws, cache_set_ptr(c, set), req)
-                                   : cache_default_victim(ws, c->p.assoc);
-      MEM_ASSERT(victim <= c->p.assoc, now, c->name, "policy %s returned way %u of %u", c->pol->name, victim,
-                 c->p.assoc);
-      if (victim == c->p.assoc)
+      victim = c->pol.find_victim ? c->pol.find_victim(c->pstate, set, ws, &c->lines[base], req)
+                                  : cache_default_victim(ws, ways);
+      MEM_ASSERT(victim <= ways, now, c->name, "policy %s returned way %u of %u", c->pol.name, victim, ways);
+      if (victim == ways)
         bypass = true;
       else {
-        MEM_ASSERT(ws[victim] != CACHE_LINE_RESERVED, now, c->name, "policy %s chose reserved way %u of set %u",
-                   c->pol->name, victim, set);
-        uint32_t need = (uint32_t)!req->is_write + (ws[victim] == CACHE_LINE_MODIFIED);
-        if (reqq_space(&c->miss_q) < need) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
+        vst = ws[victim];
+        MEM_ASSERT(vst != CACHE_LINE_RESERVED, now, c->name, "policy %s chose reserved way %u of set %u",
+                   c->pol.name, victim, set);
+        /* a dirty victim's write-back needs a slot besides a load's own (checked above) */
+        if (vst == CACHE_LINE_MODIFIED && reqq_space(&c->miss_q) < 1u + !req->is_write)
+          return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
       }
     }
   }
@@ -441,23 +448,23 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     } else {
       c->st.reads++, c->st.bypasses++;
     }
-    if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
+    if (c->pol.on_miss) c->pol.on_miss(c->pstate, set, req, now);
     return cache_result(CACHE_BYPASSED);
   }
-  if (ws[victim] != CACHE_LINE_INVALID) cache_evict(c, set, victim, req, CACHE_EVICT_REPLACE, now);
+  if (vst != CACHE_LINE_INVALID) cache_evict(c, set, victim, vst, req, CACHE_EVICT_REPLACE, now);
   if (req->is_write) { /* write-back, write-allocate without fetch: the line is dirty at once */
-    cache_install(c, set, victim, req, CACHE_LINE_MODIFIED, 0, now);
+    cache_install(c, set, victim, base + victim, req, CACHE_LINE_MODIFIED, 0, now);
     c->st.writes++, c->st.write_misses++;
     cache_reply_hit(c, req, now);
   } else {
     uint16_t e = c->mshr_free[--c->mshr_nfree];
     c->mshr[e] = (MshrEntry){.line_addr = req->line_addr, .set = set, .way = victim, .count = 1};
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
-    cache_install(c, set, victim, req, CACHE_LINE_RESERVED, e, now);
+    cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
     cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
     c->st.reads++, c->st.read_misses++;
   }
-  if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
+  if (c->pol.on_miss) c->pol.on_miss(c->pstate, set, req, now);
   return cache_result(CACHE_MISS);
 }
 
@@ -476,9 +483,10 @@ static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
  * store always goes to the next level, whose ack is the store's reply. */
 static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemRequest *req, uint64_t now) {
   if (reqq_full(&c->miss_q)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
-  bool hit = way >= 0 && cache_set_states(c, set)[way] != CACHE_LINE_RESERVED;
+  uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
+  bool hit = way >= 0 && st != CACHE_LINE_RESERVED;
   if (hit) {
-    cache_evict(c, set, (uint32_t)way, req, CACHE_EVICT_INVALIDATE, now);
+    cache_evict(c, set, (uint32_t)way, st, req, CACHE_EVICT_INVALIDATE, now);
     cache_invalidate(c, set, (uint32_t)way);
   }
   cache_send_noalloc(c, req, now);
@@ -487,7 +495,7 @@ static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemR
     c->st.write_hits++;
   } else {
     c->st.write_misses++;
-    if (c->pol->on_miss) c->pol->on_miss(c->pstate, set, req, now);
+    if (c->pol.on_miss) c->pol.on_miss(c->pstate, set, req, now);
   }
   return cache_result(hit ? CACHE_HIT : CACHE_MISS);
 }
@@ -501,7 +509,7 @@ CacheFailReason cache_admit_fail(const Cache *c, uint64_t now) {
 }
 
 CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
-  MEM_ASSERT((req->line_addr & (c->p.line_size - 1)) == 0, now, c->name, "line_addr 0x%llx not aligned",
+  MEM_ASSERT((req->line_addr & c->off_mask) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
   if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0; /* a cycle's first access */
   CacheFailReason admit = cache_admit_fail(c, now);
@@ -515,13 +523,15 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
   } else if (way >= 0 && st == CACHE_LINE_RESERVED) {
     r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
   } else if (way >= 0) {
-    if (c->pol->on_hit) c->pol->on_hit(c->pstate, set, (uint32_t)way, req, now);
     if (req->is_write)
       cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
     else
       c->st.reads++, c->st.read_hits++;
     cache_reply_hit(c, req, now);
-    r = cache_result(CACHE_HIT);
+    c->port_used++;
+    /* last: nothing is kept across the call (the policy sees no cache state, so its place is not observable) */
+    if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
+    return cache_result(CACHE_HIT);
   } else {
     r = cache_miss(c, set, req, now);
   }
@@ -545,16 +555,21 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
     return c->mshr[cache_set_ptr(c, set)[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
   if (way >= 0) return CACHE_FAIL_NONE;
   if (cache_bypasses_cg(c, req)) return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
-  if (!req->is_write && c->pol->should_bypass) return CACHE_FAIL_NONE;
+  if (!req->is_write && c->pol.should_bypass) return CACHE_FAIL_NONE;
   CacheFailReason why = cache_alloc_fail(c, set, req);
-  if ((why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && !req->is_write && c->pol->bypass_on_fail)
+  if ((why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && !req->is_write && c->pol.bypass_on_fail)
     return CACHE_FAIL_NONE;
   return why;
 }
 
 /* ---- replies ---- */
 
-bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
+/* cache_fill and cache_peek_reply run in their callers' loops (fill and reply
+ * polling, every busy cycle): inlined there at link time (LTO; cache.h keeps
+ * them external). */
+#define CACHE_INLINE __attribute__((always_inline)) inline
+
+CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   if (reply->flags & MEM_F_NOALLOC(c->p.level)) {
     if (reqq_full(&c->fill_q)) return false;
     ReqSlot *s = reqq_push(&c->fill_q, reply, now, 0);
@@ -577,6 +592,7 @@ bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   for (uint32_t i = 0; i < e->count; i++)
     reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now, 0);
   cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
+  c->nresv[set]--;
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = m;
   c->st.fills++;
@@ -600,12 +616,14 @@ bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
   return true;
 }
 
-const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
-  ReqQueue *q = cache_reply_queue(c, now);
+CACHE_INLINE const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
+  ReqQueue *q = c->peek = cache_reply_queue(c, now);
   return q ? &reqq_head(q)->req : NULL;
 }
 
-void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(cache_reply_queue(c, now)); }
+/* The reply just peeked (cache.h): nothing changed the cache since, so its
+ * queue is still the one cache_reply_queue(now) would choose. */
+void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(c->peek); }
 
 const MemRequest *cache_miss_head(const Cache *c) {
   ReqSlot *s = reqq_head(&c->miss_q);
@@ -625,7 +643,7 @@ const uint64_t *cache_pop_version_ptr(const Cache *c) { return &c->pop_version; 
 bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why) {
   if (why == CACHE_FAIL_MISS_QUEUE) return true;
   /* a policy may turn these into a bypass, which needs a miss-queue slot */
-  return (why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && c->pol->bypass_on_fail;
+  return (why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR) && c->pol.bypass_on_fail;
 }
 
 uint64_t cache_next_reply(const Cache *c) {
@@ -703,8 +721,8 @@ void cache_stats_print_json(const CacheStats *s, FILE *out) {
 }
 
 void cache_policy_report(const Cache *c, FILE *out, bool json) {
-  if (c->pol->report)
-    c->pol->report(c->pstate, out, json);
+  if (c->pol.report)
+    c->pol.report(c->pstate, out, json);
   else if (json)
     fputs("{}", out);
 }

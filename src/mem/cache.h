@@ -101,7 +101,8 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req);
 /* Next completed request whose reply is ready at `now`, oldest ready first. */
 bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out);
 /* The reply cache_pop_reply(c, now) would return, left in place (valid until
- * the cache changes), or NULL; cache_drop_reply(c, now) then removes it. */
+ * the cache changes), or NULL; cache_drop_reply(c, now) then removes it: only
+ * right after a peek that found a reply, with the cache unchanged in between. */
 const MemRequest *cache_peek_reply(Cache *c, uint64_t now);
 void cache_drop_reply(Cache *c, uint64_t now);
 /* A reply from the next level (read data, or the ack of a store sent down):

@@ -55,27 +55,40 @@ const CfgParam icnt_cfg_params[] = {
     {0},
 };
 
+/* A source port: its queue (ready = push cycle, aux = destination | flits << 16),
+ * the flit-slot time at which the port is free, and a cycle before which its
+ * head packet cannot be sent (ports busy). */
+typedef struct IcntSrc {
+  ReqQueue q;
+  uint64_t free, next;
+} IcntSrc;
+
+/* A destination port: its ejection buffer (ready = arrival cycle) and the
+ * flit-slot time at which the port is free. */
+typedef struct IcntDst {
+  ReqQueue q;
+  uint64_t free;
+} IcntDst;
+
 struct Icnt {
   IcntParams p;
   char name[32];
-  ReqQueue *in;                  /* per source; ready = push cycle, aux = destination | flits << 16 */
-  ReqQueue *out;                 /* per destination; ready = arrival cycle */
-  uint64_t *src_free, *dst_free; /* flit-slot time at which the port is free */
-  uint64_t *src_next;            /* per source: no cycle before this can send its head packet (ports busy) */
-  uint64_t *in_nz, *out_nz;      /* bit per source / destination: its queue is not empty */
+  IcntSrc *src;             /* per source port */
+  IcntDst *dst;             /* per destination port */
+  uint64_t *in_nz, *out_nz; /* bit per source / destination: its queue is not empty */
   /* Arrivals without visiting every busy destination. Each non-empty
    * destination queue is in exactly one of: `arrived` (its head has arrived by
    * the cycle of the last icnt_arrivals(), arr_now), or the wheel slot
    * head_ready & wheel_mask, a bitmap of destinations (heads due that cycle,
    * or a multiple of wheel_len cycles later: icnt_arrivals checks). */
   uint64_t *arrived;
-  uint64_t *wheel;   /* wheel_mask + 1 bitmaps of dst_words words */
+  uint64_t *wheel; /* wheel_mask + 1 bitmaps of dst_words words */
   uint32_t wheel_mask, dst_words;
-  uint64_t arr_now, arr_next; /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
+  uint64_t arr_now, arr_next;         /* last cycle icnt_arrivals() merged; the first cycle not merged yet */
   FastDiv div_fpc, div_flit, div_src; /* flits_per_cycle, flit_size, n_src */
-  uint32_t src_words;                  /* words of in_nz */
-  uint32_t queued;               /* packets in all source queues (an idle tick returns at once) */
-  uint32_t outstanding;          /* packets in flight or waiting at destinations */
+  uint32_t src_words;                 /* words of in_nz */
+  uint64_t wake;                      /* no source can send before this cycle: the last round's minimum over
+                                       * its sources of icnt_send()'s bound; 0 after a push to an empty one */
   IcntStats st;
 };
 
@@ -90,11 +103,8 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->p = *p;
   snprintf(x->name, sizeof x->name, "%s", p->name ? p->name : "icnt");
   x->p.name = x->name;
-  x->in = calloc(p->n_src, sizeof *x->in);
-  x->out = calloc(p->n_dst, sizeof *x->out);
-  x->src_free = calloc(p->n_src, sizeof *x->src_free);
-  x->dst_free = calloc(p->n_dst, sizeof *x->dst_free);
-  x->src_next = calloc(p->n_src, sizeof *x->src_next);
+  x->src = calloc(p->n_src, sizeof *x->src);
+  x->dst = calloc(p->n_dst, sizeof *x->dst);
   x->in_nz = calloc(bitmap_words(p->n_src), sizeof *x->in_nz);
   x->out_nz = calloc(bitmap_words(p->n_dst), sizeof *x->out_nz);
   x->dst_words = bitmap_words(p->n_dst);
@@ -109,13 +119,12 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->div_flit = fastdiv_make(p->flit_size);
   x->div_src = fastdiv_make(p->n_src);
   x->src_words = bitmap_words(p->n_src);
-  int bad = !x->in || !x->out || !x->src_free || !x->dst_free || !x->src_next || !x->in_nz || !x->out_nz ||
-            !x->arrived || !x->wheel;
-  for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->in[i], p->in_queue);
+  int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel;
+  for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->src[i].q, p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
   uint32_t credits = p->out_queue + (p->latency + 1) * p->flits_per_cycle;
-  for (uint32_t i = 0; !bad && i < p->n_dst; i++) bad |= reqq_init(&x->out[i], credits);
+  for (uint32_t i = 0; !bad && i < p->n_dst; i++) bad |= reqq_init(&x->dst[i].q, credits);
   if (bad) {
     icnt_free(x);
     return snprintf(err, errlen, "out of memory"), NULL;
@@ -125,13 +134,10 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
 
 void icnt_free(Icnt *x) {
   if (!x) return;
-  for (uint32_t i = 0; x->in && i < x->p.n_src; i++) reqq_free(&x->in[i]);
-  for (uint32_t i = 0; x->out && i < x->p.n_dst; i++) reqq_free(&x->out[i]);
-  free(x->in);
-  free(x->out);
-  free(x->src_free);
-  free(x->dst_free);
-  free(x->src_next);
+  for (uint32_t i = 0; x->src && i < x->p.n_src; i++) reqq_free(&x->src[i].q);
+  for (uint32_t i = 0; x->dst && i < x->p.n_dst; i++) reqq_free(&x->dst[i].q);
+  free(x->src);
+  free(x->dst);
   free(x->in_nz);
   free(x->out_nz);
   free(x->arrived);
@@ -144,18 +150,18 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
   return f ? f : 1;
 }
 
-bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->in[src]); }
+bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
 
 void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
   MEM_ASSERT(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
-  MEM_ASSERT(!reqq_full(&x->in[src]), now, x->name, "push to full source queue %u", src);
+  MEM_ASSERT(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
   uint32_t flits = icnt_flits(x, bytes);
   MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
-  if (reqq_empty(&x->in[src])) x->src_next[src] = 0; /* a new head packet */
-  reqq_push(&x->in[src], r, now, dst | (flits << 16));
+  IcntSrc *sp = &x->src[src];
+  if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
+  reqq_push(&sp->q, r, now, dst | (flits << 16));
   bitmap_set(x->in_nz, src);
-  x->queued++;
   x->st.bytes += bytes;
 }
 
@@ -164,71 +170,88 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
   bitmap_set(&x->wheel[(size_t)(ready & x->wheel_mask) * x->dst_words], d);
 }
 
-/* Sends source s's head packets while its port's flit slots in [base, limit) allow. */
-static void icnt_send(Icnt *x, uint32_t s, uint64_t base, uint64_t limit, uint64_t fpc) {
-  for (ReqSlot *h; (h = reqq_head(&x->in[s])) != NULL;) {
+/* Sends source s's head packets while its port's flit slots in [base, limit)
+ * allow. A source whose port stays busy past this cycle, or whose head waits
+ * for a busy destination port, gets `next`: a lower bound on the cycle of
+ * its next send (port slots only move later), so later rounds skip it.
+ * Returns a cycle > now before which s cannot send (UINT64_MAX: s is empty). */
+static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base, uint64_t limit,
+                                 uint64_t fpc) {
+  IcntSrc *sp = &x->src[s];
+  ReqQueue *in = &sp->q;
+  do {
+    const ReqSlot *h = &in->slots[in->head];
     uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
+    IcntDst *dp = &x->dst[d];
     uint64_t start = base;
-    if (x->src_free[s] > start) start = x->src_free[s];
-    if (x->dst_free[d] > start) start = x->dst_free[d];
-    if (start >= limit) { /* port slots only move later: no earlier cycle can send it */
-      x->src_next[s] = fastdiv_div(&x->div_fpc, start);
-      return;
-    }
-    if (reqq_full(&x->out[d])) {
+    if (sp->free > start) start = sp->free;
+    if (dp->free > start) start = dp->free;
+    if (start >= limit) return sp->next = fastdiv_div(&x->div_fpc, start);
+    if (reqq_full(&dp->q)) {
       x->st.credit_stalls++;
-      return;
+      return now + 1;
     }
     uint64_t end = start + flits;
-    x->src_free[s] = x->dst_free[d] = end;
+    sp->free = dp->free = end;
     uint64_t arrival = fastdiv_div(&x->div_fpc, end + fpc - 1) - 1 + x->p.latency;
     x->st.packets++;
     x->st.flits += flits;
     x->st.latency_sum += arrival - h->ready;
-    reqq_push(&x->out[d], &h->req, arrival, 0);
-    if (x->out[d].count == 1) { /* a new head, due after now (latency >= 1) */
+    reqq_push(&dp->q, &h->req, arrival, 0);
+    if (dp->q.count == 1) { /* a new head, due after now (latency >= 1) */
       bitmap_set(x->out_nz, d);
       icnt_arm(x, d, arrival);
     }
-    reqq_pop(&x->in[s]);
-    if (reqq_empty(&x->in[s])) bitmap_clear(x->in_nz, s);
-    x->queued--;
-    x->outstanding++;
-  }
-}
-
-/* Serves the sources of `bits` (bit i: source w * 64 + i) in ascending order,
- * those whose ports may have a slot this cycle. */
-static void icnt_serve(Icnt *x, uint32_t w, uint64_t bits, uint64_t now) {
-  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
-  for (; bits; bits &= bits - 1) {
-    uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
-    if (x->src_next[s] <= now) icnt_send(x, s, base, limit, fpc);
-  }
+    reqq_pop(in);
+    if (reqq_empty(in)) {
+      bitmap_clear(x->in_nz, s);
+      return UINT64_MAX;
+    }
+    if (end >= limit) /* the port is busy until `end`: the next head waits at least that long */
+      return sp->next = fastdiv_div(&x->div_fpc, end);
+  } while (1);
 }
 
 /* One arbitration round: sources in rotating order, each sending as many head
  * packets as its port's flit slots in this cycle allow. Only sources with a
- * queued packet are visited; each word of in_nz is read once (serving source
- * s clears at most bit s, which that round has passed). */
-void icnt_tick(Icnt *x, uint64_t now) {
-  if (!x->queued) return;
+ * queued packet are visited: the round reads word fw of in_nz from bit
+ * `first` on, the other words in order, then word fw below `first` again
+ * (serving source s clears at most bit s, which the round has passed). */
+static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
   const uint32_t fw = first / 64, words = x->src_words;
-  const uint64_t from_first = ~0ull << (first % 64), b = x->in_nz[fw];
-  icnt_serve(x, fw, b & from_first, now);
-  for (uint32_t w = fw + 1; w < words; w++) icnt_serve(x, w, x->in_nz[w], now);
-  for (uint32_t w = 0; w < fw; w++) icnt_serve(x, w, x->in_nz[w], now);
-  icnt_serve(x, fw, b & ~from_first, now);
+  const uint64_t from_first = ~0ull << (first % 64);
+  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  uint64_t wake = UINT64_MAX;
+  for (uint32_t k = 0, w = fw; k <= words; k++, w = w + 1 == words ? 0 : w + 1) {
+    uint64_t bits = x->in_nz[w];
+    if (k == 0)
+      bits &= from_first;
+    else if (k == words)
+      bits &= ~from_first;
+    for (; bits; bits &= bits - 1) {
+      uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+      uint64_t t = x->src[s].next;
+      if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
+      if (t < wake) wake = t;
+    }
+  }
+  x->wake = wake;
+}
+
+void icnt_tick(Icnt *x, uint64_t now) {
+  if (now >= x->wake) icnt_round(x, now); /* else the round would skip every source (or there is none) */
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
-  return reqq_ready(&x->out[dst], now) ? &reqq_head(&x->out[dst])->req : NULL;
+  const ReqQueue *q = &x->dst[dst].q;
+  return reqq_ready(q, now) ? &reqq_head(q)->req : NULL;
 }
 
-const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
+/* Merges the wheel slots of cycles arr_next..now into `arrived`. */
+static __attribute__((noinline)) const uint64_t *icnt_merge(Icnt *x, uint64_t now) {
   uint64_t from = x->arr_next;
   if (now >= from && now - from > x->wheel_mask) from = now - x->wheel_mask; /* a long skip: each slot once */
   for (uint64_t t = from; t <= now; t++) {
@@ -238,7 +261,7 @@ const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
       slot[w] = 0;
       for (; b; b &= b - 1) {
         uint32_t d = w * 64 + (uint32_t)__builtin_ctzll(b);
-        uint64_t r = x->out[d].head_ready;
+        uint64_t r = x->dst[d].q.head_ready;
         if (r <= now)
           bitmap_set(x->arrived, d);
         else
@@ -250,26 +273,41 @@ const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
   return x->arrived;
 }
 
-void icnt_pop(Icnt *x, uint32_t dst) {
-  ReqQueue *q = &x->out[dst];
+const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
+  if (now == x->arr_next) { /* the usual call: one slot, most often empty */
+    const uint64_t *slot = &x->wheel[(size_t)(now & x->wheel_mask) * x->dst_words];
+    uint64_t any = 0;
+    for (uint32_t w = 0; w < x->dst_words; w++) any |= slot[w];
+    if (!any) {
+      x->arr_now = now, x->arr_next = now + 1;
+      return x->arrived;
+    }
+  }
+  return icnt_merge(x, now);
+}
+
+const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
+  ReqQueue *q = &x->dst[dst].q;
   reqq_pop(q);
-  x->outstanding--;
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);
     bitmap_clear(x->arrived, dst);
-  } else if (q->head_ready > x->arr_now) {
+    return NULL;
+  }
+  if (q->head_ready > x->arr_now) {
     bitmap_clear(x->arrived, dst);
     icnt_arm(x, dst, q->head_ready);
+    return NULL;
   }
+  return &q->slots[q->head].req;
 }
-
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;
-  if (x->queued) return now + 1;
-  if (!x->outstanding) return t;
+  for (uint32_t w = 0; w < x->src_words; w++)
+    if (x->in_nz[w]) return now + 1;
   BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {
-    const ReqSlot *h = reqq_head(&x->out[d]);
+    const ReqSlot *h = reqq_head(&x->dst[d].q);
     uint64_t r = h->ready > now ? h->ready : now + 1;
     if (r < t) t = r;
   }
@@ -278,9 +316,9 @@ uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
 
 bool icnt_idle(const Icnt *x) {
   for (uint32_t s = 0; s < x->p.n_src; s++)
-    if (!reqq_empty(&x->in[s])) return false;
+    if (!reqq_empty(&x->src[s].q)) return false;
   for (uint32_t d = 0; d < x->p.n_dst; d++)
-    if (!reqq_empty(&x->out[d])) return false;
+    if (!reqq_empty(&x->dst[d].q)) return false;
   return true;
 }
 
@@ -304,8 +342,8 @@ void icnt_stats_print_json(const IcntStats *s, FILE *out) {
 void icnt_dump(const Icnt *x, FILE *out) {
   fprintf(out, "%s:", x->name);
   for (uint32_t s = 0; s < x->p.n_src; s++)
-    if (x->in[s].count) fprintf(out, " in[%u]=%u", s, x->in[s].count);
+    if (x->src[s].q.count) fprintf(out, " in[%u]=%u", s, x->src[s].q.count);
   for (uint32_t d = 0; d < x->p.n_dst; d++)
-    if (x->out[d].count) fprintf(out, " out[%u]=%u", d, x->out[d].count);
+    if (x->dst[d].q.count) fprintf(out, " out[%u]=%u", d, x->dst[d].q.count);
   fputc('\n', out);
 }

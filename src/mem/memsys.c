@@ -277,13 +277,17 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
  * takes at least one cycle, and memsys_derive() counts them. */
 void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
-  BITMAP_FOREACH(s, icnt_arrivals(ms->reply, now), 0, ms->n_sm) {
-    for (const MemRequest *r; (r = icnt_peek(ms->reply, s, now)) != NULL; icnt_pop(ms->reply, s)) {
-      MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
-      if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
-      bitmap_set(ms->sm_events, s);
+  /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
+  const uint64_t *arr = icnt_arrivals(ms->reply, now);
+  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
+    for (uint64_t b = arr[w]; b; b &= b - 1) {
+      uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(b);
+      for (const MemRequest *r = icnt_peek(ms->reply, s, now); r; r = icnt_pop(ms->reply, s)) {
+        MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
+        if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
+        bitmap_set(ms->sm_events, s);
+      }
     }
-  }
   /* A partition sleeps until its next event (a queue head or DRAM command
    * due, or every cycle while something is ready but blocked) or a push. */
   if (ms->wake_min <= now) {
@@ -298,31 +302,40 @@ void memsys_tick(MemSys *ms, uint64_t now) {
     ms->wake_min = min;
   }
   icnt_tick(ms->req, now);
-  BITMAP_FOREACH(p, icnt_arrivals(ms->req, now), 0, ms->n_part) {
-    for (const MemRequest *r; partition_can_accept(ms->part[p]) && (r = icnt_peek(ms->req, p, now)) != NULL;
-         icnt_pop(ms->req, p)) {
-      partition_push(ms->part[p], r, now);
-      if (now + ms->delays.l2_input < ms->part_wake[p]) ms->part_wake[p] = now + ms->delays.l2_input;
-      if (ms->part_wake[p] < ms->wake_min) ms->wake_min = ms->part_wake[p];
+  arr = icnt_arrivals(ms->req, now);
+  for (uint32_t w = 0; w < bitmap_words(ms->n_part); w++)
+    for (uint64_t b = arr[w]; b; b &= b - 1) {
+      uint32_t p = w * 64 + (uint32_t)__builtin_ctzll(b);
+      for (const MemRequest *r = icnt_peek(ms->req, p, now); r && partition_can_accept(ms->part[p]);
+           r = icnt_pop(ms->req, p)) {
+        partition_push(ms->part[p], r, now);
+        if (now + ms->delays.l2_input < ms->part_wake[p]) ms->part_wake[p] = now + ms->delays.l2_input;
+        if (ms->part_wake[p] < ms->wake_min) ms->wake_min = ms->part_wake[p];
+      }
     }
-  }
-  BITMAP_FOREACH(s, ms->miss_nz, 0, ms->n_sm) memsys_inject(ms, s, now);
+  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
+    for (uint64_t b = ms->miss_nz[w]; b; b &= b - 1)
+      memsys_inject(ms, w * 64 + (uint32_t)__builtin_ctzll(b), now);
 }
 
+/* The minimum over the parts' next events, each > now: it returns as soon as
+ * one says now + 1, cheapest and likeliest parts first. */
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
-  uint64_t t = icnt_next_event(ms->req, now), x = icnt_next_event(ms->reply, now);
-  if (x < t) t = x;
+  const uint64_t soon = now + 1;
+  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
+    if (ms->miss_nz[w]) return soon;
+  uint64_t t = icnt_next_event(ms->req, now), x;
+  if (t == soon) return t;
+  if ((x = icnt_next_event(ms->reply, now)) < t && (t = x) == soon) return t;
   if (ms->sleep) { /* every part_wake > now after memsys_tick(now) */
-    if (ms->wake_min < t) t = ms->wake_min;
+    if (ms->wake_min < t && (t = ms->wake_min) == soon) return t;
   } else {
     for (uint32_t p = 0; p < ms->n_part; p++)
-      if ((x = partition_next_event(ms->part[p], now)) < t) t = x;
+      if ((x = partition_next_event(ms->part[p], now)) < t && (t = x) == soon) return t;
   }
-  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
-    if (ms->miss_nz[w] && now + 1 < t) t = now + 1;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
     x = cache_next_reply(ms->l1[i]);
-    if (x != UINT64_MAX && (x > now ? x : now + 1) < t) t = x > now ? x : now + 1;
+    if (x != UINT64_MAX && (x > now ? x : soon) < t && (t = x > now ? x : soon) == soon) return t;
   }
   return t;
 }

@@ -100,6 +100,10 @@ typedef struct WarpSchedPolicy {
   /* Required. `greedy` is the slot this scheduler issued from last (-1 none). */
   uint32_t (*order)(void *state, uint32_t sched, const WarpView *views, uint32_t nslots, int32_t greedy,
                     uint64_t cycle, uint32_t *out);
+  /* order() lists every valid warp of the scheduler and changes nothing the
+   * policy decides by (caches aside): when only one of them is ready, the SM
+   * tries that one without calling order(). */
+  bool lists_all;
   /* May warp `v` issue an instruction of `kind` now? NULL: yes. (CCWS/iWarp block loads.) */
   bool (*can_issue)(void *state, const WarpView *v, WarpInstKind kind);
   void (*on_issue)(void *state, const WarpView *v, WarpInstKind kind, uint64_t cycle);

@@ -29,6 +29,8 @@ static int rnd_push(int mode) {
   return old;
 }
 static void rnd_pop(int old) { if (old >= 0) fesetround(old); }
+/* The modifier leaves the host's round-to-nearest in place (rnd_push would return -1). */
+static inline int rnd_is_nearest(int mode) { return mode != PTX_RND_RZ && mode != PTX_RND_RM && mode != PTX_RND_RP; }
 
 /* Float min/max: a NaN operand yields the other; -0 < +0. */
 static inline double fminmax(double a, double b, int is_max) {
@@ -81,11 +83,46 @@ static inline float f32_op(int op, float a, float b, float c) {
   return r;
 }
 
+/* The canonical NaN of f32 results, on the bit pattern. */
+static inline uint64_t canon32_bits(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : u; }
+
+/* f32 add/sub/mul/fma rounded to nearest without .ftz or .sat, the common
+ * case: the host rounds to nearest already, so nothing needs the volatile
+ * that keeps other modes' operations after fesetround(), and a full warp
+ * runs a plain loop over its 32 lanes. Cloned for hosts with FMA, where fmaf
+ * is one instruction (the same correctly rounded result as the library's). */
+#if defined(__x86_64__) && defined(__linux__) /* ifunc-based clones: x86-64 glibc */
+#define FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define FMA_CLONES
+#endif
+FMA_CLONES static void f32_arith_rn(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C, int op,
+                                    uint32_t active) {
+#define F32_RN(EXPR)                                                                               \
+  if (active == 0xFFFFFFFFu) {                                                                     \
+    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = canon32_bits((uint32_t)f32_bits(EXPR));   \
+  } else {                                                                                         \
+    FOR_LANES(active, l) D[l] = canon32_bits((uint32_t)f32_bits(EXPR));                           \
+  }
+  switch (op) {
+  case PTX_OP_add: F32_RN(as_f32(A[l]) + as_f32(B[l])); break;
+  case PTX_OP_sub: F32_RN(as_f32(A[l]) - as_f32(B[l])); break;
+  case PTX_OP_mul: F32_RN(as_f32(A[l]) * as_f32(B[l])); break;
+  default: F32_RN(fmaf(as_f32(A[l]), as_f32(B[l]), as_f32(C[l]))); break; /* fma, mad */
+  }
+#undef F32_RN
+}
+
 static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
   uint64_t *D = REG(w, in->d[0]);
   const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
   const uint64_t *C = in->nsrc > 2 ? REG(w, in->s[2]) : NULL;
   int op = in->op, ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
+  if (in->type == PTX_T_F32 && !ftz && !sat && rnd_is_nearest(in->mod) &&
+      (op == PTX_OP_add || op == PTX_OP_sub || op == PTX_OP_mul || ((op == PTX_OP_fma || op == PTX_OP_mad) && C))) {
+    f32_arith_rn(D, A, B, C, op, active);
+    return;
+  }
   int old = rnd_push(in->mod);
   if (in->type == PTX_T_F32) {
     /* the lane loop once per operation: OP is a constant in each expansion */

@@ -16,7 +16,6 @@
 /* What the engine keeps of one SM, to run its loop without touching the SM
  * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
 typedef struct GpuSm {
-  SmTimers timers;            /* for the next-event jump (sm_timers) */
   uint64_t wake;              /* the cycle it must next be simulated (sm_wake_cycle) */
   uint64_t prog;              /* its progress counter */
   uint32_t nctas;             /* resident CTAs when last noted (acceptance changes only with it) */
@@ -39,7 +38,6 @@ struct Gpu {
   /* bitmaps over SMs (nwords words each), kept by gpu_note_sm */
   uint64_t *every;            /* wake == 0: simulated every cycle */
   uint64_t *pop_wake;         /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
-  uint64_t *busy;             /* timers.busy: it can do something next cycle */
   uint64_t *timed;            /* busy, an event queued or free_at after the noting cycle: the others'
                                * gpu_sm_next_event() is UINT64_MAX until they are noted again */
   uint64_t *due;              /* scratch: SMs whose wake cycle came (gpu_collect_due) */
@@ -51,8 +49,9 @@ struct Gpu {
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
 };
 
-/* Refreshes the engine's copy of SM i's state after it ran or took a CTA. */
-static void gpu_note_sm(Gpu *g, uint32_t i) {
+/* Refreshes the engine's copy of SM i's state after it ran or took a CTA.
+ * Returns whether it is busy (it can do something next cycle). */
+static bool gpu_note_sm(Gpu *g, uint32_t i) {
   Sm *sm = g->sms[i];
   GpuSm *e = &g->gs[i];
   const uint32_t w = i / 64;
@@ -65,15 +64,14 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
     if (wake < g->wake_min) g->wake_min = wake;
   }
   if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
-  e->timers = sm_timers(sm);
-  if (e->timers.busy) g->busy[w] |= bit; else g->busy[w] &= ~bit;
-  if (e->timers.busy || e->timers.event != UINT64_MAX || e->timers.free_at > g->cycle) g->timed[w] |= bit;
+  const SmTimers t = sm_timers(sm);
+  if (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle) g->timed[w] |= bit;
   else g->timed[w] &= ~bit;
   uint64_t p = sm_progress(sm);
   g->prog_sum += p - e->prog;
   e->prog = p;
   uint32_t n = sm_resident_ctas(sm);
-  if (n == e->nctas && e->accept >= 0) return; /* no CTA came or went: acceptance unchanged */
+  if (n == e->nctas && e->accept >= 0) return t.busy; /* no CTA came or went: acceptance unchanged */
   e->nctas = n;
   uint8_t r = n != 0;
   g->nresident += (uint32_t)r - e->resident;
@@ -83,16 +81,16 @@ static void gpu_note_sm(Gpu *g, uint32_t i) {
     g->naccept += (uint32_t)a - (uint32_t)e->accept;
     e->accept = a;
   }
+  return t.busy;
 }
 
-/* The earliest cycle > now at which SM i can do something by itself, from the
- * engine's copy of its timers (they change only while it is simulated or
- * takes a CTA, when gpu_note_sm refreshes them). */
+/* The earliest cycle > now at which SM i can do something by itself, from its
+ * timers (they change only while it is simulated or takes a CTA). */
 static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now) {
-  const SmTimers *t = &g->gs[i].timers;
-  if (t->busy) return now + 1;
-  uint64_t n = t->event;
-  if (t->free_at > now && t->free_at < n) n = t->free_at;
+  const SmTimers t = sm_timers(g->sms[i]);
+  if (t.busy) return now + 1;
+  uint64_t n = t.event;
+  if (t.free_at > now && t.free_at < n) n = t.free_at;
   return n <= now ? now + 1 : n;
 }
 
@@ -131,15 +129,14 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->sms = calloc(g->nsm, sizeof(Sm *));
   g->gs = calloc(g->nsm, sizeof *g->gs);
   g->nwords = bitmap_words(g->nsm);
-  g->every = calloc(5 * (size_t)g->nwords, sizeof(uint64_t));
+  g->every = calloc(4 * (size_t)g->nwords, sizeof(uint64_t));
   if (!g->sms || !g->gs || !g->every) {
     gpu_free(g);
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
   g->pop_wake = g->every + g->nwords;
-  g->busy = g->pop_wake + g->nwords;
-  g->due = g->busy + g->nwords;
+  g->due = g->pop_wake + g->nwords;
   g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++)
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
@@ -240,13 +237,13 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   }
   SmStats before;
   sum_sm_stats(g, &before);
-  uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle, end = g->cycle;
+  uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle;
+  uint64_t now = g->cycle - 1; /* the cycle simulated last (the kernel ends after it) */
   double t0 = wall_now(), last_print = t0;
   while (rc == WS_SUCCESS) {
-    uint64_t now = g->cycle;
+    now = g->cycle;
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
-    end = now + 1;
     if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
       uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
       for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
@@ -265,13 +262,14 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
     if (now >= g->wake_min) gpu_collect_due(g, now);
+    bool soon = false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
     for (uint32_t w = 0; w < nwords; w++) { /* fills and pops are set by memsys_tick only */
       uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
       for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
         if (b & (b - 1)) sm_prefetch(g->sms[w * 64 + (uint32_t)__builtin_ctzll(b & (b - 1))]); /* the next one's lines */
         if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
-        gpu_note_sm(g, i);
+        soon |= gpu_note_sm(g, i);
       }
       g->due[w] = fills[w] = pops[w] = 0;
     }
@@ -289,31 +287,32 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       break;
     }
     /* next cycle, or jump to the next event when nothing can happen before it */
-    uint64_t next = UINT64_MAX;
-    if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
-      for (uint32_t i = 0; i < g->nsm && next > now + 1; i++)
-        if (gpu_can_accept(g, i)) next = now + 1;
-    }
-    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
-      if (g->busy[w]) next = now + 1;
-    for (uint32_t w = 0; w < nwords && next > now + 1; w++)
-      for (uint64_t b = g->timed[w]; b && next > now + 1; b &= b - 1) {
-        uint64_t t = gpu_sm_next_event(g, w * 64 + (uint32_t)__builtin_ctzll(b), now);
+    /* the next cycle when some SM is busy or can take a CTA */
+    if (!soon && next_cta < L->ctas_total && (g->naccept || g->ndynamic))
+      for (uint32_t i = 0; i < g->nsm && !soon; i++) soon = gpu_can_accept(g, i);
+    uint64_t next = now + 1;
+    if (!soon) {
+      next = UINT64_MAX;
+      for (uint32_t w = 0; w < nwords && next > now + 1; w++)
+        for (uint64_t b = g->timed[w]; b && next > now + 1; b &= b - 1) {
+          uint64_t t = gpu_sm_next_event(g, w * 64 + (uint32_t)__builtin_ctzll(b), now);
+          if (t < next) next = t;
+        }
+      if (next > now + 1) {
+        uint64_t t = memsys_next_event(g->ms, now);
         if (t < next) next = t;
       }
-    if (next > now + 1) {
-      uint64_t t = memsys_next_event(g->ms, now);
-      if (t < next) next = t;
+      if (!g->skip_idle && next != UINT64_MAX) next = now + 1;
+      if (next == UINT64_MAX) {
+        deadlock_report(g, L->fn->name, 0, err, errlen);
+        rc = WS_ERROR_DEADLOCK;
+        break;
+      }
+      /* a jump stops where the detector would (now + 1 itself passed it above) */
+      if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1) next = last_change + g->deadlock_cycles + 1;
+      if (next > now + 1)
+        for (uint32_t i = 0; i < g->nsm; i++) sm_skip_cycles(g->sms[i], now + 1, next - now - 1);
     }
-    if (!g->skip_idle && next != UINT64_MAX) next = now + 1;
-    if (next == UINT64_MAX) {
-      deadlock_report(g, L->fn->name, 0, err, errlen);
-      rc = WS_ERROR_DEADLOCK;
-      break;
-    }
-    if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1) next = last_change + g->deadlock_cycles + 1;
-    if (next > now + 1)
-      for (uint32_t i = 0; i < g->nsm; i++) sm_skip_cycles(g->sms[i], now + 1, next - now - 1);
     g->cycle = next;
     if (g->progress && (now & 0xFFF) == 0) {
       double t = wall_now();
@@ -328,7 +327,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
-  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], end); /* also settles deferred statistics */
+  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
   SmStats after;
   sum_sm_stats(g, &after);
   ks->cycles = g->cycle - ks->start_cycle;

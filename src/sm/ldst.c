@@ -38,25 +38,34 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
 }
 
 /* Builds u->cur, the L1D request for the unit's first line (req[0]): built
- * once per instruction and retried as is; ldst_next_request() moves it on. */
-static void ldst_build_request(Sm *sm) {
+ * once per instruction and retried as is; ldst_next_request() moves it on.
+ * is_write and class are the instruction's; a load asks for the whole line. */
+static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[0];
   u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc,
-                        .user = u->load >= 0 ? (void *)(uintptr_t)(1 + ((uintptr_t)u->slot << 8 | (uintptr_t)u->load)) : NULL,
+                        .user = u->load >= 0 ? (void *)&sm->warps[u->slot].remaining[u->load] : NULL,
                         .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
-                        .bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size), .is_write = q->is_write,
-                        .access_class = q->cls, .unit = MEM_UNIT_L1D};
+                        .bytes = (uint16_t)(is_write ? q->bytes : sm->line_size), .is_write = is_write,
+                        .access_class = cls, .unit = MEM_UNIT_L1D};
 }
 
 /* u->cur for req[next]: the lines of one instruction differ only in address
- * and store size (is_write and class are the instruction's). */
+ * and store size. */
 static inline void ldst_next_request(Sm *sm) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[u->next];
   u->cur.addr = q->addr;
   u->cur.line_addr = q->line_addr;
-  u->cur.bytes = (uint16_t)(q->is_write ? q->bytes : sm->line_size);
+  if (u->cur.is_write) u->cur.bytes = q->bytes;
+}
+
+/* The coalescer table's slot of `line`: its request's, or the empty one where it goes. */
+static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, uint64_t line) {
+  enum { HBITS = 8, HSIZE = 1 << HBITS };
+  uint32_t h = (uint32_t)(((line >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - HBITS));
+  while (slot_of[h] && req[slot_of[h] - 1].line_addr != line) h = (h + 1) & (HSIZE - 1);
+  return h;
 }
 
 void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
@@ -90,34 +99,51 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   }
   /* global / local: coalesce into line requests */
   SmLdst *u = &sm->ldst;
-  u->nreq = 0;
   u->next = 0;
   u->slot = slot;
   u->kind = kind;
   u->pc = pc;
-  uint64_t lmask = ~(uint64_t)(sm->line_size - 1);
-  /* requests in order of first appearance; a small open-addressing table maps
-   * a line to its request so a fully divergent warp costs 32 probes, not 32^2 */
+  const uint64_t lmask = ~(uint64_t)(sm->line_size - 1);
+  const uint32_t size = t->size;
+  const uint8_t is_write = t->is_write && !t->is_atomic; /* an atomic returns data, like a load */
+  /* Requests in order of first appearance. A lane in the previous lane's
+   * line (coalesced accesses) adds to its request; while the lines ascend
+   * (the usual case) any other line is a new one; after that a small
+   * open-addressing table maps a line to its request, so a fully divergent
+   * warp costs 32 probes, not 32^2. */
   enum { HBITS = 8, HSIZE = 1 << HBITS };
-  _Static_assert(SM_MAX_REQS <= HSIZE / 2, "coalescer table must stay sparse");
-  uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty */
-  memset(slot_of, 0, sizeof slot_of);
+  _Static_assert(SM_MAX_REQS <= HSIZE / 2 && SM_MAX_REQS >= PTX_WARP_SIZE, "coalescer table must stay sparse; a request per lane");
+  uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty (once hashed) */
+  int hashed = 0;
+  uint32_t nreq = 0, i = 0;  /* i: the request of line `last` */
+  uint64_t last = 1;         /* no line (lines are aligned); while !hashed, the highest line */
   for (uint32_t m = t->mask; m; m &= m - 1) {
-    uint32_t l = (uint32_t)__builtin_ctz(m);
-    uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
-    uint32_t h = (uint32_t)(((line >> 5) * 0x9E3779B97F4A7C15ull) >> (64 - HBITS)), i;
-    while (slot_of[h] && u->req[slot_of[h] - 1].line_addr != line) h = (h + 1) & (HSIZE - 1);
-    if (slot_of[h]) {
-      i = slot_of[h] - 1u;
-    } else {
-      if (u->nreq == SM_MAX_REQS) continue;
-      i = u->nreq++;
-      slot_of[h] = (uint8_t)(i + 1);
-      u->req[i] = (SmReq){line, a, 0, (uint8_t)t->is_write, (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA)};
+    const uint32_t l = (uint32_t)__builtin_ctz(m);
+    const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
+    if (line != last) {
+      int found = 0;
+      if (hashed || (nreq && line < last)) {
+        if (!hashed) { /* the lines stop ascending: table the requests so far */
+          hashed = 1;
+          memset(slot_of, 0, sizeof slot_of);
+          for (uint32_t k = 0; k < nreq; k++) slot_of[coalesce_slot(slot_of, u->req, u->req[k].line_addr)] = (uint8_t)(k + 1);
+        }
+        const uint32_t h = coalesce_slot(slot_of, u->req, line);
+        found = slot_of[h] != 0;
+        if (found) i = slot_of[h] - 1u;
+        else slot_of[h] = (uint8_t)(nreq + 1);
+      }
+      if (!found) { /* a new line: at most one per lane, SM_MAX_REQS >= 32 */
+        i = nreq++;
+        u->req[i].line_addr = line;
+        u->req[i].addr = a;
+        u->req[i].bytes = 0;
+      }
+      last = line;
     }
-    u->req[i].bytes = (uint16_t)(u->req[i].bytes + t->size);
+    if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
   }
-  if (t->is_atomic) for (uint32_t i = 0; i < u->nreq; i++) u->req[i].is_write = 0; /* returns data, like a load */
+  u->nreq = nreq;
   if (space == PTX_SP_LOCAL) sm->st.local_reqs += u->nreq;
   else if (t->is_atomic) sm->st.atomic_reqs += u->nreq;
   else if (t->is_write) sm->st.global_store_reqs += u->nreq;
@@ -137,7 +163,7 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   } else if (nrows) {
     sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
   }
-  ldst_build_request(sm); /* t->mask != 0: at least one request */
+  ldst_build_request(sm, is_write, (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA)); /* t->mask != 0: at least one request */
   u->busy = 1;
   w->in_ldst = 1;
 }
@@ -163,10 +189,12 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
-  if (u->load >= 0 && u->kind != WINST_ATOMIC)
-    sm_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, u->cur.line_addr, u->pc, now);
-  else if (u->cur.is_write)
-    sm_event(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, u->pc, now);
+  if (sm->has_event) {
+    if (u->load >= 0 && u->kind != WINST_ATOMIC)
+      sm_event_emit(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, u->cur.line_addr, u->pc, now);
+    else if (u->cur.is_write)
+      sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, u->pc, now);
+  }
   sm->progress++;
   if (++u->next == u->nreq) {
     SmWarp *w = &sm->warps[u->slot];
@@ -185,16 +213,17 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
     cache_drop_reply(sm->l1d, now);
     sm->busy = 1;
     if (!user) continue; /* store acknowledgement */
-    uintptr_t v = (uintptr_t)user - 1;
-    uint32_t slot = (uint32_t)(v >> 8), g = (uint32_t)(v & 0xFF);
+    /* A load's reply names its group's reply counter. A reply before the
+     * group's last changes nothing a warp's issue checks read (its scoreboard
+     * and pending_loads change with the last): the warp stays as it was
+     * found, and only its first host cache line was read. The last one goes
+     * through sm_release_rows, which marks it changed (dirty, unskipped,
+     * issue_dirty). A free slot's counters are all 0. */
+    uint16_t *rem = user;
+    if (!*rem || --*rem) continue;
+    const uint32_t slot = (uint32_t)(((const char *)rem - (const char *)sm->warps) / sizeof(SmWarp));
     SmWarp *w = &sm->warps[slot];
-    if (!w->pw || !w->remaining[g]) continue;
-    /* A reply before the group's last changes nothing a warp's issue checks
-     * read (its scoreboard and pending_loads change with the last): the warp
-     * stays as it was found, and only its first host cache line was read. The
-     * last one goes through sm_release_rows, which marks it changed (dirty,
-     * unskipped, issue_dirty). */
-    if (--w->remaining[g]) continue;
+    const uint32_t g = (uint32_t)(rem - w->remaining);
     const SmLoad *ld = &w->loads[g];
     sm_release_rows(sm, slot, ld->rows, ld->nrows);
     w->pending_loads--;

@@ -230,8 +230,10 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   for (uint32_t w = 0; w < sm->max_warps && sm->warps; w++) {
     free(sm->warps[w].sb);
     sm->warps[w].sb = NULL;
-    /* a kernel stopped by an error leaves warps and CTAs behind: the next starts clean */
+    /* a kernel stopped by an error leaves warps and CTAs behind: the next starts
+     * clean (and a late reply finds its group's counter at 0: sm_ldst_replies) */
     sm->warps[w].pw = NULL;
+    memset(sm->warps[w].remaining, 0, sizeof sm->warps[w].remaining);
     if (sm->views) sm->views[w].valid = 0, sm->views[w].wait = WARP_WAIT_EXITED;
   }
   sm->resident_ctas = sm->used_threads = sm->used_warps = sm->used_regs = sm->used_shared = 0;
@@ -246,7 +248,7 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
   sm->ev_next = UINT64_MAX;
   warps_changed(sm);
-  sm->quiet = 0;
+  sm->quiet = sm->q_pop = 0;
   memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
@@ -354,7 +356,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_regs += c->regs;
   sm->used_shared += c->shared;
   sm_event(sm, SCHED_EV_CTA_LAUNCH, UINT32_MAX, 0, 0, now);
-  sm->quiet = 0;
+  sm->quiet = sm->q_pop = 0;
   sm->fetch_dirty = 1;
   sm->issue_dirty = 1;
   uint32_t slot = 0;
@@ -503,15 +505,15 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
     if (!w->pw || !w->fetch_pending) continue;
     w->fetch_pending = 0;
     sm->fetch_dirty = 1;
-    /* fill the I-buffer with up to fetch_width sequential instructions of the function */
+    /* fill the I-buffer (empty: fetch_note) with up to fetch_width (<= ib_slots)
+     * sequential instructions of the function */
     uint32_t pc = ptx_warp_pc(w->pw);
     if (pc != PTX_EXIT_PC) {
       const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
-      for (uint32_t k = 0; k < sm->fetch_width && pc + k < f->first_pc + f->npc && w->ib_n < sm->ib_slots; k++) {
-        w->ib_pc[w->ib_n] = pc + k;
-        w->ib_ready[w->ib_n] = now + 1; /* decode next cycle, issue after */
-        w->ib_n++;
-      }
+      const uint32_t end = f->first_pc + f->npc, left = pc < end ? end - pc : 0;
+      w->ib_pc = pc;
+      w->ib_ready = now + 1; /* decode next cycle, issue after */
+      w->ib_n = (uint8_t)(left < sm->fetch_width ? left : sm->fetch_width);
     }
     fetch_note(sm, slot);
     if (pc == PTX_EXIT_PC) continue;
@@ -555,7 +557,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
 }
 
 /* Updates the view of warp s for this cycle and returns whether it can issue. */
-static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
+static inline __attribute__((always_inline)) int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
   SmWarp *w = &sm->warps[s];
   WarpView *v = w->view;
   if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
@@ -572,8 +574,8 @@ static inline int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **o
   if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
   if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
   pc = ptx_warp_pc(w->pw);
-  if (w->ib_n && w->ib_pc[0] != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
-  if (!w->ib_n || w->ib_ready[0] > now) {
+  if (w->ib_n && w->ib_pc != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
+  if (!w->ib_n || w->ib_ready > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
     return 0;
@@ -653,10 +655,10 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   w->view->insts++;
   w->view->last_issue = now;
   /* I-buffer: pop the head; flush if the next instruction is not the fetched one */
-  for (uint32_t i = 1; i < w->ib_n; i++) w->ib_pc[i - 1] = w->ib_pc[i], w->ib_ready[i - 1] = w->ib_ready[i];
+  w->ib_pc++;
   w->ib_n--;
   uint32_t npc = ptx_warp_pc(pw);
-  if (w->ib_n && w->ib_pc[0] != npc) w->ib_n = 0;
+  if (w->ib_n && w->ib_pc != npc) w->ib_n = 0;
   /* reserve destinations */
   for (uint32_t i = 0; i < nrows; i++)
     if (!sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
@@ -692,6 +694,8 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
 }
 
 #define WAIT_BIT(k) (1u << (k))
+#define SEEN_MANY 0x80u /* beside the WAIT_BITs in the issue scan's seen[]: more than one warp ready */
+_Static_assert(WARP_WAIT__COUNT <= 7, "SEEN_MANY: a bit above the WAIT_BITs");
 
 /* The reason a scheduler issued nothing, from what its warps wait on (`seen`:
  * bit k set when one of them waits on WarpWait k). */
@@ -726,16 +730,15 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const PtxInst *ins[1024];
   uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
   uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
-  uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its warps wait on (none ready: no WARP_WAIT_NONE) */
-  uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024, ns = sm->nsched < 64 ? sm->nsched : 64;
+  uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its evaluated warps wait on (none ready: no WARP_WAIT_NONE) */
+  uint64_t skipped_sb[1024 / 64 + 1], skipped_ld[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit) */
+  uint32_t one_ready[64];             /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
+  uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
-    if (sb | ld)
-      for (uint32_t q = 0; q < ns; q++) {
-        const uint64_t m = sm->sched_bm[(size_t)q * sm->bm_words + wd];
-        seen[q] |= (uint8_t)((sb & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (ld & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
-      }
+    skipped_sb[wd] = sb;
+    skipped_ld[wd] = ld;
     /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
     const uint64_t eval = live & ~(sb | ld);
     uint64_t rdy = 0, nsb = sm->skip_sb[wd] & ~eval, nld = sm->skip_ldst[wd] & ~eval;
@@ -746,6 +749,10 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       const uint8_t wait = sm->views[s].wait;
       const uint64_t bit = 1ull << (s % 64);
       rdy |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
+      if (r) {
+        seen[q] |= (seen[q] & WAIT_BIT(WARP_WAIT_NONE)) ? SEEN_MANY : 0;
+        one_ready[q] = s;
+      }
       seen[q] |= (uint8_t)WAIT_BIT(wait);
       nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
       nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
@@ -762,15 +769,23 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched, issued = 0; /* (now + k) % nsched */
     if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
-      SmStall r = stall_reason(sm, seen[sched % 64]);
+      /* no warp ready: what its skipped warps wait on counts too */
+      uint8_t wait = seen[sched % 64];
+      for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
+        const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * sm->bm_words + wd];
+        wait |= (uint8_t)((skipped_sb[wd] & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
+      }
+      SmStall r = stall_reason(sm, wait);
       sm->st.stall[r]++;
       sm->q_stall[sched % 64] = (uint8_t)r;
       continue;
     }
-    uint32_t n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
+    uint32_t n = 1;
+    if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY)) sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
+    else n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
-      if (s >= nw || !sm->warps[s].pw || !bitmap_test(ready, s) || sm->sched_of[s] != sched) continue;
+      if (s >= nw || !bitmap_test(ready, s) || !sm->warps[s].pw || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
@@ -844,10 +859,11 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
     sm->policy->tick(sm->pstate, now);
     return 0;
   }
-  settle_quiet(sm, now);
+  /* (q_since matters only while quiet: this cycle sets quiet anew) */
+  if (sm->quiet && now > sm->q_since) account_quiet(sm, now - sm->q_since);
   sm->st.active_cycles++;
-  sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   sm->q_fail = sm->q_ffail = -1;
+  sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
   if (sm->l1i_pending) stage_fetch_replies(sm, now);
@@ -882,9 +898,9 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->q_l1d_pop = *sm->l1d_pop;
       sm->q_l1i_pop = *sm->l1i_pop;
     }
-    sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
-                (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1));
   }
+  sm->q_pop = quiet && ((sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
+                        (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1)));
   return 0;
 }
 
@@ -895,7 +911,7 @@ void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
     for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
 }
 
-bool sm_wakes_on_pop(const Sm *sm) { return sm->quiet && sm->q_pop; }
+bool sm_wakes_on_pop(const Sm *sm) { return sm->q_pop; }
 
 uint64_t sm_wake_cycle(const Sm *sm) {
   if (sm->has_tick || sm->busy) return 0;

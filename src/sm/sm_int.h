@@ -47,8 +47,11 @@ typedef struct SmWarp {
   uint8_t exec_done;          /* functional warp finished */
   uint8_t in_ldst;            /* the LD/ST unit holds one of its instructions */
   uint16_t remaining[SM_MAX_LOADS]; /* per load group: replies still expected (0 = free group) */
-  uint32_t ib_pc[SM_IB_MAX];  /* I-buffer: module pcs, in order */
-  uint64_t ib_ready[SM_IB_MAX];
+  /* I-buffer: ib_n instructions at module pcs ib_pc, ib_pc + 1, ..., decoded
+   * (issuable) from cycle ib_ready: one fetch fills an empty buffer, an issue
+   * takes the head */
+  uint32_t ib_pc;
+  uint64_t ib_ready;
   SmLoad loads[SM_MAX_LOADS];
 } SmWarp;
 
@@ -62,9 +65,8 @@ typedef struct SmCta {
 } SmCta;
 
 typedef struct SmReq {
-  uint64_t line_addr, addr;
-  uint16_t bytes;
-  uint8_t is_write, cls;
+  uint64_t line_addr, addr;   /* addr: the first lane's */
+  uint16_t bytes;             /* stores: bytes the lanes write (loads: unused) */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
@@ -99,11 +101,12 @@ struct Sm {
   uint16_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint8_t quiet;
   uint8_t busy;               /* did something (or could) this cycle */
-  uint8_t q_pop;              /* a repeated failure depends on miss-queue space: pops end quiescence too */
-  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
+  uint8_t q_pop;              /* quiet, and its repeated failure depends on miss-queue space: pops end quiescence too */
   uint8_t has_tick;           /* policy->tick != NULL */
   uint8_t has_event;          /* policy->on_event != NULL */
   uint8_t shortcuts;          /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
+  /* reset as a cycle starts (side by side: the stores merge) */
+  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
   /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
   uint8_t ldst_moved, fetched, nready_total;
   /* Issue-stage memo: when the last scan found no ready warp and no warp was

@@ -29,6 +29,10 @@ static void lru_touch(void *state, uint32_t set, uint32_t way, const MemRequest 
   s->stamp[set * s->ways + way] = ++s->clock;
 }
 
+_Static_assert(CACHE_LINE_INVALID < CACHE_LINE_VALID && CACHE_LINE_RESERVED < CACHE_LINE_VALID &&
+                   CACHE_LINE_MODIFIED > CACHE_LINE_VALID,
+               "lru_find_victim: the states of lines holding data are the largest");
+
 /* The first INVALID way, else the unreserved way with the smallest stamp
  * (the first of equal ones), else ways. */
 static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
@@ -38,8 +42,11 @@ static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states
   uint32_t best = s->ways;
   uint64_t best_stamp = UINT64_MAX; /* no stamp reaches it: the first unreserved way is taken */
   for (uint32_t w = 0; w < s->ways; w++) {
-    if (states[w] == CACHE_LINE_INVALID) return w;
-    if (states[w] != CACHE_LINE_RESERVED && stamp[w] < best_stamp) best = w, best_stamp = stamp[w];
+    if (states[w] < CACHE_LINE_VALID) { /* one test for the (rarer) INVALID and RESERVED */
+      if (states[w] == CACHE_LINE_INVALID) return w;
+    } else if (stamp[w] < best_stamp) {
+      best = w, best_stamp = stamp[w];
+    }
   }
   return best;
 }

@@ -39,6 +39,8 @@ static uint32_t old_order(void *state, uint32_t sched, const WarpView *v, uint32
 }
 
 const WarpSchedPolicy warp_policy_gto = {
-    .name = "gto", .init = gto_init, .free = gto_free, .order = gto_order, .on_warps_change = gto_warps_change};
+    .name = "gto", .init = gto_init, .free = gto_free, .order = gto_order, .lists_all = true,
+    .on_warps_change = gto_warps_change};
 const WarpSchedPolicy warp_policy_old = {
-    .name = "old", .init = gto_init, .free = gto_free, .order = old_order, .on_warps_change = gto_warps_change};
+    .name = "old", .init = gto_init, .free = gto_free, .order = old_order, .lists_all = true,
+    .on_warps_change = gto_warps_change};

@@ -13,4 +13,4 @@ static uint32_t lrr_order(void *state, uint32_t sched, const WarpView *v, uint32
   return sched_collect_rr(v, nslots, sched, (uint32_t)(uintptr_t)state, greedy, out);
 }
 
-const WarpSchedPolicy warp_policy_lrr = {.name = "lrr", .init = lrr_init, .order = lrr_order};
+const WarpSchedPolicy warp_policy_lrr = {.name = "lrr", .init = lrr_init, .order = lrr_order, .lists_all = true};
