@@ -152,7 +152,11 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
 
 bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
 
-void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
+/* icnt_push and icnt_pop run once per packet in the partitions' and memsys's
+ * loops: inlined there at link time (LTO; icnt.h keeps them external). */
+#define ICNT_INLINE __attribute__((always_inline)) inline
+
+ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
   MEM_ASSERT(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
   MEM_ASSERT(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
@@ -286,7 +290,7 @@ const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
   return icnt_merge(x, now);
 }
 
-const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
+ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
   reqq_pop(q);
   if (reqq_empty(q)) {
