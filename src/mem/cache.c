@@ -48,7 +48,6 @@ struct Cache {
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
                     * lookup touches no line record (kept equal to lines[].state) */
   uint16_t *nresv; /* sets: how many ways of each set are RESERVED (in wstate) */
-  ReqQueue *peek;  /* the queue of the reply cache_peek_reply last found, until dropped */
   ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   ReqQueue miss_q; /* toward the next level */
@@ -564,7 +563,7 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
 
 /* ---- replies ---- */
 
-/* cache_fill and cache_peek_reply run in their callers' loops (fill and reply
+/* cache_fill and cache_take_reply run in their callers' loops (fill and reply
  * polling, every busy cycle): inlined there at link time (LTO; cache.h keeps
  * them external). */
 #define CACHE_INLINE __attribute__((always_inline)) inline
@@ -608,22 +607,15 @@ static inline ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
   return h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
 }
 
-bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
+/* A popped slot keeps its request until the queue's next push: an access
+ * (hit queue) or a fill (fill queue). */
+CACHE_INLINE const MemRequest *cache_take_reply(Cache *c, uint64_t now) {
   ReqQueue *q = cache_reply_queue(c, now);
-  if (!q) return false;
-  *out = reqq_head(q)->req;
+  if (!q) return NULL;
+  const MemRequest *r = &q->slots[q->head].req;
   reqq_pop(q);
-  return true;
+  return r;
 }
-
-CACHE_INLINE const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
-  ReqQueue *q = c->peek = cache_reply_queue(c, now);
-  return q ? &reqq_head(q)->req : NULL;
-}
-
-/* The reply just peeked (cache.h): nothing changed the cache since, so its
- * queue is still the one cache_reply_queue(now) would choose. */
-void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(c->peek); }
 
 const MemRequest *cache_miss_head(const Cache *c) {
   ReqSlot *s = reqq_head(&c->miss_q);

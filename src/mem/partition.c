@@ -77,8 +77,8 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
       if (!cache_fill(pt->l2, r, now)) break;
     pt->dram_busy = !dram_idle(pt->dram);
   }
-  for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_peek_reply(pt->l2, now)) != NULL;
-       cache_drop_reply(pt->l2, now)) {
+  /* a reply is taken only when the network can take it (icnt_push copies it) */
+  for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now)) != NULL;) {
     MEM_ASSERT(out->sm >= 0, now, pt->name, "reply without a requesting SM");
     uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : line);
     icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
