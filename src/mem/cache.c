@@ -507,35 +507,54 @@ CacheFailReason cache_admit_fail(const Cache *c, uint64_t now) {
   return CACHE_FAIL_NONE;
 }
 
-CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
+/* An accepted access takes one of the cycle's tag ports (port_used counts the
+ * accesses of cycle port_cycle only: an older port_cycle means none yet). */
+static inline void cache_take_port(Cache *c, uint64_t now) {
+  if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
+  c->port_used++;
+}
+
+/* An admitted access that is not a hit (the lookup found `way` of `set`, or
+ * -1): a write-evict store, a merge into a reserved line, or a miss. Out of
+ * line, so that a hit saves no registers. */
+static __attribute__((noinline)) CacheResult cache_access_other(Cache *c, const MemRequest *req, uint32_t set,
+                                                                int way, uint64_t now) {
+  CacheResult r;
+  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
+    r = cache_store_evict(c, set, way, req, now);
+  else if (way >= 0) /* RESERVED */
+    r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
+  else
+    r = cache_miss(c, set, req, now);
+  if (r.outcome != CACHE_RESFAIL) cache_take_port(c, now);
+  return r;
+}
+
+/* Out of line, also at link time: cache_access() ends in a jump to it and it
+ * in a jump to cache_access_other(), so no register is saved on the way. */
+__attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT((req->line_addr & c->off_mask) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
-  if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0; /* a cycle's first access */
-  CacheFailReason admit = cache_admit_fail(c, now);
-  if (admit) return cache_fail(c, admit);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
-  uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
-  CacheResult r;
-  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) {
-    r = cache_store_evict(c, set, way, req, now);
-  } else if (way >= 0 && st == CACHE_LINE_RESERVED) {
-    r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
-  } else if (way >= 0) {
-    if (req->is_write)
-      cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
-    else
-      c->st.reads++, c->st.read_hits++;
-    cache_reply_hit(c, req, now);
-    c->port_used++;
-    /* last: nothing is kept across the call (the policy sees no cache state, so its place is not observable) */
-    if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
-    return cache_result(CACHE_HIT);
-  } else {
-    r = cache_miss(c, set, req, now);
-  }
-  if (r.outcome != CACHE_RESFAIL) c->port_used++;
-  return r;
+  if (way < 0 || (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) ||
+      cache_set_states(c, set)[way] == CACHE_LINE_RESERVED)
+    return cache_access_other(c, req, set, way, now);
+  if (req->is_write)
+    cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
+  else
+    c->st.reads++, c->st.read_hits++;
+  cache_reply_hit(c, req, now);
+  cache_take_port(c, now);
+  /* last: nothing is kept across the call (the policy sees no cache state, so its place is not observable) */
+  if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
+  return cache_result(CACHE_HIT);
+}
+
+CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
+  CacheFailReason admit = cache_admit_fail(c, now);
+  if (admit) return cache_fail(c, admit);
+  return cache_access_admitted(c, req, now);
 }
 
 /* What cache_access(req) would fail with if called at a later cycle with the

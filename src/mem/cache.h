@@ -92,8 +92,10 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now);
 /* The failure cache_access() at `now` returns before looking at the request
  * (tag ports used up this cycle, hit pipeline full), or CACHE_FAIL_NONE: its
  * first check. A requester that skips the call on such a failure counts it with
- * cache_note_retries(c, why, 1). */
+ * cache_note_retries(c, why, 1); one that found CACHE_FAIL_NONE may call
+ * cache_access_admitted(), which is cache_access() without this check. */
 CacheFailReason cache_admit_fail(const Cache *c, uint64_t now);
+CacheResult cache_access_admitted(Cache *c, const MemRequest *req, uint64_t now);
 /* The reservation failure cache_access(req) is certain to return at a later
  * cycle if nothing reaches the cache in between (no fill, pop or reply taken),
  * or CACHE_FAIL_NONE when it may succeed or a policy hook would decide. */

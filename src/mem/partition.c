@@ -101,7 +101,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
       cache_note_retries(pt->l2, why, 1);
       return true;
     }
-    CacheResult res = cache_access(pt->l2, &reqq_head(&pt->input)->req, now);
+    CacheResult res = cache_access_admitted(pt->l2, &reqq_head(&pt->input)->req, now);
     if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
   }
