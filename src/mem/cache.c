@@ -256,9 +256,19 @@ static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
 }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
+/* Four ways a step (the usual associativities are multiples of 4): one loop
+ * test per four compares. */
 static inline int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
-  const uint64_t *t = &c->tags[(size_t)set * c->p.assoc];
-  for (uint32_t w = 0; w < c->p.assoc; w++)
+  const size_t ways = c->p.assoc;
+  const uint64_t *t = &c->tags[set * ways];
+  size_t w = 0; /* a 64-bit index: t[w + k] is one addressing mode */
+  for (; w + 4 <= ways; w += 4) {
+    if (t[w] == line_addr) return (int)w;
+    if (t[w + 1] == line_addr) return (int)w + 1;
+    if (t[w + 2] == line_addr) return (int)w + 2;
+    if (t[w + 3] == line_addr) return (int)w + 3;
+  }
+  for (; w < ways; w++)
     if (t[w] == line_addr) return (int)w;
   return -1;
 }
