@@ -495,9 +495,8 @@ static void stage_writeback(Sm *sm, uint64_t now) {
 /* Called only while l1i_pending: every accepted fetch gets one reply, so
  * with none pending none can be waiting. */
 static void stage_fetch_replies(Sm *sm, uint64_t now) {
-  for (const MemRequest *r; (r = cache_peek_reply(sm->l1i, now)) != NULL;) {
+  for (const MemRequest *r; (r = cache_take_reply(sm->l1i, now)) != NULL;) {
     void *user = r->user; /* all the SM needs of the reply: no copy */
-    cache_drop_reply(sm->l1i, now);
     sm->l1i_pending--;
     if (!user) continue;
     uint32_t slot = (uint32_t)((uintptr_t)user - 1);
