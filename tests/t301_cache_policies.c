@@ -58,8 +58,7 @@ static CacheOutcome touch(Cache *c, uint64_t line, uint64_t now) {
     cache_miss_pop(c);
     CHECK(cache_fill(c, &m, now));
   }
-  MemRequest out;
-  while (cache_pop_reply(c, now + 1, &out)) {
+  while (cache_take_reply(c, now + 1)) {
   }
   return res.outcome;
 }
@@ -196,7 +195,7 @@ static void test_hooks(void) {
   rec.bypass_warp = 7;
   Cache *c = make_cache(NULL, 2, 1, &rec_policy);
   if (!c) return;
-  MemRequest a = rq(1, 3, 0xa0), b = rq(2, 4, 0xb0), x = rq(3, 5, 0xc0), out;
+  MemRequest a = rq(1, 3, 0xa0), b = rq(2, 4, 0xb0), x = rq(3, 5, 0xc0);
   CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
   CHECK(cache_access(c, &b, 1).outcome == CACHE_MISS);
   CHECK(rec.fills == 2 && rec.misses == 2);
@@ -215,7 +214,7 @@ static void test_hooks(void) {
     CHECK(cache_fill(c, &m, 3));
   }
   int n = 0;
-  while (cache_pop_reply(c, 3, &out)) n++;
+  while (cache_take_reply(c, 3)) n++;
   CHECK(n == 3);
   CHECK(!present(c, 3)); /* the bypassed line was not allocated */
   /* a policy bypass (warp 7) allocates nothing */

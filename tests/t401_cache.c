@@ -76,10 +76,10 @@ static int serve_all(Cache *c, uint64_t now) {
 }
 
 static int pop_all(Cache *c, uint64_t now, void **users, int max) {
-  MemRequest r;
+  const MemRequest *r;
   int n = 0;
-  while (cache_pop_reply(c, now, &r)) {
-    if (n < max && users) users[n] = r.user;
+  while ((r = cache_take_reply(c, now))) {
+    if (n < max && users) users[n] = r->user;
     n++;
   }
   return n;
@@ -330,8 +330,8 @@ static void test_bypass_cg(void) {
   cache_miss_pop(c);
   CHECK(m.flags & MEM_F_NOALLOC_L1);
   CHECK(cache_fill(c, &m, 5));
-  MemRequest out;
-  CHECK(cache_pop_reply(c, 5, &out) && out.user == &tags[1] && !(out.flags & MEM_F_NOALLOC_L1));
+  const MemRequest *out;
+  CHECK((out = cache_take_reply(c, 5)) && out->user == &tags[1] && !(out->flags & MEM_F_NOALLOC_L1));
   CHECK(cache_probe(c, 6 * LINE) < 0);
   CHECK_EQ_U64(cache_stats(c)->bypasses, 1);
   cache_free(c);

@@ -43,12 +43,12 @@ static uint64_t load(MemSys *ms, uint32_t sm, uint64_t addr, uint64_t t) {
   Cache *l1 = memsys_l1d(ms, sm);
   CacheResult res = cache_access(l1, &r, t);
   CHECK(res.outcome != CACHE_RESFAIL);
-  MemRequest out;
-  if (cache_pop_reply(l1, t, &out)) return 0; /* never in the issue cycle */
+  const MemRequest *out;
+  if ((out = cache_take_reply(l1, t))) return 0; /* never in the issue cycle */
   for (uint64_t c = t + 1; c < t + 5000; c++) {
     memsys_tick(ms, c);
-    if (cache_pop_reply(l1, c, &out)) {
-      CHECK(out.user == &token && out.addr == addr);
+    if ((out = cache_take_reply(l1, c))) {
+      CHECK(out->user == &token && out->addr == addr);
       return c - t;
     }
   }

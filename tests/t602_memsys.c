@@ -37,7 +37,7 @@ static char *stats_json(const MemSys *ms) {
 static double stream(MemSys *ms, MemClass cls, bool regions, uint64_t cycles, uint64_t *fails) {
   const uint32_t n = memsys_sms(ms);
   uint64_t next[64] = {0}, replies = 0;
-  MemRequest out;
+  const MemRequest *out;
   uint64_t warm = 2000, bytes0 = 0;
   for (uint64_t c = 0; c < warm + cycles; c++) {
     if (c == warm) {
@@ -49,7 +49,7 @@ static double stream(MemSys *ms, MemClass cls, bool regions, uint64_t cycles, ui
     memsys_tick(ms, c);
     for (uint32_t s = 0; s < n; s++) {
       Cache *l1 = memsys_l1d(ms, s);
-      while (cache_pop_reply(l1, c, &out)) replies++;
+      while ((out = cache_take_reply(l1, c))) replies++;
       /* regions: each SM its own far-apart region; else one array, SMs interleaved by line */
       uint64_t addr = regions ? ((uint64_t)s << 28) + next[s] * 128 : (next[s] * n + s) * 128;
       MemRequest r = {.addr = addr,
@@ -104,11 +104,11 @@ static void test_store_writeback(void) {
   MemSys *ms = make("configs/gtx480.cfg", sets, 2);
   if (!ms) return;
   int acks = 0, sent = 0;
-  MemRequest out;
+  const MemRequest *out;
   for (uint64_t c = 0; c < 20000; c++) {
     memsys_tick(ms, c);
     Cache *l1 = memsys_l1d(ms, 0);
-    while (cache_pop_reply(l1, c, &out)) acks += out.is_write;
+    while ((out = cache_take_reply(l1, c))) acks += out->is_write;
     if (sent < 200) {
       uint64_t addr = (uint64_t)sent * 128;
       MemRequest r = {
@@ -139,13 +139,13 @@ static void test_reply_backpressure(void) {
   if (!ms) return;
   const uint32_t n = memsys_sms(ms);
   uint64_t accepted = 0, replies = 0, k[64] = {0};
-  MemRequest out;
+  const MemRequest *out;
   for (uint64_t c = 0; c < 30000; c++) {
     memsys_tick(ms, c);
     bool drain = c >= 20000;
     for (uint32_t s = 0; s < n; s++) {
       Cache *l1 = memsys_l1d(ms, s);
-      while (drain && cache_pop_reply(l1, c, &out)) replies++;
+      while (drain && (out = cache_take_reply(l1, c))) replies++;
       if (c < 15000) {
         /* a few hot lines (L2 hits after the first miss), CG so L1 hits do not absorb them */
         uint64_t addr = ((k[s] * 7 + s) % 64) * 128;
@@ -182,11 +182,11 @@ static uint64_t mixed(MemSys *ms, bool skip, uint64_t *end) {
   uint64_t x = 12345, sum = 0, c = 0;
   int issued = 0, done = 0;
   const int total = 3000;
-  MemRequest out;
+  const MemRequest *out;
   while (done < total && c < 2000000) {
     memsys_tick(ms, c);
     for (uint32_t s = 0; s < memsys_sms(ms); s++)
-      while (cache_pop_reply(memsys_l1d(ms, s), c, &out)) sum = sum * 31 + c * 7 + out.addr, done++;
+      while ((out = cache_take_reply(memsys_l1d(ms, s), c))) sum = sum * 31 + c * 7 + out->addr, done++;
     bool busy = false;
     if (issued < total && c % 3 == 0) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;

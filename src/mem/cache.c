@@ -48,7 +48,6 @@ struct Cache {
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
                     * lookup touches no line record (kept equal to lines[].state) */
   uint16_t *nresv; /* sets: how many ways of each set are RESERVED (in wstate) */
-  ReqQueue *peek;  /* the queue of the reply cache_peek_reply last found, until dropped */
   ReqQueue hit_q;  /* hits (and L2 write acks), ready at accept + latency: monotonic */
   ReqQueue fill_q; /* fills, bypass replies, store acks, ready at arrival: monotonic */
   ReqQueue miss_q; /* toward the next level */
@@ -257,9 +256,19 @@ static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
 }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
+/* Four ways a step (the usual associativities are multiples of 4): one loop
+ * test per four compares. */
 static inline int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
-  const uint64_t *t = &c->tags[(size_t)set * c->p.assoc];
-  for (uint32_t w = 0; w < c->p.assoc; w++)
+  const size_t ways = c->p.assoc;
+  const uint64_t *t = &c->tags[set * ways];
+  size_t w = 0; /* a 64-bit index: t[w + k] is one addressing mode */
+  for (; w + 4 <= ways; w += 4) {
+    if (t[w] == line_addr) return (int)w;
+    if (t[w + 1] == line_addr) return (int)w + 1;
+    if (t[w + 2] == line_addr) return (int)w + 2;
+    if (t[w + 3] == line_addr) return (int)w + 3;
+  }
+  for (; w < ways; w++)
     if (t[w] == line_addr) return (int)w;
   return -1;
 }
@@ -508,35 +517,54 @@ CacheFailReason cache_admit_fail(const Cache *c, uint64_t now) {
   return CACHE_FAIL_NONE;
 }
 
-CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
+/* An accepted access takes one of the cycle's tag ports (port_used counts the
+ * accesses of cycle port_cycle only: an older port_cycle means none yet). */
+static inline void cache_take_port(Cache *c, uint64_t now) {
+  if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0;
+  c->port_used++;
+}
+
+/* An admitted access that is not a hit (the lookup found `way` of `set`, or
+ * -1): a write-evict store, a merge into a reserved line, or a miss. Out of
+ * line, so that a hit saves no registers. */
+static __attribute__((noinline)) CacheResult cache_access_other(Cache *c, const MemRequest *req, uint32_t set,
+                                                                int way, uint64_t now) {
+  CacheResult r;
+  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
+    r = cache_store_evict(c, set, way, req, now);
+  else if (way >= 0) /* RESERVED */
+    r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
+  else
+    r = cache_miss(c, set, req, now);
+  if (r.outcome != CACHE_RESFAIL) cache_take_port(c, now);
+  return r;
+}
+
+/* Out of line, also at link time: cache_access() ends in a jump to it and it
+ * in a jump to cache_access_other(), so no register is saved on the way. */
+__attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT((req->line_addr & c->off_mask) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
-  if (c->port_cycle != now) c->port_cycle = now, c->port_used = 0; /* a cycle's first access */
-  CacheFailReason admit = cache_admit_fail(c, now);
-  if (admit) return cache_fail(c, admit);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
-  uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
-  CacheResult r;
-  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) {
-    r = cache_store_evict(c, set, way, req, now);
-  } else if (way >= 0 && st == CACHE_LINE_RESERVED) {
-    r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
-  } else if (way >= 0) {
-    if (req->is_write)
-      cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
-    else
-      c->st.reads++, c->st.read_hits++;
-    cache_reply_hit(c, req, now);
-    c->port_used++;
-    /* last: nothing is kept across the call (the policy sees no cache state, so its place is not observable) */
-    if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
-    return cache_result(CACHE_HIT);
-  } else {
-    r = cache_miss(c, set, req, now);
-  }
-  if (r.outcome != CACHE_RESFAIL) c->port_used++;
-  return r;
+  if (way < 0 || (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) ||
+      cache_set_states(c, set)[way] == CACHE_LINE_RESERVED)
+    return cache_access_other(c, req, set, way, now);
+  if (req->is_write)
+    cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
+  else
+    c->st.reads++, c->st.read_hits++;
+  cache_reply_hit(c, req, now);
+  cache_take_port(c, now);
+  /* last: nothing is kept across the call (the policy sees no cache state, so its place is not observable) */
+  if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
+  return cache_result(CACHE_HIT);
+}
+
+CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now) {
+  CacheFailReason admit = cache_admit_fail(c, now);
+  if (admit) return cache_fail(c, admit);
+  return cache_access_admitted(c, req, now);
 }
 
 /* What cache_access(req) would fail with if called at a later cycle with the
@@ -564,7 +592,7 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
 
 /* ---- replies ---- */
 
-/* cache_fill and cache_peek_reply run in their callers' loops (fill and reply
+/* cache_fill and cache_take_reply run in their callers' loops (fill and reply
  * polling, every busy cycle): inlined there at link time (LTO; cache.h keeps
  * them external). */
 #define CACHE_INLINE __attribute__((always_inline)) inline
@@ -608,22 +636,15 @@ static inline ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
   return h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
 }
 
-bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out) {
+/* A popped slot keeps its request until the queue's next push: an access
+ * (hit queue) or a fill (fill queue). */
+CACHE_INLINE const MemRequest *cache_take_reply(Cache *c, uint64_t now) {
   ReqQueue *q = cache_reply_queue(c, now);
-  if (!q) return false;
-  *out = reqq_head(q)->req;
+  if (!q) return NULL;
+  const MemRequest *r = &q->slots[q->head].req;
   reqq_pop(q);
-  return true;
+  return r;
 }
-
-CACHE_INLINE const MemRequest *cache_peek_reply(Cache *c, uint64_t now) {
-  ReqQueue *q = c->peek = cache_reply_queue(c, now);
-  return q ? &reqq_head(q)->req : NULL;
-}
-
-/* The reply just peeked (cache.h): nothing changed the cache since, so its
- * queue is still the one cache_reply_queue(now) would choose. */
-void cache_drop_reply(Cache *c, uint64_t now) { reqq_pop(c->peek); }
 
 const MemRequest *cache_miss_head(const Cache *c) {
   ReqSlot *s = reqq_head(&c->miss_q);

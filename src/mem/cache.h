@@ -5,14 +5,14 @@
  * from a CachePolicy (policy/cache_policy.h); this file has no policy logic.
  *
  * Invariant: every request cache_access() accepts (outcome != CACHE_RESFAIL)
- * comes back exactly once from cache_pop_reply(), with its `user` pointer,
+ * comes back exactly once from cache_take_reply(), with its `user` pointer,
  * except write-backs (MEM_F_WRITEBACK), which need no reply. A RESERVED line
  * owns exactly one MSHR entry and vice versa; bypassed requests own neither.
  *
  * Calling protocol (one cycle `now`, nondecreasing across calls):
  *   requester:   r = cache_access(c, &req, now)    HIT/MISS/MERGED/BYPASSED, or
  *                                                  RESFAIL + reason: retry later
- *                while (cache_pop_reply(c, now, &req)) ... completed requests
+ *                while ((r = cache_take_reply(c, now))) ... completed requests
  *   next level:  cache_miss_head(c) / cache_miss_pop(c)   requests to send down
  *                cache_fill(c, &reply, now)        data (or write ack) came back;
  *                                                  false = reply queue full, retry
@@ -92,19 +92,20 @@ CacheResult cache_access(Cache *c, const MemRequest *req, uint64_t now);
 /* The failure cache_access() at `now` returns before looking at the request
  * (tag ports used up this cycle, hit pipeline full), or CACHE_FAIL_NONE: its
  * first check. A requester that skips the call on such a failure counts it with
- * cache_note_retries(c, why, 1). */
+ * cache_note_retries(c, why, 1); one that found CACHE_FAIL_NONE may call
+ * cache_access_admitted(), which is cache_access() without this check. */
 CacheFailReason cache_admit_fail(const Cache *c, uint64_t now);
+CacheResult cache_access_admitted(Cache *c, const MemRequest *req, uint64_t now);
 /* The reservation failure cache_access(req) is certain to return at a later
  * cycle if nothing reaches the cache in between (no fill, pop or reply taken),
  * or CACHE_FAIL_NONE when it may succeed or a policy hook would decide. */
 CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req);
-/* Next completed request whose reply is ready at `now`, oldest ready first. */
-bool cache_pop_reply(Cache *c, uint64_t now, MemRequest *out);
-/* The reply cache_pop_reply(c, now) would return, left in place (valid until
- * the cache changes), or NULL; cache_drop_reply(c, now) then removes it: only
- * right after a peek that found a reply, with the cache unchanged in between. */
-const MemRequest *cache_peek_reply(Cache *c, uint64_t now);
-void cache_drop_reply(Cache *c, uint64_t now);
+/* Takes the next completed request whose reply is ready at `now` (oldest ready
+ * first) out of the cache, or NULL if none. Not copied: the pointer is valid
+ * until the cache next changes (an access or a fill), so a caller reads or
+ * copies what it needs first, and one that cannot pass a reply on yet checks
+ * that before taking it. */
+const MemRequest *cache_take_reply(Cache *c, uint64_t now);
 /* A reply from the next level (read data, or the ack of a store sent down):
  * a copy of the request this cache sent down (cache_miss_head), which names
  * its MSHR entry (MemRequest.mshr). */

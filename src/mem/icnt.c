@@ -152,7 +152,12 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
 
 bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
 
-void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
+/* icnt_push and icnt_pop run once per packet, icnt_arrivals once per cycle, in
+ * the partitions' and memsys's loops: inlined there at link time (LTO; icnt.h
+ * keeps them external). */
+#define ICNT_INLINE __attribute__((always_inline)) inline
+
+ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
   MEM_ASSERT(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
   MEM_ASSERT(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
@@ -250,6 +255,18 @@ const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   return reqq_ready(q, now) ? &reqq_head(q)->req : NULL;
 }
 
+/* Merges word w of a wheel slot, b (already cleared there), into `arrived`. */
+static inline void icnt_merge_word(Icnt *x, uint32_t w, uint64_t b, uint64_t now) {
+  for (; b; b &= b - 1) {
+    uint32_t d = w * 64 + (uint32_t)__builtin_ctzll(b);
+    uint64_t r = x->dst[d].q.head_ready;
+    if (r <= now)
+      bitmap_set(x->arrived, d);
+    else
+      icnt_arm(x, d, r); /* due a turn (or more) later */
+  }
+}
+
 /* Merges the wheel slots of cycles arr_next..now into `arrived`. */
 static __attribute__((noinline)) const uint64_t *icnt_merge(Icnt *x, uint64_t now) {
   uint64_t from = x->arr_next;
@@ -259,34 +276,28 @@ static __attribute__((noinline)) const uint64_t *icnt_merge(Icnt *x, uint64_t no
     for (uint32_t w = 0; w < x->dst_words; w++) {
       uint64_t b = slot[w];
       slot[w] = 0;
-      for (; b; b &= b - 1) {
-        uint32_t d = w * 64 + (uint32_t)__builtin_ctzll(b);
-        uint64_t r = x->dst[d].q.head_ready;
-        if (r <= now)
-          bitmap_set(x->arrived, d);
-        else
-          icnt_arm(x, d, r); /* due a turn (or more) later */
-      }
+      icnt_merge_word(x, w, b, now);
     }
   }
   if (now >= from) x->arr_now = now, x->arr_next = now + 1;
   return x->arrived;
 }
 
-const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
-  if (now == x->arr_next) { /* the usual call: one slot, most often empty */
-    const uint64_t *slot = &x->wheel[(size_t)(now & x->wheel_mask) * x->dst_words];
-    uint64_t any = 0;
-    for (uint32_t w = 0; w < x->dst_words; w++) any |= slot[w];
-    if (!any) {
-      x->arr_now = now, x->arr_next = now + 1;
-      return x->arrived;
+/* The usual call, the cycle after the last one, merges one slot inline. */
+ICNT_INLINE const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
+  if (now != x->arr_next) return icnt_merge(x, now);
+  uint64_t *slot = &x->wheel[(size_t)(now & x->wheel_mask) * x->dst_words];
+  for (uint32_t w = 0; w < x->dst_words; w++)
+    if (slot[w]) {
+      uint64_t b = slot[w];
+      slot[w] = 0;
+      icnt_merge_word(x, w, b, now);
     }
-  }
-  return icnt_merge(x, now);
+  x->arr_now = now, x->arr_next = now + 1;
+  return x->arrived;
 }
 
-const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
+ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
   reqq_pop(q);
   if (reqq_empty(q)) {

@@ -291,13 +291,18 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   /* A partition sleeps until its next event (a queue head or DRAM command
    * due, or every cycle while something is ready but blocked) or a push. */
   if (ms->wake_min <= now) {
-    uint64_t min = UINT64_MAX;
-    for (uint32_t p = 0; p < ms->n_part; p++) {
-      if (ms->part_wake[p] <= now) {
-        bool blocked = partition_tick(ms->part[p], now, ms->reply);
-        ms->part_wake[p] = ms->sleep && !blocked ? partition_next_event(ms->part[p], now) : now + 1;
+    /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
+    Partition *const *part = ms->part;
+    uint64_t *const wake = ms->part_wake, min = UINT64_MAX;
+    const uint32_t n_part = ms->n_part;
+    const bool sleep = ms->sleep;
+    for (uint32_t p = 0; p < n_part; p++) {
+      uint64_t w = wake[p];
+      if (w <= now) {
+        bool blocked = partition_tick(part[p], now, ms->reply);
+        wake[p] = w = sleep && !blocked ? partition_next_event(part[p], now) : now + 1;
       }
-      if (ms->part_wake[p] < min) min = ms->part_wake[p];
+      if (w < min) min = w;
     }
     ms->wake_min = min;
   }
@@ -306,12 +311,16 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   for (uint32_t w = 0; w < bitmap_words(ms->n_part); w++)
     for (uint64_t b = arr[w]; b; b &= b - 1) {
       uint32_t p = w * 64 + (uint32_t)__builtin_ctzll(b);
-      for (const MemRequest *r = icnt_peek(ms->req, p, now); r && partition_can_accept(ms->part[p]);
-           r = icnt_pop(ms->req, p)) {
-        partition_push(ms->part[p], r, now);
-        if (now + ms->delays.l2_input < ms->part_wake[p]) ms->part_wake[p] = now + ms->delays.l2_input;
-        if (ms->part_wake[p] < ms->wake_min) ms->wake_min = ms->part_wake[p];
-      }
+      Partition *pt = ms->part[p];
+      const MemRequest *r = icnt_peek(ms->req, p, now);
+      if (!r || !partition_can_accept(pt)) continue;
+      do
+        partition_push(pt, r, now);
+      while ((r = icnt_pop(ms->req, p)) && partition_can_accept(pt));
+      /* Every push is due at the L2 at the same cycle: one wake update (wake_min <= every part_wake). */
+      uint64_t due = now + ms->delays.l2_input;
+      if (due < ms->part_wake[p]) ms->part_wake[p] = due;
+      if (due < ms->wake_min) ms->wake_min = due;
     }
   for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
     for (uint64_t b = ms->miss_nz[w]; b; b &= b - 1)

@@ -12,7 +12,7 @@
  *   CacheResult res = cache_access(l1, &r, now);
  *   if (res.outcome == CACHE_RESFAIL) -> stall the LD/ST unit, retry next cycle
  *                                        (res.fail says why; count it)
- *   while (cache_pop_reply(l1, now, &r)) -> r.user completed (hit, fill,
+ *   while ((p = cache_take_reply(l1, now))) -> p->user completed (hit, fill,
  *                                        bypass reply or store ack)
  * Latencies, unloaded: an L1 hit replies `l1d.latency` cycles after the
  * access; an L2 hit exactly `l2.min_latency`; an L2 miss that hits an open

@@ -77,8 +77,8 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
       if (!cache_fill(pt->l2, r, now)) break;
     pt->dram_busy = !dram_idle(pt->dram);
   }
-  for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_peek_reply(pt->l2, now)) != NULL;
-       cache_drop_reply(pt->l2, now)) {
+  /* a reply is taken only when the network can take it (icnt_push copies it) */
+  for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now)) != NULL;) {
     MEM_ASSERT(out->sm >= 0, now, pt->name, "reply without a requesting SM");
     uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : line);
     icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
@@ -101,7 +101,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
       cache_note_retries(pt->l2, why, 1);
       return true;
     }
-    CacheResult res = cache_access(pt->l2, &reqq_head(&pt->input)->req, now);
+    CacheResult res = cache_access_admitted(pt->l2, &reqq_head(&pt->input)->req, now);
     if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
   }

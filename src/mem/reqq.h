@@ -1,7 +1,9 @@
 /* reqq.h - a fixed-capacity FIFO of memory requests with ready cycles, the
  * queue every memory component uses (miss queues, reply pipelines, ports).
- * Storage is allocated once at creation; push/pop never allocate.
- * Invariant: 0 <= count <= cap; slots [head, head+count) mod cap are live. */
+ * Storage is allocated once at creation; push/pop never allocate. The ring
+ * has a power-of-two number of slots (mask + 1 >= cap), so an index wraps
+ * with a mask; cap alone bounds the occupancy.
+ * Invariant: 0 <= count <= cap; slots [head, head+count) mod (mask+1) are live. */
 #ifndef WS_REQQ_H
 #define WS_REQQ_H
 
@@ -19,13 +21,15 @@ typedef struct ReqSlot {
 
 typedef struct ReqQueue {
   ReqSlot *slots;
-  uint32_t cap, head, count;
+  uint32_t cap, head, count, mask;
   uint64_t head_ready; /* slots[head].ready while count > 0: readiness tests touch no slot */
 } ReqQueue;
 
 static inline int reqq_init(ReqQueue *q, uint32_t cap) {
-  q->slots = calloc(cap ? cap : 1, sizeof *q->slots);
-  q->cap = cap;
+  uint32_t n = 1;
+  while (n < cap) n *= 2;
+  q->slots = calloc(n, sizeof *q->slots);
+  q->cap = cap, q->mask = n - 1;
   q->head = q->count = 0;
   q->head_ready = 0;
   return q->slots ? 0 : -1;
@@ -35,11 +39,8 @@ static inline bool reqq_full(const ReqQueue *q) { return q->count >= q->cap; }
 static inline bool reqq_empty(const ReqQueue *q) { return q->count == 0; }
 static inline uint32_t reqq_space(const ReqQueue *q) { return q->cap - q->count; }
 static inline ReqSlot *reqq_head(const ReqQueue *q) { return q->count ? &q->slots[q->head] : NULL; }
-/* head + i wrapped once (i < cap): a compare instead of a division on the hot path */
-static inline uint32_t reqq_wrap(const ReqQueue *q, uint32_t i) {
-  uint32_t k = q->head + i;
-  return k >= q->cap ? k - q->cap : k;
-}
+/* The ring index of the entry i places after the head (i < cap). */
+static inline uint32_t reqq_wrap(const ReqQueue *q, uint32_t i) { return (q->head + i) & q->mask; }
 static inline ReqSlot *reqq_at(const ReqQueue *q, uint32_t i) { return &q->slots[reqq_wrap(q, i)]; }
 /* The caller checks !reqq_full() first. */
 static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t ready, uint32_t aux) {

@@ -159,10 +159,34 @@ HANDLER(exec_ld) {
       dst[k][l] = mask_bytes(v, wb);                                        \
     }                                                                       \
   }
-  /* scalar 4- and 8-byte loads (nearly all) with their sizes constant */
-  if (n == 1 && eb == 4) { LD_LANES(4, 1) }
-  else if (n == 1 && eb == 8) { LD_LANES(8, 1) }
+  /* Scalar 4- and 8-byte loads into a register (nearly all): a lane inside
+   * the allocation the lane cache holds (all but the first, as a rule) costs
+   * one range test; the others resolve as above. */
+#define LD_SCALAR(EB)                                                       \
+  {                                                                         \
+    uint64_t *D = dst[0];                                                   \
+    FOR_LANES(active, l) {                                                  \
+      uint64_t addr = lane_addr_at(&la, l), off = addr - lc.base;           \
+      uint8_t sp;                                                           \
+      const uint8_t *p;                                                     \
+      if (off <= lim && !(addr & ((EB)-1))) p = lc.data + off, sp = lc.space; \
+      else {                                                                \
+        if (!(p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp))) return;  \
+        lim = lc.size >= (EB) ? lc.size - (EB) : 0;                         \
+        if (lc.size < (EB)) lc.base = ~(uint64_t)0;                         \
+      }                                                                     \
+      if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }               \
+      uint64_t v = load_bytes(p, (EB));                                     \
+      if (sgn) v = (uint64_t)sext_bytes(v, (EB));                           \
+      D[l] = mask_bytes(v, wb);                                             \
+    }                                                                       \
+  }
+  uint64_t lim = 0;
+  lc.base = ~(uint64_t)0; /* empty: every offset from it is out of range but one, which the alignment test rejects */
+  if (n == 1 && eb == 4 && dst[0]) LD_SCALAR(4)
+  else if (n == 1 && eb == 8 && dst[0]) LD_SCALAR(8)
   else { LD_LANES(eb, n) }
+#undef LD_SCALAR
 #undef LD_LANES
 }
 

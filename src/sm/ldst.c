@@ -208,9 +208,8 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
 }
 
 void sm_ldst_replies(Sm *sm, uint64_t now) {
-  for (const MemRequest *r; (r = cache_peek_reply(sm->l1d, now)) != NULL;) {
+  for (const MemRequest *r; (r = cache_take_reply(sm->l1d, now)) != NULL;) {
     void *user = r->user; /* all the SM needs of the reply: no copy */
-    cache_drop_reply(sm->l1d, now);
     sm->busy = 1;
     if (!user) continue; /* store acknowledgement */
     /* A load's reply names its group's reply counter. A reply before the

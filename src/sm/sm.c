@@ -495,9 +495,8 @@ static void stage_writeback(Sm *sm, uint64_t now) {
 /* Called only while l1i_pending: every accepted fetch gets one reply, so
  * with none pending none can be waiting. */
 static void stage_fetch_replies(Sm *sm, uint64_t now) {
-  for (const MemRequest *r; (r = cache_peek_reply(sm->l1i, now)) != NULL;) {
+  for (const MemRequest *r; (r = cache_take_reply(sm->l1i, now)) != NULL;) {
     void *user = r->user; /* all the SM needs of the reply: no copy */
-    cache_drop_reply(sm->l1i, now);
     sm->l1i_pending--;
     if (!user) continue;
     uint32_t slot = (uint32_t)((uintptr_t)user - 1);
@@ -874,15 +873,22 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
    * a wait that ends by the clock alone (shared-memory passes) is not quiescence */
   const int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
   int quiet = calm && !sm->busy;
-  /* The LD/ST unit just sent a request: if its next request is certain to
-   * fail next cycle (MSHRs full, ...), no warp is ready or waits on the clock
-   * (issue memo), nothing is left to fetch, and no event or reply is due
-   * (q_until, checked by still_quiet), the next cycle is already quiet: what
-   * moved this cycle (replies, writebacks) was seen by this cycle's issue
-   * stage and changes nothing next cycle. */
-  if (!quiet && calm && sm->ldst_moved && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
-    int why = sm_ldst_predict_fail(sm);
-    if (why >= 0) quiet = 1, sm->q_fail = (int8_t)why;
+  /* A busy cycle whose next is already quiet: no warp is ready or waits on
+   * the clock (issue memo), nothing is left to fetch, no event or reply is
+   * due (q_until, checked by still_quiet), and what moved this cycle
+   * (replies, writebacks) was seen by this cycle's issue stage and changes
+   * nothing next cycle; and the LD/ST unit's next try is certain to fail:
+   * after a request it sent, if its next request is predicted to (MSHRs
+   * full, ...); after a failed try (it followed this cycle's replies), if the
+   * failure waits on a memory event (not a port conflict), as a quiet
+   * cycle's does. */
+  if (!quiet && calm && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
+    if (sm->ldst_moved) {
+      int why = sm_ldst_predict_fail(sm);
+      if (why >= 0) quiet = 1, sm->q_fail = (int8_t)why;
+    } else {
+      quiet = sm->q_fail != CACHE_FAIL_PORT;
+    }
   }
   sm->quiet = (uint8_t)quiet;
   if (quiet) {
