@@ -27,8 +27,8 @@ typedef struct ReqQueue {
 
 static inline int reqq_init(ReqQueue *q, uint32_t cap) {
   uint32_t n = 1;
-  while (n < cap) n *= 2;
-  q->slots = calloc(n, sizeof *q->slots);
+  while (n < cap && n < (1u << 31)) n *= 2;
+  q->slots = n >= cap ? calloc(n, sizeof *q->slots) : NULL; /* cap > 2^31: reported as out of memory */
   q->cap = cap, q->mask = n - 1;
   q->head = q->count = 0;
   q->head_ready = 0;
