@@ -629,11 +629,12 @@ CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
 }
 
 /* The reply queue whose head is the next reply ready at `now`, oldest first
- * (the hit queue on a tie), or NULL. */
+ * (the hit queue on a tie), or NULL (an empty queue's head_ready is
+ * UINT64_MAX > now). */
 static inline ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
-  bool h = reqq_ready(&c->hit_q, now), f = reqq_ready(&c->fill_q, now);
-  if (!h && !f) return NULL;
-  return h && (!f || c->hit_q.head_ready <= c->fill_q.head_ready) ? &c->hit_q : &c->fill_q;
+  uint64_t h = c->hit_q.head_ready, f = c->fill_q.head_ready;
+  if (h <= now) return h <= f ? &c->hit_q : &c->fill_q; /* f < h: f <= now too */
+  return f <= now ? &c->fill_q : NULL;
 }
 
 /* A popped slot keeps its request until the queue's next push: an access

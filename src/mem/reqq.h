@@ -22,7 +22,7 @@ typedef struct ReqSlot {
 typedef struct ReqQueue {
   ReqSlot *slots;
   uint32_t cap, head, count, mask;
-  uint64_t head_ready; /* slots[head].ready while count > 0: readiness tests touch no slot */
+  uint64_t head_ready; /* slots[head].ready while count > 0, else UINT64_MAX: readiness tests are one compare */
 } ReqQueue;
 
 static inline int reqq_init(ReqQueue *q, uint32_t cap) {
@@ -31,7 +31,7 @@ static inline int reqq_init(ReqQueue *q, uint32_t cap) {
   q->slots = n >= cap ? calloc(n, sizeof *q->slots) : NULL; /* cap > 2^31: reported as out of memory */
   q->cap = cap, q->mask = n - 1;
   q->head = q->count = 0;
-  q->head_ready = 0;
+  q->head_ready = UINT64_MAX;
   return q->slots ? 0 : -1;
 }
 static inline void reqq_free(ReqQueue *q) { free(q->slots), q->slots = NULL; }
@@ -54,11 +54,11 @@ static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t read
 static inline void reqq_pop(ReqQueue *q) {
   q->head = reqq_wrap(q, 1), q->count--;
   if (q->count) q->head_ready = q->slots[q->head].ready;
-  else q->head = 0;
+  else q->head = 0, q->head_ready = UINT64_MAX;
 }
-/* Head ready at `now`? */
-static inline bool reqq_ready(const ReqQueue *q, uint64_t now) { return q->count && q->head_ready <= now; }
+/* Head ready at `now` (< UINT64_MAX)? */
+static inline bool reqq_ready(const ReqQueue *q, uint64_t now) { return q->head_ready <= now; }
 /* The head's ready cycle, UINT64_MAX when empty. */
-static inline uint64_t reqq_next_ready(const ReqQueue *q) { return q->count ? q->head_ready : UINT64_MAX; }
+static inline uint64_t reqq_next_ready(const ReqQueue *q) { return q->head_ready; }
 
 #endif
