@@ -133,6 +133,54 @@ static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int
   t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
 }
 
+/* The lanes of an unsigned scalar load of EB (4 or 8) bytes through a 64-bit
+ * address register, traced (the SM's global loads, nearly all): exec_ld's
+ * LD_SCALAR without lane_addr_at's tests and the sign handling (an unsigned
+ * value needs no mask: the register is at least EB wide). The lanes inside
+ * the cached allocation run an inner loop without calls, so the cache's
+ * range stays in registers; a lane outside it resolves. Stops at a fault. */
+static inline __attribute__((always_inline)) void ld_scalar_reg64(PtxWarp *w, const PtxInst *in, uint32_t active,
+                                                                  uint64_t *D, const uint64_t *A, uint64_t aoff,
+                                                                  PtxMemTrace *tr, uint32_t size, const uint32_t EB) {
+  LaneCache lc = {0};
+  uint64_t lim = 0, base = ~(uint64_t)0; /* empty: every offset from base is out of range but one, which the alignment test rejects */
+  const uint8_t *data = NULL;
+  uint8_t space = 0;
+  for (uint32_t m = active; m; m &= m - 1) {
+    /* lanes inside the cached allocation: a loop without calls */
+    for (; m; m &= m - 1) {
+      uint32_t l = (uint32_t)__builtin_ctz(m);
+      uint64_t addr = A[l] + aoff, off = addr - base;
+      if (off > lim || (addr & (EB - 1))) break;
+      tr->addr[l] = addr;
+      tr->lane_space[l] = space;
+      D[l] = load_bytes(data + off, (int)EB);
+    }
+    if (!m) break;
+    /* lane l is outside it (lane_cache_hit would say the same): resolve, cache its allocation */
+    uint32_t l = (uint32_t)__builtin_ctz(m);
+    uint64_t addr = A[l] + aoff;
+    uint8_t sp;
+    const uint8_t *p = resolve(w, in, l, addr, size, 0, &sp);
+    if (!p) return;
+    lane_cache_fill(&lc, w, addr, sp, 0);
+    lim = lc.size >= EB ? lc.size - EB : 0;
+    base = lc.size >= EB ? lc.base : ~(uint64_t)0;
+    data = lc.data, space = lc.space;
+    tr->addr[l] = addr;
+    tr->lane_space[l] = sp;
+    D[l] = load_bytes(p, (int)EB);
+  }
+}
+static __attribute__((noinline)) void ld_scalar_reg64_4(PtxWarp *w, const PtxInst *in, uint32_t active, uint64_t *D,
+                                                        const uint64_t *A, uint64_t aoff, PtxMemTrace *tr) {
+  ld_scalar_reg64(w, in, active, D, A, aoff, tr, 4, 4);
+}
+static __attribute__((noinline)) void ld_scalar_reg64_8(PtxWarp *w, const PtxInst *in, uint32_t active, uint64_t *D,
+                                                        const uint64_t *A, uint64_t aoff, PtxMemTrace *tr) {
+  ld_scalar_reg64(w, in, active, D, A, aoff, tr, 8, 8);
+}
+
 HANDLER(exec_ld) {
   PtxType t = (PtxType)in->type;
   const int eb = ptx_type_bytes(t), db = in->type2, sgn = ptx_type_is_signed(t), wb = db > eb ? db : eb;
@@ -183,7 +231,10 @@ HANDLER(exec_ld) {
   }
   uint64_t lim = 0;
   lc.base = ~(uint64_t)0; /* empty: every offset from it is out of range but one, which the alignment test rejects */
-  if (n == 1 && eb == 4 && dst[0]) LD_SCALAR(4)
+  if (n == 1 && dst[0] && la.base && !la.addr32 && tr && !sgn && (eb == 4 || eb == 8)) {
+    if (eb == 4) ld_scalar_reg64_4(w, in, active, dst[0], la.base, la.off, tr);
+    else ld_scalar_reg64_8(w, in, active, dst[0], la.base, la.off, tr);
+  } else if (n == 1 && eb == 4 && dst[0]) LD_SCALAR(4)
   else if (n == 1 && eb == 8 && dst[0]) LD_SCALAR(8)
   else { LD_LANES(eb, n) }
 #undef LD_SCALAR
