@@ -343,7 +343,7 @@ PtxStepResult ptx_warp_step(PtxWarp *w) {
     active &= in->guard_neg ? ~p : p;
   }
   w->insts++;
-  w->thread_insts += (uint64_t)__builtin_popcount(mask);
+  w->thread_insts += mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : (uint64_t)__builtin_popcount(mask); /* full: no libgcc call */
   top->pc++;
   exec_table[in->op](w, in, active);
   if (__builtin_expect(w->fault.kind != PTX_FAULT_NONE, 0)) {

@@ -658,13 +658,12 @@ static inline int cmp_float(int op, double a, double b) {
   }
 }
 
-HANDLER(exec_setp) {
-  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
-  PtxType t = (PtxType)in->type;
-  int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), op = in->mod;
+/* The compare bits of setp's lanes. Inlined with constant arguments (below),
+ * the comparison's switch and the operand conversions fold out of the loop. */
+static inline __attribute__((always_inline)) uint32_t setp_lanes(const uint64_t *A, const uint64_t *B, uint32_t active,
+                                                                 int op, PtxType t, int bytes, int sgn, int ftz) {
   uint32_t r = 0;
   if (t == PTX_T_F32) {
-    int ftz = (in->flags & PTX_F_FTZ) != 0;
     FOR_LANES(active, l) {
       float a = as_f32(A[l]), b = as_f32(B[l]);
       if (ftz) { a = ftz32(a); b = ftz32(b); }
@@ -677,6 +676,34 @@ HANDLER(exec_setp) {
   } else {
     FOR_LANES(active, l) r |= (uint32_t)cmp_int(op, sext_bytes(A[l], bytes), sext_bytes(B[l], bytes), mask_bytes(A[l], bytes), mask_bytes(B[l], bytes), sgn) << l;
   }
+  return r;
+}
+
+HANDLER(exec_setp) {
+  const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
+  PtxType t = (PtxType)in->type;
+  int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), op = in->mod, ftz = (in->flags & PTX_F_FTZ) != 0;
+  uint32_t r;
+  /* The common s32 and f32 (no .ftz) comparisons get a loop each, the rest the general one. */
+#define SETP_CASE(OP, T, BYTES, SGN) case OP: r = setp_lanes(A, B, active, OP, T, BYTES, SGN, 0); break
+#define SETP_OPS(T, BYTES, SGN)                                                                               \
+  SETP_CASE(PTX_CMP_EQ, T, BYTES, SGN); SETP_CASE(PTX_CMP_NE, T, BYTES, SGN); SETP_CASE(PTX_CMP_LT, T, BYTES, SGN); \
+  SETP_CASE(PTX_CMP_LE, T, BYTES, SGN); SETP_CASE(PTX_CMP_GT, T, BYTES, SGN); SETP_CASE(PTX_CMP_GE, T, BYTES, SGN)
+  if (t == PTX_T_S32) {
+    switch (op) {
+    SETP_OPS(PTX_T_S32, 4, 1);
+    default: r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz); break;
+    }
+  } else if (t == PTX_T_F32 && !ftz) {
+    switch (op) {
+    SETP_OPS(PTX_T_F32, 4, 0);
+    default: r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz); break;
+    }
+  } else {
+    r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz);
+  }
+#undef SETP_OPS
+#undef SETP_CASE
   uint32_t q = ~r;
   if (in->mod2) {
     uint32_t c = pred_val(w, in->s[2]);

@@ -649,7 +649,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   pw->trace = NULL;
   if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
   sm->st.warp_insts++;
-  sm->st.thread_insts += bitmap_count(mask);
+  sm->st.thread_insts += mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : bitmap_count(mask); /* a full warp, as a rule */
   sm->st.issue_kind[kind]++;
   w->view->insts++;
   w->view->last_issue = now;
