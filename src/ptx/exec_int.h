@@ -15,6 +15,15 @@ typedef void (*PtxExecFn)(PtxWarp *w, const PtxInst *in, uint32_t active);
 /* Iterates lane index `l` over the set bits of `mask`. */
 #define FOR_LANES(mask, l) \
   for (uint32_t m_##l = (mask), l = 0; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
+/* STMT for each lane `l` in `mask`: a plain loop over the warp when every lane is active (the rule). */
+#define ALL_LANES(mask, l, STMT)                                   \
+  do {                                                             \
+    if ((mask) == 0xFFFFFFFFu) {                                   \
+      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) STMT;           \
+    } else {                                                       \
+      FOR_LANES(mask, l) STMT;                                     \
+    }                                                              \
+  } while (0)
 
 /* Predicate operand value (constant predicates are encoded 0xFFFD=true, 0xFFFE=false). */
 static inline uint32_t pred_val(const PtxWarp *w, uint16_t idx) {
