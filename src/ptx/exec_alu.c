@@ -98,9 +98,14 @@ static inline uint64_t canon32_bits(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7
 #endif
 FMA_CLONES static void f32_arith_rn(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C, int op,
                                     uint32_t active) {
+/* A full warp goes through a local array: the loops touch no memory the
+ * other could alias, so the compiler can use vector instructions (the same
+ * IEEE operations, lane by lane). */
 #define F32_RN(EXPR)                                                                               \
   if (active == 0xFFFFFFFFu) {                                                                     \
-    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = canon32_bits((uint32_t)f32_bits(EXPR));   \
+    float r[PTX_WARP_SIZE];                                                                        \
+    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) r[l] = (EXPR);                                    \
+    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = canon32_bits((uint32_t)f32_bits(r[l]));   \
   } else {                                                                                         \
     FOR_LANES(active, l) D[l] = canon32_bits((uint32_t)f32_bits(EXPR));                           \
   }
