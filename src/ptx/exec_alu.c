@@ -201,11 +201,11 @@ HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
         D[l] = (uint32_t)clamp_s32(sub ? a - b : a + b);
       }
     } else if (bytes == 4) {
-      if (sub) { ALL_LANES(active, l, D[l] = (uint32_t)(A[l] - B[l])); }
-      else { ALL_LANES(active, l, D[l] = (uint32_t)(A[l] + B[l])); }
+      if (sub) { ALL_LANES(active, D, l, (uint32_t)(A[l] - B[l])); }
+      else { ALL_LANES(active, D, l, (uint32_t)(A[l] + B[l])); }
     } else if (bytes == 8) { /* address arithmetic: no mask */
-      if (sub) { ALL_LANES(active, l, D[l] = A[l] - B[l]); }
-      else { ALL_LANES(active, l, D[l] = A[l] + B[l]); }
+      if (sub) { ALL_LANES(active, D, l, A[l] - B[l]); }
+      else { ALL_LANES(active, D, l, A[l] + B[l]); }
     } else {
       FOR_LANES(active, l) D[l] = mask_bytes(sub ? A[l] - B[l] : A[l] + B[l], bytes);
     }

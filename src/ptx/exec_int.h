@@ -15,13 +15,17 @@ typedef void (*PtxExecFn)(PtxWarp *w, const PtxInst *in, uint32_t active);
 /* Iterates lane index `l` over the set bits of `mask`. */
 #define FOR_LANES(mask, l) \
   for (uint32_t m_##l = (mask), l = 0; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
-/* STMT for each lane `l` in `mask`: a plain loop over the warp when every lane is active (the rule). */
-#define ALL_LANES(mask, l, STMT)                                   \
+/* D[l] = EXPR for each lane `l` in `mask`. A full warp (the rule) goes through
+ * a local array: neither loop touches memory the other could alias, so the
+ * compiler can use vector instructions. */
+#define ALL_LANES(mask, D, l, EXPR)                                \
   do {                                                             \
     if ((mask) == 0xFFFFFFFFu) {                                   \
-      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) STMT;           \
+      uint64_t r_[PTX_WARP_SIZE];                                  \
+      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) r_[l] = (EXPR); \
+      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) (D)[l] = r_[l]; \
     } else {                                                       \
-      FOR_LANES(mask, l) STMT;                                     \
+      FOR_LANES(mask, l) (D)[l] = (EXPR);                          \
     }                                                              \
   } while (0)
 
