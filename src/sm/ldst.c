@@ -16,6 +16,22 @@ static uint64_t phys_addr(const Sm *sm, const SmWarp *w, uint32_t lane, uint8_t 
   return SM_LOCAL_PHYS + ((addr >> 2) * threads + gtid) * 4 + (addr & 3);
 }
 
+/* Does any lane of a full warp's access lie in local space (phys_addr)?
+ * Eight lanes' space bytes a word: a byte equal to PTX_SP_LOCAL is a zero
+ * byte of the word xor'ed with it in every byte. */
+static inline int lanes_local(const PtxMemTrace *t) {
+  _Static_assert(PTX_WARP_SIZE % 8 == 0, "lane_space words");
+  const uint64_t ones = 0x0101010101010101ull, local = ones * PTX_SP_LOCAL;
+  uint64_t any = 0;
+  for (uint32_t k = 0; k < PTX_WARP_SIZE / 8; k++) {
+    uint64_t x;
+    memcpy(&x, &t->lane_space[8 * k], 8);
+    x ^= local;
+    any |= (x - ones) & ~x & (ones << 7);
+  }
+  return any != 0;
+}
+
 /* Passes a shared-memory access needs: the most distinct 32-bit words any
  * bank serves (lanes reading the same word are served by one broadcast). */
 static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
@@ -117,32 +133,44 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   int hashed = 0;
   uint32_t nreq = 0, i = 0;  /* i: the request of line `last` */
   uint64_t last = 1;         /* no line (lines are aligned); while !hashed, the highest line */
-  for (uint32_t m = t->mask; m; m &= m - 1) {
-    const uint32_t l = (uint32_t)__builtin_ctz(m);
-    const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
-    if (line != last) {
-      int found = 0;
-      if (hashed || (nreq && line < last)) {
-        if (!hashed) { /* the lines stop ascending: table the requests so far */
-          hashed = 1;
-          memset(slot_of, 0, sizeof slot_of);
-          for (uint32_t k = 0; k < nreq; k++) slot_of[coalesce_slot(slot_of, u->req, u->req[k].line_addr)] = (uint8_t)(k + 1);
-        }
-        const uint32_t h = coalesce_slot(slot_of, u->req, line);
-        found = slot_of[h] != 0;
-        if (found) i = slot_of[h] - 1u;
-        else slot_of[h] = (uint8_t)(nreq + 1);
-      }
-      if (!found) { /* a new line: at most one per lane, SM_MAX_REQS >= 32 */
-        i = nreq++;
-        u->req[i].line_addr = line;
-        u->req[i].addr = a;
-        u->req[i].bytes = 0;
-      }
-      last = line;
-    }
-    if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
+  /* One lane's access at (physical) address a, line `line`. */
+#define COALESCE_LANE(a, line)                                                                                         \
+  if ((line) != last) {                                                                                                \
+    int found = 0;                                                                                                     \
+    if (hashed || (nreq && (line) < last)) {                                                                           \
+      if (!hashed) { /* the lines stop ascending: table the requests so far */                                         \
+        hashed = 1;                                                                                                    \
+        memset(slot_of, 0, sizeof slot_of);                                                                            \
+        for (uint32_t k = 0; k < nreq; k++) slot_of[coalesce_slot(slot_of, u->req, u->req[k].line_addr)] = (uint8_t)(k + 1); \
+      }                                                                                                                \
+      const uint32_t h = coalesce_slot(slot_of, u->req, (line));                                                       \
+      found = slot_of[h] != 0;                                                                                         \
+      if (found) i = slot_of[h] - 1u;                                                                                  \
+      else slot_of[h] = (uint8_t)(nreq + 1);                                                                           \
+    }                                                                                                                  \
+    if (!found) { /* a new line: at most one per lane, SM_MAX_REQS >= 32 */                                            \
+      i = nreq++;                                                                                                      \
+      u->req[i].line_addr = (line);                                                                                    \
+      u->req[i].addr = (a);                                                                                            \
+      u->req[i].bytes = 0;                                                                                             \
+    }                                                                                                                  \
+    last = (line);                                                                                                     \
   }
+  if (t->mask == 0xFFFFFFFFu && !is_write && !lanes_local(t)) {
+    /* a full warp's loads, no local lane (the rule): the addresses are physical, no store sizes */
+    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) {
+      const uint64_t a = t->addr[l], line = a & lmask;
+      COALESCE_LANE(a, line)
+    }
+  } else {
+    for (uint32_t m = t->mask; m; m &= m - 1) {
+      const uint32_t l = (uint32_t)__builtin_ctz(m);
+      const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
+      COALESCE_LANE(a, line)
+      if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
+    }
+  }
+#undef COALESCE_LANE
   u->nreq = nreq;
   if (space == PTX_SP_LOCAL) sm->st.local_reqs += u->nreq;
   else if (t->is_atomic) sm->st.atomic_reqs += u->nreq;
