@@ -180,8 +180,8 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
  * for a busy destination port, gets `next`: a lower bound on the cycle of
  * its next send (port slots only move later), so later rounds skip it.
  * Returns a cycle > now before which s cannot send (UINT64_MAX: s is empty). */
-static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base, uint64_t limit,
-                                 uint64_t fpc) {
+static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base,
+                                                                uint64_t limit, uint64_t fpc) {
   IcntSrc *sp = &x->src[s];
   ReqQueue *in = &sp->q;
   do {
@@ -217,15 +217,13 @@ static inline uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t bas
   } while (1);
 }
 
-/* One arbitration round: sources in rotating order, each sending as many head
- * packets as its port's flit slots in this cycle allow. Only sources with a
- * queued packet are visited: the round reads word fw of in_nz from bit
- * `first` on, the other words in order, then word fw below `first` again
- * (serving source s clears at most bit s, which the round has passed). */
-static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
-  /* The first source served rotates with the cycle number, not with the
-   * number of ticks, so skipping idle cycles cannot change arbitration. */
-  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
+/* One arbitration round: sources in rotating order from `first`, each sending
+ * as many head packets as its port's flit slots in this cycle allow. Only
+ * sources with a queued packet are visited: with 64 sources or more, the
+ * round reads word fw of in_nz from bit `first` on, the other words in order,
+ * then word fw below `first` again (serving source s clears at most bit s,
+ * which the round has passed). */
+static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, uint32_t first) {
   const uint32_t fw = first / 64, words = x->src_words;
   const uint64_t from_first = ~0ull << (first % 64);
   const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
@@ -242,6 +240,29 @@ static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
       if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
       if (t < wake) wake = t;
     }
+  }
+  x->wake = wake;
+}
+
+/* The round. Fewer than 64 sources (one word of in_nz, the usual crossbar):
+ * the word rotated right by `first` lists them in round order, one loop
+ * (sending clears no bit the round has yet to visit). icnt_send is inlined
+ * into each loop (always_inline: as a call its spills cost more). */
+static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
+  /* The first source served rotates with the cycle number, not with the
+   * number of ticks, so skipping idle cycles cannot change arbitration. */
+  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
+  if (x->src_words != 1) {
+    icnt_round_words(x, now, first);
+    return;
+  }
+  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc, in = x->in_nz[0];
+  uint64_t wake = UINT64_MAX;
+  for (uint64_t bits = first ? in >> first | in << (64 - first) : in; bits; bits &= bits - 1) {
+    uint32_t s = ((uint32_t)__builtin_ctzll(bits) + first) & 63;
+    uint64_t t = x->src[s].next;
+    if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
+    if (t < wake) wake = t;
   }
   x->wake = wake;
 }
