@@ -148,16 +148,24 @@ static inline __attribute__((always_inline)) void ld_scalar_reg64(PtxWarp *w, co
   const uint8_t *data = NULL;
   uint8_t space = 0;
   if (active == 0xFFFFFFFFu) {
-    /* A full warp (the rule): lane 0 resolves as below; if every lane's access
-     * then lies in its allocation, aligned, the addresses and that test are
-     * one pass over local arrays (no aliasing: vector instructions), then the
-     * loads. No lane can fault, so the order of the writes does not matter
-     * (all addresses are read first, as lane by lane: a destination row that
-     * is the address row changes only lanes already read). Else the lane loop
-     * below runs from lane 0, the allocation already cached. */
-    uint8_t sp;
-    if (!resolve(w, in, 0, A[0] + aoff, size, 0, &sp)) return;
-    lane_cache_fill(&lc, w, A[0] + aoff, sp, 0);
+    /* A full warp (the rule): lane 0's allocation is cached (a global load
+     * looks it up, else lane 0 resolves as below); if every lane's access
+     * lies in it, aligned, the addresses and that test are one pass over
+     * local arrays (no aliasing: vector instructions), then the loads. No
+     * lane can fault, so the order of the writes does not matter (all
+     * addresses are read first, as lane by lane: a destination row that is
+     * the address row changes only lanes already read). Else the lane loop
+     * below runs from lane 0 (which resolves unless it hits the cache). */
+    const uint64_t a0 = A[0] + aoff;
+    if (in->space == PTX_SP_GLOBAL) { /* lane 0's allocation without resolve(): the test below covers lane 0 */
+      int ro;
+      if (!ptx_dev_alloc_of(w->cta->launch->dev, a0, &lc.base, &lc.size, &lc.data, &ro)) lc.size = 0;
+      lc.space = PTX_SP_GLOBAL; /* as lane_cache_fill() */
+    } else {
+      uint8_t sp;
+      if (!resolve(w, in, 0, a0, size, 0, &sp)) return;
+      lane_cache_fill(&lc, w, a0, sp, 0);
+    }
     const uint64_t b = lc.base, lm = lc.size - EB;
     if (lc.size >= EB && lm < (1ull << 63)) {
       /* off <= lm, both below 2^63: neither off nor lm - off has the top bit (no compare: SSE2 has none for 64 bits) */
