@@ -307,13 +307,18 @@ static __attribute__((noinline)) const uint64_t *icnt_merge(Icnt *x, uint64_t no
 /* The usual call, the cycle after the last one, merges one slot inline. */
 ICNT_INLINE const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
   if (now != x->arr_next) return icnt_merge(x, now);
-  uint64_t *slot = &x->wheel[(size_t)(now & x->wheel_mask) * x->dst_words];
-  for (uint32_t w = 0; w < x->dst_words; w++)
-    if (slot[w]) {
-      uint64_t b = slot[w];
-      slot[w] = 0;
-      icnt_merge_word(x, w, b, now);
-    }
+  if (x->dst_words == 1) { /* fewer than 64 destinations: a slot is one word */
+    uint64_t *slot = &x->wheel[now & x->wheel_mask], b = *slot;
+    if (b) *slot = 0, icnt_merge_word(x, 0, b, now);
+  } else {
+    uint64_t *slot = &x->wheel[(size_t)(now & x->wheel_mask) * x->dst_words];
+    for (uint32_t w = 0; w < x->dst_words; w++)
+      if (slot[w]) {
+        uint64_t b = slot[w];
+        slot[w] = 0;
+        icnt_merge_word(x, w, b, now);
+      }
+  }
   x->arr_now = now, x->arr_next = now + 1;
   return x->arrived;
 }
