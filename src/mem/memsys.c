@@ -279,15 +279,13 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
-  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
-    for (uint64_t b = arr[w]; b; b &= b - 1) {
-      uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(b);
-      for (const MemRequest *r = icnt_peek(ms->reply, s, now); r; r = icnt_pop(ms->reply, s)) {
-        MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
-        if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
-        bitmap_set(ms->sm_events, s);
-      }
+  BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
+    for (const MemRequest *r = icnt_peek(ms->reply, s, now); r; r = icnt_pop(ms->reply, s)) {
+      MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
+      if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
+      bitmap_set(ms->sm_events, s);
     }
+  }
   /* A partition sleeps until its next event (a queue head or DRAM command
    * due, or every cycle while something is ready but blocked) or a push. */
   if (ms->wake_min <= now) {
@@ -308,23 +306,19 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   icnt_tick(ms->req, now);
   arr = icnt_arrivals(ms->req, now);
-  for (uint32_t w = 0; w < bitmap_words(ms->n_part); w++)
-    for (uint64_t b = arr[w]; b; b &= b - 1) {
-      uint32_t p = w * 64 + (uint32_t)__builtin_ctzll(b);
-      Partition *pt = ms->part[p];
-      const MemRequest *r = icnt_peek(ms->req, p, now);
-      if (!r || !partition_can_accept(pt)) continue;
-      do
-        partition_push(pt, r, now);
-      while ((r = icnt_pop(ms->req, p)) && partition_can_accept(pt));
-      /* Every push is due at the L2 at the same cycle: one wake update (wake_min <= every part_wake). */
-      uint64_t due = now + ms->delays.l2_input;
-      if (due < ms->part_wake[p]) ms->part_wake[p] = due;
-      if (due < ms->wake_min) ms->wake_min = due;
-    }
-  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
-    for (uint64_t b = ms->miss_nz[w]; b; b &= b - 1)
-      memsys_inject(ms, w * 64 + (uint32_t)__builtin_ctzll(b), now);
+  BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
+    Partition *pt = ms->part[p];
+    const MemRequest *r = icnt_peek(ms->req, p, now);
+    if (!r || !partition_can_accept(pt)) continue;
+    do
+      partition_push(pt, r, now);
+    while ((r = icnt_pop(ms->req, p)) && partition_can_accept(pt));
+    /* Every push is due at the L2 at the same cycle: one wake update (wake_min <= every part_wake). */
+    uint64_t due = now + ms->delays.l2_input;
+    if (due < ms->part_wake[p]) ms->part_wake[p] = due;
+    if (due < ms->wake_min) ms->wake_min = due;
+  }
+  BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now);
 }
 
 /* The minimum over the parts' next events, each > now: it returns as soon as

@@ -133,92 +133,44 @@ static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int
   t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
 }
 
-/* The lanes of an unsigned scalar load of EB (4 or 8) bytes through a 64-bit
- * address register, traced (the SM's global loads, nearly all): exec_ld's
- * LD_SCALAR without lane_addr_at's tests and the sign handling (an unsigned
- * value needs no mask: the register is at least EB wide). The lanes inside
- * the cached allocation run an inner loop without calls, so the cache's
- * range stays in registers; a lane outside it resolves. Stops at a fault.
- * A full warp inside one allocation is faster still (below). */
-static inline __attribute__((always_inline)) void ld_scalar_reg64(PtxWarp *w, const PtxInst *in, uint32_t active,
-                                                                  uint64_t *D, const uint64_t *A, uint64_t aoff,
-                                                                  PtxMemTrace *tr, uint32_t size, const uint32_t EB) {
-  LaneCache lc = {0};
-  uint64_t lim = 0, base = ~(uint64_t)0; /* empty: every offset from base is out of range but one, which the alignment test rejects */
-  const uint8_t *data = NULL;
-  uint8_t space = 0;
-  if (active == 0xFFFFFFFFu) {
-    /* A full warp (the rule): lane 0's allocation is cached (a global load
-     * looks it up, else lane 0 resolves as below); if every lane's access
-     * lies in it, aligned, the addresses and that test are one pass over
-     * local arrays (no aliasing: vector instructions), then the loads. No
-     * lane can fault, so the order of the writes does not matter (all
-     * addresses are read first, as lane by lane: a destination row that is
-     * the address row changes only lanes already read). Else the lane loop
-     * below runs from lane 0 (which resolves unless it hits the cache). */
-    const uint64_t a0 = A[0] + aoff;
-    if (in->space == PTX_SP_GLOBAL) { /* lane 0's allocation without resolve(): the test below covers lane 0 */
-      int ro;
-      if (!ptx_dev_alloc_of(w->cta->launch->dev, a0, &lc.base, &lc.size, &lc.data, &ro)) lc.size = 0;
-      lc.space = PTX_SP_GLOBAL; /* as lane_cache_fill() */
-    } else {
-      uint8_t sp;
-      if (!resolve(w, in, 0, a0, size, 0, &sp)) return;
-      lane_cache_fill(&lc, w, a0, sp, 0);
-    }
-    const uint64_t b = lc.base, lm = lc.size - EB;
-    if (lc.size >= EB && lm < (1ull << 63)) {
-      /* off <= lm, both below 2^63: neither off nor lm - off has the top bit (no compare: SSE2 has none for 64 bits) */
-      uint64_t addr[PTX_WARP_SIZE], off[PTX_WARP_SIZE], range = 0, align = 0;
-      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) {
-        addr[l] = A[l] + aoff, off[l] = addr[l] - b;
-        range |= off[l] | (lm - off[l]);
-        align |= addr[l];
-      }
-      if (!(range >> 63) && !(align & (EB - 1))) {
-        memcpy(tr->addr, addr, sizeof addr);
-        memset(tr->lane_space, lc.space, PTX_WARP_SIZE);
-        for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = load_bytes(lc.data + off[l], (int)EB);
-        return;
-      }
-    }
-    lim = lc.size >= EB ? lc.size - EB : 0;
-    base = lc.size >= EB ? lc.base : ~(uint64_t)0;
-    data = lc.data, space = lc.space;
+/* A full warp's unsigned scalar global load of EB (4 or 8) bytes through a
+ * 64-bit address register, traced: the SM's global loads, nearly all. If
+ * every lane's access lies in lane 0's allocation, aligned, the addresses and
+ * that test are one pass over local arrays (no aliasing: vector
+ * instructions), then the loads (an unsigned value needs no mask: the
+ * register is at least EB wide). No lane can fault then, so the order of the
+ * writes does not matter (all addresses are read first, as lane by lane: a
+ * destination row that is the address row changes only lanes already read).
+ * Returns 0, having changed nothing, when some lane is elsewhere: exec_ld's
+ * lane loop then resolves the lanes (and reports a fault) one by one. */
+static inline __attribute__((always_inline)) int ld_full_warp(PtxWarp *w, uint64_t *D, const uint64_t *A, uint64_t aoff,
+                                                              PtxMemTrace *tr, const uint32_t EB) {
+  uint64_t b, size;
+  uint8_t *data;
+  int ro;
+  if (!ptx_dev_alloc_of(w->cta->launch->dev, A[0] + aoff, &b, &size, &data, &ro)) return 0;
+  const uint64_t lm = size - EB;
+  if (size < EB || lm >= (1ull << 63)) return 0;
+  /* off <= lm, both below 2^63: neither off nor lm - off has the top bit (no compare: SSE2 has none for 64 bits) */
+  uint64_t addr[PTX_WARP_SIZE], off[PTX_WARP_SIZE], range = 0, align = 0;
+  for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) {
+    addr[l] = A[l] + aoff, off[l] = addr[l] - b;
+    range |= off[l] | (lm - off[l]);
+    align |= addr[l];
   }
-  for (uint32_t m = active; m; m &= m - 1) {
-    /* lanes inside the cached allocation: a loop without calls */
-    for (; m; m &= m - 1) {
-      uint32_t l = (uint32_t)__builtin_ctz(m);
-      uint64_t addr = A[l] + aoff, off = addr - base;
-      if (off > lim || (addr & (EB - 1))) break;
-      tr->addr[l] = addr;
-      tr->lane_space[l] = space;
-      D[l] = load_bytes(data + off, (int)EB);
-    }
-    if (!m) break;
-    /* lane l is outside it (lane_cache_hit would say the same): resolve, cache its allocation */
-    uint32_t l = (uint32_t)__builtin_ctz(m);
-    uint64_t addr = A[l] + aoff;
-    uint8_t sp;
-    const uint8_t *p = resolve(w, in, l, addr, size, 0, &sp);
-    if (!p) return;
-    lane_cache_fill(&lc, w, addr, sp, 0);
-    lim = lc.size >= EB ? lc.size - EB : 0;
-    base = lc.size >= EB ? lc.base : ~(uint64_t)0;
-    data = lc.data, space = lc.space;
-    tr->addr[l] = addr;
-    tr->lane_space[l] = sp;
-    D[l] = load_bytes(p, (int)EB);
-  }
+  if ((range >> 63) || (align & (EB - 1))) return 0;
+  memcpy(tr->addr, addr, sizeof addr);
+  memset(tr->lane_space, PTX_SP_GLOBAL, PTX_WARP_SIZE);
+  for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = load_bytes(data + off[l], (int)EB);
+  return 1;
 }
-static __attribute__((noinline)) void ld_scalar_reg64_4(PtxWarp *w, const PtxInst *in, uint32_t active, uint64_t *D,
-                                                        const uint64_t *A, uint64_t aoff, PtxMemTrace *tr) {
-  ld_scalar_reg64(w, in, active, D, A, aoff, tr, 4, 4);
+static __attribute__((noinline)) int ld_full_warp_4(PtxWarp *w, uint64_t *D, const uint64_t *A, uint64_t aoff,
+                                                    PtxMemTrace *tr) {
+  return ld_full_warp(w, D, A, aoff, tr, 4);
 }
-static __attribute__((noinline)) void ld_scalar_reg64_8(PtxWarp *w, const PtxInst *in, uint32_t active, uint64_t *D,
-                                                        const uint64_t *A, uint64_t aoff, PtxMemTrace *tr) {
-  ld_scalar_reg64(w, in, active, D, A, aoff, tr, 8, 8);
+static __attribute__((noinline)) int ld_full_warp_8(PtxWarp *w, uint64_t *D, const uint64_t *A, uint64_t aoff,
+                                                    PtxMemTrace *tr) {
+  return ld_full_warp(w, D, A, aoff, tr, 8);
 }
 
 HANDLER(exec_ld) {
@@ -271,10 +223,10 @@ HANDLER(exec_ld) {
   }
   uint64_t lim = 0;
   lc.base = ~(uint64_t)0; /* empty: every offset from it is out of range but one, which the alignment test rejects */
-  if (n == 1 && dst[0] && la.base && !la.addr32 && tr && !sgn && (eb == 4 || eb == 8)) {
-    if (eb == 4) ld_scalar_reg64_4(w, in, active, dst[0], la.base, la.off, tr);
-    else ld_scalar_reg64_8(w, in, active, dst[0], la.base, la.off, tr);
-  } else if (n == 1 && eb == 4 && dst[0]) LD_SCALAR(4)
+  if (n == 1 && dst[0] && active == 0xFFFFFFFFu && in->space == PTX_SP_GLOBAL && la.base && !la.addr32 && tr && !sgn &&
+      (eb == 4 ? ld_full_warp_4(w, dst[0], la.base, la.off, tr) : eb == 8 && ld_full_warp_8(w, dst[0], la.base, la.off, tr)))
+    return;
+  if (n == 1 && eb == 4 && dst[0]) LD_SCALAR(4)
   else if (n == 1 && eb == 8 && dst[0]) LD_SCALAR(8)
   else { LD_LANES(eb, n) }
 #undef LD_SCALAR
