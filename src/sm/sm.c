@@ -698,7 +698,7 @@ _Static_assert(WARP_WAIT__COUNT <= 7, "SEEN_MANY: a bit above the WAIT_BITs");
 
 /* The reason a scheduler issued nothing, from what its warps wait on (`seen`:
  * bit k set when one of them waits on WarpWait k). */
-static SmStall stall_reason(const Sm *sm, uint8_t seen) {
+static inline SmStall stall_reason(const Sm *sm, uint8_t seen) {
   if (seen & WAIT_BIT(WARP_WAIT_NONE)) return SM_STALL_POLICY;
   if (seen & WAIT_BIT(WARP_WAIT_UNIT)) return sm->ldst.busy ? SM_STALL_LDST : SM_STALL_UNIT;
   if (seen & WAIT_BIT(WARP_WAIT_SCOREBOARD)) return SM_STALL_SCOREBOARD;
@@ -891,22 +891,24 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
     }
   }
   sm->quiet = (uint8_t)quiet;
-  if (quiet) {
-    sm->busy = 0; /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
-    sm->q_since = now + 1;
-    uint64_t t = sm->ev_next, r = cache_next_reply(sm->l1d);
-    if (r < t) t = r;
-    if (sm->l1i_pending && (r = cache_next_reply(sm->l1i)) < t) t = r;
-    sm->q_until = t;
-    if (sm->has_tick) { /* for still_quiet() */
-      sm->q_l1d_fill = *sm->l1d_fill;
-      sm->q_l1i_fill = *sm->l1i_fill;
-      sm->q_l1d_pop = *sm->l1d_pop;
-      sm->q_l1i_pop = *sm->l1i_pop;
-    }
+  if (!quiet) {
+    sm->q_pop = 0;
+    return 0;
   }
-  sm->q_pop = quiet && ((sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
-                        (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1)));
+  sm->busy = 0; /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
+  sm->q_since = now + 1;
+  uint64_t t = sm->ev_next, r = cache_next_reply(sm->l1d);
+  if (r < t) t = r;
+  if (sm->l1i_pending && (r = cache_next_reply(sm->l1i)) < t) t = r;
+  sm->q_until = t;
+  if (sm->has_tick) { /* for still_quiet() */
+    sm->q_l1d_fill = *sm->l1d_fill;
+    sm->q_l1i_fill = *sm->l1i_fill;
+    sm->q_l1d_pop = *sm->l1d_pop;
+    sm->q_l1i_pop = *sm->l1i_pop;
+  }
+  sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
+              (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1));
   return 0;
 }
 
