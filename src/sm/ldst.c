@@ -157,8 +157,21 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
     last = (line);                                                                                                     \
   }
   if (t->mask == 0xFFFFFFFFu && !is_write && !lanes_local(t)) {
-    /* a full warp's loads, no local lane (the rule): the addresses are physical, no store sizes */
-    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) {
+    /* a full warp's loads, no local lane (the rule): the addresses are physical, no store sizes.
+     * While the lines ascend, COALESCE_LANE without its table: the lane
+     * whose line falls below the last one and those after it take it. */
+    uint32_t l = 0;
+    for (; l < PTX_WARP_SIZE; l++) {
+      const uint64_t a = t->addr[l], line = a & lmask;
+      if (line == last) continue;
+      if (nreq && line < last) break;
+      u->req[nreq].line_addr = line;
+      u->req[nreq].addr = a;
+      u->req[nreq].bytes = 0;
+      nreq++;
+      last = line;
+    }
+    for (; l < PTX_WARP_SIZE; l++) {
       const uint64_t a = t->addr[l], line = a & lmask;
       COALESCE_LANE(a, line)
     }
