@@ -555,13 +555,14 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   sm->busy = 1;
 }
 
-/* Updates the view of warp s for this cycle and returns whether it can issue. */
-static inline __attribute__((always_inline)) int warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
+/* Updates the view of warp s for this cycle and returns what it waits on, the
+ * view's new wait (WARP_WAIT_NONE: it can issue). */
+static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
   SmWarp *w = &sm->warps[s];
   WarpView *v = w->view;
-  if (!w->pw) { v->wait = WARP_WAIT_EXITED; return 0; }
-  if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty) return 0; /* nothing it waits on has completed */
-  if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm->ldst.busy && !w->dirty) return 0;
+  if (!w->pw) { v->wait = WARP_WAIT_EXITED; return WARP_WAIT_EXITED; }
+  if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty) return WARP_WAIT_SCOREBOARD; /* nothing it waits on has completed */
+  if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm->ldst.busy && !w->dirty) return WARP_WAIT_UNIT;
   w->wait_ldst = 0;
   uint32_t pc;
   const PtxInst *in;
@@ -570,14 +571,14 @@ static inline __attribute__((always_inline)) int warp_ready(Sm *sm, uint32_t s, 
     in = &sm->launch->mod->code[pc];
     goto units;
   }
-  if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return 0; }
-  if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return 0; }
+  if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return WARP_WAIT_DRAIN; }
+  if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return WARP_WAIT_BARRIER; }
   pc = ptx_warp_pc(w->pw);
   if (w->ib_n && w->ib_pc != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
   if (!w->ib_n || w->ib_ready > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
-    return 0;
+    return WARP_WAIT_EMPTY;
   }
   in = &sm->launch->mod->code[pc];
   const PtxOperands *o = &sm->kinfo->ops[pc];
@@ -591,7 +592,7 @@ static inline __attribute__((always_inline)) int warp_ready(Sm *sm, uint32_t s, 
     for (uint32_t i = 0; i < o->nwr && !blocked; i++) blocked = sb_test(w->sb, rb + o->wr[i]);
     for (uint32_t i = 0; i < o->nprd && !blocked; i++) blocked = sb_test(w->sb, pb + o->prd[i]);
     for (uint32_t i = 0; i < o->npwr && !blocked; i++) blocked = sb_test(w->sb, pb + o->pwr[i]);
-    if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; w->dirty = 0; return 0; }
+    if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; w->dirty = 0; return WARP_WAIT_SCOREBOARD; }
   }
   v->long_pending = 0;
   /* Nothing but this warp's own issue can undo what passed so far: registers
@@ -609,24 +610,24 @@ units:;
       /* everything before the unit check passed and stays passed (head_ok):
        * only the unit itself, or a new scoreboard change, can alter this */
       else w->dirty = 0;
-      return 0;
+      return WARP_WAIT_UNIT;
     }
     /* a free load group: pending_loads counts the groups in use (each has replies due) */
     if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads >= SM_MAX_LOADS) {
       v->wait = WARP_WAIT_SCOREBOARD;
       w->dirty = 0;
-      return 0;
+      return WARP_WAIT_SCOREBOARD;
     }
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
     for (uint32_t u = 0; u < sm->nunits[unit]; u++) any |= sm->unit_free[sm->unit_base[unit] + u] <= now;
-    if (!any) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return 0; }
+    if (!any) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return WARP_WAIT_UNIT; }
   }
   v->wait = WARP_WAIT_NONE;
   *out_in = in;
   *out_pc = pc;
   sm->busy = 1;
-  return 1;
+  return WARP_WAIT_NONE;
 }
 
 /* Issues the head instruction of warp s: functional execution plus timing. */
@@ -743,11 +744,11 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     uint64_t rdy = 0, nsb = sm->skip_sb[wd] & ~eval, nld = sm->skip_ldst[wd] & ~eval;
     for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
-      const uint32_t r = (uint32_t)warp_ready(sm, s, now, &ins[s], &pcs[s]);
+      const WarpWait wait = warp_ready(sm, s, now, &ins[s], &pcs[s]);
       const SmWarp *w = &sm->warps[s];
-      const uint8_t wait = sm->views[s].wait;
-      const uint64_t bit = 1ull << (s % 64);
-      rdy |= r ? bit : 0; /* r == (wait == WARP_WAIT_NONE) */
+      const uint64_t bit = b & -b;
+      const int r = wait == WARP_WAIT_NONE;
+      rdy |= r ? bit : 0;
       if (r) {
         seen[q] |= (seen[q] & WAIT_BIT(WARP_WAIT_NONE)) ? SEEN_MANY : 0;
         one_ready[q] = s;
@@ -789,7 +790,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
       uint32_t pc = pcs[s];
-      if (issued_any && !warp_ready(sm, s, now, &in, &pc)) { bitmap_clear(ready, s); continue; }
+      if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) { bitmap_clear(ready, s); continue; }
       if (issue(sm, s, in, pc, now, err, errlen)) return -1;
       bitmap_clear(ready, s);
       sm->greedy[sched] = (int32_t)s;
