@@ -17,7 +17,6 @@
  * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
 typedef struct GpuSm {
   uint64_t wake;              /* the cycle it must next be simulated (sm_wake_cycle) */
-  uint64_t prog;              /* its progress counter */
   uint32_t nctas;             /* resident CTAs when last noted (acceptance changes only with it) */
   uint8_t resident;           /* holds CTAs */
   int8_t accept;              /* may take a CTA (-1: ask it every time, its policy limits CTAs) */
@@ -43,15 +42,16 @@ struct Gpu {
   uint64_t *due;              /* scratch: SMs whose wake cycle came (gpu_collect_due) */
   uint32_t nwords;
   uint64_t wake_min;          /* <= every wake cycle > 0 (a lower bound: an SM's wake may move later) */
-  uint64_t prog_sum;
+  uint64_t prog_sum;          /* every SM counts its events here (sm_count_progress) */
   uint32_t nresident;
   uint32_t naccept;           /* SMs with accept > 0 */
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
 };
 
-/* Refreshes the engine's copy of SM i's state after it ran or took a CTA.
- * Returns whether it is busy (it can do something next cycle). */
-static bool gpu_note_sm(Gpu *g, uint32_t i) {
+/* Refreshes the engine's copy of SM i's state after it ran or took a CTA
+ * (inline: the engine's loop calls it after every visit). Returns whether it
+ * is busy (it can do something next cycle). */
+static inline __attribute__((always_inline)) bool gpu_note_sm(Gpu *g, uint32_t i) {
   Sm *sm = g->sms[i];
   GpuSm *e = &g->gs[i];
   const uint32_t w = i / 64;
@@ -67,9 +67,6 @@ static bool gpu_note_sm(Gpu *g, uint32_t i) {
   const SmTimers t = sm_timers(sm);
   if (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle) g->timed[w] |= bit;
   else g->timed[w] &= ~bit;
-  uint64_t p = sm_progress(sm);
-  g->prog_sum += p - e->prog;
-  e->prog = p;
   uint32_t n = sm_resident_ctas(sm);
   if (n == e->nctas && e->accept >= 0) return t.busy; /* no CTA came or went: acceptance unchanged */
   e->nctas = n;
@@ -138,8 +135,10 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->pop_wake = g->every + g->nwords;
   g->due = g->pop_wake + g->nwords;
   g->timed = g->due + g->nwords;
-  for (uint32_t i = 0; i < g->nsm; i++)
+  for (uint32_t i = 0; i < g->nsm; i++) {
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
+    sm_count_progress(g->sms[i], &g->prog_sum);
+  }
   return g;
 }
 
@@ -219,7 +218,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   memset(g->due, 0, sizeof(uint64_t) * g->nwords);
   for (uint32_t i = 0; i < g->nsm; i++) {
     GpuSm *e = &g->gs[i];
-    e->prog = e->resident = 0;
+    e->resident = 0;
     e->nctas = UINT32_MAX; /* forces the first note */
     e->accept = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
     g->ndynamic += e->accept < 0;

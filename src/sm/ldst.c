@@ -236,7 +236,7 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
     else if (u->cur.is_write)
       sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, u->pc, now);
   }
-  sm->progress++;
+  (*sm->progress)++;
   if (++u->next == u->nreq) {
     SmWarp *w = &sm->warps[u->slot];
     u->busy = 0;

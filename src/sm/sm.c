@@ -113,6 +113,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
   sm->q_fail = sm->q_ffail = -1;
   sm->ev_next = UINT64_MAX;
+  sm->progress = &sm->own_progress;
   sm->accept_cache = -1;
   sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
   sm->max_ctas = (uint32_t)cfg_int(cfg, "sm.max_ctas");
@@ -385,7 +386,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     fetch_note(sm, slot);
     sm_event(sm, SCHED_EV_WARP_LAUNCH, slot, 0, 0, now);
   }
-  sm->progress++;
+  (*sm->progress)++;
 }
 
 /* ---- scoreboard ---- */
@@ -398,7 +399,7 @@ void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
   w->dirty = 1;
   sm_warp_unskip(sm, slot);
   sm->issue_dirty = 1;
-  sm->progress++;
+  (*sm->progress)++;
 }
 
 static void heap_push(Sm *sm, SmEvent e) {
@@ -474,7 +475,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
     sm->used_regs -= c->regs;
     sm->used_shared -= c->shared;
   }
-  sm->progress++;
+  (*sm->progress)++;
 }
 
 static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
@@ -518,7 +519,7 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
     if (pc == PTX_EXIT_PC) continue;
     sm->issue_dirty = 1;
     sm->busy = 1;
-    sm->progress++;
+    (*sm->progress)++;
   }
 }
 
@@ -689,7 +690,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
     maybe_retire(sm, s, now);
   }
   fetch_note(sm, s);
-  sm->progress++;
+  (*sm->progress)++;
   return 0;
 }
 
@@ -935,7 +936,7 @@ SmTimers sm_timers(const Sm *sm) {
 
 bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }
-uint64_t sm_progress(const Sm *sm) { return sm->progress; }
+void sm_count_progress(Sm *sm, uint64_t *counter) { sm->progress = counter ? counter : &sm->own_progress; }
 const SmStats *sm_stats(const Sm *sm) { return &sm->st; }
 
 void sm_dump(const Sm *sm, FILE *out) {

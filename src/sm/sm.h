@@ -108,7 +108,9 @@ SmTimers sm_timers(const Sm *sm);
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n);
 bool sm_idle(const Sm *sm);              /* no resident CTA */
 uint32_t sm_resident_ctas(const Sm *sm);
-uint64_t sm_progress(const Sm *sm);      /* monotonic counter of events (deadlock detection) */
+/* Where the SM counts its events (deadlock detection: the count only grows),
+ * a counter SMs may share; NULL: one of its own (the default). */
+void sm_count_progress(Sm *sm, uint64_t *counter);
 const SmStats *sm_stats(const Sm *sm);
 /* Which warps wait on what (deadlock reports). */
 void sm_dump(const Sm *sm, FILE *out);

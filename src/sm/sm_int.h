@@ -95,7 +95,7 @@ struct Sm {
   uint64_t ev_next;           /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
   uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
   uint64_t q_since;           /* first quiet cycle not yet added to the statistics */
-  uint64_t progress;
+  uint64_t *progress;         /* counts its events (sm_count_progress) */
   uint64_t memo_cycles;       /* memoised and quiet cycles whose stalls are not yet counted (settle_memo) */
   uint32_t resident_ctas, nev;
   uint16_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
@@ -133,6 +133,7 @@ struct Sm {
    * are identical and are only accounted (stall counters), not re-simulated.
    * q_stall: a quiet cycle's stall reason per scheduler index. */
   uint8_t q_stall[64];
+  uint64_t own_progress;      /* progress's default */
   int accept_cache;           /* sm_can_accept_cta() since the last CTA launch/exit, -1 unknown */
   uint32_t id;
   const Config *cfg;
