@@ -20,7 +20,9 @@ typedef struct GpuSm {
   uint32_t nctas;             /* resident CTAs when last noted (acceptance changes only with it) */
   uint8_t resident;           /* holds CTAs */
   int8_t accept;              /* may take a CTA (-1: ask it every time, its policy limits CTAs) */
+  uint8_t bits;               /* its bits in the bitmaps every, pop_wake and timed (GPU_BIT_*) */
 } GpuSm;
+enum { GPU_BIT_EVERY = 1, GPU_BIT_POP = 2, GPU_BIT_TIMED = 4 };
 
 struct Gpu {
   const Config *cfg;
@@ -58,15 +60,17 @@ static inline __attribute__((always_inline)) bool gpu_note_sm(Gpu *g, uint32_t i
   const uint64_t bit = 1ull << (i % 64);
   const uint64_t wake = sm_wake_cycle(sm);
   e->wake = wake;
-  if (!wake) g->every[w] |= bit;
-  else {
-    g->every[w] &= ~bit;
-    if (wake < g->wake_min) g->wake_min = wake;
-  }
-  if (sm_wakes_on_pop(sm)) g->pop_wake[w] |= bit; else g->pop_wake[w] &= ~bit;
+  if (wake && wake < g->wake_min) g->wake_min = wake;
   const SmTimers t = sm_timers(sm);
-  if (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle) g->timed[w] |= bit;
-  else g->timed[w] &= ~bit;
+  const uint8_t bits = (uint8_t)((wake ? 0 : GPU_BIT_EVERY) | (sm_wakes_on_pop(sm) ? GPU_BIT_POP : 0) |
+                                 (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle ? GPU_BIT_TIMED : 0));
+  if (bits != e->bits) { /* most visits change none of them: only a changed one costs its bitmap word */
+    const uint8_t d = bits ^ e->bits;
+    if (d & GPU_BIT_EVERY) g->every[w] ^= bit;
+    if (d & GPU_BIT_POP) g->pop_wake[w] ^= bit;
+    if (d & GPU_BIT_TIMED) g->timed[w] ^= bit;
+    e->bits = bits;
+  }
   uint32_t n = sm_resident_ctas(sm);
   if (n == e->nctas && e->accept >= 0) return t.busy; /* no CTA came or went: acceptance unchanged */
   e->nctas = n;
