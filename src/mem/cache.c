@@ -642,7 +642,7 @@ static inline ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
 CACHE_INLINE const MemRequest *cache_take_reply(Cache *c, uint64_t now) {
   ReqQueue *q = cache_reply_queue(c, now);
   if (!q) return NULL;
-  const MemRequest *r = &q->slots[q->head].req;
+  const MemRequest *r = &q->head->req;
   reqq_pop(q);
   return r;
 }

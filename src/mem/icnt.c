@@ -185,7 +185,7 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
   IcntSrc *sp = &x->src[s];
   ReqQueue *in = &sp->q;
   do {
-    const ReqSlot *h = &in->slots[in->head];
+    const ReqSlot *h = in->head;
     uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
     IcntDst *dp = &x->dst[d];
     uint64_t start = base;
@@ -336,7 +336,7 @@ ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
     icnt_arm(x, dst, q->head_ready);
     return NULL;
   }
-  return &q->slots[q->head].req;
+  return &q->head->req;
 }
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
