@@ -272,6 +272,26 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
   if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);
 }
 
+/* Ticks the partitions that are due. Out of line: the loop keeps its
+ * variables in registers, away from the rest of memsys_tick. */
+static __attribute__((noinline)) void memsys_tick_partitions(MemSys *ms, uint64_t now) {
+  /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
+  Partition *const *part = ms->part;
+  uint64_t *const wake = ms->part_wake, min = UINT64_MAX;
+  const uint32_t n_part = ms->n_part;
+  const bool sleep = ms->sleep;
+  Icnt *const reply = ms->reply;
+  for (uint32_t p = 0; p < n_part; p++) {
+    uint64_t w = wake[p];
+    if (w <= now) {
+      bool blocked = partition_tick(part[p], now, reply);
+      wake[p] = w = sleep && !blocked ? partition_next_event(part[p], now) : now + 1;
+    }
+    if (w < min) min = w;
+  }
+  ms->wake_min = min;
+}
+
 /* Reverse pipeline order: replies reach the L1s, partitions advance, requests
  * reach the partitions, new L1 misses enter the network. Every hop therefore
  * takes at least one cycle, and memsys_derive() counts them. */
@@ -288,22 +308,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   /* A partition sleeps until its next event (a queue head or DRAM command
    * due, or every cycle while something is ready but blocked) or a push. */
-  if (ms->wake_min <= now) {
-    /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
-    Partition *const *part = ms->part;
-    uint64_t *const wake = ms->part_wake, min = UINT64_MAX;
-    const uint32_t n_part = ms->n_part;
-    const bool sleep = ms->sleep;
-    for (uint32_t p = 0; p < n_part; p++) {
-      uint64_t w = wake[p];
-      if (w <= now) {
-        bool blocked = partition_tick(part[p], now, ms->reply);
-        wake[p] = w = sleep && !blocked ? partition_next_event(part[p], now) : now + 1;
-      }
-      if (w < min) min = w;
-    }
-    ms->wake_min = min;
-  }
+  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
   icnt_tick(ms->req, now);
   arr = icnt_arrivals(ms->req, now);
   BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
