@@ -89,6 +89,9 @@ struct Icnt {
   uint32_t src_words;                 /* words of in_nz */
   uint64_t wake;                      /* no source can send before this cycle: the last round's minimum over
                                        * its sources of icnt_send()'s bound; 0 after a push to an empty one */
+  uint64_t rr_now;                    /* the cycle of the last round (UINT64_MAX = -1 before the first) */
+  uint32_t rr_first;                  /* its first source: rr_now mod n_src */
+  uint32_t memo_bytes, memo_flits;    /* the last packet size icnt_push converted, and its flits */
   IcntStats st;
 };
 
@@ -119,6 +122,8 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->div_flit = fastdiv_make(p->flit_size);
   x->div_src = fastdiv_make(p->n_src);
   x->src_words = bitmap_words(p->n_src);
+  x->rr_now = UINT64_MAX, x->rr_first = p->n_src - 1; /* as if a round ran at cycle -1 */
+  x->memo_flits = icnt_flits(x, 0); /* memo_bytes = 0 */
   int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->src[i].q, p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
@@ -161,7 +166,9 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
   MEM_ASSERT(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
   MEM_ASSERT(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
-  uint32_t flits = icnt_flits(x, bytes);
+  /* Packets come in a few sizes (a read request, a line of data): most pushes reuse the last division. */
+  if (bytes != x->memo_bytes) x->memo_flits = icnt_flits(x, bytes), x->memo_bytes = bytes;
+  uint32_t flits = x->memo_flits;
   MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
@@ -251,7 +258,13 @@ static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, ui
 static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
-  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
+  /* The round one cycle after the last (the usual case while busy) steps on from its first source. */
+  uint32_t first = x->rr_first + 1;
+  if (now != x->rr_now + 1)
+    first = (uint32_t)fastdiv_mod(&x->div_src, now);
+  else if (first == x->p.n_src)
+    first = 0;
+  x->rr_now = now, x->rr_first = first;
   if (x->src_words != 1) {
     icnt_round_words(x, now, first);
     return;
