@@ -134,7 +134,9 @@ static __attribute__((noinline)) uint64_t partition_dram_event(const Partition *
   return t;
 }
 
-uint64_t partition_next_event(const Partition *pt, uint64_t now) {
+/* Once per tick of a partition that is not blocked: inlined into memsys's
+ * partition loop at link time (LTO; partition.h keeps it external). */
+__attribute__((always_inline)) inline uint64_t partition_next_event(const Partition *pt, uint64_t now) {
   uint64_t t = reqq_next_ready(&pt->input), x;
   if ((x = reqq_next_ready(&pt->ctrl)) < t) t = x;
   if ((x = cache_next_reply(pt->l2)) < t) t = x;
