@@ -96,7 +96,7 @@ struct Icnt {
 };
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
-  if (!p->n_src || !p->n_dst || !p->latency || !p->flits_per_cycle || !p->flit_size || !p->in_queue ||
+  if (!p->n_src || !p->n_dst || p->n_dst > 65536 || !p->latency || !p->flits_per_cycle || !p->flit_size || !p->in_queue ||
       !p->out_queue) {
     snprintf(err, errlen, "%s: invalid interconnect parameters", p->name ? p->name : "icnt");
     return NULL;
@@ -167,9 +167,11 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
   MEM_ASSERT(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
   /* Packets come in a few sizes (a read request, a line of data): most pushes reuse the last division. */
-  if (bytes != x->memo_bytes) x->memo_flits = icnt_flits(x, bytes), x->memo_bytes = bytes;
+  if (bytes != x->memo_bytes) {
+    x->memo_flits = icnt_flits(x, bytes), x->memo_bytes = bytes;
+    MEM_ASSERT(x->memo_flits < 65536, now, x->name, "packet too large"); /* aux's 16 bits (dst < n_dst <= 65536) */
+  }
   uint32_t flits = x->memo_flits;
-  MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now, dst | (flits << 16));
