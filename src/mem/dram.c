@@ -417,7 +417,7 @@ void dram_tick(DramChannel *d, uint64_t now) {
   }
   if (target > d->now_d) d->now_d = target;
   while (reqq_ready(&d->pend, now) && !reqq_full(&d->ret)) {
-    ReqSlot *s = reqq_head(&d->pend);
+    ReqSlot *s = d->pend.head;
     reqq_push(&d->ret, &s->req, s->ready, 0);
     reqq_pop(&d->pend);
     d->inflight--;
@@ -426,7 +426,7 @@ void dram_tick(DramChannel *d, uint64_t now) {
 }
 
 const MemRequest *dram_peek_return(const DramChannel *d, uint64_t now) {
-  return reqq_ready(&d->ret, now) ? &reqq_head(&d->ret)->req : NULL;
+  return reqq_ready(&d->ret, now) ? &d->ret.head->req : NULL;
 }
 
 void dram_pop_return(DramChannel *d) {

@@ -288,7 +288,7 @@ void icnt_tick(Icnt *x, uint64_t now) {
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   const ReqQueue *q = &x->dst[dst].q;
-  return reqq_ready(q, now) ? &reqq_head(q)->req : NULL;
+  return reqq_ready(q, now) ? &q->head->req : NULL;
 }
 
 /* Merges word w of a wheel slot, b (already cleared there), into `arrived`. */
@@ -359,7 +359,7 @@ uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   for (uint32_t w = 0; w < x->src_words; w++)
     if (x->in_nz[w]) return now + 1;
   BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {
-    const ReqSlot *h = reqq_head(&x->dst[d].q);
+    const ReqSlot *h = x->dst[d].q.head;
     uint64_t r = h->ready > now ? h->ready : now + 1;
     if (r < t) t = r;
   }

@@ -95,7 +95,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
-    const MemRequest *r = &reqq_head(&pt->ctrl)->req;
+    const MemRequest *r = &pt->ctrl.head->req;
     uint64_t local = addrmap_local(&pt->p.map, r->line_addr);
     dram_push(pt->dram, r, addrmap_bank(&pt->p.map, local), addrmap_row(&pt->p.map, local), now);
     pt->dram_busy = true;
@@ -118,7 +118,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
                           !icnt_can_push(reply, pt->p.id);
       return true;
     }
-    CacheResult res = cache_access_admitted(pt->l2, &reqq_head(&pt->input)->req, now);
+    CacheResult res = cache_access_admitted(pt->l2, &pt->input.head->req, now);
     if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
   }

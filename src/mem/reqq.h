@@ -40,6 +40,7 @@ static inline void reqq_free(ReqQueue *q) { free(q->slots), q->slots = q->head =
 static inline bool reqq_full(const ReqQueue *q) { return q->count >= q->cap; }
 static inline bool reqq_empty(const ReqQueue *q) { return q->count == 0; }
 static inline uint32_t reqq_space(const ReqQueue *q) { return q->cap - q->count; }
+/* NULL when empty. A caller that knows the queue is not empty (reqq_ready() said so) reads q->head. */
 static inline ReqSlot *reqq_head(const ReqQueue *q) { return q->count ? q->head : NULL; }
 /* The slot after s (wrapping). */
 static inline ReqSlot *reqq_next(const ReqQueue *q, ReqSlot *s) { return s + 1 == q->end ? q->slots : s + 1; }
