@@ -68,7 +68,9 @@ typedef struct IcntSrc {
 typedef struct IcntDst {
   ReqQueue q;
   uint64_t free;
+  uint64_t pad_; /* 64 bytes, as IcntSrc: a port's address is its index shifted */
 } IcntDst;
+_Static_assert(sizeof(void *) != 8 || (sizeof(IcntDst) == 64 && sizeof(IcntSrc) == 64), "icnt ports: 64 bytes");
 
 struct Icnt {
   IcntParams p;
