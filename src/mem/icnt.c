@@ -293,6 +293,8 @@ const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   return reqq_ready(q, now) ? &q->head->req : NULL;
 }
 
+ICNT_INLINE const MemRequest *icnt_arrived_head(const Icnt *x, uint32_t dst) { return &x->dst[dst].q.head->req; }
+
 /* Merges word w of a wheel slot, b (already cleared there), into `arrived`. */
 static inline void icnt_merge_word(Icnt *x, uint32_t w, uint64_t b, uint64_t now) {
   for (; b; b &= b - 1) {

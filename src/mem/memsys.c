@@ -300,7 +300,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
   BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
-    for (const MemRequest *r = icnt_peek(ms->reply, s, now); r; r = icnt_pop(ms->reply, s)) {
+    for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
       MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
       bitmap_set(ms->sm_events, s);
@@ -313,8 +313,8 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   arr = icnt_arrivals(ms->req, now);
   BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
     Partition *pt = ms->part[p];
-    const MemRequest *r = icnt_peek(ms->req, p, now);
-    if (!r || !partition_can_accept(pt)) continue;
+    if (!partition_can_accept(pt)) continue;
+    const MemRequest *r = icnt_arrived_head(ms->req, p);
     do
       partition_push(pt, r, now);
     while ((r = icnt_pop(ms->req, p)) && partition_can_accept(pt));
