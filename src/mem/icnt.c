@@ -176,7 +176,7 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
   uint32_t flits = x->memo_flits;
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
-  reqq_push(&sp->q, r, now, dst | (flits << 16));
+  reqq_push(&sp->q, r, now)->aux = dst | (flits << 16);
   bitmap_set(x->in_nz, src);
   x->st.bytes += bytes;
 }
@@ -213,7 +213,7 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
     x->st.packets++;
     x->st.flits += flits;
     x->st.latency_sum += arrival - h->ready;
-    reqq_push(&dp->q, &h->req, arrival, 0);
+    reqq_push(&dp->q, &h->req, arrival);
     if (dp->q.count == 1) { /* a new head, due after now (latency >= 1) */
       bitmap_set(x->out_nz, d);
       icnt_arm(x, d, arrival);

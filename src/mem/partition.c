@@ -70,7 +70,7 @@ bool partition_can_accept(const Partition *pt) { return !reqq_full(&pt->input); 
 
 void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
   MEM_ASSERT(!reqq_full(&pt->input), now, pt->name, "push to a full input queue");
-  reqq_push(&pt->input, r, now + pt->p.input_delay, 0);
+  reqq_push(&pt->input, r, now + pt->p.input_delay);
 }
 
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
@@ -103,7 +103,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   }
   for (const MemRequest *m; !reqq_full(&pt->ctrl) && (m = cache_miss_head(pt->l2)) != NULL;
        cache_miss_pop(pt->l2)) {
-    ReqSlot *s = reqq_push(&pt->ctrl, m, now + pt->p.ctrl_delay, 0);
+    ReqSlot *s = reqq_push(&pt->ctrl, m, now + pt->p.ctrl_delay);
     if (!s->req.is_write) s->req.bytes = (uint16_t)line; /* L2 misses fetch whole lines */
   }
   while (reqq_ready(&pt->input, now)) {

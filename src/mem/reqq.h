@@ -18,7 +18,7 @@
 typedef struct ReqSlot {
   MemRequest req;
   uint64_t ready; /* cycle from which the entry may leave */
-  uint32_t aux;   /* component-specific (destination port, flit count, ...) */
+  uint32_t aux;   /* component-specific (destination port, flit count, ...): reqq_push leaves it to the caller */
 } ReqSlot;
 
 typedef struct ReqQueue {
@@ -45,10 +45,10 @@ static inline ReqSlot *reqq_head(const ReqQueue *q) { return q->count ? q->head 
 /* The slot after s (wrapping). */
 static inline ReqSlot *reqq_next(const ReqQueue *q, ReqSlot *s) { return s + 1 == q->end ? q->slots : s + 1; }
 /* The caller checks !reqq_full() first. */
-static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t ready, uint32_t aux) {
+static inline ReqSlot *reqq_push(ReqQueue *q, const MemRequest *r, uint64_t ready) {
   ReqSlot *s = q->tail;
   q->tail = reqq_next(q, s);
-  s->req = *r, s->ready = ready, s->aux = aux;
+  s->req = *r, s->ready = ready;
   if (++q->count == 1) q->head_ready = ready;
   return s;
 }
