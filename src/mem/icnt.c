@@ -91,8 +91,6 @@ struct Icnt {
   uint32_t src_words;                 /* words of in_nz */
   uint64_t wake;                      /* no source can send before this cycle: the last round's minimum over
                                        * its sources of icnt_send()'s bound; 0 after a push to an empty one */
-  uint64_t rr_now;                    /* the cycle of the last round (UINT64_MAX = -1 before the first) */
-  uint32_t rr_first;                  /* its first source: rr_now mod n_src */
   uint32_t memo_bytes, memo_flits;    /* the last packet size icnt_push converted, and its flits */
   IcntStats st;
 };
@@ -124,7 +122,6 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->div_flit = fastdiv_make(p->flit_size);
   x->div_src = fastdiv_make(p->n_src);
   x->src_words = bitmap_words(p->n_src);
-  x->rr_now = UINT64_MAX, x->rr_first = p->n_src - 1; /* as if a round ran at cycle -1 */
   x->memo_flits = icnt_flits(x, 0); /* memo_bytes = 0 */
   int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->src[i].q, p->in_queue);
@@ -262,13 +259,7 @@ static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, ui
 static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
-  /* The round one cycle after the last (the usual case while busy) steps on from its first source. */
-  uint32_t first = x->rr_first + 1;
-  if (now != x->rr_now + 1)
-    first = (uint32_t)fastdiv_mod(&x->div_src, now);
-  else if (first == x->p.n_src)
-    first = 0;
-  x->rr_now = now, x->rr_first = first;
+  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
   if (x->src_words != 1) {
     icnt_round_words(x, now, first);
     return;
