@@ -73,6 +73,7 @@ struct MemSys {
   uint8_t *inject_rr;
   uint64_t *miss_nz;   /* bit per SM: one of its L1s' miss queues may hold a request */
   uint64_t *sm_events; /* two bitmaps over SMs: an L1 got a fill / had a miss-queue pop (memsys_sm_events) */
+  uint64_t *pop_events; /* the second of them */
   Icnt *req, *reply;
   Partition **part;
   uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
@@ -199,6 +200,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->part_wake = calloc(ms->n_part, sizeof *ms->part_wake);
   if (!ms->part_wake ||
       !ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
+  ms->pop_events = ms->sm_events + bitmap_words(ms->n_sm);
   l1d.level = l1i.level = 1;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D] = cache_create(&l1d, cfg, err, errlen))) goto fail;
@@ -266,7 +268,7 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
     icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
-    bitmap_set(ms->sm_events + bitmap_words(ms->n_sm), sm);
+    bitmap_set(ms->pop_events, sm);
     h[u] = cache_miss_head(l1[u]);
   }
   if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);
