@@ -308,7 +308,7 @@ static CacheResult cache_fail(Cache *c, CacheFailReason r) {
 
 /* Queues req toward the next level (the caller checked the miss queue). */
 static inline ReqSlot *cache_miss_push(Cache *c, const MemRequest *req, uint64_t now) {
-  ReqSlot *s = reqq_push(&c->miss_q, req, now, 0);
+  ReqSlot *s = reqq_push(&c->miss_q, req, now);
   if (c->miss_notify) *c->miss_notify |= c->miss_notify_bit;
   return s;
 }
@@ -335,7 +335,7 @@ static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, con
 
 static inline void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_ASSERT(!reqq_full(&c->hit_q), now, c->name, "hit pipeline overflow");
-  reqq_push(&c->hit_q, req, now + c->p.latency, 0);
+  reqq_push(&c->hit_q, req, now + c->p.latency);
 }
 
 /* What evicting a valid line tells the policy and the next level: on_evict,
@@ -600,7 +600,7 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
 CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   if (reply->flags & MEM_F_NOALLOC(c->p.level)) {
     if (reqq_full(&c->fill_q)) return false;
-    ReqSlot *s = reqq_push(&c->fill_q, reply, now, 0);
+    ReqSlot *s = reqq_push(&c->fill_q, reply, now);
     s->req.flags &= (uint8_t)~MEM_F_NOALLOC(c->p.level);
     c->fill_version++;
     return true;
@@ -618,7 +618,7 @@ CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
              now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
   if (reqq_space(&c->fill_q) < e->count) return false;
   for (uint32_t i = 0; i < e->count; i++)
-    reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now, 0);
+    reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now);
   cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   c->nresv[set]--;
   l->fill_cycle = now;
@@ -642,7 +642,7 @@ static inline ReqQueue *cache_reply_queue(Cache *c, uint64_t now) {
 CACHE_INLINE const MemRequest *cache_take_reply(Cache *c, uint64_t now) {
   ReqQueue *q = cache_reply_queue(c, now);
   if (!q) return NULL;
-  const MemRequest *r = &q->slots[q->head].req;
+  const MemRequest *r = &q->head->req;
   reqq_pop(q);
   return r;
 }

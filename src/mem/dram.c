@@ -369,7 +369,7 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
     d->st.reads++;
     d->st.latency_sum += done - r->push_core;
     MEM_ASSERT(!reqq_full(&d->pend), t, d->name, "return tracking overflow");
-    reqq_push(&d->pend, &r->req, done, 0);
+    reqq_push(&d->pend, &r->req, done);
     d->inflight++;
   }
   b->open_hits--; /* a column access always serves the open row */
@@ -417,8 +417,8 @@ void dram_tick(DramChannel *d, uint64_t now) {
   }
   if (target > d->now_d) d->now_d = target;
   while (reqq_ready(&d->pend, now) && !reqq_full(&d->ret)) {
-    ReqSlot *s = reqq_head(&d->pend);
-    reqq_push(&d->ret, &s->req, s->ready, 0);
+    ReqSlot *s = d->pend.head;
+    reqq_push(&d->ret, &s->req, s->ready);
     reqq_pop(&d->pend);
     d->inflight--;
     d->dirty = true;
@@ -426,7 +426,7 @@ void dram_tick(DramChannel *d, uint64_t now) {
 }
 
 const MemRequest *dram_peek_return(const DramChannel *d, uint64_t now) {
-  return reqq_ready(&d->ret, now) ? &reqq_head(&d->ret)->req : NULL;
+  return reqq_ready(&d->ret, now) ? &d->ret.head->req : NULL;
 }
 
 void dram_pop_return(DramChannel *d) {

@@ -68,7 +68,9 @@ typedef struct IcntSrc {
 typedef struct IcntDst {
   ReqQueue q;
   uint64_t free;
+  uint64_t pad_; /* 64 bytes, as IcntSrc: a port's address is its index shifted */
 } IcntDst;
+_Static_assert(sizeof(void *) != 8 || (sizeof(IcntDst) == 64 && sizeof(IcntSrc) == 64), "icnt ports: 64 bytes");
 
 struct Icnt {
   IcntParams p;
@@ -89,11 +91,12 @@ struct Icnt {
   uint32_t src_words;                 /* words of in_nz */
   uint64_t wake;                      /* no source can send before this cycle: the last round's minimum over
                                        * its sources of icnt_send()'s bound; 0 after a push to an empty one */
+  uint32_t memo_bytes, memo_flits;    /* the last packet size icnt_push converted, and its flits */
   IcntStats st;
 };
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
-  if (!p->n_src || !p->n_dst || !p->latency || !p->flits_per_cycle || !p->flit_size || !p->in_queue ||
+  if (!p->n_src || !p->n_dst || p->n_dst > 65536 || !p->latency || !p->flits_per_cycle || !p->flit_size || !p->in_queue ||
       !p->out_queue) {
     snprintf(err, errlen, "%s: invalid interconnect parameters", p->name ? p->name : "icnt");
     return NULL;
@@ -119,6 +122,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->div_flit = fastdiv_make(p->flit_size);
   x->div_src = fastdiv_make(p->n_src);
   x->src_words = bitmap_words(p->n_src);
+  x->memo_flits = icnt_flits(x, 0); /* memo_bytes = 0 */
   int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->src[i].q, p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
@@ -161,11 +165,15 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
   MEM_ASSERT(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
   MEM_ASSERT(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
-  uint32_t flits = icnt_flits(x, bytes);
-  MEM_ASSERT(dst < 65536 && flits < 65536, now, x->name, "packet too large");
+  /* Packets come in a few sizes (a read request, a line of data): most pushes reuse the last division. */
+  if (bytes != x->memo_bytes) {
+    x->memo_flits = icnt_flits(x, bytes), x->memo_bytes = bytes;
+    MEM_ASSERT(x->memo_flits < 65536, now, x->name, "packet too large"); /* aux's 16 bits (dst < n_dst <= 65536) */
+  }
+  uint32_t flits = x->memo_flits;
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
-  reqq_push(&sp->q, r, now, dst | (flits << 16));
+  reqq_push(&sp->q, r, now)->aux = dst | (flits << 16);
   bitmap_set(x->in_nz, src);
   x->st.bytes += bytes;
 }
@@ -175,34 +183,40 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
   bitmap_set(&x->wheel[(size_t)(ready & x->wheel_mask) * x->dst_words], d);
 }
 
+/* The cycle of flit slot `slot`: a shift when the caller knows flits_per_cycle
+ * is a power of 2 (pow2, a constant where icnt_send is inlined), else fastdiv. */
+static inline __attribute__((always_inline)) uint64_t icnt_cycle(const Icnt *x, uint64_t slot, bool pow2) {
+  return pow2 ? slot >> x->div_fpc.shift : fastdiv_div(&x->div_fpc, slot);
+}
+
 /* Sends source s's head packets while its port's flit slots in [base, limit)
  * allow. A source whose port stays busy past this cycle, or whose head waits
  * for a busy destination port, gets `next`: a lower bound on the cycle of
  * its next send (port slots only move later), so later rounds skip it.
  * Returns a cycle > now before which s cannot send (UINT64_MAX: s is empty). */
 static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base,
-                                                                uint64_t limit, uint64_t fpc) {
+                                                                uint64_t limit, uint64_t fpc, bool pow2) {
   IcntSrc *sp = &x->src[s];
   ReqQueue *in = &sp->q;
   do {
-    const ReqSlot *h = &in->slots[in->head];
+    const ReqSlot *h = in->head;
     uint32_t d = h->aux & 0xffff, flits = h->aux >> 16;
     IcntDst *dp = &x->dst[d];
     uint64_t start = base;
     if (sp->free > start) start = sp->free;
     if (dp->free > start) start = dp->free;
-    if (start >= limit) return sp->next = fastdiv_div(&x->div_fpc, start);
+    if (start >= limit) return sp->next = icnt_cycle(x, start, pow2);
     if (reqq_full(&dp->q)) {
       x->st.credit_stalls++;
       return now + 1;
     }
     uint64_t end = start + flits;
     sp->free = dp->free = end;
-    uint64_t arrival = fastdiv_div(&x->div_fpc, end + fpc - 1) - 1 + x->p.latency;
+    uint64_t arrival = icnt_cycle(x, end + fpc - 1, pow2) - 1 + x->p.latency;
     x->st.packets++;
     x->st.flits += flits;
     x->st.latency_sum += arrival - h->ready;
-    reqq_push(&dp->q, &h->req, arrival, 0);
+    reqq_push(&dp->q, &h->req, arrival);
     if (dp->q.count == 1) { /* a new head, due after now (latency >= 1) */
       bitmap_set(x->out_nz, d);
       icnt_arm(x, d, arrival);
@@ -213,7 +227,7 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
       return UINT64_MAX;
     }
     if (end >= limit) /* the port is busy until `end`: the next head waits at least that long */
-      return sp->next = fastdiv_div(&x->div_fpc, end);
+      return sp->next = icnt_cycle(x, end, pow2);
   } while (1);
 }
 
@@ -237,34 +251,42 @@ static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, ui
     for (; bits; bits &= bits - 1) {
       uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
       uint64_t t = x->src[s].next;
-      if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
+      if (t <= now) t = icnt_send(x, s, now, base, limit, fpc, false);
       if (t < wake) wake = t;
     }
   }
   x->wake = wake;
 }
 
-/* The round. Fewer than 64 sources (one word of in_nz, the usual crossbar):
- * the word rotated right by `first` lists them in round order, one loop
- * (sending clears no bit the round has yet to visit). icnt_send is inlined
- * into each loop (always_inline: as a call its spills cost more). */
-static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
-  /* The first source served rotates with the cycle number, not with the
-   * number of ticks, so skipping idle cycles cannot change arbitration. */
-  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
-  if (x->src_words != 1) {
-    icnt_round_words(x, now, first);
-    return;
-  }
+/* One round over the sources of in_nz's single word, from `first`: the word
+ * rotated right by `first` lists them in round order, one loop (sending
+ * clears no bit the round has yet to visit). icnt_send is inlined into it
+ * (always_inline: as a call its spills cost more), with flit-slot divisions
+ * as shifts when pow2. */
+static inline __attribute__((always_inline)) void icnt_round_word(Icnt *x, uint64_t now, uint32_t first, bool pow2) {
   const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc, in = x->in_nz[0];
   uint64_t wake = UINT64_MAX;
   for (uint64_t bits = first ? in >> first | in << (64 - first) : in; bits; bits &= bits - 1) {
     uint32_t s = ((uint32_t)__builtin_ctzll(bits) + first) & 63;
     uint64_t t = x->src[s].next;
-    if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
+    if (t <= now) t = icnt_send(x, s, now, base, limit, fpc, pow2);
     if (t < wake) wake = t;
   }
   x->wake = wake;
+}
+
+/* The round. Fewer than 64 sources (one word of in_nz, the usual crossbar):
+ * icnt_round_word, in a copy for a power-of-2 flits_per_cycle (the usual). */
+static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
+  /* The first source served rotates with the cycle number, not with the
+   * number of ticks, so skipping idle cycles cannot change arbitration. */
+  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
+  if (x->src_words != 1)
+    icnt_round_words(x, now, first);
+  else if (x->div_fpc.pow2)
+    icnt_round_word(x, now, first, true);
+  else
+    icnt_round_word(x, now, first, false);
 }
 
 void icnt_tick(Icnt *x, uint64_t now) {
@@ -273,8 +295,10 @@ void icnt_tick(Icnt *x, uint64_t now) {
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   const ReqQueue *q = &x->dst[dst].q;
-  return reqq_ready(q, now) ? &reqq_head(q)->req : NULL;
+  return reqq_ready(q, now) ? &q->head->req : NULL;
 }
+
+ICNT_INLINE const MemRequest *icnt_arrived_head(const Icnt *x, uint32_t dst) { return &x->dst[dst].q.head->req; }
 
 /* Merges word w of a wheel slot, b (already cleared there), into `arrived`. */
 static inline void icnt_merge_word(Icnt *x, uint32_t w, uint64_t b, uint64_t now) {
@@ -336,7 +360,7 @@ ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
     icnt_arm(x, dst, q->head_ready);
     return NULL;
   }
-  return &q->slots[q->head].req;
+  return &q->head->req;
 }
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
@@ -344,7 +368,7 @@ uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   for (uint32_t w = 0; w < x->src_words; w++)
     if (x->in_nz[w]) return now + 1;
   BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {
-    const ReqSlot *h = reqq_head(&x->dst[d].q);
+    const ReqSlot *h = x->dst[d].q.head;
     uint64_t r = h->ready > now ? h->ready : now + 1;
     if (r < t) t = r;
   }

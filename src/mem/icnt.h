@@ -47,6 +47,9 @@ void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_
 void icnt_tick(Icnt *x, uint64_t now);
 /* The packet at dst's ejection buffer head if it has arrived by `now`. */
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);
+/* The head packet of a destination in the bitmap of the last icnt_arrivals()
+ * (it has arrived: icnt_peek() without the test). */
+const MemRequest *icnt_arrived_head(const Icnt *x, uint32_t dst);
 /* Removes dst's head packet (one that has arrived). Returns the next one if
  * it has arrived by the cycle of the last icnt_arrivals(), else NULL. */
 const MemRequest *icnt_pop(Icnt *x, uint32_t dst);

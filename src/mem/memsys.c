@@ -73,6 +73,7 @@ struct MemSys {
   uint8_t *inject_rr;
   uint64_t *miss_nz;   /* bit per SM: one of its L1s' miss queues may hold a request */
   uint64_t *sm_events; /* two bitmaps over SMs: an L1 got a fill / had a miss-queue pop (memsys_sm_events) */
+  uint64_t *pop_events; /* the second of them */
   Icnt *req, *reply;
   Partition **part;
   uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
@@ -199,6 +200,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->part_wake = calloc(ms->n_part, sizeof *ms->part_wake);
   if (!ms->part_wake ||
       !ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
+  ms->pop_events = ms->sm_events + bitmap_words(ms->n_sm);
   l1d.level = l1i.level = 1;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D] = cache_create(&l1d, cfg, err, errlen))) goto fail;
@@ -266,10 +268,30 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
     icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
-    bitmap_set(ms->sm_events + bitmap_words(ms->n_sm), sm);
+    bitmap_set(ms->pop_events, sm);
     h[u] = cache_miss_head(l1[u]);
   }
   if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);
+}
+
+/* Ticks the partitions that are due. Out of line: the loop keeps its
+ * variables in registers, away from the rest of memsys_tick. */
+static __attribute__((noinline)) void memsys_tick_partitions(MemSys *ms, uint64_t now) {
+  /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
+  Partition *const *part = ms->part;
+  uint64_t *const wake = ms->part_wake, min = UINT64_MAX;
+  const uint32_t n_part = ms->n_part;
+  const bool sleep = ms->sleep;
+  Icnt *const reply = ms->reply;
+  for (uint32_t p = 0; p < n_part; p++) {
+    uint64_t w = wake[p];
+    if (w <= now) {
+      bool blocked = partition_tick(part[p], now, reply);
+      wake[p] = w = sleep && !blocked ? partition_next_event(part[p], now) : now + 1;
+    }
+    if (w < min) min = w;
+  }
+  ms->wake_min = min;
 }
 
 /* Reverse pipeline order: replies reach the L1s, partitions advance, requests
@@ -280,7 +302,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
   BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
-    for (const MemRequest *r = icnt_peek(ms->reply, s, now); r; r = icnt_pop(ms->reply, s)) {
+    for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
       MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
       bitmap_set(ms->sm_events, s);
@@ -288,28 +310,13 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   /* A partition sleeps until its next event (a queue head or DRAM command
    * due, or every cycle while something is ready but blocked) or a push. */
-  if (ms->wake_min <= now) {
-    /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
-    Partition *const *part = ms->part;
-    uint64_t *const wake = ms->part_wake, min = UINT64_MAX;
-    const uint32_t n_part = ms->n_part;
-    const bool sleep = ms->sleep;
-    for (uint32_t p = 0; p < n_part; p++) {
-      uint64_t w = wake[p];
-      if (w <= now) {
-        bool blocked = partition_tick(part[p], now, ms->reply);
-        wake[p] = w = sleep && !blocked ? partition_next_event(part[p], now) : now + 1;
-      }
-      if (w < min) min = w;
-    }
-    ms->wake_min = min;
-  }
+  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
   icnt_tick(ms->req, now);
   arr = icnt_arrivals(ms->req, now);
   BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
     Partition *pt = ms->part[p];
-    const MemRequest *r = icnt_peek(ms->req, p, now);
-    if (!r || !partition_can_accept(pt)) continue;
+    if (!partition_can_accept(pt)) continue;
+    const MemRequest *r = icnt_arrived_head(ms->req, p);
     do
       partition_push(pt, r, now);
     while ((r = icnt_pop(ms->req, p)) && partition_can_accept(pt));

@@ -16,6 +16,10 @@ struct Partition {
   bool dram_busy; /* false only while the channel is idle (dram_idle): set by every dram_push, cleared by
                    * a tick that finds it idle. An idle channel's tick, returns and events are nothing,
                    * so ticks skip it without touching it. */
+  bool reply_blocked; /* the last tick ended refusing a ready input head (no port left, or a full hit
+                       * queue) with the L2's hit queue full behind a full reply-network source queue,
+                       * the DRAM idle and the controller and L2 miss queues empty: until the network
+                       * takes a packet from that source queue, every tick is a hit-queue refusal */
   uint32_t line;  /* L2 line size */
   ReqQueue input; /* ready = cycle of the L2 access */
   ReqQueue ctrl;  /* L2 miss queue -> DRAM; ready = cycle it reaches the scheduler */
@@ -66,10 +70,17 @@ bool partition_can_accept(const Partition *pt) { return !reqq_full(&pt->input); 
 
 void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
   MEM_ASSERT(!reqq_full(&pt->input), now, pt->name, "push to a full input queue");
-  reqq_push(&pt->input, r, now + pt->p.input_delay, 0);
+  reqq_push(&pt->input, r, now + pt->p.input_delay);
 }
 
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
+  if (pt->reply_blocked) { /* the usual tick of a partition the reply network throttles */
+    if (!icnt_can_push(reply, pt->p.id)) {
+      cache_note_retries(pt->l2, CACHE_FAIL_REPLY_QUEUE, 1);
+      return true;
+    }
+    pt->reply_blocked = false;
+  }
   const uint32_t line = pt->line;
   if (pt->dram_busy) {
     dram_tick(pt->dram, now);
@@ -84,7 +95,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
-    const MemRequest *r = &reqq_head(&pt->ctrl)->req;
+    const MemRequest *r = &pt->ctrl.head->req;
     uint64_t local = addrmap_local(&pt->p.map, r->line_addr);
     dram_push(pt->dram, r, addrmap_bank(&pt->p.map, local), addrmap_row(&pt->p.map, local), now);
     pt->dram_busy = true;
@@ -92,16 +103,22 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   }
   for (const MemRequest *m; !reqq_full(&pt->ctrl) && (m = cache_miss_head(pt->l2)) != NULL;
        cache_miss_pop(pt->l2)) {
-    ReqSlot *s = reqq_push(&pt->ctrl, m, now + pt->p.ctrl_delay, 0);
+    ReqSlot *s = reqq_push(&pt->ctrl, m, now + pt->p.ctrl_delay);
     if (!s->req.is_write) s->req.bytes = (uint16_t)line; /* L2 misses fetch whole lines */
   }
   while (reqq_ready(&pt->input, now)) {
     CacheFailReason why = cache_admit_fail(pt->l2, now);
     if (why) { /* what cache_access would return, without the call */
       cache_note_retries(pt->l2, why, 1);
+      /* Until a send frees a source-queue slot, nothing else can change a later tick: no DRAM return,
+       * controller or miss-queue request, no reply taken (so the hit queue stays full), no port used
+       * (a later cycle has all of them free), and pushes only lengthen the input behind its ready head. */
+      pt->reply_blocked = !pt->dram_busy && reqq_empty(&pt->ctrl) && !cache_miss_head(pt->l2) &&
+                          cache_admit_fail(pt->l2, now + 1) == CACHE_FAIL_REPLY_QUEUE &&
+                          !icnt_can_push(reply, pt->p.id);
       return true;
     }
-    CacheResult res = cache_access_admitted(pt->l2, &reqq_head(&pt->input)->req, now);
+    CacheResult res = cache_access_admitted(pt->l2, &pt->input.head->req, now);
     if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
   }
@@ -117,7 +134,9 @@ static __attribute__((noinline)) uint64_t partition_dram_event(const Partition *
   return t;
 }
 
-uint64_t partition_next_event(const Partition *pt, uint64_t now) {
+/* Once per tick of a partition that is not blocked: inlined into memsys's
+ * partition loop at link time (LTO; partition.h keeps it external). */
+__attribute__((always_inline)) inline uint64_t partition_next_event(const Partition *pt, uint64_t now) {
   uint64_t t = reqq_next_ready(&pt->input), x;
   if ((x = reqq_next_ready(&pt->ctrl)) < t) t = x;
   if ((x = cache_next_reply(pt->l2)) < t) t = x;
