@@ -210,8 +210,8 @@ static int set_symbols(Launch *L, WsModule *mod) {
   for (int i = 0; i < L->nsyms; i++) {
     char *save, *name = strtok_r(L->symbols[i], " ", &save), *type = strtok_r(NULL, " ", &save);
     int es = type ? type_size(type) : 0;
-    WsDevPtr d;
-    size_t bytes;
+    WsDevPtr d = 0;   /* set by ws_module_get_global on success (initialised: LTO builds warn otherwise) */
+    size_t bytes = 0;
     if (!es) { fprintf(stderr, "%s: symbol %s: bad type\n", L->src, name); return -1; }
     if (ws_module_get_global(&d, &bytes, mod, name) != WS_SUCCESS) { fprintf(stderr, "%s\n", ws_ctx_error(L->ctx)); return -1; }
     size_t off = 0;

@@ -366,8 +366,6 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   double lat = t.loads_completed ? (double)t.load_latency_sum / (double)t.loads_completed : 0.0;
   double disp = t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0;
   double wips = wall > 0 ? (double)t.warp_insts / wall : 0.0;
-  uint64_t sched_cycles = 0;
-  for (int r = 0; r < SM_STALL__COUNT; r++) sched_cycles += t.stall[r];
   if (!json) {
     fprintf(out, "gpu.cycles                  %llu\n", (unsigned long long)g->cycle);
     fprintf(out, "gpu.warp_insts              %llu\n", (unsigned long long)t.warp_insts);
