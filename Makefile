@@ -7,7 +7,7 @@ NVCC    ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v n
 WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -ffp-contract=off -Wno-format-truncation
 CPPFLAGS:= -Isrc -Ibench/common
 REL_CFLAGS  := -O2 -g -flto=auto $(WARN)
-ASAN_CFLAGS := -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_CFLAGS := -O1 -g $(WARN) -DWS_CHECKS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDLIBS  := -lm
 
 LIB_SRC   := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c)))

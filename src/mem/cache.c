@@ -334,7 +334,7 @@ static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, con
 }
 
 static inline void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
-  MEM_ASSERT(!reqq_full(&c->hit_q), now, c->name, "hit pipeline overflow");
+  MEM_DCHECK(!reqq_full(&c->hit_q), now, c->name, "hit pipeline overflow");
   reqq_push(&c->hit_q, req, now + c->p.latency);
 }
 
@@ -372,7 +372,7 @@ static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set,
  * a new one over it (a replacement) or invalidates the way. */
 static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, uint8_t st, const MemRequest *by,
                                CacheEvictReason why, uint64_t now) {
-  MEM_ASSERT(st != CACHE_LINE_INVALID && st != CACHE_LINE_RESERVED, now, c->name,
+  MEM_DCHECK(st != CACHE_LINE_INVALID && st != CACHE_LINE_RESERVED, now, c->name,
              "evicting an invalid or reserved line (set %u way %u)", set, w);
   if (c->pol.on_evict || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
   if (why == CACHE_EVICT_REPLACE)
@@ -543,7 +543,7 @@ static __attribute__((noinline)) CacheResult cache_access_other(Cache *c, const 
 /* Out of line, also at link time: cache_access() ends in a jump to it and it
  * in a jump to cache_access_other(), so no register is saved on the way. */
 __attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemRequest *req, uint64_t now) {
-  MEM_ASSERT((req->line_addr & c->off_mask) == 0, now, c->name, "line_addr 0x%llx not aligned",
+  MEM_DCHECK((req->line_addr & c->off_mask) == 0, now, c->name, "line_addr 0x%llx not aligned",
              (unsigned long long)req->line_addr);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
@@ -608,12 +608,12 @@ CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   /* The reply is the request this cache sent down: it names the MSHR entry,
    * and the entry the reserved line. */
   uint16_t m = reply->mshr[c->p.level - 1];
-  MEM_ASSERT(m < c->p.mshr_entries, now, c->name, "fill of line 0x%llx names no MSHR entry",
+  MEM_DCHECK(m < c->p.mshr_entries, now, c->name, "fill of line 0x%llx names no MSHR entry",
              (unsigned long long)reply->line_addr);
   MshrEntry *e = &c->mshr[m];
   uint32_t set = e->set, way = e->way;
   CacheLine *l = &cache_set_ptr(c, set)[way];
-  MEM_ASSERT(e->line_addr == reply->line_addr && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED &&
+  MEM_DCHECK(e->line_addr == reply->line_addr && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED &&
                  l->mshr == m,
              now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
   if (reqq_space(&c->fill_q) < e->count) return false;

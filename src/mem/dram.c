@@ -368,7 +368,7 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
     uint64_t done = dram_core_at(p, data_end);
     d->st.reads++;
     d->st.latency_sum += done - r->push_core;
-    MEM_ASSERT(!reqq_full(&d->pend), t, d->name, "return tracking overflow");
+    MEM_DCHECK(!reqq_full(&d->pend), t, d->name, "return tracking overflow");
     reqq_push(&d->pend, &r->req, done);
     d->inflight++;
   }
@@ -380,8 +380,8 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
 bool dram_can_accept(const DramChannel *d) { return d->nq < d->p.queue_size; }
 
 void dram_push(DramChannel *d, const MemRequest *r, uint32_t bank, uint32_t row, uint64_t now) {
-  MEM_ASSERT(d->nq < d->p.queue_size, now, d->name, "push to a full DRAM queue");
-  MEM_ASSERT(bank < d->p.banks, now, d->name, "bank %u out of range", bank);
+  MEM_DCHECK(d->nq < d->p.queue_size, now, d->name, "push to a full DRAM queue");
+  MEM_DCHECK(bank < d->p.banks, now, d->name, "bank %u out of range", bank);
   /* The DRAM cycle after the last one that started by core cycle `now`: the
    * same whether or not the idle channel was ticked in the meantime. */
   uint64_t a = dram_cycle_at(d, now) + 1;
@@ -411,7 +411,7 @@ void dram_tick(DramChannel *d, uint64_t now) {
     if (t > target) break;
     DramCmd cmd;
     int i = dram_pick(d, t, &cmd);
-    MEM_ASSERT(i >= 0, now, d->name, "no command at its legal cycle %llu", (unsigned long long)t);
+    MEM_DCHECK(i >= 0, now, d->name, "no command at its legal cycle %llu", (unsigned long long)t);
     dram_issue(d, (uint32_t)i, cmd, t);
     d->now_d = t;
   }

@@ -162,8 +162,8 @@ bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src]
 #define ICNT_INLINE __attribute__((always_inline)) inline
 
 ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
-  MEM_ASSERT(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
-  MEM_ASSERT(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
+  MEM_DCHECK(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
+  MEM_DCHECK(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
   /* Packets come in a few sizes (a read request, a line of data): most pushes reuse the last division. */
   if (bytes != x->memo_bytes) {

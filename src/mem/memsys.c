@@ -303,7 +303,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
   BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
     for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
-      MEM_ASSERT(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
+      MEM_DCHECK(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
       if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
       bitmap_set(ms->sm_events, s);
     }

@@ -69,7 +69,7 @@ void partition_free(Partition *pt) {
 bool partition_can_accept(const Partition *pt) { return !reqq_full(&pt->input); }
 
 void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
-  MEM_ASSERT(!reqq_full(&pt->input), now, pt->name, "push to a full input queue");
+  MEM_DCHECK(!reqq_full(&pt->input), now, pt->name, "push to a full input queue");
   reqq_push(&pt->input, r, now + pt->p.input_delay);
 }
 
@@ -90,7 +90,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   }
   /* a reply is taken only when the network can take it (icnt_push copies it) */
   for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now)) != NULL;) {
-    MEM_ASSERT(out->sm >= 0, now, pt->name, "reply without a requesting SM");
+    MEM_DCHECK(out->sm >= 0, now, pt->name, "reply without a requesting SM");
     uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : line);
     icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
   }
