@@ -523,8 +523,8 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
   }
 }
 
+/* Called only while fetch_dirty (sm_cycle tests it: most visits have nothing to fetch). */
 static void stage_fetch(Sm *sm, uint64_t now) {
-  if (!sm->fetch_dirty) return;
   uint32_t n = 0;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) /* ascending slots */
     for (uint64_t b = sm->fetch_bm[wd]; b; b &= b - 1) sm->elig_buf[n++] = wd * 64 + (uint32_t)__builtin_ctzll(b);
@@ -870,7 +870,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (sm->l1i_pending) stage_fetch_replies(sm, now);
   sm_ldst_cycle(sm, now);
   if (stage_issue(sm, now, err, errlen)) return -1;
-  stage_fetch(sm, now);
+  if (sm->fetch_dirty) stage_fetch(sm, now);
   /* busy: some stage did something (a request the LD/ST unit sent included);
    * a wait that ends by the clock alone (shared-memory passes) is not quiescence */
   const int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
