@@ -43,6 +43,9 @@ struct Cache {
   uint64_t memo_line; /* CACHE_NO_TAG: none */
   uint32_t memo_set;
   int memo_way;
+  /* The policy has neither should_bypass nor bypass_on_fail: a load miss that
+   * finds no free MSHR fails without consulting it (cache_access_admitted). */
+  bool miss_hookless;
   uint64_t *tags;  /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
                     * lookups scan one host cache line per set instead of the line records */
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
@@ -200,6 +203,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->mshr_nfree = p->mshr_entries;
   c->port_cycle = UINT64_MAX;
   c->pol = *p->policy;
+  c->miss_hookless = !c->pol.should_bypass && !c->pol.bypass_on_fail;
   snprintf(c->pprefix, sizeof c->pprefix, "%s.%s", c->name, c->pol.name);
   if (c->pol.init) {
     CachePolicyEnv env = {.prefix = c->pprefix,
@@ -547,6 +551,10 @@ __attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemR
              (unsigned long long)req->line_addr);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
+  /* A load miss allocating with no MSHR free fails as cache_miss() would (no
+   * line comes first), without the call: requesters retry it after each fill. */
+  if (way < 0 && !c->mshr_nfree && c->miss_hookless && !req->is_write && !cache_bypasses_cg(c, req))
+    return cache_fail(c, c->nresv[set] == c->p.assoc ? CACHE_FAIL_NO_LINE : CACHE_FAIL_NO_MSHR);
   if (way < 0 || (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) ||
       cache_set_states(c, set)[way] == CACHE_LINE_RESERVED)
     return cache_access_other(c, req, set, way, now);
