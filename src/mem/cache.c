@@ -624,15 +624,18 @@ CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   MEM_DCHECK(e->line_addr == reply->line_addr && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED &&
                  l->mshr == m,
              now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
-  if (reqq_space(&c->fill_q) < e->count) return false;
-  for (uint32_t i = 0; i < e->count; i++)
-    reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now);
+  const uint32_t n = e->count;
+  if (reqq_space(&c->fill_q) < n) return false;
+  /* The line first, the replies last: nothing of the line stays live across
+   * the copies (fewer spills where the loop is inlined). */
   cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   c->nresv[set]--;
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = m;
   c->st.fills++;
   c->fill_version++;
+  const MemRequest *r = &c->merged[(size_t)m * c->p.mshr_max_merge];
+  for (uint32_t i = 0; i < n; i++) reqq_push(&c->fill_q, &r[i], now);
   return true;
 }
 
