@@ -396,14 +396,11 @@ static inline void cache_invalidate(Cache *c, uint32_t set, uint32_t w) {
  * whatever the way held. */
 static inline void cache_install(Cache *c, uint32_t set, uint32_t w, size_t i, const MemRequest *req,
                                  CacheLineState st, uint16_t mshr, uint64_t now) {
-  c->lines[i] = (CacheLine){.mshr = mshr,
-                            .line_addr = req->line_addr,
-                            .alloc_pc = req->pc,
-                            .alloc_cycle = now,
-                            .fill_cycle = now,
-                            .alloc_sm = req->sm,
-                            .alloc_warp = req->warp,
-                            .state = (uint8_t)st};
+  CacheLine *l = &c->lines[i]; /* field by field: reserved_ stays as calloc left it */
+  l->mshr = mshr, l->state = (uint8_t)st;
+  l->line_addr = req->line_addr, l->alloc_pc = req->pc;
+  l->alloc_cycle = l->fill_cycle = now;
+  l->alloc_sm = req->sm, l->alloc_warp = req->warp;
   c->tags[i] = req->line_addr;
   c->memo_line = CACHE_NO_TAG;
   c->wstate[i] = (uint8_t)st;
@@ -471,7 +468,8 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     cache_reply_hit(c, req, now);
   } else {
     uint16_t e = c->mshr_free[--c->mshr_nfree];
-    c->mshr[e] = (MshrEntry){.line_addr = req->line_addr, .set = set, .way = victim, .count = 1};
+    MshrEntry *me = &c->mshr[e]; /* field by field: the padding need not be cleared */
+    me->line_addr = req->line_addr, me->set = set, me->way = victim, me->count = 1, me->has_write = 0;
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
     cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
     cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
