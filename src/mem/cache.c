@@ -471,9 +471,10 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     MshrEntry *me = &c->mshr[e]; /* field by field: the padding need not be cleared */
     me->line_addr = req->line_addr, me->set = set, me->way = victim, me->count = 1, me->has_write = 0;
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
-    cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
     cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
     c->st.reads++, c->st.read_misses++;
+    /* last: less is live across the policy's on_fill (it sees no cache state, so the order is not observable) */
+    cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
   }
   if (c->pol.on_miss) c->pol.on_miss(c->pstate, set, req, now);
   return cache_result(CACHE_MISS);
