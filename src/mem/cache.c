@@ -43,6 +43,9 @@ struct Cache {
   uint64_t memo_line; /* CACHE_NO_TAG: none */
   uint32_t memo_set;
   int memo_way;
+  /* The policy has neither should_bypass nor bypass_on_fail: a load miss that
+   * finds no free MSHR fails without consulting it (cache_access_admitted). */
+  bool miss_hookless;
   uint64_t *tags;  /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
                     * lookups scan one host cache line per set instead of the line records */
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
@@ -200,6 +203,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->mshr_nfree = p->mshr_entries;
   c->port_cycle = UINT64_MAX;
   c->pol = *p->policy;
+  c->miss_hookless = !c->pol.should_bypass && !c->pol.bypass_on_fail;
   snprintf(c->pprefix, sizeof c->pprefix, "%s.%s", c->name, c->pol.name);
   if (c->pol.init) {
     CachePolicyEnv env = {.prefix = c->pprefix,
@@ -392,14 +396,11 @@ static inline void cache_invalidate(Cache *c, uint32_t set, uint32_t w) {
  * whatever the way held. */
 static inline void cache_install(Cache *c, uint32_t set, uint32_t w, size_t i, const MemRequest *req,
                                  CacheLineState st, uint16_t mshr, uint64_t now) {
-  c->lines[i] = (CacheLine){.mshr = mshr,
-                            .line_addr = req->line_addr,
-                            .alloc_pc = req->pc,
-                            .alloc_cycle = now,
-                            .fill_cycle = now,
-                            .alloc_sm = req->sm,
-                            .alloc_warp = req->warp,
-                            .state = (uint8_t)st};
+  CacheLine *l = &c->lines[i]; /* field by field: reserved_ stays as calloc left it */
+  l->mshr = mshr, l->state = (uint8_t)st;
+  l->line_addr = req->line_addr, l->alloc_pc = req->pc;
+  l->alloc_cycle = l->fill_cycle = now;
+  l->alloc_sm = req->sm, l->alloc_warp = req->warp;
   c->tags[i] = req->line_addr;
   c->memo_line = CACHE_NO_TAG;
   c->wstate[i] = (uint8_t)st;
@@ -467,11 +468,13 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     cache_reply_hit(c, req, now);
   } else {
     uint16_t e = c->mshr_free[--c->mshr_nfree];
-    c->mshr[e] = (MshrEntry){.line_addr = req->line_addr, .set = set, .way = victim, .count = 1};
+    MshrEntry *me = &c->mshr[e]; /* field by field: the padding need not be cleared */
+    me->line_addr = req->line_addr, me->set = set, me->way = victim, me->count = 1, me->has_write = 0;
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
-    cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
     cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
     c->st.reads++, c->st.read_misses++;
+    /* last: less is live across the policy's on_fill (it sees no cache state, so the order is not observable) */
+    cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
   }
   if (c->pol.on_miss) c->pol.on_miss(c->pstate, set, req, now);
   return cache_result(CACHE_MISS);
@@ -547,6 +550,10 @@ __attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemR
              (unsigned long long)req->line_addr);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
+  /* A load miss allocating with no MSHR free fails as cache_miss() would (no
+   * line comes first), without the call: requesters retry it after each fill. */
+  if (way < 0 && !c->mshr_nfree && c->miss_hookless && !req->is_write && !cache_bypasses_cg(c, req))
+    return cache_fail(c, c->nresv[set] == c->p.assoc ? CACHE_FAIL_NO_LINE : CACHE_FAIL_NO_MSHR);
   if (way < 0 || (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) ||
       cache_set_states(c, set)[way] == CACHE_LINE_RESERVED)
     return cache_access_other(c, req, set, way, now);
@@ -616,15 +623,18 @@ CACHE_INLINE bool cache_fill(Cache *c, const MemRequest *reply, uint64_t now) {
   MEM_DCHECK(e->line_addr == reply->line_addr && cache_set_states(c, set)[way] == CACHE_LINE_RESERVED &&
                  l->mshr == m,
              now, c->name, "fill of line 0x%llx that is not reserved", (unsigned long long)reply->line_addr);
-  if (reqq_space(&c->fill_q) < e->count) return false;
-  for (uint32_t i = 0; i < e->count; i++)
-    reqq_push(&c->fill_q, &c->merged[(size_t)m * c->p.mshr_max_merge + i], now);
+  const uint32_t n = e->count;
+  if (reqq_space(&c->fill_q) < n) return false;
+  /* The line first, the replies last: nothing of the line stays live across
+   * the copies (fewer spills where the loop is inlined). */
   cache_set_state(c, set, way, e->has_write ? CACHE_LINE_MODIFIED : CACHE_LINE_VALID);
   c->nresv[set]--;
   l->fill_cycle = now;
   c->mshr_free[c->mshr_nfree++] = m;
   c->st.fills++;
   c->fill_version++;
+  const MemRequest *r = &c->merged[(size_t)m * c->p.mshr_max_merge];
+  for (uint32_t i = 0; i < n; i++) reqq_push(&c->fill_q, &r[i], now);
   return true;
 }
 

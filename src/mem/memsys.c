@@ -67,6 +67,13 @@ const CfgGroup memsys_cfg_groups[] = {
 
 const char *const memsys_cache_names[] = {"l1d", "l1i", "l2", NULL};
 
+/* A partition and the first cycle its tick can do anything (partition_next_event):
+ * side by side, so that the partition loop steps one pointer. */
+typedef struct MemPart {
+  Partition *pt;
+  uint64_t wake;
+} MemPart;
+
 struct MemSys {
   uint32_t n_sm, n_part, line;
   Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
@@ -75,10 +82,9 @@ struct MemSys {
   uint64_t *sm_events; /* two bitmaps over SMs: an L1 got a fill / had a miss-queue pop (memsys_sm_events) */
   uint64_t *pop_events; /* the second of them */
   Icnt *req, *reply;
-  Partition **part;
-  uint64_t *part_wake; /* per partition: the first cycle its tick can do anything (partition_next_event) */
-  uint64_t wake_min;   /* the smallest part_wake: no partition is visited before it */
-  bool sleep;          /* sm.skip_idle_cycles: partitions sleep until part_wake (exact either way) */
+  MemPart *part;      /* n_part */
+  uint64_t wake_min;  /* the smallest part[].wake: no partition is visited before it */
+  bool sleep;         /* sm.skip_idle_cycles: partitions sleep until their wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
   MemSysDelays delays;
@@ -197,9 +203,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->miss_nz = calloc(bitmap_words(ms->n_sm), sizeof *ms->miss_nz);
   ms->sm_events = calloc(2 * (size_t)bitmap_words(ms->n_sm), sizeof *ms->sm_events);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
-  ms->part_wake = calloc(ms->n_part, sizeof *ms->part_wake);
-  if (!ms->part_wake ||
-      !ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
+  if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
   ms->pop_events = ms->sm_events + bitmap_words(ms->n_sm);
   l1d.level = l1i.level = 1;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
@@ -218,7 +222,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
                           .l2 = l2,
                           .dram = ms->dram,
                           .map = ms->map};
-    if (!(ms->part[p] = partition_create(&pp, cfg, err, errlen))) goto fail;
+    if (!(ms->part[p].pt = partition_create(&pp, cfg, err, errlen))) goto fail;
   }
   return ms;
 oom:
@@ -231,13 +235,12 @@ fail:
 void memsys_free(MemSys *ms) {
   if (!ms) return;
   for (uint32_t i = 0; ms->l1 && i < ms->n_sm * MEM_UNIT__COUNT; i++) cache_free(ms->l1[i]);
-  for (uint32_t p = 0; ms->part && p < ms->n_part; p++) partition_free(ms->part[p]);
+  for (uint32_t p = 0; ms->part && p < ms->n_part; p++) partition_free(ms->part[p].pt);
   free(ms->l1);
   free(ms->inject_rr);
   free(ms->miss_nz);
   free(ms->sm_events);
   free(ms->part);
-  free(ms->part_wake);
   icnt_free(ms->req);
   icnt_free(ms->reply);
   free(ms);
@@ -248,8 +251,8 @@ uint64_t *memsys_sm_events(MemSys *ms) { return ms->sm_events; }
 uint32_t memsys_partitions(const MemSys *ms) { return ms->n_part; }
 Cache *memsys_l1d(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1D]; }
 Cache *memsys_l1i(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1I]; }
-Cache *memsys_l2(MemSys *ms, uint32_t p) { return partition_l2(ms->part[p]); }
-DramChannel *memsys_dram(MemSys *ms, uint32_t p) { return partition_dram(ms->part[p]); }
+Cache *memsys_l2(MemSys *ms, uint32_t p) { return partition_l2(ms->part[p].pt); }
+DramChannel *memsys_dram(MemSys *ms, uint32_t p) { return partition_dram(ms->part[p].pt); }
 uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr) { return addrmap_partition(&ms->map, addr); }
 const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
 
@@ -278,16 +281,15 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
  * variables in registers, away from the rest of memsys_tick. */
 static __attribute__((noinline)) void memsys_tick_partitions(MemSys *ms, uint64_t now) {
   /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
-  Partition *const *part = ms->part;
-  uint64_t *const wake = ms->part_wake, min = UINT64_MAX;
-  const uint32_t n_part = ms->n_part;
+  uint64_t min = UINT64_MAX;
   const bool sleep = ms->sleep;
   Icnt *const reply = ms->reply;
-  for (uint32_t p = 0; p < n_part; p++) {
-    uint64_t w = wake[p];
+  for (MemPart *mp = ms->part, *const end = mp + ms->n_part; mp != end; mp++) {
+    uint64_t w = mp->wake;
     if (w <= now) {
-      bool blocked = partition_tick(part[p], now, reply);
-      wake[p] = w = sleep && !blocked ? partition_next_event(part[p], now) : now + 1;
+      Partition *pt = mp->pt;
+      bool blocked = partition_tick(pt, now, reply);
+      mp->wake = w = sleep && !blocked ? partition_next_event(pt, now) : now + 1;
     }
     if (w < min) min = w;
   }
@@ -314,15 +316,15 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->req, now);
   arr = icnt_arrivals(ms->req, now);
   BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
-    Partition *pt = ms->part[p];
+    Partition *pt = ms->part[p].pt;
     if (!partition_can_accept(pt)) continue;
     const MemRequest *r = icnt_arrived_head(ms->req, p);
     do
       partition_push(pt, r, now);
     while ((r = icnt_pop(ms->req, p)) && partition_can_accept(pt));
-    /* Every push is due at the L2 at the same cycle: one wake update (wake_min <= every part_wake). */
+    /* Every push is due at the L2 at the same cycle: one wake update (wake_min <= every part[].wake). */
     uint64_t due = now + ms->delays.l2_input;
-    if (due < ms->part_wake[p]) ms->part_wake[p] = due;
+    if (due < ms->part[p].wake) ms->part[p].wake = due;
     if (due < ms->wake_min) ms->wake_min = due;
   }
   BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now);
@@ -337,11 +339,11 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   uint64_t t = icnt_next_event(ms->req, now), x;
   if (t == soon) return t;
   if ((x = icnt_next_event(ms->reply, now)) < t && (t = x) == soon) return t;
-  if (ms->sleep) { /* every part_wake > now after memsys_tick(now) */
+  if (ms->sleep) { /* every part[].wake > now after memsys_tick(now) */
     if (ms->wake_min < t && (t = ms->wake_min) == soon) return t;
   } else {
     for (uint32_t p = 0; p < ms->n_part; p++)
-      if ((x = partition_next_event(ms->part[p], now)) < t && (t = x) == soon) return t;
+      if ((x = partition_next_event(ms->part[p].pt, now)) < t && (t = x) == soon) return t;
   }
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++) {
     x = cache_next_reply(ms->l1[i]);
@@ -353,7 +355,7 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
 bool memsys_idle(const MemSys *ms) {
   if (!icnt_idle(ms->req) || !icnt_idle(ms->reply)) return false;
   for (uint32_t p = 0; p < ms->n_part; p++)
-    if (!partition_idle(ms->part[p])) return false;
+    if (!partition_idle(ms->part[p].pt)) return false;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++)
     if (!cache_idle(ms->l1[i])) return false;
   return true;
@@ -372,8 +374,8 @@ void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
   memsys_sum_l1(ms, MEM_UNIT_L1D, &l1d);
   memsys_sum_l1(ms, MEM_UNIT_L1I, &l1i);
   for (uint32_t p = 0; p < ms->n_part; p++) {
-    cache_stats_add(&l2, cache_stats(partition_l2(ms->part[p])));
-    dram_stats_add(&dr, dram_stats(partition_dram(ms->part[p])));
+    cache_stats_add(&l2, cache_stats(partition_l2(ms->part[p].pt)));
+    dram_stats_add(&dr, dram_stats(partition_dram(ms->part[p].pt)));
   }
   if (!json) {
     cache_stats_print_text(&l1d, "l1d", out);
@@ -395,14 +397,14 @@ void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
   fputs(", \"l2_slices\": [", out);
   for (uint32_t p = 0; p < ms->n_part; p++) {
     fputs(p ? ", " : "", out);
-    cache_stats_print_json(cache_stats(partition_l2(ms->part[p])), out);
+    cache_stats_print_json(cache_stats(partition_l2(ms->part[p].pt)), out);
   }
   fputs("], \"dram\": ", out);
   dram_stats_print_json(&dr, &ms->dram, out);
   fputs(", \"dram_channels\": [", out);
   for (uint32_t p = 0; p < ms->n_part; p++) {
     fputs(p ? ", " : "", out);
-    dram_stats_print_json(dram_stats(partition_dram(ms->part[p])), &ms->dram, out);
+    dram_stats_print_json(dram_stats(partition_dram(ms->part[p].pt)), &ms->dram, out);
   }
   fputs("], \"icnt_req\": ", out);
   icnt_stats_print_json(icnt_stats(ms->req), out);
@@ -421,5 +423,5 @@ void memsys_dump(const MemSys *ms, FILE *out) {
   icnt_dump(ms->req, out);
   icnt_dump(ms->reply, out);
   for (uint32_t p = 0; p < ms->n_part; p++)
-    if (!partition_idle(ms->part[p])) partition_dump(ms->part[p], out);
+    if (!partition_idle(ms->part[p].pt)) partition_dump(ms->part[p].pt, out);
 }
