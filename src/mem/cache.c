@@ -550,10 +550,10 @@ __attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemR
              (unsigned long long)req->line_addr);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
-  /* A load miss allocating with no MSHR free fails as cache_miss() would (no
-   * line comes first), without the call: requesters retry it after each fill. */
+  /* A load miss allocating with no MSHR free fails as cache_miss() would,
+   * without the call: requesters retry it after each fill. */
   if (way < 0 && !c->mshr_nfree && c->miss_hookless && !req->is_write && !cache_bypasses_cg(c, req))
-    return cache_fail(c, c->nresv[set] == c->p.assoc ? CACHE_FAIL_NO_LINE : CACHE_FAIL_NO_MSHR);
+    return cache_fail(c, cache_alloc_fail(c, set, req));
   if (way < 0 || (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) ||
       cache_set_states(c, set)[way] == CACHE_LINE_RESERVED)
     return cache_access_other(c, req, set, way, now);

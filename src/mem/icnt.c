@@ -183,19 +183,13 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
   bitmap_set(&x->wheel[(size_t)(ready & x->wheel_mask) * x->dst_words], d);
 }
 
-/* The cycle of flit slot `slot`: a shift when the caller knows flits_per_cycle
- * is a power of 2 (pow2, a constant where icnt_send is inlined), else fastdiv. */
-static inline __attribute__((always_inline)) uint64_t icnt_cycle(const Icnt *x, uint64_t slot, bool pow2) {
-  return pow2 ? slot >> x->div_fpc.shift : fastdiv_div(&x->div_fpc, slot);
-}
-
 /* Sends source s's head packets while its port's flit slots in [base, limit)
  * allow. A source whose port stays busy past this cycle, or whose head waits
  * for a busy destination port, gets `next`: a lower bound on the cycle of
  * its next send (port slots only move later), so later rounds skip it.
  * Returns a cycle > now before which s cannot send (UINT64_MAX: s is empty). */
 static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base,
-                                                                uint64_t limit, uint64_t fpc, bool pow2) {
+                                                                uint64_t limit, uint64_t fpc) {
   IcntSrc *sp = &x->src[s];
   ReqQueue *in = &sp->q;
   do {
@@ -205,14 +199,14 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
     uint64_t start = base;
     if (sp->free > start) start = sp->free;
     if (dp->free > start) start = dp->free;
-    if (start >= limit) return sp->next = icnt_cycle(x, start, pow2);
+    if (start >= limit) return sp->next = fastdiv_div(&x->div_fpc, start);
     if (reqq_full(&dp->q)) {
       x->st.credit_stalls++;
       return now + 1;
     }
     uint64_t end = start + flits;
     sp->free = dp->free = end;
-    uint64_t arrival = icnt_cycle(x, end + fpc - 1, pow2) - 1 + x->p.latency;
+    uint64_t arrival = fastdiv_div(&x->div_fpc, end + fpc - 1) - 1 + x->p.latency;
     x->st.packets++;
     x->st.flits += flits;
     x->st.latency_sum += arrival - h->ready;
@@ -227,7 +221,7 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
       return UINT64_MAX;
     }
     if (end >= limit) /* the port is busy until `end`: the next head waits at least that long */
-      return sp->next = icnt_cycle(x, end, pow2);
+      return sp->next = fastdiv_div(&x->div_fpc, end);
   } while (1);
 }
 
@@ -251,42 +245,34 @@ static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, ui
     for (; bits; bits &= bits - 1) {
       uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
       uint64_t t = x->src[s].next;
-      if (t <= now) t = icnt_send(x, s, now, base, limit, fpc, false);
+      if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
       if (t < wake) wake = t;
     }
   }
   x->wake = wake;
 }
 
-/* One round over the sources of in_nz's single word, from `first`: the word
- * rotated right by `first` lists them in round order, one loop (sending
- * clears no bit the round has yet to visit). icnt_send is inlined into it
- * (always_inline: as a call its spills cost more), with flit-slot divisions
- * as shifts when pow2. */
-static inline __attribute__((always_inline)) void icnt_round_word(Icnt *x, uint64_t now, uint32_t first, bool pow2) {
+/* The round. Fewer than 64 sources (one word of in_nz, the usual crossbar):
+ * the word rotated right by `first` lists them in round order, one loop
+ * (sending clears no bit the round has yet to visit). icnt_send is inlined
+ * into each loop (always_inline: as a call its spills cost more). */
+static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
+  /* The first source served rotates with the cycle number, not with the
+   * number of ticks, so skipping idle cycles cannot change arbitration. */
+  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
+  if (x->src_words != 1) {
+    icnt_round_words(x, now, first);
+    return;
+  }
   const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc, in = x->in_nz[0];
   uint64_t wake = UINT64_MAX;
   for (uint64_t bits = first ? in >> first | in << (64 - first) : in; bits; bits &= bits - 1) {
     uint32_t s = ((uint32_t)__builtin_ctzll(bits) + first) & 63;
     uint64_t t = x->src[s].next;
-    if (t <= now) t = icnt_send(x, s, now, base, limit, fpc, pow2);
+    if (t <= now) t = icnt_send(x, s, now, base, limit, fpc);
     if (t < wake) wake = t;
   }
   x->wake = wake;
-}
-
-/* The round. Fewer than 64 sources (one word of in_nz, the usual crossbar):
- * icnt_round_word, in a copy for a power-of-2 flits_per_cycle (the usual). */
-static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
-  /* The first source served rotates with the cycle number, not with the
-   * number of ticks, so skipping idle cycles cannot change arbitration. */
-  const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
-  if (x->src_words != 1)
-    icnt_round_words(x, now, first);
-  else if (x->div_fpc.pow2)
-    icnt_round_word(x, now, first, true);
-  else
-    icnt_round_word(x, now, first, false);
 }
 
 void icnt_tick(Icnt *x, uint64_t now) {

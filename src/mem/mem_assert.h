@@ -6,7 +6,7 @@
  * tested just before the push, a port index the memory system computed, a
  * fill matching the MSHR entry it names): on in builds with WS_CHECKS (the
  * test build: every test runs with them), compiled out of the release build,
- * where they cost about 2% of the host time. Checks of what a policy plugin
+ * where they cost about 2% of the host instructions. Checks of what a policy plugin
  * returns stay MEM_ASSERTs. */
 #ifndef WS_MEM_ASSERT_H
 #define WS_MEM_ASSERT_H

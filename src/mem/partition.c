@@ -16,10 +16,6 @@ struct Partition {
   bool dram_busy; /* false only while the channel is idle (dram_idle): set by every dram_push, cleared by
                    * a tick that finds it idle. An idle channel's tick, returns and events are nothing,
                    * so ticks skip it without touching it. */
-  bool reply_blocked; /* the last tick ended refusing a ready input head (no port left, or a full hit
-                       * queue) with the L2's hit queue full behind a full reply-network source queue,
-                       * the DRAM idle and the controller and L2 miss queues empty: until the network
-                       * takes a packet from that source queue, every tick is a hit-queue refusal */
   uint32_t line;  /* L2 line size */
   ReqQueue input; /* ready = cycle of the L2 access */
   ReqQueue ctrl;  /* L2 miss queue -> DRAM; ready = cycle it reaches the scheduler */
@@ -74,13 +70,6 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
 }
 
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
-  if (pt->reply_blocked) { /* the usual tick of a partition the reply network throttles */
-    if (!icnt_can_push(reply, pt->p.id)) {
-      cache_note_retries(pt->l2, CACHE_FAIL_REPLY_QUEUE, 1);
-      return true;
-    }
-    pt->reply_blocked = false;
-  }
   const uint32_t line = pt->line;
   if (pt->dram_busy) {
     dram_tick(pt->dram, now);
@@ -110,12 +99,6 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     CacheFailReason why = cache_admit_fail(pt->l2, now);
     if (why) { /* what cache_access would return, without the call */
       cache_note_retries(pt->l2, why, 1);
-      /* Until a send frees a source-queue slot, nothing else can change a later tick: no DRAM return,
-       * controller or miss-queue request, no reply taken (so the hit queue stays full), no port used
-       * (a later cycle has all of them free), and pushes only lengthen the input behind its ready head. */
-      pt->reply_blocked = !pt->dram_busy && reqq_empty(&pt->ctrl) && !cache_miss_head(pt->l2) &&
-                          cache_admit_fail(pt->l2, now + 1) == CACHE_FAIL_REPLY_QUEUE &&
-                          !icnt_can_push(reply, pt->p.id);
       return true;
     }
     CacheResult res = cache_access_admitted(pt->l2, &pt->input.head->req, now);

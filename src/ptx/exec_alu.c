@@ -98,17 +98,9 @@ static inline uint64_t canon32_bits(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7
 #endif
 FMA_CLONES static void f32_arith_rn(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C, int op,
                                     uint32_t active) {
-/* A full warp goes through a local array: the loops touch no memory the
- * other could alias, so the compiler can use vector instructions (the same
- * IEEE operations, lane by lane). */
-#define F32_RN(EXPR)                                                                               \
-  if (active == 0xFFFFFFFFu) {                                                                     \
-    float r[PTX_WARP_SIZE];                                                                        \
-    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) r[l] = (EXPR);                                    \
-    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = canon32_bits((uint32_t)f32_bits(r[l]));   \
-  } else {                                                                                         \
-    FOR_LANES(active, l) D[l] = canon32_bits((uint32_t)f32_bits(EXPR));                           \
-  }
+/* ALL_LANES: a full warp's lanes can use vector instructions (the same IEEE
+ * operations, lane by lane). */
+#define F32_RN(EXPR) ALL_LANES(active, D, l, canon32_bits((uint32_t)f32_bits(EXPR)))
   switch (op) {
   case PTX_OP_add: F32_RN(as_f32(A[l]) + as_f32(B[l])); break;
   case PTX_OP_sub: F32_RN(as_f32(A[l]) - as_f32(B[l])); break;

@@ -93,26 +93,31 @@ static inline void store_bytes(uint8_t *p, uint64_t v, int bytes) {
 
 /* The last global/const allocation a warp instruction's lanes resolved into:
  * later lanes whose aligned access lies inside it need no resolve(). Lanes of
- * one instruction nearly always hit the same allocation. */
+ * one instruction nearly always hit the same allocation, and have one access
+ * size, so a hit is one range compare and the alignment test. */
 typedef struct LaneCache {
-  uint64_t base, size; /* size 0: empty */
+  uint64_t base;
+  uint64_t lim; /* offsets from base below it start an access that fits in the allocation; 0: empty */
   uint8_t *data;
   uint8_t space;
 } LaneCache;
 
-/* p for [addr, addr+size) if it lies in the cached allocation and is aligned, else NULL. */
+/* p for [addr, addr+size) if it lies in the cached allocation and is aligned,
+ * else NULL (size: the instruction's, as when the cache was filled). */
 static inline uint8_t *lane_cache_hit(const LaneCache *c, uint64_t addr, uint32_t size) {
   uint64_t off = addr - c->base;
-  if (off < c->size && c->size - off >= size && !(addr & (size - 1))) return c->data + off;
-  return NULL;
+  return off < c->lim && !(addr & (size - 1)) ? c->data + off : NULL;
 }
 
-/* After resolve() succeeded in global/const space: cache that allocation
- * (for stores only a writable one). */
-static void lane_cache_fill(LaneCache *c, PtxWarp *w, uint64_t addr, uint8_t sp, int write) {
+/* After resolve() succeeded in global/const space for an access of `size`
+ * bytes: cache that allocation (for stores only a writable one). */
+static void lane_cache_fill(LaneCache *c, PtxWarp *w, uint64_t addr, uint32_t size, uint8_t sp, int write) {
   if (sp != PTX_SP_GLOBAL && sp != PTX_SP_CONST) return;
+  uint64_t bytes;
   int ro;
-  if (!ptx_dev_alloc_of(w->cta->launch->dev, addr, &c->base, &c->size, &c->data, &ro) || (write && ro)) c->size = 0;
+  c->lim = 0;
+  if (ptx_dev_alloc_of(w->cta->launch->dev, addr, &c->base, &bytes, &c->data, &ro) && !(write && ro) && bytes >= size)
+    c->lim = bytes - size + 1;
   c->space = sp;
 }
 
@@ -124,7 +129,7 @@ static inline uint8_t *lane_resolve(PtxWarp *w, const PtxInst *in, uint32_t l, u
     *sp = lc->space;
     return p;
   }
-  if ((p = resolve(w, in, l, addr, size, write, sp))) lane_cache_fill(lc, w, addr, *sp, write);
+  if ((p = resolve(w, in, l, addr, size, write, sp))) lane_cache_fill(lc, w, addr, size, *sp, write);
   return p;
 }
 
@@ -205,37 +210,14 @@ HANDLER(exec_ld) {
       dst[k][l] = mask_bytes(v, wb);                                        \
     }                                                                       \
   }
-  /* Scalar 4- and 8-byte loads into a register (nearly all): a lane inside
-   * the allocation the lane cache holds (all but the first, as a rule) costs
-   * one range test; the others resolve as above. */
-#define LD_SCALAR(EB)                                                       \
-  {                                                                         \
-    uint64_t *D = dst[0];                                                   \
-    FOR_LANES(active, l) {                                                  \
-      uint64_t addr = lane_addr_at(&la, l), off = addr - lc.base;           \
-      uint8_t sp;                                                           \
-      const uint8_t *p;                                                     \
-      if (off <= lim && !(addr & ((EB)-1))) p = lc.data + off, sp = lc.space; \
-      else {                                                                \
-        if (!(p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp))) return;  \
-        lim = lc.size >= (EB) ? lc.size - (EB) : 0;                         \
-        if (lc.size < (EB)) lc.base = ~(uint64_t)0;                         \
-      }                                                                     \
-      if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }               \
-      uint64_t v = load_bytes(p, (EB));                                     \
-      if (sgn) v = (uint64_t)sext_bytes(v, (EB));                           \
-      D[l] = mask_bytes(v, wb);                                             \
-    }                                                                       \
-  }
-  uint64_t lim = 0;
-  lc.base = ~(uint64_t)0; /* empty: every offset from it is out of range but one, which the alignment test rejects */
+  /* a full warp's traced scalar global load (the SM's, nearly all): one pass, ld_full_warp */
   if (n == 1 && dst[0] && active == 0xFFFFFFFFu && in->space == PTX_SP_GLOBAL && la.base && !la.addr32 && tr && !sgn &&
       (eb == 4 ? ld_full_warp_4(w, dst[0], la.base, la.off, tr) : eb == 8 && ld_full_warp_8(w, dst[0], la.base, la.off, tr)))
     return;
-  if (n == 1 && eb == 4 && dst[0]) LD_SCALAR(4)
-  else if (n == 1 && eb == 8 && dst[0]) LD_SCALAR(8)
+  /* scalar 4- and 8-byte loads (nearly all) with their sizes constant */
+  if (n == 1 && eb == 4) { LD_LANES(4, 1) }
+  else if (n == 1 && eb == 8) { LD_LANES(8, 1) }
   else { LD_LANES(eb, n) }
-#undef LD_SCALAR
 #undef LD_LANES
 }
 

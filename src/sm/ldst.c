@@ -76,6 +76,13 @@ static inline void ldst_next_request(Sm *sm) {
   if (u->cur.is_write) u->cur.bytes = q->bytes;
 }
 
+/* Request k starts with the lane at (physical) address a, line `line`. */
+static inline void coalesce_new(SmReq *req, uint32_t k, uint64_t line, uint64_t a) {
+  req[k].line_addr = line;
+  req[k].addr = a;
+  req[k].bytes = 0;
+}
+
 /* The coalescer table's slot of `line`: its request's, or the empty one where it goes. */
 static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, uint64_t line) {
   enum { HBITS = 8, HSIZE = 1 << HBITS };
@@ -150,9 +157,7 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
     }                                                                                                                  \
     if (!found) { /* a new line: at most one per lane, SM_MAX_REQS >= 32 */                                            \
       i = nreq++;                                                                                                      \
-      u->req[i].line_addr = (line);                                                                                    \
-      u->req[i].addr = (a);                                                                                            \
-      u->req[i].bytes = 0;                                                                                             \
+      coalesce_new(u->req, i, (line), (a));                                                                            \
     }                                                                                                                  \
     last = (line);                                                                                                     \
   }
@@ -165,10 +170,7 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
       const uint64_t a = t->addr[l], line = a & lmask;
       if (line == last) continue;
       if (nreq && line < last) break;
-      u->req[nreq].line_addr = line;
-      u->req[nreq].addr = a;
-      u->req[nreq].bytes = 0;
-      nreq++;
+      coalesce_new(u->req, nreq++, line, a);
       last = line;
     }
     for (; l < PTX_WARP_SIZE; l++) {

@@ -642,7 +642,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   uint32_t rows[6], nrows = 0;
   for (uint32_t i = 0; i < o->nwr; i++) rows[nrows++] = rb + o->wr[i];
   for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
-  uint32_t mask = ptx_warp_mask(pw);
+  const uint64_t thread_insts = pw->thread_insts; /* the step counts the warp's active lanes */
   w->head_ok = 0;
   pw->trace = unit == SM_UNIT_LDST ? &sm->trace : NULL;
   sm->trace.mask = 0;
@@ -651,7 +651,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   pw->trace = NULL;
   if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
   sm->st.warp_insts++;
-  sm->st.thread_insts += mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : bitmap_count(mask); /* a full warp, as a rule */
+  sm->st.thread_insts += pw->thread_insts - thread_insts;
   sm->st.issue_kind[kind]++;
   w->view->insts++;
   w->view->last_issue = now;
