@@ -267,10 +267,9 @@ static inline int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
   const uint64_t *t = &c->tags[set * ways];
   size_t w = 0; /* a 64-bit index: t[w + k] is one addressing mode */
   for (; w + 4 <= ways; w += 4) {
-    if (t[w] == line_addr) return (int)w;
-    if (t[w + 1] == line_addr) return (int)w + 1;
-    if (t[w + 2] == line_addr) return (int)w + 2;
-    if (t[w + 3] == line_addr) return (int)w + 3;
+    const uint32_t m = (uint32_t)(t[w] == line_addr) | (uint32_t)(t[w + 1] == line_addr) << 1 |
+                       (uint32_t)(t[w + 2] == line_addr) << 2 | (uint32_t)(t[w + 3] == line_addr) << 3;
+    if (m) return (int)w + __builtin_ctz(m);
   }
   for (; w < ways; w++)
     if (t[w] == line_addr) return (int)w;
