@@ -40,7 +40,7 @@ static int open_sched(Sched *s, const char *name, uint32_t max_warps, const char
   }
   char prefix[64], err[256] = "";
   snprintf(prefix, sizeof prefix, "sched.%s", s->p->name);
-  WarpSchedEnv env = {0, NSCHED, max_warps, 8, prefix, s->cfg};
+  WarpSchedEnv env = {.sm = 0, .nsched = NSCHED, .max_warps = max_warps, .max_ctas = 8, .prefix = prefix, .cfg = s->cfg};
   if (s->p->init && s->p->init(&s->st, &env, err, sizeof err)) {
     fprintf(stderr, "init %s: %s\n", name, err);
     CHECK(0);

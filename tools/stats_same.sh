@@ -9,7 +9,10 @@
 # and a changed geometry (4 schedulers, 8 partitions, 1 MB L2).
 # Prints the cases that differ (or fail) and exits 1 if there are any.
 # CASES=REGEX keeps only the cases whose line ("bench size sched [args]")
-# matches the extended regular expression.
+# matches the extended regular expression. For a change that adds statistics
+# or splits one: ADDED=1 ignores the keys only the new binary writes, and
+# FOLD="a.b>c.d ..." adds the new binary's statistic a.b into c.d (and drops
+# a.b) before comparing (e.g. a stall reason split out of another).
 # Takes about 30 s with 2 jobs. Needs python3 (tools/setup-debian.sh).
 set -eu
 if [ $# -lt 2 ]; then
@@ -47,8 +50,8 @@ run_case() {
     echo FAILED > "$out/$n.json"
     return 0
   fi
-  python3 - "$out/$n.raw" "$out/$n.json" << 'EOF'
-import json, sys
+  python3 - "$out/$n.raw" "$out/$n.json" "$([ "$out" = "${out%/new}" ] && echo ref || echo new)" << 'EOF'
+import json, os, sys
 def strip(x):
     if isinstance(x, dict):
         return {k: strip(v) for k, v in x.items() if not (k.endswith("seconds") or k.endswith("per_sec"))}
@@ -57,6 +60,16 @@ def strip(x):
     return x
 with open(sys.argv[1]) as f:
     d = strip(json.load(f))
+if sys.argv[3] == "new":
+    for pair in os.environ.get("FOLD", "").split():
+        src, dst = (p.split(".") for p in pair.split(">"))
+        def at(obj, path):
+            for k in path[:-1]:
+                obj = obj.get(k, {}) if isinstance(obj, dict) else {}
+            return obj
+        s, t = at(d, src), at(d, dst)
+        if src[-1] in s and dst[-1] in t:
+            t[dst[-1]] += s.pop(src[-1])
 with open(sys.argv[2], "w") as f:
     json.dump(d, f, indent=0, sort_keys=True)
 EOF
@@ -81,6 +94,18 @@ while read -r n rest; do
   done
   if [ "$failed" = 1 ]; then
     bad=1
+  elif [ "${ADDED:-0}" = 1 ]; then
+    python3 - "$work/ref/$n.json" "$work/new/$n.json" << 'EOF' > "$work/$n.diff" || { echo "case $n ($rest): statistics differ:"; head -n 6 "$work/$n.diff" | sed 's/^/  /'; bad=1; }
+import json, sys
+ref, new = (json.load(open(p)) for p in sys.argv[1:3])
+def cmp(a, b, path):
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in a for d in (cmp(a[k], b[k], path + "." + k) if k in b else [path + "." + k + ": missing"])]
+    return [] if a == b else [f"{path}: {a} -> {b}"]
+d = cmp(ref, new, "")
+print("\n".join(d))
+sys.exit(1 if d else 0)
+EOF
   elif ! cmp -s "$work/ref/$n.json" "$work/new/$n.json"; then
     echo "case $n ($rest): statistics differ:"
     diff "$work/ref/$n.json" "$work/new/$n.json" | head -n 6 | sed 's/^/  /'
