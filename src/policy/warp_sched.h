@@ -118,7 +118,7 @@ typedef struct SchedEvent {
   int32_t other_slot;   /* L1_EVICT: the interferer's warp slot (-1 none) */
   uint32_t nwarps;      /* CTA events: warps of the CTA */
   uint8_t fail;         /* L1_RESFAIL: CacheFailReason; L1_EVICT: CacheEvictReason */
-  const PolicyKernel *kernel;
+  const PolicyKernel *kernel; /* the running kernel: valid during the call (copy what is kept) */
 } SchedEvent;
 
 /* What on_issue learns about an issued instruction (it has executed). */
