@@ -359,54 +359,50 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
 /* ---- statistics ---- */
 static const char *const stall_names[SM_STALL__COUNT] = {"no_warp", "ibuffer", "scoreboard", "barrier", "unit_busy", "ldst_busy", "policy", "drain", "other_sched"};
 
-/* The plugins' and cache policies' own statistics, over the whole GPU: the
- * scheduler and each observer over the SMs, each cache over its instances.
- * Text: "<section>.<policy>.<stat>" lines; JSON: the "policies" object. */
-static void gpu_print_policy_stats(const Gpu *g, FILE *out, bool json) {
-  enum { MAXS = 16 };
-  PolicyStats *ps[MAXS] = {0};
-  const char *section[MAXS], *pname[MAXS];
-  uint32_t n = 0;
-  const uint32_t nplug = sm_plugin_count(g->sms[0]);
-  for (uint32_t k = 0; k < nplug && n < MAXS; k++, n++) {
-    ps[n] = policy_stats_create();
-    section[n] = k ? "observer" : "sched";
-    pname[n] = sm_plugin_name(g->sms[0], k);
-    for (uint32_t i = 0; ps[n] && i < g->nsm; i++) sm_policy_stats(g->sms[i], k, ps[n]);
-  }
-  static const char *const caches[] = {"l1d", "l1i", "l2"};
-  for (uint32_t c = 0; c < 3 && n < MAXS; c++, n++) {
-    ps[n] = policy_stats_create();
-    section[n] = caches[c];
-    uint32_t count = c == 2 ? memsys_partitions(g->ms) : g->nsm;
-    const Cache *first = c == 0 ? memsys_l1d(g->ms, 0) : c == 1 ? memsys_l1i(g->ms, 0) : memsys_l2(g->ms, 0);
-    pname[n] = cache_params_of(first)->policy->name;
-    for (uint32_t i = 0; ps[n] && i < count; i++)
-      cache_policy_stats(c == 0 ? memsys_l1d(g->ms, i) : c == 1 ? memsys_l1i(g->ms, i) : memsys_l2(g->ms, i), ps[n]);
-  }
-  if (json) fprintf(out, "{");
-  bool first_obs = true;
-  for (uint32_t k = 0; k < n; k++) {
-    if (!ps[k]) continue;
-    char prefix[128];
-    snprintf(prefix, sizeof prefix, "%s.%s", section[k], pname[k]);
-    if (!json) {
-      policy_stats_print(ps[k], pname[k], prefix, out, false);
-      continue;
+/* One section of the policies' statistics: `name`'s stats hook over its
+ * instances (the SMs' plugin `plugin`, or every cache of kind `cache`). */
+static void gpu_policy_section(const Gpu *g, FILE *out, bool json, const char *section, int plugin, int cache) {
+  PolicyStats *ps = policy_stats_create();
+  if (!ps) return;
+  const char *name = "";
+  if (plugin >= 0) {
+    name = sm_plugin_name(g->sms[0], (uint32_t)plugin);
+    for (uint32_t i = 0; i < g->nsm; i++) sm_policy_stats(g->sms[i], (uint32_t)plugin, ps);
+  } else {
+    uint32_t count = cache == 2 ? memsys_partitions(g->ms) : g->nsm;
+    for (uint32_t i = 0; i < count; i++) {
+      const Cache *c = cache == 0 ? memsys_l1d(g->ms, i) : cache == 1 ? memsys_l1i(g->ms, i) : memsys_l2(g->ms, i);
+      name = cache_params_of(c)->policy->name;
+      cache_policy_stats(c, ps);
     }
-    if (!strcmp(section[k], "observer")) { /* "observers": {"name": {...}, ...} */
-      fprintf(out, "%s", first_obs ? ", \"observers\": {" : ", ");
-      first_obs = false;
-      fprintf(out, "\"%s\": ", pname[k]);
-    } else {
-      if (!first_obs) fprintf(out, "}"), first_obs = true;
-      fprintf(out, "%s\"%s\": ", k ? ", " : "", section[k]);
-    }
-    policy_stats_print(ps[k], pname[k], prefix, out, true);
   }
-  if (json) fprintf(out, "%s}", first_obs ? "" : "}");
-  for (uint32_t k = 0; k < n; k++) policy_stats_free(ps[k]);
+  char prefix[128];
+  snprintf(prefix, sizeof prefix, "%s.%s", section, name);
+  policy_stats_print(ps, name, prefix, out, json);
+  policy_stats_free(ps);
 }
+
+/* The plugins' and cache policies' own statistics over the whole GPU. Text:
+ * "<section>.<policy>.<stat>" lines; JSON: the "policies" object,
+ * {"sched": {...}, "observers": {"name": {...}}, "l1d": ..., "l1i": ..., "l2": ...}. */
+static void gpu_print_policy_stats(const Gpu *g, FILE *out, bool json) {
+  static const char *const caches[] = {"l1d", "l1i", "l2"};
+  const uint32_t nplug = sm_plugin_count(g->sms[0]);
+  if (json) fprintf(out, "{\"sched\": ");
+  gpu_policy_section(g, out, json, "sched", 0, -1);
+  if (json && nplug > 1) fprintf(out, ", \"observers\": {");
+  for (uint32_t k = 1; k < nplug; k++) {
+    if (json) fprintf(out, "%s\"%s\": ", k > 1 ? ", " : "", sm_plugin_name(g->sms[0], k));
+    gpu_policy_section(g, out, json, "observer", (int)k, -1);
+  }
+  if (json && nplug > 1) fprintf(out, "}");
+  for (int c = 0; c < 3; c++) {
+    if (json) fprintf(out, ", \"%s\": ", caches[c]);
+    gpu_policy_section(g, out, json, caches[c], -1, c);
+  }
+  if (json) fprintf(out, "}");
+}
+
 static const char *const kind_names[WINST__COUNT] = {"alu", "sfu", "global_load", "global_store", "local_load", "local_store",
                                                      "shared", "const", "atomic", "branch", "barrier", "other"};
 static const char *const unit_names[SM_UNIT__COUNT] = {"sp", "sfu", "ldst", "none"};
