@@ -1,6 +1,8 @@
 /* main.c - the warpsim command line: list, run, suite, launch.
  * Errors in arguments print a message naming the bad option and the valid
  * ones, and exit with status 2; a failed benchmark check exits 1. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 
 #include "bench.h"
 #include "cli/cli.h"
+#include "cli/outfile.h"
 #include "core/config.h"
 #include "sm/gpu.h"
 
@@ -65,13 +68,14 @@ typedef struct RunResult {
   int nk;
 } RunResult;
 
-/* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree. */
+/* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree.
+ * Only existence is checked (opening a FIFO would block): cfg_load_file rejects what is
+ * not a regular file. */
 int cli_find_config(const char *name, char *out, size_t len) {
   const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
   for (int i = 0; cands[i]; i++) {
     snprintf(out, len, cands[i], name);
-    FILE *f = fopen(out, "r");
-    if (f) { fclose(f); return 0; }
+    if (!access(out, F_OK)) return 0;
   }
   char exe[1024];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -80,8 +84,7 @@ int cli_find_config(const char *name, char *out, size_t len) {
     char *slash = strrchr(exe, '/');
     if (slash) *slash = 0;
     snprintf(out, len, "%s/../../configs/%s.cfg", exe, name);
-    FILE *f = fopen(out, "r");
-    if (f) { fclose(f); return 0; }
+    if (!access(out, F_OK)) return 0;
   }
   return -1;
 }
@@ -180,12 +183,10 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
 
 static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
 
-static int write_json(const char *path, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
+/* Writes the statistics to an output opened before the run (cli/outfile.h: whole file or nothing). */
+static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
                       const Gpu *g, const Config *cfg) {
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) { fprintf(stderr, "warpsim: cannot write %s\n", tmp); return -1; }
+  FILE *f = of->f;
   fprintf(f, "{\n  \"benchmark\": \"%s\",\n  \"size\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"%s\",\n  \"check\": \"%s\",\n",
           b->name, bench_size_name(size), (unsigned long long)seed, g ? "timing" : "functional", status_name(res->status));
   if (g) {
@@ -202,15 +203,18 @@ static int write_json(const char *path, const BenchDesc *b, BenchSize size, uint
   fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
           res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,
           res->seconds > 0 ? (double)res->st.thread_insts / res->seconds : 0.0);
-  int bad = ferror(f);
-  if (fclose(f) || bad || rename(tmp, path)) { remove(tmp); fprintf(stderr, "warpsim: cannot write %s\n", path); return -1; }
+  char err[PATH_MAX + 128];
+  if (out_commit(of, err, sizeof err)) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
   return 0;
 }
 
+/* A whole unsigned 64-bit number: no sign (strtoull would wrap "-1"), no overflow (it would clamp). */
 static int parse_u64(const char *s, uint64_t *v) {
   char *end;
+  if (!*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+  errno = 0;
   *v = strtoull(s, &end, 0);
-  return (*s && !*end) ? 0 : -1;
+  return (!*end && !errno) ? 0 : -1;
 }
 
 static int cmd_run(int argc, char **argv) {
@@ -229,7 +233,7 @@ static int cmd_run(int argc, char **argv) {
     if (!strcmp(a, "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-      if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s'\n", argv[i]); return 2; }
+      if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
     else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json FILE, -v)\n", a); return 2; }
@@ -244,9 +248,16 @@ static int cmd_run(int argc, char **argv) {
     fprintf(stderr, "\n");
     return 2;
   }
-  Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
-  if (!ro.functional && !cfg) return 2;
-  if (cfg && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  /* the configuration is checked in functional mode too: a typo is an error, never ignored */
+  Config *cfg = cli_make_config(&ro);
+  if (!cfg) return 2;
+  if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  if (ro.functional) { cfg_free(cfg); cfg = NULL; }
+  OutFile of = {0};
+  if (json) { /* an unwritable --json fails now, not after the run */
+    char err[PATH_MAX + 128];
+    if (out_open(&of, json, err, sizeof err)) { fprintf(stderr, "warpsim run: %s\n", err); cfg_free(cfg); return 1; }
+  }
   RunResult res;
   Gpu *g = NULL;
   run_one(b, size, seed, verbose, cfg, &g, &res);
@@ -270,7 +281,8 @@ static int cmd_run(int argc, char **argv) {
   printf("warp_insts_per_cpu_sec %.0f\n", res.cpu_seconds > 0 ? (double)res.st.warp_insts / res.cpu_seconds : 0.0);
   if (g) gpu_print_stats(g, stdout, false, res.seconds);
   int rc = res.status == BENCH_PASS ? 0 : 1;
-  if (json && write_json(json, b, size, seed, &res, g, cfg)) rc = 2;
+  if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;
+  out_abort(&of);
   gpu_free(g);
   cfg_free(cfg);
   return rc;
@@ -304,9 +316,25 @@ static int cmd_suite(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional)\n", argv[i]); return 2; }
   }
+  if (only) /* a name that matches no benchmark is a typo, not an empty selection */
+    for (const char *p = only; *p;) {
+      const char *e = strchr(p, ',');
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      int found = 0;
+      for (int i = 0; bench_registry[i] && !found; i++)
+        found = strlen(bench_registry[i]->name) == len && !strncmp(bench_registry[i]->name, p, len);
+      if (!found) {
+        fprintf(stderr, "warpsim suite: --only: unknown benchmark '%.*s'; valid:", (int)len, p);
+        for (int i = 0; bench_registry[i]; i++) fprintf(stderr, " %s", bench_registry[i]->name);
+        fprintf(stderr, "\n");
+        return 2;
+      }
+      if (!e) break;
+      p = e + 1;
+    }
   Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
   if (!cfg) return 2;
-  if (!ro.functional && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
   if (markdown) {

@@ -360,7 +360,9 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
     return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: zero grid or block dimension (%ux%ux%u, %ux%ux%u)", f->name, gx, gy, gz, bx, by, bz);
   uint64_t threads = (uint64_t)bx * by * bz;
   if (threads > 1024) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: %llu threads per block (at most 1024)", f->name, (unsigned long long)threads);
-  if (gy > 65535 || gz > 65535) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: grid y/z above 65535", f->name);
+  if (bx > 1024 || by > 1024 || bz > 64)
+    return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: block %ux%ux%u (at most 1024 x 1024 x 64)", f->name, bx, by, bz);
+  if (gx > 0x7FFFFFFFu || gy > 65535 || gz > 65535) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: grid %ux%ux%u (at most 2^31-1 x 65535 x 65535)", f->name, gx, gy, gz);
   uint64_t shared = (uint64_t)f->dyn_shared_off + shared_bytes;
   if (!shared_bytes) shared = f->static_shared;
   if (shared > 48 * 1024) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: %llu bytes of shared memory per block (at most 49152)", f->name, (unsigned long long)shared);
