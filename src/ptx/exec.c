@@ -45,8 +45,8 @@ static void enter_function(PtxWarp *w, uint32_t fi, uint32_t frame_base) {
   const PtxFunction *k = w->cta->launch->fn;
   w->cur_func = fi;
   w->frame_base = frame_base;
-  w->rf = w->regs + (size_t)k->rf_base[fi] * PTX_WARP_SIZE;
-  w->pf = w->preds + k->pf_base[fi];
+  w->rf = w->regs + (size_t)ptx_rf_base(k, fi) * PTX_WARP_SIZE;
+  w->pf = w->preds + ptx_pf_base(k, fi);
 }
 
 /* Pops the top entry; a call entry returns to its caller, copying the return value. */
@@ -307,11 +307,11 @@ PtxCta *ptx_cta_create(PtxLaunch *L, uint32_t linear_id, uint32_t smid) {
     w->sp = 1;
     w->stack[0] = (PtxSimtEntry){k->first_pc, PTX_EXIT_PC, w->valid, 0, 0, 0, 0};
     w->bar_dst = PTX_NO_REG;
-    for (uint32_t g = 0; g < m->nfuncs; g++) {
-      if (k->rf_base[g] == UINT32_MAX) continue;
+    for (uint32_t g = k->rf_lo; g < k->rf_lo + k->rf_n; g++) {
+      if (ptx_rf_base(k, g) == UINT32_MAX) continue;
       const PtxFunction *f = &m->funcs[g];
       for (uint32_t r = 0; r < f->nimm; r++) {
-        uint64_t *row = w->regs + (size_t)(k->rf_base[g] + f->nregs + r) * PTX_WARP_SIZE;
+        uint64_t *row = w->regs + (size_t)(ptx_rf_base(k, g) + f->nregs + r) * PTX_WARP_SIZE;
         for (int l = 0; l < PTX_WARP_SIZE; l++) row[l] = f->imm[r];
       }
     }

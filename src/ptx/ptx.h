@@ -142,13 +142,22 @@ typedef struct PtxFunction {
   uint32_t dyn_shared_off;   /* entries: offset of `.extern .shared` (dynamic) memory */
   int defined;               /* has a body */
   /* Per-kernel layout (entries only): register-file rows of each reachable function. */
-  uint32_t *rf_base;         /* indexed by function index; UINT32_MAX = unreachable */
+  uint32_t *rf_base;         /* indexed by function index - rf_lo; UINT32_MAX = unreachable */
   uint32_t *pf_base;
+  uint32_t rf_lo, rf_n;      /* the reachable functions lie in [rf_lo, rf_lo + rf_n): arrays this
+                              * long, not one entry per function of the module (40,000 kernels) */
   uint32_t rf_rows, pf_rows; /* total rows a warp needs */
   uint32_t max_local;        /* deepest call chain's local bytes per thread */
   uint32_t max_depth;
   uint32_t regs_per_thread;  /* entries: registers per thread, from liveness (occupancy) */
 } PtxFunction;
+/* Register-file row of function g's registers in kernel k's layout (UINT32_MAX: unreachable). */
+static inline uint32_t ptx_rf_base(const PtxFunction *k, uint32_t g) {
+  return g - k->rf_lo < k->rf_n ? k->rf_base[g - k->rf_lo] : UINT32_MAX;
+}
+static inline uint32_t ptx_pf_base(const PtxFunction *k, uint32_t g) {
+  return g - k->rf_lo < k->rf_n ? k->pf_base[g - k->rf_lo] : UINT32_MAX;
+}
 
 typedef struct PtxSymbol {
   char *name;
