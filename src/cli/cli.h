@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "core/config.h"
+#include "runtime/warpsim.h"
 
 #define MAX_SETS 128
 
@@ -23,6 +24,9 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i);
 Config *cli_make_config(RunOpts *o);
 int cli_find_config(const char *name, char *out, size_t len);
 int cli_launch(int argc, char **argv);
+/* One line per kernel on out: its registers per thread and where the count came from
+ * (ptxas's annotation or warpsim's estimate), and a warning on stderr for an estimate. */
+void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk);
 /* sweep / report: execs the experiment tool (tools/wsexp); returns only on failure. */
 int cli_exp(const char *cmd, int argc, char **argv);
 

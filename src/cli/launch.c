@@ -437,6 +437,7 @@ int cli_launch(int argc, char **argv) {
   printf("kernel %s: %llu warp instructions, %llu thread instructions, %llu CTAs, %llu cycles, %.3f s\n", L->kernel,
          (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts, (unsigned long long)st->ctas,
          (unsigned long long)st->cycles, dt);
+  cli_print_regs(stdout, ws_ctx_kernel(L->ctx, 0), ws_ctx_kernel_count(L->ctx));
   if (gpu) gpu_print_stats(gpu, stdout, false, dt);
   for (int i = 0; i < L->nouts; i++) {
     LOut *o = &L->outs[i];

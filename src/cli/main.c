@@ -181,6 +181,17 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
   return res->status;
 }
 
+void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk) {
+  for (int i = 0; i < nk; i++) {
+    fprintf(out, "regs                 %s %u per thread (%s)\n", k[i].name, k[i].regs_per_thread,
+            k[i].regs_estimated ? "estimated by warpsim" : "ptxas");
+    if (k[i].regs_estimated)
+      fprintf(stderr, "warpsim: warning: kernel %s: no ptxas register count in its PTX (a `//@warpsim regs` line); "
+              "occupancy uses warpsim's liveness estimate of %u registers per thread, which can be far from ptxas's "
+              "(tools/annotate_regs.sh adds the real count)\n", k[i].name, k[i].regs_per_thread);
+  }
+}
+
 static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
 
 /* Writes the statistics to an output opened before the run (cli/outfile.h: whole file or nothing). */
@@ -199,6 +210,11 @@ static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t 
   fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
           (unsigned long long)res->st.warp_insts, (unsigned long long)res->st.thread_insts, (unsigned long long)res->st.ctas,
           (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
+  fputs("  \"kernel_regs\": {", f);
+  for (int i = 0; i < res->nk; i++)
+    fprintf(f, "%s\n    \"%s\": {\"regs_per_thread\": %u, \"source\": \"%s\"}", i ? "," : "", res->k[i].name,
+            res->k[i].regs_per_thread, res->k[i].regs_estimated ? "estimate" : "ptxas");
+  fputs(res->nk ? "\n  },\n" : "},\n", f);
   fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
   fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
           res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,
@@ -279,6 +295,7 @@ static int cmd_run(int argc, char **argv) {
   printf("warp_insts_per_sec   %.0f\n", res.seconds > 0 ? (double)res.st.warp_insts / res.seconds : 0.0);
   printf("thread_insts_per_sec %.0f\n", res.seconds > 0 ? (double)res.st.thread_insts / res.seconds : 0.0);
   printf("warp_insts_per_cpu_sec %.0f\n", res.cpu_seconds > 0 ? (double)res.st.warp_insts / res.cpu_seconds : 0.0);
+  cli_print_regs(stdout, res.k, res.nk);
   if (g) gpu_print_stats(g, stdout, false, res.seconds);
   int rc = res.status == BENCH_PASS ? 0 : 1;
   if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;

@@ -150,6 +150,7 @@ typedef struct PtxFunction {
   uint32_t max_local;        /* deepest call chain's local bytes per thread */
   uint32_t max_depth;
   uint32_t regs_per_thread;  /* entries: registers per thread, from liveness (occupancy) */
+  uint8_t regs_from_ptxas;   /* entries: regs_per_thread is ptxas's (a //@warpsim regs line), not estimated */
 } PtxFunction;
 /* Register-file row of function g's registers in kernel k's layout (UINT32_MAX: unreachable). */
 static inline uint32_t ptx_rf_base(const PtxFunction *k, uint32_t g) {

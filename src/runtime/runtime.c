@@ -103,6 +103,7 @@ static void log_kernel(WsContext *ctx, const PtxLaunch *L, const WsLaunchStats *
   k->threads_per_cta = L->threads_per_cta;
   k->shared_per_cta = L->shared_per_cta;
   k->regs_per_thread = L->fn->regs_per_thread;
+  k->regs_estimated = !L->fn->regs_from_ptxas;
 }
 
 /* ---- modules ---- */

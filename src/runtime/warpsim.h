@@ -80,6 +80,7 @@ typedef struct WsKernelInfo {
   unsigned threads_per_cta;   /* of the last launch */
   unsigned shared_per_cta;    /* static + dynamic bytes, last launch */
   unsigned regs_per_thread;   /* ptxas annotation or liveness estimate */
+  unsigned regs_estimated;    /* 1: regs_per_thread is warpsim's liveness estimate (no ptxas annotation) */
 } WsKernelInfo;
 int ws_ctx_kernel_count(const WsContext *ctx);
 const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i);

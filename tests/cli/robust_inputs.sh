@@ -26,7 +26,7 @@ expect 2 "command line:[0-9]+: .*nosuch" -- $W launch --ptx "$P" --kernel vadd -
 { echo "ptx $P   # the module"; echo "kernel vadd # comment"; echo "grid 1"; echo "block 32 # x"
   echo "buffer a f32 32 seq 0 1  # a"; echo "buffer b f32 32 const 1"; echo "buffer c f32 32"
   echo "arg a"; echo "arg b"; echo "arg c"; echo "arg s32 32 # n"; echo "print c 3 # first three"; } > "$d/c.launch"
-expect 0 "s c: 1 2 3 $" -- $W launch "$d/c.launch" --functional
+expect 0 " c: 1 2 3( |$)" -- $W launch "$d/c.launch" --functional
 { vadd; echo "shared 4294967296"; } > "$d/sh.launch"
 expect 2 "sh.launch:12: bad shared size '4294967296'" -- $W launch "$d/sh.launch" --functional
 expect 2 "bad scalar argument '99999999999' \(not a u32" -- $W launch --ptx "$P" --kernel vadd --arg "u32 99999999999"
@@ -83,4 +83,14 @@ expect 1 "cannot write '/dev/full': No space left on device" -- $W launch --ptx 
   --buffer "a f32 32" --buffer "b f32 32" --buffer "c f32 32" --arg a --arg b --arg c --arg "s32 32" --output "c /dev/full"
 expect 1 "cannot write '$d/nodir/c.bin'" -- $W launch --ptx "$P" --kernel vadd --functional \
   --buffer "a f32 32" --buffer "b f32 32" --buffer "c f32 32" --arg a --arg b --arg c --arg "s32 32" --output "c $d/nodir/c.bin"
+
+# item 14: where each kernel's register count came from; a warning for an estimate
+out=$($W run vecadd --size tiny --functional --json "$d/r.json" 2>&1) || fail "vecadd: $out"
+echo "$out" | grep -q "^regs  *vecadd 12 per thread (ptxas)$" || fail "no ptxas register line: $out"
+echo "$out" | grep -q "warning" && fail "a warning for an annotated kernel: $out"
+grep -q '"vecadd": {"regs_per_thread": 12, "source": "ptxas"}' "$d/r.json" || fail "no kernel_regs in the JSON"
+expect 0 "warning: kernel vadd: no ptxas register count" -- \
+  $W launch --ptx "$P" --kernel vadd --functional --buffer "a f32 32" --buffer "b f32 32" --buffer "c f32 32" \
+  --arg a --arg b --arg c --arg "s32 32"
+echo "$out" | grep -qE "^regs +vadd [0-9]+ per thread \(estimated by warpsim\)$" || fail "no estimated register line: $out"
 echo ok
