@@ -146,6 +146,10 @@ static int cfg_parse_value(CfgEntry *e, const char *text, char *why, size_t whyl
       snprintf(why, whylen, "expected an integer (optional K/M/G suffix)");
       return -1;
     }
+    if (p->min == p->max && p->min != 0 && v != p->min) { /* a fixed value: the key records it, nothing varies it */
+      snprintf(why, whylen, "only %lld is supported", (long long)p->min);
+      return -1;
+    }
     if (p->min < p->max && (v < p->min || v > p->max)) {
       snprintf(why, whylen, "out of range [%lld, %lld]", (long long)p->min, (long long)p->max);
       return -1;

@@ -84,6 +84,11 @@ expect 1 "cannot write '/dev/full': No space left on device" -- $W launch --ptx 
 expect 1 "cannot write '$d/nodir/c.bin'" -- $W launch --ptx "$P" --kernel vadd --functional \
   --buffer "a f32 32" --buffer "b f32 32" --buffer "c f32 32" --arg a --arg b --arg c --arg "s32 32" --output "c $d/nodir/c.bin"
 
+# item 8: sm.warp_size was accepted and ignored; only 32 is modelled
+expect 2 "--set: bad value '7' for sm.warp_size \(int\): only 32 is supported" -- $W run vecadd --size tiny --set sm.warp_size=7
+printf 'include %s\nsm.warp_size = 16\n' "$PWD/configs/gtx480.cfg" > "$d/ws.cfg"
+expect 2 "ws.cfg:2: bad value '16' for sm.warp_size" -- $W run vecadd --size tiny --functional --config "$d/ws.cfg"
+
 # item 14: where each kernel's register count came from; a warning for an estimate
 out=$($W run vecadd --size tiny --functional --json "$d/r.json" 2>&1) || fail "vecadd: $out"
 echo "$out" | grep -q "^regs  *vecadd 12 per thread (ptxas)$" || fail "no ptxas register line: $out"
