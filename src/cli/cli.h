@@ -16,12 +16,15 @@ typedef struct RunOpts {
   int nsets;
   int functional;
   char sched_set[128];
+  char limit_sets[2][64];  /* --max-insts / --max-cycles as limit.* overrides */
 } RunOpts;
 
 double cli_now(void);
 /* Shared run options (--config, --sched, --set, --functional). */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i);
 Config *cli_make_config(RunOpts *o);
+/* Context options from a resolved configuration (the functional engine's limit.max_warp_insts). */
+WsContextOptions cli_ctx_options(const Config *cfg);
 int cli_find_config(const char *name, char *out, size_t len);
 int cli_launch(int argc, char **argv);
 /* One line per kernel on out: its registers per thread and where the count came from

@@ -398,6 +398,7 @@ int cli_launch(int argc, char **argv) {
   { /* the configuration is checked in functional mode too: a typo is an error, never ignored */
     char err[1024];
     if (!(cfg = cli_make_config(&ro))) goto out;
+    ws_ctx_set_max_warp_insts(L->ctx, cli_ctx_options(cfg).max_warp_insts);
     if (!(gpu = gpu_create(cfg, err, sizeof err))) { fprintf(stderr, "warpsim: %s\n", err); goto out; }
     if (ro.functional) gpu_free(gpu), gpu = NULL;
     else ws_ctx_set_engine(L->ctx, gpu_engine_run, gpu);

@@ -26,6 +26,8 @@ static const char *usage =
     "      --sched NAME             warp scheduler (same as --set sched.policy=NAME)\n"
     "      --set KEY=VALUE          override one configuration key (repeatable)\n"
     "      --functional             functional execution only (no timing model)\n"
+    "      --max-insts N            stop a launch after N warp instructions (limit.max_warp_insts; 0: never)\n"
+    "      --max-cycles N           stop a launch after N cycles (limit.max_cycles; 0: never)\n"
     "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
     "      -v                       verbose\n"
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
@@ -103,13 +105,18 @@ static int cli_missing_value(const char *cmd, int argc, char **argv, int i, cons
 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
-  static const char *const valued[] = {"--config", "--sched", "--set", NULL};
+  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", NULL};
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
   if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
   if (*i + 1 >= argc) return 0;
   if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
   if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
+  if (!strcmp(a, "--max-insts") || !strcmp(a, "--max-cycles")) {
+    int c = a[6] == 'c';
+    snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
+    return 1;
+  }
   if (!strcmp(a, "--set")) {
     if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
     o->sets[o->nsets++] = argv[++*i];
@@ -139,9 +146,11 @@ Config *cli_make_config(RunOpts *o) {
   Config *cfg = cfg_create();
   if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
   const char *files[1] = {path};
-  const char *sets[MAX_SETS + 1];
   int n = 0;
+  const char *sets[MAX_SETS + 3];
   if (o->sched_set[0]) sets[n++] = o->sched_set;
+  for (int c = 0; c < 2; c++)
+    if (o->limit_sets[c][0]) sets[n++] = o->limit_sets[c];
   for (int i = 0; i < o->nsets; i++) sets[n++] = o->sets[i];
   if (cfg_resolve(cfg, files, 1, sets, n)) {
     fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
@@ -151,13 +160,20 @@ Config *cli_make_config(RunOpts *o) {
   return cfg;
 }
 
-/* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees). */
+WsContextOptions cli_ctx_options(const Config *cfg) {
+  WsContextOptions o = {0};
+  o.max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
+  return o;
+}
+
+/* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees).
+ * opts: the context's options (the functional engine's limits). */
 static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, const Config *cfg, Gpu **gpu_out,
-                   RunResult *res) {
+                   RunResult *res, const WsContextOptions *opts) {
   WsContext *ctx;
   memset(res, 0, sizeof *res);
   res->status = BENCH_ERROR;
-  if (ws_ctx_create(&ctx, NULL) != WS_SUCCESS) { fprintf(stderr, "warpsim: cannot create a context\n"); return BENCH_ERROR; }
+  if (ws_ctx_create(&ctx, opts) != WS_SUCCESS) { fprintf(stderr, "warpsim: cannot create a context\n"); return BENCH_ERROR; }
   Gpu *g = NULL;
   if (cfg) {
     char err[1024];
@@ -252,7 +268,7 @@ static int cmd_run(int argc, char **argv) {
       if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json FILE, -v)\n", a); return 2; }
+    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }
@@ -268,6 +284,7 @@ static int cmd_run(int argc, char **argv) {
   Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
   if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  WsContextOptions copts = cli_ctx_options(cfg);
   if (ro.functional) { cfg_free(cfg); cfg = NULL; }
   OutFile of = {0};
   if (json) { /* an unwritable --json fails now, not after the run */
@@ -276,7 +293,7 @@ static int cmd_run(int argc, char **argv) {
   }
   RunResult res;
   Gpu *g = NULL;
-  run_one(b, size, seed, verbose, cfg, &g, &res);
+  run_one(b, size, seed, verbose, cfg, &g, &res, &copts);
   printf("benchmark            %s (size %s, seed %llu)\n", b->name, bench_size_name(size), (unsigned long long)seed);
   printf("mode                 %s\n", cfg ? "timing" : "functional");
   if (cfg) {
@@ -331,7 +348,7 @@ static int cmd_suite(int argc, char **argv) {
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional)\n", argv[i]); return 2; }
+    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional, --max-insts, --max-cycles)\n", argv[i]); return 2; }
   }
   if (only) /* a name that matches no benchmark is a typo, not an empty selection */
     for (const char *p = only; *p;) {
@@ -363,7 +380,8 @@ static int cmd_suite(int argc, char **argv) {
     const BenchDesc *b = bench_registry[i];
     if (only && !in_list(only, b->name)) continue;
     RunResult res;
-    run_one(b, size, 1, 0, tcfg, NULL, &res);
+    WsContextOptions copts = cli_ctx_options(cfg);
+    run_one(b, size, 1, 0, tcfg, NULL, &res, &copts);
     ran++;
     if (res.status != BENCH_PASS) failed++;
     if (markdown) {

@@ -384,6 +384,33 @@ void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len) {
            w->fault.msg);
 }
 
+size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t *budget) {
+  size_t n = 0;
+  const PtxLaunch *L = c->launch;
+#define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+  for (uint32_t i = 0; i < c->nwarps && *budget; i++) {
+    const PtxWarp *w = &c->warps[i];
+    if (w->state == PTX_WARP_DONE || !w->sp) continue;
+    (*budget)--;
+    char where[256];
+    const PtxSimtEntry *t = &w->stack[w->sp - 1];
+    ptx_inst_describe(L->mod, t->pc, where, sizeof where);
+    PUT(" CTA (%u,%u,%u) warp %u at pc %u (%s), lanes 0x%08x active", c->ctaid[0], c->ctaid[1], c->ctaid[2], i,
+        t->pc - L->fn->first_pc, where, t->mask);
+    if (w->state == PTX_WARP_BARRIER) PUT(", waiting at barrier %u", w->bar_id);
+    uint32_t waiting = w->valid & ~w->exited & ~t->mask;
+    if (w->sp >= 2 && waiting && t->rpc != PTX_EXIT_PC && !t->call) {
+      ptx_inst_describe(L->mod, t->rpc, where, sizeof where);
+      PUT("; lanes 0x%08x wait at the reconvergence point pc %u (%s) for lanes 0x%08x, which loop: a spin lock "
+          "between lanes of one warp never ends here (the SIMT stack runs one path at a time until it reconverges; "
+          "there is no independent thread scheduling)", waiting, t->rpc - L->fn->first_pc, where, t->mask);
+    }
+    PUT(";");
+  }
+#undef PUT
+  return n < len ? n : (len ? len - 1 : 0);
+}
+
 size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len) {
   size_t n = 0;
 #define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)

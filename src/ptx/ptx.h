@@ -344,6 +344,11 @@ void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len);
 int ptx_cta_recheck_barriers(PtxCta *c);
 /* Appends \" CTA (x,y,z): barrier i has a of b warps (warps ... wait); k of n warps exited;\". Returns bytes written. */
 size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len);
+/* For a launch stopped by a limit: appends each unfinished warp of c (at most *budget of them,
+ * counted down) as " CTA (x,y,z) warp W at pc N (file:line: op), lanes 0x... active;", and for a
+ * warp whose SIMT stack has split, which lanes wait at the reconvergence point for the lanes
+ * that loop (an intra-warp spin lock never ends under the pre-Volta SIMT model). */
+size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t *budget);
 
 
 

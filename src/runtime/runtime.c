@@ -47,7 +47,7 @@ static WsResult fail(WsContext *ctx, WsResult rc, const char *fmt, ...) {
 const char *ws_result_name(WsResult r) {
   static const char *n[] = {"WS_SUCCESS", "WS_ERROR_INVALID_VALUE", "WS_ERROR_INVALID_PTX", "WS_ERROR_NOT_FOUND",
                             "WS_ERROR_OUT_OF_MEMORY", "WS_ERROR_ILLEGAL_ADDRESS", "WS_ERROR_LAUNCH_FAILED",
-                            "WS_ERROR_DEADLOCK", "WS_ERROR_FILE"};
+                            "WS_ERROR_DEADLOCK", "WS_ERROR_FILE", "WS_ERROR_LIMIT"};
   return (unsigned)r < sizeof n / sizeof n[0] ? n[r] : "WS_ERROR_UNKNOWN";
 }
 
@@ -75,6 +75,7 @@ void ws_ctx_destroy(WsContext *ctx) {
 const char *ws_ctx_error(const WsContext *ctx) { return ctx ? ctx->err : "no context"; }
 WsResult ws_ctx_synchronize(WsContext *ctx) { return ctx ? WS_SUCCESS : WS_ERROR_INVALID_VALUE; }
 void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine) { ctx->engine = run; ctx->engine_ctx = engine; }
+void ws_ctx_set_max_warp_insts(WsContext *ctx, uint64_t max_warp_insts) { ctx->opt.max_warp_insts = max_warp_insts; }
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx) { return &ctx->last; }
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx) { return &ctx->total; }
 int ws_ctx_kernel_count(const WsContext *ctx) { return ctx->nkinfo; }
@@ -274,6 +275,20 @@ static void describe_deadlock(PtxCta **slots, uint32_t nslots, char *buf, size_t
     if (slots[s]) n += ptx_cta_describe(slots[s], buf + n, len - n);
 }
 
+/* A launch stopped by max_warp_insts: which warps were still running, where, and for a warp
+ * whose lanes wait at a reconvergence point for lanes that loop, why that never ends. */
+static WsResult limit_report(WsContext *ctx, const PtxLaunch *L, PtxCta **slots, uint32_t nslots, uint64_t insts) {
+  char msg[900];
+  size_t n = 0;
+  uint32_t budget = 4;
+  for (uint32_t s = 0; s < nslots && n < sizeof msg - 1 && budget; s++)
+    if (slots[s]) n += ptx_cta_describe_running(slots[s], msg + n, sizeof msg - n, &budget);
+  return fail(ctx, WS_ERROR_LIMIT,
+              "kernel %s: stopped after %llu warp instructions (limit.max_warp_insts = %llu, --max-insts): an endless "
+              "loop, or a kernel longer than the limit; running:%s",
+              L->fn->name, (unsigned long long)insts, (unsigned long long)ctx->opt.max_warp_insts, msg);
+}
+
 /* Why: CTAs run interleaved (up to resident_ctas at once, each warp for a
  * quantum of instructions per turn) rather than one after another, so that
  * kernels whose CTAs communicate through global memory make progress, while
@@ -319,7 +334,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
       }
       if (rc != WS_SUCCESS) break;
       if (ctx->opt.max_warp_insts && insts > ctx->opt.max_warp_insts) {
-        rc = fail(ctx, WS_ERROR_LAUNCH_FAILED, "kernel %s: stopped after %llu warp instructions (limit)", L->fn->name, (unsigned long long)insts);
+        rc = limit_report(ctx, L, slots, nslots, insts);
         break;
       }
       if (c->live_warps == 0) {
@@ -337,7 +352,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
       break;
     }
     if (ctx->opt.max_warp_insts && insts > ctx->opt.max_warp_insts) {
-      rc = fail(ctx, WS_ERROR_LAUNCH_FAILED, "kernel %s: stopped after %llu warp instructions (limit)", L->fn->name, (unsigned long long)insts);
+      rc = limit_report(ctx, L, slots, nslots, insts);
       break;
     }
   }

@@ -89,6 +89,21 @@ expect 2 "--set: bad value '7' for sm.warp_size \(int\): only 32 is supported" -
 printf 'include %s\nsm.warp_size = 16\n' "$PWD/configs/gtx480.cfg" > "$d/ws.cfg"
 expect 2 "ws.cfg:2: bad value '16' for sm.warp_size" -- $W run vecadd --size tiny --functional --config "$d/ws.cfg"
 
+# item 6: kernels that never end are stopped by limits, with a livelock report
+S=tests/kernels/cli_spin.ptx
+expect 1 "WS_ERROR_LIMIT: kernel spin: stopped after [0-9]+ warp instructions \(limit.max_warp_insts = 20000, --max-insts\).*warp 0 at pc [0-9]+ \(tests/kernels/cli_spin.ptx:1[78]: .*lanes 0x00000001 wait at the reconvergence point pc 5 \(tests/kernels/cli_spin.ptx:19: atom.global.b32\) for lanes 0xfffffffe, which loop: a spin lock" -- \
+  $W launch --ptx $S --kernel spin --block 32 --buffer "l u32 1" --arg l --functional --max-insts 20000
+expect 1 "WS_ERROR_LIMIT: kernel spin: stopped after [0-9]+ cycles \(limit.max_cycles = 20000, --max-cycles\).*lanes 0x00000001 wait at the reconvergence point" -- \
+  $W launch --ptx $S --kernel spin --block 64 --buffer "l u32 1" --arg l --max-cycles 20000
+expect 1 "kernel forever: stopped after [0-9]+ warp instructions \(limit.max_warp_insts = 30000.*warp 0 at pc 1 \(tests/kernels/cli_spin.ptx:28: add.u32\), lanes 0xffffffff active;" -- \
+  $W launch --ptx $S --kernel forever --block 32 --buffer "l u32 1" --arg l --set limit.max_warp_insts=30000
+expect 1 "kernel forever: stopped after [0-9]+ warp instructions \(limit.max_warp_insts = 30000" -- \
+  $W launch --ptx $S --kernel forever --block 32 --buffer "l u32 1" --arg l --set limit.max_warp_insts=30000 --functional
+expect 1 "check +ERROR" -- $W run vecadd --size tiny --functional --max-insts 1000
+expect 2 "bad value '-5' for limit.max_cycles" -- $W run vecadd --size tiny --max-cycles -5
+$W config | grep -q "^limit.max_warp_insts = 10000000000 " || fail "no default instruction limit"
+$W config | grep -q "^limit.max_cycles = 10000000000 " || fail "no default cycle limit"
+
 # item 14: where each kernel's register count came from; a warning for an estimate
 out=$($W run vecadd --size tiny --functional --json "$d/r.json" 2>&1) || fail "vecadd: $out"
 echo "$out" | grep -q "^regs  *vecadd 12 per thread (ptxas)$" || fail "no ptxas register line: $out"
