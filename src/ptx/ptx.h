@@ -300,7 +300,7 @@ typedef struct PtxCta {
   uint32_t shared_bytes;
   PtxWarp *warps;
   uint32_t nwarps, nthreads;
-  uint32_t live_warps;      /* not done */
+  uint32_t live_warps;      /* not done (ptx_warp_step counts exits: both engines share it) */
   uint32_t waiting_warps;   /* at a barrier */
   uint32_t smid;
   PtxBarrier bars[PTX_MAX_BARRIERS];

@@ -322,7 +322,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
           insts++;
           if (r == PTX_STEP_OK) continue;
           if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) { st->barriers++; break; }
-          if (r == PTX_STEP_DONE) { c->live_warps--; ptx_cta_recheck_barriers(c); break; }
+          if (r == PTX_STEP_DONE) { ptx_cta_recheck_barriers(c); break; } /* live_warps: counted by ptx_warp_step */
           char msg[900];
           ptx_fault_describe(w, msg, sizeof msg);
           WsResult kind = (w->fault.kind == PTX_FAULT_OOB || w->fault.kind == PTX_FAULT_MISALIGNED || w->fault.kind == PTX_FAULT_READONLY)

@@ -104,6 +104,13 @@ expect 2 "bad value '-5' for limit.max_cycles" -- $W run vecadd --size tiny --ma
 $W config | grep -q "^limit.max_warp_insts = 10000000000 " || fail "no default instruction limit"
 $W config | grep -q "^limit.max_cycles = 10000000000 " || fail "no default cycle limit"
 
+# item 9: a warp that exits counts as arrived at its CTA's barriers, in both engines alike
+for mode in --functional "--set sm.deadlock_cycles=5000"; do
+  out=$($W launch --ptx tests/kernels/cli_barrier_exit.ptx --kernel early_exit --block 64 --buffer "o u32 1" --arg o \
+    --print "o 1" $mode 2>&1) || fail "early_exit ($mode): $out"
+  echo "$out" | grep -q "^o: 7$" || fail "early_exit ($mode) did not pass its barrier: $out"
+done
+
 # item 14: where each kernel's register count came from; a warning for an estimate
 out=$($W run vecadd --size tiny --functional --json "$d/r.json" 2>&1) || fail "vecadd: $out"
 echo "$out" | grep -q "^regs  *vecadd 12 per thread (ptxas)$" || fail "no ptxas register line: $out"
