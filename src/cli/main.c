@@ -226,11 +226,11 @@ static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t 
   fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
           (unsigned long long)res->st.warp_insts, (unsigned long long)res->st.thread_insts, (unsigned long long)res->st.ctas,
           (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
-  fputs("  \"kernel_regs\": {", f);
+  fputs("  \"kernel_regs\": [", f); /* a list: the report's CSV keeps scalars only */
   for (int i = 0; i < res->nk; i++)
-    fprintf(f, "%s\n    \"%s\": {\"regs_per_thread\": %u, \"source\": \"%s\"}", i ? "," : "", res->k[i].name,
+    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\"}", i ? "," : "", res->k[i].name,
             res->k[i].regs_per_thread, res->k[i].regs_estimated ? "estimate" : "ptxas");
-  fputs(res->nk ? "\n  },\n" : "},\n", f);
+  fputs(res->nk ? "\n  ],\n" : "],\n", f);
   fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
   fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
           res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,

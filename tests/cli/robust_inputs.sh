@@ -115,7 +115,7 @@ done
 out=$($W run vecadd --size tiny --functional --json "$d/r.json" 2>&1) || fail "vecadd: $out"
 echo "$out" | grep -q "^regs  *vecadd 12 per thread (ptxas)$" || fail "no ptxas register line: $out"
 echo "$out" | grep -q "warning" && fail "a warning for an annotated kernel: $out"
-grep -q '"vecadd": {"regs_per_thread": 12, "source": "ptxas"}' "$d/r.json" || fail "no kernel_regs in the JSON"
+grep -q '{"kernel": "vecadd", "regs_per_thread": 12, "source": "ptxas"}' "$d/r.json" || fail "no kernel_regs in the JSON"
 expect 0 "warning: kernel vadd: no ptxas register count" -- \
   $W launch --ptx "$P" --kernel vadd --functional --buffer "a f32 32" --buffer "b f32 32" --buffer "c f32 32" \
   --arg a --arg b --arg c --arg "s32 32"
