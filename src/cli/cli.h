@@ -27,6 +27,10 @@ Config *cli_make_config(RunOpts *o);
 WsContextOptions cli_ctx_options(const Config *cfg);
 int cli_find_config(const char *name, char *out, size_t len);
 int cli_launch(int argc, char **argv);
+/* Fuzzing entry (tests/fuzz): the statements of a launch-file text, checked and applied to a
+ * fresh context with that much device memory (buffers allocated and filled); loads no PTX,
+ * launches and writes nothing. Returns 0, or -1 with "name:line: message" on stderr. */
+int cli_launch_parse(const char *text, const char *name, uint64_t device_mem_limit);
 /* One line per kernel on out: its registers per thread and where the count came from
  * (ptxas's annotation or warpsim's estimate), and a warning on stderr for an estimate. */
 void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk);

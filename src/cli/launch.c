@@ -347,6 +347,17 @@ static void print_buf(Launch *L, LOut *o, const uint8_t *h) {
   printf("\n");
 }
 
+/* Frees a Launch and everything it holds (its context, symbols, unfinished outputs). */
+static void launch_free(Launch *L) {
+  for (int i = 0; i < L->nouts; i++) out_abort(&L->outs[i].of);
+  for (int i = 0; i < L->nsyms; i++) {
+    for (int k = 0; k < L->syms[i].n; k++) free(L->syms[i].tok[k]);
+    free(L->syms[i].tok);
+  }
+  ws_ctx_destroy(L->ctx);
+  free(L);
+}
+
 int cli_launch(int argc, char **argv) {
   Launch *L = calloc(1, sizeof *L);
   if (!L) return 2;
@@ -467,14 +478,27 @@ int cli_launch(int argc, char **argv) {
   rc = 0;
 out:
   free(line);
-  for (int i = 0; i < L->nouts; i++) out_abort(&L->outs[i].of);
-  for (int i = 0; i < L->nsyms; i++) {
-    for (int k = 0; k < L->syms[i].n; k++) free(L->syms[i].tok[k]);
-    free(L->syms[i].tok);
-  }
-  ws_ctx_destroy(L->ctx);
+  launch_free(L);
   gpu_free(gpu);
   cfg_free(cfg);
-  free(L);
+  return rc;
+}
+
+int cli_launch_parse(const char *text, const char *name, uint64_t device_mem_limit) {
+  Launch *L = calloc(1, sizeof *L);
+  char *copy = strdup(text);
+  WsContextOptions opts = {0};
+  opts.device_mem_limit = device_mem_limit;
+  if (!L || !copy || ws_ctx_create(&L->ctx, &opts) != WS_SUCCESS) { free(L); free(copy); return -1; }
+  L->src = name;
+  int rc = 0;
+  for (char *s = copy, *next; s && !rc; s = next) {
+    next = strchr(s, '\n');
+    if (next) *next++ = 0;
+    L->line++;
+    rc = statement(L, s);
+  }
+  free(copy);
+  launch_free(L);
   return rc;
 }
