@@ -428,7 +428,7 @@ static int cfg_include(Config *cfg, const char *where, const char *from, const c
              target);
   char *text = cfg_read_file(path);
   if (!text) {
-    snprintf(cfg->err, sizeof cfg->err, "%s: include: cannot read '%s': %s", where, path, cfg_read_error(errno));
+    snprintf(cfg->err, sizeof cfg->err, "%s: include: cannot open '%s': %s", where, path, cfg_read_error(errno));
     return -1;
   }
   int rc = cfg_load_text(cfg, text, path, depth + 1);
@@ -478,7 +478,7 @@ int cfg_load_file(Config *cfg, const char *path) {
   cfg->err[0] = 0;
   char *text = cfg_read_file(path);
   if (!text) {
-    snprintf(cfg->err, sizeof cfg->err, "cannot read config '%s': %s", path, cfg_read_error(errno));
+    snprintf(cfg->err, sizeof cfg->err, "cannot open config '%s': %s", path, cfg_read_error(errno));
     return -1;
   }
   int rc = cfg_load_text(cfg, text, path, 0);

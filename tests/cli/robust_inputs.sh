@@ -50,15 +50,15 @@ expect 2 "unknown key 'nosuch'" -- $W run vecadd --size tiny --functional --set 
 expect 2 "no configuration 'nosuch'" -- $W run vecadd --size tiny --functional --config nosuch
 expect 2 "unknown key 'nosuch'" -- $W launch --ptx "$P" --kernel vadd --functional --set nosuch=1
 expect 2 "--only: unknown benchmark 'vecad'; valid: " -- $W suite --size tiny --only vecad --functional
-expect 2 "cannot read config '$d': Is a directory" -- $W config --config "$d"
+expect 2 "cannot open config '$d': Is a directory" -- $W config --config "$d"
 printf 'include %s\n' "$d" > "$d/inc.cfg"
-expect 2 "inc.cfg:1: include: cannot read '$d': Is a directory" -- $W config --config "$d/inc.cfg"
+expect 2 "inc.cfg:1: include: cannot open '$d': Is a directory" -- $W config --config "$d/inc.cfg"
 expect 2 "bad seed '-1'" -- $W run vecadd --size tiny --functional --seed -1
 expect 2 "bad seed '18446744073709551616'" -- $W run vecadd --size tiny --functional --seed 18446744073709551616
 expect 2 "^warpsim: --set l2.assoc=7: l2.size \(.*gtx480.cfg:[0-9]+\): " -- $W run vecadd --size tiny --set l2.assoc=7
 
 # item 7: /dev/zero and a FIFO as a configuration are errors, not a hang
-expect 2 "cannot read config '/dev/zero': not a regular file" -- timeout 10 $W config --config /dev/zero
+expect 2 "cannot open config '/dev/zero': not a regular file" -- timeout 10 $W config --config /dev/zero
 mkfifo "$d/fifo.cfg"
 expect 2 "not a regular file" -- timeout 10 $W config --config "$d/fifo.cfg"
 
