@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -77,6 +78,9 @@ int cli_find_config(const char *name, char *out, size_t len) {
   const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
   for (int i = 0; cands[i]; i++) {
     snprintf(out, len, cands[i], name);
+    struct stat st;
+    /* a bare preset name that happens to be a folder here ("gtx480/") still means the preset */
+    if (i == 0 && !strchr(name, '/') && !stat(out, &st) && S_ISDIR(st.st_mode)) continue;
     if (!access(out, F_OK)) return 0;
   }
   char exe[1024];
