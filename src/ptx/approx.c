@@ -31,10 +31,28 @@ static double pow2i(int n) {
   return bits_f64(1ull << (n + 1074)); /* subnormal */
 }
 
-/* e^t for |t| <= 0.35 by its Taylor series (terms below 2^-60 of the sum are dropped). */
+/* Series coefficients, each the correctly rounded double (hex, from exact rationals). */
+static const double INV_FACT[19] = { /* 1/k! */
+    0x1.0000000000000p+0, 0x1.0000000000000p+0, 0x1.0000000000000p-1, 0x1.5555555555555p-3, 0x1.5555555555555p-5,
+    0x1.1111111111111p-7, 0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19,
+    0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26, 0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37,
+    0x1.ae7f3e733b81fp-41, 0x1.ae7f3e733b81fp-45, 0x1.952c77030ad4ap-49, 0x1.6827863b97d97p-53};
+static const double SIN_C[10] = { /* (-1)^k / (2k+1)! */
+    0x1.0000000000000p+0, -0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13, 0x1.71de3a556c734p-19,
+    -0x1.ae64567f544e4p-26, 0x1.6124613a86d09p-33, -0x1.ae7f3e733b81fp-41, 0x1.952c77030ad4ap-49, -0x1.2f49b46814157p-57};
+static const double COS_C[11] = { /* (-1)^k / (2k)! */
+    0x1.0000000000000p+0, -0x1.0000000000000p-1, 0x1.5555555555555p-5, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,
+    -0x1.27e4fb7789f5cp-22, 0x1.1eed8eff8d898p-29, -0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45, -0x1.6827863b97d97p-53,
+    0x1.e542ba4020225p-62};
+static const double ODD_INV[14] = { /* 1/(2k+1) */
+    0x1.0000000000000p+0, 0x1.5555555555555p-2, 0x1.999999999999ap-3, 0x1.2492492492492p-3, 0x1.c71c71c71c71cp-4,
+    0x1.745d1745d1746p-4, 0x1.3b13b13b13b14p-4, 0x1.1111111111111p-4, 0x1.e1e1e1e1e1e1ep-5, 0x1.af286bca1af28p-5,
+    0x1.8618618618618p-5, 0x1.642c8590b2164p-5, 0x1.47ae147ae147bp-5, 0x1.2f684bda12f68p-5};
+
+/* e^t for |t| <= 0.35: Taylor series to t^14 (the next term is below 2^-60 of the sum). */
 static double exp_small(double t) {
-  double r = 1.0;
-  for (int k = 17; k >= 1; k--) r = 1.0 + t * r / (double)k;
+  double r = INV_FACT[14];
+  for (int k = 13; k >= 0; k--) r = r * t + INV_FACT[k];
   return r;
 }
 
@@ -65,22 +83,22 @@ double ws_log2(double x) {
   e -= 1023;
   double m = bits_f64((u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull); /* [1, 2) */
   if (m > 0x1.6a09e667f3bcdp+0 /* sqrt 2 */) { m *= 0.5; e++; } /* [sqrt(1/2), sqrt(2)) */
-  /* ln m = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.1716: s + s^3/3 + s^5/5 + ... */
-  double s = (m - 1.0) / (m + 1.0), s2 = s * s, sum = 0.0;
-  for (int k = 27; k >= 1; k -= 2) sum = 1.0 / (double)k + s2 * sum;
+  /* ln m = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.1716: s (1 + s^2/3 + s^4/5 + ... + s^26/27) */
+  double s = (m - 1.0) / (m + 1.0), s2 = s * s, sum = ODD_INV[13];
+  for (int k = 12; k >= 0; k--) sum = sum * s2 + ODD_INV[k];
   double ln_m = 2.0 * s * sum;
   return (double)e + ln_m * 0x1.71547652b82fep+0; /* log2 e */
 }
 
-/* sin and cos of r, |r| <= pi/4, by their Taylor series. */
+/* sin and cos of r, |r| <= pi/4 (a little more after rounding q): Taylor series to r^19, r^20. */
 static double sin_small(double r) {
-  double r2 = r * r, s = 1.0;
-  for (int k = 21; k >= 3; k -= 2) s = 1.0 - r2 * s / ((double)k * (double)(k - 1));
+  double r2 = r * r, s = SIN_C[9];
+  for (int k = 8; k >= 0; k--) s = s * r2 + SIN_C[k];
   return r * s;
 }
 static double cos_small(double r) {
-  double r2 = r * r, c = 1.0;
-  for (int k = 22; k >= 2; k -= 2) c = 1.0 - r2 * c / ((double)k * (double)(k - 1));
+  double r2 = r * r, c = COS_C[10];
+  for (int k = 9; k >= 0; k--) c = c * r2 + COS_C[k];
   return c;
 }
 
@@ -114,10 +132,10 @@ static double sincos_q(double x, int want_cos) {
 double ws_sin(double x) { return x == 0 ? x : sincos_q(x, 0); } /* sin(-0) = -0 */
 double ws_cos(double x) { return sincos_q(x, 1); }
 
-/* e^y - 1 for |y| <= 1 by its Taylor series (no cancellation near 0). */
+/* e^y - 1 for |y| <= 1 by its Taylor series to y^18 (no cancellation near 0). */
 static double expm1_small(double y) {
-  double r = 1.0;
-  for (int k = 20; k >= 2; k--) r = 1.0 + y * r / (double)k;
+  double r = INV_FACT[18];
+  for (int k = 17; k >= 1; k--) r = r * y + INV_FACT[k];
   return y * r;
 }
 
