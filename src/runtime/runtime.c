@@ -2,10 +2,14 @@
  * modules, device memory, kernel launch, and the functional-only engine that
  * runs a launch when no timing engine is attached.
  * Must not depend on the timing model (src/sm, src/mem, src/policy). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ptx/ptx.h"
 #include "runtime/warpsim.h"
@@ -147,8 +151,16 @@ WsResult ws_module_load_data(WsContext *ctx, WsModule **out, const char *text, c
 
 WsResult ws_module_load(WsContext *ctx, WsModule **out, const char *path) {
   if (!ctx || !path) return fail(ctx, WS_ERROR_INVALID_VALUE, "ws_module_load: NULL argument");
-  FILE *f = fopen(path, "rb");
-  if (!f) return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file", path);
+  /* opened non-blocking and checked: a FIFO or device would block or never end */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file: %s", path, strerror(errno));
+  struct stat sb = {0};
+  if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+    close(fd);
+    return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file: %s", path, S_ISDIR(sb.st_mode) ? "is a directory" : "not a regular file");
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (!f) { close(fd); return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file", path); }
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);

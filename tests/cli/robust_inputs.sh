@@ -61,6 +61,8 @@ expect 2 "^warpsim: --set l2.assoc=7: l2.size \(.*gtx480.cfg:[0-9]+\): " -- $W r
 expect 2 "cannot open config '/dev/zero': not a regular file" -- timeout 10 $W config --config /dev/zero
 mkfifo "$d/fifo.cfg"
 expect 2 "not a regular file" -- timeout 10 $W config --config "$d/fifo.cfg"
+expect 2 "fifo.cfg: cannot open PTX file: not a regular file" -- timeout 10 $W launch --ptx "$d/fifo.cfg" --kernel k
+expect 2 "cannot open PTX file: is a directory" -- $W launch --ptx "$d" --kernel k
 
 # item 3: results files: devices and symlinks written through, failures with the reason
 expect 1 "cannot write '/dev/full': No space left on device" -- $W run vecadd --size tiny --functional --json /dev/full
