@@ -22,7 +22,7 @@ BENCH_PTX := $(sort $(foreach b,$(BENCH_DIRS),$(wildcard bench/$(b)/*.ptx)))
 TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
-.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz FORCE
+.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz fuzz-build FORCE
 # `make` alone builds the simulator (the first rule is the default goal).
 all: rel
 FORCE:
@@ -79,9 +79,11 @@ $(BUILD)/asan/tests/%: tests/%.c $(TEST_COMMON) $(BUILD)/asan/libbench.a $(BUILD
 rel: $(BUILD)/rel/warpsim
 asan: $(BUILD)/asan/warpsim
 
-# The README's test command: builds the ASan flavour on every core, then runs every test.
+# The README's test command: builds the ASan flavour on every core, then runs every test. The
+# release build runs the README's own examples (tests/cli/readme_examples.sh) and, with clang,
+# the libFuzzer targets run for a bounded time (tests/cli/fuzz_parsers.sh).
 test:
-	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(if $(FUZZ_CC_OK),fuzz-build)
 	@tests/run_tests.sh $(BUILD)/asan
 
 # The README's main job: build (on every core), then the default experiment
@@ -112,15 +114,28 @@ ptx:
 	  echo "nvcc $$f"; $(NVCC) -ptx -O3 -arch=sm_75 -o $${f%.cu}.ptx $$f || exit 1; \
 	  NVCC=$(NVCC) tools/annotate_regs.sh $${f%.cu}.ptx || exit 1; done
 
-# libFuzzer target for the PTX front end (needs clang); FUZZ_SECONDS bounds the run.
+# libFuzzer targets (need clang): the PTX front end, the configuration parser and the launch-file
+# parser, each run for FUZZ_SECONDS on a corpus of the checked-in inputs.
 FUZZ_SECONDS ?= 60
-fuzz:
-	@command -v clang >/dev/null || { echo "make fuzz: clang not found (apt-get install clang)"; exit 1; }
-	@mkdir -p $(BUILD)/fuzz-corpus
-	clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(CPPFLAGS) \
-	  tests/fuzz/fuzz_ptx.c $(LIB_SRC) -lm -o $(BUILD)/fuzz_ptx
-	cp bench/*/*.ptx tests/kernels/*.ptx $(BUILD)/fuzz-corpus/
-	$(BUILD)/fuzz_ptx -dict=tests/fuzz/ptx.dict -max_len=65536 -max_total_time=$(FUZZ_SECONDS) $(BUILD)/fuzz-corpus
+FUZZ_CC ?= clang
+FUZZ_CC_OK := $(shell command -v $(FUZZ_CC) 2>/dev/null)
+FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(LIB_SRC))
+FUZZ_CLI_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(CLI_SRC) bench/common/bench.c)
+FUZZ_BIN := $(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_launch
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(CPPFLAGS) $(if $(filter src/cli/main.c,$<),-Dmain=warpsim_cli_main) -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_config: $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -o $@ $^ -lm
+$(BUILD)/fuzz/fuzz_launch: tests/fuzz/fuzz_launch.c $(FUZZ_CLI_OBJ) $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -o $@ $^ -lm
+-include $(shell find $(BUILD)/fuzz -name '*.d' 2>/dev/null)
+fuzz-build:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: $(FUZZ_CC) not found (tools/setup-debian.sh installs clang)"; exit 1; }
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) WARPSIM_FUZZ_BIN=$(BUILD)/fuzz tests/fuzz/run.sh
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(BENCH_SRC) $(TEST_SRC)

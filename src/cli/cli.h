@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "core/config.h"
+#include "runtime/warpsim.h"
 
 #define MAX_SETS 128
 
@@ -15,14 +16,24 @@ typedef struct RunOpts {
   int nsets;
   int functional;
   char sched_set[128];
+  char limit_sets[2][64];  /* --max-insts / --max-cycles as limit.* overrides */
 } RunOpts;
 
 double cli_now(void);
 /* Shared run options (--config, --sched, --set, --functional). */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i);
 Config *cli_make_config(RunOpts *o);
+/* Context options from a resolved configuration (the functional engine's limit.max_warp_insts). */
+WsContextOptions cli_ctx_options(const Config *cfg);
 int cli_find_config(const char *name, char *out, size_t len);
 int cli_launch(int argc, char **argv);
+/* Fuzzing entry (tests/fuzz): the statements of a launch-file text, checked and applied to a
+ * fresh context with that much device memory (buffers allocated and filled); loads no PTX,
+ * launches and writes nothing. Returns 0, or -1 with "name:line: message" on stderr. */
+int cli_launch_parse(const char *text, const char *name, uint64_t device_mem_limit);
+/* One line per kernel on out: its registers per thread and where the count came from
+ * (ptxas's annotation or warpsim's estimate), and a warning on stderr for an estimate. */
+void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk);
 /* sweep / report: execs the experiment tool (tools/wsexp); returns only on failure. */
 int cli_exp(const char *cmd, int argc, char **argv);
 

@@ -1,14 +1,18 @@
 /* main.c - the warpsim command line: list, run, suite, launch.
  * Errors in arguments print a message naming the bad option and the valid
  * ones, and exit with status 2; a failed benchmark check exits 1. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "cli/cli.h"
+#include "cli/outfile.h"
 #include "core/config.h"
 #include "sm/gpu.h"
 
@@ -23,6 +27,8 @@ static const char *usage =
     "      --sched NAME             warp scheduler (same as --set sched.policy=NAME)\n"
     "      --set KEY=VALUE          override one configuration key (repeatable)\n"
     "      --functional             functional execution only (no timing model)\n"
+    "      --max-insts N            stop a launch after N warp instructions (limit.max_warp_insts; 0: never)\n"
+    "      --max-cycles N           stop a launch after N cycles (limit.max_cycles; 0: never)\n"
     "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
     "      -v                       verbose\n"
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
@@ -65,13 +71,17 @@ typedef struct RunResult {
   int nk;
 } RunResult;
 
-/* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree. */
+/* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree.
+ * Only existence is checked (opening a FIFO would block): cfg_load_file rejects what is
+ * not a regular file. */
 int cli_find_config(const char *name, char *out, size_t len) {
   const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
   for (int i = 0; cands[i]; i++) {
     snprintf(out, len, cands[i], name);
-    FILE *f = fopen(out, "r");
-    if (f) { fclose(f); return 0; }
+    struct stat st;
+    /* a bare preset name that happens to be a folder here ("gtx480/") still means the preset */
+    if (i == 0 && !strchr(name, '/') && !stat(out, &st) && S_ISDIR(st.st_mode)) continue;
+    if (!access(out, F_OK)) return 0;
   }
   char exe[1024];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -80,8 +90,7 @@ int cli_find_config(const char *name, char *out, size_t len) {
     char *slash = strrchr(exe, '/');
     if (slash) *slash = 0;
     snprintf(out, len, "%s/../../configs/%s.cfg", exe, name);
-    FILE *f = fopen(out, "r");
-    if (f) { fclose(f); return 0; }
+    if (!access(out, F_OK)) return 0;
   }
   return -1;
 }
@@ -100,13 +109,18 @@ static int cli_missing_value(const char *cmd, int argc, char **argv, int i, cons
 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
-  static const char *const valued[] = {"--config", "--sched", "--set", NULL};
+  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", NULL};
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
   if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
   if (*i + 1 >= argc) return 0;
   if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
   if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
+  if (!strcmp(a, "--max-insts") || !strcmp(a, "--max-cycles")) {
+    int c = a[6] == 'c';
+    snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
+    return 1;
+  }
   if (!strcmp(a, "--set")) {
     if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
     o->sets[o->nsets++] = argv[++*i];
@@ -136,9 +150,11 @@ Config *cli_make_config(RunOpts *o) {
   Config *cfg = cfg_create();
   if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
   const char *files[1] = {path};
-  const char *sets[MAX_SETS + 1];
   int n = 0;
+  const char *sets[MAX_SETS + 3];
   if (o->sched_set[0]) sets[n++] = o->sched_set;
+  for (int c = 0; c < 2; c++)
+    if (o->limit_sets[c][0]) sets[n++] = o->limit_sets[c];
   for (int i = 0; i < o->nsets; i++) sets[n++] = o->sets[i];
   if (cfg_resolve(cfg, files, 1, sets, n)) {
     fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
@@ -148,13 +164,20 @@ Config *cli_make_config(RunOpts *o) {
   return cfg;
 }
 
-/* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees). */
+WsContextOptions cli_ctx_options(const Config *cfg) {
+  WsContextOptions o = {0};
+  o.max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
+  return o;
+}
+
+/* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees).
+ * opts: the context's options (the functional engine's limits). */
 static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, const Config *cfg, Gpu **gpu_out,
-                   RunResult *res) {
+                   RunResult *res, const WsContextOptions *opts) {
   WsContext *ctx;
   memset(res, 0, sizeof *res);
   res->status = BENCH_ERROR;
-  if (ws_ctx_create(&ctx, NULL) != WS_SUCCESS) { fprintf(stderr, "warpsim: cannot create a context\n"); return BENCH_ERROR; }
+  if (ws_ctx_create(&ctx, opts) != WS_SUCCESS) { fprintf(stderr, "warpsim: cannot create a context\n"); return BENCH_ERROR; }
   Gpu *g = NULL;
   if (cfg) {
     char err[1024];
@@ -178,14 +201,23 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
   return res->status;
 }
 
+void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk) {
+  for (int i = 0; i < nk; i++) {
+    fprintf(out, "regs                 %s %u per thread (%s)\n", k[i].name, k[i].regs_per_thread,
+            k[i].regs_estimated ? "estimated by warpsim" : "ptxas");
+    if (k[i].regs_estimated)
+      fprintf(stderr, "warpsim: warning: kernel %s: no ptxas register count in its PTX (a `//@warpsim regs` line); "
+              "occupancy uses warpsim's liveness estimate of %u registers per thread, which can be far from ptxas's "
+              "(tools/annotate_regs.sh adds the real count)\n", k[i].name, k[i].regs_per_thread);
+  }
+}
+
 static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
 
-static int write_json(const char *path, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
+/* Writes the statistics to an output opened before the run (cli/outfile.h: whole file or nothing). */
+static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
                       const Gpu *g, const Config *cfg) {
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) { fprintf(stderr, "warpsim: cannot write %s\n", tmp); return -1; }
+  FILE *f = of->f;
   fprintf(f, "{\n  \"benchmark\": \"%s\",\n  \"size\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"%s\",\n  \"check\": \"%s\",\n",
           b->name, bench_size_name(size), (unsigned long long)seed, g ? "timing" : "functional", status_name(res->status));
   if (g) {
@@ -198,19 +230,27 @@ static int write_json(const char *path, const BenchDesc *b, BenchSize size, uint
   fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
           (unsigned long long)res->st.warp_insts, (unsigned long long)res->st.thread_insts, (unsigned long long)res->st.ctas,
           (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
+  fputs("  \"kernel_regs\": [", f); /* a list: the report's CSV keeps scalars only */
+  for (int i = 0; i < res->nk; i++)
+    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\"}", i ? "," : "", res->k[i].name,
+            res->k[i].regs_per_thread, res->k[i].regs_estimated ? "estimate" : "ptxas");
+  fputs(res->nk ? "\n  ],\n" : "],\n", f);
   fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
   fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
           res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,
           res->seconds > 0 ? (double)res->st.thread_insts / res->seconds : 0.0);
-  int bad = ferror(f);
-  if (fclose(f) || bad || rename(tmp, path)) { remove(tmp); fprintf(stderr, "warpsim: cannot write %s\n", path); return -1; }
+  char err[PATH_MAX + 128];
+  if (out_commit(of, err, sizeof err)) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
   return 0;
 }
 
+/* A whole unsigned 64-bit number: no sign (strtoull would wrap "-1"), no overflow (it would clamp). */
 static int parse_u64(const char *s, uint64_t *v) {
   char *end;
+  if (!*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+  errno = 0;
   *v = strtoull(s, &end, 0);
-  return (*s && !*end) ? 0 : -1;
+  return (!*end && !errno) ? 0 : -1;
 }
 
 static int cmd_run(int argc, char **argv) {
@@ -229,10 +269,10 @@ static int cmd_run(int argc, char **argv) {
     if (!strcmp(a, "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-      if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s'\n", argv[i]); return 2; }
+      if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --json FILE, -v)\n", a); return 2; }
+    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }
@@ -244,12 +284,20 @@ static int cmd_run(int argc, char **argv) {
     fprintf(stderr, "\n");
     return 2;
   }
-  Config *cfg = ro.functional ? NULL : cli_make_config(&ro);
-  if (!ro.functional && !cfg) return 2;
-  if (cfg && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  /* the configuration is checked in functional mode too: a typo is an error, never ignored */
+  Config *cfg = cli_make_config(&ro);
+  if (!cfg) return 2;
+  if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  WsContextOptions copts = cli_ctx_options(cfg);
+  if (ro.functional) { cfg_free(cfg); cfg = NULL; }
+  OutFile of = {0};
+  if (json) { /* an unwritable --json fails now, not after the run */
+    char err[PATH_MAX + 128];
+    if (out_open(&of, json, err, sizeof err)) { fprintf(stderr, "warpsim run: %s\n", err); cfg_free(cfg); return 1; }
+  }
   RunResult res;
   Gpu *g = NULL;
-  run_one(b, size, seed, verbose, cfg, &g, &res);
+  run_one(b, size, seed, verbose, cfg, &g, &res, &copts);
   printf("benchmark            %s (size %s, seed %llu)\n", b->name, bench_size_name(size), (unsigned long long)seed);
   printf("mode                 %s\n", cfg ? "timing" : "functional");
   if (cfg) {
@@ -268,9 +316,11 @@ static int cmd_run(int argc, char **argv) {
   printf("warp_insts_per_sec   %.0f\n", res.seconds > 0 ? (double)res.st.warp_insts / res.seconds : 0.0);
   printf("thread_insts_per_sec %.0f\n", res.seconds > 0 ? (double)res.st.thread_insts / res.seconds : 0.0);
   printf("warp_insts_per_cpu_sec %.0f\n", res.cpu_seconds > 0 ? (double)res.st.warp_insts / res.cpu_seconds : 0.0);
+  cli_print_regs(stdout, res.k, res.nk);
   if (g) gpu_print_stats(g, stdout, false, res.seconds);
   int rc = res.status == BENCH_PASS ? 0 : 1;
-  if (json && write_json(json, b, size, seed, &res, g, cfg)) rc = 2;
+  if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;
+  out_abort(&of);
   gpu_free(g);
   cfg_free(cfg);
   return rc;
@@ -302,11 +352,27 @@ static int cmd_suite(int argc, char **argv) {
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional)\n", argv[i]); return 2; }
+    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional, --max-insts, --max-cycles)\n", argv[i]); return 2; }
   }
+  if (only) /* a name that matches no benchmark is a typo, not an empty selection */
+    for (const char *p = only; *p;) {
+      const char *e = strchr(p, ',');
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      int found = 0;
+      for (int i = 0; bench_registry[i] && !found; i++)
+        found = strlen(bench_registry[i]->name) == len && !strncmp(bench_registry[i]->name, p, len);
+      if (!found) {
+        fprintf(stderr, "warpsim suite: --only: unknown benchmark '%.*s'; valid:", (int)len, p);
+        for (int i = 0; bench_registry[i]; i++) fprintf(stderr, " %s", bench_registry[i]->name);
+        fprintf(stderr, "\n");
+        return 2;
+      }
+      if (!e) break;
+      p = e + 1;
+    }
   Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
   if (!cfg) return 2;
-  if (!ro.functional && check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
   if (markdown) {
@@ -318,7 +384,8 @@ static int cmd_suite(int argc, char **argv) {
     const BenchDesc *b = bench_registry[i];
     if (only && !in_list(only, b->name)) continue;
     RunResult res;
-    run_one(b, size, 1, 0, tcfg, NULL, &res);
+    WsContextOptions copts = cli_ctx_options(cfg);
+    run_one(b, size, 1, 0, tcfg, NULL, &res, &copts);
     ran++;
     if (res.status != BENCH_PASS) failed++;
     if (markdown) {

@@ -7,11 +7,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define CFG_MAX_INCLUDE_DEPTH 16
 #define CFG_ERR_LEN 4096
@@ -143,6 +146,10 @@ static int cfg_parse_value(CfgEntry *e, const char *text, char *why, size_t whyl
       snprintf(why, whylen, "expected an integer (optional K/M/G suffix)");
       return -1;
     }
+    if (p->min == p->max && p->min != 0 && v != p->min) { /* a fixed value: the key records it, nothing varies it */
+      snprintf(why, whylen, "only %lld is supported", (long long)p->min);
+      return -1;
+    }
     if (p->min < p->max && (v < p->min || v > p->max)) {
       snprintf(why, whylen, "out of range [%lld, %lld]", (long long)p->min, (long long)p->max);
       return -1;
@@ -254,6 +261,8 @@ size_t cfg_count(const Config *cfg) { return cfg->n; }
 const char *cfg_key_at(const Config *cfg, size_t i) { return i < cfg->n ? cfg->entries[i].key : NULL; }
 bool cfg_has(const Config *cfg, const char *key) { return cfg_find(cfg, key) != NULL; }
 
+static void cfg_fmt_value(const CfgEntry *e, char *buf, size_t n);
+
 /* ---- unknown-key messages ---- */
 
 static size_t cfg_edit_distance(const char *a, const char *b) {
@@ -359,22 +368,45 @@ static int cfg_assign(Config *cfg, const char *where, const char *key, char *val
   return 0;
 }
 
+/* Reads a whole configuration file. Only regular files of at most CFG_MAX_FILE bytes:
+ * a directory would read as empty, /dev/zero would never end, a FIFO would block (it is
+ * opened non-blocking and rejected). NULL with errno set otherwise. */
+#define CFG_MAX_FILE (16u << 20)
 static char *cfg_read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  for (size_t r; buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-    n += r;
-    if (cap - n - 1 == 0) {
-      char *nb = realloc(buf, cap *= 2);
-      if (!nb) free(buf);
-      buf = nb;
-    }
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  int e = fstat(fd, &st) ? errno
+          : S_ISDIR(st.st_mode) ? EISDIR
+          : !S_ISREG(st.st_mode) ? EINVAL
+          : st.st_size > (off_t)CFG_MAX_FILE ? EFBIG : 0;
+  if (e) {
+    close(fd);
+    errno = e;
+    return NULL;
   }
-  fclose(f);
-  if (buf) buf[n] = 0;
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  char *buf = malloc(cap);
+  if (!buf) { close(fd); errno = ENOMEM; return NULL; }
+  for (ssize_t r; n + 1 < cap && (r = read(fd, buf + n, cap - 1 - n)) != 0;) {
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      free(buf);
+      close(fd);
+      errno = e;
+      return NULL;
+    }
+    n += (size_t)r;
+  }
+  close(fd);
+  buf[n] = 0;
   return buf;
+}
+
+/* Why a file could not be read, for messages (EINVAL: not a regular file). */
+static const char *cfg_read_error(int e) {
+  return e == EINVAL ? "not a regular file" : e == EFBIG ? "larger than 16 MiB" : strerror(e);
 }
 
 static int cfg_load_text(Config *cfg, const char *text, const char *name, int depth);
@@ -396,7 +428,7 @@ static int cfg_include(Config *cfg, const char *where, const char *from, const c
              target);
   char *text = cfg_read_file(path);
   if (!text) {
-    snprintf(cfg->err, sizeof cfg->err, "%s: include: cannot open '%s': %s", where, path, strerror(errno));
+    snprintf(cfg->err, sizeof cfg->err, "%s: include: cannot open '%s': %s", where, path, cfg_read_error(errno));
     return -1;
   }
   int rc = cfg_load_text(cfg, text, path, depth + 1);
@@ -446,7 +478,7 @@ int cfg_load_file(Config *cfg, const char *path) {
   cfg->err[0] = 0;
   char *text = cfg_read_file(path);
   if (!text) {
-    snprintf(cfg->err, sizeof cfg->err, "cannot open config '%s': %s", path, strerror(errno));
+    snprintf(cfg->err, sizeof cfg->err, "cannot open config '%s': %s", path, cfg_read_error(errno));
     return -1;
   }
   int rc = cfg_load_text(cfg, text, path, 0);
@@ -528,9 +560,30 @@ const char *cfg_origin(const Config *cfg, const char *key) {
   return e ? e->origin : "unknown";
 }
 
+/* A value a component rejects may be wrong only together with another key (a cross-key
+ * check names one of them). When the named key comes from a file or its default but the
+ * user gave --set overrides, the message leads with those overrides, so it blames the
+ * user's --set and not the preset's line. */
 int cfg_errorf(const Config *cfg, const char *key, char *err, size_t errlen, const char *fmt, ...) {
   if (!err || !errlen) return -1;
-  int n = snprintf(err, errlen, "%s: %s: ", cfg_origin(cfg, key), key);
+  const char *origin = cfg_origin(cfg, key);
+  int n;
+  err[0] = 0;
+  if (strcmp(origin, "--set")) {
+    size_t k = 0;
+    for (size_t i = 0; i < cfg->n; i++) {
+      const CfgEntry *e = &cfg->entries[i];
+      if (!e->origin || strcmp(e->origin, "--set")) continue;
+      char v[256];
+      cfg_fmt_value(e, v, sizeof v);
+      cfg_append(err, errlen, "%s%s=%s", k++ ? ", " : "--set ", e->key, v);
+    }
+  }
+  if (err[0]) {
+    size_t used = strlen(err);
+    n = (int)used + snprintf(err + used, errlen - used, ": %s (%s): ", key, origin);
+  } else
+    n = snprintf(err, errlen, "%s: %s: ", origin, key);
   if (n >= 0 && (size_t)n < errlen) {
     va_list ap;
     va_start(ap, fmt);

@@ -27,7 +27,8 @@ typedef enum CfgType {
 /* One parameter. Tables are arrays ending in {0}; `key` is relative to the
  * prefix the table is registered under ("size" under "l1d." -> "l1d.size").
  * Use designated initialisers. A range [min, max] is checked for CFG_INT when
- * min < max. */
+ * min < max; min == max != 0 accepts that one value only (a parameter the model records
+ * but cannot vary, e.g. sm.warp_size). */
 typedef struct CfgParam {
   const char *key;
   CfgType type;

@@ -16,6 +16,7 @@ Config *cfg_create(void) {
       {"sm.", sm_cfg_params, NULL},
       {"sched.", sched_cfg_params, NULL},
       {"unit.", unit_cfg_params, NULL},
+      {"limit.", limit_cfg_params, NULL},
   };
   size_t nfixed = sizeof fixed / sizeof *fixed, nmem = 0, ncache = 0, npol = 0;
   while (memsys_cfg_groups[nmem].params) nmem++;

@@ -19,7 +19,8 @@ const CfgParam sm_cfg_params[] = {
      .min = 1,
      .max = 100000,
      .desc = "core clock (MHz); the interconnect and L2 run on it, DRAM has its own"},
-    {.key = "warp_size", .type = CFG_INT, .def = "32", .min = 1, .max = 64, .desc = "threads per warp"},
+    {.key = "warp_size", .type = CFG_INT, .def = "32", .min = 32, .max = 32,
+     .desc = "threads per warp (32 only: PTX's warp size, which the functional core is built on)"},
     {.key = "max_warps",
      .type = CFG_INT,
      .def = "48",
@@ -140,3 +141,23 @@ const CfgParam unit_cfg_params[] = {
     {0},
 };
 #undef UNIT
+
+/* Run limits: a kernel that never ends (an endless loop, a spin lock between the lanes of one
+ * warp, which the SIMT stack cannot run) is stopped with a report instead of running forever.
+ * Per launch; 0 = no limit. The defaults are hundreds of times a `small` benchmark run (kmeans:
+ * 1.5e7 warp instructions, 2.7e7 cycles) and stop a runaway kernel after minutes to hours. */
+const CfgParam limit_cfg_params[] = {
+    {.key = "max_warp_insts",
+     .type = CFG_INT,
+     .def = "10000000000",
+     .min = 0,
+     .max = INT64_MAX,
+     .desc = "stop a launch after this many warp instructions (0: never; --max-insts)"},
+    {.key = "max_cycles",
+     .type = CFG_INT,
+     .def = "10000000000",
+     .min = 0,
+     .max = INT64_MAX,
+     .desc = "timing model: stop a launch after this many cycles (0: never; --max-cycles)"},
+    {0},
+};

@@ -210,8 +210,9 @@ static int dst_row(ParseCtx *c, Opnd *o, uint16_t *out) {
 }
 
 static int pred_src(ParseCtx *c, Opnd *o, uint16_t *out, int *neg) {
-  if (o->kind == O_IMM && o->immk == TK_INT && o->ival <= 1) {
-    /* constant predicate: encode as PTX_NO_REG-1 (false) / PTX_NO_REG-2 (true) */
+  if (o->kind == O_IMM && o->immk == TK_INT && (o->ival <= 1 || o->ival == UINT64_MAX)) {
+    /* constant predicate: encode as PTX_NO_REG-1 (false) / PTX_NO_REG-2 (true); nvcc writes
+     * true as -1 too (`mov.pred %p, -1;` for a || (b && c)) */
     *out = (uint16_t)(o->ival ? 0xFFFD : 0xFFFE);
     *neg = 0;
     return 0;

@@ -45,8 +45,8 @@ static void enter_function(PtxWarp *w, uint32_t fi, uint32_t frame_base) {
   const PtxFunction *k = w->cta->launch->fn;
   w->cur_func = fi;
   w->frame_base = frame_base;
-  w->rf = w->regs + (size_t)k->rf_base[fi] * PTX_WARP_SIZE;
-  w->pf = w->preds + k->pf_base[fi];
+  w->rf = w->regs + (size_t)ptx_rf_base(k, fi) * PTX_WARP_SIZE;
+  w->pf = w->preds + ptx_pf_base(k, fi);
 }
 
 /* Pops the top entry; a call entry returns to its caller, copying the return value. */
@@ -307,11 +307,11 @@ PtxCta *ptx_cta_create(PtxLaunch *L, uint32_t linear_id, uint32_t smid) {
     w->sp = 1;
     w->stack[0] = (PtxSimtEntry){k->first_pc, PTX_EXIT_PC, w->valid, 0, 0, 0, 0};
     w->bar_dst = PTX_NO_REG;
-    for (uint32_t g = 0; g < m->nfuncs; g++) {
-      if (k->rf_base[g] == UINT32_MAX) continue;
+    for (uint32_t g = k->rf_lo; g < k->rf_lo + k->rf_n; g++) {
+      if (ptx_rf_base(k, g) == UINT32_MAX) continue;
       const PtxFunction *f = &m->funcs[g];
       for (uint32_t r = 0; r < f->nimm; r++) {
-        uint64_t *row = w->regs + (size_t)(k->rf_base[g] + f->nregs + r) * PTX_WARP_SIZE;
+        uint64_t *row = w->regs + (size_t)(ptx_rf_base(k, g) + f->nregs + r) * PTX_WARP_SIZE;
         for (int l = 0; l < PTX_WARP_SIZE; l++) row[l] = f->imm[r];
       }
     }
@@ -357,7 +357,12 @@ PtxStepResult ptx_warp_step(PtxWarp *w) {
     pop(w);
   }
   if (!w->sp) {
+    /* One barrier semantics for both engines (issue 19): an exited warp counts as arrived at
+     * every barrier of its CTA, so a bar.sync without a thread count waits for the warps that
+     * have not exited. The count is kept here, not by each engine; the engine then calls
+     * ptx_cta_recheck_barriers(), since barriers waiting on this warp may now release. */
     w->state = PTX_WARP_DONE;
+    w->cta->live_warps--;
     return PTX_STEP_DONE;
   }
   if (in->cls == PTX_CLS_BAR) return w->state == PTX_WARP_BARRIER ? PTX_STEP_BARRIER : PTX_STEP_RELEASED;
@@ -382,6 +387,33 @@ void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len) {
            c->ctaid[0], c->ctaid[1], c->ctaid[2], tid % L->block[0], (tid / L->block[0]) % L->block[1],
            tid / (L->block[0] * L->block[1]), w->warp_in_cta, w->fault.lane, w->fault.pc - L->fn->first_pc, where,
            w->fault.msg);
+}
+
+size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t *budget) {
+  size_t n = 0;
+  const PtxLaunch *L = c->launch;
+#define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+  for (uint32_t i = 0; i < c->nwarps && *budget; i++) {
+    const PtxWarp *w = &c->warps[i];
+    if (w->state == PTX_WARP_DONE || !w->sp) continue;
+    (*budget)--;
+    char where[256];
+    const PtxSimtEntry *t = &w->stack[w->sp - 1];
+    ptx_inst_describe(L->mod, t->pc, where, sizeof where);
+    PUT(" CTA (%u,%u,%u) warp %u at pc %u (%s), lanes 0x%08x active", c->ctaid[0], c->ctaid[1], c->ctaid[2], i,
+        t->pc - L->fn->first_pc, where, t->mask);
+    if (w->state == PTX_WARP_BARRIER) PUT(", waiting at barrier %u", w->bar_id);
+    uint32_t waiting = w->valid & ~w->exited & ~t->mask;
+    if (w->sp >= 2 && waiting && t->rpc != PTX_EXIT_PC && !t->call) {
+      ptx_inst_describe(L->mod, t->rpc, where, sizeof where);
+      PUT("; lanes 0x%08x wait at the reconvergence point pc %u (%s) for lanes 0x%08x, which loop: a spin lock "
+          "between lanes of one warp never ends here (the SIMT stack runs one path at a time until it reconverges; "
+          "there is no independent thread scheduling)", waiting, t->rpc - L->fn->first_pc, where, t->mask);
+    }
+    PUT(";");
+  }
+#undef PUT
+  return n < len ? n : (len ? len - 1 : 0);
 }
 
 size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "exec_int.h"
+#include "ptx/approx.h"
 
 /* ---- float helpers ---- */
 static inline float ftz32(float x) { return (x != 0.0f && fabsf(x) < FLT_MIN) ? copysignf(0.0f, x) : x; }
@@ -406,11 +407,12 @@ HANDLER(exec_sfu) { /* rcp sqrt rsqrt ex2 lg2 sin cos tanh */
       case PTX_OP_rcp: r = 1.0f / a; break;
       case PTX_OP_sqrt: r = sqrtf(a); break;
       case PTX_OP_rsqrt: r = 1.0f / sqrtf(a); break;
-      case PTX_OP_ex2: r = exp2f(a); break;
-      case PTX_OP_lg2: r = log2f(a); break;
-      case PTX_OP_sin: r = sinf(a); break;
-      case PTX_OP_cos: r = cosf(a); break;
-      default: r = tanhf(a); break;
+      /* transcendentals: approx.c, not libm (the same bits on every host; one rounding to f32) */
+      case PTX_OP_ex2: r = (float)ws_exp2(a); break;
+      case PTX_OP_lg2: r = (float)ws_log2(a); break;
+      case PTX_OP_sin: r = (float)ws_sin(a); break;
+      case PTX_OP_cos: r = (float)ws_cos(a); break;
+      default: r = (float)ws_tanh(a); break;
       }
       float x = r;
       if (ftz) x = ftz32(x);
@@ -425,11 +427,11 @@ HANDLER(exec_sfu) { /* rcp sqrt rsqrt ex2 lg2 sin cos tanh */
       case PTX_OP_rcp: r = 1.0 / a; break;
       case PTX_OP_sqrt: r = sqrt(a); break;
       case PTX_OP_rsqrt: r = 1.0 / sqrt(a); break;
-      case PTX_OP_ex2: r = exp2(a); break;
-      case PTX_OP_lg2: r = log2(a); break;
-      case PTX_OP_sin: r = sin(a); break;
-      case PTX_OP_cos: r = cos(a); break;
-      default: r = tanh(a); break;
+      case PTX_OP_ex2: r = ws_exp2(a); break;
+      case PTX_OP_lg2: r = ws_log2(a); break;
+      case PTX_OP_sin: r = ws_sin(a); break;
+      case PTX_OP_cos: r = ws_cos(a); break;
+      default: r = ws_tanh(a); break;
       }
       D[l] = f64_bits(r);
     }

@@ -139,62 +139,83 @@ out:
 }
 
 /* ---- kernels: reachable functions, register layout, frames ---- */
-static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, uint32_t *depth) {
+/* Depth-first over the call graph from kernel fi; every function reached is appended
+ * to reached[] (state 2), so the caller resets only those. */
+static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, uint32_t *depth, uint32_t *reached,
+                 uint32_t *nreached) {
   PtxModule *m = c->m;
   PtxFunction *f = &m->funcs[fi];
   if (state[fi] == 2) return 0;
-  if (state[fi] == 1) return ptx_perr(c, NULL, "recursive call involving '%s' is not supported", f->name);
   state[fi] = 1;
   uint32_t deepest = 0, ddepth = 0;
   for (uint32_t pc = f->first_pc; pc < f->first_pc + f->npc; pc++) {
     if (m->code[pc].op != PTX_OP_call) continue;
     uint32_t cf = m->code[pc].target;
-    if (visit(c, cf, state, max_local, depth)) return -1;
+    if (state[cf] == 1) { /* located at the call that closes the cycle */
+      Tok at = {.line = m->code[pc].line, .col = 1};
+      return ptx_perr(c, &at, "recursive call of '%s' from '%s' is not supported", m->funcs[cf].name, f->name);
+    }
+    if (visit(c, cf, state, max_local, depth, reached, nreached)) return -1;
     if (max_local[cf] > deepest) deepest = max_local[cf];
     if (depth[cf] > ddepth) ddepth = depth[cf];
   }
   max_local[fi] = f->local_bytes + deepest;
   depth[fi] = 1 + ddepth;
   state[fi] = 2;
+  reached[(*nreached)++] = fi;
   return 0;
 }
 
 uint32_t ptx_max_live_regs(const PtxModule *m, uint32_t fi);
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Per kernel: the functions it reaches (in index order) get register-file rows. Work and
+ * memory are proportional to what each kernel reaches, not to the module's size. */
 static int layout_kernels(ParseCtx *c) {
   PtxModule *m = c->m;
   uint32_t nf = m->nfuncs;
   uint8_t *state = calloc(nf + 1, 1);
   uint32_t *max_local = calloc(nf + 1, sizeof(uint32_t)), *depth = calloc(nf + 1, sizeof(uint32_t));
-  if (!state || !max_local || !depth) { free(state); free(max_local); free(depth); return ptx_perr(c, NULL, "out of memory"); }
+  uint32_t *reached = calloc(nf + 1, sizeof(uint32_t));
+  if (!state || !max_local || !depth || !reached) {
+    free(state); free(max_local); free(depth); free(reached);
+    return ptx_perr(c, NULL, "out of memory");
+  }
   int rc = 0;
   for (uint32_t k = 0; k < nf && !rc; k++) {
     PtxFunction *f = &m->funcs[k];
     if (!f->is_entry || !f->defined) continue;
-    memset(state, 0, nf);
-    if (visit(c, k, state, max_local, depth)) { rc = -1; break; }
-    f->rf_base = malloc(sizeof(uint32_t) * nf);
-    f->pf_base = malloc(sizeof(uint32_t) * nf);
+    uint32_t nr = 0;
+    if (visit(c, k, state, max_local, depth, reached, &nr)) { rc = -1; break; }
+    qsort(reached, nr, sizeof *reached, cmp_u32);
+    f->rf_lo = reached[0];
+    f->rf_n = reached[nr - 1] - reached[0] + 1;
+    f->rf_base = malloc(sizeof(uint32_t) * f->rf_n);
+    f->pf_base = malloc(sizeof(uint32_t) * f->rf_n);
     if (!f->rf_base || !f->pf_base) { rc = ptx_perr(c, NULL, "out of memory"); break; }
-    uint32_t rows = 0, prows = 0;
-    for (uint32_t g = 0; g < nf; g++) {
-      f->rf_base[g] = f->pf_base[g] = UINT32_MAX;
-      if (state[g] != 2) continue;
-      f->rf_base[g] = rows;
-      f->pf_base[g] = prows;
+    for (uint32_t i = 0; i < f->rf_n; i++) f->rf_base[i] = f->pf_base[i] = UINT32_MAX;
+    uint32_t rows = 0, prows = 0, regs = 0;
+    for (uint32_t i = 0; i < nr; i++) {
+      uint32_t g = reached[i];
+      f->rf_base[g - f->rf_lo] = rows;
+      f->pf_base[g - f->rf_lo] = prows;
       rows += m->funcs[g].nregs + m->funcs[g].nimm;
       prows += m->funcs[g].npreds;
+      uint32_t r = ptx_max_live_regs(m, g);
+      if (r > regs) regs = r;
+      state[g] = 0;
     }
     f->rf_rows = rows;
     f->pf_rows = prows;
-    uint32_t regs = 0;
-    for (uint32_t g = 0; g < nf; g++)
-      if (state[g] == 2) { uint32_t r = ptx_max_live_regs(m, g); if (r > regs) regs = r; }
     f->regs_per_thread = (regs + 1) & ~1u;
     f->max_local = max_local[k];
     f->max_depth = depth[k];
   }
-  free(state); free(max_local); free(depth);
+  free(state); free(max_local); free(depth); free(reached);
   return rc;
 }
 
@@ -213,7 +234,7 @@ static int layout_shared(ParseCtx *c) {
     if (m->syms[fx->sym].space != PTX_SP_SHARED) continue;
     for (uint32_t k = 0; k < nf; k++) {
       PtxFunction *kf = &m->funcs[k];
-      if (!kf->is_entry || !kf->rf_base || kf->rf_base[fx->func] == UINT32_MAX) continue;
+      if (!kf->is_entry || !kf->rf_base || ptx_rf_base(kf, fx->func) == UINT32_MAX) continue;
       if (owner[fx->sym] == -1) owner[fx->sym] = (int32_t)k;
       else if (owner[fx->sym] != (int32_t)k) owner[fx->sym] = -2;
     }
@@ -271,9 +292,7 @@ int ptx_layout_module(ParseCtx *c) {
   for (uint32_t i = 0; i < c->ncfix; i++) {
     CallFix *cf = &c->cfix[i];
     Tok t = {.line = cf->line, .col = cf->col};
-    int32_t fi = -1;
-    for (uint32_t k = 0; k < m->nfuncs; k++)
-      if (strlen(m->funcs[k].name) == cf->len && memcmp(m->funcs[k].name, cf->name, cf->len) == 0) fi = (int32_t)k;
+    int32_t fi = ctx_lookup_func(c, cf->name, cf->len);
     if (fi < 0) return ptx_perr(c, &t, "call to undeclared function '%.*s'", (int)cf->len, cf->name);
     PtxFunction *f = &m->funcs[fi];
     if (!f->defined) return ptx_perr(c, &t, "call to '%s', which has no body here (external functions are not supported)", f->name);

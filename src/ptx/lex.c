@@ -101,13 +101,21 @@ int ptx_lex(ParseCtx *c) {
         }
       } else if (ch == '0' && (s[i + 1] == 'b' || s[i + 1] == 'B') && (s[i + 2] == '0' || s[i + 2] == '1')) {
         i += 2;
-        while (s[i] == '0' || s[i] == '1') { t->ival = (t->ival << 1) | (uint64_t)(s[i] - '0'); i++; }
+        while (s[i] == '0' || s[i] == '1') {
+          if (t->ival >> 63) return ptx_perr(c, t, "integer immediate out of range (more than 64 bits)");
+          t->ival = (t->ival << 1) | (uint64_t)(s[i] - '0');
+          i++;
+        }
         t->kind = TK_INT;
         if (s[i] == 'U' || s[i] == 'u') i++;
       } else if (ch == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
         i += 2;
         if (hexval((unsigned char)s[i]) < 0) return ptx_perr(c, t, "malformed hex integer");
-        while (hexval((unsigned char)s[i]) >= 0) { t->ival = (t->ival << 4) | (uint64_t)hexval((unsigned char)s[i]); i++; }
+        while (hexval((unsigned char)s[i]) >= 0) {
+          if (t->ival >> 60) return ptx_perr(c, t, "integer immediate out of range (more than 64 bits)");
+          t->ival = (t->ival << 4) | (uint64_t)hexval((unsigned char)s[i]);
+          i++;
+        }
         t->kind = TK_INT;
         if (s[i] == 'U' || s[i] == 'u') i++;
       } else {
@@ -121,11 +129,16 @@ int ptx_lex(ParseCtx *c) {
         } else if (ch == '0' && j > i + 1) { /* octal */
           for (; i < j; i++) {
             if (s[i] > '7') return ptx_perr(c, t, "malformed octal integer");
+            if (t->ival >> 61) return ptx_perr(c, t, "integer immediate out of range (more than 64 bits)");
             t->ival = t->ival * 8 + (uint64_t)(s[i] - '0');
           }
           t->kind = TK_INT;
         } else {
-          for (; i < j; i++) t->ival = t->ival * 10 + (uint64_t)(s[i] - '0');
+          for (; i < j; i++) {
+            uint64_t dgt = (uint64_t)(s[i] - '0');
+            if (t->ival > (UINT64_MAX - dgt) / 10) return ptx_perr(c, t, "integer immediate out of range (more than 64 bits)");
+            t->ival = t->ival * 10 + dgt;
+          }
           t->kind = TK_INT;
         }
         if (t->kind == TK_INT && (s[i] == 'U' || s[i] == 'u')) i++;

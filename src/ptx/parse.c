@@ -41,12 +41,61 @@ static PtxType type_from_tok(const Tok *t) {
   return PTX_T_NONE;
 }
 
-/* ---- symbols and registers ---- */
-int32_t ctx_lookup_sym(ParseCtx *c, const char *p, uint32_t len) {
-  for (int32_t i = (int32_t)c->m->nsyms - 1; i >= 0; i--) {
-    PtxSymbol *s = &c->m->syms[i];
-    if ((s->func == -1 || s->func == c->fn) && strlen(s->name) == len && memcmp(s->name, p, len) == 0) return i;
+/* ---- name indexes ---- */
+static uint32_t name_hash(const char *p, uint32_t len) {
+  uint32_t h = 2166136261u;
+  for (uint32_t i = 0; i < len; i++) h = (h ^ (uint8_t)p[i]) * 16777619u;
+  return h;
+}
+
+/* Adds entry x->n (its name from name_at) to the index, rebuilding it at twice the size
+ * when it is half full. Returns 0 or -1 (out of memory). */
+static int nidx_add(NameIndex *x, const char *(*name_at)(const ParseCtx *, uint32_t), const ParseCtx *c) {
+  uint32_t e = x->n;
+  if (!(x->next = grow(x->next, &x->ncap, e + 1, sizeof(uint32_t)))) return -1;
+  if (2 * (e + 1) > x->hcap) {
+    uint32_t nc = x->hcap ? x->hcap * 2 : 64;
+    uint32_t *nh = malloc(sizeof(uint32_t) * nc);
+    if (!nh) return -1;
+    memset(nh, 0xFF, sizeof(uint32_t) * nc);
+    free(x->head);
+    x->head = nh;
+    x->hcap = nc;
+    for (uint32_t i = 0; i < e; i++) {
+      const char *nm = name_at(c, i);
+      uint32_t h = name_hash(nm, (uint32_t)strlen(nm)) & (nc - 1);
+      x->next[i] = x->head[h];
+      x->head[h] = i;
+    }
   }
+  const char *nm = name_at(c, e);
+  uint32_t h = name_hash(nm, (uint32_t)strlen(nm)) & (x->hcap - 1);
+  x->next[e] = x->head[h];
+  x->head[h] = e;
+  x->n++;
+  return 0;
+}
+
+static void nidx_free(NameIndex *x) { free(x->head); free(x->next); }
+static const char *sym_name_at(const ParseCtx *c, uint32_t i) { return c->m->syms[i].name; }
+static const char *func_name_at(const ParseCtx *c, uint32_t i) { return c->m->funcs[i].name; }
+static int name_is(const char *name, const char *p, uint32_t len) { return strncmp(name, p, len) == 0 && name[len] == 0; }
+
+/* ---- symbols and registers ---- */
+/* The newest symbol of that name visible here (module scope or the current function). */
+int32_t ctx_lookup_sym(ParseCtx *c, const char *p, uint32_t len) {
+  if (!c->sym_idx.hcap) return -1;
+  for (uint32_t i = c->sym_idx.head[name_hash(p, len) & (c->sym_idx.hcap - 1)]; i != UINT32_MAX; i = c->sym_idx.next[i]) {
+    PtxSymbol *s = &c->m->syms[i];
+    if ((s->func == -1 || s->func == c->fn) && name_is(s->name, p, len)) return (int32_t)i;
+  }
+  return -1;
+}
+
+int32_t ctx_lookup_func(ParseCtx *c, const char *p, uint32_t len) {
+  if (!c->func_idx.hcap) return -1;
+  for (uint32_t i = c->func_idx.head[name_hash(p, len) & (c->func_idx.hcap - 1)]; i != UINT32_MAX; i = c->func_idx.next[i])
+    if (name_is(c->m->funcs[i].name, p, len)) return (int32_t)i;
   return -1;
 }
 
@@ -59,7 +108,9 @@ static int32_t add_sym(ParseCtx *c, const Tok *name, uint8_t space, int32_t func
   if (!s->name) return ptx_perr(c, name, "out of memory");
   s->space = space;
   s->func = func;
-  return (int32_t)c->m->nsyms++;
+  c->m->nsyms++;
+  if (nidx_add(&c->sym_idx, sym_name_at, c)) return ptx_perr(c, name, "out of memory");
+  return (int32_t)c->m->nsyms - 1;
 }
 
 int ctx_lookup_reg(ParseCtx *c, const char *p, uint32_t len, uint32_t *row, int *is_pred) {
@@ -309,14 +360,16 @@ static int parse_params(ParseCtx *c, PtxParam **out, uint32_t *nout, int make_sy
 }
 
 static int32_t find_or_add_func(ParseCtx *c, const Tok *name) {
-  for (uint32_t i = 0; i < c->m->nfuncs; i++)
-    if (strlen(c->m->funcs[i].name) == name->len && memcmp(c->m->funcs[i].name, name->p, name->len) == 0) return (int32_t)i;
+  int32_t fi = ctx_lookup_func(c, name->p, name->len);
+  if (fi >= 0) return fi;
   if (!(c->m->funcs = grow(c->m->funcs, &c->funcs_cap, c->m->nfuncs + 1, sizeof(PtxFunction)))) return ptx_perr(c, name, "out of memory");
   PtxFunction *f = &c->m->funcs[c->m->nfuncs];
   memset(f, 0, sizeof *f);
   f->name = strndup(name->p, name->len);
   if (!f->name) return ptx_perr(c, name, "out of memory");
-  return (int32_t)c->m->nfuncs++;
+  c->m->nfuncs++;
+  if (nidx_add(&c->func_idx, func_name_at, c)) return ptx_perr(c, name, "out of memory");
+  return (int32_t)c->m->nfuncs - 1;
 }
 
 static void free_params(PtxParam *p, uint32_t n) {
@@ -585,14 +638,15 @@ static int parse_module(ParseCtx *c) {
 
 /* `make ptx` appends ptxas's register counts as comment lines
  * "//@warpsim regs <kernel> <n>"; they replace the liveness estimate. */
-static void apply_reg_annotations(PtxModule *m, const char *text) {
+static void apply_reg_annotations(ParseCtx *c, const char *text) {
+  PtxModule *m = c->m;
   static const char tag[] = "//@warpsim regs ";
   for (const char *p = strstr(text, tag); p; p = strstr(p + 1, tag)) {
     char name[256];
     unsigned n;
     if (sscanf(p + sizeof tag - 1, "%255s %u", name, &n) != 2 || n == 0 || n > 255) continue;
-    int fi = ptx_module_find_function(m, name);
-    if (fi >= 0 && m->funcs[fi].is_entry) m->funcs[fi].regs_per_thread = n;
+    int32_t fi = ctx_lookup_func(c, name, (uint32_t)strlen(name));
+    if (fi >= 0 && m->funcs[fi].is_entry) m->funcs[fi].regs_per_thread = n, m->funcs[fi].regs_from_ptxas = 1;
   }
 }
 
@@ -611,8 +665,10 @@ PtxModule *ptx_module_parse(const char *text, const char *name, char *err, size_
   if (!rc) rc = ptx_layout_module(&c);
   free(c.toks); free(c.regs); free(c.scope_marks); free(c.labels); free(c.brfix);
   free(c.imm); free(c.imm_sym); free(c.reg_bytes); free(c.cfix);
+  if (!rc) apply_reg_annotations(&c, text);
+  nidx_free(&c.sym_idx);
+  nidx_free(&c.func_idx);
   if (rc) { ptx_module_free(c.m, NULL); return NULL; }
-  apply_reg_annotations(c.m, text);
   return c.m;
 }
 

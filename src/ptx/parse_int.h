@@ -34,6 +34,11 @@ typedef struct RegDecl {
 typedef struct LabelRef { const char *name; uint32_t len; uint32_t pc; uint32_t line, col; } LabelRef;
 typedef struct CallFix { uint32_t pc; const char *name; uint32_t len; uint32_t line, col; } CallFix;
 
+typedef struct NameIndex {
+  uint32_t *head, *next; /* head[hash & (hcap-1)], next[entry]: UINT32_MAX ends a chain */
+  uint32_t hcap, ncap, n;
+} NameIndex;
+
 typedef struct ParseCtx {
   const char *name;  /* file name for messages */
   const char *text;
@@ -60,6 +65,9 @@ typedef struct ParseCtx {
   uint8_t *reg_bytes;
   uint32_t reg_bytes_cap;
   uint32_t frame_bytes;
+  /* hash indexes by name (module-wide symbols and functions): lookups stay O(1) in modules
+   * of thousands of kernels; a chain lists the newest entry first */
+  NameIndex sym_idx, func_idx;
   /* module-wide fixups */
   uint32_t fix_cap;
   CallFix *cfix;
@@ -77,6 +85,8 @@ void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem);
 /* parse.c: register / symbol lookup used by the decoder */
 int ctx_lookup_reg(ParseCtx *c, const char *p, uint32_t len, uint32_t *row, int *is_pred);
 int32_t ctx_lookup_sym(ParseCtx *c, const char *p, uint32_t len);
+/* Index of the function named p[0..len), or -1. */
+int32_t ctx_lookup_func(ParseCtx *c, const char *p, uint32_t len);
 /* Immediate rows are returned as PTX_IMM_FLAG|index and renumbered to
  * nregs+index when the function ends (registers may be declared late). */
 #define PTX_IMM_FLAG 0x8000u

@@ -142,13 +142,23 @@ typedef struct PtxFunction {
   uint32_t dyn_shared_off;   /* entries: offset of `.extern .shared` (dynamic) memory */
   int defined;               /* has a body */
   /* Per-kernel layout (entries only): register-file rows of each reachable function. */
-  uint32_t *rf_base;         /* indexed by function index; UINT32_MAX = unreachable */
+  uint32_t *rf_base;         /* indexed by function index - rf_lo; UINT32_MAX = unreachable */
   uint32_t *pf_base;
+  uint32_t rf_lo, rf_n;      /* the reachable functions lie in [rf_lo, rf_lo + rf_n): arrays this
+                              * long, not one entry per function of the module (40,000 kernels) */
   uint32_t rf_rows, pf_rows; /* total rows a warp needs */
   uint32_t max_local;        /* deepest call chain's local bytes per thread */
   uint32_t max_depth;
   uint32_t regs_per_thread;  /* entries: registers per thread, from liveness (occupancy) */
+  uint8_t regs_from_ptxas;   /* entries: regs_per_thread is ptxas's (a //@warpsim regs line), not estimated */
 } PtxFunction;
+/* Register-file row of function g's registers in kernel k's layout (UINT32_MAX: unreachable). */
+static inline uint32_t ptx_rf_base(const PtxFunction *k, uint32_t g) {
+  return g - k->rf_lo < k->rf_n ? k->rf_base[g - k->rf_lo] : UINT32_MAX;
+}
+static inline uint32_t ptx_pf_base(const PtxFunction *k, uint32_t g) {
+  return g - k->rf_lo < k->rf_n ? k->pf_base[g - k->rf_lo] : UINT32_MAX;
+}
 
 typedef struct PtxSymbol {
   char *name;
@@ -290,7 +300,7 @@ typedef struct PtxCta {
   uint32_t shared_bytes;
   PtxWarp *warps;
   uint32_t nwarps, nthreads;
-  uint32_t live_warps;      /* not done */
+  uint32_t live_warps;      /* not done (ptx_warp_step counts exits: both engines share it) */
   uint32_t waiting_warps;   /* at a barrier */
   uint32_t smid;
   PtxBarrier bars[PTX_MAX_BARRIERS];
@@ -334,6 +344,11 @@ void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len);
 int ptx_cta_recheck_barriers(PtxCta *c);
 /* Appends \" CTA (x,y,z): barrier i has a of b warps (warps ... wait); k of n warps exited;\". Returns bytes written. */
 size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len);
+/* For a launch stopped by a limit: appends each unfinished warp of c (at most *budget of them,
+ * counted down) as " CTA (x,y,z) warp W at pc N (file:line: op), lanes 0x... active;", and for a
+ * warp whose SIMT stack has split, which lanes wait at the reconvergence point for the lanes
+ * that loop (an intra-warp spin lock never ends under the pre-Volta SIMT model). */
+size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t *budget);
 
 
 

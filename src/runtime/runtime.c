@@ -2,10 +2,14 @@
  * modules, device memory, kernel launch, and the functional-only engine that
  * runs a launch when no timing engine is attached.
  * Must not depend on the timing model (src/sm, src/mem, src/policy). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ptx/ptx.h"
 #include "runtime/warpsim.h"
@@ -47,7 +51,7 @@ static WsResult fail(WsContext *ctx, WsResult rc, const char *fmt, ...) {
 const char *ws_result_name(WsResult r) {
   static const char *n[] = {"WS_SUCCESS", "WS_ERROR_INVALID_VALUE", "WS_ERROR_INVALID_PTX", "WS_ERROR_NOT_FOUND",
                             "WS_ERROR_OUT_OF_MEMORY", "WS_ERROR_ILLEGAL_ADDRESS", "WS_ERROR_LAUNCH_FAILED",
-                            "WS_ERROR_DEADLOCK", "WS_ERROR_FILE"};
+                            "WS_ERROR_DEADLOCK", "WS_ERROR_FILE", "WS_ERROR_LIMIT"};
   return (unsigned)r < sizeof n / sizeof n[0] ? n[r] : "WS_ERROR_UNKNOWN";
 }
 
@@ -75,6 +79,7 @@ void ws_ctx_destroy(WsContext *ctx) {
 const char *ws_ctx_error(const WsContext *ctx) { return ctx ? ctx->err : "no context"; }
 WsResult ws_ctx_synchronize(WsContext *ctx) { return ctx ? WS_SUCCESS : WS_ERROR_INVALID_VALUE; }
 void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine) { ctx->engine = run; ctx->engine_ctx = engine; }
+void ws_ctx_set_max_warp_insts(WsContext *ctx, uint64_t max_warp_insts) { ctx->opt.max_warp_insts = max_warp_insts; }
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx) { return &ctx->last; }
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx) { return &ctx->total; }
 int ws_ctx_kernel_count(const WsContext *ctx) { return ctx->nkinfo; }
@@ -103,6 +108,7 @@ static void log_kernel(WsContext *ctx, const PtxLaunch *L, const WsLaunchStats *
   k->threads_per_cta = L->threads_per_cta;
   k->shared_per_cta = L->shared_per_cta;
   k->regs_per_thread = L->fn->regs_per_thread;
+  k->regs_estimated = !L->fn->regs_from_ptxas;
 }
 
 /* ---- modules ---- */
@@ -145,8 +151,16 @@ WsResult ws_module_load_data(WsContext *ctx, WsModule **out, const char *text, c
 
 WsResult ws_module_load(WsContext *ctx, WsModule **out, const char *path) {
   if (!ctx || !path) return fail(ctx, WS_ERROR_INVALID_VALUE, "ws_module_load: NULL argument");
-  FILE *f = fopen(path, "rb");
-  if (!f) return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file", path);
+  /* opened non-blocking and checked: a FIFO or device would block or never end */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file: %s", path, strerror(errno));
+  struct stat sb = {0};
+  if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+    close(fd);
+    return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file: %s", path, S_ISDIR(sb.st_mode) ? "is a directory" : "not a regular file");
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (!f) { close(fd); return fail(ctx, WS_ERROR_FILE, "%s: cannot open PTX file", path); }
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
@@ -273,6 +287,20 @@ static void describe_deadlock(PtxCta **slots, uint32_t nslots, char *buf, size_t
     if (slots[s]) n += ptx_cta_describe(slots[s], buf + n, len - n);
 }
 
+/* A launch stopped by max_warp_insts: which warps were still running, where, and for a warp
+ * whose lanes wait at a reconvergence point for lanes that loop, why that never ends. */
+static WsResult limit_report(WsContext *ctx, const PtxLaunch *L, PtxCta **slots, uint32_t nslots, uint64_t insts) {
+  char msg[900];
+  size_t n = 0;
+  uint32_t budget = 4;
+  for (uint32_t s = 0; s < nslots && n < sizeof msg - 1 && budget; s++)
+    if (slots[s]) n += ptx_cta_describe_running(slots[s], msg + n, sizeof msg - n, &budget);
+  return fail(ctx, WS_ERROR_LIMIT,
+              "kernel %s: stopped after %llu warp instructions (limit.max_warp_insts = %llu, --max-insts): an endless "
+              "loop, or a kernel longer than the limit; running:%s",
+              L->fn->name, (unsigned long long)insts, (unsigned long long)ctx->opt.max_warp_insts, msg);
+}
+
 /* Why: CTAs run interleaved (up to resident_ctas at once, each warp for a
  * quantum of instructions per turn) rather than one after another, so that
  * kernels whose CTAs communicate through global memory make progress, while
@@ -306,7 +334,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
           insts++;
           if (r == PTX_STEP_OK) continue;
           if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) { st->barriers++; break; }
-          if (r == PTX_STEP_DONE) { c->live_warps--; ptx_cta_recheck_barriers(c); break; }
+          if (r == PTX_STEP_DONE) { ptx_cta_recheck_barriers(c); break; } /* live_warps: counted by ptx_warp_step */
           char msg[900];
           ptx_fault_describe(w, msg, sizeof msg);
           WsResult kind = (w->fault.kind == PTX_FAULT_OOB || w->fault.kind == PTX_FAULT_MISALIGNED || w->fault.kind == PTX_FAULT_READONLY)
@@ -318,7 +346,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
       }
       if (rc != WS_SUCCESS) break;
       if (ctx->opt.max_warp_insts && insts > ctx->opt.max_warp_insts) {
-        rc = fail(ctx, WS_ERROR_LAUNCH_FAILED, "kernel %s: stopped after %llu warp instructions (limit)", L->fn->name, (unsigned long long)insts);
+        rc = limit_report(ctx, L, slots, nslots, insts);
         break;
       }
       if (c->live_warps == 0) {
@@ -336,7 +364,7 @@ static WsResult run_functional(WsContext *ctx, PtxLaunch *L, WsLaunchStats *st) 
       break;
     }
     if (ctx->opt.max_warp_insts && insts > ctx->opt.max_warp_insts) {
-      rc = fail(ctx, WS_ERROR_LAUNCH_FAILED, "kernel %s: stopped after %llu warp instructions (limit)", L->fn->name, (unsigned long long)insts);
+      rc = limit_report(ctx, L, slots, nslots, insts);
       break;
     }
   }
@@ -360,7 +388,9 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
     return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: zero grid or block dimension (%ux%ux%u, %ux%ux%u)", f->name, gx, gy, gz, bx, by, bz);
   uint64_t threads = (uint64_t)bx * by * bz;
   if (threads > 1024) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: %llu threads per block (at most 1024)", f->name, (unsigned long long)threads);
-  if (gy > 65535 || gz > 65535) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: grid y/z above 65535", f->name);
+  if (bx > 1024 || by > 1024 || bz > 64)
+    return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: block %ux%ux%u (at most 1024 x 1024 x 64)", f->name, bx, by, bz);
+  if (gx > 0x7FFFFFFFu || gy > 65535 || gz > 65535) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: grid %ux%ux%u (at most 2^31-1 x 65535 x 65535)", f->name, gx, gy, gz);
   uint64_t shared = (uint64_t)f->dyn_shared_off + shared_bytes;
   if (!shared_bytes) shared = f->static_shared;
   if (shared > 48 * 1024) return fail(ctx, WS_ERROR_INVALID_VALUE, "kernel %s: %llu bytes of shared memory per block (at most 49152)", f->name, (unsigned long long)shared);

@@ -38,6 +38,7 @@ typedef enum WsResult {
   WS_ERROR_LAUNCH_FAILED,   /* other runtime fault: division, barrier misuse, unsupported op */
   WS_ERROR_DEADLOCK,        /* no warp can make progress */
   WS_ERROR_FILE,            /* cannot read or write a file */
+  WS_ERROR_LIMIT,           /* stopped by an instruction or cycle limit (an endless loop?) */
 } WsResult;
 
 /* Launch statistics of the functional execution (the timing model adds its own). */
@@ -59,7 +60,8 @@ typedef struct WsContextOptions {
   uint64_t device_mem_limit;    /* bytes of device memory (0 = 4 GiB) */
   unsigned resident_ctas;       /* functional mode: CTAs interleaved at once (0 = 120) */
   unsigned quantum;             /* functional mode: warp instructions per scheduling turn (0 = 64) */
-  uint64_t max_warp_insts;      /* abort a launch after this many warp instructions (0 = no limit) */
+  uint64_t max_warp_insts;      /* abort a launch after this many warp instructions (0 = no limit);
+                                 * functional engine only: the timing engine reads limit.* */
 } WsContextOptions;
 
 /* ---- context ---- */
@@ -69,6 +71,8 @@ const char *ws_ctx_error(const WsContext *ctx); /* message of the last failure (
 const char *ws_result_name(WsResult r);
 WsResult ws_ctx_synchronize(WsContext *ctx);
 void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine);
+/* Changes WsContextOptions.max_warp_insts of a live context (0 = no limit). */
+void ws_ctx_set_max_warp_insts(WsContext *ctx, uint64_t max_warp_insts);
 /* Statistics of the most recent launch and the sum over all launches. */
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx);
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx);
@@ -80,6 +84,7 @@ typedef struct WsKernelInfo {
   unsigned threads_per_cta;   /* of the last launch */
   unsigned shared_per_cta;    /* static + dynamic bytes, last launch */
   unsigned regs_per_thread;   /* ptxas annotation or liveness estimate */
+  unsigned regs_estimated;    /* 1: regs_per_thread is warpsim's liveness estimate (no ptxas annotation) */
 } WsKernelInfo;
 int ws_ctx_kernel_count(const WsContext *ctx);
 const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i);

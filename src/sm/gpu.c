@@ -31,6 +31,7 @@ struct Gpu {
   uint32_t nsm;
   uint64_t cycle;
   uint64_t deadlock_cycles;
+  uint64_t max_cycles, max_warp_insts; /* per-launch run limits (limit.*; 0 = none) */
   bool skip_idle;
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
@@ -124,6 +125,8 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->cfg = cfg;
   g->deadlock_cycles = (uint64_t)cfg_int(cfg, "sm.deadlock_cycles");
   g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
+  g->max_cycles = (uint64_t)cfg_int(cfg, "limit.max_cycles");
+  g->max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
   g->ms = memsys_create(cfg, err, errlen);
   if (!g->ms) { free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
@@ -196,6 +199,22 @@ static void deadlock_report(Gpu *g, const char *kernel, uint64_t idle, char *err
   free(buf);
 }
 
+/* Issue 19: a launch stopped by limit.max_cycles / limit.max_warp_insts names the warps still
+ * running, where they are, and why an intra-warp spin lock never ends (ptx_cta_describe_running). */
+static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t count, uint64_t limit, char *err,
+                         size_t errlen) {
+  char buf[900];
+  size_t n = 0;
+  uint32_t budget = 4;
+  buf[0] = 0;
+  for (uint32_t i = 0; i < g->nsm && budget; i++)
+    for (uint32_t c = 0; c < g->sms[i]->max_ctas && budget && n < sizeof buf - 1; c++)
+      if (g->sms[i]->ctas[c].cta) n += ptx_cta_describe_running(g->sms[i]->ctas[c].cta, buf + n, sizeof buf - n, &budget);
+  snprintf(err, errlen, "kernel %s: stopped after %llu %s (limit.max_%s = %llu, --max-%s): an endless loop, or a kernel "
+           "longer than the limit; running:%s", kernel, (unsigned long long)count, what,
+           what[0] == 'c' ? "cycles" : "warp_insts", (unsigned long long)limit, what[0] == 'c' ? "cycles" : "insts", buf);
+}
+
 WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char *err, size_t errlen) {
   Gpu *g = gpu;
   SmKernelInfo *k = sm_kernel_info_create(g->cfg, L);
@@ -249,8 +268,24 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle;
   uint64_t now = g->cycle - 1; /* the cycle simulated last (the kernel ends after it) */
   double t0 = wall_now(), last_print = t0;
+  uint64_t next_limit_check = g->cycle + 4096; /* instructions are summed over SMs every 4096 cycles */
   while (rc == WS_SUCCESS) {
     now = g->cycle;
+    if (g->max_cycles && now - ks->start_cycle >= g->max_cycles) { /* run limits (issue 19) */
+      limit_report(g, L->fn->name, "cycles", now - ks->start_cycle, g->max_cycles, err, errlen);
+      rc = WS_ERROR_LIMIT;
+      break;
+    }
+    if (g->max_warp_insts && now >= next_limit_check) {
+      SmStats cur;
+      sum_sm_stats(g, &cur);
+      next_limit_check = now + 4096;
+      if (cur.warp_insts - before.warp_insts > g->max_warp_insts) {
+        limit_report(g, L->fn->name, "warp instructions", cur.warp_insts - before.warp_insts, g->max_warp_insts, err, errlen);
+        rc = WS_ERROR_LIMIT;
+        break;
+      }
+    }
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
     if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {

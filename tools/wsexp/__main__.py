@@ -354,6 +354,19 @@ def main(argv):
         return 2
     except KeyboardInterrupt:
         return 130
+    # Issue 19: one line, never a traceback (WSEXP_DEBUG=1 shows it).
+    except OSError as e:  # a full disk, -o naming a file or /proc, an unreadable results folder
+        if os.environ.get("WSEXP_DEBUG"):
+            raise
+        where = f" '{e.filename}'" if e.filename else ""
+        print(f"warpsim {cmd}: cannot read or write{where}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:  # data of the wrong shape
+        if os.environ.get("WSEXP_DEBUG"):
+            raise
+        print(f"warpsim {cmd}: unexpected data ({type(e).__name__}: {e}); is a results folder damaged? "
+              f"(WSEXP_DEBUG=1 shows where)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -132,9 +132,11 @@ class Data:
         self.rows = []
         for run in plan["runs"]:
             d = self.results.run_dir(run["id"])
-            status = read_json(os.path.join(d, "status.json"))
+            status = self.results.status(run["id"])  # "corrupt" when its results cannot be read back
             stats = read_json(os.path.join(d, "stats.json")) if status else None
             config = read_json(os.path.join(d, "config.json")) if status else None
+            stats = stats if isinstance(stats, dict) else None
+            config = config if isinstance(config, dict) else None
             self.rows.append(Row(run, status, stats, config))
         self.dims = list(BASE_DIMS) + [d["name"] for d in self.spec.get("dims", [])]
         self.label_sets = {d["name"]: d.get("sets", {}) for d in self.spec.get("dims", [])}

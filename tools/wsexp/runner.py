@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 STATES_OK = ("ok",)
@@ -30,15 +31,42 @@ STATES = {
     "error": "runtime error (fault, failed launch)",
     "usage": "bad configuration or option (exit status 2)",
     "crash": "killed by a signal or abnormal exit",
+    "limit": "stopped by an instruction or cycle limit (an endless loop?)",
+    "corrupt": "its recorded results are unreadable (status.json or stats.json); --retry-failed reruns it",
     "timeout": "exceeded the per-run time limit",
 }
 
 
 def atomic_write(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    """Writes a whole file or nothing: to a unique temporary next to the real file (symlinks
+    followed) and renamed over it. A device or FIFO is written directly (a rename would replace
+    it). Errors (ENOSPC...) raise OSError and leave the old file as it was."""
+    try:
+        _atomic_write(path, text)
+    except OSError as e:  # name the file the user knows
+        raise OSError(e.errno, e.strerror, path) from e
+
+
+def _atomic_write(path, text):
+    real = os.path.realpath(path)
+    if os.path.exists(real) and not os.path.isfile(real):
+        with open(real, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".", dir=os.path.dirname(real) or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, real)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def write_json(path, obj):
@@ -83,7 +111,22 @@ class Results:
         return os.path.join(self.runs_dir, rid)
 
     def status(self, rid):
-        return read_json(os.path.join(self.run_dir(rid), "status.json"))
+        """The run's status.json, None while it has none. Recorded results that cannot be read
+        back (a status.json or an ok run's stats.json that is unreadable or of the wrong shape)
+        give the state "corrupt", a failure: reports leave it out, --retry-failed reruns it."""
+        d = self.run_dir(rid)
+        path = os.path.join(d, "status.json")
+        st = read_json(path)
+        if st is None and not os.path.lexists(path):
+            return None
+        if not isinstance(st, dict) or not isinstance(st.get("state"), str):
+            return {"id": rid, "state": "corrupt", "message": "status.json is unreadable or not a status"}
+        if st["state"] in STATES_OK:
+            stats = read_json(os.path.join(d, "stats.json"))
+            if not isinstance(stats, dict) or stats.get("check") != "PASS":
+                return dict(st, state="corrupt", message="stats.json of a finished run is missing, unreadable or "
+                            "not warpsim's statistics")
+        return st
 
     def write_plan(self, spec_json, runs):
         os.makedirs(self.runs_dir, exist_ok=True)
@@ -97,9 +140,19 @@ class Results:
         return defs
 
     def read_plan(self):
+        if os.path.exists(self.path) and not os.path.isdir(self.path):
+            raise RuntimeError(f"{self.path} is not a directory")
         plan = read_json(self.plan_path)
-        if not plan or "runs" not in plan:
+        if not isinstance(plan, dict) or not isinstance(plan.get("runs"), list):
             raise RuntimeError(f"{self.path} is not a sweep result directory (no readable plan.json)")
+        keys = ("id", "index", "benchmark", "size", "config", "config_path", "seed", "sets")
+        for r in plan["runs"]:
+            if not isinstance(r, dict) or any(k not in r for k in keys) or not isinstance(r["sets"], list) \
+                    or not isinstance(r["id"], str) or "/" in r["id"] or r["id"] in ("", ".", ".."):
+                raise RuntimeError(f"{self.plan_path}: a run of the wrong shape (plan.json is damaged; "
+                                   f"run the sweep file again to rewrite it)")
+        if not isinstance(plan.get("spec", {}), dict):
+            raise RuntimeError(f"{self.plan_path}: its spec is of the wrong shape (plan.json is damaged)")
         return plan
 
 
@@ -111,13 +164,30 @@ def command(warpsim, run, stats_path):
     return cmd + ["--json", stats_path]
 
 
-def _die_with_parent():
-    """Child side of fork: get SIGKILL when the sweep dies, so a killed sweep leaves no orphans."""
+def _prctl():
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        return ctypes.CDLL(None, use_errno=True).prctl
     except Exception:
-        pass
+        return None
+
+
+_PRCTL = _prctl()  # looked up once in the parent: the child between fork and exec does no imports
+
+
+def die_with_parent(parent=None):
+    """A preexec_fn: the child gets SIGKILL when the sweep (pid `parent`, default: this process)
+    dies, so a killed sweep leaves no orphan writing into its run folder. The parent may die
+    between fork and the prctl (the signal would then never come): the child checks that its
+    parent is still the sweep after setting it, and exits at once otherwise."""
+    parent = os.getpid() if parent is None else parent
+
+    def preexec():
+        if _PRCTL is not None:
+            _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(137)
+    return preexec
 
 
 def _message(log_text):
@@ -146,6 +216,8 @@ def classify(rc, timed_out, stats, log_text):
     if rc == 1:
         if "WS_ERROR_DEADLOCK" in log_text:
             return "deadlock", _message(log_text)
+        if "WS_ERROR_LIMIT" in log_text:
+            return "limit", _message(log_text)
         if check == "MISMATCH":
             return "mismatch", _message(log_text) or "check: MISMATCH"
         return "error", _message(log_text)
@@ -180,7 +252,7 @@ class Attempt:
         self.start_error = None
         try:
             self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                                         stdin=subprocess.DEVNULL, preexec_fn=die_with_parent())
         except OSError as e:  # recorded as a crash, like any run that could not run
             self.proc = None
             self.start_error = f"cannot execute {warpsim}: {e.strerror}"

@@ -169,11 +169,28 @@ class Spec:
 
 def parse(path):
     try:
-        with open(path) as f:
+        if not os.path.isfile(path):
+            raise SpecError(f"cannot read sweep file {path}: "
+                            + ("not a regular file" if os.path.exists(path) else "No such file or directory"))
+        if os.path.getsize(path) > (16 << 20):
+            raise SpecError(f"cannot read sweep file {path}: larger than 16 MiB")
+        with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise SpecError(f"cannot read sweep file {path}: {e.strerror}")
+    except UnicodeDecodeError as e:
+        line = text_line_of(path, e.start)
+        raise SpecError(f"{path}:{line}: not UTF-8 text (byte 0x{e.object[e.start]:02x})")
     return parse_text(text, path)
+
+
+def text_line_of(path, offset):
+    """1-based line of byte `offset` of a file (for encoding errors)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(offset).count(b"\n") + 1
+    except OSError:
+        return 0
 
 
 def parse_text(text, path="<sweep>"):
@@ -203,8 +220,10 @@ def parse_text(text, path="<sweep>"):
         elif kw == "seed":
             for a in args:
                 for v in expand_values(a, where):
-                    if not re.fullmatch(r"\d+", v):
-                        raise SpecError(f"{where}: bad seed '{v}'")
+                    if not re.fullmatch(r"\d+", v) or int(v) >= 1 << 64:
+                        raise SpecError(f"{where}: bad seed '{v}' (0 to 18446744073709551615)")
+                    if int(v) in spec.seeds:
+                        raise SpecError(f"{where}: seed {int(v)} given twice")
                     spec.seeds.append(int(v))
         elif kw == "group":
             if len(args) < 2:
@@ -261,8 +280,20 @@ def parse_text(text, path="<sweep>"):
     return spec
 
 
+MAX_RUNS = 1000000
+
+
 def expand(spec):
-    """The runs of a spec, in a fixed order with manifest indices."""
+    """The runs of a spec, in a fixed order with manifest indices. The count is checked before
+    anything is built: two long axes multiply (99,999 x 99,999 runs would exhaust memory)."""
+    total = len(spec.benchmarks) * len(spec.sizes) * len(spec.configs) * len(spec.seeds)
+    for d in spec.dims:
+        total *= len(d.labels)
+    if total > MAX_RUNS:
+        sizes = " x ".join([str(len(spec.benchmarks)), str(len(spec.sizes)), str(len(spec.configs)),
+                            str(len(spec.seeds))] + [f"{len(d.labels)} ({d.name})" for d in spec.dims])
+        raise SpecError(f"{spec.path}: {total} runs ({sizes}: benchmarks x sizes x configs x seeds x axes); "
+                        f"at most {MAX_RUNS} in one sweep")
     runs = []
     combos = [([], {}, {})]
     for d in spec.dims:
