@@ -592,7 +592,7 @@ static void apply_reg_annotations(PtxModule *m, const char *text) {
     unsigned n;
     if (sscanf(p + sizeof tag - 1, "%255s %u", name, &n) != 2 || n == 0 || n > 255) continue;
     int fi = ptx_module_find_function(m, name);
-    if (fi >= 0 && m->funcs[fi].is_entry) m->funcs[fi].regs_per_thread = n;
+    if (fi >= 0 && m->funcs[fi].is_entry) m->funcs[fi].regs_per_thread = n, m->funcs[fi].regs_from_ptxas = 1;
   }
 }
 

@@ -212,7 +212,7 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
   sm->launch = l;
   sm->accept_cache = -1;
   sm->kinfo = k;
-  sm->occ_ctas = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
+  sm->occ_ctas = sm_occupancy(sm->cfg, l->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
   sm->sb_words = (rows + 63) / 64;
   sm->sb_pred_off = l->fn->rf_rows;
@@ -255,7 +255,7 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
 
 static uint32_t cta_regs(const Sm *sm) {
   const PtxLaunch *l = sm->launch;
-  return l->fn->regs_per_thread * l->warps_per_cta * 32;
+  return l->regs_per_thread * l->warps_per_cta * 32;
 }
 
 uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta, uint32_t shared_per_cta,
