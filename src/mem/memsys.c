@@ -53,7 +53,7 @@ const CfgGroup memsys_cfg_groups[] = {
     {"", memsys_params, NULL},
     {"l1d.", cache_params,
      "size=16K line_size=128 assoc=4 mshr_entries=32 mshr_max_merge=8 miss_queue=8 latency=1 ports=1 "
-     "policy=lru write_policy=evict bypass_cg=true"},
+     "policy=lru write_policy=local_back bypass_cg=true"},
     {"l1i.", cache_params,
      "size=2K line_size=128 assoc=4 mshr_entries=2 mshr_max_merge=32 miss_queue=4 latency=1 ports=1 "
      "policy=lru write_policy=evict bypass_cg=false"},
@@ -386,6 +386,10 @@ void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
     icnt_stats_print_text(icnt_stats(ms->reply), "icnt.reply", out);
     fprintf(out, "mem: derived delays: l2 input %u, dram controller %u (l2 fixed path %u, dram row hit %u)\n",
             ms->delays.l2_input, ms->delays.dram_ctrl, ms->delays.l2_fixed, ms->delays.dram_row_hit);
+    const CacheParams *p1 = cache_params_of(ms->l1[MEM_UNIT_L1D]);
+    static const char *const wp[] = {"evict", "back", "local_back"};
+    fprintf(out, "mem: l1d set index %s (l1d.set_index), write policy %s (l1d.write_policy)\n",
+            p1->set_index == CACHE_INDEX_FERMI ? "fermi" : "linear", wp[p1->write_policy]);
     return;
   }
   fputs("{\"l1d\": ", out);
