@@ -110,8 +110,11 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   uint32_t req_flits = (ms->header_bytes + rq->flit_size - 1) / rq->flit_size;
   uint32_t rep_flits = (ms->header_bytes + ms->line + rp->flit_size - 1) / rp->flit_size;
   uint32_t sreq = (req_flits ? req_flits : 1), srep = rep_flits ? rep_flits : 1;
-  sreq = (sreq + rq->flits_per_cycle - 1) / rq->flits_per_cycle;
-  srep = (srep + rp->flits_per_cycle - 1) / rp->flits_per_cycle;
+  /* a packet is serialized at the slower of its two ports */
+  uint32_t rq_bw = rq->src_flits_per_cycle < rq->dst_flits_per_cycle ? rq->src_flits_per_cycle : rq->dst_flits_per_cycle;
+  uint32_t rp_bw = rp->src_flits_per_cycle < rp->dst_flits_per_cycle ? rp->src_flits_per_cycle : rp->dst_flits_per_cycle;
+  sreq = (sreq + rq_bw - 1) / rq_bw;
+  srep = (srep + rp_bw - 1) / rp_bw;
   uint32_t l2lat = l2->latency ? l2->latency : 1;
   uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
   int64_t want = cfg_int(cfg, "l2.min_latency");
@@ -139,13 +142,18 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
 
 /* ---- creation ---- */
 
+/* The memory partitions' ports carry `bw` flits per cycle, the SMs' icnt.sm_flits_per_cycle;
+ * sm_is_src: the SMs are the sources (request network). */
 static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name, const char *bw,
-                              uint32_t n_src, uint32_t n_dst) {
+                              uint32_t n_src, uint32_t n_dst, bool sm_is_src) {
+  uint32_t mem_bw = (uint32_t)cfg_int(cfg, bw), sm_bw = (uint32_t)cfg_int(cfg, "icnt.sm_flits_per_cycle");
   *p = (IcntParams){.name = name,
                     .n_src = n_src,
                     .n_dst = n_dst,
                     .latency = (uint32_t)cfg_int(cfg, "icnt.latency"),
-                    .flits_per_cycle = (uint32_t)cfg_int(cfg, bw),
+                    .flits_per_cycle = mem_bw,
+                    .src_flits_per_cycle = sm_is_src ? sm_bw : mem_bw,
+                    .dst_flits_per_cycle = sm_is_src ? mem_bw : sm_bw,
                     .flit_size = (uint32_t)cfg_int(cfg, "icnt.flit_size"),
                     .in_queue = (uint32_t)cfg_int(cfg, "icnt.in_queue"),
                     .out_queue = (uint32_t)cfg_int(cfg, "icnt.out_queue")};
@@ -192,8 +200,8 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   }
   ms->map = addrmap_make(ms->n_part, chunk, ms->dram.banks, ms->dram.row_size);
   IcntParams rq, rp;
-  memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part);
-  memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm);
+  memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part, true);
+  memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm, false);
   if (memsys_derive(ms, cfg, &rq, &rp, &l2, err, errlen)) goto fail;
   ms->req = icnt_create(&rq, err, errlen);
   ms->reply = ms->req ? icnt_create(&rp, err, errlen) : NULL;
