@@ -199,6 +199,14 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
     goto fail;
   }
   ms->map = addrmap_make(ms->n_part, chunk, ms->dram.banks, ms->dram.row_size);
+  const char *amap = cfg_str(cfg, "dram.addr_map");
+  if (strcmp(amap, "linear")) {
+    char why[128];
+    if (addrmap_parse_mask(&ms->map, amap, ms->dram.banks, ms->line, why, sizeof why)) {
+      cfg_errorf(cfg, "dram.addr_map", err, errlen, "'%s': %s", amap, why);
+      goto fail;
+    }
+  }
   IcntParams rq, rp;
   memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part, true);
   memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm, false);
