@@ -75,7 +75,8 @@ typedef struct MemPart {
 } MemPart;
 
 struct MemSys {
-  uint32_t n_sm, n_part, line;
+  uint32_t n_sm, n_part, line; /* line: the L2's */
+  uint32_t l1_line;
   Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
   uint8_t *inject_rr;
   uint64_t *miss_nz;   /* bit per SM: one of its L1s' miss queues may hold a request */
@@ -108,7 +109,7 @@ struct MemSys {
 static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, const IcntParams *rp,
                          const CacheParams *l2, char *err, size_t errlen) {
   uint32_t req_flits = (ms->header_bytes + rq->flit_size - 1) / rq->flit_size;
-  uint32_t rep_flits = (ms->header_bytes + ms->line + rp->flit_size - 1) / rp->flit_size;
+  uint32_t rep_flits = (ms->header_bytes + ms->l1_line + rp->flit_size - 1) / rp->flit_size;
   uint32_t sreq = (req_flits ? req_flits : 1), srep = rep_flits ? rep_flits : 1;
   /* a packet is serialized at the slower of its two ports */
   uint32_t rq_bw = rq->src_flits_per_cycle < rq->dst_flits_per_cycle ? rq->src_flits_per_cycle : rq->dst_flits_per_cycle;
@@ -173,8 +174,11 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
       cache_params_read(cfg, "l2", &l2, err, errlen))
     goto fail;
   ms->line = l2.line_size;
-  if (l1d.line_size != l2.line_size || l1i.line_size != l2.line_size) {
-    cfg_errorf(cfg, "l1d.line_size", err, errlen, "L1D, L1I and L2 must share one line size (%u, %u, %u)",
+  ms->l1_line = l1d.line_size;
+  /* The L2's line may hold several L1 lines (CCWS's GT200: 256 B over 128 B) */
+  if (l1d.line_size != l1i.line_size || l2.line_size % l1d.line_size) {
+    cfg_errorf(cfg, "l1d.line_size", err, errlen,
+               "L1D and L1I must share one line size, and the L2's must be a multiple of it (%u, %u, %u)",
                l1d.line_size, l1i.line_size, l2.line_size);
     goto fail;
   }
@@ -235,6 +239,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
                           .input_delay = ms->delays.l2_input,
                           .ctrl_delay = ms->delays.dram_ctrl,
                           .header_bytes = ms->header_bytes,
+                          .l1_line = ms->l1_line,
                           .l2 = l2,
                           .dram = ms->dram,
                           .map = ms->map};
