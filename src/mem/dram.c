@@ -442,7 +442,7 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
   }
   if (!r->req.is_write) { /* read to precharge: the bank (a burst, with the turnarounds), its group (tRTPL) */
     if (p->turnaround) b->pre_ready = max64(b->pre_ready, last + bc);
-    d->grp_pre[g] = max64(d->grp_pre[g], last + p->tRTPL);
+    if (p->tRTPL) d->grp_pre[g] = max64(d->grp_pre[g], last + p->tRTPL);
   }
   d->st.data_cycles += data;
   d->st.bytes += bytes;
