@@ -2,7 +2,8 @@
  * bank groups (column commands tCCDL apart in one group, tCCD across groups;
  * the group is bank >> 3 for 16 banks in 4 groups, as 3.2.2 computes it), a
  * row-hit stream inside one group at 2/3 of the channel's peak, the
- * write-to-read turnaround (tWTR = tWL + burst + tCDLR), GPGPU-Sim's address
+ * write-to-read turnaround (tWTR = tWL + burst + tCDLR), read-to-precharge in
+ * a group (tRTPL; none when 0), GPGPU-Sim's address
  * mask inside a channel (GTX480: bank bits 8, 13-15; GT200's mask equals the
  * linear map of 2 KB rows), and the configuration errors. */
 #include <stdlib.h>
@@ -115,6 +116,29 @@ static void test_write_to_read(void) {
   CHECK_EQ_U64(at[1] - at[0], 514 - 505);
 }
 
+/* A read, then a row conflict in another bank of its group: the precharge
+ * waits tRTPL after the read's last burst, and not at all when tRTPL = 0. */
+static uint64_t conflict_return(uint32_t rtpl) {
+  DramParams p = params(1, 0, false);
+  p.tRTPL = rtpl;
+  DramChannel *d = dram_create(&p, (char[128]){0}, 128);
+  if (!d) { CHECK(0); return 0; }
+  uint64_t r[2];
+  MemRequest m = rd(1);
+  dram_push(d, &m, 0, 0, 1), dram_push(d, &m, 1, 0, 1);
+  returns(d, 1, 2, r);
+  dram_tick(d, 500);
+  dram_push(d, &m, 0, 0, 500), dram_push(d, &m, 1, 5, 500);
+  returns(d, 500, 2, r);
+  dram_free(d);
+  return r[1];
+}
+
+static void test_read_to_precharge(void) {
+  /* read bursts at 501, 503; PRE at 502 (the next command cycle), or 503 + tRTPL 2 = 505 */
+  CHECK_EQ_U64(conflict_return(2) - conflict_return(0), 3);
+}
+
 static void test_address_mask(void) {
   AddrMap m = addrmap_make(1, 256, 16, 4096);
   char why[128] = "";
@@ -170,6 +194,7 @@ int main(void) {
   TEST_RUN(test_bank_groups);
   TEST_RUN(test_stream_in_one_group);
   TEST_RUN(test_write_to_read);
+  TEST_RUN(test_read_to_precharge);
   TEST_RUN(test_address_mask);
   TEST_RUN(test_config_errors);
   return TEST_DONE();
