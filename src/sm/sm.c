@@ -855,7 +855,12 @@ static void settle_quiet(Sm *sm, uint64_t upto) {
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->busy = 0;
-  if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
+  if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) {
+    /* No CTA: only store acks can arrive (nothing waits for them). Take them, or
+     * they fill the L1's reply queue and the reply network stalls behind it. */
+    while (cache_take_reply(sm->l1d, now)) {}
+    return 0;
+  }
   if (sm->has_tick && still_quiet(sm, now)) {
     sm->policy->tick(sm->pstate, now);
     return 0;
