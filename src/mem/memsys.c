@@ -175,7 +175,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
     goto fail;
   ms->line = l2.line_size;
   ms->l1_line = l1d.line_size;
-  /* The L2's line may hold several L1 lines (CCWS's GT200: 256 B over 128 B) */
+  /* The L2's line may hold several L1 lines (the GT200 preset: 256 B over 128 B) */
   if (l1d.line_size != l1i.line_size || l2.line_size % l1d.line_size) {
     cfg_errorf(cfg, "l1d.line_size", err, errlen,
                "L1D and L1I must share one line size, and the L2's must be a multiple of it (%u, %u, %u)",
