@@ -22,7 +22,8 @@ static const char occ_ptx_fmt[] =
     "  ld.param.u64 %%rd1, [cnt];\n  ld.param.u64 %%rd2, [maxc];\n"
     "  mul.wide.u32 %%rd3, %%r2, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n  add.s64 %%rd5, %%rd2, %%rd3;\n"
     "  @%%p1 bra $L_wait;\n"
-    "  atom.global.add.u32 %%r3, [%%rd4], 1;\n  add.u32 %%r4, %%r3, 1;\n  atom.global.max.u32 %%r5, [%%rd5], %%r4;\n"
+    "  atom.global.add.u32 %%r3, [%%rd4], 1;\n  add.u32 %%r4, %%r3, 1;\n  atom.global.max.u32 %%r5, [%%rd5], "
+    "%%r4;\n"
     "$L_wait:\n  ld.param.u32 %%r6, [delay];\n"
     "$L_loop:\n  add.u32 %%r6, %%r6, -1;\n  setp.ne.u32 %%p2, %%r6, 0;\n  @%%p2 bra $L_loop;\n"
     "  bar.sync 0;\n  @%%p1 bra $L_done;\n  atom.global.add.u32 %%r7, [%%rd4], -1;\n"
@@ -53,16 +54,23 @@ static unsigned last_kernel_uint(const char *j, const char *field) {
 /* Launches occ (compiled with `regs` per thread, `threads` per CTA) on 2 waves
  * of `want` CTAs per SM under gtx480.cfg + sets; checks the most CTAs resident
  * at once on one SM, the reported occupancy, limiter, registers and source. */
-static void check_regs(const char *const *sets, unsigned threads, unsigned regs, unsigned want, const char *limiter,
-                       unsigned want_regs, const char *source) {
+static void check_regs(const char *const *sets, unsigned threads, unsigned regs, unsigned want,
+                       const char *limiter, unsigned want_regs, const char *source) {
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return;
+  }
   char ptx[4096];
   snprintf(ptx, sizeof ptx, occ_ptx_fmt, regs);
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d_cnt = 0, d_max = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) { CHECK(0); test_gpu_close(&t); return; }
+  if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) {
+    CHECK(0);
+    test_gpu_close(&t);
+    return;
+  }
   unsigned nsm = (unsigned)cfg_int(t.cfg, "sm.count"), grid = nsm * want * 2, delay = 100;
   CHECK(ws_mem_alloc(t.ctx, &d_cnt, 4 * nsm) == WS_SUCCESS);
   CHECK(ws_mem_alloc(t.ctx, &d_max, 4 * nsm) == WS_SUCCESS);
@@ -81,8 +89,10 @@ static void check_regs(const char *const *sets, unsigned threads, unsigned regs,
   last_kernel_str(j, "regs_source", src, sizeof src);
   unsigned ctas = last_kernel_uint(j, "ctas_per_sm"), r = last_kernel_uint(j, "regs_per_thread");
   if (most != want || ctas != want || strcmp(lim, limiter) || r != want_regs || strcmp(src, source))
-    fprintf(stderr, "%u threads, %u regs compiled: resident %u, reported %u (%s), %u regs [%s]; want %u (%s), %u [%s]\n",
-            threads, regs, most, ctas, lim, r, src, want, limiter, want_regs, source);
+    fprintf(
+        stderr,
+        "%u threads, %u regs compiled: resident %u, reported %u (%s), %u regs [%s]; want %u (%s), %u [%s]\n",
+        threads, regs, most, ctas, lim, r, src, want, limiter, want_regs, source);
   CHECK_EQ_U64(most, want);
   CHECK_EQ_U64(ctas, want);
   CHECK(!strcmp(lim, limiter));
@@ -111,7 +121,8 @@ static void test_alloc_unit(void) {
 
 static void test_per_kernel(void) {
   const char *mine[] = {"sm.regs_kernel=other=8,occ=20", NULL};
-  check_regs(mine, 256, 40, 6, "threads", 20, "ptxas 40, sm.regs_kernel 20"); /* 5120 per CTA: 1536 threads limit */
+  check_regs(mine, 256, 40, 6, "threads", 20,
+             "ptxas 40, sm.regs_kernel 20"); /* 5120 per CTA: 1536 threads limit */
   const char *other[] = {"sm.regs_kernel=occ2=20 other=8", NULL};
   check_regs(other, 256, 40, 3, "registers", 40, "ptxas 40"); /* names are exact */
 }
@@ -119,10 +130,11 @@ static void test_per_kernel(void) {
 static void test_cap(void) {
   const char *cap[] = {"sm.regs_max_per_thread=24", NULL};
   check_regs(cap, 256, 40, 5, "registers", 24, "ptxas 40, cap 24"); /* 6144 per CTA */
-  check_regs(cap, 256, 16, 6, "threads", 16, "ptxas 16");          /* under the cap: unchanged */
+  check_regs(cap, 256, 16, 6, "threads", 16, "ptxas 16");           /* under the cap: unchanged */
   /* the per-kernel count first, then the cap, then the unit: 100 -> 63 -> 64 */
   const char *both[] = {"sm.regs_kernel=occ=100", NULL};
-  check_regs(both, 128, 40, 4, "registers", 64, "ptxas 40, sm.regs_kernel 100, cap 63, allocated in units of 4");
+  check_regs(both, 128, 40, 4, "registers", 64,
+             "ptxas 40, sm.regs_kernel 100, cap 63, allocated in units of 4");
   const char *none[] = {"sm.regs_max_per_thread=0", "sm.regs_kernel=occ=100", NULL};
   check_regs(none, 128, 40, 2, "registers", 100, "ptxas 40, sm.regs_kernel 100"); /* 12800 per CTA */
 }
@@ -131,13 +143,20 @@ static void test_cap(void) {
 static void test_override_makes_it_fit(void) {
   const char *small[] = {"sm.registers=16384", "sm.max_threads=1024", "sm.max_warps=32", NULL};
   TestGpu t;
-  if (test_gpu_open(&t, small)) { CHECK(0); return; }
+  if (test_gpu_open(&t, small)) {
+    CHECK(0);
+    return;
+  }
   char ptx[4096];
   snprintf(ptx, sizeof ptx, occ_ptx_fmt, 56u);
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) { CHECK(0); test_gpu_close(&t); return; }
+  if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) {
+    CHECK(0);
+    test_gpu_close(&t);
+    return;
+  }
   unsigned delay = 1;
   CHECK(ws_mem_alloc(t.ctx, &d, 256) == WS_SUCCESS);
   ws_memset_d32(t.ctx, d, 0, 64);
@@ -147,13 +166,17 @@ static void test_override_makes_it_fit(void) {
   ws_mem_free(t.ctx, d);
   ws_module_unload(mod);
   test_gpu_close(&t);
-  const char *fit[] = {"sm.registers=16384", "sm.max_threads=1024", "sm.max_warps=32", "sm.regs_kernel=occ=32", NULL};
+  const char *fit[] = {"sm.registers=16384", "sm.max_threads=1024", "sm.max_warps=32",
+                       "sm.regs_kernel=occ=32", NULL};
   check_regs(fit, 512, 56, 1, "registers", 32, "ptxas 56, sm.regs_kernel 32");
 }
 
 static void test_bad_syntax(void) {
-  const char *bad[][2] = {{"sm.regs_kernel=occ", NULL}, {"sm.regs_kernel=occ=0", NULL}, {"sm.regs_kernel==8", NULL},
-                          {"sm.regs_kernel=occ=12x", NULL}, {"sm.regs_kernel=occ=256", NULL}};
+  const char *bad[][2] = {{"sm.regs_kernel=occ", NULL},
+                          {"sm.regs_kernel=occ=0", NULL},
+                          {"sm.regs_kernel==8", NULL},
+                          {"sm.regs_kernel=occ=12x", NULL},
+                          {"sm.regs_kernel=occ=256", NULL}};
   for (int k = 0; k < 5; k++) {
     Config *cfg = cfg_create();
     CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);

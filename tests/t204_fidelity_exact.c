@@ -16,7 +16,10 @@ TEST_GLOBALS;
 /* Runs the benchmarks at `tiny` in one context; the statistics JSON (no wall time). */
 static char *run_benches(const char *preset, const char *const *sets, const char *const *names) {
   TestGpu t;
-  if (test_gpu_open_preset(&t, preset, sets)) { CHECK(0); return NULL; }
+  if (test_gpu_open_preset(&t, preset, sets)) {
+    CHECK(0);
+    return NULL;
+  }
   for (int i = 0; names[i]; i++) {
     const BenchDesc *b = bench_find(names[i]);
     CHECK(b != NULL);
@@ -32,7 +35,8 @@ static char *run_benches(const char *preset, const char *const *sets, const char
 /* Skipping on (extra sets `on`) and off give the same JSON. */
 static void check_same(const char *preset, const char *extra, const char *const *names) {
   const char *on[] = {extra, NULL}, *off[] = {extra, "sm.skip_idle_cycles=false", NULL};
-  char *a = run_benches(preset, extra ? on : NULL, names), *b = run_benches(preset, extra ? off : off + 1, names);
+  char *a = run_benches(preset, extra ? on : NULL, names),
+       *b = run_benches(preset, extra ? off : off + 1, names);
   CHECK(a && b);
   if (a && b && strcmp(a, b)) {
     size_t i = 0;
@@ -72,7 +76,8 @@ static void test_ccws_preset_exact(void) {
 
 static void test_deterministic(void) {
   const char *names[] = {"weather", "streamcluster", NULL};
-  char *a = run_benches("configs/ccws-gt200.cfg", NULL, names), *b = run_benches("configs/ccws-gt200.cfg", NULL, names);
+  char *a = run_benches("configs/ccws-gt200.cfg", NULL, names),
+       *b = run_benches("configs/ccws-gt200.cfg", NULL, names);
   CHECK(a && b && !strcmp(a, b));
   free(a);
   free(b);

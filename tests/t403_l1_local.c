@@ -21,10 +21,22 @@ static int tags[8];
 
 static Cache *make(uint32_t sets, uint32_t ways, uint32_t missq, uint32_t lat, CacheWritePolicy wp,
                    CacheSetIndex idx) {
-  CacheParams p = {.name = "l1d", .level = 1, .size = LINE * ways * sets, .line_size = LINE, .assoc = ways,
-                   .mshr_entries = 4, .mshr_max_merge = 4, .miss_queue = missq, .latency = lat, .ports = 4,
-                   .write_policy = wp, .set_index = idx, .bypass_cg = true, .policy = policy_find_cache("lru"),
-                   .index_parts = 1, .index_chunk_lines = 1};
+  CacheParams p = {.name = "l1d",
+                   .level = 1,
+                   .size = LINE * ways * sets,
+                   .line_size = LINE,
+                   .assoc = ways,
+                   .mshr_entries = 4,
+                   .mshr_max_merge = 4,
+                   .miss_queue = missq,
+                   .latency = lat,
+                   .ports = 4,
+                   .write_policy = wp,
+                   .set_index = idx,
+                   .bypass_cg = true,
+                   .policy = policy_find_cache("lru"),
+                   .index_parts = 1,
+                   .index_chunk_lines = 1};
   if (wp == CACHE_WRITE_BACK) p.name = "l2", p.level = 2, p.bypass_cg = false;
   char err[256];
   Cache *c = cache_create(&p, cfg, err, sizeof err);
@@ -33,8 +45,14 @@ static Cache *make(uint32_t sets, uint32_t ways, uint32_t missq, uint32_t lat, C
 }
 
 static MemRequest rq(uint64_t line, int tag) {
-  return (MemRequest){.addr = line * LINE + 4, .line_addr = line * LINE, .pc = 0x40, .sm = 0, .warp = tag,
-                      .bytes = 4, .unit = MEM_UNIT_L1D, .user = &tags[tag]};
+  return (MemRequest){.addr = line * LINE + 4,
+                      .line_addr = line * LINE,
+                      .pc = 0x40,
+                      .sm = 0,
+                      .warp = tag,
+                      .bytes = 4,
+                      .unit = MEM_UNIT_L1D,
+                      .user = &tags[tag]};
 }
 static MemRequest st(uint64_t line, int tag, int local) {
   MemRequest r = rq(line, tag);
@@ -68,7 +86,7 @@ static void test_local_store_hit_stays(void) {
   load(c, 4, 2);
   MemRequest ls = st(3, 1, 1), gs = st(4, 2, 0);
   CHECK(cache_access(c, &ls, 10).outcome == CACHE_HIT); /* local store hit: written into the line */
-  CHECK(cache_miss_queue_len(c) == 0);                    /* nothing goes down */
+  CHECK(cache_miss_queue_len(c) == 0);                  /* nothing goes down */
   CHECK(state_of(c, 3) == CACHE_LINE_MODIFIED);
   CHECK(pop_all(c, 12) == 0);
   CHECK_EQ_U64(cache_next_reply(c), 13); /* acked by the L1 after its hit latency */
@@ -79,7 +97,8 @@ static void test_local_store_hit_stays(void) {
   CHECK(state_of(c, 4) == CACHE_LINE_INVALID);
   CHECK(cache_miss_queue_len(c) == 1);
   const MemRequest *m = cache_miss_head(c);
-  CHECK(m->is_write && (m->flags & MEM_F_NOALLOC_L1) && m->line_addr == 4 * LINE && !(m->flags & MEM_F_WRITEBACK));
+  CHECK(m->is_write && (m->flags & MEM_F_NOALLOC_L1) && m->line_addr == 4 * LINE &&
+        !(m->flags & MEM_F_WRITEBACK));
   const CacheStats *s = cache_stats(c);
   CHECK_EQ_U64(s->write_hits, 2);
   CHECK_EQ_U64(s->invalidations, 1);
@@ -113,7 +132,8 @@ static void test_dirty_eviction_written_back(void) {
   CHECK(cache_access(c, &r2, 6).outcome == CACHE_MISS);
   CHECK(cache_miss_queue_len(c) == 2);
   const MemRequest *m = cache_miss_head(c);
-  CHECK(m->is_write && (m->flags & MEM_F_WRITEBACK) && m->line_addr == LINE && m->bytes == LINE && m->sm == -1);
+  CHECK(m->is_write && (m->flags & MEM_F_WRITEBACK) && m->line_addr == LINE && m->bytes == LINE &&
+        m->sm == -1);
   cache_miss_pop(c);
   m = cache_miss_head(c);
   CHECK(!m->is_write && m->line_addr == 2 * LINE);
@@ -179,14 +199,16 @@ static void test_predict_fail_local_back(void) {
     if ((x >> 24) % 5 == 0) pop_all(c, t);
     MemRequest r = (x >> 28) % 3 == 0 ? st((x >> 32) % 8, 0, (int)((x >> 36) & 1)) : rq((x >> 32) % 8, 0);
     CacheFailReason pred = cache_predict_fail(c, &r);
-    int local_hit = r.is_write && (r.flags & MEM_F_LOCAL) && state_of(c, r.line_addr / LINE) >= CACHE_LINE_VALID;
+    int local_hit =
+        r.is_write && (r.flags & MEM_F_LOCAL) && state_of(c, r.line_addr / LINE) >= CACHE_LINE_VALID;
     CacheResult res = cache_access(c, &r, t + 1);
     if (pred != CACHE_FAIL_NONE) {
       CHECK(res.outcome == CACHE_RESFAIL);
       CHECK_EQ_U64(res.fail, pred);
       predicted++;
     } else if (res.outcome == CACHE_RESFAIL) {
-      CHECK(res.fail == CACHE_FAIL_PORT || res.fail == CACHE_FAIL_MISS_QUEUE); /* a dirty victim's write-back */
+      CHECK(res.fail == CACHE_FAIL_PORT ||
+            res.fail == CACHE_FAIL_MISS_QUEUE); /* a dirty victim's write-back */
     }
     local_hits += local_hit && res.outcome == CACHE_HIT;
   }
@@ -198,21 +220,38 @@ static void test_predict_fail_local_back(void) {
 
 /* Fermi hash: set = bits 7-11 XOR (bits 13,14,15,17,19), bit 12 on top with 64 sets. */
 static void test_fermi_set_index(void) {
-  const struct { uint64_t addr; uint32_t s32, s64, lin32; } cases[] = {
-      {0x0000, 0, 0, 0},       {0x0080, 1, 1, 1},        {0x2000, 1, 1, 0},  {0x2080, 0, 0, 1},
-      {0x1000, 0, 32, 0},      {0x4000, 2, 2, 0},        {0x8000, 4, 4, 0},  {0x20000, 8, 8, 0},
-      {0x80000, 16, 16, 0},    {0x10000, 0, 0, 0},       {0x40000, 0, 0, 0}, {0xAF80, 0x1F ^ 0x5, 0x1F ^ 0x5, 0x1F},
+  const struct {
+    uint64_t addr;
+    uint32_t s32, s64, lin32;
+  } cases[] = {
+      {0x0000, 0, 0, 0},
+      {0x0080, 1, 1, 1},
+      {0x2000, 1, 1, 0},
+      {0x2080, 0, 0, 1},
+      {0x1000, 0, 32, 0},
+      {0x4000, 2, 2, 0},
+      {0x8000, 4, 4, 0},
+      {0x20000, 8, 8, 0},
+      {0x80000, 16, 16, 0},
+      {0x10000, 0, 0, 0},
+      {0x40000, 0, 0, 0},
+      {0xAF80, 0x1F ^ 0x5, 0x1F ^ 0x5, 0x1F},
       {0xFFF80, 0x1F ^ 0x1F, 32, 0x1F},
   };
   Cache *f32 = make(32, 4, 8, 1, CACHE_WRITE_LOCAL_BACK, CACHE_INDEX_FERMI);
   Cache *f64 = make(64, 4, 8, 1, CACHE_WRITE_LOCAL_BACK, CACHE_INDEX_FERMI);
   Cache *l32 = make(32, 4, 8, 1, CACHE_WRITE_LOCAL_BACK, CACHE_INDEX_LINEAR);
-  if (!f32 || !f64 || !l32) { CHECK(0); return; }
+  if (!f32 || !f64 || !l32) {
+    CHECK(0);
+    return;
+  }
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    if (cache_set_of(f32, cases[i].addr) != cases[i].s32 || cache_set_of(f64, cases[i].addr) != cases[i].s64 ||
+    if (cache_set_of(f32, cases[i].addr) != cases[i].s32 ||
+        cache_set_of(f64, cases[i].addr) != cases[i].s64 ||
         cache_set_of(l32, cases[i].addr) != cases[i].lin32)
       fprintf(stderr, "0x%llx: fermi32 %u fermi64 %u linear %u\n", (unsigned long long)cases[i].addr,
-              cache_set_of(f32, cases[i].addr), cache_set_of(f64, cases[i].addr), cache_set_of(l32, cases[i].addr));
+              cache_set_of(f32, cases[i].addr), cache_set_of(f64, cases[i].addr),
+              cache_set_of(l32, cases[i].addr));
     CHECK_EQ_U64(cache_set_of(f32, cases[i].addr), cases[i].s32);
     CHECK_EQ_U64(cache_set_of(f64, cases[i].addr), cases[i].s64);
     CHECK_EQ_U64(cache_set_of(l32, cases[i].addr), cases[i].lin32);

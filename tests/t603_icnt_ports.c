@@ -13,8 +13,15 @@ TEST_GLOBALS;
 
 /* n_src sources of sf flits/cycle, n_dst destinations of df. */
 static Icnt *make(uint32_t n_src, uint32_t n_dst, uint32_t sf, uint32_t df) {
-  IcntParams p = {.name = "icnt.ports", .n_src = n_src, .n_dst = n_dst, .latency = 8, .flits_per_cycle = sf,
-                  .src_flits_per_cycle = sf, .dst_flits_per_cycle = df, .flit_size = 32, .in_queue = 4,
+  IcntParams p = {.name = "icnt.ports",
+                  .n_src = n_src,
+                  .n_dst = n_dst,
+                  .latency = 8,
+                  .flits_per_cycle = sf,
+                  .src_flits_per_cycle = sf,
+                  .dst_flits_per_cycle = df,
+                  .flit_size = 32,
+                  .in_queue = 4,
                   .out_queue = 4};
   char err[64];
   Icnt *x = icnt_create(&p, err, sizeof err);
@@ -29,7 +36,10 @@ static void test_latency_narrow_port(void) {
   const uint32_t rates[][3] = {{2, 1, 5}, {1, 2, 5}, {2, 2, 3}, {1, 1, 5}, {4, 2, 3}};
   for (int k = 0; k < 5; k++) {
     Icnt *x = make(1, 1, rates[k][0], rates[k][1]);
-    if (!x) { CHECK(0); continue; }
+    if (!x) {
+      CHECK(0);
+      continue;
+    }
     MemRequest r = pkt(0, 0);
     icnt_push(x, 0, 0, &r, 136, 10);
     uint64_t want = 10 + rates[k][2] - 1 + 8;
@@ -71,14 +81,20 @@ static double rate_at(Icnt *x, uint32_t n_src, uint32_t n_dst, const uint32_t *d
 static void test_sm_port_limits_replies(void) {
   /* reply network: 2 partitions (2 flits/cycle) -> SMs (1 flit/cycle) */
   Icnt *x = make(2, 2, 2, 1);
-  if (!x) { CHECK(0); return; }
+  if (!x) {
+    CHECK(0);
+    return;
+  }
   const uint32_t both_to_0[] = {0, 0};
   double per = rate_at(x, 2, 2, both_to_0, 0, 400); /* two partitions, one SM: 5 cycles per reply */
   CHECK(per > 4.99 && per < 5.01);
   icnt_free(x);
   /* one partition port feeds two SMs at 1 flit each: 2.5 cycles per reply over both */
   x = make(1, 2, 2, 1);
-  if (!x) { CHECK(0); return; }
+  if (!x) {
+    CHECK(0);
+    return;
+  }
   int pushed = 0, got = 0;
   uint64_t first = 0, last = 0;
   for (uint64_t c = 0; c < 100000 && got < 800; c++) {
@@ -99,7 +115,10 @@ static void test_sm_port_limits_replies(void) {
   icnt_free(x);
   /* the old configuration (SM ports as wide as the partitions'): 2.5 cycles per reply to one SM */
   x = make(2, 2, 2, 2);
-  if (!x) { CHECK(0); return; }
+  if (!x) {
+    CHECK(0);
+    return;
+  }
   per = rate_at(x, 2, 2, both_to_0, 0, 400);
   CHECK(per > 2.49 && per < 2.51);
   icnt_free(x);
@@ -108,7 +127,10 @@ static void test_sm_port_limits_replies(void) {
 static void test_sm_port_limits_requests(void) {
   /* request network: one SM (1 flit/cycle) sending 5-flit stores to two partitions (2 flits/cycle) */
   Icnt *x = make(1, 2, 1, 2);
-  if (!x) { CHECK(0); return; }
+  if (!x) {
+    CHECK(0);
+    return;
+  }
   int pushed = 0, got = 0;
   uint64_t first = 0, last = 0;
   for (uint64_t c = 0; c < 100000 && got < 400; c++) {

@@ -19,8 +19,10 @@ static MemSys *make(const char *preset, const char *set) {
   if (set) CHECK(cfg_set(cfg, set) == 0);
   char err[512] = "";
   MemSys *ms = memsys_create(cfg, err, sizeof err);
-  if (!ms && set) CHECK_STR_CONTAINS(err, "l1d.line_size");
-  else if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
+  if (!ms && set)
+    CHECK_STR_CONTAINS(err, "l1d.line_size");
+  else if (!ms)
+    fprintf(stderr, "memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;
 }
@@ -28,8 +30,16 @@ static MemSys *make(const char *preset, const char *set) {
 static int tok[4];
 
 static MemRequest req(uint32_t sm, uint64_t addr, int write, int k) {
-  return (MemRequest){.addr = addr, .line_addr = addr & ~127ull, .sm = (int32_t)sm, .warp = 0, .cta = 0, .pc = 0x80,
-                      .bytes = write ? 4 : 128, .is_write = (uint8_t)write, .unit = MEM_UNIT_L1D, .user = &tok[k]};
+  return (MemRequest){.addr = addr,
+                      .line_addr = addr & ~127ull,
+                      .sm = (int32_t)sm,
+                      .warp = 0,
+                      .cta = 0,
+                      .pc = 0x80,
+                      .bytes = write ? 4 : 128,
+                      .is_write = (uint8_t)write,
+                      .unit = MEM_UNIT_L1D,
+                      .user = &tok[k]};
 }
 
 /* Ticks until SM sm's L1D returns the request tagged k; the cycle or 0. */
@@ -47,7 +57,10 @@ static uint64_t wait_reply(MemSys *ms, uint32_t sm, int k, uint64_t t, uint64_t 
 
 static void test_two_halves_one_fetch(void) {
   MemSys *ms = make("configs/ccws-gt200.cfg", NULL);
-  if (!ms) { CHECK(0); return; }
+  if (!ms) {
+    CHECK(0);
+    return;
+  }
   const uint64_t a = 0x100000; /* 256 B aligned: a and a+128 are one L2 line */
   uint32_t p = memsys_partition_of(ms, a);
   CHECK(p == memsys_partition_of(ms, a + 128));
@@ -92,7 +105,8 @@ static void test_two_halves_one_fetch(void) {
 
 static void test_line_sizes_checked(void) {
   CHECK(make("configs/ccws-gt200.cfg", "l2.line_size=64") == NULL);
-  MemSys *ms = make("configs/gtx480.cfg", "l2.line_size=256"); /* a multiple: accepted (768 KB / 6 / 8 / 256 = 64 sets) */
+  MemSys *ms = make("configs/gtx480.cfg",
+                    "l2.line_size=256"); /* a multiple: accepted (768 KB / 6 / 8 / 256 = 64 sets) */
   CHECK(ms != NULL);
   memsys_free(ms);
 }

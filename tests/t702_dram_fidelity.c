@@ -18,15 +18,35 @@ TEST_GLOBALS;
 
 /* gtx480's GDDR5 timing with the DRAM clock equal to the core clock. */
 static DramParams params(uint32_t groups, uint32_t ccdl, bool turnaround) {
-  return (DramParams){.name = "dram", .banks = 16, .row_size = 4096, .bus_width = 8, .data_rate = 4,
-                      .burst_length = 8, .tCL = 12, .tRCD = 12, .tRP = 12, .tRAS = 28, .tRC = 40, .tCCD = 2,
-                      .tRRD = 6, .tWL = 4, .tWR = 12, .bank_groups = groups, .tCCDL = ccdl, .tRTPL = 2,
-                      .tCDLR = 5, .turnaround = turnaround, .queue_size = 16, .return_queue = 64,
-                      .dram_mhz = 1000, .core_mhz = 1000};
+  return (DramParams){.name = "dram",
+                      .banks = 16,
+                      .row_size = 4096,
+                      .bus_width = 8,
+                      .data_rate = 4,
+                      .burst_length = 8,
+                      .tCL = 12,
+                      .tRCD = 12,
+                      .tRP = 12,
+                      .tRAS = 28,
+                      .tRC = 40,
+                      .tCCD = 2,
+                      .tRRD = 6,
+                      .tWL = 4,
+                      .tWR = 12,
+                      .bank_groups = groups,
+                      .tCCDL = ccdl,
+                      .tRTPL = 2,
+                      .tCDLR = 5,
+                      .turnaround = turnaround,
+                      .queue_size = 16,
+                      .return_queue = 64,
+                      .dram_mhz = 1000,
+                      .core_mhz = 1000};
 }
 
 static MemRequest rd(int tag) {
-  return (MemRequest){.addr = (uint64_t)tag * 128, .line_addr = (uint64_t)tag * 128, .sm = 0, .warp = tag, .bytes = 128};
+  return (MemRequest){
+      .addr = (uint64_t)tag * 128, .line_addr = (uint64_t)tag * 128, .sm = 0, .warp = tag, .bytes = 128};
 }
 
 /* Ticks until `n` reads returned after t; their return cycles in out[]. */
@@ -43,7 +63,10 @@ static void returns(DramChannel *d, uint64_t t, int n, uint64_t *out) {
  * the gap between their returns. */
 static uint64_t gap(DramParams p, uint32_t b) {
   DramChannel *d = dram_create(&p, (char[128]){0}, 128);
-  if (!d) { CHECK(0); return 0; }
+  if (!d) {
+    CHECK(0);
+    return 0;
+  }
   uint64_t r[2];
   MemRequest m = rd(1);
   dram_push(d, &m, 0, 0, 1), dram_push(d, &m, b, 0, 1);
@@ -57,10 +80,12 @@ static uint64_t gap(DramParams p, uint32_t b) {
 
 static void test_bank_groups(void) {
   /* a 128 B read is 2 bursts of 64 B (2 command cycles each), issued in its bank's group */
-  CHECK_EQ_U64(gap(params(1, 0, false), 1), 4);  /* no groups: tCCD = burst: back to back */
-  CHECK_EQ_U64(gap(params(4, 3, false), 1), 6);  /* banks 0, 1 share a group: every burst 3 apart */
-  CHECK_EQ_U64(gap(params(4, 3, false), 8), 5);  /* bank 8 is in the other group: tCCD after the first's last burst */
-  CHECK_EQ_U64(gap(params(4, 3, false), 7), 6);  /* 3.2.2's group of 16 banks / 4 groups is bank >> 3: 7 is with 0 */
+  CHECK_EQ_U64(gap(params(1, 0, false), 1), 4); /* no groups: tCCD = burst: back to back */
+  CHECK_EQ_U64(gap(params(4, 3, false), 1), 6); /* banks 0, 1 share a group: every burst 3 apart */
+  CHECK_EQ_U64(gap(params(4, 3, false), 8),
+               5); /* bank 8 is in the other group: tCCD after the first's last burst */
+  CHECK_EQ_U64(gap(params(4, 3, false), 7),
+               6); /* 3.2.2's group of 16 banks / 4 groups is bank >> 3: 7 is with 0 */
   /* 16 groups of 16 banks: 3.2.2's bank >> 1 still pairs banks 0 and 1, bank 2 is apart */
   CHECK_EQ_U64(gap(params(16, 3, false), 1), 6);
   CHECK_EQ_U64(gap(params(16, 3, false), 2), 5);
@@ -71,7 +96,10 @@ static void test_stream_in_one_group(void) {
   for (int grp = 0; grp < 2; grp++) {
     DramParams p = grp ? params(4, 3, false) : params(1, 0, false);
     DramChannel *d = dram_create(&p, (char[128]){0}, 128);
-    if (!d) { CHECK(0); return; }
+    if (!d) {
+      CHECK(0);
+      return;
+    }
     int pushed = 0, got = 0;
     uint64_t first = 0, last = 0;
     for (uint64_t c = 1; c < 100000 && got < 2000; c++) {
@@ -98,7 +126,10 @@ static void test_write_to_read(void) {
   for (int on = 0; on < 2; on++) {
     DramParams p = params(1, 0, on);
     DramChannel *d = dram_create(&p, (char[128]){0}, 128);
-    if (!d) { CHECK(0); return; }
+    if (!d) {
+      CHECK(0);
+      return;
+    }
     uint64_t r[2];
     MemRequest m = rd(1), w = rd(2);
     w.is_write = 1;
@@ -122,7 +153,10 @@ static uint64_t conflict_return(uint32_t rtpl) {
   DramParams p = params(1, 0, false);
   p.tRTPL = rtpl;
   DramChannel *d = dram_create(&p, (char[128]){0}, 128);
-  if (!d) { CHECK(0); return 0; }
+  if (!d) {
+    CHECK(0);
+    return 0;
+  }
   uint64_t r[2];
   MemRequest m = rd(1);
   dram_push(d, &m, 0, 0, 1), dram_push(d, &m, 1, 0, 1);
@@ -143,9 +177,20 @@ static void test_address_mask(void) {
   AddrMap m = addrmap_make(1, 256, 16, 4096);
   char why[128] = "";
   CHECK(addrmap_parse_mask(&m, "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS", 16, 128, why, sizeof why) == 0);
-  const struct { uint64_t local; uint32_t bank, row; } c[] = {
-      {0, 0, 0},        {128, 0, 0},      {256, 1, 0},      {512, 0, 0},   {768, 1, 0},
-      {0x2000, 2, 0},   {0x2100, 3, 0},   {0xE100, 15, 0},  {0x10000, 0, 1}, {0x10100, 1, 1},
+  const struct {
+    uint64_t local;
+    uint32_t bank, row;
+  } c[] = {
+      {0, 0, 0},
+      {128, 0, 0},
+      {256, 1, 0},
+      {512, 0, 0},
+      {768, 1, 0},
+      {0x2000, 2, 0},
+      {0x2100, 3, 0},
+      {0xE100, 15, 0},
+      {0x10000, 0, 1},
+      {0x10100, 1, 1},
       {1ull << 32, 0, 1u << 16},
   };
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
@@ -168,7 +213,8 @@ static void test_address_mask(void) {
 }
 
 static void test_config_errors(void) {
-  const char *bad[] = {"dram.bank_groups=3", "dram.addr_map=RRRR.BBBBB.CCCCSSSS", "dram.addr_map=RRRRBBBCCCCCCSSSSS"};
+  const char *bad[] = {"dram.bank_groups=3", "dram.addr_map=RRRR.BBBBB.CCCCSSSS",
+                       "dram.addr_map=RRRRBBBCCCCCCSSSSS"};
   const char *key[] = {"dram.bank_groups", "dram.addr_map", "dram.addr_map"};
   for (int k = 0; k < 3; k++) {
     Config *cfg = cfg_create();

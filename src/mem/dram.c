@@ -169,17 +169,17 @@ struct DramChannel {
   DramBank *bank;
   DramReq *q; /* arrival order */
   uint32_t nq;
-  uint64_t now_d;     /* last DRAM cycle processed; commands go at >= now_d + 1 */
-  uint64_t act_ready; /* tRRD */
-  uint64_t col_ready; /* tCCD / burst spacing */
-  uint64_t bus_free;  /* data bus free from this DRAM cycle */
+  uint64_t now_d;              /* last DRAM cycle processed; commands go at >= now_d + 1 */
+  uint64_t act_ready;          /* tRRD */
+  uint64_t col_ready;          /* tCCD / burst spacing */
+  uint64_t bus_free;           /* data bus free from this DRAM cycle */
   uint64_t rd_ready, wr_ready; /* turnarounds: earliest read / write column command */
   uint64_t *grp_col, *grp_pre; /* per bank group: earliest column command (tCCDL), precharge (tRTPL) */
-  uint32_t inflight;  /* reads issued, not yet in the return queue */
-  bool dirty;         /* next_cmd must be recomputed (queue or bank state changed) */
-  uint64_t next_cmd;  /* cached dram_next_cmd() */
-  ReqQueue ret;       /* completed reads; ready = core cycle */
-  ReqQueue pend;      /* issued reads; ready = completion core cycle (monotonic: one data bus) */
+  uint32_t inflight;           /* reads issued, not yet in the return queue */
+  bool dirty;                  /* next_cmd must be recomputed (queue or bank state changed) */
+  uint64_t next_cmd;           /* cached dram_next_cmd() */
+  ReqQueue ret;                /* completed reads; ready = core cycle */
+  ReqQueue pend;               /* issued reads; ready = completion core cycle (monotonic: one data bus) */
   /* dram_cycle_at(tick_core) = tick_target, with (tick_core * dram_mhz) mod core_mhz = tick_rem:
    * consecutive ticks advance it without a division */
   uint64_t tick_core, tick_target, tick_rem;
@@ -209,8 +209,8 @@ int dram_params_read(const Config *cfg, uint32_t core_mhz, DramParams *p, char *
   p->tCDLR = (uint32_t)cfg_int(cfg, "dram.tCDLR");
   p->turnaround = cfg_bool(cfg, "dram.rw_turnaround");
   if (p->bank_groups > p->banks || p->banks % p->bank_groups)
-    return cfg_errorf(cfg, "dram.bank_groups", err, errlen, "%u groups do not divide %u banks", p->bank_groups,
-                      p->banks);
+    return cfg_errorf(cfg, "dram.bank_groups", err, errlen, "%u groups do not divide %u banks",
+                      p->bank_groups, p->banks);
   p->queue_size = (uint32_t)cfg_int(cfg, "dram.queue_size");
   p->return_queue = (uint32_t)cfg_int(cfg, "dram.return_queue");
   p->fcfs = !strcmp(cfg_str(cfg, "dram.scheduler"), "fcfs");
@@ -242,7 +242,8 @@ DramChannel *dram_create(const DramParams *p, char *err, size_t errlen) {
   d->p.bank_groups = groups, d->p.group_shift = shift;
   d->grp_col = calloc(p->banks, sizeof *d->grp_col); /* bank >> shift < banks */
   d->grp_pre = calloc(p->banks, sizeof *d->grp_pre);
-  if (!d->bank || !d->q || !d->grp_col || !d->grp_pre || reqq_init(&d->ret, p->return_queue) || reqq_init(&d->pend, p->return_queue)) {
+  if (!d->bank || !d->q || !d->grp_col || !d->grp_pre || reqq_init(&d->ret, p->return_queue) ||
+      reqq_init(&d->pend, p->return_queue)) {
     dram_free(d);
     return snprintf(err, errlen, "out of memory"), NULL;
   }

@@ -35,7 +35,8 @@ int kregs_check(const Config *cfg, char *err, size_t errlen) {
   uint32_t k;
   char bad[64];
   if (kregs_lookup(cfg_str(cfg, "sm.regs_kernel"), "", &k, bad, sizeof bad))
-    return cfg_errorf(cfg, "sm.regs_kernel", err, errlen, "bad entry '%s' (expected kernel=registers, 1..255)", bad);
+    return cfg_errorf(cfg, "sm.regs_kernel", err, errlen,
+                      "bad entry '%s' (expected kernel=registers, 1..255)", bad);
   return 0;
 }
 
@@ -47,7 +48,8 @@ int kregs_apply(const Config *cfg, PtxLaunch *L, char *err, size_t errlen) {
   uint32_t k;
   char bad[64];
   if (kregs_lookup(cfg_str(cfg, "sm.regs_kernel"), f->name, &k, bad, sizeof bad))
-    return cfg_errorf(cfg, "sm.regs_kernel", err, errlen, "bad entry '%s' (expected kernel=registers, 1..255)", bad);
+    return cfg_errorf(cfg, "sm.regs_kernel", err, errlen,
+                      "bad entry '%s' (expected kernel=registers, 1..255)", bad);
   if (k) regs = k, n += snprintf(src + n, sizeof src - (size_t)n, ", sm.regs_kernel %u", k);
   uint32_t cap = (uint32_t)cfg_int(cfg, "sm.regs_max_per_thread");
   if (cap && regs > cap) regs = cap, n += snprintf(src + n, sizeof src - (size_t)n, ", cap %u", cap);
