@@ -6,7 +6,7 @@ each variant against `old`. Means over benchmarks are geometric."""
 import json, math, os, sys
 
 ROOT = sys.argv[1]
-VARIANTS = sys.argv[2:] or ["old", "regs", "ccws", "l1", "icnt", "dram", "all"]
+VARIANTS = sys.argv[2:] or ["old", "regs", "ccws", "l1", "icnt", "dram", "cluster", "all"]
 HCS = ["kmeans", "bfs", "memcached", "gcmark"]  # CCWS highly cache-sensitive (streamcluster apart: it cannot launch in `old`)
 CAWA = ["kmeans", "bfs", "streamcluster", "btree", "heartwall"]         # CAWA's apps in our set
 BAWS = ["srad_v2", "fwt", "btree"]                                      # BAWS's barrier-heavy apps

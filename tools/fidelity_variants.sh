@@ -12,16 +12,18 @@ L="l1d.write_policy=evict"
 I="icnt.sm_flits_per_cycle=2"
 D="dram.bank_groups=1 dram.tCCDL=0 dram.tRTPL=0 dram.rw_turnaround=false"
 M="dram.addr_map=linear"
+K="icnt.sms_per_port=1"
 C="l1d.mshr_entries=32 l1d.mshr_max_merge=8 l1d.miss_queue=8 l1d.latency=1 l2.line_size=128 l2.mshr_entries=32 l2.miss_queue=8 dram.tWL=4 dram.tWR=10 dram.banks=16 dram.queue_size=32 dram.return_queue=116 dram.row_size=4K"
 sets() { for k in "$@"; do printf -- '--set %s ' "$k"; done; }
 variant() { # name gtx480-keys ccws-keys
-  case " ${VARIANTS:-old regs ccws l1 icnt dram all} " in *" $1 "*) ;; *) return ;; esac
+  case " ${VARIANTS:-old regs ccws l1 icnt dram cluster all} " in *" $1 "*) ;; *) return ;; esac
   GSETS=$(sets $2) CSETS=$(sets $3) tools/fidelity_runs.sh "$BIN" "$ROOT/$1"
 }
-variant old   "$R $L $I $D $M"  "$R $RC $L $I $D $M $C"
-variant regs  "$L $I $D $M"     "$L $I $D $M $C"
-variant ccws  "$R $L $I $D $M"  "$R $RC $L $I $D"
-variant l1    "$R $I $D $M"     "$R $RC $I $D $M $C"
-variant icnt  "$R $L $D $M"     "$R $RC $L $D $M $C"
-variant dram  "$R $L $I"        "$R $RC $L $I $M $C"
-variant all   ""                ""
+variant old     "$R $L $I $D $M"  "$R $RC $L $I $D $M $C $K"
+variant regs    "$L $I $D $M"     "$L $I $D $M $C $K"
+variant ccws    "$R $L $I $D $M"  "$R $RC $L $I $D $K"
+variant l1      "$R $I $D $M"     "$R $RC $I $D $M $C $K"
+variant icnt    "$R $L $D $M"     "$R $RC $L $D $M $C $K"
+variant dram    "$R $L $I"        "$R $RC $L $I $M $C $K"
+variant cluster "$R $L $I $D $M"  "$R $RC $L $I $D $M $C"
+variant all     ""                ""

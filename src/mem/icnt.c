@@ -50,6 +50,13 @@ const CfgParam icnt_cfg_params[] = {
      .max = 1024,
      .desc = "bandwidth of an SM's own port, both directions, flits per core cycle (GPGPU-Sim 3.2.2: "
              "each crossbar node injects and ejects 1 flit per interconnect cycle)"},
+    {.key = "sms_per_port",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 1,
+     .max = 64,
+     .desc = "SMs sharing one crossbar port (a GPGPU-Sim cluster, -gpgpu_n_cores_per_cluster): their "
+             "requests and replies share its bandwidth and queues"},
     {.key = "in_queue",
      .type = CFG_INT,
      .def = "8",

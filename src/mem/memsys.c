@@ -77,6 +77,7 @@ typedef struct MemPart {
 struct MemSys {
   uint32_t n_sm, n_part, line; /* line: the L2's */
   uint32_t l1_line;
+  uint32_t sms_per_port, n_port; /* SMs sharing a crossbar port (a cluster); ports */
   Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
   uint8_t *inject_rr;
   uint64_t *miss_nz;   /* bit per SM: one of its L1s' miss queues may hold a request */
@@ -211,9 +212,11 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
       goto fail;
     }
   }
+  ms->sms_per_port = (uint32_t)cfg_int(cfg, "icnt.sms_per_port");
+  ms->n_port = (ms->n_sm + ms->sms_per_port - 1) / ms->sms_per_port;
   IcntParams rq, rp;
-  memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part, true);
-  memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm, false);
+  memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_port, ms->n_part, true);
+  memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_port, false);
   if (memsys_derive(ms, cfg, &rq, &rp, &l2, err, errlen)) goto fail;
   ms->req = icnt_create(&rq, err, errlen);
   ms->reply = ms->req ? icnt_create(&rp, err, errlen) : NULL;
@@ -240,6 +243,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
                           .ctrl_delay = ms->delays.dram_ctrl,
                           .header_bytes = ms->header_bytes,
                           .l1_line = ms->l1_line,
+                          .sms_per_port = ms->sms_per_port,
                           .l2 = l2,
                           .dram = ms->dram,
                           .map = ms->map};
@@ -280,17 +284,21 @@ const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
 /* ---- clocking ---- */
 
 /* Moves an SM's L1 misses into the request network, alternating between its
- * L1s so neither starves the other. */
+ * L1s so neither starves the other. An SM that shares its port (a cluster)
+ * sends at most one request per cycle, as a GPGPU-Sim core does, so that the
+ * first SM of a cluster cannot fill the port's queue every cycle. */
 static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
   Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
   _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
   const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
-  while ((h[0] || h[1]) && icnt_can_push(ms->req, sm)) {
+  const bool shared = ms->sms_per_port > 1;
+  const uint32_t port = shared ? sm / ms->sms_per_port : sm;
+  for (uint32_t sent = 0; (h[0] || h[1]) && icnt_can_push(ms->req, port) && !(shared && sent); sent++) {
     uint32_t u = ms->inject_rr[sm];
     if (!h[u]) u ^= 1;
     ms->inject_rr[sm] = (uint8_t)(u ^ 1);
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
-    icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    icnt_push(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
     bitmap_set(ms->pop_events, sm);
     h[u] = cache_miss_head(l1[u]);
@@ -324,11 +332,23 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
-  BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
-    for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
-      MEM_DCHECK(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
-      if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
-      bitmap_set(ms->sm_events, s);
+  if (ms->sms_per_port == 1) {
+    BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
+      for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
+        MEM_DCHECK(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
+        if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
+        bitmap_set(ms->sm_events, s);
+      }
+    }
+  } else { /* a port serves a cluster: each reply names its SM; a full L1 blocks the port */
+    BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_port)) {
+      for (const MemRequest *r = icnt_arrived_head(ms->reply, p); r; r = icnt_pop(ms->reply, p)) {
+        uint32_t s = (uint32_t)r->sm;
+        MEM_DCHECK(r->unit < MEM_UNIT__COUNT && s / ms->sms_per_port == p, now, "memsys",
+                   "reply for unit %u of SM %u at port %u", r->unit, s, p);
+        if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
+        bitmap_set(ms->sm_events, s);
+      }
     }
   }
   /* A partition sleeps until its next event (a queue head or DRAM command

@@ -82,12 +82,13 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now)) != NULL;) {
     MEM_DCHECK(out->sm >= 0, now, pt->name, "reply without a requesting SM");
     uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : pt->p.l1_line);
+    uint32_t port = pt->p.sms_per_port > 1 ? (uint32_t)out->sm / pt->p.sms_per_port : (uint32_t)out->sm;
     if (line != pt->p.l1_line) { /* the requester's line again */
       MemRequest r = *out;
       r.line_addr = r.addr & ~(uint64_t)(pt->p.l1_line - 1);
-      icnt_push(reply, pt->p.id, (uint32_t)r.sm, &r, bytes, now);
+      icnt_push(reply, pt->p.id, port, &r, bytes, now);
     } else {
-      icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
+      icnt_push(reply, pt->p.id, port, out, bytes, now);
     }
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
