@@ -35,8 +35,10 @@ static void check_pchase(const char *const *sets) {
           l2, dram, rowmiss);
   CHECK_EQ_U64(res.cycles[PCHASE_L1], res.steps[PCHASE_L1] * ((uint64_t)l1 + 1) + 3 * l1_rounds);
   CHECK_EQ_U64(res.cycles[PCHASE_L2], res.steps[PCHASE_L2] * ((uint64_t)l2 + 1) + 3 * l2_rounds);
-  /* DRAM: 220 or 221 by the phase of the 924/700 MHz clocks, plus one activate per 32 lines */
-  CHECK(res.per_load[PCHASE_DRAM] >= dram + 1 && res.per_load[PCHASE_DRAM] <= dram + 2.5);
+  /* DRAM: 220 to 222 by the phase of the 924/700 MHz clocks (a 128 B read's two bursts are
+   * tCCDL apart in one bank group: 17 DRAM cycles, the minimum 220 at the best phase), plus one
+   * activate per 32 lines */
+  CHECK(res.per_load[PCHASE_DRAM] >= dram + 1 && res.per_load[PCHASE_DRAM] <= dram + 3);
   CHECK(res.per_load[PCHASE_DRAM_ROWMISS] >= rowmiss && res.per_load[PCHASE_DRAM_ROWMISS] <= rowmiss + 3);
   test_gpu_close(&t);
 }
@@ -58,9 +60,13 @@ static void test_pchase_functional(void) {
   ws_ctx_destroy(ctx);
 }
 
-static void test_stream_bandwidth(void) {
+/* Without GPGPU-Sim 3.2.2's limits (2-flit SM ports, no bank groups) the stream
+ * nears the pins; with them (gtx480) a 64 B burst issues every tCCDL = 3 DRAM
+ * cycles within a bank group and the reply port of each SM carries 32 B/cycle:
+ * about 2/3 of the peak, as GPGPU-Sim 3.2.2's own sequential bandwidth. */
+static void check_stream(const char *const *sets, double lo, double hi) {
   TestGpu t;
-  if (test_gpu_open(&t, NULL)) { CHECK(0); return; }
+  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
   BenchRun r = {t.ctx, BENCH_TINY, 1, stderr, 0};
   StreamResult res;
   CHECK(stream_measure(&r, &res) == BENCH_PASS);
@@ -76,10 +82,16 @@ static void test_stream_bandwidth(void) {
           res.bytes_per_cycle[STREAM_COPY], 100 * res.bytes_per_cycle[STREAM_COPY] / peak, res.bytes_per_cycle[STREAM_TRIAD],
           100 * res.bytes_per_cycle[STREAM_TRIAD] / peak, dram_bpc, 100 * dram_bpc / peak);
   CHECK(peak > 253.0 && peak < 254.0);
-  CHECK(res.bytes_per_cycle[STREAM_COPY] >= 0.85 * peak);
-  CHECK(dram_bpc >= 0.85 * peak);
-  CHECK(res.bytes_per_cycle[STREAM_COPY] <= peak * 1.05); /* nothing faster than the pins (L2 absorbs < 768 KB) */
+  CHECK(res.bytes_per_cycle[STREAM_COPY] >= lo * peak);
+  CHECK(dram_bpc >= lo * peak);
+  CHECK(res.bytes_per_cycle[STREAM_COPY] <= hi * peak); /* nothing faster than the pins (L2 absorbs < 768 KB) */
   test_gpu_close(&t);
+}
+
+static void test_stream_bandwidth(void) {
+  const char *wide[] = {"icnt.sm_flits_per_cycle=2", "dram.bank_groups=1", "dram.tCCDL=0", "dram.tRTPL=0", NULL};
+  check_stream(wide, 0.85, 1.05);
+  check_stream(NULL, 0.6, 0.75);
 }
 
 static void test_stream_functional(void) {

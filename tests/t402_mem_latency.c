@@ -82,25 +82,37 @@ static void test_l2_hit(void) {
   memsys_free(ms);
 }
 
+/* Row hits at every phase of the 924/700 MHz clocks (the pattern repeats every
+ * 25 core cycles): two banks' rows of partition p(base) - under GPGPU-Sim's
+ * mapping (dram.addr_map) consecutive 256 B chunks of a partition alternate
+ * banks 0/1 and a bank's 4 KB row is every other chunk of an 8 KB span - each
+ * opened by a first load, then 14 more lines of each at phases 1..28 mod 25. */
+static void row_hit_sweep(MemSys *ms, uint64_t base, uint32_t sm0, uint64_t *closed, uint64_t *lo, uint64_t *hi) {
+  const uint64_t chunk = 256 * 6, row_step = 2 * chunk; /* the next 256 B chunk of the partition; the same bank's */
+  *lo = UINT64_MAX, *hi = 0;
+  for (uint64_t j = 0; j < 2; j++) closed[j] = load(ms, sm0, base + j * chunk, 10 + 500 * j);
+  for (uint64_t j = 0; j < 2; j++)
+    for (uint64_t i = 1; i < 15; i++) {
+      uint64_t k = j * 14 + i, lat = load(ms, (uint32_t)(k % 15), base + j * chunk + i * row_step, 2000 * k + k % 25);
+      if (lat < *lo) *lo = lat;
+      if (lat > *hi) *hi = lat;
+    }
+}
+
 /* Same partition, same DRAM row, different lines: row hits once the row is open. */
 static void test_dram_row_hit(void) {
   MemSys *ms = make(NULL, 0);
   if (!ms) return;
-  const uint64_t base = 0x600000, stride = 256 * 6; /* row-aligned; next 256 B chunk of the same partition */
-  uint64_t closed = load(ms, 0, base, 10);
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (uint64_t i = 1; i < 12; i++) {
-    uint64_t lat = load(ms, (uint32_t)(i % 15), base + i * stride, 2000 * i + 7 * i);
-    if (lat < lo) lo = lat;
-    if (lat > hi) hi = lat;
-  }
+  const uint64_t base = 0x600000; /* row-aligned */
+  uint64_t closed[2], lo, hi;
+  row_hit_sweep(ms, base, 0, closed, &lo, &hi);
   CHECK_EQ_U64(lo, 220);
   CHECK(hi <= 221);
-  /* the first access found the bank closed: tRCD = 12 DRAM cycles = 9.1 core cycles more */
-  CHECK(closed >= 220 + 9 && closed <= 221 + 10);
+  /* the first accesses found the banks closed: tRCD = 12 DRAM cycles = 9.1 core cycles more */
+  for (int j = 0; j < 2; j++) CHECK(closed[j] >= 220 + 9 && closed[j] <= 221 + 10);
   const DramStats *d = dram_stats(memsys_dram(ms, memsys_partition_of(ms, base)));
-  CHECK_EQ_U64(d->row_hits, 11);
-  CHECK_EQ_U64(d->row_closed, 1);
+  CHECK_EQ_U64(d->row_hits, 28);
+  CHECK_EQ_U64(d->row_closed, 2);
   memsys_free(ms);
 }
 
@@ -109,7 +121,7 @@ static void test_exact_window(void) {
   const char *sets[] = {"dram.clock_mhz=700"};
   MemSys *ms = make(sets, 1);
   if (!ms) return;
-  const uint64_t base = 0x200000, stride = 256 * 6;
+  const uint64_t base = 0x200000, stride = 256 * 6 * 2; /* one bank's row (see test_dram_row_hit) */
   load(ms, 0, base, 10);
   for (uint64_t i = 1; i < 6; i++) CHECK_EQ_U64(load(ms, 1, base + i * stride, 1000 * i + 3 * i), 220);
   memsys_free(ms);
@@ -122,11 +134,8 @@ static void test_minima_hold(void) {
   if (!ms) return;
   load(ms, 0, 0x40000, 10);
   CHECK_EQ_U64(load(ms, 1, 0x40000, 1000), 150);
-  uint64_t lo = UINT64_MAX;
-  for (uint64_t i = 1; i < 8; i++) {
-    uint64_t l = load(ms, 2, 0x40000 + i * 1536, 2000 * i + i);
-    if (l < lo) lo = l;
-  }
+  uint64_t closed[2], lo, hi;
+  row_hit_sweep(ms, 0x400000, 1, closed, &lo, &hi);
   CHECK_EQ_U64(lo, 300);
   const MemSysDelays *d = memsys_delays(ms);
   CHECK(d->l2_input + d->l2_fixed == 150);

@@ -203,8 +203,11 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
 
 void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk) {
   for (int i = 0; i < nk; i++) {
-    fprintf(out, "regs                 %s %u per thread (%s)\n", k[i].name, k[i].regs_per_thread,
+    fprintf(out, "regs                 %s %u per thread (%s", k[i].name, k[i].regs_per_thread,
             k[i].regs_estimated ? "estimated by warpsim" : "ptxas");
+    if (k[i].regs_compiled != k[i].regs_per_thread) /* sm.regs_max_per_thread / regs_kernel / regs_alloc_unit */
+      fprintf(out, " %u; allocated as set by sm.regs_*", k[i].regs_compiled);
+    fprintf(out, ")\n");
     if (k[i].regs_estimated)
       fprintf(stderr, "warpsim: warning: kernel %s: no ptxas register count in its PTX (a `//@warpsim regs` line); "
               "occupancy uses warpsim's liveness estimate of %u registers per thread, which can be far from ptxas's "
@@ -232,8 +235,8 @@ static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t 
           (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
   fputs("  \"kernel_regs\": [", f); /* a list: the report's CSV keeps scalars only */
   for (int i = 0; i < res->nk; i++)
-    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\"}", i ? "," : "", res->k[i].name,
-            res->k[i].regs_per_thread, res->k[i].regs_estimated ? "estimate" : "ptxas");
+    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\", \"compiled\": %u}", i ? "," : "",
+            res->k[i].name, res->k[i].regs_per_thread, res->k[i].regs_estimated ? "estimate" : "ptxas", res->k[i].regs_compiled);
   fputs(res->nk ? "\n  ],\n" : "],\n", f);
   fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
   fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,

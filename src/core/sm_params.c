@@ -40,6 +40,27 @@ const CfgParam sm_cfg_params[] = {
      .min = 1,
      .max = 1 << 24,
      .desc = "32-bit registers per SM (occupancy limit)"},
+    /* Register-count override (issue 20): kernels' counts come from ptxas for a
+     * later GPU than the papers compiled for; these keys recreate their builds. */
+    {.key = "regs_max_per_thread",
+     .type = CFG_INT,
+     .def = "63",
+     .min = 0,
+     .max = 255,
+     .desc = "cap on a kernel's registers per thread, like nvcc -maxrregcount (0 = none; 63 = the "
+             "sm_20 ISA limit of the papers' Fermi builds); spill code is not added"},
+    {.key = "regs_kernel",
+     .type = CFG_STRING,
+     .def = "none",
+     .desc = "per-kernel registers per thread, 'kernel=n[,kernel=n...]' (exact kernel names; "
+             "replaces the compiled count, then the cap applies); none = no kernel"},
+    {.key = "regs_alloc_unit",
+     .type = CFG_INT,
+     .def = "4",
+     .min = 1,
+     .max = 256,
+     .desc = "registers per thread are allocated in multiples of this for occupancy (GPGPU-Sim "
+             "3.2.2 max_cta: (regs+3)&~3)"},
     {.key = "shared_mem",
      .type = CFG_INT,
      .def = "48K",

@@ -119,8 +119,15 @@ const CfgParam cache_params[] = {
     {.key = "write_policy",
      .type = CFG_ENUM,
      .def = "evict",
-     .choices = "evict|back",
-     .desc = "evict: no write-allocate, store hit invalidates; back: write-back, write-allocate"},
+     .choices = "evict|back|local_back",
+     .desc = "evict: no write-allocate, store hit invalidates; back: write-back, write-allocate; "
+             "local_back: GPGPU-Sim's 'L', global stores evict, local store hits stay dirty (written back)"},
+    {.key = "set_index",
+     .type = CFG_ENUM,
+     .def = "linear",
+     .choices = "linear|fermi",
+     .desc = "set index: linear (GPGPU-Sim 3.x, the papers' runs) or fermi (the Fermi hash of later "
+             "GPGPU-Sim: bits 7-11 XOR 13,14,15,17,19; 32 or 64 sets)"},
     {.key = "bypass_cg", .type = CFG_BOOL, .def = "true", .desc = "loads of class cg skip this cache (L1)"},
     {0},
 };
@@ -140,8 +147,11 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
   p->miss_queue = (uint32_t)cfg_int_in(cfg, prefix, "miss_queue");
   p->latency = (uint32_t)cfg_int_in(cfg, prefix, "latency");
   p->ports = (uint32_t)cfg_int_in(cfg, prefix, "ports");
-  p->write_policy =
-      !strcmp(cfg_str_in(cfg, prefix, "write_policy"), "back") ? CACHE_WRITE_BACK : CACHE_WRITE_EVICT;
+  const char *wp = cfg_str_in(cfg, prefix, "write_policy");
+  p->write_policy = !strcmp(wp, "back")         ? CACHE_WRITE_BACK
+                    : !strcmp(wp, "local_back") ? CACHE_WRITE_LOCAL_BACK
+                                                : CACHE_WRITE_EVICT;
+  p->set_index = !strcmp(cfg_str_in(cfg, prefix, "set_index"), "fermi") ? CACHE_INDEX_FERMI : CACHE_INDEX_LINEAR;
   p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
   p->index_parts = p->index_chunk_lines = 1;
   p->sm = -1, p->instance = 0, p->gpu = NULL; /* the memory system says whose it is */
@@ -160,6 +170,10 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
   if (p->size % (p->line_size * p->assoc))
     return cfg_errorf(cfg, key, err, errlen, "%u bytes is not a whole number of sets of %u ways x %u B",
                       p->size, p->assoc, p->line_size);
+  uint32_t sets = p->size / (p->line_size * p->assoc);
+  snprintf(key, sizeof key, "%s.set_index", prefix);
+  if (p->set_index == CACHE_INDEX_FERMI && sets != 32 && sets != 64)
+    return cfg_errorf(cfg, key, err, errlen, "the fermi hash needs 32 or 64 sets (%u)", sets);
   return 0;
 }
 
@@ -168,7 +182,9 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
 Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t errlen) {
   if (!p->policy || !is_pow2(p->line_size) || !p->assoc || p->size % (p->line_size * p->assoc) ||
       !p->mshr_entries || p->mshr_entries > 65535 || !p->mshr_max_merge || !p->miss_queue || !p->ports ||
-      !p->index_parts || !p->index_chunk_lines || (p->level != 1 && p->level != 2)) {
+      !p->index_parts || !p->index_chunk_lines || (p->level != 1 && p->level != 2) ||
+      (p->set_index == CACHE_INDEX_FERMI && (p->index_parts != 1 || (p->size / (p->line_size * p->assoc) != 32 &&
+                                                                     p->size / (p->line_size * p->assoc) != 64)))) {
     snprintf(err, errlen, "%s: invalid cache geometry", p->name ? p->name : "cache");
     return NULL;
   }
@@ -252,6 +268,11 @@ void cache_free(Cache *c) {
  * always, sets when a power of 2), divisions only for interleaved slices. */
 static inline uint32_t cache_set_index(const Cache *c, uint64_t line_addr) {
   uint64_t line = line_addr >> c->line_shift;
+  if (c->p.set_index == CACHE_INDEX_FERMI) { /* 32 or 64 sets, one slice (cache_create checks) */
+    uint32_t upper = (uint32_t)((line_addr & 0xE000) >> 13 | (line_addr & 0x20000) >> 14 | (line_addr & 0x80000) >> 15);
+    uint32_t set = ((uint32_t)line & 0x1F) ^ upper;
+    return c->sets == 64 ? set | (uint32_t)((line_addr & 0x1000) >> 7) : set;
+  }
   if (c->p.index_parts > 1) {
     uint64_t chunk = fastdiv_div(&c->div_chunk, line);
     line = fastdiv_div(&c->div_parts, chunk) * c->p.index_chunk_lines + (line - chunk * c->p.index_chunk_lines);
@@ -351,6 +372,19 @@ static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, con
 static inline void cache_reply_hit(Cache *c, const MemRequest *req, uint64_t now) {
   MEM_DCHECK(!reqq_full(&c->hit_q), now, c->name, "hit pipeline overflow");
   reqq_push(&c->hit_q, req, now + c->p.latency);
+}
+
+/* A store accepted here is acked here, except a write-back (an L1's dirty
+ * eviction, MEM_F_WRITEBACK), which nobody waits for. */
+static inline void cache_ack_write(Cache *c, const MemRequest *req, uint64_t now) {
+  if (!(req->flags & MEM_F_WRITEBACK)) cache_reply_hit(c, req, now);
+}
+
+/* Does store req invalidate its line and go down unallocated (write-evict),
+ * rather than write into the line (write-back)? */
+static inline bool cache_store_evicts(const Cache *c, const MemRequest *req) {
+  return c->p.write_policy == CACHE_WRITE_EVICT ||
+         (c->p.write_policy == CACHE_WRITE_LOCAL_BACK && !(req->flags & MEM_F_LOCAL));
 }
 
 /* What evicting a valid line tells the policy and the next level: on_evict,
@@ -466,7 +500,7 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     cache_send_noalloc(c, req, now);
     if (req->is_write) {
       c->st.writes++, c->st.write_misses++;
-      cache_reply_hit(c, req, now); /* an unallocated write-back store is acked here */
+      cache_ack_write(c, req, now); /* an unallocated write-back store is acked here */
     } else {
       c->st.reads++, c->st.bypasses++;
     }
@@ -477,7 +511,7 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
   if (req->is_write) { /* write-back, write-allocate without fetch: the line is dirty at once */
     cache_install(c, set, victim, base + victim, req, CACHE_LINE_MODIFIED, 0, now);
     c->st.writes++, c->st.write_misses++;
-    cache_reply_hit(c, req, now);
+    cache_ack_write(c, req, now);
   } else {
     uint16_t e = c->mshr_free[--c->mshr_nfree];
     MshrEntry *me = &c->mshr[e]; /* field by field: the padding need not be cleared */
@@ -494,6 +528,10 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
 
 static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
   MshrEntry *e = &c->mshr[l->mshr];
+  if (req->flags & MEM_F_WRITEBACK) { /* dirties the line at its fill; no reply to keep */
+    e->has_write = 1, c->st.writes++, c->st.write_hits++;
+    return cache_result(CACHE_MERGED);
+  }
   if (e->count >= c->p.mshr_max_merge) return cache_fail(c, CACHE_FAIL_MERGE_LIMIT);
   c->merged[(size_t)l->mshr * c->p.mshr_max_merge + e->count++] = *req;
   if (req->is_write)
@@ -506,9 +544,10 @@ static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
 /* Write-evict stores never allocate: a hit invalidates the line, and the
  * store always goes to the next level, whose ack is the store's reply. */
 static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemRequest *req, uint64_t now) {
-  if (reqq_full(&c->miss_q)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
   bool hit = way >= 0 && st != CACHE_LINE_RESERVED;
+  /* the store, and a dirty line's write-back before it */
+  if (reqq_space(&c->miss_q) < 1u + (hit && st == CACHE_LINE_MODIFIED)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
   if (hit) {
     cache_evict(c, set, (uint32_t)way, st, req, CACHE_EVICT_INVALIDATE, now);
     cache_invalidate(c, set, (uint32_t)way);
@@ -545,7 +584,9 @@ static inline void cache_take_port(Cache *c, uint64_t now) {
 static __attribute__((noinline)) CacheResult cache_access_other(Cache *c, const MemRequest *req, uint32_t set,
                                                                 int way, uint64_t now) {
   CacheResult r;
-  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
+  /* stores that go down unallocated: write-evict ones, and (local_back) a local store
+   * that missed; a local store hit took the hit path */
+  if (req->is_write && c->p.write_policy != CACHE_WRITE_BACK)
     r = cache_store_evict(c, set, way, req, now);
   else if (way >= 0) /* RESERVED */
     r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
@@ -566,14 +607,16 @@ __attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemR
    * without the call: requesters retry it after each fill. */
   if (way < 0 && !c->mshr_nfree && c->miss_hookless && !req->is_write && !cache_bypasses_cg(c, req))
     return cache_fail(c, cache_alloc_fail(c, set, req));
-  if (way < 0 || (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT) ||
+  if (way < 0 || (req->is_write && cache_store_evicts(c, req)) ||
       cache_set_states(c, set)[way] == CACHE_LINE_RESERVED)
     return cache_access_other(c, req, set, way, now);
-  if (req->is_write)
+  if (req->is_write) {
     cache_set_state(c, set, (uint32_t)way, CACHE_LINE_MODIFIED), c->st.writes++, c->st.write_hits++;
-  else
+    cache_ack_write(c, req, now);
+  } else {
     c->st.reads++, c->st.read_hits++;
-  cache_reply_hit(c, req, now);
+    cache_reply_hit(c, req, now);
+  }
   cache_take_port(c, now);
   /* last: nothing is kept across the call (the policy sees no cache state, so its place is not observable) */
   if (c->pol.on_hit) c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
@@ -596,8 +639,12 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
   const uint8_t *ws = cache_set_states(c, set);
-  if (req->is_write && c->p.write_policy == CACHE_WRITE_EVICT)
-    return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
+  if (req->is_write && c->p.write_policy != CACHE_WRITE_BACK) {
+    bool hit = way >= 0 && ws[way] != CACHE_LINE_RESERVED;
+    if (hit && !cache_store_evicts(c, req)) return CACHE_FAIL_NONE; /* a local store hit (local_back) */
+    return reqq_space(&c->miss_q) < 1u + (hit && ws[way] == CACHE_LINE_MODIFIED) ? CACHE_FAIL_MISS_QUEUE
+                                                                                  : CACHE_FAIL_NONE;
+  }
   if (way >= 0 && ws[way] == CACHE_LINE_RESERVED)
     return c->mshr[cache_set_ptr(c, set)[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
   if (way >= 0) return CACHE_FAIL_NONE;

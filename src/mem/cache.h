@@ -44,7 +44,15 @@ typedef struct CacheResult {
 typedef enum CacheWritePolicy {
   CACHE_WRITE_EVICT, /* no write-allocate; a store hit invalidates the line; stores go down (L1 global) */
   CACHE_WRITE_BACK,  /* write-allocate without fetch; dirty lines written back on eviction (L2) */
+  CACHE_WRITE_LOCAL_BACK, /* GPGPU-Sim 3.2.2's 'L' (Fermi L1D): global stores as EVICT; a local store
+                           * (MEM_F_LOCAL) that hits marks the line dirty and is acked here, one that
+                           * misses goes down unallocated; dirty lines written back on eviction */
 } CacheWritePolicy;
+
+/* Set index of a line: linear (line number mod sets, GPGPU-Sim 3.x as the
+ * papers ran it) or Fermi's hash (GPGPU-Sim after 3.2.2: bits 7-11 XOR bits
+ * 13,14,15,17,19, plus bit 12 with 64 sets; 32 or 64 sets of a private cache). */
+typedef enum CacheSetIndex { CACHE_INDEX_LINEAR, CACHE_INDEX_FERMI } CacheSetIndex;
 
 typedef struct CacheParams {
   const char *name; /* config prefix and display name: "l1d", "l2" */
@@ -54,6 +62,7 @@ typedef struct CacheParams {
   uint32_t latency; /* hit latency: a hit accepted at t replies at t + latency */
   uint32_t ports;   /* accesses accepted per cycle */
   CacheWritePolicy write_policy;
+  CacheSetIndex set_index;
   bool bypass_cg; /* send MEM_CLASS_CG loads down unallocated (L1 data caches) */
   const CachePolicy *policy;
   /* Set indexing of one slice of an interleaved cache: the line number is first

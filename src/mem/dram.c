@@ -91,6 +91,42 @@ const CfgParam dram_cfg_params[] = {
      .min = 0,
      .max = 10000,
      .desc = "last write data to precharge"},
+    {.key = "bank_groups",
+     .type = CFG_INT,
+     .def = "4",
+     .min = 1,
+     .max = 1024,
+     .desc = "bank groups (GPGPU-Sim nbkgrp; 1 = none). As 3.2.2 computes it, a bank's group is "
+             "bank >> (bits of banks/bank_groups): 16 banks in 4 groups make 2 groups of 8"},
+    {.key = "tCCDL",
+     .type = CFG_INT,
+     .def = "3",
+     .min = 0,
+     .max = 10000,
+     .desc = "column to column command in the same bank group (0 = tCCD only)"},
+    {.key = "tRTPL",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 0,
+     .max = 10000,
+     .desc = "read to precharge in the same bank group"},
+    {.key = "tCDLR",
+     .type = CFG_INT,
+     .def = "5",
+     .min = 0,
+     .max = 10000,
+     .desc = "last write data to read command (write-to-read turnaround tWTR = tWL + burst + tCDLR)"},
+    {.key = "rw_turnaround",
+     .type = CFG_BOOL,
+     .def = "true",
+     .desc = "model GPGPU-Sim's bus turnarounds: a read waits tWTR after a write's column command, a "
+             "write tRTW = tCL + burst + 2 - tWL after a read's, a precharge a read's burst (tRTP)"},
+    {.key = "addr_map",
+     .type = CFG_STRING,
+     .def = "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS",
+     .desc = "inside a channel: GPGPU-Sim's -gpgpu_mem_addr_mapping mask of the channel-local address "
+             "(R row, B bank, C column, S byte; 3.2.2 GTX480's), or linear (row_size bytes per bank row, "
+             "then the next bank)"},
     {.key = "queue_size",
      .type = CFG_INT,
      .def = "16",
@@ -133,15 +169,17 @@ struct DramChannel {
   DramBank *bank;
   DramReq *q; /* arrival order */
   uint32_t nq;
-  uint64_t now_d;     /* last DRAM cycle processed; commands go at >= now_d + 1 */
-  uint64_t act_ready; /* tRRD */
-  uint64_t col_ready; /* tCCD / burst spacing */
-  uint64_t bus_free;  /* data bus free from this DRAM cycle */
-  uint32_t inflight;  /* reads issued, not yet in the return queue */
-  bool dirty;         /* next_cmd must be recomputed (queue or bank state changed) */
-  uint64_t next_cmd;  /* cached dram_next_cmd() */
-  ReqQueue ret;       /* completed reads; ready = core cycle */
-  ReqQueue pend;      /* issued reads; ready = completion core cycle (monotonic: one data bus) */
+  uint64_t now_d;              /* last DRAM cycle processed; commands go at >= now_d + 1 */
+  uint64_t act_ready;          /* tRRD */
+  uint64_t col_ready;          /* tCCD / burst spacing */
+  uint64_t bus_free;           /* data bus free from this DRAM cycle */
+  uint64_t rd_ready, wr_ready; /* turnarounds: earliest read / write column command */
+  uint64_t *grp_col, *grp_pre; /* per bank group: earliest column command (tCCDL), precharge (tRTPL) */
+  uint32_t inflight;           /* reads issued, not yet in the return queue */
+  bool dirty;                  /* next_cmd must be recomputed (queue or bank state changed) */
+  uint64_t next_cmd;           /* cached dram_next_cmd() */
+  ReqQueue ret;                /* completed reads; ready = core cycle */
+  ReqQueue pend;               /* issued reads; ready = completion core cycle (monotonic: one data bus) */
   /* dram_cycle_at(tick_core) = tick_target, with (tick_core * dram_mhz) mod core_mhz = tick_rem:
    * consecutive ticks advance it without a division */
   uint64_t tick_core, tick_target, tick_rem;
@@ -165,6 +203,14 @@ int dram_params_read(const Config *cfg, uint32_t core_mhz, DramParams *p, char *
   p->tRRD = (uint32_t)cfg_int(cfg, "dram.tRRD");
   p->tWL = (uint32_t)cfg_int(cfg, "dram.tWL");
   p->tWR = (uint32_t)cfg_int(cfg, "dram.tWR");
+  p->bank_groups = (uint32_t)cfg_int(cfg, "dram.bank_groups");
+  p->tCCDL = (uint32_t)cfg_int(cfg, "dram.tCCDL");
+  p->tRTPL = (uint32_t)cfg_int(cfg, "dram.tRTPL");
+  p->tCDLR = (uint32_t)cfg_int(cfg, "dram.tCDLR");
+  p->turnaround = cfg_bool(cfg, "dram.rw_turnaround");
+  if (p->bank_groups > p->banks || p->banks % p->bank_groups)
+    return cfg_errorf(cfg, "dram.bank_groups", err, errlen, "%u groups do not divide %u banks",
+                      p->bank_groups, p->banks);
   p->queue_size = (uint32_t)cfg_int(cfg, "dram.queue_size");
   p->return_queue = (uint32_t)cfg_int(cfg, "dram.return_queue");
   p->fcfs = !strcmp(cfg_str(cfg, "dram.scheduler"), "fcfs");
@@ -190,7 +236,14 @@ DramChannel *dram_create(const DramParams *p, char *err, size_t errlen) {
   d->p.name = d->name;
   d->bank = calloc(p->banks, sizeof *d->bank);
   d->q = calloc(p->queue_size, sizeof *d->q);
-  if (!d->bank || !d->q || reqq_init(&d->ret, p->return_queue) || reqq_init(&d->pend, p->return_queue)) {
+  /* GPGPU-Sim 3.2.2: bk_tag_length = the bit count of banks / groups (not its log2) */
+  uint32_t groups = p->bank_groups ? p->bank_groups : 1, shift = 0;
+  for (uint32_t n = p->banks / groups; n; n >>= 1) shift++;
+  d->p.bank_groups = groups, d->p.group_shift = shift;
+  d->grp_col = calloc(p->banks, sizeof *d->grp_col); /* bank >> shift < banks */
+  d->grp_pre = calloc(p->banks, sizeof *d->grp_pre);
+  if (!d->bank || !d->q || !d->grp_col || !d->grp_pre || reqq_init(&d->ret, p->return_queue) ||
+      reqq_init(&d->pend, p->return_queue)) {
     dram_free(d);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
@@ -203,6 +256,8 @@ void dram_free(DramChannel *d) {
   if (!d) return;
   free(d->bank);
   free(d->q);
+  free(d->grp_col);
+  free(d->grp_pre);
   reqq_free(&d->ret);
   reqq_free(&d->pend);
   free(d);
@@ -225,6 +280,22 @@ static uint32_t dram_data_cycles(const DramParams *p, uint32_t bytes) {
   return (bursts ? bursts : 1) * (p->burst_length / p->data_rate);
 }
 
+/* Column commands of one bank group and of different groups: tCCDL and tCCD, at least a burst. */
+static uint32_t dram_spacing_same(const DramParams *p) {
+  uint32_t bc = p->burst_length / p->data_rate, other = p->tCCD > bc ? p->tCCD : bc;
+  return p->tCCDL > other ? p->tCCDL : other;
+}
+
+/* DRAM cycles from a request's first column command to the end of its data,
+ * less the CAS latency: its bursts, issued tCCDL apart in its bank's group
+ * (dram_issue does the same). */
+static uint32_t dram_read_span(const DramParams *p, uint32_t bytes) {
+  uint32_t per_burst = p->bus_width * p->burst_length, bursts = (bytes + per_burst - 1) / per_burst;
+  uint32_t bc = p->burst_length / p->data_rate, data = dram_data_cycles(p, bytes);
+  uint32_t grouped = (bursts ? bursts - 1 : 0) * dram_spacing_same(p) + bc;
+  return grouped > data ? grouped : data;
+}
+
 /* Column-to-column spacing of one request: its bursts, each at least tCCD apart. */
 static uint32_t dram_col_spacing(const DramParams *p, uint32_t bytes) {
   uint32_t per_burst = p->bus_width * p->burst_length;
@@ -237,7 +308,7 @@ static uint32_t dram_col_spacing(const DramParams *p, uint32_t bytes) {
  * floor(c * dram / core) + 1 and, on an open row of an idle channel, completes
  * tCL + transfer DRAM cycles later; the pattern repeats every core_mhz cycles. */
 void dram_row_hit_span(const DramParams *p, uint32_t bytes, uint32_t *min, uint32_t *max) {
-  uint64_t k = p->tCL + dram_data_cycles(p, bytes);
+  uint64_t k = p->tCL + dram_read_span(p, bytes);
   uint32_t lo = UINT32_MAX, hi = 0;
   for (uint64_t c = 0; c < p->core_mhz; c++) {
     uint64_t a = c * p->dram_mhz / p->core_mhz + 1;
@@ -273,13 +344,14 @@ static uint64_t dram_legal(const DramChannel *d, uint32_t i, DramCmd *cmd) {
     if (!r->req.is_write && d->inflight + d->ret.count >= d->p.return_queue) return UINT64_MAX;
     uint32_t lat = r->req.is_write ? d->p.tWL : d->p.tCL;
     t = max64(t, max64(b->col_ready, d->col_ready));
+    t = max64(t, max64(d->grp_col[r->bank >> d->p.group_shift], r->req.is_write ? d->wr_ready : d->rd_ready));
     if (d->bus_free > t + lat) t = d->bus_free - lat;
     return t;
   }
   if (b->open_row != DRAM_NO_ROW) {
     *cmd = CMD_PRE;
     if (!d->p.fcfs && dram_bank_has_hit(d, r->bank)) return UINT64_MAX; /* keep serving the open row */
-    return max64(t, b->pre_ready);
+    return max64(max64(t, b->pre_ready), d->grp_pre[r->bank >> d->p.group_shift]);
   }
   *cmd = CMD_ACT;
   return max64(t, max64(b->act_ready, d->act_ready));
@@ -349,9 +421,30 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
   }
   uint32_t bytes = r->req.bytes ? r->req.bytes : 1;
   uint32_t lat = r->req.is_write ? p->tWL : p->tCL, data = dram_data_cycles(p, bytes);
-  uint64_t data_end = t + lat + data;
+  /* A request of several bursts issues one column command per burst, all in
+   * its bank's group: tCCDL apart (GPGPU-Sim sends a request's bursts as
+   * consecutive commands to one bank). Without bank groups this is the
+   * request's dram_col_spacing. */
+  uint32_t per_burst = p->bus_width * p->burst_length, bursts = (bytes + per_burst - 1) / per_burst;
+  uint32_t bc = p->burst_length / p->data_rate, other = p->tCCD > bc ? p->tCCD : bc;
+  uint32_t same = p->tCCDL > other ? p->tCCDL : other;
+  if (!bursts) bursts = 1;
+  uint64_t last = t + (uint64_t)(bursts - 1) * same; /* the last burst's column command */
+  uint64_t data_end = same == other ? t + lat + data : max64(t + lat + data, last + lat + bc);
+  uint32_t g = r->bank >> p->group_shift;
   d->bus_free = data_end;
-  d->col_ready = t + dram_col_spacing(p, bytes);
+  d->col_ready = same == other ? t + dram_col_spacing(p, bytes) : last + other;
+  d->grp_col[g] = last + same;
+  if (p->turnaround) {
+    if (r->req.is_write)
+      d->rd_ready = max64(d->rd_ready, last + p->tWL + bc + p->tCDLR);
+    else if (p->tCL + bc + 2 > p->tWL)
+      d->wr_ready = max64(d->wr_ready, last + p->tCL + bc + 2 - p->tWL);
+  }
+  if (!r->req.is_write) { /* read to precharge: the bank (a burst, with the turnarounds), its group (tRTPL) */
+    if (p->turnaround) b->pre_ready = max64(b->pre_ready, last + bc);
+    if (p->tRTPL) d->grp_pre[g] = max64(d->grp_pre[g], last + p->tRTPL);
+  }
   d->st.data_cycles += data;
   d->st.bytes += bytes;
   d->st.last_cycle = data_end;

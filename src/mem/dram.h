@@ -21,6 +21,10 @@ typedef struct DramParams {
   uint32_t banks, row_size;                    /* row_size: bytes per row of one bank */
   uint32_t bus_width, data_rate, burst_length; /* bytes per beat, beats per command clock, beats per burst */
   uint32_t tCL, tRCD, tRP, tRAS, tRC, tCCD, tRRD, tWL, tWR; /* command-clock cycles */
+  /* GPGPU-Sim 3.2.2's bank groups and bus turnarounds (0 / false: not modelled).
+   * A bank's group is bank >> group_shift (3.2.2's bk_tag_length). */
+  uint32_t bank_groups, group_shift, tCCDL, tRTPL, tCDLR;
+  bool turnaround; /* reads wait tWTR = tWL + burst + tCDLR after a write, writes tRTW = tCL + burst + 2 - tWL after a read */
   uint32_t queue_size, return_queue;
   bool fcfs;                   /* true: oldest request only (no row-hit reordering) */
   uint32_t dram_mhz, core_mhz; /* clock ratio */

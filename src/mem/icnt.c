@@ -1,7 +1,8 @@
 /* icnt.c - crossbar timing: per-port flit bandwidth, fixed latency, credit
  * back-pressure, round-robin source arbitration. Time inside a cycle is kept
- * in flit slots (cycle * flits_per_cycle + slot) so fractional packet
- * lengths (5 flits at 2 flits/cycle) cost exactly their bandwidth share.
+ * in flit slots (cycle * S + slot, S = the lcm of the source and destination
+ * ports' flits per cycle; a flit takes S / rate slots of a port) so fractional
+ * packet lengths (5 flits at 2 flits/cycle) cost exactly their bandwidth share.
  * Depends on reqq.h only. */
 #include "mem/icnt.h"
 
@@ -33,13 +34,29 @@ const CfgParam icnt_cfg_params[] = {
      .def = "2",
      .min = 1,
      .max = 1024,
-     .desc = "SM -> partition bandwidth per port, flits per core cycle"},
+     .desc = "SM -> partition network: bandwidth of a memory partition's port, flits per core cycle "
+             "(an SM's port: sm_flits_per_cycle)"},
     {.key = "reply_flits_per_cycle",
      .type = CFG_INT,
      .def = "2",
      .min = 1,
      .max = 1024,
-     .desc = "partition -> SM bandwidth per port, flits per core cycle"},
+     .desc = "partition -> SM network: bandwidth of a memory partition's port, flits per core cycle "
+             "(an SM's port: sm_flits_per_cycle)"},
+    {.key = "sm_flits_per_cycle",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 1,
+     .max = 1024,
+     .desc = "bandwidth of an SM's own port, both directions, flits per core cycle (GPGPU-Sim 3.2.2: "
+             "each crossbar node injects and ejects 1 flit per interconnect cycle)"},
+    {.key = "sms_per_port",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 1,
+     .max = 64,
+     .desc = "SMs sharing one crossbar port (a GPGPU-Sim cluster, -gpgpu_n_cores_per_cluster): their "
+             "requests and replies share its bandwidth and queues"},
     {.key = "in_queue",
      .type = CFG_INT,
      .def = "8",
@@ -92,6 +109,8 @@ struct Icnt {
   uint64_t wake;                      /* no source can send before this cycle: the last round's minimum over
                                        * its sources of icnt_send()'s bound; 0 after a push to an empty one */
   uint32_t memo_bytes, memo_flits;    /* the last packet size icnt_push converted, and its flits */
+  uint32_t slots;                     /* flit slots per cycle: lcm of the two port rates */
+  uint32_t src_cost, dst_cost;        /* slots one flit takes on a source / destination port */
   IcntStats st;
 };
 
@@ -118,7 +137,13 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   while (wheel_len < p->latency + 4) wheel_len *= 2;
   x->wheel_mask = wheel_len - 1;
   x->wheel = calloc((size_t)wheel_len * x->dst_words, sizeof *x->wheel);
-  x->div_fpc = fastdiv_make(p->flits_per_cycle);
+  uint32_t sf = p->src_flits_per_cycle ? p->src_flits_per_cycle : p->flits_per_cycle;
+  uint32_t df = p->dst_flits_per_cycle ? p->dst_flits_per_cycle : p->flits_per_cycle;
+  uint32_t g = sf, h = df;
+  while (h) { uint32_t r = g % h; g = h, h = r; }
+  x->slots = sf / g * df;
+  x->src_cost = x->slots / sf, x->dst_cost = x->slots / df;
+  x->div_fpc = fastdiv_make(x->slots);
   x->div_flit = fastdiv_make(p->flit_size);
   x->div_src = fastdiv_make(p->n_src);
   x->src_words = bitmap_words(p->n_src);
@@ -127,7 +152,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->src[i].q, p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
-  uint32_t credits = p->out_queue + (p->latency + 1) * p->flits_per_cycle;
+  uint32_t credits = p->out_queue + (p->latency + 1) * df;
   for (uint32_t i = 0; !bad && i < p->n_dst; i++) bad |= reqq_init(&x->dst[i].q, credits);
   if (bad) {
     icnt_free(x);
@@ -204,8 +229,10 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
       x->st.credit_stalls++;
       return now + 1;
     }
-    uint64_t end = start + flits;
-    sp->free = dp->free = end;
+    /* each port is busy for its own rate; the tail leaves at the slower one's pace */
+    uint64_t send = start + (uint64_t)flits * x->src_cost, dend = start + (uint64_t)flits * x->dst_cost;
+    uint64_t end = send > dend ? send : dend;
+    sp->free = send, dp->free = dend;
     uint64_t arrival = fastdiv_div(&x->div_fpc, end + fpc - 1) - 1 + x->p.latency;
     x->st.packets++;
     x->st.flits += flits;
@@ -220,8 +247,8 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
       bitmap_clear(x->in_nz, s);
       return UINT64_MAX;
     }
-    if (end >= limit) /* the port is busy until `end`: the next head waits at least that long */
-      return sp->next = fastdiv_div(&x->div_fpc, end);
+    if (send >= limit) /* the port is busy until `send`: the next head waits at least that long */
+      return sp->next = fastdiv_div(&x->div_fpc, send);
   } while (1);
 }
 
@@ -234,7 +261,7 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
 static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, uint32_t first) {
   const uint32_t fw = first / 64, words = x->src_words;
   const uint64_t from_first = ~0ull << (first % 64);
-  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc;
+  const uint64_t fpc = x->slots, base = now * fpc, limit = base + fpc;
   uint64_t wake = UINT64_MAX;
   for (uint32_t k = 0, w = fw; k <= words; k++, w = w + 1 == words ? 0 : w + 1) {
     uint64_t bits = x->in_nz[w];
@@ -264,7 +291,7 @@ static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
     icnt_round_words(x, now, first);
     return;
   }
-  const uint64_t fpc = x->p.flits_per_cycle, base = now * fpc, limit = base + fpc, in = x->in_nz[0];
+  const uint64_t fpc = x->slots, base = now * fpc, limit = base + fpc, in = x->in_nz[0];
   uint64_t wake = UINT64_MAX;
   for (uint64_t bits = first ? in >> first | in << (64 - first) : in; bits; bits &= bits - 1) {
     uint32_t s = ((uint32_t)__builtin_ctzll(bits) + first) & 63;

@@ -1,7 +1,8 @@
 /* icnt.h - one direction of the SM <-> memory-partition crossbar.
  * Packets wait in a bounded queue per source; each cycle, in round-robin
  * order of sources, a head packet is sent when its source port and its
- * destination port have bandwidth left (flits/cycle) and the destination's
+ * destination port have bandwidth left (flits/cycle; sources and destinations
+ * may differ: an SM's port is narrower than a partition's) and the destination's
  * ejection buffer has a credit; it arrives `latency` cycles after its last
  * flit leaves. Credits count packets in flight plus packets waiting to be
  * ejected, so a slow consumer back-pressures the senders.
@@ -21,7 +22,8 @@ typedef struct IcntParams {
   const char *name; /* "icnt.req" / "icnt.reply" for messages */
   uint32_t n_src, n_dst;
   uint32_t latency;         /* cycles from the last flit leaving to arrival, >= 1 */
-  uint32_t flits_per_cycle; /* per port (source and destination) */
+  uint32_t flits_per_cycle; /* per port (source and destination), unless one of these says otherwise: */
+  uint32_t src_flits_per_cycle, dst_flits_per_cycle; /* 0 = flits_per_cycle */
   uint32_t flit_size;       /* bytes */
   uint32_t in_queue;        /* packets per source queue */
   uint32_t out_queue;       /* packets per destination (in flight + waiting) */
@@ -35,7 +37,7 @@ typedef struct IcntStats {
 
 typedef struct Icnt Icnt;
 
-/* Keys under "icnt.": latency, flit_size, req_flits_per_cycle, reply_flits_per_cycle, ... */
+/* Keys under "icnt.": latency, flit_size, req_flits_per_cycle, reply_flits_per_cycle, sm_flits_per_cycle, ... */
 extern const CfgParam icnt_cfg_params[];
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen);

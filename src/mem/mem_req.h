@@ -21,6 +21,8 @@ enum {
   MEM_F_NOALLOC_L1 = 1u << 0, /* the L1 did not allocate for it: its reply skips the L1 tags */
   MEM_F_NOALLOC_L2 = 1u << 1, /* the same at the L2 */
   MEM_F_WRITEBACK = 1u << 2,  /* a dirty-line eviction (no reply expected) */
+  MEM_F_LOCAL = 1u << 3,      /* set by the requester: a local-memory access (an L1 with write policy
+                               * local_back keeps its store hits, GPGPU-Sim's 'L') */
 };
 /* Requester hints: the memory system carries them, policies may read them. */
 enum {

@@ -53,7 +53,7 @@ const CfgGroup memsys_cfg_groups[] = {
     {"", memsys_params, NULL},
     {"l1d.", cache_params,
      "size=16K line_size=128 assoc=4 mshr_entries=32 mshr_max_merge=8 miss_queue=8 latency=1 ports=1 "
-     "policy=lru write_policy=evict bypass_cg=true"},
+     "policy=lru write_policy=local_back bypass_cg=true"},
     {"l1i.", cache_params,
      "size=2K line_size=128 assoc=4 mshr_entries=2 mshr_max_merge=32 miss_queue=4 latency=1 ports=1 "
      "policy=lru write_policy=evict bypass_cg=false"},
@@ -75,7 +75,9 @@ typedef struct MemPart {
 } MemPart;
 
 struct MemSys {
-  uint32_t n_sm, n_part, line;
+  uint32_t n_sm, n_part, line; /* line: the L2's */
+  uint32_t l1_line;
+  uint32_t sms_per_port, n_port; /* SMs sharing a crossbar port (a cluster); ports */
   Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
   uint8_t *inject_rr;
   uint64_t *miss_nz;   /* bit per SM: one of its L1s' miss queues may hold a request */
@@ -109,10 +111,13 @@ struct MemSys {
 static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, const IcntParams *rp,
                          const CacheParams *l2, char *err, size_t errlen) {
   uint32_t req_flits = (ms->header_bytes + rq->flit_size - 1) / rq->flit_size;
-  uint32_t rep_flits = (ms->header_bytes + ms->line + rp->flit_size - 1) / rp->flit_size;
+  uint32_t rep_flits = (ms->header_bytes + ms->l1_line + rp->flit_size - 1) / rp->flit_size;
   uint32_t sreq = (req_flits ? req_flits : 1), srep = rep_flits ? rep_flits : 1;
-  sreq = (sreq + rq->flits_per_cycle - 1) / rq->flits_per_cycle;
-  srep = (srep + rp->flits_per_cycle - 1) / rp->flits_per_cycle;
+  /* a packet is serialized at the slower of its two ports */
+  uint32_t rq_bw = rq->src_flits_per_cycle < rq->dst_flits_per_cycle ? rq->src_flits_per_cycle : rq->dst_flits_per_cycle;
+  uint32_t rp_bw = rp->src_flits_per_cycle < rp->dst_flits_per_cycle ? rp->src_flits_per_cycle : rp->dst_flits_per_cycle;
+  sreq = (sreq + rq_bw - 1) / rq_bw;
+  srep = (srep + rp_bw - 1) / rp_bw;
   uint32_t l2lat = l2->latency ? l2->latency : 1;
   uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
   int64_t want = cfg_int(cfg, "l2.min_latency");
@@ -140,13 +145,18 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
 
 /* ---- creation ---- */
 
+/* The memory partitions' ports carry `bw` flits per cycle, the SMs' icnt.sm_flits_per_cycle;
+ * sm_is_src: the SMs are the sources (request network). */
 static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name, const char *bw,
-                              uint32_t n_src, uint32_t n_dst) {
+                              uint32_t n_src, uint32_t n_dst, bool sm_is_src) {
+  uint32_t mem_bw = (uint32_t)cfg_int(cfg, bw), sm_bw = (uint32_t)cfg_int(cfg, "icnt.sm_flits_per_cycle");
   *p = (IcntParams){.name = name,
                     .n_src = n_src,
                     .n_dst = n_dst,
                     .latency = (uint32_t)cfg_int(cfg, "icnt.latency"),
-                    .flits_per_cycle = (uint32_t)cfg_int(cfg, bw),
+                    .flits_per_cycle = mem_bw,
+                    .src_flits_per_cycle = sm_is_src ? sm_bw : mem_bw,
+                    .dst_flits_per_cycle = sm_is_src ? mem_bw : sm_bw,
                     .flit_size = (uint32_t)cfg_int(cfg, "icnt.flit_size"),
                     .in_queue = (uint32_t)cfg_int(cfg, "icnt.in_queue"),
                     .out_queue = (uint32_t)cfg_int(cfg, "icnt.out_queue")};
@@ -167,8 +177,11 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
       cache_params_read(cfg, "l2", &l2, err, errlen))
     goto fail;
   ms->line = l2.line_size;
-  if (l1d.line_size != l2.line_size || l1i.line_size != l2.line_size) {
-    cfg_errorf(cfg, "l1d.line_size", err, errlen, "L1D, L1I and L2 must share one line size (%u, %u, %u)",
+  ms->l1_line = l1d.line_size;
+  /* The L2's line may hold several L1 lines (the GT200 preset: 256 B over 128 B) */
+  if (l1d.line_size != l1i.line_size || l2.line_size % l1d.line_size) {
+    cfg_errorf(cfg, "l1d.line_size", err, errlen,
+               "L1D and L1I must share one line size, and the L2's must be a multiple of it (%u, %u, %u)",
                l1d.line_size, l1i.line_size, l2.line_size);
     goto fail;
   }
@@ -193,9 +206,19 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
     goto fail;
   }
   ms->map = addrmap_make(ms->n_part, chunk, ms->dram.banks, ms->dram.row_size);
+  const char *amap = cfg_str(cfg, "dram.addr_map");
+  if (strcmp(amap, "linear")) {
+    char why[128];
+    if (addrmap_parse_mask(&ms->map, amap, ms->dram.banks, ms->line, why, sizeof why)) {
+      cfg_errorf(cfg, "dram.addr_map", err, errlen, "'%s': %s", amap, why);
+      goto fail;
+    }
+  }
+  ms->sms_per_port = (uint32_t)cfg_int(cfg, "icnt.sms_per_port");
+  ms->n_port = (ms->n_sm + ms->sms_per_port - 1) / ms->sms_per_port;
   IcntParams rq, rp;
-  memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_sm, ms->n_part);
-  memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_sm);
+  memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_port, ms->n_part, true);
+  memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_port, false);
   if (memsys_derive(ms, cfg, &rq, &rp, &l2, err, errlen)) goto fail;
   ms->req = icnt_create(&rq, err, errlen);
   ms->reply = ms->req ? icnt_create(&rp, err, errlen) : NULL;
@@ -224,6 +247,8 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
                           .input_delay = ms->delays.l2_input,
                           .ctrl_delay = ms->delays.dram_ctrl,
                           .header_bytes = ms->header_bytes,
+                          .l1_line = ms->l1_line,
+                          .sms_per_port = ms->sms_per_port,
                           .l2 = l2,
                           .dram = ms->dram,
                           .map = ms->map};
@@ -267,17 +292,21 @@ const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
 /* ---- clocking ---- */
 
 /* Moves an SM's L1 misses into the request network, alternating between its
- * L1s so neither starves the other. */
+ * L1s so neither starves the other. An SM that shares its port (a cluster)
+ * sends at most one request per cycle, as a GPGPU-Sim core does, so that the
+ * first SM of a cluster cannot fill the port's queue every cycle. */
 static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
   Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
   _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
   const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
-  while ((h[0] || h[1]) && icnt_can_push(ms->req, sm)) {
+  const bool shared = ms->sms_per_port > 1;
+  const uint32_t port = shared ? sm / ms->sms_per_port : sm;
+  for (uint32_t sent = 0; (h[0] || h[1]) && icnt_can_push(ms->req, port) && !(shared && sent); sent++) {
     uint32_t u = ms->inject_rr[sm];
     if (!h[u]) u ^= 1;
     ms->inject_rr[sm] = (uint8_t)(u ^ 1);
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
-    icnt_push(ms->req, sm, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    icnt_push(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
     bitmap_set(ms->pop_events, sm);
     h[u] = cache_miss_head(l1[u]);
@@ -311,11 +340,23 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
-  BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
-    for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
-      MEM_DCHECK(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
-      if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
-      bitmap_set(ms->sm_events, s);
+  if (ms->sms_per_port == 1) {
+    BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
+      for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
+        MEM_DCHECK(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
+        if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
+        bitmap_set(ms->sm_events, s);
+      }
+    }
+  } else { /* a port serves a cluster: each reply names its SM; a full L1 blocks the port */
+    BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_port)) {
+      for (const MemRequest *r = icnt_arrived_head(ms->reply, p); r; r = icnt_pop(ms->reply, p)) {
+        uint32_t s = (uint32_t)r->sm;
+        MEM_DCHECK(r->unit < MEM_UNIT__COUNT && s / ms->sms_per_port == p, now, "memsys",
+                   "reply for unit %u of SM %u at port %u", r->unit, s, p);
+        if (!cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) break;
+        bitmap_set(ms->sm_events, s);
+      }
     }
   }
   /* A partition sleeps until its next event (a queue head or DRAM command
@@ -394,6 +435,10 @@ void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
     icnt_stats_print_text(icnt_stats(ms->reply), "icnt.reply", out);
     fprintf(out, "mem: derived delays: l2 input %u, dram controller %u (l2 fixed path %u, dram row hit %u)\n",
             ms->delays.l2_input, ms->delays.dram_ctrl, ms->delays.l2_fixed, ms->delays.dram_row_hit);
+    const CacheParams *p1 = cache_params_of(ms->l1[MEM_UNIT_L1D]);
+    static const char *const wp[] = {"evict", "back", "local_back"};
+    fprintf(out, "mem: l1d set index %s (l1d.set_index), write policy %s (l1d.write_policy)\n",
+            p1->set_index == CACHE_INDEX_FERMI ? "fermi" : "linear", wp[p1->write_policy]);
     return;
   }
   fputs("{\"l1d\": ", out);

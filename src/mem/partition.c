@@ -67,7 +67,8 @@ bool partition_can_accept(const Partition *pt) { return !reqq_full(&pt->input); 
 
 void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
   MEM_DCHECK(!reqq_full(&pt->input), now, pt->name, "push to a full input queue");
-  reqq_push(&pt->input, r, now + pt->p.input_delay);
+  ReqSlot *s = reqq_push(&pt->input, r, now + pt->p.input_delay);
+  s->req.line_addr &= ~(uint64_t)(pt->line - 1); /* the L2's line (L1 lines may be shorter) */
 }
 
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
@@ -81,8 +82,15 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   /* a reply is taken only when the network can take it (icnt_push copies it) */
   for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now)) != NULL;) {
     MEM_DCHECK(out->sm >= 0, now, pt->name, "reply without a requesting SM");
-    uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : line);
-    icnt_push(reply, pt->p.id, (uint32_t)out->sm, out, bytes, now);
+    uint32_t bytes = pt->p.header_bytes + (out->is_write ? 0 : pt->p.l1_line);
+    uint32_t port = pt->p.sms_per_port > 1 ? (uint32_t)out->sm / pt->p.sms_per_port : (uint32_t)out->sm;
+    if (line != pt->p.l1_line) { /* the requester's line again */
+      MemRequest r = *out;
+      r.line_addr = r.addr & ~(uint64_t)(pt->p.l1_line - 1);
+      icnt_push(reply, pt->p.id, port, &r, bytes, now);
+    } else {
+      icnt_push(reply, pt->p.id, port, out, bytes, now);
+    }
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
     const MemRequest *r = &pt->ctrl.head->req;

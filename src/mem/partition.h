@@ -23,6 +23,8 @@ typedef struct PartitionParams {
   uint32_t input_delay;  /* cycles from arrival to the L2 tag access (>= 1) */
   uint32_t ctrl_delay;   /* cycles from the L2 miss queue to the DRAM scheduler (>= 1) */
   uint32_t header_bytes; /* reply packet header */
+  uint32_t l1_line;      /* bytes of an L1 line (a read reply's data); the L2's may be a multiple */
+  uint32_t sms_per_port; /* a reply to SM s goes to reply-network port s / sms_per_port */
   CacheParams l2;        /* one slice */
   DramParams dram;
   AddrMap map;

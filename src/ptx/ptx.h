@@ -149,8 +149,8 @@ typedef struct PtxFunction {
   uint32_t rf_rows, pf_rows; /* total rows a warp needs */
   uint32_t max_local;        /* deepest call chain's local bytes per thread */
   uint32_t max_depth;
-  uint32_t regs_per_thread;  /* entries: registers per thread, from liveness (occupancy) */
-  uint8_t regs_from_ptxas;   /* entries: regs_per_thread is ptxas's (a //@warpsim regs line), not estimated */
+  uint32_t regs_per_thread;  /* entries: registers per thread as compiled: ptxas's count or liveness (occupancy) */
+  uint8_t regs_from_ptxas;   /* entries: regs_per_thread is ptxas's (a `//@warpsim regs` line), not the estimate */
 } PtxFunction;
 /* Register-file row of function g's registers in kernel k's layout (UINT32_MAX: unreachable). */
 static inline uint32_t ptx_rf_base(const PtxFunction *k, uint32_t g) {
@@ -319,6 +319,11 @@ typedef struct PtxLaunch {
   uint64_t ctas_total;
   uint32_t warps_per_cta, threads_per_cta;
   uint32_t shared_per_cta;   /* static + dynamic */
+  /* Registers per thread this launch allocates (occupancy): fn->regs_per_thread
+   * unless the timing engine's configuration overrides it (sm.regs_*), and
+   * where that number came from ("ptxas", "liveness", the key that changed it). */
+  uint32_t regs_per_thread;
+  char regs_source[96];
 } PtxLaunch;
 
 /* Creates a CTA's state (registers, shared, local, SIMT stacks). Returns NULL on OOM. */

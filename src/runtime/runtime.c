@@ -107,7 +107,8 @@ static void log_kernel(WsContext *ctx, const PtxLaunch *L, const WsLaunchStats *
   k->barriers += st->barriers;
   k->threads_per_cta = L->threads_per_cta;
   k->shared_per_cta = L->shared_per_cta;
-  k->regs_per_thread = L->fn->regs_per_thread;
+  k->regs_per_thread = L->regs_per_thread;
+  k->regs_compiled = L->fn->regs_per_thread;
   k->regs_estimated = !L->fn->regs_from_ptxas;
 }
 
@@ -415,6 +416,8 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
   L.threads_per_cta = (uint32_t)threads;
   L.warps_per_cta = (uint32_t)((threads + 31) / 32);
   L.shared_per_cta = (uint32_t)shared;
+  L.regs_per_thread = f->regs_per_thread; /* a timing engine may override it (sm.regs_*) */
+  snprintf(L.regs_source, sizeof L.regs_source, "%s", f->regs_from_ptxas ? "ptxas" : "liveness");
   WsLaunchStats st = {0};
   WsResult rc;
   if (ctx->engine) {

@@ -83,8 +83,9 @@ typedef struct WsKernelInfo {
   uint64_t launches, ctas, warp_insts, barriers;
   unsigned threads_per_cta;   /* of the last launch */
   unsigned shared_per_cta;    /* static + dynamic bytes, last launch */
-  unsigned regs_per_thread;   /* ptxas annotation or liveness estimate */
-  unsigned regs_estimated;    /* 1: regs_per_thread is warpsim's liveness estimate (no ptxas annotation) */
+  unsigned regs_per_thread;   /* allocated at the last launch: ptxas annotation or liveness estimate, or the engine's override */
+  unsigned regs_compiled;     /* the kernel's own count (ptxas's or the estimate), before the engine's override */
+  unsigned regs_estimated;    /* 1: the count compiled is warpsim's liveness estimate (no ptxas annotation) */
 } WsKernelInfo;
 int ws_ctx_kernel_count(const WsContext *ctx);
 const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i);

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/bitmap.h"
+#include "sm/kregs.h"
 #include "sm/sm_int.h"
 
 /* What the engine keeps of one SM, to run its loop without touching the SM
@@ -122,6 +123,7 @@ static double wall_now(void) {
 Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   Gpu *g = calloc(1, sizeof *g);
   if (!g) { snprintf(err, errlen, "out of memory"); return NULL; }
+  if (kregs_check(cfg, err, errlen)) { free(g); return NULL; }
   g->cfg = cfg;
   g->deadlock_cycles = (uint64_t)cfg_int(cfg, "sm.deadlock_cycles");
   g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
@@ -217,6 +219,7 @@ static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t 
 
 WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char *err, size_t errlen) {
   Gpu *g = gpu;
+  if (kregs_apply(g->cfg, L, err, errlen)) return WS_ERROR_LAUNCH_FAILED;
   SmKernelInfo *k = sm_kernel_info_create(g->cfg, L);
   if (!k) { snprintf(err, errlen, "out of memory"); return WS_ERROR_OUT_OF_MEMORY; }
   if (g->nkern == g->kcap) {
@@ -230,7 +233,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   memset(ks, 0, sizeof *ks);
   snprintf(ks->name, sizeof ks->name, "%s", L->fn->name);
   ks->start_cycle = g->cycle;
-  ks->regs_per_thread = L->fn->regs_per_thread;
+  ks->regs_per_thread = L->regs_per_thread;
+  snprintf(ks->regs_source, sizeof ks->regs_source, "%s", L->regs_source);
   ks->threads_per_cta = L->threads_per_cta;
   ks->shared_per_cta = L->shared_per_cta;
   L->nsm = g->nsm;
@@ -260,7 +264,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
   if (ks->ctas_per_sm == 0) {
     snprintf(err, errlen, "kernel %s: one CTA (%u threads, %u registers/thread, %u bytes shared) does not fit on an SM (limited by %s)",
-             L->fn->name, L->threads_per_cta, L->fn->regs_per_thread, L->shared_per_cta, ks->limiter);
+             L->fn->name, L->threads_per_cta, L->regs_per_thread, L->shared_per_cta, ks->limiter);
     rc = WS_ERROR_LAUNCH_FAILED;
   }
   SmStats before;
@@ -461,10 +465,10 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     fprintf(out, "gpu.ipc_thread_insts_per_cycle %.4f\n", (double)t.thread_insts / cyc);
     for (uint32_t k = 0; k < g->nkern; k++) {
       const GpuKernelStats *ks = &g->kern[k];
-      fprintf(out, "kernel[%u] %-24s cycles %llu warp_insts %llu ipc %.3f ctas %llu occupancy %u CTAs/SM (%s; %u regs/thread, %u threads, %u B shared)\n", k,
+      fprintf(out, "kernel[%u] %-24s cycles %llu warp_insts %llu ipc %.3f ctas %llu occupancy %u CTAs/SM (%s; %u regs/thread [%s], %u threads, %u B shared)\n", k,
               ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
               ks->cycles ? (double)ks->warp_insts / (double)ks->cycles : 0.0, (unsigned long long)ks->ctas, ks->ctas_per_sm,
-              ks->limiter ? ks->limiter : "?", ks->regs_per_thread, ks->threads_per_cta, ks->shared_per_cta);
+              ks->limiter ? ks->limiter : "?", ks->regs_per_thread, ks->regs_source, ks->threads_per_cta, ks->shared_per_cta);
     }
     for (int r = 0; r < SM_STALL__COUNT; r++)
       fprintf(out, "sched.stall.%-16s %llu scheduler-cycles\n", stall_names[r], (unsigned long long)t.stall[r]);
@@ -503,11 +507,11 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   for (uint32_t k = 0; k < g->nkern; k++) {
     const GpuKernelStats *ks = &g->kern[k];
     fprintf(out, "%s{\"name\": \"%s\", \"cycles\": %llu, \"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, "
-                 "\"ctas_per_sm\": %u, \"occupancy_limiter\": \"%s\", \"regs_per_thread\": %u, \"threads_per_cta\": %u, "
-                 "\"shared_bytes_per_cta\": %u}",
+                 "\"ctas_per_sm\": %u, \"occupancy_limiter\": \"%s\", \"regs_per_thread\": %u, \"regs_source\": \"%s\", "
+                 "\"threads_per_cta\": %u, \"shared_bytes_per_cta\": %u}",
             k ? ", " : "", ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
             (unsigned long long)ks->thread_insts, (unsigned long long)ks->ctas, ks->ctas_per_sm, ks->limiter ? ks->limiter : "",
-            ks->regs_per_thread, ks->threads_per_cta, ks->shared_per_cta);
+            ks->regs_per_thread, ks->regs_source, ks->threads_per_cta, ks->shared_per_cta);
   }
   fprintf(out, "],\n \"sched_stall_cycles\": {");
   for (int r = 0; r < SM_STALL__COUNT; r++) fprintf(out, "%s\"%s\": %llu", r ? ", " : "", stall_names[r], (unsigned long long)t.stall[r]);

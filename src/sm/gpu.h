@@ -22,6 +22,7 @@ typedef struct GpuKernelStats {
   uint32_t ctas_per_sm;        /* occupancy: CTAs an SM can hold */
   const char *limiter;         /* the resource that limits it */
   uint32_t regs_per_thread, threads_per_cta, shared_per_cta;
+  char regs_source[96];        /* where regs_per_thread came from (PtxLaunch.regs_source) */
 } GpuKernelStats;
 
 /* cfg must outlive the Gpu. Returns NULL with a message in err. */

@@ -216,6 +216,7 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
     cls = a.access_class, hints = a.hints;
   }
   ldst_build_request(sm, is_write, cls, hints); /* t->mask != 0: at least one request */
+  if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;
   w->in_ldst = 1;
 }

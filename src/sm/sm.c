@@ -187,7 +187,7 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k, uint64_t now) 
   sm->launch = l;
   sm->accept_cache = -1;
   sm->kinfo = k;
-  sm->occ_ctas = sm_occupancy(sm->cfg, l->fn->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
+  sm->occ_ctas = sm_occupancy(sm->cfg, l->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
   sm->sb_words = (rows + 63) / 64;
   sm->sb_pred_off = l->fn->rf_rows;
@@ -233,7 +233,7 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
 
 static uint32_t cta_regs(const Sm *sm) {
   const PtxLaunch *l = sm->launch;
-  return l->fn->regs_per_thread * l->warps_per_cta * 32;
+  return l->regs_per_thread * l->warps_per_cta * 32;
 }
 
 uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta, uint32_t shared_per_cta,
@@ -858,7 +858,12 @@ static void settle_quiet(Sm *sm, uint64_t upto) {
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->busy = 0;
-  if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
+  if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) {
+    /* No CTA: only store acks can arrive (nothing waits for them). Take them, or
+     * they fill the L1's reply queue and the reply network stalls behind it. */
+    while (cache_take_reply(sm->l1d, now)) {}
+    return 0;
+  }
   if (sm->has_tick && still_quiet(sm, now)) {
     quiet_fail_event(sm, sm->q_since); /* before the tick, as in a simulated cycle */
     sm_plugins_tick(sm, now);

@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int test_gpu_open(TestGpu *t, const char *const *sets) {
+int test_gpu_open(TestGpu *t, const char *const *sets) { return test_gpu_open_preset(t, "configs/gtx480.cfg", sets); }
+
+int test_gpu_open_preset(TestGpu *t, const char *preset, const char *const *sets) {
   memset(t, 0, sizeof *t);
   t->cfg = cfg_create();
   if (!t->cfg) return -1;
-  const char *files[1] = {"configs/gtx480.cfg"};
+  const char *files[1] = {preset};
   int n = 0;
   while (sets && sets[n]) n++;
   if (cfg_resolve(t->cfg, files, 1, sets, n)) {

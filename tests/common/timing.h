@@ -17,6 +17,8 @@ typedef struct TestGpu {
 /* gtx480.cfg, then each "key=value" of sets (NULL-terminated, may be NULL).
  * Returns 0, or -1 with the reason on stderr (everything freed). */
 int test_gpu_open(TestGpu *t, const char *const *sets);
+/* The same from another preset file (e.g. "configs/ccws-gt200.cfg"). */
+int test_gpu_open_preset(TestGpu *t, const char *preset, const char *const *sets);
 void test_gpu_close(TestGpu *t);
 /* Loads PTX text into t->ctx and looks up `entry`. Returns 0 or -1. */
 int test_gpu_load(TestGpu *t, WsModule **mod, WsFunction **fn, const char *ptx, const char *entry);
