@@ -97,7 +97,7 @@ expect 1 "WS_ERROR_LIMIT: kernel spin: stopped after [0-9]+ warp instructions \(
   $W launch --ptx $S --kernel spin --block 32 --buffer "l u32 1" --arg l --functional --max-insts 20000
 expect 1 "WS_ERROR_LIMIT: kernel spin: stopped after [0-9]+ cycles \(limit.max_cycles = 20000, --max-cycles\).*lanes 0x00000001 wait at the reconvergence point" -- \
   $W launch --ptx $S --kernel spin --block 64 --buffer "l u32 1" --arg l --max-cycles 20000
-expect 1 "kernel forever: stopped after [0-9]+ warp instructions \(limit.max_warp_insts = 30000.*warp 0 at pc 1 \(tests/kernels/cli_spin.ptx:28: add.u32\), lanes 0xffffffff active;" -- \
+expect 1 "kernel forever: stopped after [0-9]+ warp instructions \(limit.max_warp_insts = 30000.*warp 0 at pc (1 \(tests/kernels/cli_spin.ptx:28: add.u32|2 \(tests/kernels/cli_spin.ptx:29: bra)\), lanes 0xffffffff active;" -- \
   $W launch --ptx $S --kernel forever --block 32 --buffer "l u32 1" --arg l --set limit.max_warp_insts=30000
 expect 1 "kernel forever: stopped after [0-9]+ warp instructions \(limit.max_warp_insts = 30000" -- \
   $W launch --ptx $S --kernel forever --block 32 --buffer "l u32 1" --arg l --set limit.max_warp_insts=30000 --functional
@@ -117,7 +117,7 @@ done
 out=$($W run vecadd --size tiny --functional --json "$d/r.json" 2>&1) || fail "vecadd: $out"
 echo "$out" | grep -q "^regs  *vecadd 12 per thread (ptxas)$" || fail "no ptxas register line: $out"
 echo "$out" | grep -q "warning" && fail "a warning for an annotated kernel: $out"
-grep -q '{"kernel": "vecadd", "regs_per_thread": 12, "source": "ptxas"}' "$d/r.json" || fail "no kernel_regs in the JSON"
+grep -q '{"kernel": "vecadd", "regs_per_thread": 12, "source": "ptxas", "compiled": 12}' "$d/r.json" || fail "no kernel_regs in the JSON"
 expect 0 "warning: kernel vadd: no ptxas register count" -- \
   $W launch --ptx "$P" --kernel vadd --functional --buffer "a f32 32" --buffer "b f32 32" --buffer "c f32 32" \
   --arg a --arg b --arg c --arg "s32 32"
