@@ -177,6 +177,7 @@ struct Sm {
   void *pstate;
   const FetchPolicy *fetch;
   void *fstate;
+  struct SmBarStats *bstat;   /* barrier/exit statistics (barrier_stats.c) */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };
