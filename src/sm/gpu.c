@@ -460,14 +460,18 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
           (unsigned long long)t.ctas_done, t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0, disp);
   fprintf(out, " \"warp_time_disparity_max\": %.6f, \"warp_time_disparity_hist\": {", (double)t.warp_disparity_max_e6 / 1e6);
   for (int b = 0; b < SM_DISPARITY_BINS; b++)
-    fprintf(out, "%s\"%.1f-%.1f\": %llu", b ? ", " : "", (double)b / SM_DISPARITY_BINS, (double)(b + 1) / SM_DISPARITY_BINS,
+    fprintf(out, "%s\"pct%02d_%02d\": %llu", b ? ", " : "", 100 * b / SM_DISPARITY_BINS, 100 * (b + 1) / SM_DISPARITY_BINS,
             (unsigned long long)t.warp_disparity_hist[b]);
   fprintf(out, "},\n \"barrier_stall_fraction\": %.6f, \"exit_stall_fraction\": %.6f, \"rtru_barrier_phase\": %.6f, "
                "\"rtru_exit_phase\": %.6f, \"barrier_phases\": %llu, \"barrier_wait_cycles\": %llu, \"exit_wait_cycles\": %llu, "
                "\"warp_resident_cycles\": %llu,\n",
           bar_frac, exit_frac, rtru_bar, rtru_exit, (unsigned long long)t.barrier_phases, (unsigned long long)t.barrier_wait_cycles,
           (unsigned long long)t.exit_wait_cycles, (unsigned long long)t.warp_resident_cycles);
-  fprintf(out, " \"l1d_read_hits_same_warp_pki\": %.6f, \"l1d_read_hits_other_warp_pki\": %.6f,\n \"memory\": ", hits_same, hits_other);
+  uint64_t resfail_cycles = 0;
+  for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
+  fprintf(out, " \"l1d_read_hits_same_warp_pki\": %.6f, \"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, "
+               "\"ldst_resfail_stall_cycles\": %llu,\n \"memory\": ",
+          hits_same, hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0, (unsigned long long)resfail_cycles);
   memsys_print_stats(g->ms, out, true);
   fprintf(out, ",\n \"wall_seconds\": %.6f, \"warp_insts_per_sec\": %.1f}", wall, wips);
 }
