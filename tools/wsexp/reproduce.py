@@ -89,7 +89,7 @@ def _sel(text, where):
 
 
 FIG_KEYS = {"sweep", "title", "paper", "metric", "labels", "series", "where", "norm", "mean", "kind", "groups",
-            "ylabel", "note"}
+            "ylabel", "note", "needs"}
 CLAIM_KEYS = {"sweep", "text", "figure", "section", "metric", "metric_b", "group", "bench", "agg", "a", "b", "where",
               "paper", "source", "neutral", "mode", "note", "needs"}
 AGGS = ("hmean", "gmean", "amean", "max", "min")
@@ -128,6 +128,7 @@ class Figure:
         self.groups = [g for g in kv.get("groups", "").split(",") if g] or None
         self.ylabel = kv.get("ylabel")
         self.note = kv.get("note", "")
+        self.needs = kv.get("needs")     # something no label shows: a statistic or benchmark to come
 
 
 class Claim:
@@ -164,8 +165,10 @@ class Claim:
         except ValueError:
             raise ReproError(f"{where}: neutral= must be a number (the tolerance around 1)")
         self.mode = kv.get("mode", "mean-of-ratios")
-        if self.mode not in ("mean-of-ratios", "ratio-of-means"):
-            raise ReproError(f"{where}: mode= is mean-of-ratios or ratio-of-means")
+        if self.mode not in ("mean-of-ratios", "ratio-of-means", "mean-of-differences"):
+            raise ReproError(f"{where}: mode= is mean-of-ratios, ratio-of-means or mean-of-differences")
+        if self.mode == "mean-of-differences" and self.paper_dir:
+            raise ReproError(f"{where}: mode=mean-of-differences takes a number (paper=)")
         self.figure = kv.get("figure", "")
         self.section = kv.get("section", "")
         self.note = kv.get("note", "")
@@ -335,10 +338,13 @@ def prepare(paper, size, benches, checker):
     return out
 
 
-def run_all(prepared, outdir, warpsim, jobs, emit, quiet, out=sys.stderr):
-    """Runs (or emits) every sweep; returns {sweep: (counts, skipped, seconds)} and an exit status."""
+def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, out=sys.stderr):
+    """Runs (or emits) every sweep (or those named in only); returns {sweep: (counts, skipped, seconds)}
+    and an exit status."""
     times, rc = {}, 0
     for name, sp, av, runs in prepared:
+        if only and name not in only:
+            continue
         res = runner.Results(os.path.join(outdir, "sweeps", name))
         if not runs:
             out.write(f"sweep '{name}': nothing available to run\n")
@@ -368,6 +374,12 @@ def run_all(prepared, outdir, warpsim, jobs, emit, quiet, out=sys.stderr):
 
 # ---- data ----
 
+def _get(row, stat):
+    """A statistic of a run; 'a+b' is the sum of two statistics (None if either is missing)."""
+    vals = [row.value(s) for s in stat.split("+")]
+    return None if any(v is None for v in vals) else sum(vals)
+
+
 class SweepData:
     """A sweep's finished runs, indexed by their labels."""
 
@@ -388,12 +400,12 @@ class SweepData:
                  if all((r.labels.get(d, "").startswith(best[d]) if d in best else r.labels.get(d) == lab)
                         for d, lab in sel.items())]
         if not best:
-            return cands[0].value(stat) if cands else None
+            return _get(cands[0], stat) if cands else None
         ipc = report.METRICS["ipc"][0]
         ok = [r for r in cands if r.value(ipc) is not None]
         if not ok or len(ok) < len(cands):
             return None   # a member failed or has not run: no best yet
-        return max(ok, key=lambda r: r.value(ipc)).value(stat)
+        return _get(max(ok, key=lambda r: r.value(ipc)), stat)
 
     def wall(self):
         if not self.data:
@@ -436,13 +448,13 @@ def claim_value(claim, sp, sd):
     for b in benches:
         va = sd.value(b, sa, stat)
         vb = sd.value(b, sb, stat_b) if sb else None
-        if va is None or (sb and (vb is None or vb == 0)):
+        if va is None or (sb and (vb is None or (vb == 0 and claim.mode != "mean-of-differences"))):
             missing.append(b)
             continue
         used.append(b)
         va_all.append(va)
         vb_all.append(vb)
-        per.append(va / vb if sb else va)
+        per.append(va - vb if sb and claim.mode == "mean-of-differences" else va / vb if sb else va)
     if not used:
         return None, used, missing
     how = "amean" if claim.agg == "value" else claim.agg
@@ -460,9 +472,10 @@ def direction(claim, ours):
     if not claim.b:
         return "n/a"
     tol = claim.neutral or 0.0
+    ref = 0.0 if claim.mode == "mean-of-differences" else 1.0
 
     def side(x):
-        return 0 if abs(x - 1.0) <= tol else (1 if x > 1.0 else -1)
+        return 0 if abs(x - ref) <= tol else (1 if x > ref else -1)
     return "yes" if side(claim.paper) == side(ours) else "no"
 
 
@@ -477,6 +490,8 @@ def fmtv(v):
 
 def figure_data(fig, sp, sd, av):
     """(blocks [(group, [(bench, [value per series])])], series names, why-not or None)."""
+    if fig.needs:
+        return None, None, f"needs {fig.needs}"
     sels = [dict(fig.fixed, **({fig.series_dim: s} if fig.series_dim else {})) for s in (fig.series or [None])]
     missing = [n for n in (_needs(av, s) for s in sels + [dict(fig.fixed, **fig.norm)]) if n]
     if missing and fig.norm and _needs(av, dict(fig.fixed, **fig.norm)):
@@ -686,6 +701,8 @@ def do_list(warpsim, out=sys.stdout):
         for f in p.figures:
             sels = [dict(f.fixed, **({f.series_dim: s} if f.series_dim else {})) for s in (f.series or [None])]
             needs = sorted({n for n in (_needs(avs[f.sweep], s) for s in sels + [dict(f.fixed, **f.norm)]) if n})
+            if f.needs:
+                needs, sels = [f"needs {f.needs}"], []
             ok = len(needs) == 0 or (not f.norm or not _needs(avs[f.sweep], dict(f.fixed, **f.norm))) and \
                 len([s for s in sels if not _needs(avs[f.sweep], s)]) > 0
             state = "available" if not needs else ("partly available" if ok else "not available")
@@ -721,12 +738,16 @@ def main(args, warpsim):
     outdir = os.path.abspath(args.out or os.path.join("results", "reproduce", f"{paper.name}-{args.size}"))
     if not os.access(warpsim, os.X_OK):
         raise ReproError(f"no warpsim binary at {warpsim} (run `make`, or set WARPSIM_BIN)")
+    only = [x for x in (args.sweeps or "").split(",") if x] or None
+    bad = [x for x in only or [] if x not in paper.sweeps]
+    if bad:
+        raise ReproError(f"--sweeps: no sweep {', '.join(bad)} in {paper.name} (sweeps: {', '.join(paper.sweeps)})")
     checker = Checker(warpsim)
     prepared = prepare(paper, args.size, benches, checker)
     t0 = time.time()
     times, rc = {}, 0
     if not args.no_run:
-        times, rc = run_all(prepared, outdir, warpsim, args.jobs, args.emit, args.quiet)
+        times, rc = run_all(prepared, outdir, warpsim, args.jobs, args.emit, args.quiet, only)
         if args.emit:
             sys.stdout.write(f"after the cluster jobs: warpsim reproduce {paper.name} --size {args.size} "
                              f"-o {shlex.quote(outdir)} --no-run  (writes the report)\n")
