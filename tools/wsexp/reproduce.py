@@ -629,7 +629,7 @@ def write_report(paper, prepared, outdir, size, plot_which, times, out=sys.stdou
            "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
            "Direction agrees: for a comparison, both sides of 1 the same way (within the claim's neutral band, "
            "if it states one). Ratio: warpsim / paper.", ""]
-    crow, counts = [], {"yes": 0, "no": 0, "n/a": 0, "not available": 0}
+    crow, counts = [], {"yes": 0, "no": 0, "n/a": 0, "no result": 0, "not available": 0}
     claims_csv = []
     for c in paper.claims:
         sp = next(p for n, p, a, r in prepared if n == c.sweep)
@@ -650,7 +650,7 @@ def write_report(paper, prepared, outdir, size, plot_which, times, out=sys.stdou
             claims_csv.append([c.id, c.paper_dir or c.paper, "", "not available", "", why])
             continue
         v, used, missing = claim_value(c, sp, sds[c.sweep])
-        d = direction(c, v)
+        d = direction(c, v) if v is not None else "no result"
         counts[d] += 1
         ratio = v / c.paper if v is not None and c.paper and not c.paper_dir else None
         note = []
@@ -664,7 +664,8 @@ def write_report(paper, prepared, outdir, size, plot_which, times, out=sys.stdou
                            "; ".join(note)])
     md += [md_table(["id", "claim", "where", "compared", "paper", "warpsim", "direction agrees", "ratio", "note"], crow), ""]
     md += [f"Claims: {counts['yes']} agree in direction, {counts['no']} do not, {counts['n/a']} are values without a "
-           f"direction, {counts['not available']} need a technique that does not exist yet.", ""]
+           f"direction, {counts['no result']} have no result yet (runs missing or failed), {counts['not available']} "
+           f"need a technique, statistic or benchmark that does not exist yet.", ""]
     os.makedirs(outdir, exist_ok=True)
     runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
     buf = [["claim", "paper", "warpsim", "direction_agrees", "ratio", "note"]] + claims_csv
@@ -673,7 +674,7 @@ def write_report(paper, prepared, outdir, size, plot_which, times, out=sys.stdou
     csv.writer(s, lineterminator="\n").writerows(buf)
     runner.atomic_write(os.path.join(outdir, "claims.csv"), s.getvalue())
     out.write(f"wrote {os.path.join(outdir, 'report.md')}: {nfig} figure(s), {len(paper.claims)} claim(s) "
-              f"({counts['yes']} agree, {counts['no']} do not, {counts['n/a']} values, "
+              f"({counts['yes']} agree, {counts['no']} do not, {counts['n/a']} values, {counts['no result']} no result, "
               f"{counts['not available']} not available)\n")
     return counts
 
