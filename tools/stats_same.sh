@@ -9,7 +9,9 @@
 # and a changed geometry (4 schedulers, 8 partitions, 1 MB L2).
 # Prints the cases that differ (or fail) and exits 1 if there are any.
 # CASES=REGEX keeps only the cases whose line ("bench size sched [args]")
-# matches the extended regular expression.
+# matches the extended regular expression. ADDED_OK=1 accepts statistics that
+# only NEW has (a change that adds statistics): every statistic of REF must
+# still be there with the same value.
 # Takes about 30 s with 2 jobs. Needs python3 (tools/setup-debian.sh).
 set -eu
 if [ $# -lt 2 ]; then
@@ -81,6 +83,19 @@ while read -r n rest; do
   done
   if [ "$failed" = 1 ]; then
     bad=1
+  elif [ "${ADDED_OK:-0}" = 1 ] && python3 - "$work/ref/$n.json" "$work/new/$n.json" << 'EOF'
+import json, sys
+def keep(new, ref):   # new restricted to the keys ref has
+    if isinstance(new, dict) and isinstance(ref, dict):
+        return {k: keep(v, ref[k]) for k, v in new.items() if k in ref}
+    if isinstance(new, list) and isinstance(ref, list) and len(new) == len(ref):
+        return [keep(a, b) for a, b in zip(new, ref)]
+    return new
+ref, new = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if keep(new, ref) == ref else 1)
+EOF
+  then
+    :
   elif ! cmp -s "$work/ref/$n.json" "$work/new/$n.json"; then
     echo "case $n ($rest): statistics differ:"
     diff "$work/ref/$n.json" "$work/new/$n.json" | head -n 6 | sed 's/^/  /'

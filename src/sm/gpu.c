@@ -418,7 +418,9 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     fprintf(out, "warp.exit_stall_fraction     %.4f (warp-cycles retired, waiting for the CTA to exit / resident)\n", exit_frac);
     fprintf(out, "warp.rtru_barrier_phase     %.4f (mean RTRU over %llu warp-phases ended by a barrier; exit phase %.4f)\n", rtru_bar,
             (unsigned long long)t.barrier_phases, rtru_exit);
-    fprintf(out, "l1d.read_hits_pki           same warp %.3f, other warp %.3f (per 1000 warp_insts)\n", hits_same, hits_other);
+    fprintf(out, "l1d.read_hits_pki           same warp %.3f, other warp %.3f (per 1000 warp_insts; hits %llu and %llu)\n",
+            hits_same, hits_other, (unsigned long long)(l1.read_hits - l1.read_hits_other_warp),
+            (unsigned long long)l1.read_hits_other_warp);
     memsys_print_stats(g->ms, out, false);
     for (uint32_t i = 0; i < g->nsm && i < 1; i++) sm_policy_report(g->sms[i], out, false);
     fprintf(out, "sim.wall_seconds            %.3f\n", wall);
