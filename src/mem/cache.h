@@ -74,7 +74,7 @@ typedef struct CacheStats {
   uint64_t resfail[CACHE_FAIL__COUNT];
   uint64_t writebacks, invalidations;
   /* read hits on a line another warp allocated (another warp slot or SM; alloc_sm/alloc_warp
-   * of CacheLine): inter-warp locality; read_hits - this = intra-warp (CCWS Figure 1) */
+   * of CacheLine): inter-warp locality; read_hits - this = intra-warp (doc/reproducing.md) */
   uint64_t read_hits_other_warp;
 } CacheStats;
 

@@ -2,9 +2,10 @@
  * A warp-phase is the time between two releases of its CTA's barriers (or from the CTA's launch
  * to its first barrier, or from the last release to the CTA's exit, the "exit phase"). Within a
  * phase of N warps, T_i is warp i's time from the phase start to its arrival (exit phase: to its
- * retirement) and maxT the phase length; RTRU = sum_i(maxT - T_i) / (N * maxT) (BAWS eq. 1,
- * after Xiang et al.). sum_i(maxT - T_i) is exactly the warp-cycles waited at that barrier (at
- * the exit), so the barrier- and exit-stall fractions of BAWS Figure 1 come from the same sums.
+ * retirement) and maxT the phase length; RTRU = sum_i(maxT - T_i) / (N * maxT) (the ratio of
+ * temporal resource underutilisation of Xiang et al., applied per warp-phase). sum_i(maxT - T_i)
+ * is exactly the warp-cycles waited at that barrier (at the exit), so the barrier- and exit-stall
+ * fractions come from the same sums.
  * Only event-driven code: nothing here runs per cycle or per instruction. */
 #include <stdlib.h>
 

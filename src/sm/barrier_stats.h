@@ -1,6 +1,6 @@
-/* barrier_stats.h - the SM's barrier and exit statistics (BAWS Section 3 and Figure 1, CAWA
- * Figure 1): warp-cycles waiting at barriers and at the CTA exit, RTRU per warp-phase, and the
- * distribution of per-CTA warp execution-time disparity. Counted at barrier arrive/release and
+/* barrier_stats.h - the SM's barrier and exit statistics (doc/reproducing.md): warp-cycles
+ * waiting at barriers and at the CTA exit, RTRU per warp-phase, and the distribution of per-CTA
+ * warp execution-time disparity. Counted at barrier arrive/release and
  * warp retirement only (never per cycle), into SmStats. Depends on sm_int.h only. */
 #ifndef WS_BARRIER_STATS_H
 #define WS_BARRIER_STATS_H

@@ -57,7 +57,7 @@ typedef struct SmStats {
   uint64_t cta_cycles_sum;                     /* sum of CTA lifetimes */
   double warp_disparity_sum;                   /* sum over CTAs of (slowest-fastest)/slowest warp time */
   uint64_t warp_time_max_sum, warp_time_min_sum;
-  /* barrier and exit statistics (barrier_stats.c; BAWS Section 3 and Figure 1, CAWA Figure 1) */
+  /* barrier and exit statistics (barrier_stats.c; doc/reproducing.md) */
   uint64_t barrier_wait_cycles;    /* warp-cycles from barrier arrival to release */
   uint64_t exit_wait_cycles;       /* warp-cycles from a warp's retirement to its CTA's exit */
   uint64_t warp_resident_cycles;   /* warp-cycles from CTA launch to CTA exit (the fractions' denominator) */

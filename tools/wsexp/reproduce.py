@@ -506,6 +506,7 @@ def figure_data(fig, sp, sd, av):
         for mi, m in enumerate(fig.metrics):
             mname = fig.labels[mi] if fig.labels else _stat(m)[1]
             lab = s.get(fig.series_dim) if fig.series_dim else None
+            lab = lab.replace("best:", "best-") if lab else lab   # best:swl -> best-swl (the report's name)
             names.append(" ".join(x for x in ((lab if lab else ""), (mname if len(fig.metrics) > 1 else "")) if x)
                          or mname)
     groups = fig.groups or list(sp.groups) or ["all"]
@@ -577,7 +578,7 @@ def md_table(head, rows):
     return "\n".join(out)
 
 
-def write_report(paper, prepared, outdir, size, plot_which, times, out=sys.stdout):
+def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
     pl = plot.Plotter(plot_which)
     md = [f"# Reproducing {paper.title}", ""]
     md.append(f"Paper text: `{paper.source}`. Size `{size}`. Baseline: {paper.baseline}" if paper.source else
@@ -594,8 +595,9 @@ def write_report(paper, prepared, outdir, size, plot_which, times, out=sys.stdou
         dropped = [f"{d}:{lab} ({_needs(av, {d: lab})})" for d in av for lab, (ok, _, _) in av[d].items() if not ok]
         states = sd.data.states() if sd.data else {}
         st = ", ".join(f"{n} {s}" for s, n in sorted(states.items())) or "not run"
-        rows.append((name, len(runs), st, runner.fmt_time(sd.wall()), "; ".join(dropped) or "-"))
-    md += [md_table(["sweep", "runs", "state", "CPU time of the runs", "not available"], rows), ""]
+        rows.append((name, len(runs), st if sd.data else "not run", runner.fmt_time(sd.wall()) if sd.data else "-",
+                     "; ".join(dropped) or "-"))
+    md += [md_table(["sweep", "runs", "state", "run time (sum over runs)", "not available"], rows), ""]
     md += ["## Figures", ""]
     nfig = 0
     for fig in paper.figures:
@@ -756,7 +758,7 @@ def main(args, warpsim):
         if rc == 130:
             return rc
     wall = time.time() - t0
-    write_report(paper, prepared, outdir, args.size, args.plot, times)
+    write_report(paper, prepared, outdir, args.size, args.plot)
     if not args.no_run:
         sys.stderr.write(f"reproduce {paper.name} --size {args.size}: {runner.fmt_time(wall)} wall\n")
     return rc
