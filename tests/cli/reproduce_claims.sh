@@ -81,6 +81,13 @@ grep -Eq "Figure 1 +partly available +IPC over lrr \[needs ccws \(issue 7\)\]" "
 grep -Eq "Figure 2 +not available" "$d/list.out" || fail "list figure 2: $(cat "$d/list.out")"
 grep -q "claims: 9, 7 available now, 2 need a technique" "$d/list.out" || fail "list claims: $(cat "$d/list.out")"
 grep -q "missing: D" "$d/list.out" || fail "list benchmarks: $(cat "$d/list.out")"
+# --emit: one cluster run list per sweep (only what is available), and how to report afterwards
+$W reproduce toy --size tiny -o "$d/cl" --emit parallel > "$d/emit.out" 2>&1 || fail "--emit parallel: $(cat "$d/emit.out")"
+[ "$(wc -l < "$d/cl/sweeps/toy/parallel.txt")" = 12 ] || fail "parallel.txt: $(cat "$d/cl/sweeps/toy/parallel.txt")"
+grep -q -- "--no-run" "$d/emit.out" || fail "--emit: no follow-up command: $(cat "$d/emit.out")"
+[ ! -e "$d/cl/report.md" ] || fail "--emit wrote a report before any run"
+$W reproduce toy --size tiny -o "$d/cs" --emit slurm > "$d/emit.out" 2>&1 || fail "--emit slurm: $(cat "$d/emit.out")"
+grep -q "^#SBATCH --array=0-11$" "$d/cs/sweeps/toy/slurm.sh" || fail "slurm.sh: $(cat "$d/cs/sweeps/toy/slurm.sh")"
 # bad input: exit 2, one line naming the problem, never a traceback
 bad() {  # bad WANT-IN-MESSAGE ARGS...
   local want=$1; shift
