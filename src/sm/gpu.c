@@ -471,9 +471,10 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
           (unsigned long long)t.exit_wait_cycles, (unsigned long long)t.warp_resident_cycles);
   uint64_t resfail_cycles = 0;
   for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
-  fprintf(out, " \"l1d_read_hits_same_warp_pki\": %.6f, \"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, "
-               "\"ldst_resfail_stall_cycles\": %llu,\n \"memory\": ",
-          hits_same, hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0, (unsigned long long)resfail_cycles);
+  fprintf(out, " \"l1d_read_hits_same_warp\": %llu, \"l1d_read_hits_other_warp\": %llu, \"l1d_read_hits_same_warp_pki\": %.6f, "
+               "\"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, \"ldst_resfail_stall_cycles\": %llu,\n \"memory\": ",
+          (unsigned long long)(l1.read_hits - l1.read_hits_other_warp), (unsigned long long)l1.read_hits_other_warp, hits_same,
+          hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0, (unsigned long long)resfail_cycles);
   memsys_print_stats(g->ms, out, true);
   fprintf(out, ",\n \"wall_seconds\": %.6f, \"warp_insts_per_sec\": %.1f}", wall, wips);
 }
