@@ -23,8 +23,9 @@ TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
 .PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz FORCE
-FORCE:
+# `make` alone builds the simulator (the first rule is the default goal).
 all: rel
+FORCE:
 
 # ---- generated sources ----
 $(BUILD)/tools/embed: tools/embed.c

@@ -418,6 +418,77 @@ static void test_skip_idle_identical_hooks(void) {
   free(g);
 }
 
+/* A lazy ticker (next_tick), as a decaying score would be: every L1D miss
+ * adds 40 cycles to a budget that decays by one a cycle, accounted from the
+ * cycles elapsed; while the budget lasts the order is youngest first. It asks
+ * to be ticked when the budget runs out, so its SM may stay quiet and
+ * skipped in between; with the shortcuts off it is ticked every cycle. The
+ * schedule must not depend on which. */
+typedef struct Lazy {
+  uint32_t nsched;
+  uint64_t last, budget;
+} Lazy;
+static uint64_t lazy_ticks;
+static int lazy_init(void **st, const WarpSchedEnv *env, char *err, size_t errlen) {
+  Lazy *p = calloc(1, sizeof *p);
+  if (!p) return snprintf(err, errlen, "out of memory"), -1;
+  p->nsched = env->nsched;
+  *st = p;
+  return 0;
+}
+static void lazy_advance(Lazy *p, uint64_t cycle) {
+  if (cycle <= p->last) return;
+  uint64_t d = cycle - p->last;
+  p->budget = p->budget > d ? p->budget - d : 0;
+  p->last = cycle;
+}
+static uint32_t lazy_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy, uint64_t cycle,
+                           uint32_t *out) {
+  Lazy *p = st;
+  uint32_t n = sched_collect_by_age(v, nslots, sched, p->nsched, out);
+  if (p->budget)
+    for (uint32_t i = 0; i < n / 2; i++) { uint32_t t = out[i]; out[i] = out[n - 1 - i]; out[n - 1 - i] = t; }
+  return n;
+}
+static void lazy_event(void *st, const SchedEvent *ev) {
+  Lazy *p = st;
+  lazy_advance(p, ev->cycle);
+  if (ev->kind == SCHED_EV_L1_MISS) p->budget += 40;
+}
+static void lazy_tick(void *st, uint64_t cycle) {
+  lazy_ticks++;
+  lazy_advance(st, cycle);
+}
+static uint64_t lazy_next(void *st, uint64_t now) {
+  const Lazy *p = st;
+  return p->budget ? now + p->budget : UINT64_MAX;
+}
+static const WarpSchedPolicy lazy_policy = {.name = "t201-lazy", .init = lazy_init, .free = probe_free, .order = lazy_order,
+                                            .on_event = lazy_event, .tick = lazy_tick, .next_tick = lazy_next};
+
+static void test_skip_idle_identical_lazy_tick(void) {
+  const char *on[] = {"sched.policy=t201-lazy", NULL};
+  const char *off[] = {"sched.policy=t201-lazy", "sm.skip_idle_cycles=false", NULL};
+  const char *names[] = {"kmeans", "bfs", "pchase", NULL};
+  uint64_t c1 = 0, c2 = 0, c3 = 0;
+  lazy_ticks = 0;
+  char *a = run_benches(on, names, &c1);
+  uint64_t ticks_on = lazy_ticks;
+  lazy_ticks = 0;
+  char *b = run_benches(off, names, &c2);
+  uint64_t ticks_off = lazy_ticks;
+  char *g = run_benches(NULL, names, &c3); /* the budget does change the schedule */
+  CHECK(a && b && g);
+  CHECK_EQ_U64(c1, c2);
+  CHECK(c1 != c3);
+  if (a && b) CHECK(!strcmp(a, b));
+  CHECK(ticks_on > 0);
+  CHECK(ticks_on < ticks_off); /* quiet cycles were skipped, not ticked */
+  free(a);
+  free(b);
+  free(g);
+}
+
 /* ---- deadlock, barriers ---- */
 
 static void test_deadlock_reported(void) {
@@ -509,6 +580,13 @@ static void test_barrier_every_scheduler(void) {
       {"sched.policy=swl", "sched.swl.limit=1", NULL},
   };
   for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) run_barrier_kernel(cfgs[i]);
+  for (const PolicyEntry *e = policy_registry; e->name; e++) { /* and every scheduler of the registry with its defaults */
+    if (e->kind != POLICY_WARP) continue;
+    char set[96];
+    snprintf(set, sizeof set, "sched.policy=%s", e->name);
+    const char *sets[] = {set, NULL};
+    run_barrier_kernel(sets);
+  }
 }
 
 /* two-level strict with groups of 2: scheduler 0's first group (warps 0, 2)
@@ -524,6 +602,7 @@ static void test_barrier_two_level_strict(void) {
 int main(void) {
   CHECK(policy_register(POLICY_WARP, probe_policy.name, &probe_policy) == 0);
   CHECK(policy_register(POLICY_WARP, probe_policy.name, &probe_policy) == -1); /* a name is taken once */
+  CHECK(policy_register(POLICY_WARP, lazy_policy.name, &lazy_policy) == 0);
   TEST_RUN(test_occupancy_threads);
   TEST_RUN(test_occupancy_cta_slots);
   TEST_RUN(test_occupancy_registers);
@@ -540,6 +619,7 @@ int main(void) {
   TEST_RUN(test_determinism);
   TEST_RUN(test_skip_idle_identical);
   TEST_RUN(test_skip_idle_identical_hooks);
+  TEST_RUN(test_skip_idle_identical_lazy_tick);
   TEST_RUN(test_deadlock_reported);
   TEST_RUN(test_barrier_every_scheduler);
   TEST_RUN(test_barrier_two_level_strict);

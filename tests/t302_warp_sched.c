@@ -5,9 +5,9 @@
  * then oldest first; old ignores the greedy warp; two-level keeps its current
  * fetch group until every warp of it waits on a long-latency load (inner and
  * outer lrr/gto, strict); swl lets only the `limit` oldest warps that are not
- * at a barrier issue. For every policy, on random states: only the
- * scheduler's own valid warps, never a slot twice, and (non-limiting
- * policies) every one of them. */
+ * at a barrier issue. For every policy of the registry, on random states:
+ * only the scheduler's own valid warps, never a slot twice, and (non-limiting
+ * policies, those with lists_all) every one of them. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -40,7 +40,7 @@ static int open_sched(Sched *s, const char *name, uint32_t max_warps, const char
   }
   char prefix[64], err[256] = "";
   snprintf(prefix, sizeof prefix, "sched.%s", s->p->name);
-  WarpSchedEnv env = {0, NSCHED, max_warps, 8, prefix, s->cfg};
+  WarpSchedEnv env = {.sm = 0, .nsched = NSCHED, .max_warps = max_warps, .max_ctas = 8, .prefix = prefix, .cfg = s->cfg};
   if (s->p->init && s->p->init(&s->st, &env, err, sizeof err)) {
     fprintf(stderr, "init %s: %s\n", name, err);
     CHECK(0);
@@ -380,6 +380,10 @@ static void check_random(const char *name, const char *const *sets, int complete
 }
 
 static void test_random_states(void) {
+  /* every scheduler of the registry (a new one too) with its defaults: a
+   * policy that says it lists all (lists_all) must */
+  for (const PolicyEntry *e = policy_registry; e->name; e++)
+    if (e->kind == POLICY_WARP) check_random(e->name, NULL, ((const WarpSchedPolicy *)e->impl)->lists_all);
   check_random("lrr", NULL, 1);
   check_random("gto", NULL, 1);
   check_random("old", NULL, 1);

@@ -9,9 +9,10 @@
 # and a changed geometry (4 schedulers, 8 partitions, 1 MB L2).
 # Prints the cases that differ (or fail) and exits 1 if there are any.
 # CASES=REGEX keeps only the cases whose line ("bench size sched [args]")
-# matches the extended regular expression. ADDED_OK=1 accepts statistics that
-# only NEW has (a change that adds statistics): every statistic of REF must
-# still be there with the same value.
+# matches the extended regular expression. For a change that adds statistics
+# or splits one: ADDED=1 ignores the keys only the new binary writes, and
+# FOLD="a.b>c.d ..." adds the new binary's statistic a.b into c.d (and drops
+# a.b) before comparing (e.g. a stall reason split out of another).
 # Takes about 30 s with 2 jobs. Needs python3 (tools/setup-debian.sh).
 set -eu
 if [ $# -lt 2 ]; then
@@ -49,8 +50,8 @@ run_case() {
     echo FAILED > "$out/$n.json"
     return 0
   fi
-  python3 - "$out/$n.raw" "$out/$n.json" << 'EOF'
-import json, sys
+  python3 - "$out/$n.raw" "$out/$n.json" "$([ "$out" = "${out%/new}" ] && echo ref || echo new)" << 'EOF'
+import json, os, sys
 def strip(x):
     if isinstance(x, dict):
         return {k: strip(v) for k, v in x.items() if not (k.endswith("seconds") or k.endswith("per_sec"))}
@@ -59,6 +60,16 @@ def strip(x):
     return x
 with open(sys.argv[1]) as f:
     d = strip(json.load(f))
+if sys.argv[3] == "new":
+    for pair in os.environ.get("FOLD", "").split():
+        src, dst = (p.split(".") for p in pair.split(">"))
+        def at(obj, path):
+            for k in path[:-1]:
+                obj = obj.get(k, {}) if isinstance(obj, dict) else {}
+            return obj
+        s, t = at(d, src), at(d, dst)
+        if src[-1] in s and dst[-1] in t:
+            t[dst[-1]] += s.pop(src[-1])
 with open(sys.argv[2], "w") as f:
     json.dump(d, f, indent=0, sort_keys=True)
 EOF
@@ -83,19 +94,18 @@ while read -r n rest; do
   done
   if [ "$failed" = 1 ]; then
     bad=1
-  elif [ "${ADDED_OK:-0}" = 1 ] && python3 - "$work/ref/$n.json" "$work/new/$n.json" << 'EOF'
+  elif [ "${ADDED:-0}" = 1 ]; then
+    python3 - "$work/ref/$n.json" "$work/new/$n.json" << 'EOF' > "$work/$n.diff" || { echo "case $n ($rest): statistics differ:"; head -n 6 "$work/$n.diff" | sed 's/^/  /'; bad=1; }
 import json, sys
-def keep(new, ref):   # new restricted to the keys ref has
-    if isinstance(new, dict) and isinstance(ref, dict):
-        return {k: keep(v, ref[k]) for k, v in new.items() if k in ref}
-    if isinstance(new, list) and isinstance(ref, list) and len(new) == len(ref):
-        return [keep(a, b) for a, b in zip(new, ref)]
-    return new
 ref, new = (json.load(open(p)) for p in sys.argv[1:3])
-sys.exit(0 if keep(new, ref) == ref else 1)
+def cmp(a, b, path):
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in a for d in (cmp(a[k], b[k], path + "." + k) if k in b else [path + "." + k + ": missing"])]
+    return [] if a == b else [f"{path}: {a} -> {b}"]
+d = cmp(ref, new, "")
+print("\n".join(d))
+sys.exit(1 if d else 0)
 EOF
-  then
-    :
   elif ! cmp -s "$work/ref/$n.json" "$work/new/$n.json"; then
     echo "case $n ($rest): statistics differ:"
     diff "$work/ref/$n.json" "$work/new/$n.json" | head -n 6 | sed 's/^/  /'

@@ -40,10 +40,10 @@ Config *cfg_create(void) {
         snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", memsys_cache_names[c], e->name);
         groups[g++] = (CfgGroup){prefixes[k++], cp->params, NULL};
       }
-    /* warp schedulers: "sched.<name>.<key>"; fetch policies: "fetch.<name>.<key>" */
+    /* warp schedulers: "sched.<name>.<key>"; fetch policies: "fetch.<name>.<key>"; observers: "observer.<name>.<key>" */
     for (const PolicyEntry *e = policy_registry; e->name; e++) {
       if (e->kind == POLICY_CACHE || !policy_params(e)) continue;
-      snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", e->kind == POLICY_WARP ? "sched" : "fetch", e->name);
+      snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", policy_param_root(e->kind), e->name);
       groups[g++] = (CfgGroup){prefixes[k++], policy_params(e), NULL};
     }
     cfg = cfg_create_schema(groups);

@@ -46,6 +46,7 @@ struct Cache {
   /* The policy has neither should_bypass nor bypass_on_fail: a load miss that
    * finds no free MSHR fails without consulting it (cache_access_admitted). */
   bool miss_hookless;
+  bool evict_hook; /* pol.on_evict or an evict listener: cache_evict_notify for every eviction */
   uint64_t *tags;  /* sets * assoc: line_addr of a valid/reserved/modified way, CACHE_NO_TAG if invalid:
                     * lookups scan one host cache line per set instead of the line records */
   uint8_t *wstate; /* sets * assoc: a copy of each line's state, read on the access path so that a
@@ -64,6 +65,8 @@ struct Cache {
   /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
    * and miss-queue pops (space in the miss queue). */
   uint64_t fill_version, pop_version;
+  CacheEvictListener evict_fn;
+  void *evict_ctx;
   _Alignas(64) CacheStats st; /* its first host line holds the counters of loads */
   FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
   char name[32];
@@ -141,6 +144,7 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
       !strcmp(cfg_str_in(cfg, prefix, "write_policy"), "back") ? CACHE_WRITE_BACK : CACHE_WRITE_EVICT;
   p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
   p->index_parts = p->index_chunk_lines = 1;
+  p->sm = -1, p->instance = 0, p->gpu = NULL; /* the memory system says whose it is */
   const char *pol = cfg_str_in(cfg, prefix, "policy");
   p->policy = policy_find_cache(pol);
   if (!p->policy) {
@@ -204,6 +208,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->port_cycle = UINT64_MAX;
   c->pol = *p->policy;
   c->miss_hookless = !c->pol.should_bypass && !c->pol.bypass_on_fail;
+  c->evict_hook = c->pol.on_evict != NULL;
   snprintf(c->pprefix, sizeof c->pprefix, "%s.%s", c->name, c->pol.name);
   if (c->pol.init) {
     CachePolicyEnv env = {.prefix = c->pprefix,
@@ -211,7 +216,11 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
                           .sets = c->sets,
                           .ways = p->assoc,
                           .line_size = p->line_size,
-                          .cfg = cfg};
+                          .cfg = cfg,
+                          .sm = p->sm,
+                          .instance = p->instance,
+                          .gpu = p->gpu,
+                          .kernel = p->gpu ? policy_gpu_kernel(p->gpu) : NULL};
     if (c->pol.init(&c->pstate, &env, err, errlen)) {
       c->pol.free = NULL; /* nothing to free */
       cache_free(c);
@@ -323,9 +332,10 @@ static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
   cache_miss_push(c, req, now)->req.flags |= (uint8_t)MEM_F_NOALLOC(c->p.level);
 }
 
-/* A load of class cg that this cache (an L1 with bypass_cg) does not allocate. */
+/* A load of class cg, or whose requester asks for no allocation (MEM_HINT_BYPASS),
+ * that this cache (an L1 with bypass_cg) does not allocate. */
 static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
-  return !req->is_write && c->p.bypass_cg && req->access_class == MEM_CLASS_CG;
+  return !req->is_write && c->p.bypass_cg && (req->access_class == MEM_CLASS_CG || (req->hints & MEM_HINT_BYPASS));
 }
 
 /* Why a miss allocating in `set` cannot be accepted: no unreserved way, no free
@@ -350,10 +360,11 @@ static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set,
                                                          CacheEvictReason why, uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
   bool dirty = l->state == CACHE_LINE_MODIFIED;
-  if (c->pol.on_evict) {
+  if (c->evict_hook) {
     CacheEviction ev = {
         .set = set, .way = w, .line = l, .dirty = dirty, .reason = why, .by = by, .cycle = now};
-    c->pol.on_evict(c->pstate, &ev);
+    if (c->pol.on_evict) c->pol.on_evict(c->pstate, &ev);
+    if (c->evict_fn) c->evict_fn(c->evict_ctx, &ev);
   }
   if (dirty) {
     MemRequest wb = {.addr = l->line_addr,
@@ -379,7 +390,7 @@ static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, uint8_t st, c
                                CacheEvictReason why, uint64_t now) {
   MEM_DCHECK(st != CACHE_LINE_INVALID && st != CACHE_LINE_RESERVED, now, c->name,
              "evicting an invalid or reserved line (set %u way %u)", set, w);
-  if (c->pol.on_evict || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
+  if (c->evict_hook || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
   if (why == CACHE_EVICT_REPLACE)
     c->st.evictions++;
   else
@@ -760,11 +771,15 @@ void cache_stats_print_json(const CacheStats *s, FILE *out) {
           (unsigned long long)s->invalidations, (unsigned long long)s->fills);
 }
 
-void cache_policy_report(const Cache *c, FILE *out, bool json) {
-  if (c->pol.report)
-    c->pol.report(c->pstate, out, json);
-  else if (json)
-    fputs("{}", out);
+void cache_policy_stats(const Cache *c, PolicyStats *out) {
+  policy_stats_begin_instance(out);
+  if (c->pol.stats) c->pol.stats(c->pstate, out);
+}
+
+void cache_set_evict_listener(Cache *c, CacheEvictListener fn, void *ctx) {
+  c->evict_fn = fn;
+  c->evict_ctx = ctx;
+  c->evict_hook = c->pol.on_evict || fn;
 }
 
 void cache_dump(const Cache *c, FILE *out) {

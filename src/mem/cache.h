@@ -60,6 +60,12 @@ typedef struct CacheParams {
    * made slice-local by removing `index_parts` (slices) interleaved in chunks of
    * `index_chunk_lines` lines. 1 and 1 for a private cache. */
   uint32_t index_parts, index_chunk_lines;
+  /* Whose cache it is, for its policy (CachePolicyEnv): the SM of an L1 (-1
+   * for an L2 slice), the SM or partition index, and the GPU's policy context
+   * (NULL for a cache made alone). */
+  int32_t sm;
+  uint32_t instance;
+  PolicyGpu *gpu;
 } CacheParams;
 
 /* The counters of a load's hit, miss and fill come first: one host line. */
@@ -152,8 +158,13 @@ void cache_stats_add(CacheStats *sum, const CacheStats *s);
 void cache_stats_print_text(const CacheStats *s, const char *name, FILE *out);
 /* One JSON object (no trailing newline). */
 void cache_stats_print_json(const CacheStats *s, FILE *out);
-/* The policy's report hook, if any. */
-void cache_policy_report(const Cache *c, FILE *out, bool json);
+/* Begins an instance in `out` and adds the policy's statistics (its stats hook, if any). */
+void cache_policy_stats(const Cache *c, PolicyStats *out);
+/* Called with every line the cache evicts or invalidates (after the policy's
+ * on_evict), so that the owner can tell its own plugins (the SM: L1_EVICT
+ * events). NULL removes it. */
+typedef void (*CacheEvictListener)(void *ctx, const CacheEviction *ev);
+void cache_set_evict_listener(Cache *c, CacheEvictListener fn, void *ctx);
 /* One line of occupancy for deadlock dumps. */
 void cache_dump(const Cache *c, FILE *out);
 

@@ -25,6 +25,8 @@ enum {
 /* Requester hints: the memory system carries them, policies may read them. */
 enum {
   MEM_HINT_CRITICAL = 1u << 0, /* the requesting warp is predicted critical (for criticality-aware cache policies) */
+  MEM_HINT_BYPASS = 1u << 1,   /* the requester asks the L1 not to allocate (a load then goes down as cg does) */
+  MEM_HINT_USER = 1u << 4,     /* bits 4..7: free for a pair of cooperating plugins (document the meaning) */
 };
 /* The no-allocate flag of cache level 1 or 2. */
 #define MEM_F_NOALLOC(level) (1u << ((level)-1))
@@ -32,7 +34,7 @@ enum {
 typedef struct MemRequest {
   uint64_t addr;        /* byte address of the access */
   uint64_t line_addr;   /* addr with the line offset cleared (the coalescer sets it) */
-  uint64_t pc;          /* PC of the instruction (cache policies hash it) */
+  uint64_t pc;          /* PC of the instruction, in the policies' PC space (policy/policy_env.h) */
   uint64_t issue_cycle; /* cycle the requester issued it (latency statistics) */
   void *user;           /* opaque to the memory system: handed back with the reply */
   int32_t sm;           /* requesting SM; -1 for requests made by an L2 (write-backs) */

@@ -89,6 +89,7 @@ struct MemSys {
   uint32_t header_bytes;
   MemSysDelays delays;
   DramParams dram;
+  PolicyGpu *pgpu;    /* the policies' per-GPU context (policy_env.h): made first, freed last */
 };
 
 /* ---- delay derivation ----
@@ -160,6 +161,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->n_part = (uint32_t)cfg_int(cfg, "mem.partitions");
   ms->header_bytes = (uint32_t)cfg_int(cfg, "icnt.header_bytes");
   ms->sleep = cfg_bool(cfg, "sm.skip_idle_cycles");
+  if (!(ms->pgpu = policy_gpu_create())) goto oom;
   CacheParams l1d, l1i, l2;
   if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
       cache_params_read(cfg, "l2", &l2, err, errlen))
@@ -206,7 +208,10 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
   ms->pop_events = ms->sm_events + bitmap_words(ms->n_sm);
   l1d.level = l1i.level = 1;
+  l1d.gpu = l1i.gpu = l2.gpu = ms->pgpu;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
+    l1d.sm = l1i.sm = (int32_t)s;
+    l1d.instance = l1i.instance = s;
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D] = cache_create(&l1d, cfg, err, errlen))) goto fail;
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1I] = cache_create(&l1i, cfg, err, errlen))) goto fail;
     for (uint32_t u = 0; u < MEM_UNIT__COUNT; u++)
@@ -243,8 +248,11 @@ void memsys_free(MemSys *ms) {
   free(ms->part);
   icnt_free(ms->req);
   icnt_free(ms->reply);
+  policy_gpu_free(ms->pgpu);
   free(ms);
 }
+
+PolicyGpu *memsys_policy_gpu(MemSys *ms) { return ms->pgpu; }
 
 uint32_t memsys_sms(const MemSys *ms) { return ms->n_sm; }
 uint64_t *memsys_sm_events(MemSys *ms) { return ms->sm_events; }

@@ -58,6 +58,8 @@ uint32_t memsys_sms(const MemSys *ms);
  * besides its own timers. The engine clears them once it has seen them. */
 uint64_t *memsys_sm_events(MemSys *ms);
 uint32_t memsys_partitions(const MemSys *ms);
+/* The per-GPU context of every policy (cache policies here, the SMs' plugins). */
+PolicyGpu *memsys_policy_gpu(MemSys *ms);
 Cache *memsys_l1d(MemSys *ms, uint32_t sm);
 Cache *memsys_l1i(MemSys *ms, uint32_t sm);
 Cache *memsys_l2(MemSys *ms, uint32_t partition);

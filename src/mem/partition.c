@@ -39,6 +39,7 @@ Partition *partition_create(const PartitionParams *p, const Config *cfg, char *e
   CacheParams l2 = p->l2;
   l2.name = pt->l2name; /* config prefix of its policy keys; stats name it per partition */
   l2.level = 2;
+  l2.sm = -1, l2.instance = p->id;
   DramParams dp = p->dram;
   dp.name = pt->dname;
   pt->l2 = cache_create(&l2, cfg, err, errlen);

@@ -2,7 +2,7 @@
  * promotion and bypass decisions of one cache (L1D, L1I or an L2 slice).
  * The generic cache (mem/cache.c) holds the mechanism (tags, line states,
  * MSHRs, queues) and asks a CachePolicy for every decision; it never contains
- * policy logic itself. Depends on mem/mem_req.h and core/config.h only.
+ * policy logic itself. Depends on mem/mem_req.h, core/config.h and policy/policy_env.h only.
  *
  * Contract:
  *  - A policy is a const CachePolicy with designated initialisers; every hook
@@ -26,7 +26,8 @@
  *    accepted store is seen: a hit calls on_evict with CACHE_EVICT_INVALIDATE,
  *    a miss calls on_miss (req->is_write set).
  *  - What a policy may know about the requester comes in the MemRequest: SM,
- *    warp, CTA, PC, access class and the requester's `hints` bits.
+ *    warp, CTA, PC (policy_env.h's PC space), access class and the `hints`
+ *    bits the SM's plugins set (annotate: MEM_HINT_CRITICAL, ...).
  *  - Decisions must be deterministic functions of the hook arguments and the
  *    policy's own state (no clocks, no global RNG).
  */
@@ -40,6 +41,7 @@
 
 #include "core/config.h"
 #include "mem/mem_req.h"
+#include "policy/policy_env.h"
 
 typedef enum CacheLineState {
   CACHE_LINE_INVALID = 0,
@@ -95,6 +97,10 @@ typedef struct CachePolicyEnv {
   const char *cache;  /* "l1d" */
   uint32_t sets, ways, line_size;
   const Config *cfg;
+  int32_t sm;         /* the SM an L1 belongs to; -1 for an L2 slice */
+  uint32_t instance;  /* the SM (L1s) or the memory partition (L2 slices) */
+  PolicyGpu *gpu;     /* the GPU's shared policy state (policy_shared); NULL for a cache made alone (tests) */
+  const PolicyKernel *kernel; /* the running kernel (NULL for a cache made alone) */
 } CachePolicyEnv;
 
 typedef struct CachePolicy {
@@ -120,8 +126,9 @@ typedef struct CachePolicy {
   /* Access-level bypass: the request failed for `why` (NO_LINE or NO_MSHR);
    * true sends it to the next level unallocated if the miss queue has room. */
   bool (*bypass_on_fail)(void *state, const MemRequest *req, CacheFailReason why);
-  /* Policy statistics, as text lines or as one JSON object value. */
-  void (*report)(void *state, FILE *out, bool json);
+  /* Its statistics (policy_stat_u64/f64), combined over the cache's
+   * instances (the SMs' L1Ds, the L2 slices) and printed in text and JSON. */
+  void (*stats)(void *state, PolicyStats *out);
 } CachePolicy;
 
 #endif

@@ -12,6 +12,8 @@
 #define WS_KIND_ENUM_WARP POLICY_WARP
 #define WS_KIND_TYPE_FETCH FetchPolicy
 #define WS_KIND_ENUM_FETCH POLICY_FETCH
+#define WS_KIND_TYPE_OBSERVER SmObserver
+#define WS_KIND_ENUM_OBSERVER POLICY_OBSERVER
 
 #define WS_POLICY(kind, name, sym) extern const WS_KIND_TYPE_##kind sym;
 #include "policy/registry.def"
@@ -45,6 +47,16 @@ int policy_register(PolicyKind kind, const char *name, const void *impl) {
 const CachePolicy *policy_find_cache(const char *name) { return policy_find(POLICY_CACHE, name); }
 const WarpSchedPolicy *policy_find_warp(const char *name) { return policy_find(POLICY_WARP, name); }
 const FetchPolicy *policy_find_fetch(const char *name) { return policy_find(POLICY_FETCH, name); }
+const SmObserver *policy_find_observer(const char *name) { return policy_find(POLICY_OBSERVER, name); }
+
+const char *policy_param_root(PolicyKind kind) {
+  switch (kind) {
+  case POLICY_WARP: return "sched";
+  case POLICY_FETCH: return "fetch";
+  case POLICY_OBSERVER: return "observer";
+  default: return "";
+  }
+}
 
 /* Appends ", name" (or "name" first) to buf; false once it no longer fits. */
 static bool names_append(char *buf, size_t len, size_t *used, const char *name) {
@@ -69,6 +81,7 @@ const char *policy_kind_name(PolicyKind kind) {
   case POLICY_CACHE: return "cache";
   case POLICY_WARP: return "warp scheduler";
   case POLICY_FETCH: return "fetch";
+  case POLICY_OBSERVER: return "observer";
   case POLICY__KINDS: break;
   }
   return "?";
@@ -79,6 +92,7 @@ const CfgParam *policy_params(const PolicyEntry *e) {
   case POLICY_CACHE: return ((const CachePolicy *)e->impl)->params;
   case POLICY_WARP: return ((const WarpSchedPolicy *)e->impl)->params;
   case POLICY_FETCH: return ((const FetchPolicy *)e->impl)->params;
+  case POLICY_OBSERVER: return ((const SmObserver *)e->impl)->params;
   case POLICY__KINDS: break;
   }
   return NULL;

@@ -6,7 +6,7 @@
  * this cycle (that is how limiting policies throttle). One policy instance
  * serves one SM (all of its schedulers), so per-SM tables (BAWS's barrier
  * counts, CCWS's scores) are shared by its schedulers.
- * Depends on core/config.h and ptx/ptx.h (instruction classes) only.
+ * Depends on core/config.h and policy/policy_env.h only.
  *
  * Contract:
  *  - A policy is a const WarpSchedPolicy with designated initialisers; every
@@ -30,6 +30,7 @@
 #include <stdio.h>
 
 #include "core/config.h"
+#include "policy/policy_env.h"
 
 /* Why a warp cannot issue this cycle. */
 typedef enum WarpWait {
@@ -58,7 +59,7 @@ typedef struct WarpView {
   uint64_t launch_cycle;
   uint64_t last_issue;      /* cycle of its last issue (0 = never) */
   uint64_t insts;           /* warp instructions issued */
-  uint32_t pc;              /* PC of its next instruction (function-relative) */
+  uint32_t pc;              /* PC of its next instruction (the policies' PC space: policy_env.h) */
   uint8_t valid;            /* a warp occupies the slot and has not finished */
   uint8_t wait;             /* WarpWait */
   uint8_t next_kind;        /* WarpInstKind of its next decoded instruction */
@@ -68,36 +69,87 @@ typedef struct WarpView {
 
 typedef struct WarpSchedEnv {
   uint32_t sm, nsched, max_warps, max_ctas;
-  const char *prefix;       /* "sched.gto": the policy's own keys */
+  const char *prefix;       /* "sched.gto" (observers: "observer.<name>"): the plugin's own keys */
   const Config *cfg;
+  PolicyGpu *gpu;           /* the GPU's shared policy state (policy_shared), never NULL in an SM */
+  const PolicyKernel *kernel; /* the running kernel, updated at each kernel (also in its events) */
 } WarpSchedEnv;
 
-/* Events the SM reports to the policy. */
+/* Events the SM reports to its plugins (on_event). Fields per kind, beyond
+ * kind, cycle and kernel (always set):
+ *  WARP_LAUNCH/WARP_EXIT      slot, cta_slot, cta_id
+ *  CTA_LAUNCH/CTA_EXIT        cta_slot, cta_id, nwarps, slot = its first warp slot; a launch comes after
+ *                             every warp of the CTA has its view (and before their WARP_LAUNCH events),
+ *                             an exit after its last WARP_EXIT
+ *  BARRIER_ARRIVE/RELEASE     slot (the arriving warp; for a release, the warp whose arrival or exit
+ *                             released it), cta_slot, cta_id, pc
+ *  L1_HIT/L1_MISS/L1_MERGE/   one per line request of a global/local load (atomics excluded): the
+ *  L1_BYPASS                  L1D's outcome (MISS = a line was reserved and the request sent down;
+ *                             MERGE = it joined the MSHR of a line already on its way; BYPASS = sent
+ *                             down without a line). slot = requester, cta_slot, cta_id, line_addr, pc
+ *  L1_RESFAIL                 the first failed try of a line request (load, store or atomic): fail =
+ *                             CacheFailReason; the LD/ST unit retries it until accepted
+ *  L1_EVICT                   an L1D line lost its data: fail = CacheEvictReason (replaced by a fill,
+ *                             or invalidated by a store); line_addr, pc = the PC that allocated it;
+ *                             slot = the warp that allocated it (the victim) or UINT32_MAX when that
+ *                             warp has exited; other_slot = the warp whose request evicted it (the
+ *                             interferer; for an invalidation, the storing warp)
+ *  STORE                      a global/local store's line request was accepted: slot, line_addr, pc
+ *  KERNEL_BEGIN/KERNEL_END    kernel (name, launch index); slot = cta_slot = UINT32_MAX
+ * Unused fields: slot/cta_slot UINT32_MAX, other_slot -1, the rest 0. */
 typedef enum SchedEventKind {
   SCHED_EV_WARP_LAUNCH, SCHED_EV_WARP_EXIT, SCHED_EV_CTA_LAUNCH, SCHED_EV_CTA_EXIT,
   SCHED_EV_BARRIER_ARRIVE, SCHED_EV_BARRIER_RELEASE,
-  SCHED_EV_L1_HIT, SCHED_EV_L1_MISS,     /* a global/local load's line accessed the L1D */
-  SCHED_EV_L1_EVICT,                     /* a line was evicted from the L1D */
-  SCHED_EV_STORE,                        /* a global store wrote a line */
+  SCHED_EV_L1_HIT, SCHED_EV_L1_MISS, SCHED_EV_L1_MERGE, SCHED_EV_L1_BYPASS, SCHED_EV_L1_RESFAIL,
+  SCHED_EV_L1_EVICT,
+  SCHED_EV_STORE,
+  SCHED_EV_KERNEL_BEGIN, SCHED_EV_KERNEL_END,
   SCHED_EV__COUNT
 } SchedEventKind;
 
 typedef struct SchedEvent {
   SchedEventKind kind;
+  uint32_t slot;        /* the warp the event is about (see above) */
   uint64_t cycle;
-  uint32_t slot;        /* warp slot (warp events, L1 events: the requester) */
-  uint32_t cta_slot;
+  uint32_t cta_slot;    /* its CTA's slot in the SM */
+  uint32_t cta_id;      /* its CTA's linear id in the grid */
   uint64_t line_addr;   /* L1 events */
-  uint64_t pc;
-  int32_t other_slot;   /* L1_EVICT: warp slot that allocated the evicted line (-1 unknown) */
+  uint32_t pc;          /* policy PC (policy_env.h) */
+  int32_t other_slot;   /* L1_EVICT: the interferer's warp slot (-1 none) */
+  uint32_t nwarps;      /* CTA events: warps of the CTA */
+  uint8_t fail;         /* L1_RESFAIL: CacheFailReason; L1_EVICT: CacheEvictReason */
+  const PolicyKernel *kernel; /* the running kernel: valid during the call (copy what is kept) */
 } SchedEvent;
+
+/* What on_issue learns about an issued instruction (it has executed). */
+typedef struct SchedIssue {
+  uint64_t cycle;
+  uint32_t pc;           /* its PC */
+  uint32_t next_pc;      /* the warp's next PC after it (SCHED_PC_EXIT: the warp finished) */
+  uint32_t active_lanes; /* lanes it executed on */
+  uint8_t kind;          /* WarpInstKind */
+  uint8_t taken;         /* control did not fall through to pc + 1 (a taken branch, a call, a reconvergence) */
+} SchedIssue;
+#define SCHED_PC_EXIT 0xFFFFFFFFu
+
+/* A global/local/atomic memory instruction about to send its line requests
+ * (annotate): plugins may set hints (MEM_HINT_*, OR'ed) and change the access
+ * class (MEM_CLASS_CA/CG/CM) every request of the instruction carries. */
+typedef struct SchedMemAnnot {
+  uint32_t pc;
+  uint8_t kind;          /* WarpInstKind */
+  uint8_t is_write;      /* a store (atomics are not) */
+  uint8_t access_class;  /* in: the instruction's class (atomics: cg); out: the requests' */
+  uint8_t hints;         /* in: 0; out: MEM_HINT_* bits */
+  uint32_t nreq;         /* line requests it makes */
+} SchedMemAnnot;
 
 typedef struct WarpSchedPolicy {
   const char *name;
-  const CfgParam *params; /* keys under "sched.<name>." or NULL */
+  const CfgParam *params; /* keys under "sched.<name>." (observers: "observer.<name>.") or NULL */
   int (*init)(void **state, const WarpSchedEnv *env, char *err, size_t errlen);
   void (*free)(void *state);
-  /* Required. `greedy` is the slot this scheduler issued from last (-1 none). */
+  /* Required of a scheduler (observers have none). `greedy` is the slot this scheduler issued from last (-1 none). */
   uint32_t (*order)(void *state, uint32_t sched, const WarpView *views, uint32_t nslots, int32_t greedy,
                     uint64_t cycle, uint32_t *out);
   /* order() lists every valid warp of the scheduler and changes nothing the
@@ -106,18 +158,44 @@ typedef struct WarpSchedPolicy {
   bool lists_all;
   /* May warp `v` issue an instruction of `kind` now? NULL: yes. (CCWS/iWarp block loads.) */
   bool (*can_issue)(void *state, const WarpView *v, WarpInstKind kind);
-  void (*on_issue)(void *state, const WarpView *v, WarpInstKind kind, uint64_t cycle);
+  /* After each issue (the view already counts it). */
+  void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
   void (*on_event)(void *state, const SchedEvent *ev);
+  /* Hints and class for a memory instruction's requests (see SchedMemAnnot). */
+  void (*annotate)(void *state, const WarpView *v, SchedMemAnnot *m);
+  /* Called on every cycle the SM holds a CTA (also cycles it skips), unless
+   * next_tick is set: then only on the cycles the SM simulates and on each
+   * cycle next_tick asked for, in increasing order but not consecutive: the
+   * policy accounts for the time in between itself (a decay by cycles
+   * elapsed). A policy whose decisions follow from that gives identical
+   * results with sm.skip_idle_cycles=false (every cycle ticked). */
   void (*tick)(void *state, uint64_t cycle);
+  /* The next cycle > now at which tick must run (UINT64_MAX: none needed),
+   * asked after each tick. Lets the SM stay quiet and skipped in between. */
+  uint64_t (*next_tick)(void *state, uint64_t now);
   /* Called whenever a slot of the SM gets or loses its warp: the views'
    * valid, slot, cta_slot, cta_id, warp_in_cta and age fields change only
    * then, so a policy that has been told once may keep what it derives from
    * them until the next call. */
   void (*on_warps_change)(void *state);
-  /* Most CTAs this SM may hold (optimal-TLP style limits); NULL: no extra limit. */
+  /* Most CTAs this SM may hold (optimal-TLP style limits); NULL: no extra limit. Schedulers only. */
   uint32_t (*cta_limit)(void *state);
-  void (*report)(void *state, FILE *out, bool json);
+  /* The fetch choice when sm.fetch_policy = sched (BAWS's CFF): as FetchPolicy.select. Schedulers only. */
+  uint32_t (*fetch_select)(void *state, const WarpView *views, const uint32_t *eligible, uint32_t n, uint32_t last,
+                           uint64_t cycle);
+  /* Its statistics (policy_stat_u64/f64), summed or averaged over the SMs by
+   * the engine and printed in text and JSON ("policies": {"sched": ...}). */
+  void (*stats)(void *state, PolicyStats *out);
 } WarpSchedPolicy;
+
+/* An SM observer (`sm.observers = a,b`): a plugin beside the warp scheduler,
+ * with the same hooks except order, lists_all, can_issue, cta_limit and
+ * fetch_select (which must be NULL): it sees the events and issues, annotates
+ * memory requests, ticks and reports. A criticality predictor that a cache
+ * policy reads through MEM_HINT_CRITICAL under any scheduler, or an access
+ * trace writer, is one. One instance per SM, created after the scheduler;
+ * every hook is called for the scheduler first, then the observers in order. */
+typedef WarpSchedPolicy SmObserver;
 
 /* Fetch selection: which warp's empty I-buffer is filled this cycle. */
 typedef struct FetchPolicy {
@@ -129,6 +207,8 @@ typedef struct FetchPolicy {
    * NULL: round-robin after the last fetched slot. */
   uint32_t (*select)(void *state, const WarpView *views, const uint32_t *eligible, uint32_t n, uint32_t last,
                      uint64_t cycle);
+  /* The warp scheduler's fetch_select chooses (it must have one). */
+  bool use_scheduler;
 } FetchPolicy;
 
 /* Helpers shared by policies (policy/warp/common.c). */

@@ -215,7 +215,13 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   ks->threads_per_cta = L->threads_per_cta;
   ks->shared_per_cta = L->shared_per_cta;
   L->nsm = g->nsm;
-  for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k);
+  PolicyGpu *pg = memsys_policy_gpu(g->ms);
+  PolicyKernel pk = {.name = L->fn->name, .launch_index = g->nkern - 1, .grid = {L->grid[0], L->grid[1], L->grid[2]},
+                     .block = {L->block[0], L->block[1], L->block[2]}, .ctas_total = L->ctas_total,
+                     .warps_per_cta = L->warps_per_cta, .regs_per_thread = L->fn->regs_per_thread,
+                     .shared_per_cta = L->shared_per_cta, .npc = L->fn->npc};
+  policy_gpu_set_kernel(pg, &pk);
+  for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k, g->cycle);
   g->prog_sum = 0;
   g->nresident = g->naccept = g->ndynamic = 0;
   g->wake_min = UINT64_MAX;
@@ -331,6 +337,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
   for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
+  policy_gpu_set_kernel(pg, NULL);
   SmStats after;
   sum_sm_stats(g, &after);
   ks->cycles = g->cycle - ks->start_cycle;
@@ -350,7 +357,56 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
 }
 
 /* ---- statistics ---- */
-static const char *const stall_names[SM_STALL__COUNT] = {"no_warp", "ibuffer", "scoreboard", "barrier", "unit_busy", "ldst_busy", "policy", "drain"};
+static const char *const stall_names[SM_STALL__COUNT] = {"no_warp", "ibuffer", "scoreboard", "barrier", "unit_busy", "ldst_busy", "policy", "drain", "other_sched"};
+
+/* The plugins' and cache policies' own statistics, over the whole GPU: the
+ * scheduler and each observer over the SMs, each cache over its instances.
+ * Text: "<section>.<policy>.<stat>" lines; JSON: the "policies" object. */
+static void gpu_print_policy_stats(const Gpu *g, FILE *out, bool json) {
+  enum { MAXS = 16 };
+  PolicyStats *ps[MAXS] = {0};
+  const char *section[MAXS], *pname[MAXS];
+  uint32_t n = 0;
+  const uint32_t nplug = sm_plugin_count(g->sms[0]);
+  for (uint32_t k = 0; k < nplug && n < MAXS; k++, n++) {
+    ps[n] = policy_stats_create();
+    section[n] = k ? "observer" : "sched";
+    pname[n] = sm_plugin_name(g->sms[0], k);
+    for (uint32_t i = 0; ps[n] && i < g->nsm; i++) sm_policy_stats(g->sms[i], k, ps[n]);
+  }
+  static const char *const caches[] = {"l1d", "l1i", "l2"};
+  for (uint32_t c = 0; c < 3 && n < MAXS; c++, n++) {
+    ps[n] = policy_stats_create();
+    section[n] = caches[c];
+    uint32_t count = c == 2 ? memsys_partitions(g->ms) : g->nsm;
+    const Cache *first = c == 0 ? memsys_l1d(g->ms, 0) : c == 1 ? memsys_l1i(g->ms, 0) : memsys_l2(g->ms, 0);
+    pname[n] = cache_params_of(first)->policy->name;
+    for (uint32_t i = 0; ps[n] && i < count; i++)
+      cache_policy_stats(c == 0 ? memsys_l1d(g->ms, i) : c == 1 ? memsys_l1i(g->ms, i) : memsys_l2(g->ms, i), ps[n]);
+  }
+  if (json) fprintf(out, "{");
+  bool first_obs = true;
+  for (uint32_t k = 0; k < n; k++) {
+    if (!ps[k]) continue;
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s.%s", section[k], pname[k]);
+    if (!json) {
+      policy_stats_print(ps[k], pname[k], prefix, out, false);
+      continue;
+    }
+    if (!strcmp(section[k], "observer")) { /* "observers": {"name": {...}, ...} */
+      fprintf(out, "%s", first_obs ? ", \"observers\": {" : ", ");
+      first_obs = false;
+      fprintf(out, "\"%s\": ", pname[k]);
+    } else {
+      if (!first_obs) fprintf(out, "}"), first_obs = true;
+      fprintf(out, "%s\"%s\": ", k ? ", " : "", section[k]);
+    }
+    policy_stats_print(ps[k], pname[k], prefix, out, true);
+  }
+  if (json) fprintf(out, "%s}", first_obs ? "" : "}");
+  for (uint32_t k = 0; k < n; k++) policy_stats_free(ps[k]);
+}
 static const char *const kind_names[WINST__COUNT] = {"alu", "sfu", "global_load", "global_store", "local_load", "local_store",
                                                      "shared", "const", "atomic", "branch", "barrier", "other"};
 static const char *const unit_names[SM_UNIT__COUNT] = {"sp", "sfu", "ldst", "none"};
@@ -422,7 +478,7 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
             hits_same, hits_other, (unsigned long long)(l1.read_hits - l1.read_hits_other_warp),
             (unsigned long long)l1.read_hits_other_warp);
     memsys_print_stats(g->ms, out, false);
-    for (uint32_t i = 0; i < g->nsm && i < 1; i++) sm_policy_report(g->sms[i], out, false);
+    gpu_print_policy_stats(g, out, false);
     fprintf(out, "sim.wall_seconds            %.3f\n", wall);
     fprintf(out, "sim.warp_insts_per_sec      %.0f\n", wips);
     return;
@@ -476,5 +532,7 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
           (unsigned long long)(l1.read_hits - l1.read_hits_other_warp), (unsigned long long)l1.read_hits_other_warp, hits_same,
           hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0, (unsigned long long)resfail_cycles);
   memsys_print_stats(g->ms, out, true);
+  fprintf(out, ",\n \"policies\": ");
+  gpu_print_policy_stats(g, out, true);
   fprintf(out, ",\n \"wall_seconds\": %.6f, \"warp_insts_per_sec\": %.1f}", wall, wips);
 }

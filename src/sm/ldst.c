@@ -56,10 +56,11 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
 /* Builds u->cur, the L1D request for the unit's first line (req[0]): built
  * once per instruction and retried as is; ldst_next_request() moves it on.
  * is_write and class are the instruction's; a load asks for the whole line. */
-static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls) {
+static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls, uint8_t hints) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[0];
-  u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = u->pc,
+  u->cur_failed = 0;
+  u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = sm_policy_pc(sm, (uint32_t)u->pc), .hints = hints,
                         .user = u->load >= 0 ? (void *)&sm->warps[u->slot].remaining[u->load] : NULL,
                         .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
                         .bytes = (uint16_t)(is_write ? q->bytes : sm->line_size), .is_write = is_write,
@@ -71,6 +72,7 @@ static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls) {
 static inline void ldst_next_request(Sm *sm) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[u->next];
+  u->cur_failed = 0;
   u->cur.addr = q->addr;
   u->cur.line_addr = q->line_addr;
   if (u->cur.is_write) u->cur.bytes = q->bytes;
@@ -206,9 +208,25 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   } else if (nrows) {
     sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
   }
-  ldst_build_request(sm, is_write, (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA)); /* t->mask != 0: at least one request */
+  uint8_t cls = (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA), hints = 0;
+  if (sm->has_annot) { /* the plugins' hints and class for every request of the instruction */
+    SchedMemAnnot a = {.pc = sm_policy_pc(sm, (uint32_t)pc), .kind = kind, .is_write = is_write, .access_class = cls,
+                       .nreq = u->nreq};
+    sm_plugins_annotate(sm, slot, &a);
+    cls = a.access_class, hints = a.hints;
+  }
+  ldst_build_request(sm, is_write, cls, hints); /* t->mask != 0: at least one request */
   u->busy = 1;
   w->in_ldst = 1;
+}
+
+void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
+  SmLdst *u = &sm->ldst;
+  u->cur_failed = 1;
+  SchedEvent ev = {.kind = SCHED_EV_L1_RESFAIL, .slot = u->slot, .cycle = cycle, .cta_slot = sm->views[u->slot].cta_slot,
+                   .cta_id = sm->views[u->slot].cta_id, .line_addr = u->cur.line_addr, .pc = (uint32_t)u->cur.pc,
+                   .other_slot = -1, .fail = (uint8_t)why};
+  sm_emit(sm, &ev);
 }
 
 int sm_ldst_predict_fail(const Sm *sm) {
@@ -226,6 +244,7 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;
     sm->q_fail = (int8_t)res.fail;
+    if (sm->has_event && !u->cur_failed) sm_ldst_resfail_event(sm, res.fail, now);
     /* only a port conflict clears by itself next cycle; the rest wait on a memory event */
     if (res.fail == CACHE_FAIL_PORT) sm->busy = 1;
     return;
@@ -233,10 +252,12 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   sm->busy = 1;
   sm->ldst_moved = 1;
   if (sm->has_event) { /* sm_event's test, once for both (a per-request path: measurably cheaper) */
+    static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT, [CACHE_MISS] = SCHED_EV_L1_MISS,
+                                    [CACHE_MERGED] = SCHED_EV_L1_MERGE, [CACHE_BYPASSED] = SCHED_EV_L1_BYPASS};
     if (u->load >= 0 && u->kind != WINST_ATOMIC)
-      sm_event_emit(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_HIT : SCHED_EV_L1_MISS, u->slot, u->cur.line_addr, u->pc, now);
+      sm_event_emit(sm, (SchedEventKind)ev_of[res.outcome], u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
     else if (u->cur.is_write)
-      sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, u->pc, now);
+      sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
   }
   (*sm->progress)++;
   if (++u->next == u->nreq) {

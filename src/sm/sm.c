@@ -171,39 +171,14 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   }
   for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
   sm->last_fetch = sm->max_warps - 1;
-  /* policies */
-  const char *pname = cfg_str(cfg, "sched.policy"), *fname = cfg_str(cfg, "sm.fetch_policy");
-  sm->policy = policy_find_warp(pname);
-  sm->fetch = policy_find_fetch(fname);
-  char names[512];
-  if (!sm->policy) {
-    policy_names(POLICY_WARP, names, sizeof names);
-    cfg_errorf(cfg, "sched.policy", err, errlen, "unknown warp scheduler '%s' (valid: %s)", pname, names);
-    sm_free(sm);
-    return NULL;
-  }
-  if (!sm->fetch) {
-    policy_names(POLICY_FETCH, names, sizeof names);
-    cfg_errorf(cfg, "sm.fetch_policy", err, errlen, "unknown fetch policy '%s' (valid: %s)", fname, names);
-    sm_free(sm);
-    return NULL;
-  }
-  char prefix[96];
-  snprintf(prefix, sizeof prefix, "sched.%s", sm->policy->name);
-  WarpSchedEnv env = {id, sm->nsched, sm->max_warps, sm->max_ctas, prefix, cfg};
-  if (sm->policy->init && sm->policy->init(&sm->pstate, &env, err, errlen)) { sm->policy = NULL; sm_free(sm); return NULL; }
-  sm->has_tick = sm->policy->tick != NULL;
-  sm->has_event = sm->policy->on_event != NULL;
-  snprintf(prefix, sizeof prefix, "fetch.%s", sm->fetch->name);
-  if (sm->fetch->init && sm->fetch->init(&sm->fstate, &env, err, errlen)) { sm->fetch = NULL; sm_free(sm); return NULL; }
+  if (sm_plugins_create(sm, err, errlen)) { sm_free(sm); return NULL; }
   return sm;
 }
 
 void sm_free(Sm *sm) {
   if (!sm) return;
   sm_end_kernel(sm, 0);
-  if (sm->policy && sm->policy->free) sm->policy->free(sm->pstate);
-  if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
+  sm_plugins_free(sm);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
   free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
@@ -212,7 +187,7 @@ void sm_free(Sm *sm) {
 }
 
 /* ---- kernel and CTA management ---- */
-void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
+void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k, uint64_t now) {
   sm->launch = l;
   sm->accept_cache = -1;
   sm->kinfo = k;
@@ -220,15 +195,18 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k) {
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
   sm->sb_words = (rows + 63) / 64;
   sm->sb_pred_off = l->fn->rf_rows;
+  sm->pc_base = l->fn->first_pc;
   for (uint32_t w = 0; w < sm->max_warps; w++) {
     free(sm->warps[w].sb);
     sm->warps[w].sb = calloc(sm->sb_words + 1, sizeof(uint64_t));
   }
+  sm_plugins_kernel(sm, true, now);
 }
 
 void sm_end_kernel(Sm *sm, uint64_t end) {
   settle_quiet(sm, end);
   settle_memo(sm);
+  if (sm->launch) sm_plugins_kernel(sm, false, end);
   sm->accept_cache = -1;
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
     if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
@@ -311,9 +289,7 @@ bool sm_can_accept_cta(const Sm *sm) {
 static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
 
 /* The set of warps changed (on_warps_change). */
-static void warps_changed(const Sm *sm) {
-  if (sm->policy && sm->policy->on_warps_change) sm->policy->on_warps_change(sm->pstate);
-}
+static void warps_changed(const Sm *sm) { sm_plugins_warps_change(sm); }
 
 static void live_add(Sm *sm, uint32_t slot) {
   warps_changed(sm);
@@ -332,11 +308,6 @@ static inline void fetch_note(Sm *sm, uint32_t s) {
   const SmWarp *w = &sm->warps[s];
   if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) bitmap_set(sm->fetch_bm, s);
   else bitmap_clear(sm->fetch_bm, s);
-}
-
-void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
-  SchedEvent ev = {kind, now, slot, slot < sm->max_warps ? sm->warps[slot].cta_slot : 0, line, pc, -1};
-  sm->policy->on_event(sm->pstate, &ev);
 }
 
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
@@ -361,13 +332,13 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_regs += c->regs;
   sm->used_shared += c->shared;
   sm_bstat_cta_launch(sm, cs, now);
-  sm_event(sm, SCHED_EV_CTA_LAUNCH, UINT32_MAX, 0, 0, now);
   sm->quiet = sm->q_pop = 0;
   sm->fetch_dirty = 1;
   sm->issue_dirty = 1;
-  uint32_t slot = 0;
+  uint32_t slot = 0, first = UINT32_MAX;
   for (uint32_t i = 0; i < cta->nwarps; i++) {
     while (sm->warps[slot].pw) slot++;
+    if (!i) first = slot;
     SmWarp *w = &sm->warps[slot];
     uint64_t *sb = w->sb;
     WarpView *v = w->view;
@@ -389,7 +360,13 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     w->dirty = 1;
     live_add(sm, slot);
     fetch_note(sm, slot);
-    sm_event(sm, SCHED_EV_WARP_LAUNCH, slot, 0, 0, now);
+  }
+  if (sm->has_event) { /* every warp has its view: the CTA's launch, then its warps' */
+    SchedEvent ev = {.kind = SCHED_EV_CTA_LAUNCH, .slot = first, .cycle = now, .cta_slot = cs,
+                     .cta_id = cta->linear_id, .other_slot = -1, .nwarps = cta->nwarps};
+    sm_emit(sm, &ev);
+    for (uint32_t s = 0; s < sm->max_warps; s++)
+      if (sm->warps[s].pw && sm->warps[s].cta_slot == cs) sm_event_emit(sm, SCHED_EV_WARP_LAUNCH, s, 0, sm->pc_base, now);
   }
   (*sm->progress)++;
 }
@@ -457,7 +434,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   if (t > c->warp_tmax) c->warp_tmax = t;
   sm->st.warps_done++;
   sm_bstat_retire(sm, slot, now);
-  sm_event(sm, SCHED_EV_WARP_EXIT, slot, 0, 0, now);
+  sm_event(sm, SCHED_EV_WARP_EXIT, slot, 0, sm->pc_base, now);
   w->pw = NULL;
   w->view->valid = 0;
   w->view->wait = WARP_WAIT_EXITED;
@@ -473,7 +450,11 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
     sm->st.warp_time_max_sum += c->warp_tmax;
     sm->st.warp_time_min_sum += c->warp_tmin;
     sm_bstat_cta_exit(sm, w->cta_slot, now);
-    sm_event(sm, SCHED_EV_CTA_EXIT, UINT32_MAX, 0, 0, now);
+    if (sm->has_event) {
+      SchedEvent ev = {.kind = SCHED_EV_CTA_EXIT, .slot = UINT32_MAX, .cycle = now, .cta_slot = w->cta_slot,
+                       .cta_id = c->cta->linear_id, .other_slot = -1, .nwarps = c->warps};
+      sm_emit(sm, &ev);
+    }
     ptx_cta_destroy(c->cta);
     c->cta = NULL;
     sm->resident_ctas--;
@@ -536,16 +517,24 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) /* ascending slots */
     for (uint64_t b = sm->fetch_bm[wd]; b; b &= b - 1) sm->elig_buf[n++] = wd * 64 + (uint32_t)__builtin_ctzll(b);
   if (!n) { sm->fetch_dirty = !sm->shortcuts; return; }
-  uint32_t s = sm->fetch->select ? sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now) : sm->elig_buf[0];
-  if (!sm->fetch->select) {
+  uint32_t s = sm->elig_buf[0];
+  if (sm->fetch_sched)
+    s = sm->policy->fetch_select(sm->pstate, sm->views, sm->elig_buf, n, sm->last_fetch, now);
+  else if (sm->fetch->select)
+    s = sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now);
+  else
     for (uint32_t i = 0; i < n; i++)
       if (sm->elig_buf[i] > sm->last_fetch) { s = sm->elig_buf[i]; break; }
+  if (s >= sm->max_warps || !bitmap_test(sm->fetch_bm, s)) {
+    fprintf(stderr, "warpsim: SM %u cycle %llu: fetch policy %s chose warp slot %u, which is not fetch-eligible\n", sm->id,
+            (unsigned long long)now, sm->fetch_sched ? sm->policy->name : sm->fetch->name, s);
+    abort();
   }
   SmWarp *w = &sm->warps[s];
   uint32_t pc = ptx_warp_pc(w->pw);
   if (pc == PTX_EXIT_PC) return;
   uint64_t addr = SM_INST_PHYS + (uint64_t)pc * 8;
-  MemRequest r = {.addr = addr, .line_addr = addr & ~(uint64_t)(sm->line_size - 1), .pc = pc, .issue_cycle = now,
+  MemRequest r = {.addr = addr, .line_addr = addr & ~(uint64_t)(sm->line_size - 1), .pc = sm_policy_pc(sm, pc), .issue_cycle = now,
                   .user = (void *)(uintptr_t)(s + 1), .sm = (int32_t)sm->id, .warp = (int32_t)s,
                   .cta = (int32_t)w->cta_slot, .bytes = 16, .access_class = MEM_CLASS_CA, .unit = MEM_UNIT_L1I};
   CacheResult res = cache_access(sm->l1i, &r, now);
@@ -683,7 +672,12 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
     }
     if (nrows) sm_schedule_release(sm, now + sm->kinfo->latency[pc], s, rows, nrows);
   }
-  if (sm->policy->on_issue) sm->policy->on_issue(sm->pstate, w->view, (WarpInstKind)kind, now);
+  if (sm->has_issue) {
+    const uint32_t npc_now = ptx_warp_pc(pw);
+    SchedIssue is = {.cycle = now, .pc = sm_policy_pc(sm, pc), .next_pc = npc_now == PTX_EXIT_PC ? SCHED_PC_EXIT : sm_policy_pc(sm, npc_now),
+                     .active_lanes = w->view->active_lanes, .kind = kind, .taken = npc_now != pc + 1};
+    sm_plugins_issue(sm, s, &is);
+  }
   /* barrier statistics (barrier_stats.c): a releasing warp arrives with no wait */
   if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) sm_bstat_arrive(sm, s, now);
   if (r == PTX_STEP_RELEASED) sm_bstat_release(sm, s, now);
@@ -776,7 +770,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     sm->skip_ldst[wd] = nld;
     sm->nready_total |= rdy != 0;
   }
-  if (sm->policy->tick) sm->policy->tick(sm->pstate, now);
+  if (sm->has_tick) sm_plugins_tick(sm, now);
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
   const uint32_t first = sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
@@ -794,7 +788,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->q_stall[sched % 64] = (uint8_t)r;
       continue;
     }
-    uint32_t n = 1;
+    uint32_t n = 1, lost = 0; /* lost: a ready warp the policy offered found its unit taken this cycle */
     if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY)) sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
     else n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
@@ -804,14 +798,14 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
       uint32_t pc = pcs[s];
-      if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) { bitmap_clear(ready, s); continue; }
+      if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) { bitmap_clear(ready, s); lost = 1; continue; }
       if (issue(sm, s, in, pc, now, err, errlen)) return -1;
       bitmap_clear(ready, s);
       sm->greedy[sched] = (int32_t)s;
       issued++;
       issued_any = 1;
     }
-    if (!issued) sm->st.stall[stall_reason(sm, seen[sched % 64])]++;
+    if (!issued) sm->st.stall[lost ? SM_STALL_OTHER_SCHED : stall_reason(sm, seen[sched % 64])]++;
   }
   sm->issue_memo = sm->shortcuts && !sm->nready_total && !sm->time_wait;
   return 0;
@@ -819,7 +813,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
 
 static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (sm->issue_memo && !sm->issue_dirty) { /* nothing a warp waits on changed: same outcome as last cycle */
-    if (sm->has_tick) sm->policy->tick(sm->pstate, now);
+    if (sm->has_tick) sm_plugins_tick(sm, now);
     sm->memo_cycles++;
     return 0;
   }
@@ -838,9 +832,18 @@ static inline int still_quiet(const Sm *sm, uint64_t now) {
          (!sm->q_pop || (*sm->l1d_pop == sm->q_l1d_pop && *sm->l1i_pop == sm->q_l1i_pop));
 }
 
-/* Adds n quiet cycles to the statistics, exactly as simulating them would
- * (their stalls, those of the last scan, with the memoised cycles'). */
-static void account_quiet(Sm *sm, uint64_t n) {
+/* The LD/ST unit's request fails in every quiet cycle from `from` on (q_fail):
+ * if it had not failed before (the SM went quiet predicting its first
+ * failure), the L1_RESFAIL event simulating cycle `from` would have brought. */
+static inline void quiet_fail_event(Sm *sm, uint64_t from) {
+  if (sm->has_event && sm->ldst.busy && sm->q_fail >= 0 && !sm->ldst.cur_failed)
+    sm_ldst_resfail_event(sm, (CacheFailReason)sm->q_fail, from);
+}
+
+/* Adds n quiet cycles from `from` on to the statistics, exactly as simulating
+ * them would (their stalls, those of the last scan, with the memoised cycles'). */
+static void account_quiet(Sm *sm, uint64_t from, uint64_t n) {
+  quiet_fail_event(sm, from);
   sm->st.active_cycles += n;
   sm->memo_cycles += n;
   if (sm->q_ffail >= 0) {
@@ -862,7 +865,7 @@ static void account_quiet(Sm *sm, uint64_t n) {
  * simulated cycle, a CTA launch, the kernel's end). */
 static void settle_quiet(Sm *sm, uint64_t upto) {
   if (upto <= sm->q_since) return;
-  if (sm->quiet) account_quiet(sm, upto - sm->q_since);
+  if (sm->quiet) account_quiet(sm, sm->q_since, upto - sm->q_since);
   sm->q_since = upto;
 }
 
@@ -870,11 +873,12 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->busy = 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return 0;
   if (sm->has_tick && still_quiet(sm, now)) {
-    sm->policy->tick(sm->pstate, now);
+    quiet_fail_event(sm, sm->q_since); /* before the tick, as in a simulated cycle */
+    sm_plugins_tick(sm, now);
     return 0;
   }
   /* (q_since matters only while quiet: this cycle sets quiet anew) */
-  if (sm->quiet && now > sm->q_since) account_quiet(sm, now - sm->q_since);
+  if (sm->quiet && now > sm->q_since) account_quiet(sm, sm->q_since, now - sm->q_since);
   sm->st.active_cycles++;
   sm->q_fail = sm->q_ffail = -1;
   sm->ldst_moved = sm->fetched = sm->nready_total = 0;
@@ -900,7 +904,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (!quiet && calm && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
     if (sm->ldst_moved) {
       int why = sm_ldst_predict_fail(sm);
-      if (why >= 0) quiet = 1, sm->q_fail = (int8_t)why;
+      if (why >= 0) quiet = 1, sm->q_fail = (int8_t)why; /* its first failure comes in a quiet cycle: quiet_fail_event */
     } else {
       quiet = sm->q_fail != CACHE_FAIL_PORT;
     }
@@ -929,21 +933,24 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
 
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
   if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
-  if (!sm->quiet) account_quiet(sm, n); /* a quiet SM counts them when it settles */
-  if (sm->has_tick)
-    for (uint64_t t = from; t < from + n; t++) sm->policy->tick(sm->pstate, t);
+  if (!sm->quiet) account_quiet(sm, from, n); /* a quiet SM counts them when it settles */
+  if (sm->tick_every) /* lazy tickers (next_tick) account for the time themselves; the engine stops at their wake */
+    for (uint64_t t = from; t < from + n; t++) sm_plugins_tick(sm, t);
 }
 
 bool sm_wakes_on_pop(const Sm *sm) { return sm->q_pop; }
 
 uint64_t sm_wake_cycle(const Sm *sm) {
-  if (sm->has_tick || sm->busy) return 0;
+  if (sm->tick_every || sm->busy) return 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return UINT64_MAX;
-  return sm->quiet ? sm->q_until : 0;
+  if (!sm->quiet) return 0;
+  return sm->has_tick && sm->p_wake < sm->q_until ? sm->p_wake : sm->q_until;
 }
 
 SmTimers sm_timers(const Sm *sm) {
-  return (SmTimers){.busy = sm->busy != 0, .event = sm->ev_next, .free_at = sm->ldst.free_at};
+  uint64_t ev = sm->ev_next;
+  if (sm->has_tick && sm->resident_ctas && sm->p_wake < ev) ev = sm->p_wake; /* a lazy ticker's wake (tick_every: busy) */
+  return (SmTimers){.busy = sm->busy != 0, .event = ev, .free_at = sm->ldst.free_at};
 }
 
 
@@ -970,8 +977,4 @@ void sm_dump(const Sm *sm, FILE *out) {
             sm->views[s].cta_id, sm->views[s].warp_in_cta, sm->views[s].pc, wn[sm->views[s].wait], w->pending_writes,
             w->pending_loads, w->fetch_pending ? ", I-cache miss pending" : "");
   }
-}
-
-void sm_policy_report(const Sm *sm, FILE *out, bool json) {
-  if (sm->policy->report) sm->policy->report(sm->pstate, out, json);
 }

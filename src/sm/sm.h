@@ -32,8 +32,9 @@ typedef enum SmStall {
   SM_STALL_BARRIER,       /* warps wait at a barrier */
   SM_STALL_UNIT,          /* the needed SP/SFU unit is busy */
   SM_STALL_LDST,          /* the LD/ST unit is busy (incl. reservation-failure stalls) */
-  SM_STALL_POLICY,        /* ready warps exist but the policy left them out */
+  SM_STALL_POLICY,        /* ready warps exist but the policy left them out (or can_issue refused) */
   SM_STALL_DRAIN,         /* warps finished, waiting for outstanding memory */
+  SM_STALL_OTHER_SCHED,   /* the policy offered a ready warp, but another scheduler took its unit this cycle */
   SM_STALL__COUNT
 } SmStall;
 
@@ -77,7 +78,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
 void sm_free(Sm *sm);
 
 /* Kernel boundaries: attach the launch (its static info) / detach. */
-void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k);
+void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k, uint64_t now); /* now: its first cycle */
 void sm_end_kernel(Sm *sm, uint64_t end); /* end: the first cycle after the kernel */
 /* Can this SM accept one more CTA of the current kernel now? */
 bool sm_can_accept_cta(const Sm *sm);
@@ -108,7 +109,7 @@ bool sm_wakes_on_pop(const Sm *sm);
  * two sm_cycle() or sm_launch_cta() calls. */
 typedef struct SmTimers {
   bool busy;        /* did something (or could) in its last simulated cycle */
-  uint64_t event;   /* its earliest queued writeback/retire event, UINT64_MAX if none */
+  uint64_t event;   /* its earliest queued writeback/retire event or plugin tick (next_tick), UINT64_MAX if none */
   uint64_t free_at; /* the LD/ST unit's shared/const busy-until cycle */
 } SmTimers;
 SmTimers sm_timers(const Sm *sm);
@@ -123,6 +124,10 @@ void sm_count_progress(Sm *sm, uint64_t *counter);
 const SmStats *sm_stats(const Sm *sm);
 /* Which warps wait on what (deadlock reports). */
 void sm_dump(const Sm *sm, FILE *out);
-void sm_policy_report(const Sm *sm, FILE *out, bool json);
+/* Its plugins: 0 is the warp scheduler, then the observers of sm.observers. */
+uint32_t sm_plugin_count(const Sm *sm);
+const char *sm_plugin_name(const Sm *sm, uint32_t plugin);
+/* Begins an instance in `out` and adds plugin's statistics (its stats hook). */
+void sm_policy_stats(const Sm *sm, uint32_t plugin, PolicyStats *out);
 
 #endif

@@ -12,6 +12,13 @@
 #define SM_MAX_REQS 64       /* line requests of one warp instruction */
 #define SM_LOCAL_PHYS 0x0000080000000000ull /* where per-thread local memory lives physically */
 #define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
+#define SM_MAX_OBSERVERS 8   /* sm.observers: plugins beside the warp scheduler */
+
+/* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer. */
+typedef struct SmPlugin {
+  const WarpSchedPolicy *p;
+  void *st;
+} SmPlugin;
 
 struct SmKernelInfo {
   const PtxLaunch *launch;
@@ -75,10 +82,11 @@ typedef struct SmLdst {
   uint64_t free_at;           /* shared/const: the unit is busy until this cycle */
   uint64_t pc;
   uint32_t slot;
-  uint32_t nreq, next;
+  uint16_t nreq, next;        /* line requests (<= SM_MAX_REQS), the one being sent */
   int16_t load;               /* load group, -1 for stores */
   uint8_t busy;
   uint8_t kind;
+  uint8_t cur_failed;         /* cur's L1_RESFAIL event was emitted (one per request) */
   MemRequest cur;             /* the L1D request for req[next] (built once, retried as is; issue_cycle set per try) */
   SmReq req[SM_MAX_REQS];
 } SmLdst;
@@ -102,8 +110,8 @@ struct Sm {
   uint8_t quiet;
   uint8_t busy;               /* did something (or could) this cycle */
   uint8_t q_pop;              /* quiet, and its repeated failure depends on miss-queue space: pops end quiescence too */
-  uint8_t has_tick;           /* policy->tick != NULL */
-  uint8_t has_event;          /* policy->on_event != NULL */
+  uint8_t has_tick;           /* a plugin has a tick hook */
+  uint8_t has_event;          /* a plugin has an on_event hook */
   uint8_t shortcuts;          /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
   /* reset as a cycle starts (side by side: the stores merge) */
   int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
@@ -177,6 +185,15 @@ struct Sm {
   void *pstate;
   const FetchPolicy *fetch;
   void *fstate;
+  /* plugins: plug[0] is the warp scheduler (policy, pstate), then the observers */
+  SmPlugin plug[1 + SM_MAX_OBSERVERS];
+  uint32_t nplug;
+  uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
+  uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
+  uint8_t fetch_sched;        /* the fetch policy defers to the scheduler's fetch_select */
+  uint64_t p_wake;            /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */
+  uint32_t pc_base;           /* the kernel's first module pc: policy PC = module pc - pc_base */
+  WarpSchedEnv env;           /* what the plugins were made with (prefix not kept) */
   struct SmBarStats *bstat;   /* barrier/exit statistics (barrier_stats.c) */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
@@ -208,17 +225,34 @@ void sm_ldst_cycle(Sm *sm, uint64_t now);
 /* The reservation failure the unit's next request is certain to meet next
  * cycle if the L1D does not change (cache_predict_fail), or -1. */
 int sm_ldst_predict_fail(const Sm *sm);
+/* The L1_RESFAIL event of the unit's current request, first failed at `cycle`. */
+void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle);
 /* Replies from the L1D. */
 void sm_ldst_replies(Sm *sm, uint64_t now);
 
 /* sm.c, used by ldst.c */
 void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n);
 void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n);
-/* Reports an event to the policy (its on_event hook); the test is inline so
- * that a policy without the hook costs its callers nothing. */
-void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now);
-static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint64_t pc, uint64_t now) {
-  if (sm->has_event) sm_event_emit(sm, kind, slot, line, pc, now);
+
+/* plugins.c: the SM's plugins (warp scheduler and observers) and what the SM tells them. */
+/* Creates the scheduler, the observers and the fetch policy from cfg; -1 with err set. */
+int sm_plugins_create(Sm *sm, char *err, size_t errlen);
+void sm_plugins_free(Sm *sm);
+/* Delivers ev (cycle and kernel filled in here) to every plugin's on_event. */
+void sm_emit(Sm *sm, SchedEvent *ev);
+/* An event about warp `slot` (its CTA filled in), at a module pc. */
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc, uint64_t now);
+/* The test is inline so that plugins without on_event cost their callers nothing. */
+static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc, uint64_t now) {
+  if (sm->has_event) sm_event_emit(sm, kind, slot, line, module_pc, now);
 }
+/* Ticks every plugin with a tick hook and asks the lazy ones when next. */
+void sm_plugins_tick(Sm *sm, uint64_t now);
+void sm_plugins_issue(Sm *sm, uint32_t slot, const SchedIssue *is);
+void sm_plugins_annotate(Sm *sm, uint32_t slot, SchedMemAnnot *m);
+void sm_plugins_warps_change(const Sm *sm);
+/* Kernel boundaries: KERNEL_BEGIN / KERNEL_END events. */
+void sm_plugins_kernel(Sm *sm, bool begin, uint64_t now);
+static inline uint32_t sm_policy_pc(const Sm *sm, uint32_t module_pc) { return module_pc - sm->pc_base; }
 
 #endif

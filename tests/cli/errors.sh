@@ -28,7 +28,16 @@ for mode in --functional --set; do  # functional engine, then the timing model
 done
 expect 2 "unknown type 'q32'" -- $W launch --buffer "a q32 4"
 expect 2 "cannot open PTX file|cannot open" -- $W launch --ptx /nonexistent.ptx --kernel k
-expect 2 "sched.policy: unknown warp scheduler 'bogus' \(valid: lrr, gto, old, two-level, swl\)" -- $W run vecadd --size tiny --sched bogus
+# the valid names are registry.def's, in its order
+warp=$(sed -n 's/^WS_POLICY(WARP, *"\([^"]*\)".*/\1/p' src/policy/registry.def | paste -sd, - | sed 's/,/, /g')
+expect 2 "sched.policy: unknown warp scheduler 'bogus' \(valid: $warp\)" -- $W run vecadd --size tiny --sched bogus
+# plugins: an unknown fetch policy (it crashed once, freeing a scheduler never made) or observer;
+# a fetch policy that needs the scheduler's fetch_select under one without it
+fetch=$(sed -n 's/^WS_POLICY(FETCH, *"\([^"]*\)".*/\1/p' src/policy/registry.def | paste -sd, - | sed 's/,/, /g')
+expect 2 "sm.fetch_policy: unknown fetch policy 'bogus' \(valid: $fetch\)" -- $W run vecadd --size tiny --set sm.fetch_policy=bogus
+expect 2 "sm.observers: unknown observer 'bogus'" -- $W run vecadd --size tiny --set sm.observers=bogus
+expect 2 "sm.fetch_policy: fetch policy 'sched' needs a warp scheduler with a fetch_select hook \('gto' has none\)" -- \
+  $W run vecadd --size tiny --set sm.fetch_policy=sched --sched gto
 expect 2 "unknown key 'l1d.sizee' \(did you mean l1d.size" -- $W run vecadd --size tiny --set l1d.sizee=3
 expect 2 "no configuration 'nosuch'" -- $W run vecadd --size tiny --config nosuch
 expect 2 "sched.policy: unknown warp scheduler" -- $W suite --size tiny --only vecadd --sched bogus

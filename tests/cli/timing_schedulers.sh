@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Every benchmark (all suites) passes its CPU check at tiny on the timing model
-# under every baseline warp scheduler: lrr, gto, old, two-level (defaults:
-# groups of 8, lrr inside and between) and swl with a small limit (4 warps per
-# SM). All of them, no subset: about a minute per scheduler under ASan on one
-# core; the five schedulers run in parallel on up to nproc cores.
+# under every warp scheduler of src/policy/registry.def with its defaults
+# (a new scheduler is tested without touching this file), swl with a small
+# limit (4 warps per SM; its default of 48 limits nothing). All of them, no
+# subset: about a minute per scheduler under ASan on one core; the
+# schedulers run in parallel on up to nproc cores.
 set -u
 W=${WARPSIM:-build/rel/warpsim}
 list=$($W list | awk 'NR > 1 && /^[a-z]/ {print $1}' | paste -sd, -)
 [ -n "$list" ] || { echo "no benchmarks listed"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
-configs=("--sched lrr" "--sched gto" "--sched old" "--sched two-level" "--sched swl --set sched.swl.limit=4")
+declare -A extra=([swl]="--set sched.swl.limit=4")
+configs=()
+for s in $(sed -n 's/^WS_POLICY(WARP, *"\([^"]*\)".*/\1/p' src/policy/registry.def); do configs+=("--sched $s ${extra[$s]:-}"); done
+[ ${#configs[@]} -ge 5 ] || { echo "registry.def lists ${#configs[@]} warp schedulers"; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 1); [ "$jobs" -gt ${#configs[@]} ] && jobs=${#configs[@]}
 i=0
 for c in "${configs[@]}"; do

@@ -20,6 +20,7 @@ typedef struct TwoLevel {
   uint32_t nsched, group, ngroups;
   int inner_gto, outer_gto, strict;
   uint32_t cur[TL_MAX_SCHED];
+  uint64_t switches;          /* times a scheduler's current group changed */
   SchedAgeCache age;          /* inner = gto */
 } TwoLevel;
 
@@ -83,6 +84,7 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
     if (v[s].valid && v[s].age < gage[group_of(t, s)]) gage[group_of(t, s)] = v[s].age;
   /* move on while the current group cannot make progress */
   if (!group_live(t, v, nslots, sched, *cur)) {
+    const uint32_t was = *cur;
     if (t->outer_gto) {
       uint64_t best = UINT64_MAX;
       for (uint32_t g = 0; g < ng; g++)
@@ -91,6 +93,7 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
       for (uint32_t k = 1; k <= ng; k++)
         if (group_live(t, v, nslots, sched, (*cur + k) % ng)) { *cur = (*cur + k) % ng; break; }
     }
+    t->switches += *cur != was;
   }
   /* group priority: the current group, then the others (outer order) */
   uint32_t n = 0;
@@ -115,6 +118,10 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
   return nout;
 }
 
+static void tl_stats(void *state, PolicyStats *out) {
+  policy_stat_u64(out, "group_switches", ((const TwoLevel *)state)->switches);
+}
+
 const WarpSchedPolicy warp_policy_twolevel = {
     .name = "two-level", .params = twolevel_params, .init = tl_init, .free = tl_free, .order = tl_order,
-    .on_warps_change = tl_warps_change};
+    .on_warps_change = tl_warps_change, .stats = tl_stats};

@@ -1,0 +1,107 @@
+/* l1d_trace.c - an SM observer that writes every L1D access of global/local
+ * loads and stores to a text file, in simulation order (`sm.observers =
+ * l1d-trace`, `observer.l1d-trace.file = PATH`): the input of offline cache
+ * studies such as Belady-optimal replacement (CCWS's Figure 8). One file for
+ * the whole GPU, shared by the SMs' instances through a policy_shared block;
+ * written to a temporary beside PATH and renamed over it when the GPU is
+ * freed, so PATH holds a whole trace or none.
+ *
+ * Format: '#' lines (a header; "# kernel NAME INDEX" at each kernel), then one
+ * line per line request: cycle sm warp_slot cta_id pc line_addr outcome, with
+ * pc in the policies' PC space, line_addr in hex and outcome H (hit),
+ * M (miss: allocated), G (merged into a pending miss), B (bypassed) or
+ * S (store: write-evict, the line is invalidated if present). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "policy/warp_sched.h"
+
+typedef struct TraceFile {
+  FILE *f;
+  char path[1024], tmp[1100];
+  uint32_t kernels; /* KERNEL_BEGIN lines written (one per kernel, not per SM) */
+  int failed;
+} TraceFile;
+
+typedef struct Trace {
+  TraceFile *tf;
+  uint32_t sm;
+  uint64_t lines;
+} Trace;
+
+static const CfgParam trace_params[] = {
+    {.key = "file", .type = CFG_STRING, .def = "", .desc = "path of the L1D access trace (required)"},
+    {0},
+};
+
+/* At the GPU's end: the trace goes in place whole, or not at all. */
+static void trace_file_fini(void *block) {
+  TraceFile *tf = block;
+  if (!tf->f) return;
+  tf->failed |= ferror(tf->f) != 0;
+  tf->failed |= fclose(tf->f) != 0;
+  if (tf->failed || rename(tf->tmp, tf->path)) {
+    fprintf(stderr, "warpsim: l1d-trace: could not write %s\n", tf->path);
+    remove(tf->tmp);
+  }
+}
+
+static int trace_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
+  const char *path = cfg_str_in(env->cfg, env->prefix, "file");
+  char key[128];
+  snprintf(key, sizeof key, "%s.file", env->prefix);
+  if (!path[0]) return cfg_errorf(env->cfg, key, err, errlen, "the l1d-trace observer needs a file to write");
+  if (strlen(path) >= sizeof ((TraceFile *)0)->path) return cfg_errorf(env->cfg, key, err, errlen, "path too long");
+  TraceFile *tf = policy_shared(env->gpu, "l1d-trace", sizeof *tf, trace_file_fini);
+  Trace *t = calloc(1, sizeof *t);
+  if (!tf || !t) {
+    free(t);
+    return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
+  }
+  if (!tf->f) { /* the first SM opens it */
+    snprintf(tf->path, sizeof tf->path, "%s", path);
+    snprintf(tf->tmp, sizeof tf->tmp, "%s.tmp.%ld", path, (long)getpid());
+    tf->f = fopen(tf->tmp, "w");
+    if (!tf->f) {
+      free(t);
+      return cfg_errorf(env->cfg, key, err, errlen, "cannot write %s", tf->tmp);
+    }
+    fprintf(tf->f, "# warpsim L1D access trace: cycle sm warp_slot cta_id pc line_addr outcome (H hit, M miss, "
+                   "G merged, B bypassed, S store)\n");
+  }
+  t->tf = tf;
+  t->sm = env->sm;
+  *state = t;
+  return 0;
+}
+
+static void trace_free(void *state) { free(state); }
+
+static void trace_event(void *state, const SchedEvent *ev) {
+  Trace *t = state;
+  char o;
+  switch (ev->kind) {
+  case SCHED_EV_L1_HIT: o = 'H'; break;
+  case SCHED_EV_L1_MISS: o = 'M'; break;
+  case SCHED_EV_L1_MERGE: o = 'G'; break;
+  case SCHED_EV_L1_BYPASS: o = 'B'; break;
+  case SCHED_EV_STORE: o = 'S'; break;
+  case SCHED_EV_KERNEL_BEGIN:
+    if (ev->kernel->launch_index >= t->tf->kernels) { /* the first SM to hear of it */
+      t->tf->kernels = ev->kernel->launch_index + 1;
+      fprintf(t->tf->f, "# kernel %s %u\n", ev->kernel->name, ev->kernel->launch_index);
+    }
+    return;
+  default: return;
+  }
+  t->lines++;
+  fprintf(t->tf->f, "%llu %u %u %u %u %llx %c\n", (unsigned long long)ev->cycle, t->sm, ev->slot, ev->cta_id, ev->pc,
+          (unsigned long long)ev->line_addr, o);
+}
+
+static void trace_stats(void *state, PolicyStats *out) { policy_stat_u64(out, "traced_accesses", ((Trace *)state)->lines); }
+
+const SmObserver observer_l1d_trace = {.name = "l1d-trace", .params = trace_params, .init = trace_init,
+                                       .free = trace_free, .on_event = trace_event, .stats = trace_stats};

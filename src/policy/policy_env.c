@@ -1,0 +1,212 @@
+/* policy_env.c - the per-GPU policy context (current kernel, named shared
+ * blocks) and the policy statistics collector. See policy_env.h. */
+#include "policy/policy_env.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- per-GPU context ---- */
+typedef struct SharedBlock {
+  char *name;
+  size_t size;
+  void (*fini)(void *);
+  void *block;
+} SharedBlock;
+
+struct PolicyGpu {
+  PolicyKernel kernel;
+  char kname[128];
+  SharedBlock *blocks;
+  uint32_t n, cap;
+};
+
+PolicyGpu *policy_gpu_create(void) { return calloc(1, sizeof(PolicyGpu)); }
+
+void policy_gpu_free(PolicyGpu *g) {
+  if (!g) return;
+  for (uint32_t i = 0; i < g->n; i++) {
+    if (g->blocks[i].fini) g->blocks[i].fini(g->blocks[i].block);
+    free(g->blocks[i].block);
+    free(g->blocks[i].name);
+  }
+  free(g->blocks);
+  free(g);
+}
+
+const PolicyKernel *policy_gpu_kernel(const PolicyGpu *g) { return &g->kernel; }
+
+void policy_gpu_set_kernel(PolicyGpu *g, const PolicyKernel *k) {
+  if (!k) {
+    uint32_t next = g->kernel.launch_index; /* kept: the next kernel's index follows on */
+    memset(&g->kernel, 0, sizeof g->kernel);
+    g->kernel.launch_index = next;
+    return;
+  }
+  g->kernel = *k;
+  snprintf(g->kname, sizeof g->kname, "%s", k->name ? k->name : "");
+  g->kernel.name = g->kname;
+}
+
+void *policy_shared(PolicyGpu *g, const char *name, size_t size, void (*fini)(void *block)) {
+  if (!g || !name || !size) return NULL;
+  for (uint32_t i = 0; i < g->n; i++)
+    if (!strcmp(g->blocks[i].name, name)) return g->blocks[i].size == size ? g->blocks[i].block : NULL;
+  if (g->n == g->cap) {
+    uint32_t nc = g->cap ? 2 * g->cap : 8;
+    SharedBlock *nb = realloc(g->blocks, nc * sizeof *nb);
+    if (!nb) return NULL;
+    g->blocks = nb;
+    g->cap = nc;
+  }
+  SharedBlock *b = &g->blocks[g->n];
+  b->name = strdup(name);
+  b->block = calloc(1, size);
+  if (!b->name || !b->block) {
+    free(b->name);
+    free(b->block);
+    return NULL;
+  }
+  b->size = size;
+  b->fini = fini;
+  g->n++;
+  return b->block;
+}
+
+/* ---- statistics ---- */
+typedef struct PolicyStat {
+  char name[64];
+  PolicyStatAgg agg;
+  bool is_int;
+  double *v;    /* per instance (0 where an instance did not report it) */
+  uint64_t *u;  /* per instance, for counts (exact beyond 2^53) */
+  uint32_t cap; /* entries in v and u */
+} PolicyStat;
+
+struct PolicyStats {
+  PolicyStat *st;
+  uint32_t n, cap;
+  uint32_t ninst; /* instances begun */
+  bool oom;
+};
+
+PolicyStats *policy_stats_create(void) { return calloc(1, sizeof(PolicyStats)); }
+
+void policy_stats_free(PolicyStats *s) {
+  if (!s) return;
+  for (uint32_t i = 0; i < s->n; i++) free(s->st[i].v), free(s->st[i].u);
+  free(s->st);
+  free(s);
+}
+
+void policy_stats_begin_instance(PolicyStats *s) { s->ninst++; }
+
+/* The statistic `name`, created on first use, with room for the current instance. */
+static PolicyStat *stat_slot(PolicyStats *s, const char *name, PolicyStatAgg agg, bool is_int) {
+  if (!s->ninst) s->ninst = 1; /* a caller that never began an instance has one */
+  PolicyStat *p = NULL;
+  for (uint32_t i = 0; i < s->n && !p; i++)
+    if (!strcmp(s->st[i].name, name)) p = &s->st[i];
+  if (!p) {
+    if (s->n == s->cap) {
+      uint32_t nc = s->cap ? 2 * s->cap : 16;
+      PolicyStat *ns = realloc(s->st, nc * sizeof *ns);
+      if (!ns) return s->oom = true, NULL;
+      s->st = ns;
+      s->cap = nc;
+    }
+    p = &s->st[s->n++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->agg = agg;
+    p->is_int = is_int;
+  }
+  if (p->cap < s->ninst) {
+    uint32_t nc = s->ninst < 16 ? 16 : 2 * s->ninst;
+    double *nv = realloc(p->v, nc * sizeof *nv);
+    if (nv) p->v = nv;
+    uint64_t *nu = nv ? realloc(p->u, nc * sizeof *nu) : NULL;
+    if (nu) p->u = nu;
+    if (!nv || !nu) return s->oom = true, NULL;
+    for (uint32_t i = p->cap; i < nc; i++) p->v[i] = 0, p->u[i] = 0;
+    p->cap = nc;
+  }
+  return p;
+}
+
+void policy_stat_u64(PolicyStats *s, const char *name, uint64_t v) {
+  PolicyStat *p = stat_slot(s, name, PSTAT_SUM, true);
+  if (p) p->u[s->ninst - 1] = v, p->v[s->ninst - 1] = (double)v;
+}
+
+void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg agg) {
+  PolicyStat *p = stat_slot(s, name, agg, false);
+  if (p) p->v[s->ninst - 1] = v;
+}
+
+uint32_t policy_stats_count(const PolicyStats *s) { return s->n; }
+const char *policy_stats_name(const PolicyStats *s, uint32_t i) { return i < s->n ? s->st[i].name : NULL; }
+
+static double stat_total(const PolicyStats *s, const PolicyStat *p, uint64_t *exact) {
+  uint32_t n = s->ninst < p->cap ? s->ninst : p->cap;
+  double t = 0;
+  uint64_t u = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    u += p->is_int ? p->u[i] : 0;
+    if (p->agg == PSTAT_MAX) t = i == 0 || p->v[i] > t ? p->v[i] : t;
+    else t += p->v[i];
+  }
+  if (p->agg == PSTAT_MEAN && s->ninst) t /= (double)s->ninst;
+  if (exact) *exact = u;
+  return t;
+}
+
+double policy_stats_total(const PolicyStats *s, const char *name, bool *found) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (!strcmp(s->st[i].name, name)) {
+      if (found) *found = true;
+      return stat_total(s, &s->st[i], NULL);
+    }
+  if (found) *found = false;
+  return 0;
+}
+
+static void print_value(FILE *out, const PolicyStat *p, double v, uint64_t u) {
+  if (p->is_int && p->agg == PSTAT_SUM) fprintf(out, "%llu", (unsigned long long)u);
+  else if (v != v || v == 1.0 / 0.0 || v == -1.0 / 0.0) fprintf(out, "null"); /* JSON has no NaN/inf */
+  else fprintf(out, "%.6g", v);
+}
+
+void policy_stats_print(const PolicyStats *s, const char *policy, const char *prefix, FILE *out, bool json) {
+  if (!json) {
+    for (uint32_t i = 0; i < s->n; i++) {
+      const PolicyStat *p = &s->st[i];
+      uint64_t u;
+      double t = stat_total(s, p, &u);
+      int w = fprintf(out, "%s.%s", prefix, p->name);
+      fprintf(out, "%*s", w < 28 ? 28 - w : 1, "");
+      print_value(out, p, t, u);
+      fprintf(out, "%s\n", p->agg == PSTAT_MEAN ? " (mean over instances)" : p->agg == PSTAT_MAX ? " (max over instances)" : "");
+    }
+    return;
+  }
+  fprintf(out, "{\"policy\": \"%s\"", policy ? policy : "");
+  for (uint32_t i = 0; i < s->n; i++) {
+    const PolicyStat *p = &s->st[i];
+    uint64_t u;
+    double t = stat_total(s, p, &u);
+    fprintf(out, ", \"%s\": ", p->name);
+    print_value(out, p, t, u);
+  }
+  fprintf(out, ", \"per_instance\": {");
+  for (uint32_t i = 0; i < s->n; i++) {
+    const PolicyStat *p = &s->st[i];
+    fprintf(out, "%s\"%s\": [", i ? ", " : "", p->name);
+    for (uint32_t k = 0; k < s->ninst; k++) {
+      fprintf(out, "%s", k ? ", " : "");
+      if (k < p->cap) print_value(out, p, p->v[k], p->u[k]);
+      else fprintf(out, "0");
+    }
+    fprintf(out, "]");
+  }
+  fprintf(out, "}}");
+}

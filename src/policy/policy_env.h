@@ -1,0 +1,76 @@
+/* policy_env.h - what every policy plugin (warp scheduler, observer, fetch
+ * and cache policy) may use besides its own hooks: the running kernel's
+ * identity, blocks of state shared by all policy instances of one GPU, and
+ * the sink its statistics go to. Depends on nothing but the C library.
+ *
+ * PC space (one for every policy): a PC is the instruction's index counted
+ * from the first instruction of the running kernel's entry function, in the
+ * PTX module's order (WarpView.pc, SchedEvent.pc, SchedIssue.pc,
+ * MemRequest.pc, CacheLine.alloc_pc). With the kernel's name it names the
+ * same instruction in every run of the same PTX, so profiles written by one
+ * run (oracle criticality, per-PC load classes) can be read by another.
+ * Instructions of a called .func lie outside [0, PolicyKernel.npc): they are
+ * numbered the same way (modulo 2^32 for a function placed before the kernel).
+ */
+#ifndef WS_POLICY_ENV_H
+#define WS_POLICY_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The kernel being simulated (valid while it runs; name NULL between kernels). */
+typedef struct PolicyKernel {
+  const char *name;          /* entry function's name */
+  uint32_t launch_index;     /* 0 for the first kernel the GPU runs, then 1, 2, ... */
+  uint32_t grid[3], block[3];
+  uint64_t ctas_total;
+  uint32_t warps_per_cta, regs_per_thread, shared_per_cta;
+  uint32_t npc;              /* instructions of the entry function: its PCs are 0..npc-1 */
+} PolicyKernel;
+
+/* Per-GPU context of the policies: the current kernel and named shared blocks. */
+typedef struct PolicyGpu PolicyGpu;
+
+PolicyGpu *policy_gpu_create(void);
+void policy_gpu_free(PolicyGpu *g);
+/* The running kernel (never NULL; its name is NULL between kernels). */
+const PolicyKernel *policy_gpu_kernel(const PolicyGpu *g);
+void policy_gpu_set_kernel(PolicyGpu *g, const PolicyKernel *k); /* NULL: no kernel runs */
+/* The block named `name` of `size` bytes shared by every policy instance of
+ * the GPU (e.g. "dynbypass": SM 0 learns, all SMs follow; or a predictor
+ * that a cache policy reads). The first call creates it zeroed and records
+ * `fini` (may be NULL), called with the block when the GPU is freed; later
+ * calls return the same block. NULL if out of memory, if g is NULL (a cache
+ * made outside a memory system) or if `size` differs from the first call's.
+ * Call it from init(), never on the per-cycle path. */
+void *policy_shared(PolicyGpu *g, const char *name, size_t size, void (*fini)(void *block));
+
+/* ---- statistics ---- */
+/* How the values of one statistic combine over the instances of a policy
+ * (the SMs' schedulers, the L1Ds, the L2 slices). */
+typedef enum PolicyStatAgg { PSTAT_SUM = 0, PSTAT_MEAN, PSTAT_MAX } PolicyStatAgg;
+
+typedef struct PolicyStats PolicyStats;
+/* Adds one statistic of this instance. `name` is a key ("vta_hits"): letters,
+ * digits and '_' (units in the name: "_cycles", "_warp_insts"). The same
+ * names in the same order on every instance. */
+void policy_stat_u64(PolicyStats *s, const char *name, uint64_t v);             /* a count: summed */
+void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg agg); /* a rate, a mean */
+
+/* The collector (used by the engine; tests may use it too). One per plugin
+ * kind: begin_instance() before each instance's stats hook. */
+PolicyStats *policy_stats_create(void);
+void policy_stats_free(PolicyStats *s);
+void policy_stats_begin_instance(PolicyStats *s);
+uint32_t policy_stats_count(const PolicyStats *s); /* distinct statistics */
+const char *policy_stats_name(const PolicyStats *s, uint32_t i);
+/* The statistic named `name` over all instances (0 if absent); *found tells. */
+double policy_stats_total(const PolicyStats *s, const char *name, bool *found);
+/* Text: "<prefix>.<name>  <total>" per statistic. JSON: one object value
+ * {"policy": "<policy>", "name": total, ..., "per_instance": {"name": [v0, v1, ...]}}
+ * (no newline; prefix unused). */
+void policy_stats_print(const PolicyStats *s, const char *policy, const char *prefix, FILE *out, bool json);
+
+#endif

@@ -1,0 +1,200 @@
+/* plugins.c - the SM's plugins: its warp scheduler (plug[0]) and the
+ * observers of sm.observers, made from the registry; the fetch policy; and
+ * everything the SM tells them (events, issues, memory-request annotation,
+ * ticks, the L1D's evictions). No policy is named here: plugins are found by
+ * the names the config gives. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/registry.h"
+#include "sm/sm_int.h"
+
+/* ---- events ---- */
+
+void sm_emit(Sm *sm, SchedEvent *ev) {
+  ev->kernel = sm->env.kernel;
+  for (uint32_t i = 0; i < sm->nplug; i++)
+    if (sm->plug[i].p->on_event) sm->plug[i].p->on_event(sm->plug[i].st, ev);
+}
+
+/* The event's CTA fields from warp `slot`'s view (none for UINT32_MAX). */
+static void event_cta(const Sm *sm, SchedEvent *ev, uint32_t slot) {
+  if (slot < sm->max_warps) {
+    ev->cta_slot = sm->views[slot].cta_slot;
+    ev->cta_id = sm->views[slot].cta_id;
+  }
+}
+
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc, uint64_t now) {
+  SchedEvent ev = {.kind = kind, .slot = slot, .cycle = now, .cta_slot = UINT32_MAX, .cta_id = UINT32_MAX,
+                   .line_addr = line, .pc = sm_policy_pc(sm, module_pc), .other_slot = -1};
+  event_cta(sm, &ev, slot);
+  sm_emit(sm, &ev);
+}
+
+/* The L1D lost a line (cache_set_evict_listener): L1_EVICT to the plugins,
+ * naming the warp that allocated it (if it is still the warp in that slot:
+ * a warp launched after the line was reserved is another warp) and the warp
+ * whose request evicted it. */
+static void l1d_evicted(void *ctx, const CacheEviction *e) {
+  Sm *sm = ctx;
+  const CacheLine *l = e->line;
+  uint32_t victim = UINT32_MAX;
+  if (l->alloc_sm == (int32_t)sm->id && l->alloc_warp >= 0 && (uint32_t)l->alloc_warp < sm->max_warps) {
+    const WarpView *v = &sm->views[l->alloc_warp];
+    if (v->valid && l->alloc_cycle >= v->launch_cycle) victim = (uint32_t)l->alloc_warp;
+  }
+  SchedEvent ev = {.kind = SCHED_EV_L1_EVICT, .slot = victim, .cycle = e->cycle, .cta_slot = UINT32_MAX,
+                   .cta_id = UINT32_MAX, .line_addr = l->line_addr, .pc = (uint32_t)l->alloc_pc,
+                   .other_slot = e->by && e->by->sm == (int32_t)sm->id ? e->by->warp : -1, .fail = (uint8_t)e->reason};
+  event_cta(sm, &ev, victim);
+  sm_emit(sm, &ev);
+}
+
+/* ---- other hooks ---- */
+
+void sm_plugins_tick(Sm *sm, uint64_t now) {
+  uint64_t wake = UINT64_MAX;
+  for (uint32_t i = 0; i < sm->nplug; i++) {
+    const WarpSchedPolicy *p = sm->plug[i].p;
+    if (!p->tick) continue;
+    p->tick(sm->plug[i].st, now);
+    if (p->next_tick) {
+      uint64_t t = p->next_tick(sm->plug[i].st, now);
+      if (t <= now) t = now + 1;
+      if (t < wake) wake = t;
+    }
+  }
+  sm->p_wake = wake;
+}
+
+void sm_plugins_issue(Sm *sm, uint32_t slot, const SchedIssue *is) {
+  for (uint32_t i = 0; i < sm->nplug; i++)
+    if (sm->plug[i].p->on_issue) sm->plug[i].p->on_issue(sm->plug[i].st, &sm->views[slot], is);
+}
+
+void sm_plugins_annotate(Sm *sm, uint32_t slot, SchedMemAnnot *m) {
+  for (uint32_t i = 0; i < sm->nplug; i++)
+    if (sm->plug[i].p->annotate) sm->plug[i].p->annotate(sm->plug[i].st, &sm->views[slot], m);
+}
+
+void sm_plugins_warps_change(const Sm *sm) {
+  for (uint32_t i = 0; i < sm->nplug; i++)
+    if (sm->plug[i].p->on_warps_change) sm->plug[i].p->on_warps_change(sm->plug[i].st);
+}
+
+void sm_plugins_kernel(Sm *sm, bool begin, uint64_t now) {
+  if (!sm->has_event) return;
+  SchedEvent ev = {.kind = begin ? SCHED_EV_KERNEL_BEGIN : SCHED_EV_KERNEL_END, .slot = UINT32_MAX, .cycle = now,
+                   .cta_slot = UINT32_MAX, .cta_id = UINT32_MAX, .other_slot = -1};
+  sm_emit(sm, &ev);
+}
+
+/* ---- creation ---- */
+
+/* Looks up the observers of sm.observers ("none", or names separated by
+ * commas) into out[]; their number, or -1 with err set. */
+static int find_observers(const Sm *sm, const SmObserver **out, char *err, size_t errlen) {
+  const char *list = cfg_str(sm->cfg, "sm.observers");
+  char names[512];
+  if (!strcmp(list, "none") || !list[0]) return 0;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", list);
+  int n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    while (*tok == ' ' || *tok == '\t') tok++;
+    size_t len = strlen(tok);
+    while (len && (tok[len - 1] == ' ' || tok[len - 1] == '\t')) tok[--len] = 0;
+    const SmObserver *o = policy_find_observer(tok);
+    if (!o) {
+      policy_names(POLICY_OBSERVER, names, sizeof names);
+      return cfg_errorf(sm->cfg, "sm.observers", err, errlen, "unknown observer '%s' (valid: %s, or none)", tok,
+                        names[0] ? names : "none registered");
+    }
+    if (o->order || o->lists_all || o->can_issue || o->cta_limit || o->fetch_select)
+      return cfg_errorf(sm->cfg, "sm.observers", err, errlen,
+                        "observer '%s' defines a scheduler hook (order, lists_all, can_issue, cta_limit, fetch_select)", tok);
+    for (int i = 0; i < n; i++)
+      if (out[i] == o) return cfg_errorf(sm->cfg, "sm.observers", err, errlen, "observer '%s' listed twice", tok);
+    if (n == SM_MAX_OBSERVERS)
+      return cfg_errorf(sm->cfg, "sm.observers", err, errlen, "more than %d observers", SM_MAX_OBSERVERS);
+    out[n++] = o;
+  }
+  return n;
+}
+
+int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
+  const Config *cfg = sm->cfg;
+  const char *pname = cfg_str(cfg, "sched.policy"), *fname = cfg_str(cfg, "sm.fetch_policy");
+  const WarpSchedPolicy *sched = policy_find_warp(pname);
+  const FetchPolicy *fetch = policy_find_fetch(fname);
+  char names[512];
+  if (!sched) {
+    policy_names(POLICY_WARP, names, sizeof names);
+    return cfg_errorf(cfg, "sched.policy", err, errlen, "unknown warp scheduler '%s' (valid: %s)", pname, names);
+  }
+  if (!sched->order) return cfg_errorf(cfg, "sched.policy", err, errlen, "warp scheduler '%s' has no order hook", pname);
+  if (!fetch) {
+    policy_names(POLICY_FETCH, names, sizeof names);
+    return cfg_errorf(cfg, "sm.fetch_policy", err, errlen, "unknown fetch policy '%s' (valid: %s)", fname, names);
+  }
+  if (fetch->use_scheduler && !sched->fetch_select)
+    return cfg_errorf(cfg, "sm.fetch_policy", err, errlen,
+                      "fetch policy '%s' needs a warp scheduler with a fetch_select hook ('%s' has none)", fname, pname);
+  const SmObserver *obs[SM_MAX_OBSERVERS];
+  int nobs = find_observers(sm, obs, err, errlen);
+  if (nobs < 0) return -1;
+  PolicyGpu *pg = memsys_policy_gpu(sm->ms);
+  sm->env = (WarpSchedEnv){.sm = sm->id, .nsched = sm->nsched, .max_warps = sm->max_warps, .max_ctas = sm->max_ctas,
+                           .cfg = cfg, .gpu = pg, .kernel = policy_gpu_kernel(pg)};
+  char prefix[96];
+  WarpSchedEnv env = sm->env;
+  env.prefix = prefix;
+  /* each plugin counts (nplug, sm->fetch) once made: sm_free frees exactly those */
+  for (int i = 0; i <= nobs; i++) {
+    const WarpSchedPolicy *p = i ? obs[i - 1] : sched;
+    snprintf(prefix, sizeof prefix, "%s.%s", i ? "observer" : "sched", p->name);
+    void *st = NULL;
+    if (p->init && p->init(&st, &env, err, errlen)) return -1;
+    sm->plug[sm->nplug++] = (SmPlugin){p, st};
+  }
+  snprintf(prefix, sizeof prefix, "fetch.%s", fetch->name);
+  if (fetch->init && fetch->init(&sm->fstate, &env, err, errlen)) return -1;
+  sm->fetch = fetch;
+  sm->fetch_sched = fetch->use_scheduler;
+  sm->policy = sched;
+  sm->pstate = sm->plug[0].st;
+  bool every = false;
+  for (uint32_t i = 0; i < sm->nplug; i++) {
+    const WarpSchedPolicy *p = sm->plug[i].p;
+    sm->has_tick |= p->tick != NULL;
+    every |= p->tick && !p->next_tick;
+    sm->has_event |= p->on_event != NULL;
+    sm->has_issue |= p->on_issue != NULL;
+    sm->has_annot |= p->annotate != NULL;
+  }
+  sm->tick_every = every;
+  sm->p_wake = UINT64_MAX;
+  if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
+  return 0;
+}
+
+void sm_plugins_free(Sm *sm) {
+  for (uint32_t i = 0; i < sm->nplug; i++)
+    if (sm->plug[i].p->free) sm->plug[i].p->free(sm->plug[i].st);
+  sm->nplug = 0;
+  if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
+  sm->fetch = NULL;
+  sm->policy = NULL;
+}
+
+/* ---- statistics ---- */
+
+void sm_policy_stats(const Sm *sm, uint32_t plugin, PolicyStats *out) {
+  policy_stats_begin_instance(out);
+  if (plugin < sm->nplug && sm->plug[plugin].p->stats) sm->plug[plugin].p->stats(sm->plug[plugin].st, out);
+}
+
+uint32_t sm_plugin_count(const Sm *sm) { return sm->nplug; }
+const char *sm_plugin_name(const Sm *sm, uint32_t plugin) { return plugin < sm->nplug ? sm->plug[plugin].p->name : NULL; }
