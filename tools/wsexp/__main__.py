@@ -350,6 +350,7 @@ def cmd_reproduce(argv):
     p.add_argument("-o", "--out", help="output directory (default results/reproduce/<paper>-<size>)")
     p.add_argument("--emit", choices=("slurm", "parallel"), help="write cluster run lists instead of running")
     p.add_argument("--no-run", action="store_true", help="run nothing: report on the results already there")
+    p.add_argument("--retry-failed", action="store_true", help="run failed runs again")
     p.add_argument("--benchmarks", help="comma list: only these benchmarks (tests, quick looks)")
     p.add_argument("--sweeps", help="comma list: run only these sweeps of the paper (the report covers all)")
     p.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"))

@@ -323,6 +323,10 @@ def prepare(paper, size, benches, checker):
     """Each sweep as (name, Spec with the unavailable labels dropped, availability, runs)."""
     out = []
     for name, sp in paper.sweeps.items():
+        for config in sp.configs:   # the sweep's own configuration must build, whatever its labels
+            ok, msg = checker.check(specmod.config_file(sp, config), sp.sets)
+            if not ok:
+                raise ReproError(f"sweep '{name}': configuration {config} does not build: {msg}")
         av = availability(paper, sp, checker)
         sp.sizes = [size]
         if benches:
@@ -338,7 +342,7 @@ def prepare(paper, size, benches, checker):
     return out
 
 
-def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, out=sys.stderr):
+def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, retry=False, out=sys.stderr):
     """Runs (or emits) every sweep (or those named in only); returns {sweep: (counts, skipped, seconds)}
     and an exit status."""
     times, rc = {}, 0
@@ -359,7 +363,7 @@ def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, out=sys.std
         out.write(f"sweep '{name}': {len(defs)} runs, {jobs} at a time -> {res.path}\n")
         out.flush()
         t0 = time.time()
-        counts, skipped, interrupted = runner.run_pool(res, defs, warpsim, jobs, sp.timeout, False, out=out,
+        counts, skipped, interrupted = runner.run_pool(res, defs, warpsim, jobs, sp.timeout, retry, out=out,
                                                        quiet=quiet)
         dt = time.time() - t0
         times[name] = (counts, skipped, dt)
@@ -750,7 +754,7 @@ def main(args, warpsim):
     t0 = time.time()
     times, rc = {}, 0
     if not args.no_run:
-        times, rc = run_all(prepared, outdir, warpsim, args.jobs, args.emit, args.quiet, only)
+        times, rc = run_all(prepared, outdir, warpsim, args.jobs, args.emit, args.quiet, only, args.retry_failed)
         if args.emit:
             sys.stdout.write(f"after the cluster jobs: warpsim reproduce {paper.name} --size {args.size} "
                              f"-o {shlex.quote(outdir)} --no-run  (writes the report)\n")
