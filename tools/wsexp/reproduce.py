@@ -575,8 +575,18 @@ def draw(fig, blocks, names, outdir, pl):
 
 # ---- report.md ----
 
+def _numeric(cell):
+    try:
+        float(str(cell).split(" ")[0].replace("%", ""))
+        return True
+    except ValueError:
+        return str(cell) in ("-", "")
+
+
 def md_table(head, rows):
-    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(head))) + "|"]
+    """A Markdown table; columns whose cells are all numbers are right-aligned."""
+    right = [bool(rows) and all(_numeric(r[i]) for r in rows) for i in range(len(head))]
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if r else "---" for r in right) + "|"]
     for r in rows:
         out.append("| " + " | ".join(str(c).replace("|", "/") for c in r) + " |")
     return "\n".join(out)
