@@ -645,7 +645,7 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
            "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
            "Direction agrees: for a comparison, both sides of 1 the same way (within the claim's neutral band, "
            "if it states one). Ratio: warpsim / paper.", ""]
-    crow, counts = [], {"yes": 0, "no": 0, "n/a": 0, "no result": 0, "not available": 0}
+    crow, counts, partial = [], {"yes": 0, "no": 0, "n/a": 0, "no result": 0, "not available": 0}, 0
     claims_csv = []
     for c in paper.claims:
         sp = next(p for n, p, a, r in prepared if n == c.sweep)
@@ -668,6 +668,9 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
         v, used, missing = claim_value(c, sp, sds[c.sweep])
         d = direction(c, v) if v is not None else "no result"
         counts[d] += 1
+        if v is not None and missing:   # computed over part of the group: say so where it shows
+            partial += 1
+            d += " (partial)"
         ratio = v / c.paper if v is not None and c.paper and not c.paper_dir else None
         note = []
         if missing:
@@ -681,7 +684,9 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
     md += [md_table(["id", "claim", "where", "compared", "paper", "warpsim", "direction agrees", "ratio", "note"], crow), ""]
     md += [f"Claims: {counts['yes']} agree in direction, {counts['no']} do not, {counts['n/a']} are values without a "
            f"direction, {counts['no result']} have no result yet (runs missing or failed), {counts['not available']} "
-           f"need a technique, statistic or benchmark that does not exist yet.", ""]
+           f"need a technique, statistic or benchmark that does not exist yet."
+           + (f" {partial} of those with a value are computed over part of their group (the note names the "
+              f"benchmarks without a result)." if partial else ""), ""]
     os.makedirs(outdir, exist_ok=True)
     runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
     buf = [["claim", "paper", "warpsim", "direction_agrees", "ratio", "note"]] + claims_csv
