@@ -568,7 +568,9 @@ def draw(fig, blocks, names, outdir, pl):
         if any(x is None for x in xs):
             xs = list(range(1, len(fig.series) + 1))
         series = [(b, vals) for g, rows in blocks for b, vals in rows]
-        return pl.lines(base, title, fig.series_dim, ylabel, xs, series, 1.0 if fig.norm else None)
+        prefix = fig.series[0].rsplit(":", 1)[0] if ":" in fig.series[0] else ""
+        xlabel = fig.series_dim + (f" ({prefix}:N)" if prefix else "")
+        return pl.lines(base, title, xlabel, ylabel, xs, series, 1.0 if fig.norm else None)
     return pl.bars(base, title, ylabel, [(g if len(blocks) > 1 or g != "all" else None, rows) for g, rows in blocks],
                    names, 1.0 if fig.norm else None)
 
