@@ -32,10 +32,12 @@ static const char *usage =
     "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
     "      -v                       verbose\n"
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
-    "  config [--config C] [--set K=V ...]              print the resolved configuration\n"
+    "  config [--config C] [--set K=V ...] [--check]    print the resolved configuration (--check: also build\n"
+    "                                                   the GPU from it: policy names; print nothing)\n"
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
     "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (see README)\n"
     "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
+    "  reproduce <paper> [--size S] [-j N] [-o DIR] | --list   a paper's figures and claims (doc/reproducing.md)\n"
     "  help                         this text\n";
 
 double cli_now(void) {
@@ -417,17 +419,23 @@ static int cmd_suite(int argc, char **argv) {
 
 static int cmd_config(int argc, char **argv) {
   RunOpts ro = {0};
-  int json = 0;
+  int json = 0, check = 0;
   for (int i = 0; i < argc; i++) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
     if (!strcmp(argv[i], "--json")) { json = 1; continue; }
-    fprintf(stderr, "warpsim config: unknown option '%s' (valid: --config, --sched, --set, --json)\n", argv[i]);
+    if (!strcmp(argv[i], "--check")) { check = 1; continue; }
+    fprintf(stderr, "warpsim config: unknown option '%s' (valid: --config, --sched, --set, --json, --check)\n", argv[i]);
     return 2;
   }
   Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
+  if (check) { /* usable for a run: the GPU builds (policy names, cross-key checks) */
+    int rc = check_gpu_config(cfg) ? 2 : 0;
+    cfg_free(cfg);
+    return rc;
+  }
   if (json) { cfg_print_json(cfg, stdout); printf("\n"); }
   else cfg_print_text(cfg, stdout);
   cfg_free(cfg);
@@ -445,7 +453,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "suite")) return cmd_suite(argc - 2, argv + 2);
   if (!strcmp(cmd, "launch")) return cli_launch(argc - 2, argv + 2);
   if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
-  if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, sweep, report, help)\n", cmd);
+  if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce")) return cli_exp(cmd, argc - 2, argv + 2);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, sweep, report, reproduce, help)\n", cmd);
   return 2;
 }

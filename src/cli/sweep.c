@@ -1,4 +1,4 @@
-/* sweep.c - `warpsim sweep` and `warpsim report`: hands the command line to the experiment
+/* sweep.c - `warpsim sweep`, `warpsim report` and `warpsim reproduce`: hands the command line to the experiment
  * tool (tools/wsexp, Python 3 stdlib), telling it which warpsim binary to run. Depends on
  * nothing else in warpsim; the tool calls back only through `warpsim run` / `warpsim config`. */
 #include <limits.h>

@@ -88,6 +88,9 @@ typedef struct CacheStats {
   uint64_t write_hits, write_misses;
   uint64_t resfail[CACHE_FAIL__COUNT];
   uint64_t writebacks, invalidations;
+  /* L1 caches only: read hits on a line another warp allocated (another warp slot or SM;
+   * alloc_sm/alloc_warp of CacheLine): inter-warp locality; read_hits - this = intra-warp */
+  uint64_t read_hits_other_warp;
 } CacheStats;
 
 typedef struct Cache Cache;

@@ -457,6 +457,15 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   double lat = t.loads_completed ? (double)t.load_latency_sum / (double)t.loads_completed : 0.0;
   double disp = t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0;
   double wips = wall > 0 ? (double)t.warp_insts / wall : 0.0;
+  /* barrier/exit and locality statistics (barrier_stats.c, cache.c read_hits_other_warp) */
+  t.warp_disparity_max_e6 = 0; /* a maximum over SMs, not a sum */
+  for (uint32_t i = 0; i < g->nsm; i++)
+    if (sm_stats(g->sms[i])->warp_disparity_max_e6 > t.warp_disparity_max_e6) t.warp_disparity_max_e6 = sm_stats(g->sms[i])->warp_disparity_max_e6;
+  double res = t.warp_resident_cycles ? (double)t.warp_resident_cycles : 1.0;
+  double bar_frac = (double)t.barrier_wait_cycles / res, exit_frac = (double)t.exit_wait_cycles / res;
+  double rtru_bar = t.barrier_phases ? (double)t.barrier_rtru_e6_sum / 1e6 / (double)t.barrier_phases : 0.0;
+  double rtru_exit = t.exit_phases ? (double)t.exit_rtru_e6_sum / 1e6 / (double)t.exit_phases : 0.0;
+  double hits_same = (double)(l1.read_hits - l1.read_hits_other_warp) / kinst, hits_other = (double)l1.read_hits_other_warp / kinst;
   if (!json) {
     fprintf(out, "gpu.cycles                  %llu\n", (unsigned long long)g->cycle);
     fprintf(out, "gpu.warp_insts              %llu\n", (unsigned long long)t.warp_insts);
@@ -493,6 +502,16 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     fprintf(out, "cta.count                   %llu (avg %.0f cycles)\n", (unsigned long long)t.ctas_done,
             t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0);
     fprintf(out, "cta.warp_time_disparity     %.4f (mean over CTAs of (slowest-fastest)/slowest warp)\n", disp);
+    fprintf(out, "cta.warp_time_disparity_max %.4f; CTAs by disparity (bins of %.1f):", (double)t.warp_disparity_max_e6 / 1e6,
+            1.0 / SM_DISPARITY_BINS);
+    for (int b = 0; b < SM_DISPARITY_BINS; b++) fprintf(out, " %llu", (unsigned long long)t.warp_disparity_hist[b]);
+    fprintf(out, "\nwarp.barrier_stall_fraction  %.4f (warp-cycles waiting at barriers / warp-cycles resident)\n", bar_frac);
+    fprintf(out, "warp.exit_stall_fraction     %.4f (warp-cycles retired, waiting for the CTA to exit / resident)\n", exit_frac);
+    fprintf(out, "warp.rtru_barrier_phase     %.4f (mean RTRU over %llu warp-phases ended by a barrier; exit phase %.4f)\n", rtru_bar,
+            (unsigned long long)t.barrier_phases, rtru_exit);
+    fprintf(out, "l1d.read_hits_pki           same warp %.3f, other warp %.3f (per 1000 warp_insts; hits %llu and %llu)\n",
+            hits_same, hits_other, (unsigned long long)(l1.read_hits - l1.read_hits_other_warp),
+            (unsigned long long)l1.read_hits_other_warp);
     memsys_print_stats(g->ms, out, false);
     gpu_print_policy_stats(g, out, false);
     fprintf(out, "sim.wall_seconds            %.3f\n", wall);
@@ -530,8 +549,23 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
                "\"avg_load_latency_cycles\": %.3f,\n",
           (double)l1_miss / kinst, l1.reads ? (double)l1_miss / (double)l1.reads : 0.0, (double)l2_miss / kinst,
           l2.reads ? (double)l2_miss / (double)l2.reads : 0.0, lat);
-  fprintf(out, " \"ctas\": %llu, \"avg_cta_cycles\": %.3f, \"warp_time_disparity\": %.6f,\n \"memory\": ",
+  fprintf(out, " \"ctas\": %llu, \"avg_cta_cycles\": %.3f, \"warp_time_disparity\": %.6f,\n",
           (unsigned long long)t.ctas_done, t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0, disp);
+  fprintf(out, " \"warp_time_disparity_max\": %.6f, \"warp_time_disparity_hist\": {", (double)t.warp_disparity_max_e6 / 1e6);
+  for (int b = 0; b < SM_DISPARITY_BINS; b++)
+    fprintf(out, "%s\"pct%02d_%02d\": %llu", b ? ", " : "", 100 * b / SM_DISPARITY_BINS, 100 * (b + 1) / SM_DISPARITY_BINS,
+            (unsigned long long)t.warp_disparity_hist[b]);
+  fprintf(out, "},\n \"barrier_stall_fraction\": %.6f, \"exit_stall_fraction\": %.6f, \"rtru_barrier_phase\": %.6f, "
+               "\"rtru_exit_phase\": %.6f, \"barrier_phases\": %llu, \"barrier_wait_cycles\": %llu, \"exit_wait_cycles\": %llu, "
+               "\"warp_resident_cycles\": %llu,\n",
+          bar_frac, exit_frac, rtru_bar, rtru_exit, (unsigned long long)t.barrier_phases, (unsigned long long)t.barrier_wait_cycles,
+          (unsigned long long)t.exit_wait_cycles, (unsigned long long)t.warp_resident_cycles);
+  uint64_t resfail_cycles = 0;
+  for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
+  fprintf(out, " \"l1d_read_hits_same_warp\": %llu, \"l1d_read_hits_other_warp\": %llu, \"l1d_read_hits_same_warp_pki\": %.6f, "
+               "\"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, \"ldst_resfail_stall_cycles\": %llu,\n \"memory\": ",
+          (unsigned long long)(l1.read_hits - l1.read_hits_other_warp), (unsigned long long)l1.read_hits_other_warp, hits_same,
+          hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0, (unsigned long long)resfail_cycles);
   memsys_print_stats(g->ms, out, true);
   fprintf(out, ",\n \"policies\": ");
   gpu_print_policy_stats(g, out, true);

@@ -6,6 +6,7 @@
 
 #include "core/bitmap.h"
 #include "policy/registry.h"
+#include "sm/barrier_stats.h"
 #include "sm/sm_int.h"
 
 static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
@@ -161,6 +162,8 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
     sm_free(sm);
     return NULL;
   }
+  sm->bstat = sm_bstat_create(sm->max_warps, sm->max_ctas); /* barrier/exit statistics */
+  if (!sm->bstat) { snprintf(err, errlen, "out of memory"); sm_free(sm); return NULL; }
   for (uint32_t i = 0; i < sm->nsched; i++) sm->greedy[i] = -1;
   for (uint32_t w = 0; w < sm->max_warps; w++) {
     sm->sched_of[w] = (uint8_t)(w % sm->nsched % 64);
@@ -179,6 +182,7 @@ void sm_free(Sm *sm) {
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
   free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
+  sm_bstat_free(sm->bstat);
   free(sm);
 }
 
@@ -327,6 +331,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_warps += c->warps;
   sm->used_regs += c->regs;
   sm->used_shared += c->shared;
+  sm_bstat_cta_launch(sm, cs, now);
   sm->quiet = sm->q_pop = 0;
   sm->fetch_dirty = 1;
   sm->issue_dirty = 1;
@@ -428,6 +433,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   if (t < c->warp_tmin) c->warp_tmin = t;
   if (t > c->warp_tmax) c->warp_tmax = t;
   sm->st.warps_done++;
+  sm_bstat_retire(sm, slot, now);
   sm_event(sm, SCHED_EV_WARP_EXIT, slot, 0, sm->pc_base, now);
   w->pw = NULL;
   w->view->valid = 0;
@@ -443,6 +449,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
     if (c->warp_tmax) sm->st.warp_disparity_sum += (double)(c->warp_tmax - c->warp_tmin) / (double)c->warp_tmax;
     sm->st.warp_time_max_sum += c->warp_tmax;
     sm->st.warp_time_min_sum += c->warp_tmin;
+    sm_bstat_cta_exit(sm, w->cta_slot, now);
     if (sm->has_event) {
       SchedEvent ev = {.kind = SCHED_EV_CTA_EXIT, .slot = UINT32_MAX, .cycle = now, .cta_slot = w->cta_slot,
                        .cta_id = c->cta->linear_id, .other_slot = -1, .nwarps = c->warps};
@@ -671,6 +678,9 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
                      .active_lanes = w->view->active_lanes, .kind = kind, .taken = npc_now != pc + 1};
     sm_plugins_issue(sm, s, &is);
   }
+  /* barrier statistics (barrier_stats.c): a releasing warp arrives with no wait */
+  if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) sm_bstat_arrive(sm, s, now);
+  if (r == PTX_STEP_RELEASED) sm_bstat_release(sm, s, now);
   if (r == PTX_STEP_BARRIER) sm_event(sm, SCHED_EV_BARRIER_ARRIVE, s, 0, pc, now);
   if (r == PTX_STEP_RELEASED) {
     sm_event(sm, SCHED_EV_BARRIER_ARRIVE, s, 0, pc, now);
@@ -680,7 +690,10 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
     w->exec_done = 1;
     w->ib_n = 0;
     /* barriers waiting on this warp may now release */
-    if (ptx_cta_recheck_barriers(pw->cta)) sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
+    if (ptx_cta_recheck_barriers(pw->cta)) {
+      sm_bstat_release(sm, s, now);
+      sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
+    }
     maybe_retire(sm, s, now);
   }
   fetch_note(sm, s);

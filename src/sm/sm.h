@@ -38,6 +38,7 @@ typedef enum SmStall {
   SM_STALL__COUNT
 } SmStall;
 
+enum { SM_DISPARITY_BINS = 10 };
 enum { SM_UNIT_SP = 0, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_NONE, SM_UNIT__COUNT };
 
 /* The counters every simulated or quiet cycle adds to come first. */
@@ -57,6 +58,14 @@ typedef struct SmStats {
   uint64_t cta_cycles_sum;                     /* sum of CTA lifetimes */
   double warp_disparity_sum;                   /* sum over CTAs of (slowest-fastest)/slowest warp time */
   uint64_t warp_time_max_sum, warp_time_min_sum;
+  /* barrier and exit statistics (barrier_stats.c; doc/reproducing.md) */
+  uint64_t barrier_wait_cycles;    /* warp-cycles from barrier arrival to release */
+  uint64_t exit_wait_cycles;       /* warp-cycles from a warp's retirement to its CTA's exit */
+  uint64_t warp_resident_cycles;   /* warp-cycles from CTA launch to CTA exit (the fractions' denominator) */
+  uint64_t barrier_phases, barrier_rtru_e6_sum; /* warp-phases ended by a barrier; sum of their RTRU x 1e6 */
+  uint64_t exit_phases, exit_rtru_e6_sum;       /* the same for the exit phase (last release to CTA exit) */
+  uint64_t warp_disparity_hist[SM_DISPARITY_BINS]; /* CTAs by warp_time disparity, bins of 1/SM_DISPARITY_BINS */
+  uint64_t warp_disparity_max_e6;  /* largest per-CTA disparity x 1e6 (a maximum: not summed over SMs) */
 } SmStats;
 
 typedef struct SmKernelInfo SmKernelInfo;

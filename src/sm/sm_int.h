@@ -194,6 +194,7 @@ struct Sm {
   uint64_t p_wake;            /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */
   uint32_t pc_base;           /* the kernel's first module pc: policy PC = module pc - pc_base */
   WarpSchedEnv env;           /* what the plugins were made with (prefix not kept) */
+  struct SmBarStats *bstat;   /* barrier/exit statistics (barrier_stats.c) */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };

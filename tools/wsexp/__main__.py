@@ -6,6 +6,8 @@ binary execs `python3 tools/wsexp <command> ...` with WARPSIM_BIN set to itself)
     warpsim sweep --task DIR INDEX [--per-task K] [--force]     (the cluster entry point)
     warpsim report DIR [--metrics M,...] [--column DIM] [--baseline LABEL] [--out DIR]
                        [--plot auto|matplotlib|gnuplot|none] [--best-by STAT] [--no-best]
+    warpsim reproduce PAPER [--size tiny|small|paper] [-j N] [-o DIR] [--emit slurm|parallel]
+                      [--no-run] [--benchmarks a,b] [--plot ...];  warpsim reproduce --list
 
 Exit status: 0 success, 1 some run failed (recorded) or a report step failed, 2 bad usage,
 130 interrupted (rerun the same command to resume).
@@ -22,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import plot      # noqa: E402
 import report    # noqa: E402
+import reproduce  # noqa: E402
 import runner    # noqa: E402
 import spec      # noqa: E402
 
@@ -336,6 +339,30 @@ def _size(label):
         return None
 
 
+# ---- reproduce ----
+
+def cmd_reproduce(argv):
+    p = Parser(prog="warpsim reproduce", description="Reproduce a paper's figures and claims (doc/reproducing.md).")
+    p.add_argument("paper", nargs="?", help="ccws, cawa, baws, iwarp, bypass (--list shows them)")
+    p.add_argument("--list", action="store_true", help="papers, their experiments, figures and claims, and what each needs")
+    p.add_argument("--size", default="small", choices=spec.SIZES, help="input size (default small)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="parallel runs (default: all cores)")
+    p.add_argument("-o", "--out", help="output directory (default results/reproduce/<paper>-<size>)")
+    p.add_argument("--emit", choices=("slurm", "parallel"), help="write cluster run lists instead of running")
+    p.add_argument("--no-run", action="store_true", help="run nothing: report on the results already there")
+    p.add_argument("--retry-failed", action="store_true", help="run failed runs again")
+    p.add_argument("--benchmarks", help="comma list: only these benchmarks (tests, quick looks)")
+    p.add_argument("--sweeps", help="comma list: run only these sweeps of the paper (the report covers all)")
+    p.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"))
+    p.add_argument("-q", "--quiet", action="store_true", help="no per-run lines")
+    a = p.parse_args(argv)
+    a.jobs = a.jobs or default_jobs()
+    try:
+        return reproduce.main(a, runner.default_warpsim())
+    except reproduce.ReproError as e:
+        raise Usage(f"warpsim reproduce: {e}")
+
+
 def main(argv):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `warpsim report DIR | head` ends quietly
     if not argv or argv[0] in ("-h", "--help", "help"):
@@ -348,7 +375,9 @@ def main(argv):
         if cmd == "report":
             a = report_parser().parse_args(rest)
             return do_report(a.dir, a)
-        raise Usage(f"wsexp: unknown command '{cmd}' (valid: sweep, report)")
+        if cmd == "reproduce":
+            return cmd_reproduce(rest)
+        raise Usage(f"wsexp: unknown command '{cmd}' (valid: sweep, report, reproduce)")
     except Usage as e:
         print(e, file=sys.stderr)
         return 2

@@ -24,6 +24,15 @@ METRICS = {
     "l2_mpki": ("gpu.l2_read_mpki", "L2 MPKI", "read misses/1000 warp insts", False),
     "l1d_miss_rate": ("gpu.l1d_read_miss_rate", "L1D miss rate", "fraction", False),
     "load_latency": ("gpu.avg_load_latency_cycles", "load latency", "cycles", False),
+    "l1d_hit_rate": ("gpu.l1d_read_hit_rate", "L1D hit rate", "fraction", True),
+    "l1d_hits_same_warp_pki": ("gpu.l1d_read_hits_same_warp_pki", "L1D intra-warp hits PKI", "per 1000 warp insts", True),
+    "l1d_hits_other_warp_pki": ("gpu.l1d_read_hits_other_warp_pki", "L1D inter-warp hits PKI", "per 1000 warp insts", True),
+    "barrier_stall": ("gpu.barrier_stall_fraction", "barrier stall fraction", "fraction", False),
+    "exit_stall": ("gpu.exit_stall_fraction", "exit stall fraction", "fraction", False),
+    "rtru": ("gpu.rtru_barrier_phase", "RTRU", "fraction", False),
+    "disparity": ("gpu.warp_time_disparity", "warp time disparity (mean)", "fraction", False),
+    "disparity_max": ("gpu.warp_time_disparity_max", "warp time disparity (max)", "fraction", False),
+    "ldst_resfail_stall": ("gpu.ldst_resfail_stall_cycles", "LD/ST stall cycles (L1D reservation fails)", "cycles", False),
 }
 BASE_DIMS = ("benchmark", "size", "config", "seed")
 
@@ -57,9 +66,9 @@ def unit_of(name):
         return "warp insts/cycle"
     if name == "gpu.ipc_thread_insts_per_cycle":
         return "thread insts/cycle"
-    if leaf.endswith("_mpki"):
+    if leaf.endswith("_mpki") or leaf.endswith("_pki"):
         return "per 1000 warp insts"
-    if leaf.endswith("_rate") or "disparity" in leaf:
+    if leaf.endswith("_rate") or "disparity" in leaf or leaf.endswith("_fraction") or leaf.startswith("rtru"):
         return "fraction"
     if "per_sec" in leaf:
         return ("thread" if "thread" in leaf else "warp") + " insts/s"

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# warpsim reproduce on a hand-made paper folder run by the stand-in binary (tests/cli/exp/fake_warpsim,
+# known IPC and MPKI): the claims arithmetic (harmonic/geometric/arithmetic means of per-benchmark
+# ratios, ratio of means, maxima over a union of groups, differences, Best-SWL, single values),
+# the direction and ratio columns, claims needing a missing technique or statistic listed as not
+# available, a figure's data normalised with its mean, --list, and bad input giving one clear error.
+set -eu
+W=${WARPSIM:-build/rel/warpsim}
+d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export WARPSIM_BIN=$PWD/tests/cli/exp/fake_warpsim
+export WARPSIM_PAPERS=$d/papers
+mkdir -p "$d/papers/toy"
+cat > "$d/papers/toy/paper.txt" <<'S'
+title     Toy paper (it's hand-made)
+source    nowhere.txt
+baseline  the fake binary
+bench     A  a   g1
+bench     B  b   g1
+bench     C  c   g2
+bench     D  -   "not written"
+technique ccws 7 sched.policy=ccws
+S
+cat > "$d/papers/toy/toy.sweep" <<'S'
+name  toy
+group g1 a b
+group g2 c
+size  small
+axis  sched lrr gto swl:2,4 ccws
+S
+cat > "$d/papers/toy/figures.txt" <<'S'
+figure f1 paper="Figure 1" sweep=toy title="IPC over lrr" metric=ipc series=sched:lrr,gto,ccws norm=sched:lrr mean=gmean
+figure f2 paper="Figure 2" sweep=toy title="a statistic to come" metric=ipc series=sched:lrr needs="a statistic (issue 9)"
+S
+cat > "$d/papers/toy/claims.txt" <<'S'
+claim c1 sweep=toy text="gto over lrr, hmean" metric=ipc group=g1 agg=hmean a=sched:gto b=sched:lrr paper=1.2
+claim c2 sweep=toy text="gto vs lrr, gmean, neutral" metric=ipc group=g1 agg=gmean a=sched:gto b=sched:lrr paper=1.0 neutral=0.01
+claim c3 sweep=toy text="best-swl over gto" metric=ipc group=all agg=amean a=sched:best:swl b=sched:gto paper=">1" source=figure
+claim c4 sweep=toy text="mpki of c" metric=l1d_mpki bench=c agg=value a=sched:lrr paper=40
+claim c5 sweep=toy text="ratio of means" metric=ipc group=g1 agg=amean mode=ratio-of-means a=sched:gto b=sched:lrr paper=0.9
+claim c6 sweep=toy text="ccws over gto" metric=ipc group=g1 agg=hmean a=sched:ccws b=sched:gto paper=1.5
+claim c7 sweep=toy text="max over g1+g2" metric=ipc group=g1+g2 agg=max a=sched:gto b=sched:lrr paper=2.5
+claim c8 sweep=toy text="difference" metric=ipc group=g2 agg=amean mode=mean-of-differences a=sched:swl:4 b=sched:lrr paper=-1
+claim c9 sweep=toy text="a statistic to come" metric=ipc group=g1 a=sched:lrr paper=0.5 needs="a statistic (issue 9)"
+S
+$W reproduce toy --size tiny -o "$d/out" -j 2 --plot none -q > "$d/run.out" 2>&1 || fail "reproduce: $(cat "$d/run.out")"
+grep -q "9 claim(s) (4 agree, 2 do not, 1 values, 0 no result, 2 not available)" "$d/run.out" || fail "summary: $(cat "$d/run.out")"
+python3 - "$d/out" <<'P'
+import csv, sys
+out = sys.argv[1]
+rows = {r["claim"]: r for r in csv.DictReader(open(f"{out}/claims.csv"))}
+def near(s, v):
+    assert s != "" and abs(float(s) - v) < 1e-9, (s, v)
+near(rows["c1"]["warpsim"], 0.8); assert rows["c1"]["direction_agrees"] == "no"; near(rows["c1"]["ratio"], 0.8 / 1.2)
+near(rows["c2"]["warpsim"], 1.0); assert rows["c2"]["direction_agrees"] == "yes"
+near(rows["c3"]["warpsim"], 2.0); assert rows["c3"]["direction_agrees"] == "yes" and rows["c3"]["ratio"] == ""
+near(rows["c4"]["warpsim"], 40.0); assert rows["c4"]["direction_agrees"] == "n/a"; near(rows["c4"]["ratio"], 1.0)
+near(rows["c5"]["warpsim"], 1.0); assert rows["c5"]["direction_agrees"] == "no"
+assert rows["c6"]["direction_agrees"] == "not available" and "needs ccws (issue 7)" in rows["c6"]["note"], rows["c6"]
+near(rows["c7"]["warpsim"], 2.0); assert rows["c7"]["direction_agrees"] == "yes"; near(rows["c7"]["ratio"], 0.8)
+near(rows["c8"]["warpsim"], -2.0); assert rows["c8"]["direction_agrees"] == "yes"; near(rows["c8"]["ratio"], 2.0)
+assert rows["c9"]["direction_agrees"] == "not available" and "a statistic (issue 9)" in rows["c9"]["note"]
+f = {(r["group"], r["benchmark"]): r for r in csv.DictReader(open(f"{out}/figures/f1.csv"))}
+assert list(f[("g1", "a")].keys()) == ["group", "benchmark", "lrr", "gto"], f[("g1", "a")].keys()
+near(f[("g1", "a")]["gto"], 2.0); near(f[("g1", "b")]["gto"], 0.5); near(f[("g1", "gmean")]["gto"], 1.0)
+near(f[("g2", "c")]["gto"], 1.0)
+md = open(f"{out}/report.md").read()
+for want in ("| claim |", "direction agrees", "**missing**", "needs ccws (issue 7)", "Not available: needs a statistic (issue 9)",
+             "some series not available"):
+    assert want in md, want
+P
+# no run of the unavailable scheduler was made
+! grep -rq "sched.policy=ccws" "$d/out/sweeps/toy/manifest.tsv" || fail "ccws runs were planned"
+# --no-run reports again from the same results, identically
+cp "$d/out/claims.csv" "$d/claims1.csv"
+$W reproduce toy --size tiny -o "$d/out" --no-run --plot none > "$d/rerun.out" 2>&1 || fail "--no-run: $(cat "$d/rerun.out")"
+cmp -s "$d/claims1.csv" "$d/out/claims.csv" || fail "claims differ on --no-run"
+$W reproduce --list > "$d/list.out" 2>&1 || fail "--list: $(cat "$d/list.out")"
+grep -q "^toy: Toy paper" "$d/list.out" || fail "list: $(cat "$d/list.out")"
+grep -Eq "Figure 1 +partly available +IPC over lrr \[needs ccws \(issue 7\)\]" "$d/list.out" || fail "list figure: $(cat "$d/list.out")"
+grep -Eq "Figure 2 +not available" "$d/list.out" || fail "list figure 2: $(cat "$d/list.out")"
+grep -q "claims: 9, 7 available now, 2 need a technique" "$d/list.out" || fail "list claims: $(cat "$d/list.out")"
+grep -q "missing: D" "$d/list.out" || fail "list benchmarks: $(cat "$d/list.out")"
+# --emit: one cluster run list per sweep (only what is available), and how to report afterwards
+$W reproduce toy --size tiny -o "$d/cl" --emit parallel > "$d/emit.out" 2>&1 || fail "--emit parallel: $(cat "$d/emit.out")"
+[ "$(wc -l < "$d/cl/sweeps/toy/parallel.txt")" = 12 ] || fail "parallel.txt: $(cat "$d/cl/sweeps/toy/parallel.txt")"
+grep -q -- "--no-run" "$d/emit.out" || fail "--emit: no follow-up command: $(cat "$d/emit.out")"
+[ ! -e "$d/cl/report.md" ] || fail "--emit wrote a report before any run"
+$W reproduce toy --size tiny -o "$d/cs" --emit slurm > "$d/emit.out" 2>&1 || fail "--emit slurm: $(cat "$d/emit.out")"
+grep -q "^#SBATCH --array=0-11$" "$d/cs/sweeps/toy/slurm.sh" || fail "slurm.sh: $(cat "$d/cs/sweeps/toy/slurm.sh")"
+# bad input: exit 2, one line naming the problem, never a traceback
+bad() {  # bad WANT-IN-MESSAGE ARGS...
+  local want=$1; shift
+  set +e; $W reproduce "$@" > "$d/bad.out" 2>&1; local rc=$?; set -e
+  [ $rc -eq 2 ] || fail "reproduce $*: exit $rc (want 2): $(cat "$d/bad.out")"
+  grep -qF -- "$want" "$d/bad.out" || fail "reproduce $*: message: $(cat "$d/bad.out")"
+  ! grep -q Traceback "$d/bad.out" || fail "reproduce $*: traceback"
+}
+bad "no paper 'nope'" nope
+bad "which paper" 
+bad "--benchmarks: zz not in any sweep" toy --benchmarks zz -o "$d/o2"
+bad "--sweeps: no sweep qq" toy --sweeps qq -o "$d/o2"
+bad "invalid choice" toy --size huge
+echo 'claim c10 sweep=toy metric=ipc group=g9 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:10: sweep 'toy' has no group 'g9'" toy -o "$d/o2"
+sed -i '$d' "$d/papers/toy/claims.txt"
+echo 'claim c10 sweep=toy metric=ipc group=g1 a=sched:zzz paper=1 text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:10: 'zzz' is not a label of sched" toy -o "$d/o2"
+sed -i '$d' "$d/papers/toy/claims.txt"
+echo 'claim c10 sweep=toy metric=ipc group=g1 a=sched:lrr paper=lots text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:10: paper= must be a number" toy -o "$d/o2"
+sed -i '$d' "$d/papers/toy/claims.txt"
+echo 'figure f9 sweep=toy metric=ipc kind=pie' >> "$d/papers/toy/figures.txt"
+bad "figures.txt:3: kind= is bars or lines" toy -o "$d/o2"
+exit 0

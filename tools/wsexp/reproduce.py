@@ -1,0 +1,785 @@
+"""reproduce.py - `warpsim reproduce <paper>`: a paper's evaluation from its folder
+experiments/papers/<paper>/ (layout and file formats: doc/reproducing.md):
+
+    paper.txt     title, source text, baseline, benchmark mapping (paper name -> ours), techniques
+    *.sweep       one ordinary sweep file per experiment (warpsim sweep can run each alone)
+    figures.txt   one `figure` line per paper figure: sweep, metrics, series, normalisation, mean
+    claims.txt    one `claim` line per quantitative statement of the paper
+
+Runs (or resumes) every sweep at the chosen size through runner.py, leaving out the labels whose
+configuration does not build yet (a policy that does not exist: `warpsim config --check`), then
+writes DIR/report.md with each figure drawn from our data (PNG and SVG, plot.py) and the claims
+table: claim | paper | warpsim | direction agrees | ratio. Nothing that needs a missing technique
+is run, drawn or computed: it is listed as not available, with what it needs.
+Stdlib only.
+"""
+
+import csv
+import math
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+import plot
+import report
+import runner
+import spec as specmod
+
+
+class ReproError(Exception):
+    """A mistake in a paper folder or the command line; the message names file and line."""
+
+
+# ---- paper folders ----
+
+def papers_dir():
+    env = os.environ.get("WARPSIM_PAPERS")
+    if env:
+        return os.path.abspath(env)
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.abspath(os.path.join(here, "..", "..", "experiments", "papers"))
+
+
+def _kv(words, where, allowed):
+    out = {}
+    for w in words:
+        k, eq, v = w.partition("=")
+        if not eq or not k:
+            raise ReproError(f"{where}: expected KEY=VALUE, got '{w}'")
+        if k not in allowed:
+            raise ReproError(f"{where}: unknown key '{k}' (valid: {', '.join(sorted(allowed))})")
+        out[k] = v
+    return out
+
+
+def _lines(path, raw_text=False):
+    """(where, words) per non-empty line ('#' starts a comment; words split as a shell would);
+    raw_text: (where, [keyword, rest of the line]) instead (free text with apostrophes)."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        raise ReproError(f"cannot read {path}: {e.strerror}")
+    for n, raw in enumerate(text.splitlines(), 1):
+        where = f"{path}:{n}"
+        if raw_text:
+            words = raw.split("#", 1)[0].split(None, 1)
+            if words:
+                yield where, words
+            continue
+        try:
+            words = shlex.split(raw, comments=True)
+        except ValueError as e:
+            raise ReproError(f"{where}: {e}")
+        if words:
+            yield where, words
+
+
+def _sel(text, where):
+    """'sched:lrr,l1d.size:16K' -> {'sched': 'lrr', 'l1d.size': '16K'}"""
+    out = {}
+    for part in [p for p in (text or "").split(",") if p]:
+        d, colon, lab = part.partition(":")
+        if not colon or not d or not lab:
+            raise ReproError(f"{where}: expected DIM:LABEL, got '{part}'")
+        out[d] = lab
+    return out
+
+
+FIG_KEYS = {"sweep", "title", "paper", "metric", "labels", "series", "where", "norm", "mean", "kind", "groups",
+            "ylabel", "note", "needs"}
+CLAIM_KEYS = {"sweep", "text", "figure", "section", "metric", "metric_b", "group", "bench", "agg", "a", "b", "where",
+              "paper", "source", "neutral", "mode", "note", "needs"}
+AGGS = ("hmean", "gmean", "amean", "max", "min")
+
+
+class Figure:
+    def __init__(self, fid, kv, where):
+        self.id, self.where = fid, where
+        for k in ("sweep", "metric"):
+            if k not in kv:
+                raise ReproError(f"{where}: figure {fid} needs {k}=")
+        self.sweep = kv["sweep"]
+        self.title = kv.get("title", fid)
+        self.paper = kv.get("paper", fid)
+        self.metrics = [m for m in kv["metric"].split(",") if m]
+        self.labels = [x for x in kv.get("labels", "").split(",") if x] or None
+        if self.labels and len(self.labels) != len(self.metrics):
+            raise ReproError(f"{where}: labels= needs one label per metric ({len(self.metrics)})")
+        sdim, colon, slabs = kv.get("series", "").partition(":")
+        self.series_dim = sdim or None
+        self.series = [x for x in slabs.split(",") if x] if colon else []
+        if self.series_dim and not self.series:
+            raise ReproError(f"{where}: series= is DIM:LABEL,LABEL...")
+        self.fixed = _sel(kv.get("where"), where)
+        self.norm = _sel(kv.get("norm"), where)
+        if len(self.norm) > 1:
+            raise ReproError(f"{where}: norm= takes one DIM:LABEL")
+        self.mean = kv.get("mean", "amean")
+        if self.mean not in AGGS + ("none",):
+            raise ReproError(f"{where}: mean= is one of {', '.join(AGGS)}, none")
+        self.kind = kv.get("kind", "bars")
+        if self.kind not in ("bars", "lines"):
+            raise ReproError(f"{where}: kind= is bars or lines")
+        if self.kind == "lines" and (not self.series_dim or len(self.metrics) != 1):
+            raise ReproError(f"{where}: kind=lines needs series=DIM:... (the x axis) and one metric")
+        self.groups = [g for g in kv.get("groups", "").split(",") if g] or None
+        self.ylabel = kv.get("ylabel")
+        self.note = kv.get("note", "")
+        self.needs = kv.get("needs")     # something no label shows: a statistic or benchmark to come
+
+
+class Claim:
+    def __init__(self, cid, kv, where):
+        self.id, self.where = cid, where
+        for k in ("sweep", "metric", "a", "paper", "text"):
+            if k not in kv:
+                raise ReproError(f"{where}: claim {cid} needs {k}=")
+        if ("group" in kv) == ("bench" in kv):
+            raise ReproError(f"{where}: claim {cid} needs exactly one of group= or bench=")
+        self.sweep, self.metric, self.text = kv["sweep"], kv["metric"], kv["text"]
+        self.group, self.bench = kv.get("group"), kv.get("bench")
+        self.agg = kv.get("agg", "amean" if self.group else "value")
+        if self.agg not in AGGS + ("value",):
+            raise ReproError(f"{where}: agg= is one of {', '.join(AGGS)}, value")
+        self.a = _sel(kv["a"], where)
+        self.metric_b = kv.get("metric_b")
+        self.b = _sel(kv.get("b"), where) if kv.get("b") else (dict(self.a) if self.metric_b else None)
+        self.fixed = _sel(kv.get("where"), where)
+        self.needs = kv.get("needs")
+        # a number, or >1 / <1: a direction the paper states without a number (ratio n/a)
+        self.paper_dir = kv["paper"] if kv["paper"] in (">1", "<1") else None
+        if self.paper_dir and not self.b:
+            raise ReproError(f"{where}: paper={kv['paper']} needs a comparison (b= or metric_b=)")
+        try:
+            self.paper = {">1": 2.0, "<1": 0.5}[kv["paper"]] if self.paper_dir else float(kv["paper"])
+        except ValueError:
+            raise ReproError(f"{where}: paper= must be a number, >1 or <1, got '{kv['paper']}'")
+        self.source = kv.get("source", "stated")
+        if self.source not in ("stated", "figure"):
+            raise ReproError(f"{where}: source= is stated (a number in the text) or figure (read off a figure)")
+        try:
+            self.neutral = float(kv["neutral"]) if "neutral" in kv else None
+        except ValueError:
+            raise ReproError(f"{where}: neutral= must be a number (the tolerance around 1)")
+        self.mode = kv.get("mode", "mean-of-ratios")
+        if self.mode not in ("mean-of-ratios", "ratio-of-means", "mean-of-differences"):
+            raise ReproError(f"{where}: mode= is mean-of-ratios, ratio-of-means or mean-of-differences")
+        if self.mode == "mean-of-differences" and self.paper_dir:
+            raise ReproError(f"{where}: mode=mean-of-differences takes a number (paper=)")
+        self.figure = kv.get("figure", "")
+        self.section = kv.get("section", "")
+        self.note = kv.get("note", "")
+
+
+class Paper:
+    def __init__(self, name, root=None):
+        self.name = name
+        self.dir = os.path.join(root or papers_dir(), name)
+        if not os.path.isdir(self.dir):
+            raise ReproError(f"no paper '{name}' (papers: {', '.join(list_papers(root)) or 'none'})")
+        self.title, self.source, self.baseline = name, "", ""
+        self.benches = []        # (paper name, our name or None, note)
+        self.techniques = []     # (name, issue, [key=value...])
+        for where, w in _lines(os.path.join(self.dir, "paper.txt"), raw_text=True):
+            kw = w[0]
+            try:
+                args = shlex.split(w[1]) if kw in ("bench", "technique") and len(w) > 1 else w[1:]
+            except ValueError as e:
+                raise ReproError(f"{where}: {e}")
+            if kw == "title":
+                self.title = " ".join(args)
+            elif kw == "source":
+                self.source = " ".join(args)
+            elif kw == "baseline":
+                self.baseline = " ".join(args)
+            elif kw == "bench":
+                if len(args) < 2:
+                    raise ReproError(f"{where}: bench PAPER-NAME OUR-NAME|- [note]")
+                self.benches.append((args[0], None if args[1] == "-" else args[1], " ".join(args[2:])))
+            elif kw == "technique":
+                if len(args) < 3:
+                    raise ReproError(f"{where}: technique NAME ISSUE KEY=VALUE...")
+                self.techniques.append((args[0], args[1], args[2:]))
+            else:
+                raise ReproError(f"{where}: unknown statement '{kw}' (valid: title, source, baseline, bench, technique)")
+        self.sweeps = {}
+        for fn in sorted(os.listdir(self.dir)):
+            if fn.endswith(".sweep"):
+                path = os.path.join(self.dir, fn)
+                try:
+                    sp = specmod.parse(path)
+                except specmod.SpecError as e:
+                    raise ReproError(str(e))
+                self.sweeps[fn[:-6]] = sp
+        self.figures, self.claims = [], []
+        seen = set()
+        for fname, cls, kw_want, keys, out in (("figures.txt", Figure, "figure", FIG_KEYS, self.figures),
+                                               ("claims.txt", Claim, "claim", CLAIM_KEYS, self.claims)):
+            path = os.path.join(self.dir, fname)
+            if not os.path.exists(path):
+                continue
+            for where, w in _lines(path):
+                if w[0] != kw_want or len(w) < 2:
+                    raise ReproError(f"{where}: expected '{kw_want} ID KEY=VALUE...'")
+                if w[1] in seen:
+                    raise ReproError(f"{where}: id '{w[1]}' used twice")
+                seen.add(w[1])
+                obj = cls(w[1], _kv(w[2:], where, keys), where)
+                if obj.sweep not in self.sweeps:
+                    raise ReproError(f"{where}: no sweep '{obj.sweep}' in {self.dir} "
+                                     f"(sweeps: {', '.join(self.sweeps) or 'none'})")
+                sp = self.sweeps[obj.sweep]
+                dims = {"benchmark", "size", "config", "seed"} | {d.name for d in sp.dims}
+                sels = [obj.fixed] + ([obj.norm] if isinstance(obj, Figure) else [obj.a] + ([obj.b] if obj.b else []))
+                if isinstance(obj, Figure) and obj.series_dim:
+                    sels += [{obj.series_dim: s} for s in obj.series]
+                for s in sels:
+                        for d, lab in s.items():
+                            if d not in dims:
+                                raise ReproError(f"{where}: sweep '{obj.sweep}' has no dim '{d}' (dims: {', '.join(sorted(dims))})")
+                            dd = sp.dim(d)
+                            if dd and lab.startswith("best:"):
+                                if not any(x.startswith(lab[5:] + ":") for x in dd.labels):
+                                    raise ReproError(f"{where}: '{lab}' needs labels {lab[5:]}:N in {d} of sweep '{obj.sweep}'")
+                            elif dd and lab not in dd.labels:
+                                raise ReproError(f"{where}: '{lab}' is not a label of {d} in sweep '{obj.sweep}' "
+                                                 f"(labels: {', '.join(dd.labels)})")
+                if isinstance(obj, Claim) and obj.group and obj.group != "all":
+                    for g in obj.group.split("+"):
+                        if g not in sp.groups:
+                            raise ReproError(f"{where}: sweep '{obj.sweep}' has no group '{g}' "
+                                             f"(groups: {', '.join(sp.groups)})")
+                out.append(obj)
+
+    def technique_for(self, sets):
+        """The technique (name, issue) a label's overrides name, if any."""
+        for name, issue, kvs in self.techniques:
+            if any(s in sets for s in kvs):
+                return name, issue
+        return None
+
+
+def list_papers(root=None):
+    d = root or papers_dir()
+    try:
+        return sorted(p for p in os.listdir(d) if os.path.isfile(os.path.join(d, p, "paper.txt")))
+    except OSError:
+        return []
+
+
+# ---- availability: does a label's configuration build? ----
+
+class Checker:
+    def __init__(self, warpsim):
+        self.warpsim = warpsim
+        self.cache = {}
+
+    def check(self, config, sets):
+        key = (config, tuple(sets))
+        if key not in self.cache:
+            cmd = [self.warpsim, "config", "--check", "--config", config]
+            for s in sets:
+                cmd += ["--set", s]
+            try:
+                p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+                ok, msg = p.returncode == 0, (p.stderr.strip().splitlines() or [""])[-1]
+            except (OSError, subprocess.SubprocessError) as e:
+                ok, msg = False, f"cannot run {self.warpsim}: {e}"
+            self.cache[key] = (ok, msg.replace("warpsim: ", "").replace("--set: ", ""))
+        return self.cache[key]
+
+
+def availability(paper, sp, checker):
+    """{dim: {label: (ok, message, technique)}} for the sweep's axes."""
+    out = {}
+    for d in sp.dims:
+        out[d.name] = {}
+        for lab in d.labels:
+            ok, msg = True, ""
+            for config in sp.configs:
+                c_ok, c_msg = checker.check(specmod.config_file(sp, config), sp.sets + d.sets[lab])
+                if not c_ok:
+                    ok, msg = False, c_msg
+                    break
+            out[d.name][lab] = (ok, msg, paper.technique_for(d.sets[lab]))
+    return out
+
+
+def _needs(av, sel):
+    """Why a selection {dim: label} is not available, or None."""
+    for d, lab in sel.items():
+        if d in av and lab in av[d] and not av[d][lab][0]:
+            ok, msg, tech = av[d][lab]
+            return f"needs {tech[0]} (issue {tech[1]})" if tech else f"{d} {lab}: {msg}"
+    return None
+
+
+# ---- running ----
+
+def prepare(paper, size, benches, checker):
+    """Each sweep as (name, Spec with the unavailable labels dropped, availability, runs)."""
+    out = []
+    for name, sp in paper.sweeps.items():
+        for config in sp.configs:   # the sweep's own configuration must build, whatever its labels
+            ok, msg = checker.check(specmod.config_file(sp, config), sp.sets)
+            if not ok:
+                raise ReproError(f"sweep '{name}': configuration {config} does not build: {msg}")
+        av = availability(paper, sp, checker)
+        sp.sizes = [size]
+        if benches:
+            sp.benchmarks = [b for b in sp.benchmarks if b in benches]
+            sp.groups = {g: [b for b in m if b in benches] for g, m in sp.groups.items()}
+        for d in sp.dims:
+            keep = [lab for lab in d.labels if av[d.name][lab][0]]
+            d.labels = keep
+            d.sets = {lab: d.sets[lab] for lab in keep}
+        runnable = sp.benchmarks and all(d.labels for d in sp.dims)
+        runs = specmod.expand(sp) if runnable else []
+        out.append((name, sp, av, runs))
+    return out
+
+
+def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, retry=False, out=sys.stderr):
+    """Runs (or emits) every sweep (or those named in only); returns {sweep: (counts, skipped, seconds)}
+    and an exit status."""
+    times, rc = {}, 0
+    for name, sp, av, runs in prepared:
+        if only and name not in only:
+            continue
+        res = runner.Results(os.path.join(outdir, "sweeps", name))
+        if not runs:
+            out.write(f"sweep '{name}': nothing available to run\n")
+            continue
+        defs = res.write_plan(sp.to_json(), runs)
+        if emit == "slurm":
+            runner.emit_slurm(res, warpsim, out=out)
+            continue
+        if emit == "parallel":
+            runner.emit_parallel(res, warpsim, out=out)
+            continue
+        out.write(f"sweep '{name}': {len(defs)} runs, {jobs} at a time -> {res.path}\n")
+        out.flush()
+        t0 = time.time()
+        counts, skipped, interrupted = runner.run_pool(res, defs, warpsim, jobs, sp.timeout, retry, out=out,
+                                                       quiet=quiet)
+        dt = time.time() - t0
+        times[name] = (counts, skipped, dt)
+        if interrupted:
+            out.write(f"interrupted ({interrupted}): run the same command again to resume\n")
+            return times, 130
+        failed = sum(n for s, n in counts.items() if s not in runner.STATES_OK)
+        if failed:
+            rc = 1
+    return times, rc
+
+
+# ---- data ----
+
+def _get(row, stat):
+    """A statistic of a run; 'a+b' is the sum of two statistics (None if either is missing)."""
+    vals = [row.value(s) for s in stat.split("+")]
+    return None if any(v is None for v in vals) else sum(vals)
+
+
+class SweepData:
+    """A sweep's finished runs, indexed by their labels."""
+
+    def __init__(self, path):
+        self.data = report.Data(path) if os.path.exists(os.path.join(path, "plan.json")) else None
+        self.index = {}
+        if self.data:
+            for r in self.data.rows:
+                self.index.setdefault(r.labels["benchmark"], []).append(r)
+
+    def value(self, bench, sel, stat):
+        """The stat of the one run of `bench` matching every dim:label of sel (None if not run or failed).
+        A label best:P stands for the run among labels P:N with the highest IPC (Best-SWL: best:swl)."""
+        if not self.data:
+            return None
+        best = {d: lab[5:] + ":" for d, lab in sel.items() if lab.startswith("best:")}
+        cands = [r for r in self.index.get(bench, [])
+                 if all((r.labels.get(d, "").startswith(best[d]) if d in best else r.labels.get(d) == lab)
+                        for d, lab in sel.items())]
+        if not best:
+            return _get(cands[0], stat) if cands else None
+        ipc = report.METRICS["ipc"][0]
+        ok = [r for r in cands if r.value(ipc) is not None]
+        if not ok or len(ok) < len(cands):
+            return None   # a member failed or has not run: no best yet
+        return _get(max(ok, key=lambda r: r.value(ipc)), stat)
+
+    def wall(self):
+        if not self.data:
+            return 0.0
+        return sum(float(r.status.get("wall_seconds") or 0) for r in self.data.rows if r.status)
+
+
+def _stat(metric):
+    name, stat, title, unit, mode = report.metric_spec(metric)
+    return stat, title, unit
+
+
+def aggregate(vals, how):
+    xs = [v for v in vals if v is not None]
+    if not xs:
+        return None
+    if how == "hmean":
+        return report.harmean(xs)
+    if how == "gmean":
+        return report.geomean(xs)
+    if how == "amean":
+        return report.arimean(xs)
+    if how == "max":
+        return max(xs)
+    if how == "min":
+        return min(xs)
+    raise ValueError(how)
+
+
+def claim_value(claim, sp, sd):
+    """(warpsim value, benchmarks used, benchmarks without a value)."""
+    stat = _stat(claim.metric)[0]
+    stat_b = _stat(claim.metric_b)[0] if claim.metric_b else stat
+    benches = [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
+                                                 [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
+    sa = dict(claim.fixed, **claim.a)
+    sb = dict(claim.fixed, **claim.b) if claim.b else None
+    per, used, missing = [], [], []
+    va_all, vb_all = [], []
+    for b in benches:
+        va = sd.value(b, sa, stat)
+        vb = sd.value(b, sb, stat_b) if sb else None
+        if va is None or (sb and (vb is None or (vb == 0 and claim.mode != "mean-of-differences"))):
+            missing.append(b)
+            continue
+        used.append(b)
+        va_all.append(va)
+        vb_all.append(vb)
+        per.append(va - vb if sb and claim.mode == "mean-of-differences" else va / vb if sb else va)
+    if not used:
+        return None, used, missing
+    how = "amean" if claim.agg == "value" else claim.agg
+    if sb and claim.mode == "ratio-of-means":
+        num, den = aggregate(va_all, how), aggregate(vb_all, how)
+        return (num / den if num is not None and den else None), used, missing
+    return aggregate(per, how), used, missing
+
+
+def direction(claim, ours):
+    """'yes' / 'no' / 'n/a': for a comparison (b given), does warpsim move the same way from 1 as the paper
+    (within `neutral` of 1 counts as no change; a paper value within it claims no change)?"""
+    if ours is None:
+        return "n/a"
+    if not claim.b:
+        return "n/a"
+    tol = claim.neutral or 0.0
+    ref = 0.0 if claim.mode == "mean-of-differences" else 1.0
+
+    def side(x):
+        return 0 if abs(x - ref) <= tol else (1 if x > ref else -1)
+    return "yes" if side(claim.paper) == side(ours) else "no"
+
+
+def fmtv(v):
+    if v is None:
+        return "-"
+    a = abs(v)
+    return f"{v:.3f}" if a < 10 else f"{v:.2f}" if a < 100 else f"{v:.1f}" if a < 1000 else f"{v:.0f}"
+
+
+# ---- figures ----
+
+def figure_data(fig, sp, sd, av):
+    """(blocks [(group, [(bench, [value per series])])], series names, why-not or None)."""
+    if fig.needs:
+        return None, None, f"needs {fig.needs}"
+    sels = [dict(fig.fixed, **({fig.series_dim: s} if fig.series_dim else {})) for s in (fig.series or [None])]
+    missing = [n for n in (_needs(av, s) for s in sels + [dict(fig.fixed, **fig.norm)]) if n]
+    if missing and fig.norm and _needs(av, dict(fig.fixed, **fig.norm)):
+        return None, None, _needs(av, dict(fig.fixed, **fig.norm))
+    avail = [s for s in sels if not _needs(av, s)]
+    if not avail:
+        return None, None, missing[0]
+    names = []
+    for si, s in enumerate(sels):
+        if s not in avail:
+            continue
+        for mi, m in enumerate(fig.metrics):
+            mname = fig.labels[mi] if fig.labels else _stat(m)[1]
+            lab = s.get(fig.series_dim) if fig.series_dim else None
+            lab = lab.replace("best:", "best-") if lab else lab   # best:swl -> best-swl (the report's name)
+            names.append(" ".join(x for x in ((lab if lab else ""), (mname if len(fig.metrics) > 1 else "")) if x)
+                         or mname)
+    groups = fig.groups or list(sp.groups) or ["all"]
+    blocks = []
+    for g in groups:
+        members = sp.benchmarks if g == "all" else sp.groups.get(g, [])
+        rows = []
+        for b in members:
+            vals = []
+            for s in avail:
+                for m in fig.metrics:
+                    stat = _stat(m)[0]
+                    v = sd.value(b, s, stat)
+                    if fig.norm and v is not None:
+                        base = sd.value(b, dict(s, **fig.norm), stat)
+                        v = v / base if base else None
+                    vals.append(v)
+            rows.append((b, vals))
+        if rows and fig.mean != "none":
+            rows.append((f"{fig.mean}", [aggregate([r[1][i] for r in rows], fig.mean) for i in range(len(names))]))
+        if rows:
+            blocks.append((g, rows))
+    return blocks, names, (f"some series not available: {'; '.join(sorted(set(missing)))}" if missing else None)
+
+
+def _num(label):
+    """'16K' -> 16384.0, '8' -> 8.0, else None."""
+    t = str(label).strip().upper()
+    mult = 1
+    for suf, m in (("KB", 1024), ("K", 1024), ("MB", 1 << 20), ("M", 1 << 20)):
+        if t.endswith(suf):
+            t, mult = t[: -len(suf)], m
+            break
+    try:
+        return float(t) * mult
+    except ValueError:
+        return None
+
+
+def draw(fig, blocks, names, outdir, pl):
+    base = os.path.join(outdir, "figures", fig.id)
+    os.makedirs(os.path.dirname(base), exist_ok=True)
+    ylabel = fig.ylabel or (_stat(fig.metrics[0])[1] + (f" / {list(fig.norm.values())[0]}" if fig.norm else ""))
+    title = f"{fig.paper}: {fig.title}"
+    with open(base + ".csv", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["group", "benchmark"] + names)
+        for g, rows in blocks:
+            for b, vals in rows:
+                w.writerow([g, b] + ["" if v is None else f"{v:.10g}" for v in vals])
+    if not pl.backend:
+        return []
+    if fig.kind == "lines":
+        xs = [_num(s.rsplit(":", 1)[-1]) for s in fig.series]
+        if any(x is None for x in xs):
+            xs = list(range(1, len(fig.series) + 1))
+        series = [(b, vals) for g, rows in blocks for b, vals in rows]
+        prefix = fig.series[0].rsplit(":", 1)[0] if ":" in fig.series[0] else ""
+        xlabel = fig.series_dim + (f" ({prefix}:N)" if prefix else "")
+        return pl.lines(base, title, xlabel, ylabel, xs, series, 1.0 if fig.norm else None)
+    return pl.bars(base, title, ylabel, [(g if len(blocks) > 1 or g != "all" else None, rows) for g, rows in blocks],
+                   names, 1.0 if fig.norm else None)
+
+
+# ---- report.md ----
+
+def _numeric(cell):
+    try:
+        float(str(cell).split(" ")[0].replace("%", ""))
+        return True
+    except ValueError:
+        return str(cell) in ("-", "")
+
+
+def md_table(head, rows):
+    """A Markdown table; columns whose cells are all numbers are right-aligned."""
+    right = [bool(rows) and all(_numeric(r[i]) for r in rows) for i in range(len(head))]
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c).replace("|", "/") for c in r) + " |")
+    return "\n".join(out)
+
+
+def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
+    pl = plot.Plotter(plot_which)
+    md = [f"# Reproducing {paper.title}", ""]
+    md.append(f"Paper text: `{paper.source}`. Size `{size}`. Baseline: {paper.baseline}" if paper.source else
+              f"Size `{size}`. Baseline: {paper.baseline}")
+    md.append("")
+    md += ["## Benchmarks", "", md_table(["paper", "warpsim", "note"],
+                                          [(p, o or "**missing**", n) for p, o, n in paper.benches]), ""]
+    md += ["## Experiments", ""]
+    rows = []
+    sds = {}
+    for name, sp, av, runs in prepared:
+        sd = SweepData(os.path.join(outdir, "sweeps", name))
+        sds[name] = sd
+        dropped = [f"{d}:{lab} ({_needs(av, {d: lab})})" for d in av for lab, (ok, _, _) in av[d].items() if not ok]
+        states = sd.data.states() if sd.data else {}
+        st = ", ".join(f"{n} {s}" for s, n in sorted(states.items())) or "not run"
+        rows.append((name, len(runs), st if sd.data else "not run", runner.fmt_time(sd.wall()) if sd.data else "-",
+                     "; ".join(dropped) or "-"))
+    md += [md_table(["sweep", "runs", "state", "run time (sum over runs)", "not available"], rows), ""]
+    md += ["## Figures", ""]
+    nfig = 0
+    for fig in paper.figures:
+        sp = next(p for n, p, a, r in prepared if n == fig.sweep)
+        av = next(a for n, p, a, r in prepared if n == fig.sweep)
+        md.append(f"### {fig.paper}: {fig.title}")
+        md.append("")
+        blocks, names, why = figure_data(fig, sp, sds[fig.sweep], av)
+        if blocks is None:
+            md += [f"*Not available: {why}.*", ""]
+            continue
+        if not any(v is not None for _, rows in blocks for _, vals in rows for v in vals):
+            md += ["*No results yet (the sweep has not run).*", ""]
+            continue
+        try:
+            files = draw(fig, blocks, names, outdir, pl)
+        except plot.PlotError as e:
+            files = []
+            md.append(f"*Figure not drawn: {e}*")
+        nfig += 1
+        for f in files:
+            if f.endswith(".png"):
+                md += [f"![{fig.paper}]({os.path.relpath(f, outdir)})", ""]
+        if fig.note or why:
+            md += [" ".join(x for x in (fig.note, f"({why})" if why else "") if x), ""]
+        head = ["group", "benchmark"] + names
+        md += [md_table(head, [(g, b) + tuple(fmtv(v) for v in vals) for g, rows in blocks for b, vals in rows]), ""]
+    if not pl.backend:
+        md += [f"*Figures not drawn: {pl.why}.*", ""]
+    md += ["## Claims", "",
+           "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
+           "Direction agrees: for a comparison, both sides of 1 the same way (within the claim's neutral band, "
+           "if it states one). Ratio: warpsim / paper.", ""]
+    crow, counts, partial = [], {"yes": 0, "no": 0, "n/a": 0, "no result": 0, "not available": 0}, 0
+    claims_csv = []
+    for c in paper.claims:
+        sp = next(p for n, p, a, r in prepared if n == c.sweep)
+        av = next(a for n, p, a, r in prepared if n == c.sweep)
+        why = _needs(av, dict(c.fixed, **c.a)) or (_needs(av, dict(c.fixed, **c.b)) if c.b else None)
+        if c.needs:
+            why = f"needs {c.needs}"
+        where = ", ".join(x for x in (c.figure, f"Sec. {c.section}" if c.section else "") if x)
+        what = f"{c.metric}, {c.agg} over {c.group or c.bench}: " + " ".join(f"{v}" for v in c.a.values())
+        if c.b:
+            what += " / " + (f"{c.metric_b} " if c.metric_b else "") + " ".join(c.b.values())
+        if c.fixed:
+            what += " (" + ", ".join(f"{d} {lab}" for d, lab in c.fixed.items()) + ")"
+        pv = (f"{c.paper_dir} (qualitative)" if c.paper_dir else fmtv(c.paper)) + f" ({c.source})"
+        if why:
+            counts["not available"] += 1
+            crow.append((c.id, c.text, where, what, pv, "not available", "-", "-", why))
+            claims_csv.append([c.id, c.paper_dir or c.paper, "", "not available", "", why])
+            continue
+        v, used, missing = claim_value(c, sp, sds[c.sweep])
+        d = direction(c, v) if v is not None else "no result"
+        counts[d] += 1
+        if v is not None and missing:   # computed over part of the group: say so where it shows
+            partial += 1
+            d += " (partial)"
+        ratio = v / c.paper if v is not None and c.paper and not c.paper_dir else None
+        note = []
+        if missing:
+            note.append("no result: " + ", ".join(missing))
+        if c.note:
+            note.append(c.note)
+        crow.append((c.id, c.text, where, what, pv, fmtv(v), d, fmtv(ratio),
+                     "; ".join(note) or "-"))
+        claims_csv.append([c.id, c.paper_dir or c.paper, "" if v is None else f"{v:.10g}", d, "" if ratio is None else f"{ratio:.10g}",
+                           "; ".join(note)])
+    md += [md_table(["id", "claim", "where", "compared", "paper", "warpsim", "direction agrees", "ratio", "note"], crow), ""]
+    md += [f"Claims: {counts['yes']} agree in direction, {counts['no']} do not, {counts['n/a']} are values without a "
+           f"direction, {counts['no result']} have no result yet (runs missing or failed), {counts['not available']} "
+           f"need a technique, statistic or benchmark that does not exist yet."
+           + (f" {partial} of those with a value are computed over part of their group (the note names the "
+              f"benchmarks without a result)." if partial else ""), ""]
+    os.makedirs(outdir, exist_ok=True)
+    runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
+    buf = [["claim", "paper", "warpsim", "direction_agrees", "ratio", "note"]] + claims_csv
+    import io
+    s = io.StringIO()
+    csv.writer(s, lineterminator="\n").writerows(buf)
+    runner.atomic_write(os.path.join(outdir, "claims.csv"), s.getvalue())
+    out.write(f"wrote {os.path.join(outdir, 'report.md')}: {nfig} figure(s), {len(paper.claims)} claim(s) "
+              f"({counts['yes']} agree, {counts['no']} do not, {counts['n/a']} values, {counts['no result']} no result, "
+              f"{counts['not available']} not available)\n")
+    return counts
+
+
+# ---- --list ----
+
+def do_list(warpsim, out=sys.stdout):
+    checker = Checker(warpsim)
+    names = list_papers()
+    if not names:
+        raise ReproError(f"no papers under {papers_dir()}")
+    for name in names:
+        p = Paper(name)
+        out.write(f"{name}: {p.title}\n")
+        missing = [pn for pn, o, _ in p.benches if not o]
+        out.write(f"  benchmarks: {len(p.benches) - len(missing)} of {len(p.benches)} mapped"
+                  + (f" (missing: {', '.join(missing)})" if missing else "") + "\n")
+        avs = {}
+        for sname, sp in p.sweeps.items():
+            av = availability(p, sp, checker)
+            avs[sname] = av
+            labs = [f"{lab}" + ("" if ok else "*") for d in av for lab, (ok, _, _) in av[d].items()]
+            out.write(f"  sweep {sname}: {len(sp.benchmarks)} benchmarks x {' x '.join(str(len(d.labels)) for d in sp.dims) or '1'}"
+                      f" ({' '.join(labs)})\n")
+        for f in p.figures:
+            sels = [dict(f.fixed, **({f.series_dim: s} if f.series_dim else {})) for s in (f.series or [None])]
+            needs = sorted({n for n in (_needs(avs[f.sweep], s) for s in sels + [dict(f.fixed, **f.norm)]) if n})
+            if f.needs:
+                needs, sels = [f"needs {f.needs}"], []
+            ok = len(needs) == 0 or (not f.norm or not _needs(avs[f.sweep], dict(f.fixed, **f.norm))) and \
+                len([s for s in sels if not _needs(avs[f.sweep], s)]) > 0
+            state = "available" if not needs else ("partly available" if ok else "not available")
+            out.write(f"  {f.paper:<12} {state:<17} {f.title}" + (f" [{'; '.join(needs)}]" if needs else "") + "\n")
+        nav = 0
+        for c in p.claims:
+            av = avs[c.sweep]
+            if c.needs or _needs(av, dict(c.fixed, **c.a)) or (c.b and _needs(av, dict(c.fixed, **c.b))):
+                nav += 1
+        techs = ", ".join(f"{t} (issue {i})" for t, i, _ in p.techniques)
+        out.write(f"  claims: {len(p.claims)}, {len(p.claims) - nav} available now, {nav} need a technique"
+                  + (f"; techniques: {techs}" if techs else "") + "\n")
+    out.write("(* = label not available: its configuration does not build yet)\n")
+    return 0
+
+
+# ---- entry point ----
+
+def main(args, warpsim):
+    """args: the parsed `warpsim reproduce` options."""
+    if args.list:
+        return do_list(warpsim)
+    if not args.paper:
+        raise ReproError("which paper? (warpsim reproduce --list shows them)")
+    paper = Paper(args.paper)
+    benches = [b for b in (args.benchmarks or "").split(",") if b] or None
+    if benches:
+        known = {b for sp in paper.sweeps.values() for b in sp.benchmarks}
+        bad = [b for b in benches if b not in known]
+        if bad:
+            raise ReproError(f"--benchmarks: {', '.join(bad)} not in any sweep of {paper.name} "
+                             f"(benchmarks: {', '.join(sorted(known))})")
+    outdir = os.path.abspath(args.out or os.path.join("results", "reproduce", f"{paper.name}-{args.size}"))
+    if not os.access(warpsim, os.X_OK):
+        raise ReproError(f"no warpsim binary at {warpsim} (run `make`, or set WARPSIM_BIN)")
+    only = [x for x in (args.sweeps or "").split(",") if x] or None
+    bad = [x for x in only or [] if x not in paper.sweeps]
+    if bad:
+        raise ReproError(f"--sweeps: no sweep {', '.join(bad)} in {paper.name} (sweeps: {', '.join(paper.sweeps)})")
+    checker = Checker(warpsim)
+    prepared = prepare(paper, args.size, benches, checker)
+    t0 = time.time()
+    times, rc = {}, 0
+    if not args.no_run:
+        times, rc = run_all(prepared, outdir, warpsim, args.jobs, args.emit, args.quiet, only, args.retry_failed)
+        if args.emit:
+            sys.stdout.write(f"after the cluster jobs: warpsim reproduce {paper.name} --size {args.size} "
+                             f"-o {shlex.quote(outdir)} --no-run  (writes the report)\n")
+            return 0
+        if rc == 130:
+            return rc
+    wall = time.time() - t0
+    write_report(paper, prepared, outdir, args.size, args.plot)
+    if not args.no_run:
+        sys.stderr.write(f"reproduce {paper.name} --size {args.size}: {runner.fmt_time(wall)} wall\n")
+    return rc
