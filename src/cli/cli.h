@@ -23,6 +23,8 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i);
 Config *cli_make_config(RunOpts *o);
 int cli_find_config(const char *name, char *out, size_t len);
 int cli_launch(int argc, char **argv);
+/* belady TRACE: offline OPT/LRU/FIFO replay of an l1d-trace file (cli/belady.c). */
+int cli_belady(int argc, char **argv);
 /* sweep / report: execs the experiment tool (tools/wsexp); returns only on failure. */
 int cli_exp(const char *cmd, int argc, char **argv);
 

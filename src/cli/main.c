@@ -30,6 +30,7 @@ static const char *usage =
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
     "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (see README)\n"
     "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
+    "  belady <trace> [--config C] [--set K=V ...]     L1D misses per SM of an l1d-trace file under OPT, LRU, FIFO\n"
     "  help                         this text\n";
 
 double cli_now(void) {
@@ -375,7 +376,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "suite")) return cmd_suite(argc - 2, argv + 2);
   if (!strcmp(cmd, "launch")) return cli_launch(argc - 2, argv + 2);
   if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
+  if (!strcmp(cmd, "belady")) return cli_belady(argc - 2, argv + 2);
   if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, sweep, report, help)\n", cmd);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, belady, sweep, report, help)\n", cmd);
   return 2;
 }
