@@ -1,7 +1,7 @@
 /* t305_belady.c - offline L1D replay (analysis/belady.c) on hand-made
  * streams with known miss counts: OPT (Belady's MIN) against LRU and FIFO on
  * a 1-set 2-way cache; write-evict stores invalidate and end a line's future
- * for OPT; sets are indexed by line number; the l1d-trace text format is
+ * for OPT; merges do not promote under LRU; sets are indexed by line number; the l1d-trace text format is
  * read per SM with the online outcomes, bypasses left out and instruction
  * counts summed; malformed lines are errors naming the line. */
 #include <stdlib.h>
@@ -29,7 +29,7 @@ static void free_stream(BeladyStream *s) {
 static void test_opt_known_misses(void) {
   BeladyStream s = {0};
   const char *seq = "ABCABDADBCB";
-  for (const char *c = seq; *c; c++) CHECK(belady_stream_push(&s, (uint64_t)(*c - 'A') * 128, 0) == 0);
+  for (const char *c = seq; *c; c++) CHECK(belady_stream_push(&s, (uint64_t)(*c - 'A') * 128, BELADY_LOAD) == 0);
   CHECK_EQ_U64(replay(&s, one_set_2way, BELADY_OPT), 7);
   CHECK_EQ_U64(replay(&s, one_set_2way, BELADY_LRU), 9);
   CHECK_EQ_U64(replay(&s, one_set_2way, BELADY_FIFO), 9);
@@ -45,11 +45,22 @@ static void test_opt_known_misses(void) {
   free_stream(&s);
   /* LRU and FIFO differ: A B A C B (2 ways): LRU keeps A (used at 3), FIFO evicts it */
   BeladyStream t = {0};
-  for (const char *c = "ABACA"; *c; c++) belady_stream_push(&t, (uint64_t)(*c - 'A') * 128, 0);
+  for (const char *c = "ABACA"; *c; c++) belady_stream_push(&t, (uint64_t)(*c - 'A') * 128, BELADY_LOAD);
   CHECK_EQ_U64(replay(&t, one_set_2way, BELADY_LRU), 3);
   CHECK_EQ_U64(replay(&t, one_set_2way, BELADY_FIFO), 4);
   CHECK_EQ_U64(replay(&t, one_set_2way, BELADY_OPT), 3);
   free_stream(&t);
+  /* a merge is a hit that does not promote under LRU: A B A(merge) C evicts A */
+  BeladyStream m = {0};
+  belady_stream_push(&m, 0, BELADY_LOAD);
+  belady_stream_push(&m, 128, BELADY_LOAD);
+  belady_stream_push(&m, 0, BELADY_MERGE);
+  belady_stream_push(&m, 256, BELADY_LOAD);
+  belady_stream_push(&m, 0, BELADY_LOAD);
+  CHECK_EQ_U64(replay(&m, one_set_2way, BELADY_LRU), 4);
+  m.store[2] = BELADY_LOAD; /* a real hit promotes: C evicts B */
+  CHECK_EQ_U64(replay(&m, one_set_2way, BELADY_LRU), 3);
+  free_stream(&m);
   BeladyResult bad;
   CHECK(belady_replay(&t, (BeladyGeom){.sets = 1, .assoc = 2, .line_size = 100}, BELADY_OPT, &bad) != 0);
 }
@@ -61,7 +72,7 @@ static void test_stores_write_evict(void) {
   BeladyStream s = {0};
   const char *seq = "ABCsBA";
   for (const char *c = seq; *c; c++)
-    belady_stream_push(&s, (uint64_t)((*c == 's' ? 'B' : *c) - 'A') * 128, *c == 's');
+    belady_stream_push(&s, (uint64_t)((*c == 's' ? 'B' : *c) - 'A') * 128, *c == 's' ? BELADY_STORE : BELADY_LOAD);
   BeladyResult r;
   CHECK(belady_replay(&s, one_set_2way, BELADY_OPT, &r) == 0);
   CHECK_EQ_U64(r.misses, 4);

@@ -13,7 +13,7 @@ const char *belady_policy_name(BeladyPolicy p) {
   return p < BELADY__COUNT ? names[p] : "?";
 }
 
-int belady_stream_push(BeladyStream *s, uint64_t line, int store) {
+int belady_stream_push(BeladyStream *s, uint64_t line, BeladyKind kind) {
   if (s->n == s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 1024;
     uint64_t *l = realloc(s->line, cap * sizeof *l);
@@ -25,7 +25,7 @@ int belady_stream_push(BeladyStream *s, uint64_t line, int store) {
     s->cap = cap;
   }
   s->line[s->n] = line;
-  s->store[s->n] = (uint8_t)(store != 0);
+  s->store[s->n] = (uint8_t)kind;
   s->n++;
   return 0;
 }
@@ -66,7 +66,7 @@ static uint64_t *next_uses(const BeladyStream *s) {
   if (!next || map_init(&m, s->n)) { free(next); map_free(&m); return NULL; }
   for (size_t i = s->n; i-- > 0;) {
     uint64_t *v = map_slot(&m, s->line[i]);
-    if (s->store[i]) { next[i] = BEL_NEVER; *v = BEL_NEVER; continue; }
+    if (s->store[i] == BELADY_STORE) { next[i] = BEL_NEVER; *v = BEL_NEVER; continue; }
     next[i] = *v;
     *v = i;
   }
@@ -93,14 +93,14 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
     int way = -1;
     for (uint32_t w = 0; w < g.assoc; w++)
       if (valid[set + w] && tag[set + w] == line) { way = (int)w; break; }
-    if (s->store[i]) {
+    if (s->store[i] == BELADY_STORE) {
       if (way >= 0) valid[set + (size_t)way] = 0, r->invalidations++;
       continue;
     }
     r->loads++;
-    if (way >= 0) { /* a hit: OPT learns the next use, LRU the last; FIFO keeps its order */
+    if (way >= 0) { /* a hit: OPT learns the next use, LRU the last (not on a merge); FIFO keeps its order */
       if (p == BELADY_OPT) key[set + (size_t)way] = next[i];
-      else if (p == BELADY_LRU) key[set + (size_t)way] = i;
+      else if (p == BELADY_LRU && s->store[i] != BELADY_MERGE) key[set + (size_t)way] = i;
       continue;
     }
     r->misses++;
@@ -168,7 +168,7 @@ int belady_trace_read(FILE *f, BeladyTrace *t, char *err, size_t errlen) {
     case 'B': s->bypasses++; continue; /* not an L1 access */
     default: s->stores++; break;
     }
-    if (belady_stream_push(s, line, o == 'S')) goto oom;
+    if (belady_stream_push(s, line, o == 'S' ? BELADY_STORE : o == 'G' ? BELADY_MERGE : BELADY_LOAD)) goto oom;
   }
   if (ferror(f)) {
     snprintf(err, errlen, "read error");

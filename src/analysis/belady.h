@@ -25,10 +25,15 @@ typedef struct BeladyGeom {
   uint32_t sets, assoc, line_size; /* line_size a power of two */
 } BeladyGeom;
 
-/* One SM's stream: line addresses and whether each access is a store. */
+/* What an access is to the replay. A merge (an access the online cache
+ * joined to a pending miss) is a load that does not promote under LRU, as
+ * the online LRU's merges do not. */
+typedef enum BeladyKind { BELADY_LOAD = 0, BELADY_STORE, BELADY_MERGE } BeladyKind;
+
+/* One SM's stream: line addresses and access kinds (BeladyKind). */
 typedef struct BeladyStream {
   uint64_t *line;
-  uint8_t *store;
+  uint8_t *store; /* BeladyKind */
   size_t n, cap;
   /* the online cache's outcomes from the trace and the SM's instructions */
   uint64_t hits, misses, merges, bypasses, stores, insts;
@@ -47,7 +52,7 @@ typedef struct BeladyResult {
 int belady_trace_read(FILE *f, BeladyTrace *t, char *err, size_t errlen);
 void belady_trace_free(BeladyTrace *t);
 /* Appends one access to a stream (tests build streams by hand); 0 or -1. */
-int belady_stream_push(BeladyStream *s, uint64_t line, int store);
+int belady_stream_push(BeladyStream *s, uint64_t line, BeladyKind kind);
 /* Replays one stream; 0, or -1 (bad geometry, out of memory). */
 int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyResult *r);
 const char *belady_policy_name(BeladyPolicy p);
