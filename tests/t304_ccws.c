@@ -78,7 +78,8 @@ static int open_ccws(C *c, const char *const *sets) {
   if (!c->p || !c->cfg) return -1;
   for (int i = 0; sets && sets[i]; i++) CHECK(cfg_set(c->cfg, sets[i]) == 0);
   char err[256] = "";
-  WarpSchedEnv env = {.sm = 0, .nsched = 2, .max_warps = NW, .max_ctas = 2, .prefix = "sched.ccws", .cfg = c->cfg};
+  WarpSchedEnv env = {
+      .sm = 0, .nsched = 2, .max_warps = NW, .max_ctas = 2, .prefix = "sched.ccws", .cfg = c->cfg};
   if (c->p->init(&c->st, &env, err, sizeof err)) {
     fprintf(stderr, "init: %s\n", err);
     CHECK(0);
@@ -90,9 +91,15 @@ static void close_ccws(C *c) {
   if (c->p && c->st) c->p->free(c->st);
   cfg_free(c->cfg);
 }
-static void ev(C *c, SchedEventKind k, uint32_t slot, uint64_t cycle, uint64_t line, int32_t other, uint8_t fail) {
-  SchedEvent e = {.kind = k, .slot = slot, .cycle = cycle, .cta_slot = slot < NW ? slot / 2 : UINT32_MAX,
-                  .line_addr = line, .other_slot = other, .fail = fail};
+static void ev(C *c, SchedEventKind k, uint32_t slot, uint64_t cycle, uint64_t line, int32_t other,
+               uint8_t fail) {
+  SchedEvent e = {.kind = k,
+                  .slot = slot,
+                  .cycle = cycle,
+                  .cta_slot = slot < NW ? slot / 2 : UINT32_MAX,
+                  .line_addr = line,
+                  .other_slot = other,
+                  .fail = fail};
   c->p->on_event(c->st, &e);
 }
 static void launch_all(C *c, uint64_t cycle) {
@@ -200,7 +207,8 @@ static void test_score_cutoff_and_decay(void) {
   /* loads only: local loads too, but not ALU, stores, shared, branches */
   CHECK(!may(&c, 2, WINST_LOCAL_LOAD));
   CHECK(may(&c, 2, WINST_ALU) && may(&c, 2, WINST_SFU) && may(&c, 2, WINST_GLOBAL_STORE));
-  CHECK(may(&c, 3, WINST_SHARED) && may(&c, 3, WINST_BRANCH) && may(&c, 3, WINST_BARRIER) && may(&c, 3, WINST_CONST));
+  CHECK(may(&c, 3, WINST_SHARED) && may(&c, 3, WINST_BRANCH) && may(&c, 3, WINST_BARRIER) &&
+        may(&c, 3, WINST_CONST));
   CHECK_EQ_U64(stat(&c, "load_refusals"), 3);
   CHECK_EQ_U64(c.p->next_tick(c.st, 1000), 1021);
   c.p->tick(c.st, 1020);
@@ -280,10 +288,10 @@ static void test_accumulate_and_keys(void) {
 static void test_barrier_warps_left_out(void) {
   C c;
   if (open_ccws(&c, NULL)) return;
-  score_scenario(&c); /* warps 2, 3 throttled */
+  score_scenario(&c);                                 /* warps 2, 3 throttled */
   ev(&c, SCHED_EV_BARRIER_ARRIVE, 1, 1001, 0, -1, 0); /* warp 1 (CTA 0) waits at a barrier */
-  CHECK(may_load(&c, 2) && !may_load(&c, 3));          /* 320 + warp 2's 100 reaches the cutoff */
-  ev(&c, SCHED_EV_BARRIER_ARRIVE, 3, 1002, 0, -1, 0);  /* warp 3 (CTA 1) too */
+  CHECK(may_load(&c, 2) && !may_load(&c, 3));         /* 320 + warp 2's 100 reaches the cutoff */
+  ev(&c, SCHED_EV_BARRIER_ARRIVE, 3, 1002, 0, -1, 0); /* warp 3 (CTA 1) too */
   CHECK(may_load(&c, 2));
   /* CTA 0's barrier releases (warp 0 arrives last): warp 1 counts again */
   ev(&c, SCHED_EV_BARRIER_ARRIVE, 0, 1003, 0, -1, 0);
@@ -314,13 +322,15 @@ static void test_lazy_equals_every_cycle(void) {
     for (int i = 0; i < 2; i++) {
       C *c = both[i];
       issue_n(c, (uint32_t)(t % NW), 1, t);
-      if (t % 97 == 0) ev(c, SCHED_EV_L1_EVICT, (uint32_t)(t / 97 % NW), t, 0x10000 + (t % 5) * 128, 0, CACHE_EVICT_REPLACE);
+      if (t % 97 == 0)
+        ev(c, SCHED_EV_L1_EVICT, (uint32_t)(t / 97 % NW), t, 0x10000 + (t % 5) * 128, 0, CACHE_EVICT_REPLACE);
       if (t % 13 == 0) ev(c, SCHED_EV_L1_MISS, (uint32_t)(t / 13 % NW), t, 0x10000 + (t % 5) * 128, -1, 0);
       if (t == 3000) ev(c, SCHED_EV_WARP_EXIT, 3, t, 0, -1, 0);
       if (t == 3500) ev(c, SCHED_EV_WARP_LAUNCH, 3, t, 0, -1, 0);
     }
     a.p->tick(a.st, t);
-    if (t % 13 == 0 || t % 97 == 0 || t == 3000 || t == 3500 || t >= wake_b) { /* simulated cycles, and wakes */
+    if (t % 13 == 0 || t % 97 == 0 || t == 3000 || t == 3500 ||
+        t >= wake_b) { /* simulated cycles, and wakes */
       b.p->tick(b.st, t);
       wake_b = b.p->next_tick(b.st, t);
       lazy_ticks++;
@@ -332,8 +342,8 @@ static void test_lazy_equals_every_cycle(void) {
   CHECK(same);
   CHECK(lazy_ticks < 5000);
   CHECK(stat(&a, "throttle_cycles") > 0); /* the stream does throttle */
-  const char *names[] = {"vta_hits", "vta_probes", "throttle_cycles", "active_cycles", "allowed_warps_mean",
-                         "excluded_warps_max", "load_refusals", NULL};
+  const char *names[] = {"vta_hits",           "vta_probes",         "throttle_cycles", "active_cycles",
+                         "allowed_warps_mean", "excluded_warps_max", "load_refusals",   NULL};
   for (int i = 0; names[i]; i++) {
     double x = stat(&a, names[i]), y = stat(&b, names[i]);
     if (x != y) fprintf(stderr, "%s: every cycle %g, lazy %g\n", names[i], x, y);
@@ -355,12 +365,14 @@ static void test_gto_order(void) {
   WarpView v[NW];
   memset(v, 0, sizeof v);
   const uint64_t ages[NW] = {3, 1, 0, 2};
-  for (uint32_t s = 0; s < NW; s++) v[s] = (WarpView){.slot = s, .valid = 1, .age = ages[s], .warp_in_cta = s};
+  for (uint32_t s = 0; s < NW; s++)
+    v[s] = (WarpView){.slot = s, .valid = 1, .age = ages[s], .warp_in_cta = s};
   uint32_t o1[NW], o2[NW];
   for (int32_t greedy = -1; greedy < NW; greedy++)
     for (uint32_t sched = 0; sched < 2; sched++) {
       if (greedy >= 0 && (uint32_t)greedy % 2 != sched) continue;
-      uint32_t n1 = c.p->order(c.st, sched, v, NW, greedy, 5, o1), n2 = g->order(gs, sched, v, NW, greedy, 5, o2);
+      uint32_t n1 = c.p->order(c.st, sched, v, NW, greedy, 5, o1),
+               n2 = g->order(gs, sched, v, NW, greedy, 5, o2);
       CHECK_EQ_U64(n1, n2);
       CHECK(n1 == n2 && !memcmp(o1, o2, n1 * sizeof *o1));
     }
@@ -372,7 +384,8 @@ static void test_gto_order(void) {
 /* 2lvl-gto (by name) orders exactly as two-level with group_size=2 and gto
  * inside and between groups, over a sequence of states that switch groups. */
 static void test_2lvl_gto_by_name(void) {
-  const char *tl_sets[] = {"sched.two-level.group_size=2", "sched.two-level.inner=gto", "sched.two-level.outer=gto", NULL};
+  const char *tl_sets[] = {"sched.two-level.group_size=2", "sched.two-level.inner=gto",
+                           "sched.two-level.outer=gto", NULL};
   const WarpSchedPolicy *a = policy_find_warp("2lvl-gto"), *b = policy_find_warp("two-level");
   CHECK(a && b);
   if (!a || !b) return;
@@ -388,8 +401,12 @@ static void test_2lvl_gto_by_name(void) {
   for (uint32_t step = 0; step < 64; step++) {
     for (uint32_t s = 0; s < 12; s++) {
       uint32_t x = (s * 7 + step * 13) % 5;
-      v[s] = (WarpView){.slot = s, .valid = 1, .age = (s * 5) % 12, .warp_in_cta = s,
-                        .wait = x < 2 ? WARP_WAIT_SCOREBOARD : WARP_WAIT_NONE, .long_pending = x < 2};
+      v[s] = (WarpView){.slot = s,
+                        .valid = 1,
+                        .age = (s * 5) % 12,
+                        .warp_in_cta = s,
+                        .wait = x < 2 ? WARP_WAIT_SCOREBOARD : WARP_WAIT_NONE,
+                        .long_pending = x < 2};
     }
     for (uint32_t q = 0; q < 2; q++) {
       int32_t greedy = (int32_t)((step * 2 + q) % 12);
@@ -432,7 +449,10 @@ static const char rl_ptx[] =
 static char *run_rl(uint32_t warps, uint32_t delay) {
   const char *sets[] = {"sm.count=1", "sched.policy=ccws", "l1d.size=128", "l1d.assoc=1", NULL};
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return NULL; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return NULL;
+  }
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d = 0;
@@ -476,7 +496,10 @@ static void test_thrashing_warps_hit_their_vtas(void) {
 
 static char *run_benches(const char *const *sets, const char *const *names, uint64_t *cycles) {
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return NULL; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return NULL;
+  }
   for (int i = 0; names[i]; i++) {
     const BenchDesc *b = bench_find(names[i]);
     CHECK(b != NULL);
@@ -508,8 +531,8 @@ static void test_skip_idle_identical(void) {
   if (a && b && strcmp(a, b)) {
     size_t i = 0;
     while (a[i] && a[i] == b[i]) i++;
-    fprintf(stderr, "skip on/off JSON differs at byte %zu:\n on: %.200s\noff: %.200s\n", i, a + (i > 60 ? i - 60 : 0),
-            b + (i > 60 ? i - 60 : 0));
+    fprintf(stderr, "skip on/off JSON differs at byte %zu:\n on: %.200s\noff: %.200s\n", i,
+            a + (i > 60 ? i - 60 : 0), b + (i > 60 ? i - 60 : 0));
     CHECK(0);
   }
   free(a);

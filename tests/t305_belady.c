@@ -29,7 +29,8 @@ static void free_stream(BeladyStream *s) {
 static void test_opt_known_misses(void) {
   BeladyStream s = {0};
   const char *seq = "ABCABDADBCB";
-  for (const char *c = seq; *c; c++) CHECK(belady_stream_push(&s, (uint64_t)(*c - 'A') * 128, BELADY_LOAD) == 0);
+  for (const char *c = seq; *c; c++)
+    CHECK(belady_stream_push(&s, (uint64_t)(*c - 'A') * 128, BELADY_LOAD) == 0);
   CHECK_EQ_U64(replay(&s, one_set_2way, BELADY_OPT), 7);
   CHECK_EQ_U64(replay(&s, one_set_2way, BELADY_LRU), 9);
   CHECK_EQ_U64(replay(&s, one_set_2way, BELADY_FIFO), 9);
@@ -72,7 +73,8 @@ static void test_stores_write_evict(void) {
   BeladyStream s = {0};
   const char *seq = "ABCsBA";
   for (const char *c = seq; *c; c++)
-    belady_stream_push(&s, (uint64_t)((*c == 's' ? 'B' : *c) - 'A') * 128, *c == 's' ? BELADY_STORE : BELADY_LOAD);
+    belady_stream_push(&s, (uint64_t)((*c == 's' ? 'B' : *c) - 'A') * 128,
+                       *c == 's' ? BELADY_STORE : BELADY_LOAD);
   BeladyResult r;
   CHECK(belady_replay(&s, one_set_2way, BELADY_OPT, &r) == 0);
   CHECK_EQ_U64(r.misses, 4);
@@ -91,7 +93,8 @@ static void test_trace_read(void) {
   if (!f) return;
   fputs("# warpsim L1D access trace\n# kernel k 0\n"
         "10 0 1 0 5 0 M\n11 1 0 1 5 80 M\n12 0 2 0 5 0 G\n13 0 1 0 6 100 B\n14 0 1 0 5 0 H\n15 1 3 1 7 80 S\n"
-        "# insts 0 100\n# insts 1 40\n# kernel k 1\n16 0 1 0 5 0 H\n# insts 0 50\n", f);
+        "# insts 0 100\n# insts 1 40\n# kernel k 1\n16 0 1 0 5 0 H\n# insts 0 50\n",
+        f);
   rewind(f);
   BeladyTrace t;
   char err[128] = "";

@@ -63,10 +63,18 @@ static uint64_t *map_slot(LineMap *m, uint64_t key) {
 static uint64_t *next_uses(const BeladyStream *s) {
   uint64_t *next = malloc((s->n ? s->n : 1) * sizeof *next);
   LineMap m;
-  if (!next || map_init(&m, s->n)) { free(next); map_free(&m); return NULL; }
+  if (!next || map_init(&m, s->n)) {
+    free(next);
+    map_free(&m);
+    return NULL;
+  }
   for (size_t i = s->n; i-- > 0;) {
     uint64_t *v = map_slot(&m, s->line[i]);
-    if (s->store[i] == BELADY_STORE) { next[i] = BEL_NEVER; *v = BEL_NEVER; continue; }
+    if (s->store[i] == BELADY_STORE) {
+      next[i] = BEL_NEVER;
+      *v = BEL_NEVER;
+      continue;
+    }
     next[i] = *v;
     *v = i;
   }
@@ -76,11 +84,13 @@ static uint64_t *next_uses(const BeladyStream *s) {
 
 int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyResult *r) {
   memset(r, 0, sizeof *r);
-  if (!g.sets || !g.assoc || !g.line_size || (g.line_size & (g.line_size - 1)) || p >= BELADY__COUNT) return -1;
+  if (!g.sets || !g.assoc || !g.line_size || (g.line_size & (g.line_size - 1)) || p >= BELADY__COUNT)
+    return -1;
   uint32_t shift = 0;
   while ((1u << shift) < g.line_size) shift++;
   const size_t nlines = (size_t)g.sets * g.assoc;
-  uint64_t *tag = malloc(nlines * sizeof *tag), *key = malloc(nlines * sizeof *key); /* key: next use, last use or fill order */
+  uint64_t *tag = malloc(nlines * sizeof *tag),
+           *key = malloc(nlines * sizeof *key); /* key: next use, last use or fill order */
   uint8_t *valid = calloc(nlines, 1);
   uint64_t *next = p == BELADY_OPT ? next_uses(s) : NULL;
   if (!tag || !key || !valid || (p == BELADY_OPT && !next)) {
@@ -92,15 +102,20 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
     const size_t set = (size_t)((line >> shift) % g.sets) * g.assoc;
     int way = -1;
     for (uint32_t w = 0; w < g.assoc; w++)
-      if (valid[set + w] && tag[set + w] == line) { way = (int)w; break; }
+      if (valid[set + w] && tag[set + w] == line) {
+        way = (int)w;
+        break;
+      }
     if (s->store[i] == BELADY_STORE) {
       if (way >= 0) valid[set + (size_t)way] = 0, r->invalidations++;
       continue;
     }
     r->loads++;
     if (way >= 0) { /* a hit: OPT learns the next use, LRU the last (not on a merge); FIFO keeps its order */
-      if (p == BELADY_OPT) key[set + (size_t)way] = next[i];
-      else if (p == BELADY_LRU && s->store[i] != BELADY_MERGE) key[set + (size_t)way] = i;
+      if (p == BELADY_OPT)
+        key[set + (size_t)way] = next[i];
+      else if (p == BELADY_LRU && s->store[i] != BELADY_MERGE)
+        key[set + (size_t)way] = i;
       continue;
     }
     r->misses++;
@@ -154,21 +169,34 @@ int belady_trace_read(FILE *f, BeladyTrace *t, char *err, size_t errlen) {
     unsigned long long cycle, line;
     unsigned warp, cta, pc;
     char o;
-    if (sscanf(buf, "%llu %u %u %u %u %llx %c", &cycle, &sm, &warp, &cta, &pc, &line, &o) != 7 || !strchr("HMGBS", o)) {
-      snprintf(err, errlen, "line %lu: not an l1d-trace access (cycle sm warp cta pc line_addr H|M|G|B|S)", lineno);
+    if (sscanf(buf, "%llu %u %u %u %u %llx %c", &cycle, &sm, &warp, &cta, &pc, &line, &o) != 7 ||
+        !strchr("HMGBS", o)) {
+      snprintf(err, errlen, "line %lu: not an l1d-trace access (cycle sm warp cta pc line_addr H|M|G|B|S)",
+               lineno);
       belady_trace_free(t);
       return -1;
     }
     BeladyStream *s = trace_sm(t, sm);
     if (!s) goto oom;
     switch (o) {
-    case 'H': s->hits++; break;
-    case 'M': s->misses++; break;
-    case 'G': s->merges++; break;
-    case 'B': s->bypasses++; continue; /* not an L1 access */
-    default: s->stores++; break;
+    case 'H':
+      s->hits++;
+      break;
+    case 'M':
+      s->misses++;
+      break;
+    case 'G':
+      s->merges++;
+      break;
+    case 'B':
+      s->bypasses++;
+      continue; /* not an L1 access */
+    default:
+      s->stores++;
+      break;
     }
-    if (belady_stream_push(s, line, o == 'S' ? BELADY_STORE : o == 'G' ? BELADY_MERGE : BELADY_LOAD)) goto oom;
+    if (belady_stream_push(s, line, o == 'S' ? BELADY_STORE : o == 'G' ? BELADY_MERGE : BELADY_LOAD))
+      goto oom;
   }
   if (ferror(f)) {
     snprintf(err, errlen, "read error");

@@ -29,23 +29,23 @@
 #include "policy/warp_sched.h"
 
 typedef struct Ccws {
-  uint32_t nw;                  /* warp slots */
-  uint64_t base, k, cap_k;      /* base score, k_throttle, the accumulate cap's k */
+  uint32_t nw;             /* warp slots */
+  uint64_t base, k, cap_k; /* base score, k_throttle, the accumulate cap's k */
   bool accumulate, skip_barrier;
   SchedAgeCache age;
   Vta vta;
   /* per warp slot */
-  uint64_t *lls;                /* lost-locality score as of t_acc */
-  uint64_t *hits, *insts;       /* VTA hits and instructions of the resident warp */
-  uint32_t *cta;                /* CTA slot */
+  uint64_t *lls;          /* lost-locality score as of t_acc */
+  uint64_t *hits, *insts; /* VTA hits and instructions of the resident warp */
+  uint32_t *cta;          /* CTA slot */
   uint8_t *valid, *at_bar, *allowed;
-  uint32_t *sorted;             /* scratch for the walk */
+  uint32_t *sorted; /* scratch for the walk */
   /* the SM */
   uint64_t res_hits, res_insts; /* over resident warps */
   uint32_t nactive, nallowed, nexcluded;
-  bool any_above;               /* some valid warp's score is above the base */
-  uint64_t t_acc;               /* cycles before t_acc are accounted */
-  uint64_t wake;                /* first cycle the exclusive set may change by decay alone */
+  bool any_above; /* some valid warp's score is above the base */
+  uint64_t t_acc; /* cycles before t_acc are accounted */
+  uint64_t wake;  /* first cycle the exclusive set may change by decay alone */
   /* statistics */
   uint64_t st_probes, st_hits, st_inserts, st_store_inv, st_refusals, st_throttle_cycles, st_active_cycles,
       st_allowed_sum, st_insts, st_score_raises;
@@ -53,13 +53,44 @@ typedef struct Ccws {
 } Ccws;
 
 static const CfgParam ccws_params[] = {
-    {.key = "vta_entries", .type = CFG_INT, .def = "16", .min = 1, .max = 4096, .desc = "victim tag array entries per warp"},
-    {.key = "vta_ways", .type = CFG_INT, .def = "8", .min = 1, .max = 4096, .desc = "victim tag array associativity (divides vta_entries)"},
-    {.key = "base_score", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000, .desc = "every warp's lost-locality score at launch and its floor"},
-    {.key = "k_throttle", .type = CFG_INT, .def = "8", .min = 0, .max = 1000000, .desc = "LLDS = vta_hits/insts * k_throttle * cutoff"},
-    {.key = "accumulate", .type = CFG_BOOL, .def = "false", .desc = "a VTA hit adds LLDS to the score (capped) instead of setting it"},
-    {.key = "cap_k", .type = CFG_INT, .def = "0", .min = 0, .max = 1000000, .desc = "accumulate's cap: LLDS with this k instead of k_throttle (0: k_throttle)"},
-    {.key = "skip_barrier", .type = CFG_BOOL, .def = "true", .desc = "warps waiting at a barrier are left out of the exclusive-set walk"},
+    {.key = "vta_entries",
+     .type = CFG_INT,
+     .def = "16",
+     .min = 1,
+     .max = 4096,
+     .desc = "victim tag array entries per warp"},
+    {.key = "vta_ways",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 4096,
+     .desc = "victim tag array associativity (divides vta_entries)"},
+    {.key = "base_score",
+     .type = CFG_INT,
+     .def = "100",
+     .min = 1,
+     .max = 1000000,
+     .desc = "every warp's lost-locality score at launch and its floor"},
+    {.key = "k_throttle",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 0,
+     .max = 1000000,
+     .desc = "LLDS = vta_hits/insts * k_throttle * cutoff"},
+    {.key = "accumulate",
+     .type = CFG_BOOL,
+     .def = "false",
+     .desc = "a VTA hit adds LLDS to the score (capped) instead of setting it"},
+    {.key = "cap_k",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1000000,
+     .desc = "accumulate's cap: LLDS with this k instead of k_throttle (0: k_throttle)"},
+    {.key = "skip_barrier",
+     .type = CFG_BOOL,
+     .def = "true",
+     .desc = "warps waiting at a barrier are left out of the exclusive-set walk"},
     {0},
 };
 
@@ -85,7 +116,8 @@ static int ccws_init(void **state, const WarpSchedEnv *env, char *err, size_t er
   if (entries % ways) {
     char key[128];
     snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
-    return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", ways, entries);
+    return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", ways,
+                      entries);
   }
   Ccws *c = calloc(1, sizeof *c);
   if (!c) return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
@@ -149,7 +181,10 @@ static void ccws_recompute(Ccws *c) {
     if (!c->valid[w]) continue;
     /* insertion by (score desc, slot asc): at most a few dozen warps */
     uint32_t i = n++;
-    while (i > 0 && c->lls[c->sorted[i - 1]] < c->lls[w]) { c->sorted[i] = c->sorted[i - 1]; i--; }
+    while (i > 0 && c->lls[c->sorted[i - 1]] < c->lls[w]) {
+      c->sorted[i] = c->sorted[i - 1];
+      i--;
+    }
     c->sorted[i] = w;
   }
   const uint64_t cutoff = ccws_cutoff(c);
@@ -158,8 +193,14 @@ static void ccws_recompute(Ccws *c) {
   uint32_t allowed = 0, excluded = 0;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t w = c->sorted[i];
-    if (c->skip_barrier && c->at_bar[w]) { c->allowed[w] = 1, allowed++; continue; }
-    if (limited) { c->allowed[w] = 0, excluded++; continue; }
+    if (c->skip_barrier && c->at_bar[w]) {
+      c->allowed[w] = 1, allowed++;
+      continue;
+    }
+    if (limited) {
+      c->allowed[w] = 0, excluded++;
+      continue;
+    }
     c->allowed[w] = 1, allowed++;
     sum += c->lls[w];
     above_in += c->lls[w] > c->base;
@@ -174,7 +215,8 @@ static void ccws_recompute(Ccws *c) {
   uint64_t d = UINT64_MAX;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t w = c->sorted[i];
-    if (c->lls[w] > c->base && c->lls[w] - c->base < d) d = c->lls[w] - c->base; /* reaches the base: the order may change */
+    if (c->lls[w] > c->base && c->lls[w] - c->base < d)
+      d = c->lls[w] - c->base; /* reaches the base: the order may change */
   }
   if (above_in) {
     uint64_t dc = (reach_sum - cutoff) / above_in + 1; /* first d with reach_sum - d * above_in < cutoff */
@@ -260,7 +302,8 @@ static void ccws_event(void *state, const SchedEvent *ev) {
   case SCHED_EV_L1_EVICT:
     /* a line lost to a replacement goes to the allocating warp's VTA; one a
      * store invalidated was not lost to interference (STORE clears its tag) */
-    if (mine && ev->fail == CACHE_EVICT_REPLACE) vta_insert(&c->vta, w, ev->line_addr, ev->other_slot), c->st_inserts++;
+    if (mine && ev->fail == CACHE_EVICT_REPLACE)
+      vta_insert(&c->vta, w, ev->line_addr, ev->other_slot), c->st_inserts++;
     return;
   case SCHED_EV_STORE:
     c->st_store_inv += vta_invalidate_all(&c->vta, ev->line_addr);
@@ -306,18 +349,28 @@ static void ccws_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "vta_store_invalidations", c->st_store_inv);
   policy_stat_u64(out, "score_raises", c->st_score_raises);
   policy_stat_u64(out, "issued_warp_insts", c->st_insts);
-  policy_stat_f64(out, "vta_hits_per_kilo_inst", c->st_insts ? 1000.0 * (double)c->st_hits / (double)c->st_insts : 0.0,
-                  PSTAT_MEAN);
+  policy_stat_f64(out, "vta_hits_per_kilo_inst",
+                  c->st_insts ? 1000.0 * (double)c->st_hits / (double)c->st_insts : 0.0, PSTAT_MEAN);
   policy_stat_u64(out, "load_refusals", c->st_refusals);
   policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
   policy_stat_u64(out, "active_cycles", c->st_active_cycles);
   policy_stat_f64(out, "allowed_warps_mean",
-                  c->st_active_cycles ? (double)c->st_allowed_sum / (double)c->st_active_cycles : 0.0, PSTAT_MEAN);
+                  c->st_active_cycles ? (double)c->st_allowed_sum / (double)c->st_active_cycles : 0.0,
+                  PSTAT_MEAN);
   policy_stat_f64(out, "allowed_warps_max", c->st_allowed_max, PSTAT_MAX);
   policy_stat_f64(out, "excluded_warps_max", c->st_excluded_max, PSTAT_MAX);
 }
 
-const WarpSchedPolicy warp_policy_ccws = {
-    .name = "ccws", .params = ccws_params, .init = ccws_init, .free = ccws_free, .order = ccws_order,
-    .lists_all = true, .can_issue = ccws_can_issue, .on_issue = ccws_issue, .on_event = ccws_event,
-    .tick = ccws_tick, .next_tick = ccws_next_tick, .on_warps_change = ccws_warps_change, .stats = ccws_stats};
+const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
+                                          .params = ccws_params,
+                                          .init = ccws_init,
+                                          .free = ccws_free,
+                                          .order = ccws_order,
+                                          .lists_all = true,
+                                          .can_issue = ccws_can_issue,
+                                          .on_issue = ccws_issue,
+                                          .on_event = ccws_event,
+                                          .tick = ccws_tick,
+                                          .next_tick = ccws_next_tick,
+                                          .on_warps_change = ccws_warps_change,
+                                          .stats = ccws_stats};

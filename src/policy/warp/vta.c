@@ -12,7 +12,10 @@ int vta_init(Vta *v, uint32_t nwarps, uint32_t entries, uint32_t ways) {
   v->sets = entries / ways;
   v->e = calloc((size_t)nwarps * entries, sizeof *v->e);
   v->next = calloc((size_t)nwarps * v->sets, sizeof *v->next);
-  if (!v->e || !v->next) { vta_free(v); return -1; }
+  if (!v->e || !v->next) {
+    vta_free(v);
+    return -1;
+  }
   return 0;
 }
 
@@ -32,7 +35,10 @@ void vta_insert(Vta *v, uint32_t warp, uint64_t tag, int32_t interferer) {
   uint32_t set = vta_set(v, tag);
   VtaEntry *row = vta_row(v, warp, set);
   for (uint32_t w = 0; w < v->ways; w++)
-    if (row[w].valid && row[w].tag == tag) { row[w].interferer = interferer; return; }
+    if (row[w].valid && row[w].tag == tag) {
+      row[w].interferer = interferer;
+      return;
+    }
   uint32_t *next = &v->next[(size_t)warp * v->sets + set];
   row[*next] = (VtaEntry){.tag = tag, .interferer = interferer, .valid = 1};
   *next = *next + 1 == v->ways ? 0 : *next + 1;
@@ -53,7 +59,10 @@ bool vta_remove(Vta *v, uint32_t warp, uint64_t tag) {
   if (warp >= v->nwarps) return false;
   VtaEntry *row = vta_row(v, warp, vta_set(v, tag));
   for (uint32_t w = 0; w < v->ways; w++)
-    if (row[w].valid && row[w].tag == tag) { row[w].valid = 0; return true; }
+    if (row[w].valid && row[w].tag == tag) {
+      row[w].valid = 0;
+      return true;
+    }
   return false;
 }
 

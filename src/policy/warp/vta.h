@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 typedef struct VtaEntry {
-  uint64_t tag;        /* the line's address */
-  int32_t interferer;  /* the warp slot whose request evicted it (-1 unknown) */
+  uint64_t tag;       /* the line's address */
+  int32_t interferer; /* the warp slot whose request evicted it (-1 unknown) */
   uint32_t valid;
 } VtaEntry;
 
