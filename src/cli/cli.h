@@ -34,6 +34,8 @@ int cli_launch_parse(const char *text, const char *name, uint64_t device_mem_lim
 /* One line per kernel on out: its registers per thread and where the count came from
  * (ptxas's annotation or warpsim's estimate), and a warning on stderr for an estimate. */
 void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk);
+/* belady TRACE: offline OPT/LRU/FIFO replay of an l1d-trace file (cli/belady.c). */
+int cli_belady(int argc, char **argv);
 /* sweep / report: execs the experiment tool (tools/wsexp); returns only on failure. */
 int cli_exp(const char *cmd, int argc, char **argv);
 

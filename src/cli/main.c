@@ -38,6 +38,7 @@ static const char *usage =
     "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (see README)\n"
     "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
     "  reproduce <paper> [--size S] [-j N] [-o DIR] | --list   a paper's figures and claims (doc/reproducing.md)\n"
+    "  belady <trace> [--config C] [--set K=V ...]     L1D misses per SM of an l1d-trace file under OPT, LRU, FIFO\n"
     "  help                         this text\n";
 
 double cli_now(void) {
@@ -453,7 +454,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "suite")) return cmd_suite(argc - 2, argv + 2);
   if (!strcmp(cmd, "launch")) return cli_launch(argc - 2, argv + 2);
   if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
+  if (!strcmp(cmd, "belady")) return cli_belady(argc - 2, argv + 2);
   if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, sweep, report, reproduce, help)\n", cmd);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, belady, sweep, report, reproduce, help)\n", cmd);
   return 2;
 }

@@ -10,7 +10,9 @@
  * line per line request: cycle sm warp_slot cta_id pc line_addr outcome, with
  * pc in the policies' PC space, line_addr in hex and outcome H (hit),
  * M (miss: allocated), G (merged into a pending miss), B (bypassed) or
- * S (store: write-evict, the line is invalidated if present). */
+ * S (store: write-evict, the line is invalidated if present). At each
+ * kernel's end every SM adds "# insts SM N": the warp instructions it issued
+ * in that kernel (the MPKI denominator of `warpsim belady`). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@ typedef struct Trace {
   TraceFile *tf;
   uint32_t sm;
   uint64_t lines;
+  uint64_t insts; /* warp instructions issued in the running kernel */
 } Trace;
 
 static const CfgParam trace_params[] = {
@@ -94,6 +97,10 @@ static void trace_event(void *state, const SchedEvent *ev) {
       fprintf(t->tf->f, "# kernel %s %u\n", ev->kernel->name, ev->kernel->launch_index);
     }
     return;
+  case SCHED_EV_KERNEL_END:
+    fprintf(t->tf->f, "# insts %u %llu\n", t->sm, (unsigned long long)t->insts);
+    t->insts = 0;
+    return;
   default: return;
   }
   t->lines++;
@@ -101,7 +108,13 @@ static void trace_event(void *state, const SchedEvent *ev) {
           (unsigned long long)ev->line_addr, o);
 }
 
+static void trace_issue(void *state, const WarpView *v, const SchedIssue *is) {
+  (void)v, (void)is;
+  ((Trace *)state)->insts++;
+}
+
 static void trace_stats(void *state, PolicyStats *out) { policy_stat_u64(out, "traced_accesses", ((Trace *)state)->lines); }
 
 const SmObserver observer_l1d_trace = {.name = "l1d-trace", .params = trace_params, .init = trace_init,
-                                       .free = trace_free, .on_event = trace_event, .stats = trace_stats};
+                                       .free = trace_free, .on_event = trace_event, .on_issue = trace_issue,
+                                       .stats = trace_stats};

@@ -6,7 +6,7 @@
  * (lrr: round-robin from the current group; gto: oldest group first).
  * [choice] Other groups follow the current one in priority order instead of
  * being excluded (`strict = true` excludes them). CCWS's 2LVL-GTO is
- * group_size=2 inner=gto outer=gto. */
+ * group_size=2 inner=gto outer=gto, also registered as `2lvl-gto`. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,4 +124,18 @@ static void tl_stats(void *state, PolicyStats *out) {
 
 const WarpSchedPolicy warp_policy_twolevel = {
     .name = "two-level", .params = twolevel_params, .init = tl_init, .free = tl_free, .order = tl_order,
+    .on_warps_change = tl_warps_change, .stats = tl_stats};
+
+/* `2lvl-gto`: CCWS's best two-level variant by name, the same scheduler with
+ * fetch groups of 2 and GTO inside and between groups by default
+ * (sched.2lvl-gto.* keys; `two-level` with those settings is identical). */
+static const CfgParam twolevel_gto_params[] = {
+    {.key = "group_size", .type = CFG_INT, .def = "2", .min = 1, .max = 1024, .desc = "warps per fetch group"},
+    {.key = "inner", .type = CFG_ENUM, .def = "gto", .choices = "lrr|gto", .desc = "order inside a group"},
+    {.key = "outer", .type = CFG_ENUM, .def = "gto", .choices = "lrr|gto", .desc = "order of the groups"},
+    {.key = "strict", .type = CFG_BOOL, .def = "false", .desc = "only the current group may issue"},
+    {0},
+};
+const WarpSchedPolicy warp_policy_twolevel_gto = {
+    .name = "2lvl-gto", .params = twolevel_gto_params, .init = tl_init, .free = tl_free, .order = tl_order,
     .on_warps_change = tl_warps_change, .stats = tl_stats};

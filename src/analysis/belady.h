@@ -1,0 +1,60 @@
+/* belady.h - offline replay of an L1D access stream under Belady's optimal
+ * replacement (OPT/MIN: evict the line whose next reference lies furthest in
+ * the future), and under LRU and FIFO as a check against the online cache;
+ * the input of CCWS's Figure 8 ("<scheduler>-BEL"). Reads the text trace of
+ * the l1d-trace observer (policy/observer/l1d_trace.c); one private L1 per SM.
+ * Depends on nothing but the C library.
+ *
+ * Replay rules (the L1D's): a load (H, M, G in the trace) references its
+ * line, allocating it on a miss (no bypass: OPT chooses victims only); a
+ * store (S) invalidates the line if present (write-evict, no allocation); a
+ * bypassed load (B) does not touch the L1. For OPT a line's next reference
+ * is its next load, or never when a store to it comes first. No timing: an
+ * access the online cache merged into a pending miss is a hit here.
+ */
+#ifndef WS_ANALYSIS_BELADY_H
+#define WS_ANALYSIS_BELADY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum BeladyPolicy { BELADY_OPT = 0, BELADY_LRU, BELADY_FIFO, BELADY__COUNT } BeladyPolicy;
+
+typedef struct BeladyGeom {
+  uint32_t sets, assoc, line_size; /* line_size a power of two */
+} BeladyGeom;
+
+/* What an access is to the replay. A merge (an access the online cache
+ * joined to a pending miss) is a load that does not promote under LRU, as
+ * the online LRU's merges do not. */
+typedef enum BeladyKind { BELADY_LOAD = 0, BELADY_STORE, BELADY_MERGE } BeladyKind;
+
+/* One SM's stream: line addresses and access kinds (BeladyKind). */
+typedef struct BeladyStream {
+  uint64_t *line;
+  uint8_t *store; /* BeladyKind */
+  size_t n, cap;
+  /* the online cache's outcomes from the trace and the SM's instructions */
+  uint64_t hits, misses, merges, bypasses, stores, insts;
+} BeladyStream;
+
+typedef struct BeladyTrace {
+  BeladyStream *sm;
+  uint32_t nsm;
+} BeladyTrace;
+
+typedef struct BeladyResult {
+  uint64_t loads, misses, invalidations;
+} BeladyResult;
+
+/* Reads a trace; 0, or -1 with err set (line number and reason). */
+int belady_trace_read(FILE *f, BeladyTrace *t, char *err, size_t errlen);
+void belady_trace_free(BeladyTrace *t);
+/* Appends one access to a stream (tests build streams by hand); 0 or -1. */
+int belady_stream_push(BeladyStream *s, uint64_t line, BeladyKind kind);
+/* Replays one stream; 0, or -1 (bad geometry, out of memory). */
+int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyResult *r);
+const char *belady_policy_name(BeladyPolicy p);
+
+#endif

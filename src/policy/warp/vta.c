@@ -1,0 +1,92 @@
+/* vta.c - per-warp victim tag arrays (vta.h). The set of a tag is its 128-byte
+ * line number modulo the sets, so consecutive lines fall in different sets. */
+#include "policy/warp/vta.h"
+
+#include <stdlib.h>
+
+int vta_init(Vta *v, uint32_t nwarps, uint32_t entries, uint32_t ways) {
+  *v = (Vta){0};
+  if (!nwarps || !ways || !entries || entries % ways) return -1;
+  v->nwarps = nwarps;
+  v->ways = ways;
+  v->sets = entries / ways;
+  v->e = calloc((size_t)nwarps * entries, sizeof *v->e);
+  v->next = calloc((size_t)nwarps * v->sets, sizeof *v->next);
+  if (!v->e || !v->next) {
+    vta_free(v);
+    return -1;
+  }
+  return 0;
+}
+
+void vta_free(Vta *v) {
+  free(v->e);
+  free(v->next);
+  *v = (Vta){0};
+}
+
+static inline uint32_t vta_set(const Vta *v, uint64_t tag) { return (uint32_t)((tag >> 7) % v->sets); }
+static inline VtaEntry *vta_row(const Vta *v, uint32_t warp, uint32_t set) {
+  return v->e + ((size_t)warp * v->sets + set) * v->ways;
+}
+
+void vta_insert(Vta *v, uint32_t warp, uint64_t tag, int32_t interferer) {
+  if (warp >= v->nwarps) return;
+  uint32_t set = vta_set(v, tag);
+  VtaEntry *row = vta_row(v, warp, set);
+  for (uint32_t w = 0; w < v->ways; w++)
+    if (row[w].valid && row[w].tag == tag) {
+      row[w].interferer = interferer;
+      return;
+    }
+  uint32_t *next = &v->next[(size_t)warp * v->sets + set];
+  row[*next] = (VtaEntry){.tag = tag, .interferer = interferer, .valid = 1};
+  *next = *next + 1 == v->ways ? 0 : *next + 1;
+}
+
+bool vta_probe(const Vta *v, uint32_t warp, uint64_t tag, int32_t *interferer) {
+  if (warp >= v->nwarps) return false;
+  const VtaEntry *row = vta_row(v, warp, vta_set(v, tag));
+  for (uint32_t w = 0; w < v->ways; w++)
+    if (row[w].valid && row[w].tag == tag) {
+      if (interferer) *interferer = row[w].interferer;
+      return true;
+    }
+  return false;
+}
+
+bool vta_remove(Vta *v, uint32_t warp, uint64_t tag) {
+  if (warp >= v->nwarps) return false;
+  VtaEntry *row = vta_row(v, warp, vta_set(v, tag));
+  for (uint32_t w = 0; w < v->ways; w++)
+    if (row[w].valid && row[w].tag == tag) {
+      row[w].valid = 0;
+      return true;
+    }
+  return false;
+}
+
+uint32_t vta_invalidate_all(Vta *v, uint64_t tag) {
+  uint32_t n = 0, set = vta_set(v, tag);
+  for (uint32_t warp = 0; warp < v->nwarps; warp++) {
+    VtaEntry *row = vta_row(v, warp, set);
+    for (uint32_t w = 0; w < v->ways; w++)
+      if (row[w].valid && row[w].tag == tag) row[w].valid = 0, n++;
+  }
+  return n;
+}
+
+void vta_clear_warp(Vta *v, uint32_t warp) {
+  if (warp >= v->nwarps) return;
+  VtaEntry *row = vta_row(v, warp, 0);
+  for (uint32_t i = 0; i < v->sets * v->ways; i++) row[i].valid = 0;
+  for (uint32_t s = 0; s < v->sets; s++) v->next[(size_t)warp * v->sets + s] = 0;
+}
+
+uint32_t vta_count(const Vta *v, uint32_t warp) {
+  if (warp >= v->nwarps) return 0;
+  const VtaEntry *row = vta_row(v, warp, 0);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < v->sets * v->ways; i++) n += row[i].valid != 0;
+  return n;
+}

@@ -1,0 +1,49 @@
+/* vta.h - per-warp victim tag arrays (CCWS, MICRO'12; reused by iWarp): the
+ * tags of L1D lines a warp allocated and lost, kept per warp slot in a small
+ * set-associative FIFO array, each entry also naming the warp whose request
+ * evicted the line (the interferer). Tags only, no data.
+ * Depends on nothing but the C library; allocates only in vta_init.
+ *
+ * Invariant: a tag appears at most once in one warp's array; entries of
+ * different warps are independent (a store invalidates a tag in all of them).
+ */
+#ifndef WS_POLICY_VTA_H
+#define WS_POLICY_VTA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct VtaEntry {
+  uint64_t tag;       /* the line's address */
+  int32_t interferer; /* the warp slot whose request evicted it (-1 unknown) */
+  uint32_t valid;
+} VtaEntry;
+
+typedef struct Vta {
+  uint32_t nwarps, sets, ways; /* per warp: sets x ways entries */
+  VtaEntry *e;                 /* [warp][set][way] */
+  uint32_t *next;              /* [warp][set]: the FIFO's next way to fill */
+} Vta;
+
+/* `entries` per warp, `ways`-associative (entries must be a multiple of ways).
+ * Returns 0, or -1 (bad geometry, out of memory). */
+int vta_init(Vta *v, uint32_t nwarps, uint32_t entries, uint32_t ways);
+void vta_free(Vta *v);
+/* The line `tag` that `warp` allocated was evicted by `interferer`: insert it
+ * (FIFO within its set). A tag already present keeps its place and takes the
+ * new interferer. */
+void vta_insert(Vta *v, uint32_t warp, uint64_t tag, int32_t interferer);
+/* Is `tag` in `warp`'s array? On a hit, *interferer (may be NULL) names who
+ * evicted it. The entry stays (CCWS does not invalidate on a VTA hit). */
+bool vta_probe(const Vta *v, uint32_t warp, uint64_t tag, int32_t *interferer);
+/* Removes `tag` from `warp`'s array; returns whether it was there. */
+bool vta_remove(Vta *v, uint32_t warp, uint64_t tag);
+/* Removes `tag` from every warp's array (a store wrote the line); returns
+ * how many entries went. */
+uint32_t vta_invalidate_all(Vta *v, uint64_t tag);
+/* Empties `warp`'s array (the slot gets a new warp, or its warp exited). */
+void vta_clear_warp(Vta *v, uint32_t warp);
+/* Valid entries of `warp` (tests, statistics). */
+uint32_t vta_count(const Vta *v, uint32_t warp);
+
+#endif
