@@ -42,6 +42,9 @@ for h, lines in blocks:
                 continue
             ln = re.sub(r"\s+#.*$", "", ln).replace("k=v", "l1d.assoc=8")
             ln = re.sub(r"--config C\b", "--config ccws-gt200", ln)
+            # a paper's whole reproduction takes tens of minutes: the command as written, on one
+            # cheap benchmark at tiny (tests/cli/reproduce_tiny.sh checks what it writes)
+            ln = re.sub(r"(reproduce [a-z]+)$", r"\1 --size tiny --benchmarks needle -o repro-readme", ln)
             opt = re.findall(r"\[([^\]]*)\]", ln)
             cmds.append(re.sub(r"\s*\[[^\]]*\]", "", ln))
             if opt:
