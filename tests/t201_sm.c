@@ -315,21 +315,8 @@ static void test_mshr_merge(void) {
 
 /* ---- determinism, idle-cycle skipping ---- */
 
-/* Runs benchmarks `names` at tiny in one timing context; returns the JSON (malloc'd). */
 static char *run_benches(const char *const *sets, const char *const *names, uint64_t *cycles) {
-  TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return NULL; }
-  for (int i = 0; names[i]; i++) {
-    const BenchDesc *b = bench_find(names[i]);
-    CHECK(b != NULL);
-    if (!b) continue;
-    BenchRun r = {t.ctx, BENCH_TINY, 1, stderr, 0};
-    CHECK(b->run(&r) == BENCH_PASS);
-  }
-  *cycles = gpu_cycles(t.gpu);
-  char *j = test_gpu_json(&t);
-  test_gpu_close(&t);
-  return j;
+  return test_run_benches(NULL, sets, names, cycles);
 }
 
 static void test_determinism(void) {

@@ -15,21 +15,7 @@ TEST_GLOBALS;
 
 /* Runs the benchmarks at `tiny` in one context; the statistics JSON (no wall time). */
 static char *run_benches(const char *preset, const char *const *sets, const char *const *names) {
-  TestGpu t;
-  if (test_gpu_open_preset(&t, preset, sets)) {
-    CHECK(0);
-    return NULL;
-  }
-  for (int i = 0; names[i]; i++) {
-    const BenchDesc *b = bench_find(names[i]);
-    CHECK(b != NULL);
-    if (!b) continue;
-    BenchRun r = {t.ctx, BENCH_TINY, 1, stderr, 0};
-    CHECK(b->run(&r) == BENCH_PASS);
-  }
-  char *j = test_gpu_json(&t);
-  test_gpu_close(&t);
-  return j;
+  return test_run_benches(preset, sets, names, NULL);
 }
 
 /* Skipping on (extra sets `on`) and off give the same JSON. */

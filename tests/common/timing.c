@@ -1,6 +1,9 @@
 /* timing.c - timing-engine helpers for tests (see timing.h). */
 #include "timing.h"
 
+#include "bench.h"
+#include "test.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +64,23 @@ char *test_gpu_json(const TestGpu *t) {
   gpu_print_stats(t->gpu, f, true, 0.0); /* wall time 0: the only host-dependent fields */
   fclose(f);
   return buf;
+}
+
+char *test_run_benches(const char *preset, const char *const *sets, const char *const *names, uint64_t *cycles) {
+  TestGpu t;
+  if (test_gpu_open_preset(&t, preset ? preset : "configs/gtx480.cfg", sets)) {
+    CHECK(0);
+    return NULL;
+  }
+  for (int i = 0; names[i]; i++) {
+    const BenchDesc *b = bench_find(names[i]);
+    CHECK(b != NULL);
+    if (!b) continue;
+    BenchRun r = {t.ctx, BENCH_TINY, 1, stderr, 0};
+    CHECK(b->run(&r) == BENCH_PASS);
+  }
+  if (cycles) *cycles = gpu_cycles(t.gpu);
+  char *j = test_gpu_json(&t);
+  test_gpu_close(&t);
+  return j;
 }

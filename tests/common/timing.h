@@ -22,6 +22,11 @@ int test_gpu_open_preset(TestGpu *t, const char *preset, const char *const *sets
 void test_gpu_close(TestGpu *t);
 /* Loads PTX text into t->ctx and looks up `entry`. Returns 0 or -1. */
 int test_gpu_load(TestGpu *t, WsModule **mod, WsFunction **fn, const char *ptx, const char *entry);
+/* Runs benchmarks `names` (NULL-terminated) at tiny, checked, in one timing
+ * context on `preset` (NULL: configs/gtx480.cfg) plus `sets`; returns the
+ * statistics JSON (malloc'd; NULL on error) and, if cycles is not NULL, the
+ * GPU's cycles. A failed open or check is a test failure. */
+char *test_run_benches(const char *preset, const char *const *sets, const char *const *names, uint64_t *cycles);
 /* The statistics JSON of the engine with the wall-time fields left out
  * (malloc'd; NULL on error). Two identical runs give identical strings. */
 char *test_gpu_json(const TestGpu *t);
