@@ -234,5 +234,9 @@ uint32_t sched_collect_rr(const WarpView *views, uint32_t nslots, uint32_t sched
                           uint32_t *out);
 /* Moves slot `s` (if present) to the front of out[0..n). */
 void sched_move_front(uint32_t *out, uint32_t n, int32_t s);
+/* The GTO order of one scheduler's warps: the greedy warp (if valid) first,
+ * then oldest first (gto's order; the base order of ccws). */
+uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched, int32_t greedy,
+                         uint32_t *out);
 
 #endif

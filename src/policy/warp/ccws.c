@@ -336,9 +336,7 @@ static void ccws_warps_change(void *state) { sched_age_cache_changed(&((Ccws *)s
 static uint32_t ccws_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
                            uint64_t cycle, uint32_t *out) {
   (void)cycle;
-  uint32_t n = sched_collect_by_age_cached(&((Ccws *)state)->age, v, nslots, sched, out);
-  if (greedy >= 0 && v[greedy].valid) sched_move_front(out, n, greedy);
-  return n;
+  return sched_order_gto(&((Ccws *)state)->age, v, nslots, sched, greedy, out);
 }
 
 static void ccws_stats(void *state, PolicyStats *out) {

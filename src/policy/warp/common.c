@@ -77,3 +77,10 @@ void sched_move_front(uint32_t *out, uint32_t n, int32_t s) {
       return;
     }
 }
+
+uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched, int32_t greedy,
+                         uint32_t *out) {
+  uint32_t n = sched_collect_by_age_cached(c, views, nslots, sched, out);
+  if (greedy >= 0 && views[greedy].valid) sched_move_front(out, n, greedy);
+  return n;
+}

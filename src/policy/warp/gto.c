@@ -27,9 +27,7 @@ static void gto_warps_change(void *state) { sched_age_cache_changed(&((Gto *)sta
 static uint32_t gto_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
                           uint64_t cycle, uint32_t *out) {
   (void)cycle;
-  uint32_t n = sched_collect_by_age_cached(&((Gto *)state)->age, v, nslots, sched, out);
-  if (greedy >= 0 && v[greedy].valid) sched_move_front(out, n, greedy);
-  return n;
+  return sched_order_gto(&((Gto *)state)->age, v, nslots, sched, greedy, out);
 }
 
 static uint32_t old_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
