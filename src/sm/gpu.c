@@ -172,12 +172,14 @@ static void sum_sm_stats(const Gpu *g, SmStats *t) {
     const SmStats *s = sm_stats(g->sms[i]);
     const uint64_t *a = (const uint64_t *)(const void *)s;
     uint64_t *b = (uint64_t *)(void *)t;
-    /* every field but warp_disparity_sum (a double) is a uint64_t */
+    /* every field but warp_disparity_sum (a double) is a uint64_t count; warp_disparity_max_e6 is a maximum */
     size_t nfields = sizeof(SmStats) / sizeof(uint64_t);
     size_t dpos = offsetof(SmStats, warp_disparity_sum) / sizeof(uint64_t);
+    size_t mpos = offsetof(SmStats, warp_disparity_max_e6) / sizeof(uint64_t);
     for (size_t k = 0; k < nfields; k++)
-      if (k != dpos) b[k] += a[k];
+      if (k != dpos && k != mpos) b[k] += a[k];
     t->warp_disparity_sum += s->warp_disparity_sum;
+    if (s->warp_disparity_max_e6 > t->warp_disparity_max_e6) t->warp_disparity_max_e6 = s->warp_disparity_max_e6;
   }
 }
 
@@ -458,9 +460,6 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   double disp = t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0;
   double wips = wall > 0 ? (double)t.warp_insts / wall : 0.0;
   /* barrier/exit and locality statistics (barrier_stats.c, cache.c read_hits_other_warp) */
-  t.warp_disparity_max_e6 = 0; /* a maximum over SMs, not a sum */
-  for (uint32_t i = 0; i < g->nsm; i++)
-    if (sm_stats(g->sms[i])->warp_disparity_max_e6 > t.warp_disparity_max_e6) t.warp_disparity_max_e6 = sm_stats(g->sms[i])->warp_disparity_max_e6;
   double res = t.warp_resident_cycles ? (double)t.warp_resident_cycles : 1.0;
   double bar_frac = (double)t.barrier_wait_cycles / res, exit_frac = (double)t.exit_wait_cycles / res;
   double rtru_bar = t.barrier_phases ? (double)t.barrier_rtru_e6_sum / 1e6 / (double)t.barrier_phases : 0.0;
