@@ -22,7 +22,7 @@ BENCH_PTX := $(sort $(foreach b,$(BENCH_DIRS),$(wildcard bench/$(b)/*.ptx)))
 TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
-.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz fuzz-build FORCE
+.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz fuzz-build hwcheck FORCE
 # `make` alone builds the simulator (the first rule is the default goal).
 all: rel
 FORCE:
@@ -83,7 +83,7 @@ asan: $(BUILD)/asan/warpsim
 # release build runs the README's own examples (tests/cli/readme_examples.sh) and, with clang,
 # the libFuzzer targets run for a bounded time (tests/cli/fuzz_parsers.sh).
 test:
-	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(if $(FUZZ_CC_OK),fuzz-build)
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(BUILD)/hw/warpsim-hw $(if $(FUZZ_CC_OK),fuzz-build)
 	@tests/run_tests.sh $(BUILD)/asan
 
 # The README's main job: build (on every core), then the default experiment
@@ -113,6 +113,15 @@ ptx:
 	@for f in $(wildcard bench/*/*.cu tests/kernels/*.cu); do \
 	  echo "nvcc $$f"; $(NVCC) -ptx -O3 -arch=sm_75 -o $${f%.cu}.ptx $$f || exit 1; \
 	  NVCC=$(NVCC) tools/annotate_regs.sh $${f%.cu}.ptx || exit 1; done
+
+# The benchmarks' host programs on a real NVIDIA GPU (tools/hwcheck: warpsim's host API on the
+# CUDA driver, opened at run time): `make hwcheck && build/hw/warpsim-hw all --size small` checks
+# every benchmark's GPU result against its CPU reference on hardware. Needs no CUDA toolkit to build.
+HW_SRC := $(sort $(wildcard tools/hwcheck/*.c))
+$(BUILD)/hw/warpsim-hw: $(HW_SRC) $(BUILD)/rel/libbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) $(CPPFLAGS) -o $@ $(HW_SRC) $(BUILD)/rel/libbench.a -ldl $(LDLIBS)
+hwcheck: $(BUILD)/hw/warpsim-hw
 
 # libFuzzer targets (need clang): the PTX front end, the configuration parser and the launch-file
 # parser, each run for FUZZ_SECONDS on a corpus of the checked-in inputs.
