@@ -117,10 +117,11 @@ ptx:
 # The benchmarks' host programs on a real NVIDIA GPU (tools/hwcheck: warpsim's host API on the
 # CUDA driver, opened at run time): `make hwcheck && build/hw/warpsim-hw all --size small` checks
 # every benchmark's GPU result against its CPU reference on hardware. Needs no CUDA toolkit to build.
+# Built without LTO: the GPU machines' compilers may lack the LTO plugin.
 HW_SRC := $(sort $(wildcard tools/hwcheck/*.c))
-$(BUILD)/hw/warpsim-hw: $(HW_SRC) $(BUILD)/rel/libbench.a
+$(BUILD)/hw/warpsim-hw: $(HW_SRC) $(BENCH_SRC) $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) $(CPPFLAGS) -o $@ $(HW_SRC) $(BUILD)/rel/libbench.a -ldl $(LDLIBS)
+	$(CC) -O2 -g $(WARN) $(CPPFLAGS) -o $@ $(HW_SRC) $(BENCH_SRC) $(GEN_SRC) -ldl $(LDLIBS)
 hwcheck: $(BUILD)/hw/warpsim-hw
 
 # libFuzzer targets (need clang): the PTX front end, the configuration parser and the launch-file
