@@ -18,13 +18,19 @@
 #define CP_NBR_MAX 1331
 #define CP_H 0.5 /* lattice spacing, as Parboil */
 
-typedef struct CutcpSize { int nx, ny, nz; float cutoff; } CutcpSize;
+typedef struct CutcpSize {
+  int nx, ny, nz;
+  float cutoff;
+} CutcpSize;
 
 /* paper: Parboil's cutoff (12 A) and spacing (0.5 A) on a 24 A cube of lattice (48^3 points);
  * Parboil's own watbox inputs (40 and 100 A boxes) are 0.15B-0.6B instructions. */
-static const CutcpSize cutcp_sizes[BENCH_NSIZES] = {{16, 16, 8, 6.0f}, {32, 32, 16, 8.0f}, {48, 48, 48, 12.0f}};
+static const CutcpSize cutcp_sizes[BENCH_NSIZES] = {
+    {16, 16, 8, 6.0f}, {32, 32, 16, 8.0f}, {48, 48, 48, 12.0f}};
 
-typedef struct CpOff { int x, y, z; } CpOff;
+typedef struct CpOff {
+  int x, y, z;
+} CpOff;
 
 /* Per axis, the smallest distance from a region's points to bin (centre bin + i): a region
  * spans [centre - 4h, centre + 3h] and its centre lies in the centre bin. */
@@ -89,8 +95,8 @@ static int cutcp_run(BenchRun *r) {
         natoms += (size_t)count;
       }
   if (r->verbose > 0)
-    fprintf(r->log, "cutcp: %dx%dx%d lattice, cutoff %.1f, %zu atoms, %d neighbour bins\n", sz.nx, sz.ny, sz.nz,
-            sz.cutoff, natoms, nlen);
+    fprintf(r->log, "cutcp: %dx%dx%d lattice, cutoff %.1f, %zu atoms, %d neighbour bins\n", sz.nx, sz.ny,
+            sz.nz, sz.cutoff, natoms, nlen);
 
   if (bench_load_module(r, "cutcp", "cutcp.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&fn, mod, "cutcp_lattice"));
@@ -103,7 +109,8 @@ static int cutcp_run(BenchRun *r) {
   BENCH_CK(r, ws_mem_alloc(r->ctx, &d_bins, nbin_all * CP_BIN_FLOATS * sizeof(float)));
   BENCH_CK(r, ws_mem_alloc(r->ctx, &d_out, npts * sizeof(float)));
   BENCH_CK(r, ws_memcpy_htod(r->ctx, d_bins, bins, nbin_all * CP_BIN_FLOATS * sizeof(float)));
-  WsDevPtr bin_zero = d_bins + ((((size_t)reach * bdy + reach) * bdx) + reach) * CP_BIN_FLOATS * sizeof(float);
+  WsDevPtr bin_zero =
+      d_bins + ((((size_t)reach * bdy + reach) * bdx) + reach) * CP_BIN_FLOATS * sizeof(float);
   int bin_dim_x = bdx, bin_dim_y = bdy;
   float h = (float)CP_H, cutoff2 = sz.cutoff * sz.cutoff, inv_cutoff2 = 1.0f / cutoff2;
   for (int zr = 0; zr < sz.nz / 8; zr++) {
@@ -116,7 +123,8 @@ static int cutcp_run(BenchRun *r) {
    * point (8rx + x, 8ry + y + 2i, 8rz + z). */
   for (size_t p = 0; p < npts; p++) {
     const size_t reg = p / 512, off = p % 512;
-    const int rx = (int)(reg % (size_t)(sz.nx / 8)), ry = (int)(reg / (size_t)(sz.nx / 8) % (size_t)(sz.ny / 8));
+    const int rx = (int)(reg % (size_t)(sz.nx / 8)),
+              ry = (int)(reg / (size_t)(sz.nx / 8) % (size_t)(sz.ny / 8));
     const int rz = (int)(reg / ((size_t)(sz.nx / 8) * (sz.ny / 8)));
     const int x = (int)(off % 8), y = (int)(off / 8 % 2) + 2 * (int)(off / 16 % 4), z = (int)(off / 64);
     gridv[((size_t)(8 * rz + z) * sz.ny + 8 * ry + y) * sz.nx + 8 * rx + x] = got[p];
@@ -133,7 +141,8 @@ static int cutcp_run(BenchRun *r) {
         for (int k = cz - reach; k <= cz + reach; k++)
           for (int j = cy - reach; j <= cy + reach; j++)
             for (int i = cx - reach; i <= cx + reach; i++) {
-              const float *bin = bins + ((((size_t)(k + reach) * bdy + j + reach) * bdx) + i + reach) * CP_BIN_FLOATS;
+              const float *bin =
+                  bins + ((((size_t)(k + reach) * bdy + j + reach) * bdx) + i + reach) * CP_BIN_FLOATS;
               for (int a = 0; a < CP_BIN_DEPTH && bin[4 * a + 3] != 0.0f; a++) {
                 const double dx = bin[4 * a] - px, dy = bin[4 * a + 1] - py, dz = bin[4 * a + 2] - pz;
                 const double r2 = dx * dx + dy * dy + dz * dz;
@@ -153,7 +162,8 @@ static int cutcp_run(BenchRun *r) {
   size_t bad = 0;
   for (size_t p = 0; p < npts; p++)
     if (!(fabs((double)gridv[p] - want[p]) <= 1e-5 * mag[p] + 1e-6) && bad++ < 10)
-      fprintf(r->log, "cutcp: point %zu: got %.9g, want %.9g (terms' magnitude %.6g)\n", p, gridv[p], want[p], mag[p]);
+      fprintf(r->log, "cutcp: point %zu: got %.9g, want %.9g (terms' magnitude %.6g)\n", p, gridv[p], want[p],
+              mag[p]);
   status = bad ? BENCH_MISMATCH : BENCH_PASS;
   goto fail;
 badsym:

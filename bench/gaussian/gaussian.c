@@ -13,7 +13,9 @@
 #define GAU_FAN1_CTA 512
 #define GAU_FAN2_CTA 4
 
-typedef struct GaussianSize { int n; } GaussianSize;
+typedef struct GaussianSize {
+  int n;
+} GaussianSize;
 
 /* paper: the bypassing paper's evaluation input is Rodinia's matrix16 (16 x 16); the bigger
  * sizes make the kernels' access pattern visible at all. */

@@ -10,7 +10,9 @@
 
 #define HS_TILE 16
 
-typedef struct HotspotSize { int n, pyramid, iters; } HotspotSize; /* n x n grid */
+typedef struct HotspotSize {
+  int n, pyramid, iters;
+} HotspotSize; /* n x n grid */
 
 /* paper: the bypassing paper's evaluation input (512 x 512, Rodinia's run script pyramid 2);
  * 4 time steps = two launches. */
@@ -26,7 +28,9 @@ static const HotspotSize hotspot_sizes[BENCH_NSIZES] = {{64, 2, 4}, {256, 2, 4},
 #define HS_MAX_PD 3.0e6
 #define HS_PRECISION 0.001
 
-typedef struct HotspotConsts { float cap, rx, ry, rz, dt; } HotspotConsts;
+typedef struct HotspotConsts {
+  float cap, rx, ry, rz, dt;
+} HotspotConsts;
 
 static HotspotConsts hotspot_consts(int rows, int cols) {
   const double gh = HS_CHIP_HEIGHT / rows, gw = HS_CHIP_WIDTH / cols;
@@ -78,7 +82,8 @@ static int hotspot_run(BenchRun *r) {
   for (int b = 0; b < 8; b++) {
     const int by = (int)bench_rng_below(&g, (uint32_t)sz.n), bx = (int)bench_rng_below(&g, (uint32_t)sz.n);
     for (int y = by; y < by + sz.n / 8 && y < sz.n; y++)
-      for (int x = bx; x < bx + sz.n / 8 && x < sz.n; x++) p[(size_t)y * sz.n + x] = bench_rng_range(&g, 5e-4f, 1e-3f);
+      for (int x = bx; x < bx + sz.n / 8 && x < sz.n; x++)
+        p[(size_t)y * sz.n + x] = bench_rng_range(&g, 5e-4f, 1e-3f);
   }
   const HotspotConsts c = hotspot_consts(sz.n, sz.n);
   const int inner = HS_TILE - 2 * sz.pyramid, blocks = (sz.n + inner - 1) / inner;
@@ -97,8 +102,8 @@ static int hotspot_run(BenchRun *r) {
   float cap = c.cap, rx = c.rx, ry = c.ry, rz = c.rz, dt = c.dt;
   /* sizes use a multiple of the pyramid height, so every launch advances `pyramid` steps */
   for (int it = 0; it < sz.iters; it += sz.pyramid) {
-    void *params[] = {&steps, &d_p, &d_t[cur], &d_t[1 - cur], &cols, &rows, &halo, &halo,
-                      &cap, &rx, &ry, &rz, &dt};
+    void *params[] = {&steps, &d_p, &d_t[cur], &d_t[1 - cur], &cols, &rows, &halo,
+                      &halo,  &cap, &rx,       &ry,           &rz,   &dt};
     BENCH_CK(r, ws_launch_kernel(fn, blocks, blocks, 1, HS_TILE, HS_TILE, 1, 0, params));
     cur = 1 - cur;
   }

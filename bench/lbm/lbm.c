@@ -15,7 +15,9 @@
 #define LBM_ACCEL 2
 #define LBM_OMEGA 1.95f
 
-typedef struct LbmSize { int sx, sy, sz, steps; } LbmSize;
+typedef struct LbmSize {
+  int sx, sy, sz, steps;
+} LbmSize;
 
 /* paper: Parboil's short input grid (120 x 120 x 150); it runs 100 steps, we run 2. */
 static const LbmSize lbm_sizes[BENCH_NSIZES] = {{56, 32, 8, 3}, {120, 60, 30, 3}, {120, 120, 150, 2}};

@@ -13,13 +13,17 @@
 #define MQ_CTA 256
 #define MQ_PHI_CTA 512
 
-typedef struct MriqSize { int num_x, num_k; } MriqSize;
+typedef struct MriqSize {
+  int num_x, num_k;
+} MriqSize;
 
 /* paper: Parboil's small input (32^3 voxels, 3072 samples), the bypassing paper's profiling
  * input; its evaluation input (64^3 voxels, 2048 samples, 48B instructions) is out of reach. */
 static const MriqSize mriq_sizes[BENCH_NSIZES] = {{2048, 96}, {16384, 160}, {32768, 3072}};
 
-typedef struct MqSample { float kx, ky, kz, phi_mag; } MqSample;
+typedef struct MqSample {
+  float kx, ky, kz, phi_mag;
+} MqSample;
 
 static int mriq_run(BenchRun *r) {
   const MriqSize sz = mriq_sizes[r->size];
@@ -35,7 +39,8 @@ static int mriq_run(BenchRun *r) {
   float *qr = calloc(nx, sizeof(float)), *qi = calloc(nx, sizeof(float));
   float *want_r = malloc(nx * sizeof(float)), *want_i = malloc(nx * sizeof(float));
   MqSample *samples = malloc(nk * sizeof *samples);
-  if (!kx || !ky || !kz || !pr || !pi || !pm || !x || !y || !z || !qr || !qi || !want_r || !want_i || !samples) {
+  if (!kx || !ky || !kz || !pr || !pi || !pm || !x || !y || !z || !qr || !qi || !want_r || !want_i ||
+      !samples) {
     fprintf(r->log, "mri_q: out of host memory\n");
     goto fail;
   }
@@ -81,7 +86,8 @@ static int mriq_run(BenchRun *r) {
   BENCH_CK(r, ws_memcpy_htod(r->ctx, d_qi, qi, nx * sizeof(float)));
   int num_k = sz.num_k;
   void *pp[] = {&d_pr, &d_pi, &d_pm, &num_k};
-  BENCH_CK(r, ws_launch_kernel(phimag, (unsigned)((nk + MQ_PHI_CTA - 1) / MQ_PHI_CTA), 1, 1, MQ_PHI_CTA, 1, 1, 0, pp));
+  BENCH_CK(r, ws_launch_kernel(phimag, (unsigned)((nk + MQ_PHI_CTA - 1) / MQ_PHI_CTA), 1, 1, MQ_PHI_CTA, 1, 1,
+                               0, pp));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, pm, d_pm, nk * sizeof(float)));
   for (size_t i = 0; i < nk; i++) samples[i] = (MqSample){kx[i], ky[i], kz[i], pm[i]};
   for (size_t k0 = 0; k0 < nk; k0 += MQ_CHUNK) {
@@ -114,7 +120,8 @@ static int mriq_run(BenchRun *r) {
    * random signs and add like sqrt(K), the float accumulation of |Q| ~ sqrt(K) likewise:
    * abs 2e-4 * sqrt(K). */
   const double tol = 2e-4 * sqrt((double)nk);
-  bad += bench_check_f32(r, "Qr", qr, want_r, nx, 1e-5, tol) + bench_check_f32(r, "Qi", qi, want_i, nx, 1e-5, tol);
+  bad += bench_check_f32(r, "Qr", qr, want_r, nx, 1e-5, tol) +
+         bench_check_f32(r, "Qi", qi, want_i, nx, 1e-5, tol);
   status = bad ? BENCH_MISMATCH : BENCH_PASS;
 fail:
   if (d_pr) ws_mem_free(r->ctx, d_pr);

@@ -16,7 +16,9 @@
 #define SAD_POS_PAD 1096
 #define SAD_CTA4 61 /* ceil(1089 / 18) */
 
-typedef struct SadSize { int width, height; } SadSize;
+typedef struct SadSize {
+  int width, height;
+} SadSize;
 
 /* paper: Parboil's default input frame (QCIF, 176 x 144: 99 macroblocks). */
 static const SadSize sad_sizes[BENCH_NSIZES] = {{32, 32}, {96, 64}, {176, 144}};
@@ -67,7 +69,8 @@ static int sad_run(BenchRun *r) {
         cur[(size_t)y * w + x] = (uint16_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
       }
   }
-  if (r->verbose > 0) fprintf(r->log, "sad: %dx%d frames, %d macroblocks, +-%d search\n", w, h, mbs, SAD_RANGE);
+  if (r->verbose > 0)
+    fprintf(r->log, "sad: %dx%d frames, %d macroblocks, +-%d search\n", w, h, mbs, SAD_RANGE);
 
   if (bench_load_module(r, "sad", "sad.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&k4, mod, "sad_4x4"));
@@ -121,7 +124,8 @@ static int sad_run(BenchRun *r) {
       for (int pos = 0; pos < SAD_POS; pos++) {
         const size_t i = off + blk * SAD_POS_PAD + (size_t)pos;
         if (got[i] != want[i] && bad++ < 10)
-          fprintf(r->log, "sad %s block %zu position %d: got %u, want %u\n", sad_names[t], blk, pos, got[i], want[i]);
+          fprintf(r->log, "sad %s block %zu position %d: got %u, want %u\n", sad_names[t], blk, pos, got[i],
+                  want[i]);
       }
   }
   status = bad ? BENCH_MISMATCH : BENCH_PASS;

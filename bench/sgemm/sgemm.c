@@ -10,7 +10,9 @@
 #define SG_TILE_H 8
 #define SG_TILE_M 128
 
-typedef struct SgemmSize { int m, n, k; } SgemmSize;
+typedef struct SgemmSize {
+  int m, n, k;
+} SgemmSize;
 
 /* paper: Parboil's medium input shape (A 1024 x 992, B 992 x 1056). m a multiple of 128,
  * n of 16, k of 8. */

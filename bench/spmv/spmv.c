@@ -17,7 +17,9 @@
 #define SPMV_MAX_DIAGS 5000
 #define SPMV_MAX_SLICES 5000
 
-typedef struct SpmvSize { int rows, avg_nnz, band, reps; } SpmvSize;
+typedef struct SpmvSize {
+  int rows, avg_nnz, band, reps;
+} SpmvSize;
 
 /* paper: the size of Parboil's large input (Dubcova3: 146,689 rows, ~3.6M nonzeros). */
 static const SpmvSize spmv_sizes[BENCH_NSIZES] = {
@@ -32,7 +34,8 @@ static int spmv_run(BenchRun *r) {
   WsDevPtr d_y = 0, d_val = 0, d_col = 0, d_perm = 0, d_x = 0, c_ptr = 0;
   size_t c_bytes = 0;
   int *row_ptr = malloc((size_t)(n + 1) * sizeof *row_ptr), *perm = malloc((size_t)padded * sizeof *perm);
-  int *cnt = calloc((size_t)(2 * sz.avg_nnz + 2), sizeof *cnt), *slice_len = calloc(SPMV_MAX_SLICES, sizeof(int));
+  int *cnt = calloc((size_t)(2 * sz.avg_nnz + 2), sizeof *cnt),
+      *slice_len = calloc(SPMV_MAX_SLICES, sizeof(int));
   int *diag_start = calloc(SPMV_MAX_DIAGS + 1, sizeof(int));
   int *col = NULL, *jcol = NULL;
   float *val = NULL, *jval = NULL, *x = malloc((size_t)n * sizeof *x), *got = malloc((size_t)n * sizeof *got);
@@ -57,7 +60,8 @@ static int spmv_run(BenchRun *r) {
   for (int i = 0; i < n; i++)
     for (int k = row_ptr[i]; k < row_ptr[i + 1]; k++) {
       int c;
-      if (bench_rng_below(&g, 10) == 0) c = (int)bench_rng_below(&g, (uint32_t)n);
+      if (bench_rng_below(&g, 10) == 0)
+        c = (int)bench_rng_below(&g, (uint32_t)n);
       else {
         c = i - sz.band / 2 + (int)bench_rng_below(&g, (uint32_t)sz.band);
         c = c < 0 ? -c : (c >= n ? 2 * (n - 1) - c : c);
@@ -76,7 +80,8 @@ static int spmv_run(BenchRun *r) {
   }
   for (int i = 0; i < n; i++) perm[cnt[row_ptr[i + 1] - row_ptr[i]]++] = i;
   for (int i = n; i < padded; i++) perm[i] = 0; /* padding rows are never stored (row >= rows) */
-  for (int s = 0; s < slices; s++) slice_len[s] = row_ptr[perm[s * SPMV_SLICE] + 1] - row_ptr[perm[s * SPMV_SLICE]];
+  for (int s = 0; s < slices; s++)
+    slice_len[s] = row_ptr[perm[s * SPMV_SLICE] + 1] - row_ptr[perm[s * SPMV_SLICE]];
   /* Diagonal d: 32 entries for each slice longer than d (a prefix of the slices). */
   const int ndiag = slice_len[0];
   if (ndiag > SPMV_MAX_DIAGS) {
@@ -128,7 +133,8 @@ static int spmv_run(BenchRun *r) {
   int rows = n;
   void *params[] = {&d_y, &d_val, &d_col, &d_perm, &d_x, &rows};
   for (int it = 0; it < sz.reps; it++)
-    BENCH_CK(r, ws_launch_kernel(fn, (unsigned)((n + SPMV_CTA - 1) / SPMV_CTA), 1, 1, SPMV_CTA, 1, 1, 0, params));
+    BENCH_CK(
+        r, ws_launch_kernel(fn, (unsigned)((n + SPMV_CTA - 1) / SPMV_CTA), 1, 1, SPMV_CTA, 1, 1, 0, params));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got, d_y, (size_t)n * sizeof(float)));
 
   for (int i = 0; i < n; i++) {
