@@ -139,6 +139,7 @@ int cli_classify(int argc, char **argv) {
   int rc = 1;
   CKernel *ks = NULL;
   uint32_t nk = 0;
+  char only_kernel[256] = ""; /* a launch file's kernel: the one its profile runs */
   if (b) {
     const char *path, *text;
     size_t n = strlen(b->name);
@@ -154,6 +155,7 @@ int cli_classify(int argc, char **argv) {
     for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
       while (*l == ' ' || *l == '\t') l++;
       char p[900];
+      if (!strncmp(l, "kernel", 6) && sscanf(l + 6, " %255s", only_kernel) != 1) only_kernel[0] = 0;
       if (!strncmp(l, "ptx", 3) && sscanf(l + 3, " %899s", p) == 1) {
         const char *slash = strrchr(target, '/');
         snprintf(ptx, sizeof ptx, "%.*s%s%s", slash ? (int)(slash - target) : 0, target, slash && p[0] != '/' ? "/" : "", p);
@@ -174,6 +176,7 @@ int cli_classify(int argc, char **argv) {
   for (uint32_t m = 0; m < nmods; m++)
     for (uint32_t f = 0; f < mods[m]->nfuncs; f++) {
       if (!mods[m]->funcs[f].is_entry || !mods[m]->funcs[f].defined) continue;
+      if (only_kernel[0] && strcmp(mods[m]->funcs[f].name, only_kernel)) continue;
       CKernel *n = realloc(ks, (nk + 1) * sizeof *n);
       if (!n) goto oom;
       ks = n;
@@ -237,8 +240,11 @@ int cli_classify(int argc, char **argv) {
   /* Algorithm 1 */
   FILE *o = out ? fopen(out, "w") : stdout;
   if (!o) { fprintf(stderr, "warpsim classify: cannot write %s\n", out); goto out; }
-  fprintf(o, "# warpsim classify %s: evaluation size %s, profiled at %s; HighThres %.3g, LowThres %.3g%s\n", target, size,
-          psize, high, low, groups ? "" : ", no groups");
+  if (b)
+    fprintf(o, "# warpsim classify %s: evaluation size %s, profiled at %s", target, size, psize);
+  else
+    fprintf(o, "# warpsim classify %s: profiled on the launch file's input", target);
+  fprintf(o, "; HighThres %.3g, LowThres %.3g%s\n", high, low, groups ? "" : ", no groups");
   fprintf(o, "# per load: kernel pc array group(size) access hit(i) hit(g) Hit -> class; then the line the observer reads\n");
   for (uint32_t k = 0; k < nk; k++) {
     CKernel *c = &ks[k];
