@@ -264,7 +264,7 @@ int cli_classify(int argc, char **argv) {
       const char *cls = !c->access[l] ? "cm" : hit >= high * acc ? "ca" : hit <= low * acc ? "cg" : "cm";
       fprintf(o, "# %s %u %s %u(%u) %llu %llu %llu %.1f -> %s\n", c->g.name, ld->pc, lcfg_array_name(c->mod, &c->g, ld->array),
               g, gs, (unsigned long long)c->access[l], (unsigned long long)c->hit[l],
-              (unsigned long long)(gs > 1 ? c->ghit[g] : c->hit[l]), hit, cls);
+              (unsigned long long)(groups && gs > 1 ? c->ghit[g] : c->hit[l]), hit, cls);
       fprintf(o, "%s %u %s\n", c->g.name, ld->pc, cls);
     }
   }
