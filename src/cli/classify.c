@@ -93,6 +93,44 @@ static int read_profile(const char *path, CKernel *ks, uint32_t nk, int32_t whic
   return 0;
 }
 
+static void ckernel_free(CKernel *c) {
+  lcfg_free(&c->g);
+  free(c->access), free(c->hit), free(c->ghit), free(c->multi);
+}
+
+/* After the discovery run: keeps the kernels whose loads the profile names (the benchmark's). */
+static int keep_profiled(const char *path, CKernel *ks, uint32_t *nk) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  uint8_t *seen = calloc(*nk + 1, 1);
+  if (!seen) { fclose(f); return -1; }
+  char line[1024], name[512];
+  unsigned pc;
+  unsigned long long acc, hits;
+  while (fgets(line, sizeof line, f))
+    if (line[0] != '#' && sscanf(line, "%511s %u %llu %llu", name, &pc, &acc, &hits) == 4)
+      for (uint32_t k = 0; k < *nk; k++) seen[k] |= !strcmp(ks[k].g.name, name);
+  fclose(f);
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < *nk; k++) {
+    if (seen[k]) ks[n++] = ks[k];
+    else ckernel_free(&ks[k]);
+  }
+  *nk = n;
+  free(seen);
+  return 0;
+}
+
+/* Run r < maxloads caches load r of every kernel; then one run per group of several loads. */
+static uint32_t plan_runs(const CKernel *ks, uint32_t nk, uint32_t *maxloads, uint32_t *maxmulti) {
+  *maxloads = *maxmulti = 0;
+  for (uint32_t k = 0; k < nk; k++) {
+    if (ks[k].g.nloads > *maxloads) *maxloads = ks[k].g.nloads;
+    if (ks[k].nmulti > *maxmulti) *maxmulti = ks[k].nmulti;
+  }
+  return *maxloads + *maxmulti;
+}
+
 static int usage(const char *msg) {
   fprintf(stderr, "warpsim classify: %s (usage: warpsim classify <benchmark|launch file> [--size S] [--profile-size S] "
                   "[--high H] [--low L] [--no-groups] [--out FILE] [--config C] [--set K=V ...])\n", msg);
@@ -133,7 +171,9 @@ int cli_classify(int argc, char **argv) {
   if (!psize) psize = size;
   const BenchDesc *b = bench_find(target);
   /* the PTX modules: the benchmark's embedded files, or the launch file's `ptx` */
-  PtxModule *mods[16];
+  enum { MAX_MODS = 128 };
+  PtxModule *mods[MAX_MODS];
+  int discover = 0;
   uint32_t nmods = 0;
   char err[1024];
   int rc = 1;
@@ -143,10 +183,15 @@ int cli_classify(int argc, char **argv) {
   if (b) {
     const char *path, *text;
     size_t n = strlen(b->name);
-    for (int i = 0; (text = bench_ptx_file_at(i, &path)) != NULL; i++) {
-      if (strncmp(path, b->name, n) || path[n] != '/' || nmods == 16) continue;
-      if (!(mods[nmods] = ptx_module_parse(text, path, err, sizeof err))) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
-      nmods++;
+    /* its own folder's PTX, else (a benchmark of a shared folder: pvc and ss in mapreduce/) every
+     * embedded module, narrowed below to the kernels a discovery run executes */
+    for (int pass = 0; pass < 2 && !nmods; pass++) {
+      discover = pass;
+      for (int i = 0; (text = bench_ptx_file_at(i, &path)) != NULL; i++) {
+        if ((!pass && (strncmp(path, b->name, n) || path[n] != '/')) || nmods == MAX_MODS) continue;
+        if (!(mods[nmods] = ptx_module_parse(text, path, err, sizeof err))) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
+        nmods++;
+      }
     }
   } else {
     char *t = read_file(target);
@@ -192,22 +237,20 @@ int cli_classify(int argc, char **argv) {
       if (!c->access || !c->hit || !c->ghit || !c->multi) goto oom;
       for (uint32_t g = 0; g < c->g.ngroups; g++)
         if (groups && c->g.group_size[g] > 1) c->multi[c->nmulti++] = g;
-      if (c->g.nloads > maxloads) maxloads = c->g.nloads;
-      if (c->nmulti > maxmulti) maxmulti = c->nmulti;
     }
-  /* profiling runs */
+  /* profiling runs (run -1: the discovery run, every load cached) */
   char cls_path[64], prof_path[64];
   snprintf(cls_path, sizeof cls_path, "/tmp/warpsim-classify-%ld.cls", (long)getpid());
   snprintf(prof_path, sizeof prof_path, "/tmp/warpsim-classify-%ld.prof", (long)getpid());
-  const uint32_t nruns = maxloads + maxmulti;
-  for (uint32_t r = 0; r < nruns; r++) {
-    const int group = r >= maxloads;
-    const uint32_t which = group ? r - maxloads : r;
+  uint32_t nruns = plan_runs(ks, nk, &maxloads, &maxmulti);
+  for (int64_t r = discover ? -1 : 0; r < (int64_t)nruns || r < 0; r++) {
+    const int group = r >= (int64_t)maxloads;
+    const uint32_t which = r < 0 ? 0 : group ? (uint32_t)r - maxloads : (uint32_t)r;
     FILE *f = fopen(cls_path, "w");
     if (!f) { fprintf(stderr, "warpsim classify: cannot write %s\n", cls_path); goto out; }
     for (uint32_t k = 0; k < nk; k++)
       for (uint32_t l = 0; l < ks[k].g.nloads; l++) {
-        const int cached = group ? which < ks[k].nmulti && ks[k].g.loads[l].group == ks[k].multi[which] : l == which;
+        const int cached = r < 0 || (group ? which < ks[k].nmulti && ks[k].g.loads[l].group == ks[k].multi[which] : l == which);
         fprintf(f, "%s %u %s\n", ks[k].g.name, ks[k].g.loads[l].pc, cached ? "ca" : "cg");
       }
     if (fclose(f)) { fprintf(stderr, "warpsim classify: cannot write %s\n", cls_path); goto out; }
@@ -228,13 +271,16 @@ int cli_classify(int argc, char **argv) {
     snprintf(sets[4], sizeof sets[4], "observer.bypass.profile=%s", prof_path);
     for (int s = 0; s < 5; s++) args[na++] = "--set", args[na++] = sets[s];
     args[na] = NULL;
-    fprintf(stderr, "warpsim classify: profiling run %u of %u (%s %u)\n", r + 1, nruns, group ? "group" : "load", which);
+    fprintf(stderr, "warpsim classify: profiling run %lld of %u (%s %u)\n", (long long)r + 1, nruns,
+            r < 0 ? "discovery" : group ? "group" : "load", which);
     remove(prof_path);
-    if (run_self(args) || read_profile(prof_path, ks, nk, (int32_t)which, group)) {
-      fprintf(stderr, "warpsim classify: profiling run %u failed (its output check or the profile)\n", r + 1);
+    if (run_self(args) || (r >= 0 && read_profile(prof_path, ks, nk, (int32_t)which, group)) ||
+        (r < 0 && keep_profiled(prof_path, ks, &nk))) {
+      fprintf(stderr, "warpsim classify: profiling run %lld failed (its output check or the profile)\n", (long long)r + 1);
       remove(cls_path), remove(prof_path);
       goto out;
     }
+    if (r < 0) nruns = plan_runs(ks, nk, &maxloads, &maxmulti); /* the benchmark's kernels are known now */
   }
   remove(cls_path), remove(prof_path);
   /* Algorithm 1 */
@@ -274,10 +320,7 @@ int cli_classify(int argc, char **argv) {
 oom:
   fprintf(stderr, "warpsim classify: out of memory\n");
 out:
-  for (uint32_t k = 0; k < nk; k++) {
-    lcfg_free(&ks[k].g);
-    free(ks[k].access), free(ks[k].hit), free(ks[k].ghit), free(ks[k].multi);
-  }
+  for (uint32_t k = 0; k < nk; k++) ckernel_free(&ks[k]);
   free(ks);
   for (uint32_t m = 0; m < nmods; m++) ptx_module_free(mods[m], NULL);
   return rc;
