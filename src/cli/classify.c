@@ -1,5 +1,5 @@
 /* classify.c - `warpsim classify <benchmark|launch file> [--size S] [--profile-size S2]
- * [--high H] [--low L] [--no-groups] [--out FILE] [--config C] [--set K=V ...]`: the
+ * [--high H] [--low L] [--no-groups] [--tag-hits] [--out FILE] [--config C] [--set K=V ...]`: the
  * coordinated-bypassing paper's static classification (its Algorithm 1).
  *
  * For every kernel of the PTX: its load CFG (analysis/loadcfg.h: global loads,
@@ -14,7 +14,8 @@
  * load is ca or cg). Writes the class file the bypass observer reads
  * (`observer.bypass.classes`): '#' lines with the measurements, then
  * "kernel pc class" per load. accesses/hits count the L1D line requests of the
- * load (hits: tag hits; a merge into a pending miss is not a hit). A load never
+ * load; a request merged into a pending miss's MSHR counts as a hit (it costs no L2
+ * access, and a bypassed load loses it: gemm), `--tag-hits` counts tag hits only. A load never
  * executed in the profile (access 0) is cm. */
 #include <errno.h>
 #include <stdio.h>
@@ -71,14 +72,17 @@ static char *read_file(const char *path) {
 }
 
 /* Adds the profile's counts of the loads cached in this run (cached[k][l]) to dst. */
+static int merge_hits = 1; /* --tag-hits: 0 */
+
 static int read_profile(const char *path, CKernel *ks, uint32_t nk, int32_t which, int group) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   char line[1024], name[512];
   unsigned pc;
-  unsigned long long acc, hits;
+  unsigned long long acc, hits, merges;
   while (fgets(line, sizeof line, f)) {
-    if (line[0] == '#' || sscanf(line, "%511s %u %llu %llu", name, &pc, &acc, &hits) != 4) continue;
+    if (line[0] == '#' || sscanf(line, "%511s %u %llu %llu %llu", name, &pc, &acc, &hits, &merges) != 5) continue;
+    if (merge_hits) hits += merges;
     for (uint32_t k = 0; k < nk; k++) {
       CKernel *c = &ks[k];
       if (strcmp(c->g.name, name)) continue;
@@ -133,7 +137,7 @@ static uint32_t plan_runs(const CKernel *ks, uint32_t nk, uint32_t *maxloads, ui
 
 static int usage(const char *msg) {
   fprintf(stderr, "warpsim classify: %s (usage: warpsim classify <benchmark|launch file> [--size S] [--profile-size S] "
-                  "[--high H] [--low L] [--no-groups] [--out FILE] [--config C] [--set K=V ...])\n", msg);
+                  "[--high H] [--low L] [--no-groups] [--tag-hits] [--out FILE] [--config C] [--set K=V ...])\n", msg);
   return 2;
 }
 
@@ -158,6 +162,7 @@ int cli_classify(int argc, char **argv) {
       if (*end || v < 0 || v > 1) return usage("thresholds are numbers in [0, 1]");
       *(a[2] == 'h' ? &high : &low) = v;
     } else if (!strcmp(a, "--no-groups")) groups = 0;
+    else if (!strcmp(a, "--tag-hits")) merge_hits = 0;
     else if (a[0] == '-') return usage("unknown option");
     else if (!target) target = a;
     else return usage("one benchmark or launch file");
@@ -290,7 +295,8 @@ int cli_classify(int argc, char **argv) {
     fprintf(o, "# warpsim classify %s: evaluation size %s, profiled at %s", target, size, psize);
   else
     fprintf(o, "# warpsim classify %s: profiled on the launch file's input", target);
-  fprintf(o, "; HighThres %.3g, LowThres %.3g%s\n", high, low, groups ? "" : ", no groups");
+  fprintf(o, "; HighThres %.3g, LowThres %.3g%s; hits %s\n", high, low, groups ? "" : ", no groups",
+          merge_hits ? "and MSHR merges" : "of tags only");
   fprintf(o, "# per load: kernel pc array group(size) access hit(i) hit(g) Hit -> class; then the line the observer reads\n");
   for (uint32_t k = 0; k < nk; k++) {
     CKernel *c = &ks[k];

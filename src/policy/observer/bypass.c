@@ -23,7 +23,7 @@
  * Outputs: statistics (loads per class and outcome, periods, TB_bg), the
  * TB_bg series (`series = PATH`: "kernel sm cycle tb_bg chss" per period end)
  * and, for profiling (`profile = PATH`), every global load's L1D accesses and
- * hits per kernel and PC ("kernel pc accesses hits"), summed over the SMs.
+ * hits and MSHR merges per kernel and PC ("kernel pc accesses hits merges"), summed over the SMs.
  * Both files are written whole when the GPU is freed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ typedef struct BpKernel {
   char *name;
   uint32_t npc;
   uint8_t *cls;                 /* MEM_CLASS_* per PC: the file's, else the default */
-  uint64_t *access, *hits;      /* profile counts per PC */
+  uint64_t *access, *hits, *merges; /* profile counts per PC */
 } BpKernel;
 
 typedef struct BpFileLine { char *kernel; uint32_t pc; uint8_t cls; } BpFileLine;
@@ -126,15 +126,16 @@ static void shared_fini(void *block) {
   BpShared *sh = block;
   if (sh->profile[0]) {
     size_t cap = 256, len = 0;
-    for (uint32_t i = 0; i < sh->nk; i++) cap += (size_t)sh->k[i].npc * (strlen(sh->k[i].name) + 48);
+    for (uint32_t i = 0; i < sh->nk; i++) cap += (size_t)sh->k[i].npc * (strlen(sh->k[i].name) + 72);
     char *t = malloc(cap);
     if (t) {
-      len += (size_t)snprintf(t + len, cap - len, "# warpsim bypass profile: kernel pc accesses hits (L1D line requests of global loads)\n");
+      len += (size_t)snprintf(t + len, cap - len, "# warpsim bypass profile: kernel pc accesses hits merges (L1D line requests of global loads)\n");
       for (uint32_t i = 0; i < sh->nk; i++)
         for (uint32_t pc = 0; pc < sh->k[i].npc; pc++)
           if (sh->k[i].access[pc])
-            len += (size_t)snprintf(t + len, cap - len, "%s %u %llu %llu\n", sh->k[i].name, pc,
-                                    (unsigned long long)sh->k[i].access[pc], (unsigned long long)sh->k[i].hits[pc]);
+            len += (size_t)snprintf(t + len, cap - len, "%s %u %llu %llu %llu\n", sh->k[i].name, pc,
+                                    (unsigned long long)sh->k[i].access[pc], (unsigned long long)sh->k[i].hits[pc],
+                                    (unsigned long long)sh->k[i].merges[pc]);
     }
     if (!t || write_whole(sh->profile, t, len)) fprintf(stderr, "warpsim: bypass: could not write %s\n", sh->profile);
     free(t);
@@ -147,7 +148,7 @@ static void shared_fini(void *block) {
   free(sh->series);
   for (uint32_t i = 0; i < sh->nlines; i++) free(sh->lines[i].kernel);
   free(sh->lines);
-  for (uint32_t i = 0; i < sh->nk; i++) free(sh->k[i].name), free(sh->k[i].cls), free(sh->k[i].access), free(sh->k[i].hits);
+  for (uint32_t i = 0; i < sh->nk; i++) free(sh->k[i].name), free(sh->k[i].cls), free(sh->k[i].access), free(sh->k[i].hits), free(sh->k[i].merges);
   free(sh->k);
 }
 
@@ -252,8 +253,9 @@ static void kernel_begin(Bypass *b, const PolicyKernel *k) {
       e->cls = malloc(k->npc + 1);
       e->access = calloc(k->npc + 1, sizeof *e->access);
       e->hits = calloc(k->npc + 1, sizeof *e->hits);
-      if (!e->name || !e->cls || !e->access || !e->hits) {
-        free(e->name), free(e->cls), free(e->access), free(e->hits);
+      e->merges = calloc(k->npc + 1, sizeof *e->merges);
+      if (!e->name || !e->cls || !e->access || !e->hits || !e->merges) {
+        free(e->name), free(e->cls), free(e->access), free(e->hits), free(e->merges);
         sh->oom = 1;
         sh->cur = UINT32_MAX;
         return;
@@ -365,6 +367,7 @@ static void bypass_event(void *state, const SchedEvent *ev) {
       if (k && ev->pc < k->npc) {
         k->access[ev->pc]++;
         k->hits[ev->pc] += ev->kind == SCHED_EV_L1_HIT;
+        k->merges[ev->pc] += ev->kind == SCHED_EV_L1_MERGE;
       }
     }
     return;
