@@ -34,6 +34,13 @@ const char *bench_ptx_text(const char *bench, const char *file) {
   return NULL;
 }
 
+const char *bench_ptx_file_at(int i, const char **path) {
+  for (int k = 0; k <= i; k++)
+    if (!bench_ptx_files[k].path) return NULL;
+  *path = bench_ptx_files[i].path;
+  return bench_ptx_files[i].text;
+}
+
 int bench_load_module(BenchRun *r, const char *bench, const char *file, WsModule **mod) {
   const char *text = bench_ptx_text(bench, file);
   char name[300];

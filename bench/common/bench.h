@@ -52,6 +52,8 @@ int bench_parse_size(const char *s, BenchSize *out); /* 0 ok, -1 unknown */
 
 /* Embedded PTX text of bench/<bench>/<file>, or NULL. */
 const char *bench_ptx_text(const char *bench, const char *file);
+/* The i-th embedded PTX file ("bench/file.ptx" in *path), or NULL past the last. */
+const char *bench_ptx_file_at(int i, const char **path);
 /* Loads embedded bench/<bench>/<file> as a module; prints the error to r->log. */
 int bench_load_module(BenchRun *r, const char *bench, const char *file, WsModule **mod);
 

@@ -36,6 +36,10 @@ int cli_launch_parse(const char *text, const char *name, uint64_t device_mem_lim
 void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk);
 /* belady TRACE: offline OPT/LRU/FIFO replay of an l1d-trace file (cli/belady.c). */
 int cli_belady(int argc, char **argv);
+/* classify TARGET: per-load L1D classes by profiling (cli/classify.c). */
+int cli_classify(int argc, char **argv);
+/* An option of `opts` at argv[i] without its value: prints the error, returns 1. */
+int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts);
 /* sweep / report: execs the experiment tool (tools/wsexp); returns only on failure. */
 int cli_exp(const char *cmd, int argc, char **argv);
 

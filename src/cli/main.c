@@ -39,6 +39,8 @@ static const char *usage =
     "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
     "  reproduce <paper> [--size S] [-j N] [-o DIR] | --list   a paper's figures and claims (doc/reproducing.md)\n"
     "  belady <trace> [--config C] [--set K=V ...]     L1D misses per SM of an l1d-trace file under OPT, LRU, FIFO\n"
+    "  classify <bench|launch file> [--size S] [--profile-size S] [--high H] [--low L] [--no-groups] [--out F]\n"
+    "                                                  per-load L1D classes ca/cg/cm by profiling (bypass observer)\n"
     "  help                         this text\n";
 
 double cli_now(void) {
@@ -100,7 +102,7 @@ int cli_find_config(const char *name, char *out, size_t len) {
 
 /* argv[i] is one of the value-taking options `opts` (NULL-terminated) but the
  * last argument: prints "<cmd>: option '...' needs a value" and returns 1. */
-static int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts) {
+int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts) {
   if (i + 1 < argc) return 0;
   for (; *opts; opts++)
     if (!strcmp(argv[i], *opts)) {
@@ -455,7 +457,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "launch")) return cli_launch(argc - 2, argv + 2);
   if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
   if (!strcmp(cmd, "belady")) return cli_belady(argc - 2, argv + 2);
+  if (!strcmp(cmd, "classify")) return cli_classify(argc - 2, argv + 2);
   if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, belady, sweep, report, reproduce, help)\n", cmd);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, belady, classify, sweep, report, reproduce, help)\n", cmd);
   return 2;
 }

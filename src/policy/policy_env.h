@@ -28,6 +28,7 @@ typedef struct PolicyKernel {
   uint64_t ctas_total;
   uint32_t warps_per_cta, regs_per_thread, shared_per_cta;
   uint32_t npc;              /* instructions of the entry function: its PCs are 0..npc-1 */
+  uint32_t max_ctas_per_sm;  /* CTAs one SM holds at once (occupancy with sm.max_ctas; a policy's cta_limit aside) */
 } PolicyKernel;
 
 /* Per-GPU context of the policies: the current kernel and named shared blocks. */

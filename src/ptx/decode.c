@@ -242,6 +242,8 @@ static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo"
 static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
 static const char *const atom_names[] = {"add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor"};
 static const char *const space_names[] = {"global", "shared", "local", "const", "param"};
+static const char *const cop_names[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt"}; /* PtxCacheOp - 1 */
+const char *ptx_cache_op_name(PtxCacheOp c) { return c > PTX_COP_NONE && c <= PTX_COP_WT ? cop_names[c - 1] : ""; }
 static const char *const ignored_mods[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "relaxed", "acquire", "release",
                                            "acq_rel", "sc", "cta", "gpu", "sys", "weak", "mmio", "gl", "aligned",
                                            "cluster", "shared::cta", "L1::evict_last", "L1::evict_first",
@@ -296,6 +298,11 @@ static int apply_mod(ParseCtx *c, Tok *t, PtxInst *in, const char *m, int *ntype
   if (strcmp(m, "to") == 0) { in->flags |= PTX_F_TO; return 0; }
   if (strcmp(m, "volatile") == 0) { in->flags |= PTX_F_VOLATILE; return 0; }
   if (strcmp(m, "nc") == 0) { in->flags |= PTX_F_NC; return 0; }
+  if ((op == PTX_OP_ld || op == PTX_OP_ldu || op == PTX_OP_st) && (v = lookup(m, cop_names, 7))) {
+    if (in->flags & PTX_F_COP_MASK) return ptx_perr(c, t, "two cache operators in '%.*s'", (int)t->len, t->p);
+    in->flags |= (uint32_t)v << PTX_F_COP_SHIFT;
+    return 0;
+  }
   if (strcmp(m, "v2") == 0) { in->vec = 2; return 0; }
   if (strcmp(m, "v4") == 0) { in->vec = 4; return 0; }
   if (op == PTX_OP_bfind && strcmp(m, "shiftamt") == 0) { in->flags |= PTX_F_SHIFTAMT; return 0; }

@@ -87,7 +87,19 @@ enum {
   PTX_F_UNPACK = 1u << 15,  /* mov {a,b}, d: unpack */
   PTX_F_CC = 1u << 16,      /* add.cc / sub.cc / addc.cc / subc.cc: write the carry flag */
   PTX_F_ADDR32 = 1u << 17,  /* address base is a 32-bit register: [r+off] wraps at 32 bits */
+  /* bits 18-20: the cache operator of ld/ldu/st (PtxCacheOp), ptx_cache_op() reads it */
 };
+#define PTX_F_COP_SHIFT 18
+#define PTX_F_COP_MASK (7u << PTX_F_COP_SHIFT)
+
+/* Cache operator written on a ld/ldu/st (PTX ISA 8.3 "Cache Operators"): NONE when the
+ * instruction names none (the default is .ca for loads, .wb for stores). The decoder keeps
+ * what the text says; what a timing model does with each is its business (on the GTX480
+ * model see doc/timing-model.md "Load classes"). */
+typedef enum PtxCacheOp {
+  PTX_COP_NONE = 0, PTX_COP_CA, PTX_COP_CG, PTX_COP_CS, PTX_COP_LU, PTX_COP_CV, PTX_COP_WB, PTX_COP_WT
+} PtxCacheOp;
+const char *ptx_cache_op_name(PtxCacheOp c); /* "", "ca", "cg", ... */
 
 /* Memory-address operand: [base + off] in `space`. base == PTX_NO_REG: absolute. */
 typedef struct PtxInst {
@@ -112,6 +124,9 @@ typedef struct PtxInst {
   uint32_t line;    /* source line */
   uint32_t func;    /* owning function index */
 } PtxInst;
+static inline PtxCacheOp ptx_cache_op(const PtxInst *in) {
+  return (PtxCacheOp)((in->flags & PTX_F_COP_MASK) >> PTX_F_COP_SHIFT);
+}
 
 typedef struct PtxParam {
   char *name;

@@ -241,10 +241,12 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   ks->shared_per_cta = L->shared_per_cta;
   L->nsm = g->nsm;
   PolicyGpu *pg = memsys_policy_gpu(g->ms);
+  const char *occ_lim;
   PolicyKernel pk = {.name = L->fn->name, .launch_index = g->nkern - 1, .grid = {L->grid[0], L->grid[1], L->grid[2]},
                      .block = {L->block[0], L->block[1], L->block[2]}, .ctas_total = L->ctas_total,
                      .warps_per_cta = L->warps_per_cta, .regs_per_thread = L->fn->regs_per_thread,
-                     .shared_per_cta = L->shared_per_cta, .npc = L->fn->npc};
+                     .shared_per_cta = L->shared_per_cta, .npc = L->fn->npc,
+                     .max_ctas_per_sm = sm_occupancy(g->cfg, L->regs_per_thread, L->threads_per_cta, L->shared_per_cta, &occ_lim)};
   policy_gpu_set_kernel(pg, &pk);
   for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k, g->cycle);
   g->prog_sum = 0;

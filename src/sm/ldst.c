@@ -208,7 +208,11 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   } else if (nrows) {
     sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
   }
-  uint8_t cls = (uint8_t)(t->is_atomic ? MEM_CLASS_CG : MEM_CLASS_CA), hints = 0;
+  /* The load's class from its cache operator, as GPGPU-Sim 3.2.2 reads it: .cg skips the L1
+   * (an L1 with l1d.bypass_cg), every other operator (.ca .cs .lu .cv, .nc, none) is cached;
+   * a store's operator changes nothing (write-evict); an atomic is performed at L2 (cg). */
+  uint8_t cls = (uint8_t)(t->is_atomic || (!is_write && ptx_cache_op(in) == PTX_COP_CG) ? MEM_CLASS_CG : MEM_CLASS_CA),
+          hints = 0;
   if (sm->has_annot) { /* the plugins' hints and class for every request of the instruction */
     SchedMemAnnot a = {.pc = sm_policy_pc(sm, (uint32_t)pc), .kind = kind, .is_write = is_write, .access_class = cls,
                        .nreq = u->nreq};

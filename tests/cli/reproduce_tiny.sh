@@ -13,7 +13,8 @@ $W reproduce --list > "$d/list.out" 2>&1 || fail "--list: $(cat "$d/list.out")"
 for p in ccws cawa baws iwarp bypass; do
   grep -q "^$p: " "$d/list.out" || fail "--list has no $p: $(cat "$d/list.out")"
 done
-grep -Eq "Figure 11 +not available .*needs bypass \(issue 26\)" "$d/list.out" || fail "--list: the bypassing paper's Figure 11 should need bypass"
+grep -Eq "Figure 11 +available" "$d/list.out" || fail "--list: the bypassing paper's Figure 11 should be available (issue 26)"
+grep -Eq "Figure 12 +not available .*TB_bg series" "$d/list.out" || fail "--list: the bypassing paper's Figure 12 needs a series plot"
 grep -Eq "Figure 1 +available +Fraction of warp time stalled" "$d/list.out" || fail "--list: BAWS Figure 1 should be available"
 plots=0
 if command -v gnuplot > /dev/null || python3 -c "import matplotlib" 2> /dev/null; then plots=1; fi
@@ -55,6 +56,8 @@ run iwarp --benchmarks gesummv
 check iwarp fig2 fig3 fig4a
 ! grep -rq "sched.policy=iwarp" "$d/iwarp/sweeps" || fail "iwarp: a run of the missing iwarp scheduler was planned"
 run bypass --benchmarks needle --sweeps main
-check bypass fig8 fig9
-grep -Eq "^\| baselines \| 16 \| not run" "$d/bypass/report.md" || fail "bypass: the baselines sweep should be listed as not run"
+check bypass fig7 fig8 fig9 fig10b
+grep -rq "sm.observers=bypass" "$d/bypass/sweeps/main/manifest.tsv" || fail "bypass: no bypass run planned"
+grep -rq "l1d.policy=bypass-access" "$d/bypass/sweeps/main/manifest.tsv" || fail "bypass: no access-level run planned"
+grep -Eq "^\| baselines \| 17 \| not run" "$d/bypass/report.md" || fail "bypass: the baselines sweep should be listed as not run"
 exit 0

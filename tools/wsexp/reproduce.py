@@ -291,6 +291,17 @@ class Checker:
             self.cache[key] = (ok, msg.replace("warpsim: ", "").replace("--set: ", ""))
         return self.cache[key]
 
+    def benchmarks(self):
+        """The benchmark names this warpsim knows (`warpsim list`), or None if it cannot tell."""
+        if not hasattr(self, "_benches"):
+            try:
+                p = subprocess.run([self.warpsim, "list"], capture_output=True, text=True, timeout=60)
+                names = [l.split()[0] for l in p.stdout.splitlines()[1:] if l[:1].strip()]
+                self._benches = set(names) if p.returncode == 0 and names else None
+            except (OSError, subprocess.SubprocessError):
+                self._benches = None
+        return self._benches
+
 
 def availability(paper, sp, checker):
     """{dim: {label: (ok, message, technique)}} for the sweep's axes."""
@@ -332,6 +343,13 @@ def prepare(paper, size, benches, checker):
         if benches:
             sp.benchmarks = [b for b in sp.benchmarks if b in benches]
             sp.groups = {g: [b for b in m if b in benches] for g, m in sp.groups.items()}
+        known = checker.benchmarks()
+        if known is not None:  # a benchmark the paper maps but this build lacks (written elsewhere) is left out
+            lacking = [b for b in sp.benchmarks if b not in known]
+            if lacking:
+                sys.stderr.write(f"sweep '{name}': not in this build, left out: {' '.join(lacking)}\n")
+                sp.benchmarks = [b for b in sp.benchmarks if b in known]
+                sp.groups = {g: [b for b in m if b in known] for g, m in sp.groups.items()}
         for d in sp.dims:
             keep = [lab for lab in d.labels if av[d.name][lab][0]]
             d.labels = keep

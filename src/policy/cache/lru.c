@@ -67,3 +67,22 @@ const CachePolicy cache_policy_fifo = {
     .find_victim = lru_find_victim,
     .on_fill = lru_touch,
 };
+
+/* Access-level bypassing (the coordinated-bypassing paper's baseline, policies.md section 6):
+ * LRU, and a load that would reserve-fail for want of a line (every way of its set reserved)
+ * or of an MSHR goes to the next level without allocating instead of stalling the LD/ST unit;
+ * a full miss queue is not bypassable (the cache asks only on NO_LINE/NO_MSHR with queue room). */
+static bool access_bypass_on_fail(void *state, const MemRequest *req, CacheFailReason why) {
+  (void)state, (void)req;
+  return why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR;
+}
+
+const CachePolicy cache_policy_bypass_access = {
+    .name = "bypass-access",
+    .init = lru_init,
+    .free = lru_free,
+    .find_victim = lru_find_victim,
+    .on_fill = lru_touch,
+    .on_hit = lru_touch,
+    .bypass_on_fail = access_bypass_on_fail,
+};

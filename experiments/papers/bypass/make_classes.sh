@@ -1,0 +1,20 @@
+#!/bin/sh
+# Regenerates the class files the bypassing sweeps read (observer.bypass.classes):
+#   classes/<bench>.cls       Algorithm 1 (HighThres 0.7, LowThres 0.3, load groups), profiled at tiny
+#   classes/<bench>.inst.cls  instruction-level bypassing: the same per-load profile, no groups, one
+#                             threshold (0.5): a load is cached (ca) or bypassed (cg), never cm
+#   classes.cls / inst.cls    their concatenation (kernel names are unique across the benchmarks)
+# Usage: experiments/papers/bypass/make_classes.sh [WARPSIM] [BENCH...] (run from the repository root).
+set -e
+W=${1:-build/rel/warpsim}
+[ $# -gt 0 ] && shift
+D=experiments/papers/bypass/classes
+mkdir -p "$D"
+BENCHES=${*:-"bfs backprop cfd conv2d gemm gramschmidt histo lud needle pvc srad_v2 ss stencil streamcluster conv3d pathfinder srad_v1 tpacf hotspot spmv gaussian cutcp lbm mri-q sad sgemm"}
+for b in $BENCHES; do
+  if ! "$W" list | awk '{print $1}' | grep -qx "$b"; then echo "make_classes: $b is not a benchmark of this build: skipped" >&2; continue; fi
+  "$W" classify "$b" --size small --profile-size tiny --out "$D/$b.cls" 2>/dev/null
+  "$W" classify "$b" --size small --profile-size tiny --no-groups --high 0.5 --low 0.5 --out "$D/$b.inst.cls" 2>/dev/null
+done
+cat $(ls "$D"/*.cls | grep -v '\.inst\.cls$') > experiments/papers/bypass/classes.cls
+cat "$D"/*.inst.cls > experiments/papers/bypass/inst.cls

@@ -1,0 +1,412 @@
+/* bypass.c - coordinated static and dynamic L1D bypassing (Li et al., HPCA 2015;
+ * ../shared/spec/policies.md section 6), an SM observer (`sm.observers = bypass`)
+ * that sets the access class of every global load through the annotate hook.
+ *
+ * Static part: a class file (`observer.bypass.classes`, written by `warpsim
+ * classify`) gives each global load of each kernel a class: ca (cached), cg
+ * (bypasses the L1: no line, no MSHR, its reply goes straight back) or cm
+ * (decided at run time). Loads the file does not list get `default`.
+ * Dynamic part (`cm = dynamic`): each CTA is tagged bg (bypass) or ba (cache)
+ * at its launch: bg while fewer than TB_bg CTAs of the SM are bg. A cm load
+ * of a bg CTA bypasses, of a ba CTA is cached. TB_bg starts at the kernel's
+ * occupancy (TB_max); a sampling period is the lifetime of the first CTA
+ * launched while the SM holds exactly TB_bg bg CTAs; at its end CHSS =
+ * hits * l2_latency / (stall * warps) (hits: L1D load hits of the SM in the
+ * period; stall: LD/ST cycles spent on L1D reservation failures, each
+ * request's from its first failed try to its acceptance; warps: the mean
+ * resident warps) is stored in CHSS[TB_bg], and TB_bg moves to the best of
+ * itself and its two neighbours, a neighbour never measured counting as
+ * best (it is explored). `central = true`: SM 0 learns and every SM tags by
+ * SM 0's TB_bg (a policy_shared block); false: each SM learns its own.
+ * `cm = ca` or `cg`: the static classes alone (cm loads cached / bypassed).
+ *
+ * Outputs: statistics (loads per class and outcome, periods, TB_bg), the
+ * TB_bg series (`series = PATH`: "kernel sm cycle tb_bg chss" per period end)
+ * and, for profiling (`profile = PATH`), every global load's L1D accesses and
+ * hits and MSHR merges per kernel and PC ("kernel pc accesses hits merges"), summed over the SMs.
+ * Both files are written whole when the GPU is freed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mem_req.h"
+#include "policy/warp_sched.h"
+
+#define BP_MAX_TB 64 /* CHSS table entries: TB_bg in [0, BP_MAX_TB) */
+
+enum { BP_CM_DYNAMIC = 0, BP_CM_CA, BP_CM_CG };
+
+/* One kernel's classes (indexed by PC) and profile counts, by kernel name. */
+typedef struct BpKernel {
+  char *name;
+  uint32_t npc;
+  uint8_t *cls;                 /* MEM_CLASS_* per PC: the file's, else the default */
+  uint64_t *access, *hits, *merges; /* profile counts per PC */
+} BpKernel;
+
+typedef struct BpFileLine { char *kernel; uint32_t pc; uint8_t cls; } BpFileLine;
+
+/* Per GPU: the class file, the kernels seen, the central TB_bg, the output files. */
+typedef struct BpShared {
+  int loaded;
+  BpFileLine *lines;
+  uint32_t nlines;
+  BpKernel *k;
+  uint32_t nk, cur; /* cur: the running kernel's entry in k */
+  uint32_t launches; /* kernels set up (KERNEL_BEGIN of launch index < launches seen) */
+  uint32_t tb_bg;   /* central mode: SM 0's target */
+  char profile[1024], series_path[1024];
+  char *series;     /* the TB_bg series, written at the end */
+  size_t series_len, series_cap;
+  int oom;
+} BpShared;
+
+typedef struct Bypass {
+  BpShared *sh;
+  uint32_t sm, max_ctas;
+  uint8_t cm_mode, def_cls, central, profile;
+  uint32_t l2_latency;
+  /* dynamic state (this SM) */
+  uint8_t *tag_bg;      /* per CTA slot: 1 = bg */
+  uint8_t *live;        /* per CTA slot: holds a CTA */
+  uint32_t cur_bg, tb_bg, tb_max;
+  double chss[BP_MAX_TB];
+  uint8_t known[BP_MAX_TB];
+  int32_t period_cta;   /* CTA slot whose lifetime is the period (-1: none) */
+  uint64_t period_start, p_hits, p_stall, p_warp_cycles, warps, warps_since;
+  uint64_t fail_start;
+  uint8_t fail_pending;
+  /* statistics */
+  uint64_t n_ld[3][2];  /* [class][bypassed] warp instructions */
+  uint64_t periods, tb_changes, bg_ctas, ba_ctas, tb_sum, stall_cycles;
+} Bypass;
+
+static const CfgParam bypass_params[] = {
+    {.key = "classes", .type = CFG_STRING, .def = "", .desc = "class file from `warpsim classify` (kernel pc ca|cg|cm); empty: none"},
+    {.key = "default", .type = CFG_ENUM, .def = "cm", .choices = "ca|cg|cm", .desc = "class of a global load the class file does not list"},
+    {.key = "cm", .type = CFG_ENUM, .def = "dynamic", .choices = "dynamic|ca|cg",
+     .desc = "cm loads: dynamic (bypass in bg CTAs, CTA tags learnt by CHSS), ca (cached) or cg (bypassed)"},
+    {.key = "central", .type = CFG_BOOL, .def = "true", .desc = "centralised control: SM 0 learns TB_bg, every SM follows"},
+    {.key = "l2_latency", .type = CFG_INT, .def = "120", .min = 1, .max = 100000, .desc = "L2_Latency of CHSS (cycles)"},
+    {.key = "series", .type = CFG_STRING, .def = "", .desc = "file for the TB_bg series (kernel sm cycle tb_bg chss per period)"},
+    {.key = "profile", .type = CFG_STRING, .def = "", .desc = "file for per-PC L1D accesses and hits of global loads (classify)"},
+    {0},
+};
+
+static uint8_t cls_of(const char *s) {
+  return !strcmp(s, "ca") ? MEM_CLASS_CA : !strcmp(s, "cg") ? MEM_CLASS_CG : !strcmp(s, "cm") ? MEM_CLASS_CM : 0xFF;
+}
+static const char *const cls_name[] = {"ca", "cg", "cm"};
+
+static void series_add(BpShared *sh, const char *text) {
+  size_t n = strlen(text);
+  if (sh->series_len + n + 1 > sh->series_cap) {
+    size_t cap = sh->series_cap ? sh->series_cap * 2 : 4096;
+    while (cap < sh->series_len + n + 1) cap *= 2;
+    char *p = realloc(sh->series, cap);
+    if (!p) { sh->oom = 1; return; }
+    sh->series = p, sh->series_cap = cap;
+  }
+  memcpy(sh->series + sh->series_len, text, n + 1);
+  sh->series_len += n;
+}
+
+static int write_whole(const char *path, const char *text, size_t len) {
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return -1;
+  int bad = fwrite(text, 1, len, f) != len;
+  bad |= fclose(f) != 0;
+  if (bad || rename(tmp, path)) { remove(tmp); return -1; }
+  return 0;
+}
+
+static void shared_fini(void *block) {
+  BpShared *sh = block;
+  if (sh->profile[0]) {
+    size_t cap = 256, len = 0;
+    for (uint32_t i = 0; i < sh->nk; i++) cap += (size_t)sh->k[i].npc * (strlen(sh->k[i].name) + 72);
+    char *t = malloc(cap);
+    if (t) {
+      len += (size_t)snprintf(t + len, cap - len, "# warpsim bypass profile: kernel pc accesses hits merges (L1D line requests of global loads)\n");
+      for (uint32_t i = 0; i < sh->nk; i++)
+        for (uint32_t pc = 0; pc < sh->k[i].npc; pc++)
+          if (sh->k[i].access[pc])
+            len += (size_t)snprintf(t + len, cap - len, "%s %u %llu %llu %llu\n", sh->k[i].name, pc,
+                                    (unsigned long long)sh->k[i].access[pc], (unsigned long long)sh->k[i].hits[pc],
+                                    (unsigned long long)sh->k[i].merges[pc]);
+    }
+    if (!t || write_whole(sh->profile, t, len)) fprintf(stderr, "warpsim: bypass: could not write %s\n", sh->profile);
+    free(t);
+  }
+  if (sh->series_path[0]) {
+    static const char head[] = "# warpsim bypass TB_bg series: kernel sm cycle tb_bg chss (one line per sampling period's end)\n";
+    if (sh->oom || write_whole(sh->series_path, sh->series ? sh->series : head, sh->series ? sh->series_len : strlen(head)))
+      fprintf(stderr, "warpsim: bypass: could not write %s\n", sh->series_path);
+  }
+  free(sh->series);
+  for (uint32_t i = 0; i < sh->nlines; i++) free(sh->lines[i].kernel);
+  free(sh->lines);
+  for (uint32_t i = 0; i < sh->nk; i++) free(sh->k[i].name), free(sh->k[i].cls), free(sh->k[i].access), free(sh->k[i].hits), free(sh->k[i].merges);
+  free(sh->k);
+}
+
+/* Reads the class file: '#' comments and blank lines, else "kernel pc class". */
+static int load_classes(BpShared *sh, const char *path, char *msg, size_t msglen) {
+  FILE *f = fopen(path, "r");
+  if (!f) { snprintf(msg, msglen, "cannot read class file %s", path); return -1; }
+  char line[1024];
+  uint32_t ln = 0, cap = 0;
+  int rc = 0;
+  while (fgets(line, sizeof line, f)) {
+    ln++;
+    char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '#' || *p == '\n' || !*p) continue;
+    char kname[512], cname[16];
+    unsigned pc;
+    char extra;
+    if (sscanf(p, "%511s %u %15s %c", kname, &pc, cname, &extra) != 3 || cls_of(cname) == 0xFF) {
+      snprintf(msg, msglen, "%s:%u: expected 'kernel pc ca|cg|cm'", path, ln);
+      rc = -1;
+      break;
+    }
+    if (sh->nlines == cap) {
+      cap = cap ? cap * 2 : 64;
+      BpFileLine *n = realloc(sh->lines, cap * sizeof *n);
+      if (!n) { snprintf(msg, msglen, "out of memory"); rc = -1; break; }
+      sh->lines = n;
+    }
+    BpFileLine *l = &sh->lines[sh->nlines];
+    l->kernel = strdup(kname);
+    if (!l->kernel) { snprintf(msg, msglen, "out of memory"); rc = -1; break; }
+    l->pc = pc, l->cls = cls_of(cname);
+    sh->nlines++;
+  }
+  fclose(f);
+  return rc;
+}
+
+static int bypass_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
+  char key[160];
+  BpShared *sh = policy_shared(env->gpu, "bypass", sizeof *sh, shared_fini);
+  Bypass *b = calloc(1, sizeof *b);
+  uint8_t *tags = calloc(env->max_ctas ? env->max_ctas : 1, 2);
+  snprintf(key, sizeof key, "%s.classes", env->prefix);
+  if (!sh || !b || !tags) {
+    free(b), free(tags);
+    return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
+  }
+  b->sh = sh;
+  b->sm = env->sm;
+  b->max_ctas = env->max_ctas;
+  b->tag_bg = tags, b->live = tags + (env->max_ctas ? env->max_ctas : 1);
+  b->def_cls = cls_of(cfg_str_in(env->cfg, env->prefix, "default"));
+  const char *cm = cfg_str_in(env->cfg, env->prefix, "cm");
+  b->cm_mode = !strcmp(cm, "ca") ? BP_CM_CA : !strcmp(cm, "cg") ? BP_CM_CG : BP_CM_DYNAMIC;
+  b->central = cfg_bool_in(env->cfg, env->prefix, "central");
+  b->l2_latency = (uint32_t)cfg_int_in(env->cfg, env->prefix, "l2_latency");
+  b->period_cta = -1;
+  const char *prof = cfg_str_in(env->cfg, env->prefix, "profile"), *ser = cfg_str_in(env->cfg, env->prefix, "series");
+  b->profile = prof[0] != 0;
+  if (!sh->loaded) { /* the first SM reads the file and names the outputs */
+    sh->loaded = 1;
+    if (strlen(prof) >= sizeof sh->profile || strlen(ser) >= sizeof sh->series_path) {
+      free(b), free(tags);
+      return cfg_errorf(env->cfg, key, err, errlen, "output path too long");
+    }
+    snprintf(sh->profile, sizeof sh->profile, "%s", prof);
+    snprintf(sh->series_path, sizeof sh->series_path, "%s", ser);
+    const char *path = cfg_str_in(env->cfg, env->prefix, "classes");
+    char msg[1200];
+    if (path[0] && load_classes(sh, path, msg, sizeof msg)) {
+      free(b), free(tags);
+      return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
+    }
+  }
+  *state = b;
+  return 0;
+}
+
+static void bypass_free(void *state) {
+  Bypass *b = state;
+  if (b) free(b->tag_bg);
+  free(b);
+}
+
+/* The kernel's entry (created with its classes at its first KERNEL_BEGIN on any SM). */
+static void kernel_begin(Bypass *b, const PolicyKernel *k) {
+  BpShared *sh = b->sh;
+  if (k->launch_index >= sh->launches) {
+    sh->launches = k->launch_index + 1;
+    uint32_t i = 0;
+    while (i < sh->nk && (strcmp(sh->k[i].name, k->name) || sh->k[i].npc != k->npc)) i++;
+    if (i == sh->nk) {
+      BpKernel *n = realloc(sh->k, (sh->nk + 1) * sizeof *n);
+      if (!n) { sh->oom = 1; sh->cur = UINT32_MAX; return; }
+      sh->k = n;
+      BpKernel *e = &sh->k[sh->nk];
+      memset(e, 0, sizeof *e);
+      e->name = strdup(k->name);
+      e->npc = k->npc;
+      e->cls = malloc(k->npc + 1);
+      e->access = calloc(k->npc + 1, sizeof *e->access);
+      e->hits = calloc(k->npc + 1, sizeof *e->hits);
+      e->merges = calloc(k->npc + 1, sizeof *e->merges);
+      if (!e->name || !e->cls || !e->access || !e->hits || !e->merges) {
+        free(e->name), free(e->cls), free(e->access), free(e->hits), free(e->merges);
+        sh->oom = 1;
+        sh->cur = UINT32_MAX;
+        return;
+      }
+      memset(e->cls, b->def_cls, k->npc + 1);
+      for (uint32_t l = 0; l < sh->nlines; l++)
+        if (!strcmp(sh->lines[l].kernel, k->name) && sh->lines[l].pc < k->npc) e->cls[sh->lines[l].pc] = sh->lines[l].cls;
+      sh->nk++;
+    }
+    sh->cur = i;
+    sh->tb_bg = k->max_ctas_per_sm;
+  }
+  b->tb_max = k->max_ctas_per_sm < BP_MAX_TB ? k->max_ctas_per_sm : BP_MAX_TB - 1;
+  b->tb_bg = b->tb_max;
+  memset(b->chss, 0, sizeof b->chss);
+  memset(b->known, 0, sizeof b->known);
+  b->period_cta = -1;
+  b->cur_bg = 0;
+}
+
+static inline BpKernel *cur_kernel(const Bypass *b) {
+  return b->sh->cur < b->sh->nk ? &b->sh->k[b->sh->cur] : NULL;
+}
+
+/* The target this SM tags by. */
+static inline uint32_t target(const Bypass *b) { return b->central && b->sm ? b->sh->tb_bg : b->tb_bg; }
+
+/* Does this SM learn? (central: SM 0 only) */
+static inline int learns(const Bypass *b) { return b->cm_mode == BP_CM_DYNAMIC && (!b->central || b->sm == 0); }
+
+static void warps_to(Bypass *b, uint64_t now) {
+  if (b->period_cta >= 0 && now > b->warps_since) b->p_warp_cycles += b->warps * (now - b->warps_since);
+  b->warps_since = now;
+}
+
+/* The end of a sampling period: CHSS into the table, TB_bg to the best of itself and its neighbours. */
+static void period_end(Bypass *b, uint64_t now, const PolicyKernel *k) {
+  warps_to(b, now);
+  const uint64_t len = now > b->period_start ? now - b->period_start : 1;
+  const double warps = (double)b->p_warp_cycles / (double)len;
+  const double denom = (double)b->p_stall * (warps > 0 ? warps : 1.0);
+  /* no stall at all: as good as it gets (the hits still rank periods without stall) */
+  const double chss = denom > 0 ? (double)b->p_hits * b->l2_latency / denom : 1e18 + (double)b->p_hits;
+  const uint32_t t = b->tb_bg;
+  b->chss[t] = chss, b->known[t] = 1;
+  b->periods++;
+  /* the best of TB_bg and its neighbours; a neighbour never measured is tried first (TB_bg - 1 before
+   * TB_bg + 1: from TB_max the search walks down as the paper's Figure 5 does); ties keep TB_bg */
+  uint32_t best = t;
+  const uint32_t nb[2] = {t - 1, t + 1};
+  const int ok[2] = {t > 0, t + 1 <= b->tb_max};
+  int explored = 0;
+  for (int i = 0; i < 2 && !explored; i++)
+    if (ok[i] && !b->known[nb[i]]) best = nb[i], explored = 1;
+  for (int i = 0; i < 2 && !explored; i++)
+    if (ok[i] && b->chss[nb[i]] > b->chss[best]) best = nb[i];
+  if (best != t) b->tb_changes++;
+  b->tb_bg = best;
+  if (b->central && b->sm == 0) b->sh->tb_bg = best;
+  if (b->sh->series_path[0]) {
+    char line[640];
+    snprintf(line, sizeof line, "%s %u %llu %u %.6g\n", k && k->name ? k->name : "-", b->sm, (unsigned long long)now, best, chss);
+    series_add(b->sh, line);
+  }
+  b->period_cta = -1;
+}
+
+static void bypass_event(void *state, const SchedEvent *ev) {
+  Bypass *b = state;
+  switch (ev->kind) {
+  case SCHED_EV_KERNEL_BEGIN: kernel_begin(b, ev->kernel); return;
+  case SCHED_EV_KERNEL_END: b->period_cta = -1; return;
+  case SCHED_EV_WARP_LAUNCH: warps_to(b, ev->cycle); b->warps++; return;
+  case SCHED_EV_WARP_EXIT: warps_to(b, ev->cycle); if (b->warps) b->warps--; return;
+  case SCHED_EV_CTA_LAUNCH: {
+    if (ev->cta_slot >= b->max_ctas) return;
+    const int bg = b->cm_mode == BP_CM_DYNAMIC && b->cur_bg < target(b);
+    b->tag_bg[ev->cta_slot] = (uint8_t)bg, b->live[ev->cta_slot] = 1;
+    b->cur_bg += (uint32_t)bg;
+    bg ? b->bg_ctas++ : b->ba_ctas++;
+    b->tb_sum += target(b);
+    if (learns(b) && b->period_cta < 0 && b->cur_bg == b->tb_bg) { /* the target holds: a period starts */
+      b->period_cta = (int32_t)ev->cta_slot;
+      b->period_start = b->warps_since = ev->cycle;
+      b->p_hits = b->p_stall = b->p_warp_cycles = 0;
+    }
+    return;
+  }
+  case SCHED_EV_CTA_EXIT:
+    if (ev->cta_slot >= b->max_ctas || !b->live[ev->cta_slot]) return;
+    b->live[ev->cta_slot] = 0;
+    if (b->tag_bg[ev->cta_slot] && b->cur_bg) b->cur_bg--;
+    if (b->period_cta == (int32_t)ev->cta_slot) period_end(b, ev->cycle, ev->kernel);
+    return;
+  case SCHED_EV_L1_RESFAIL:
+    if (!b->fail_pending) b->fail_pending = 1, b->fail_start = ev->cycle;
+    return;
+  case SCHED_EV_L1_HIT: case SCHED_EV_L1_MISS: case SCHED_EV_L1_MERGE: case SCHED_EV_L1_BYPASS: case SCHED_EV_STORE:
+    if (b->fail_pending) { /* the request that failed is accepted now */
+      const uint64_t s = ev->cycle - b->fail_start;
+      b->stall_cycles += s;
+      if (b->period_cta >= 0) b->p_stall += s;
+      b->fail_pending = 0;
+    }
+    if (ev->kind == SCHED_EV_STORE) return;
+    if (ev->kind == SCHED_EV_L1_HIT && b->period_cta >= 0) b->p_hits++;
+    if (b->profile) {
+      BpKernel *k = cur_kernel(b);
+      if (k && ev->pc < k->npc) {
+        k->access[ev->pc]++;
+        k->hits[ev->pc] += ev->kind == SCHED_EV_L1_HIT;
+        k->merges[ev->pc] += ev->kind == SCHED_EV_L1_MERGE;
+      }
+    }
+    return;
+  default: return;
+  }
+}
+
+static void bypass_annotate(void *state, const WarpView *v, SchedMemAnnot *m) {
+  Bypass *b = state;
+  if (m->kind != WINST_GLOBAL_LOAD) return;
+  BpKernel *k = cur_kernel(b);
+  uint8_t cls = k && m->pc < k->npc ? k->cls[m->pc] : b->def_cls;
+  int bypass;
+  if (cls == MEM_CLASS_CM)
+    bypass = b->cm_mode == BP_CM_CG || (b->cm_mode == BP_CM_DYNAMIC && v->cta_slot < b->max_ctas && b->tag_bg[v->cta_slot]);
+  else
+    bypass = cls == MEM_CLASS_CG;
+  b->n_ld[cls][bypass]++;
+  m->access_class = (uint8_t)(bypass ? MEM_CLASS_CG : MEM_CLASS_CA);
+}
+
+static void bypass_stats(void *state, PolicyStats *out) {
+  Bypass *b = state;
+  for (int c = 0; c < 3; c++) {
+    char name[48];
+    snprintf(name, sizeof name, "loads_%s_cached", cls_name[c]);
+    policy_stat_u64(out, name, b->n_ld[c][0]);
+    snprintf(name, sizeof name, "loads_%s_bypassed", cls_name[c]);
+    policy_stat_u64(out, name, b->n_ld[c][1]);
+  }
+  policy_stat_u64(out, "bg_ctas", b->bg_ctas);
+  policy_stat_u64(out, "ba_ctas", b->ba_ctas);
+  policy_stat_u64(out, "sampling_periods", b->periods);
+  policy_stat_u64(out, "tb_bg_changes", b->tb_changes);
+  policy_stat_u64(out, "resfail_stall_cycles", b->stall_cycles);
+  const uint64_t n = b->bg_ctas + b->ba_ctas;
+  policy_stat_f64(out, "tb_bg_mean_at_launch", n ? (double)b->tb_sum / (double)n : 0.0, PSTAT_MEAN);
+}
+
+const SmObserver observer_bypass = {.name = "bypass", .params = bypass_params, .init = bypass_init,
+                                    .free = bypass_free, .on_event = bypass_event, .annotate = bypass_annotate,
+                                    .stats = bypass_stats};
