@@ -2,7 +2,8 @@
  * (bench/pchase) measures every level's configured latency plus the SM's
  * one-cycle offset (the LD/ST unit sends a request to the L1D in the cycle
  * after issue; the reply releases the register in the cycle it arrives, when
- * the dependent load can issue), also after the latencies are changed; the
+ * the dependent load can issue) and, with the operand collector, one more
+ * (the address register's read), also after the latencies are changed; the
  * streaming kernels (bench/stream) reach >= 85% of the configured DRAM
  * bandwidth; both pass their checks in functional mode. */
 #include <stdlib.h>
@@ -30,6 +31,11 @@ static void check_pchase(const char *const *sets) {
    * after the first clock read; the add and the clock read after the last
    * load take 2 */
   uint64_t l1_rounds = res.steps[PCHASE_L1] / 128, l2_rounds = res.steps[PCHASE_L2] / 128;
+  /* with the operand collector (sm.reg_banks > 0) a load reads its address
+   * register in the cycle after issue and reaches the LD/ST unit one cycle
+   * later than without: one more cycle per load (and per level below) */
+  const uint64_t oc = cfg_int(t.cfg, "sm.reg_banks") > 0;
+  l1 += (double)oc, l2 += (double)oc, dram += (double)oc, rowmiss += (double)oc;
   fprintf(stderr, "pchase per load: l1 %.3f l2 %.3f dram %.3f dram_rowmiss %.3f (configured %g %g %g %.1f)\n",
           res.per_load[PCHASE_L1], res.per_load[PCHASE_L2], res.per_load[PCHASE_DRAM], res.per_load[PCHASE_DRAM_ROWMISS], l1,
           l2, dram, rowmiss);
