@@ -23,8 +23,15 @@ static void check_pchase(const char *const *sets) {
   PchaseResult res;
   CHECK(pchase_measure(&r, &res) == BENCH_PASS);
   CHECK(res.timing);
-  double l1 = (double)cfg_int(t.cfg, "l1d.latency"), l2 = (double)cfg_int(t.cfg, "l2.min_latency");
-  double dram = (double)cfg_int(t.cfg, "dram.min_latency");
+  /* the unloaded L2 hit and DRAM row hit the memory system was built for: the
+   * configured minima, or what GPGPU-Sim's ROP delay and DRAM latency queue
+   * (l2.rop_latency, dram.latency_queue) add up to with the rest of the path */
+  const MemSysDelays *md = memsys_delays((MemSys *)gpu_memsys(t.gpu));
+  const int64_t l2lat = cfg_int(t.cfg, "l2.latency") ? cfg_int(t.cfg, "l2.latency") : 1;
+  double l1 = (double)cfg_int(t.cfg, "l1d.latency"), l2 = (double)(md->l2_fixed + md->l2_input);
+  double dram = l2 + (double)md->dram_ctrl + (double)md->dram_row_hit + 1.0 - (double)l2lat;
+  if (!cfg_int(t.cfg, "l2.rop_latency")) CHECK_EQ_U64((uint64_t)l2, (uint64_t)cfg_int(t.cfg, "l2.min_latency"));
+  if (!cfg_int(t.cfg, "dram.latency_queue")) CHECK_EQ_U64((uint64_t)dram, (uint64_t)cfg_int(t.cfg, "dram.min_latency"));
   double rowmiss = dram + (double)(cfg_int(t.cfg, "dram.tRP") + cfg_int(t.cfg, "dram.tRCD")) *
                               (double)cfg_int(t.cfg, "sm.clock_mhz") / (double)cfg_int(t.cfg, "dram.clock_mhz");
   /* per round of 128 loads, 3 more cycles: the first load issues the cycle
@@ -52,7 +59,7 @@ static void check_pchase(const char *const *sets) {
 static void test_pchase_gtx480(void) { check_pchase(NULL); }
 
 static void test_pchase_other_latencies(void) {
-  const char *sets[] = {"l1d.latency=20", "l2.min_latency=200", "dram.min_latency=300", NULL};
+  const char *sets[] = {"l1d.latency=20", "l2.rop_latency=0", "dram.latency_queue=0", "l2.min_latency=200", "dram.min_latency=300", NULL};
   check_pchase(sets);
 }
 
