@@ -2,7 +2,8 @@
  * (bench/pchase) measures every level's configured latency plus the SM's
  * one-cycle offset (the LD/ST unit sends a request to the L1D in the cycle
  * after issue; the reply releases the register in the cycle it arrives, when
- * the dependent load can issue), also after the latencies are changed; the
+ * the dependent load can issue) and, with the operand collector, one more
+ * (the address register's read), also after the latencies are changed; the
  * streaming kernels (bench/stream) reach >= 85% of the configured DRAM
  * bandwidth; both pass their checks in functional mode. */
 #include <stdlib.h>
@@ -22,14 +23,26 @@ static void check_pchase(const char *const *sets) {
   PchaseResult res;
   CHECK(pchase_measure(&r, &res) == BENCH_PASS);
   CHECK(res.timing);
-  double l1 = (double)cfg_int(t.cfg, "l1d.latency"), l2 = (double)cfg_int(t.cfg, "l2.min_latency");
-  double dram = (double)cfg_int(t.cfg, "dram.min_latency");
+  /* the unloaded L2 hit and DRAM row hit the memory system was built for: the
+   * configured minima, or what GPGPU-Sim's ROP delay and DRAM latency queue
+   * (l2.rop_latency, dram.latency_queue) add up to with the rest of the path */
+  const MemSysDelays *md = memsys_delays((MemSys *)gpu_memsys(t.gpu));
+  const int64_t l2lat = cfg_int(t.cfg, "l2.latency") ? cfg_int(t.cfg, "l2.latency") : 1;
+  double l1 = (double)cfg_int(t.cfg, "l1d.latency"), l2 = (double)(md->l2_fixed + md->l2_input);
+  double dram = l2 + (double)md->dram_ctrl + (double)md->dram_row_hit + 1.0 - (double)l2lat;
+  if (!cfg_int(t.cfg, "l2.rop_latency")) CHECK_EQ_U64((uint64_t)l2, (uint64_t)cfg_int(t.cfg, "l2.min_latency"));
+  if (!cfg_int(t.cfg, "dram.latency_queue")) CHECK_EQ_U64((uint64_t)dram, (uint64_t)cfg_int(t.cfg, "dram.min_latency"));
   double rowmiss = dram + (double)(cfg_int(t.cfg, "dram.tRP") + cfg_int(t.cfg, "dram.tRCD")) *
                               (double)cfg_int(t.cfg, "sm.clock_mhz") / (double)cfg_int(t.cfg, "dram.clock_mhz");
   /* per round of 128 loads, 3 more cycles: the first load issues the cycle
    * after the first clock read; the add and the clock read after the last
    * load take 2 */
   uint64_t l1_rounds = res.steps[PCHASE_L1] / 128, l2_rounds = res.steps[PCHASE_L2] / 128;
+  /* with the operand collector (sm.reg_banks > 0) a load reads its address
+   * register in the cycle after issue and reaches the LD/ST unit one cycle
+   * later than without: one more cycle per load (and per level below) */
+  const uint64_t oc = cfg_int(t.cfg, "sm.reg_banks") > 0;
+  l1 += (double)oc, l2 += (double)oc, dram += (double)oc, rowmiss += (double)oc;
   fprintf(stderr, "pchase per load: l1 %.3f l2 %.3f dram %.3f dram_rowmiss %.3f (configured %g %g %g %.1f)\n",
           res.per_load[PCHASE_L1], res.per_load[PCHASE_L2], res.per_load[PCHASE_DRAM], res.per_load[PCHASE_DRAM_ROWMISS], l1,
           l2, dram, rowmiss);
@@ -46,7 +59,7 @@ static void check_pchase(const char *const *sets) {
 static void test_pchase_gtx480(void) { check_pchase(NULL); }
 
 static void test_pchase_other_latencies(void) {
-  const char *sets[] = {"l1d.latency=20", "l2.min_latency=200", "dram.min_latency=300", NULL};
+  const char *sets[] = {"l1d.latency=20", "l2.rop_latency=0", "dram.latency_queue=0", "l2.min_latency=200", "dram.min_latency=300", NULL};
   check_pchase(sets);
 }
 

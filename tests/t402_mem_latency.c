@@ -3,7 +3,10 @@
  * t+lat-1, ready at t+lat" for an L1 hit, an L2 hit (l2.min_latency) and an
  * L2 miss on an open DRAM row (dram.min_latency, +0/1 cycle of DRAM clock
  * phase); a closed row adds tRCD. Also: the minima hold when other latencies
- * change, and unreachable minima are rejected with file:line. */
+ * change, and unreachable minima are rejected with file:line. These take the
+ * latencies as minima (l2.rop_latency = dram.latency_queue = 0); with
+ * GPGPU-Sim 3.2.2's ROP delay and DRAM latency queue (gtx480.cfg), each adds
+ * exactly its cycles to the unloaded latencies. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -13,9 +16,13 @@
 
 TEST_GLOBALS;
 
+/* gtx480.cfg with the latencies given as minima (l2.min_latency,
+ * dram.min_latency: the ROP delay and DRAM latency queue 0), then `sets`. */
 static MemSys *make(const char *const *sets, int n) {
   Config *cfg = cfg_create();
   CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);
+  CHECK(cfg_set(cfg, "l2.rop_latency=0") == 0);
+  CHECK(cfg_set(cfg, "dram.latency_queue=0") == 0);
   for (int i = 0; i < n; i++) CHECK(cfg_set(cfg, sets[i]) == 0);
   char err[512] = "";
   MemSys *ms = memsys_create(cfg, err, sizeof err);
@@ -142,9 +149,60 @@ static void test_minima_hold(void) {
   memsys_free(ms);
 }
 
+/* GPGPU-Sim 3.2.2's mechanism (gtx480.cfg as it is): every request waits
+ * l2.rop_latency cycles between its partition's input and the L2, every L2
+ * miss dram.latency_queue cycles between the L2 and the DRAM queue; the
+ * unloaded latencies are what the path adds up to, and each delay adds to
+ * them exactly: 80 more ROP cycles, 80 more for an L2 hit and a DRAM row hit;
+ * 50 more DRAM queue cycles, 50 more for the row hit only. */
+static MemSys *make_mech(const char *rop, const char *dq) {
+  Config *cfg = cfg_create();
+  CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);
+  if (rop) CHECK(cfg_set(cfg, rop) == 0);
+  if (dq) CHECK(cfg_set(cfg, dq) == 0);
+  char err[512] = "";
+  MemSys *ms = memsys_create(cfg, err, sizeof err);
+  if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
+  cfg_free(cfg);
+  return ms;
+}
+
+static void mech_latencies(MemSys *ms, uint64_t *l2, uint64_t *dram) {
+  load(ms, 0, 0x40000, 10);
+  *l2 = load(ms, 1, 0x40000, 1000);
+  uint64_t closed[2], hi;
+  row_hit_sweep(ms, 0x400000, 1, closed, dram, &hi);
+}
+
+static void test_rop_and_dram_queue(void) {
+  MemSys *ms = make_mech(NULL, NULL);
+  if (!ms) return;
+  const MemSysDelays *d = memsys_delays(ms);
+  CHECK_EQ_U64(d->l2_input, 120);
+  CHECK_EQ_U64(d->dram_ctrl, 100);
+  uint64_t l2, dram, l2b, dramb, l2c, dramc;
+  mech_latencies(ms, &l2, &dram);
+  CHECK_EQ_U64(l2, d->l2_fixed + 120);
+  fprintf(stderr, "gtx480 (ROP 120, DRAM queue 100): unloaded L2 hit %llu, DRAM row hit %llu cycles\n",
+          (unsigned long long)l2, (unsigned long long)dram);
+  memsys_free(ms);
+  ms = make_mech("l2.rop_latency=200", NULL);
+  if (!ms) return;
+  mech_latencies(ms, &l2b, &dramb);
+  memsys_free(ms);
+  ms = make_mech(NULL, "dram.latency_queue=150");
+  if (!ms) return;
+  mech_latencies(ms, &l2c, &dramc);
+  memsys_free(ms);
+  CHECK_EQ_U64(l2b, l2 + 80);
+  CHECK_EQ_U64(dramb, dram + 80);
+  CHECK_EQ_U64(l2c, l2);
+  CHECK_EQ_U64(dramc, dram + 50);
+}
+
 static void test_unreachable_minimum(void) {
   Config *cfg = cfg_create();
-  CHECK(cfg_load_string(cfg, "icnt.latency = 100\n", "slow.cfg") == 0);
+  CHECK(cfg_load_string(cfg, "l2.rop_latency = 0\ndram.latency_queue = 0\nicnt.latency = 100\n", "slow.cfg") == 0);
   char err[512];
   CHECK(memsys_create(cfg, err, sizeof err) == NULL);
   CHECK_STR_CONTAINS(err, "default: l2.min_latency: 120 is below the fixed part");
@@ -171,6 +229,7 @@ int main(void) {
   TEST_RUN(test_dram_row_hit);
   TEST_RUN(test_exact_window);
   TEST_RUN(test_minima_hold);
+  TEST_RUN(test_rop_and_dram_queue);
   TEST_RUN(test_unreachable_minimum);
   return TEST_DONE();
 }

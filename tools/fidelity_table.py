@@ -2,7 +2,8 @@
 """fidelity_table.py ROOT [VARIANT ...] - the tables of doc/fidelity.md from
 tools/fidelity_variants.sh's runs (ROOT/<variant>/<run>.json): the papers'
 baseline comparisons (issue 20) per variant, then per-benchmark statistics of
-each variant against `old`. Means over benchmarks are geometric."""
+each variant against `old` (or $BASE, e.g. BASE=pre2 for session 2's variants).
+Means over benchmarks are geometric."""
 import json, math, os, sys
 
 ROOT = sys.argv[1]
@@ -97,22 +98,23 @@ STATS = [("IPC", lambda g: g["ipc_warp_insts_per_cycle"]),
          ("L2 miss rate", lambda g: g["l2_read_miss_rate"]),
          ("load latency", lambda g: g["avg_load_latency_cycles"]),
          ("DRAM row hits", lambda g: g["memory"]["dram"]["row_hit_rate"])]
-names = sorted(n[:-5] for n in os.listdir(os.path.join(ROOT, "old")) if n.endswith(".json"))
+BASE = os.environ.get("BASE", "old")
+names = sorted(n[:-5] for n in os.listdir(os.path.join(ROOT, BASE)) if n.endswith(".json"))
 for v in VARIANTS:
-    if v == "old" or not os.path.isdir(os.path.join(ROOT, v)):
+    if v == BASE or not os.path.isdir(os.path.join(ROOT, v)):
         continue
-    print(f"\n## `{v}` against `old`: runs whose statistics moved (IPC, L1D MPKI, L2 miss rate, load latency, "
-          "DRAM row-hit rate; old -> new)\n")
+    print(f"\n## `{v}` against `{BASE}`: runs whose statistics moved (IPC, L1D MPKI, L2 miss rate, load latency, "
+          f"DRAM row-hit rate; {BASE} -> new)\n")
     print("| run | " + " | ".join(s for s, _ in STATS) + " |")
     print("|---|" + "---:|" * len(STATS))
     same, ipcs = 0, []
     for n in names:
-        a, b = load("old", n), load(v, n)
+        a, b = load(BASE, n), load(v, n)
         if b is None:  # not run in this variant
             continue
         if not a or not b:
             if a or b:
-                print(f"| {n} | {'fails' if a else 'runs'} (old: {'runs' if a else 'fails'}) |" + " |" * (len(STATS) - 1))
+                print(f"| {n} | {'fails' if a else 'runs'} ({BASE}: {'runs' if a else 'fails'}) |" + " |" * (len(STATS) - 1))
             continue
         if all(abs(f(a) - f(b)) <= 1e-9 * max(abs(f(a)), 1) for _, f in STATS) and a["cycles"] == b["cycles"]:
             same += 1
@@ -128,10 +130,10 @@ for v in VARIANTS:
         print(f"\n{same} runs unchanged; IPC of the others (both ran): geomean x{gmean(ipcs):.3f}, "
               f"range x{min(ipcs):.3f} .. x{max(ipcs):.3f}")
     else:
-        print(f"\n{same} runs unchanged; the others did not run in `old` (IPC 0: the kernel could not launch)")
+        print(f"\n{same} runs unchanged; the others did not run in `{BASE}` (IPC 0: the kernel could not launch)")
 
 # kernels whose allocated registers or occupancy changed (old -> all)
-if os.path.isdir(os.path.join(ROOT, "all")):
+if BASE == "old" and os.path.isdir(os.path.join(ROOT, "all")):
     seen = {}
     for n in names:
         a, b = load("old", n), load("all", n)

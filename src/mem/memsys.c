@@ -38,6 +38,21 @@ static const CfgParam memsys_params[] = {
      .min = 1,
      .max = 65535,
      .desc = "requests queued before a partition's L2 beyond those inside its input delay line"},
+    {.key = "l2.rop_latency",
+     .type = CFG_INT,
+     .def = "120",
+     .min = 0,
+     .max = 1000000,
+     .desc = "GPGPU-Sim's ROP delay (-rop_latency): core cycles every request waits between arriving at its "
+             "partition and the L2; the unloaded latencies follow from it and the interconnect (0: the L2 "
+             "input delay is derived from l2.min_latency instead)"},
+    {.key = "dram.latency_queue",
+     .type = CFG_INT,
+     .def = "100",
+     .min = 0,
+     .max = 1000000,
+     .desc = "GPGPU-Sim's DRAM latency queue (-dram_latency): core cycles an L2 miss waits between the L2 "
+             "and the DRAM scheduler's queue (0: the controller delay is derived from dram.min_latency instead)"},
     {.key = "dram.min_latency",
      .type = CFG_INT,
      .def = "220",
@@ -107,7 +122,9 @@ struct MemSys {
  * data completes, dram_row_hit_span() cycles after it entered the DRAM queue
  * for an open row (the smallest over clock phases, so the configured minimum
  * is met exactly at the best phase and exceeded by <= 1 cycle at others).
- * The two fixed delays are what is left of the configured minima. */
+ * The two fixed delays are what is left of the configured minima, or, with
+ * l2.rop_latency / dram.latency_queue > 0, those (GPGPU-Sim's ROP delay and
+ * DRAM latency queue) and the minima what they add up to. */
 static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, const IcntParams *rp,
                          const CacheParams *l2, char *err, size_t errlen) {
   uint32_t req_flits = (ms->header_bytes + rq->flit_size - 1) / rq->flit_size;
@@ -121,6 +138,11 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   uint32_t l2lat = l2->latency ? l2->latency : 1;
   uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
   int64_t want = cfg_int(cfg, "l2.min_latency");
+  /* GPGPU-Sim 3.2.2's mechanism (issue 20): the ROP delay is the input delay
+   * and the DRAM latency queue the controller delay; the minima follow from
+   * them (the configured ones are then unused) */
+  const int64_t rop = cfg_int(cfg, "l2.rop_latency"), dq = cfg_int(cfg, "dram.latency_queue");
+  if (rop > 0) want = (int64_t)fixed + rop;
   if (want < (int64_t)fixed + 1)
     return cfg_errorf(
         cfg, "l2.min_latency", err, errlen,
@@ -133,6 +155,7 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   ms->delays.dram_row_hit = row_hit;
   int64_t dwant = cfg_int(cfg, "dram.min_latency");
   int64_t ctrl = dwant - (int64_t)want + (int64_t)l2lat - 1 - (int64_t)row_hit;
+  if (dq > 0) ctrl = dq;
   if (ctrl < 1)
     return cfg_errorf(
         cfg, "dram.min_latency", err, errlen,

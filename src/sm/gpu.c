@@ -482,6 +482,10 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     }
     for (int r = 0; r < SM_STALL__COUNT; r++)
       fprintf(out, "sched.stall.%-16s %llu scheduler-cycles\n", stall_names[r], (unsigned long long)t.stall[r]);
+    fprintf(out, "sched.multi_issues          %llu warp_insts (issued after another of their warp in the same cycle)\n",
+            (unsigned long long)t.multi_issues);
+    fprintf(out, "oc.register_reads          %llu (waited for their bank %llu)\n", (unsigned long long)t.oc_reads,
+            (unsigned long long)t.oc_bank_conflicts);
     for (int u = 0; u < SM_UNIT_NONE; u++)
       fprintf(out, "unit.%s.issue_cycles      %llu (%.1f%% of SM cycles)\n", unit_names[u], (unsigned long long)t.unit_busy[u],
               100.0 * (double)t.unit_busy[u] / (cyc * g->nsm));
@@ -535,7 +539,8 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   }
   fprintf(out, "],\n \"sched_stall_cycles\": {");
   for (int r = 0; r < SM_STALL__COUNT; r++) fprintf(out, "%s\"%s\": %llu", r ? ", " : "", stall_names[r], (unsigned long long)t.stall[r]);
-  fprintf(out, "},\n \"unit_issue_cycles\": {");
+  fprintf(out, "}, \"multi_issues\": %llu, \"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu,\n \"unit_issue_cycles\": {",
+          (unsigned long long)t.multi_issues, (unsigned long long)t.oc_reads, (unsigned long long)t.oc_bank_conflicts);
   for (int u = 0; u < SM_UNIT_NONE; u++) fprintf(out, "%s\"%s\": %llu", u ? ", " : "", unit_names[u], (unsigned long long)t.unit_busy[u]);
   fprintf(out, "},\n \"warp_insts_by_kind\": {");
   for (int k = 0; k < WINST__COUNT; k++) fprintf(out, "%s\"%s\": %llu", k ? ", " : "", kind_names[k], (unsigned long long)t.issue_kind[k]);

@@ -244,6 +244,7 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   SmLdst *u = &sm->ldst;
   if (!u->busy) return;
   sm->st.ldst_busy_cycles++;
+  if (u->free_at > now) return; /* still collecting its operands (operand collector: issue() set free_at) */
   u->cur.issue_cycle = now;
   CacheResult res = cache_access(sm->l1d, &u->cur, now);
   if (res.outcome == CACHE_RESFAIL) {

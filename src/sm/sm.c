@@ -124,6 +124,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->nsched = (uint32_t)cfg_int(cfg, "sched.count");
   sm->issue_width = (uint32_t)cfg_int(cfg, "sched.issue_per_cycle");
   sm->ib_slots = (uint32_t)cfg_int(cfg, "sm.ibuffer_slots");
+  sm->issue_per_warp = (uint32_t)cfg_int(cfg, "sm.max_insn_issue_per_warp");
   sm->fetch_width = (uint32_t)cfg_int(cfg, "sm.fetch_width");
   if (sm->ib_slots > SM_IB_MAX) sm->ib_slots = SM_IB_MAX;
   if (sm->fetch_width > sm->ib_slots) sm->fetch_width = sm->ib_slots;
@@ -138,6 +139,19 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   uint32_t nu = 0;
   for (int u = 0; u < SM_UNIT__COUNT; u++) { sm->unit_base[u] = nu; nu += sm->nunits[u]; }
   sm->unit_free = calloc(nu + 1, sizeof(uint64_t));
+  sm->oc_banks = (uint32_t)cfg_int(cfg, "sm.reg_banks");
+  static const char *const oc_units_key[3] = {"sm.oc_units_sp", "sm.oc_units_sfu", "sm.oc_units_mem"};
+  static const char *const oc_ports_key[3] = {"sm.oc_ports_sp", "sm.oc_ports_sfu", "sm.oc_ports_mem"};
+  uint32_t ncu = 0;
+  for (int c = 0; c < 3; c++) {
+    sm->oc_units[c] = (uint32_t)cfg_int(cfg, oc_units_key[c]);
+    sm->oc_ports[c] = (uint32_t)cfg_int(cfg, oc_ports_key[c]);
+    sm->oc_cu_base[c] = ncu;
+    ncu += sm->oc_units[c];
+  }
+  sm->oc_cu_free = calloc(ncu + 1, sizeof(uint64_t));
+  sm->oc_bank_next = calloc(sm->oc_banks + 1, sizeof(uint64_t));
+  sm->oc_port_next = calloc(3 * SM_OC_PORTS_MAX, sizeof(uint64_t));
   sm->warps = aligned_alloc(_Alignof(SmWarp), sizeof(SmWarp) * sm->max_warps);
   if (sm->warps) memset(sm->warps, 0, sizeof(SmWarp) * sm->max_warps);
   sm->views = aligned_alloc(_Alignof(WarpView), sizeof(WarpView) * sm->max_warps);
@@ -156,7 +170,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
+  if (!sm->unit_free || !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
       !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
@@ -179,7 +193,7 @@ void sm_free(Sm *sm) {
   if (!sm) return;
   sm_end_kernel(sm, 0);
   sm_plugins_free(sm);
-  free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
+  free(sm->unit_free); free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
   free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
   sm_bstat_free(sm->bstat);
@@ -552,6 +566,57 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   sm->busy = 1;
 }
 
+/* ---- operand collector (sm.reg_banks > 0; GPGPU-Sim 3.2.2 opndcoll_rfu_t) ---- */
+
+/* Can an instruction of class c (SM_UNIT_SP/SFU/LDST) enter a collector unit
+ * now: an in port left this cycle and a free unit of its class? */
+static inline int oc_cu_available(const Sm *sm, uint32_t c, uint64_t now) {
+  if (sm->oc_in_cycle[c] == now && sm->oc_in_n[c] >= sm->oc_ports[c]) return 0;
+  const uint64_t *cu = sm->oc_cu_free + sm->oc_cu_base[c];
+  for (uint32_t i = 0; i < sm->oc_units[c]; i++)
+    if (cu[i] <= now) return 1;
+  return 0;
+}
+
+/* Warp slot s's instruction at pc, of class c, issued now, enters a free
+ * collector unit; returns the cycle it dispatches to its unit. Its register
+ * sources are read in operand order from the next cycle on, one per cycle for
+ * the collector unit and one per cycle for each bank (bank = (register + slot)
+ * mod banks, GPGPU-Sim's register_bank(); a bank serves reads in the order
+ * they were requested); it dispatches the cycle after its last read, through
+ * the first free out port of its class, once (SP/SFU) one of its units can
+ * accept it (unit_free). The collector unit is free again from that cycle. */
+static uint64_t oc_collect(Sm *sm, uint32_t s, uint32_t pc, uint32_t c, uint64_t now) {
+  if (sm->oc_in_cycle[c] != now) sm->oc_in_cycle[c] = now, sm->oc_in_n[c] = 0;
+  sm->oc_in_n[c]++;
+  uint64_t *cu = sm->oc_cu_free + sm->oc_cu_base[c];
+  uint32_t k = 0;
+  while (k + 1 < sm->oc_units[c] && cu[k] > now) k++; /* oc_cu_available found one */
+  const PtxOperands *o = &sm->kinfo->ops[pc];
+  uint64_t next = now + 1; /* the collector unit's next read */
+  for (uint32_t i = 0; i < o->nrd; i++) {
+    uint64_t *b = &sm->oc_bank_next[(o->rd[i] + s) % sm->oc_banks];
+    uint64_t r = *b > next ? *b : next;
+    sm->st.oc_bank_conflicts += *b > next;
+    *b = next = r + 1;
+  }
+  sm->st.oc_reads += o->nrd;
+  uint64_t e = next;
+  uint64_t *port = sm->oc_port_next + c * SM_OC_PORTS_MAX, *p = port;
+  for (uint32_t i = 1; i < sm->oc_ports[c]; i++)
+    if (port[i] < *p) p = &port[i];
+  if (*p > e) e = *p;
+  if (c != SM_UNIT_LDST) {
+    const uint64_t *f = sm->unit_free + sm->unit_base[c], *m = f;
+    for (uint32_t u = 1; u < sm->nunits[c]; u++)
+      if (f[u] < *m) m = &f[u];
+    if (*m > e) e = *m;
+  }
+  *p = e + 1;
+  cu[k] = e;
+  return e;
+}
+
 /* Updates the view of warp s for this cycle and returns what it waits on, the
  * view's new wait (WARP_WAIT_NONE: it can issue). */
 static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
@@ -615,6 +680,10 @@ units:;
       w->dirty = 0;
       return WARP_WAIT_SCOREBOARD;
     }
+    if (sm->oc_banks && !oc_cu_available(sm, SM_UNIT_LDST, now)) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return WARP_WAIT_UNIT; }
+  } else if (unit != SM_UNIT_NONE && sm->oc_banks) {
+    /* with the operand collector the unit is taken at dispatch (oc_collect): issue needs a collector unit */
+    if (!oc_cu_available(sm, unit, now)) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return WARP_WAIT_UNIT; }
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
     for (uint32_t u = 0; u < sm->nunits[unit]; u++) any |= sm->unit_free[sm->unit_base[unit] + u] <= now;
@@ -659,18 +728,21 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   /* reserve destinations */
   for (uint32_t i = 0; i < nrows; i++)
     if (!sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
+  /* with the operand collector, the instruction reaches its unit at dispatch (at) */
+  const uint64_t at = sm->oc_banks && unit != SM_UNIT_NONE ? oc_collect(sm, s, pc, unit, now) : now;
   if (unit == SM_UNIT_LDST) {
     sm->st.unit_busy[SM_UNIT_LDST]++;
-    sm_ldst_accept(sm, s, in, pc, kind, now);
+    sm_ldst_accept(sm, s, in, pc, kind, at);
+    if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
   } else {
     if (unit != SM_UNIT_NONE) {
       for (uint32_t u = 0; u < sm->nunits[unit]; u++) {
         uint64_t *f = &sm->unit_free[sm->unit_base[unit] + u];
-        if (*f <= now) { *f = now + sm->kinfo->ii[pc]; break; }
+        if (*f <= at) { *f = at + sm->kinfo->ii[pc]; break; }
       }
       sm->st.unit_busy[unit]++;
     }
-    if (nrows) sm_schedule_release(sm, now + sm->kinfo->latency[pc], s, rows, nrows);
+    if (nrows) sm_schedule_release(sm, at + sm->kinfo->latency[pc], s, rows, nrows);
   }
   if (sm->has_issue) {
     const uint32_t npc_now = ptx_warp_pc(pw);
@@ -800,6 +872,17 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       uint32_t pc = pcs[s];
       if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) { bitmap_clear(ready, s); lost = 1; continue; }
       if (issue(sm, s, in, pc, now, err, errlen)) return -1;
+      /* GPGPU-Sim 3.2.2 (scheduler_unit::cycle): the same warp's next I-buffer
+       * instruction may follow in this cycle, up to max_insn_issue_per_warp,
+       * only while each one before it issued, if it is decoded, passes the
+       * scoreboard (which now holds the first one's destinations) and finds
+       * its unit free (its pipeline register has a free slot) */
+      for (uint32_t j = 1; j < sm->issue_per_warp; j++) {
+        if (warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) break;
+        if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) break;
+        if (issue(sm, s, in, pc, now, err, errlen)) return -1;
+        sm->st.multi_issues++;
+      }
       bitmap_clear(ready, s);
       sm->greedy[sched] = (int32_t)s;
       issued++;

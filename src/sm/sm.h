@@ -54,6 +54,8 @@ typedef struct SmStats {
   uint64_t global_load_reqs, global_store_reqs, local_reqs, atomic_reqs, const_loads;
   uint64_t loads_completed, load_latency_sum;  /* global/local loads: issue -> last reply */
   uint64_t fetches, icache_waits;
+  uint64_t oc_reads, oc_bank_conflicts;         /* operand collector: register reads, and those that waited for their bank */
+  uint64_t multi_issues;                       /* instructions issued after another of the same warp in the same cycle (sm.max_insn_issue_per_warp) */
   uint64_t ctas_done, warps_done;
   uint64_t cta_cycles_sum;                     /* sum of CTA lifetimes */
   double warp_disparity_sum;                   /* sum over CTAs of (slowest-fastest)/slowest warp time */

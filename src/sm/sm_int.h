@@ -13,6 +13,7 @@
 #define SM_LOCAL_PHYS 0x0000080000000000ull /* where per-thread local memory lives physically */
 #define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
 #define SM_MAX_OBSERVERS 8   /* sm.observers: plugins beside the warp scheduler */
+#define SM_OC_PORTS_MAX 8    /* operand collector in/out ports per class (sm.oc_ports_*) */
 
 /* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer. */
 typedef struct SmPlugin {
@@ -148,6 +149,17 @@ struct Sm {
   MemSys *ms;
   /* parameters */
   uint32_t max_warps, max_ctas, max_threads, max_regs, max_shared, issue_width, ib_slots, fetch_width;
+  uint32_t issue_per_warp; /* sm.max_insn_issue_per_warp: instructions of one warp a scheduler may issue per cycle */
+  /* Operand collector and register banks (GPGPU-Sim 3.2.2 opndcoll_rfu_t; sm.reg_banks > 0):
+   * per class (SP, SFU, MEM = SM_UNIT_SP/SFU/LDST) collector units, each free from a
+   * cycle on (oc_cu_free, oc_cu_base[c] the class's first); per bank the first cycle it
+   * can serve a read (oc_bank_next: one read per bank per cycle, in request order); per
+   * class and out port the first cycle it can dispatch (oc_port_next); the in ports'
+   * allocations this cycle (oc_in_cycle / oc_in_n). Computed at issue (a calendar): no
+   * per-cycle state, so the shortcuts stay exact. */
+  uint32_t oc_banks, oc_units[3], oc_ports[3], oc_cu_base[3], oc_in_n[3];
+  uint64_t oc_in_cycle[3];
+  uint64_t *oc_cu_free, *oc_bank_next, *oc_port_next; /* oc_port_next: class c's ports at c * SM_OC_PORTS_MAX */
   uint32_t nunits[SM_UNIT__COUNT];
   uint32_t shared_banks, shared_latency, ldst_latency, const_latency;
   /* kernel */

@@ -1,0 +1,152 @@
+/* t206_operand_collector.c - GPGPU-Sim 3.2.2's operand collector and
+ * register banks (sm.reg_banks, sm.oc_*; opndcoll_rfu_t, register_bank()):
+ * an issued instruction takes a collector unit, reads its register sources
+ * one per cycle from banks (register + warp slot) mod banks, one read per
+ * bank per cycle, and reaches its unit the cycle after its last read.
+ * Observed on one warp's hand-built operand patterns: a dependent chain pays
+ * 2 cycles per instruction for the stage; independent adds whose two sources
+ * share a bank go at one read per cycle (2 cycles each) where sources in two
+ * banks keep the issue rate; with one bank every read conflicts. Skipping
+ * idle cycles stays exact with the collector (and dual issue) on; 0 banks
+ * turns it off. */
+#include <stdlib.h>
+
+#include "common/test.h"
+#include "common/timing.h"
+#include "bench.h"
+
+TEST_GLOBALS;
+
+/* One thread, two rounds of: clock read, `n` copies of `body`, an instruction
+ * that consumes the chain's result, clock read; the second round's cycles
+ * (instructions cached). `body` takes (i + 2, i + 2) as printf arguments. */
+static uint64_t stream_cycles(const char *const *sets, const char *body, const char *consume, unsigned n) {
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) { CHECK(0); return 0; }
+  size_t cap = 64 * 1024;
+  char *ptx = malloc(cap);
+  size_t len = (size_t)snprintf(ptx, cap,
+                                ".version 9.0\n.target sm_75\n.address_size 64\n"
+                                ".visible .entry chain(.param .u64 out)\n{\n"
+                                "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<300>;\n  .reg .b64 %%rd<8>;\n  .reg .f32 %%f<300>;\n"
+                                "  mov.u32 %%r1, %%tid.x;\n  cvt.rn.f32.u32 %%f1, %%r1;\n  mov.u32 %%r5, 0;\n"
+                                "  ld.param.u64 %%rd4, [out];\n"
+                                "$L_round:\n  mov.u64 %%rd1, %%clock64;\n");
+  for (unsigned i = 0; i < n; i++) len += (size_t)snprintf(ptx + len, cap - len, body, i + 2, i + 2);
+  len += (size_t)snprintf(ptx + len, cap - len,
+                          "  %s\n  mov.u64 %%rd2, %%clock64;\n  sub.s64 %%rd3, %%rd2, %%rd1;\n"
+                          "  add.s32 %%r5, %%r5, 1;\n  setp.lt.u32 %%p1, %%r5, 2;\n  @%%p1 bra $L_round;\n"
+                          "  st.global.u64 [%%rd4], %%rd3;\n  st.global.u32 [%%rd4+8], %%r1;\n"
+                          "  ret;\n}\n",
+                          consume);
+  WsModule *mod;
+  WsFunction *fn;
+  uint64_t out[2] = {0, 0};
+  WsDevPtr d = 0;
+  if (test_gpu_load(&t, &mod, &fn, ptx, "chain")) { CHECK(0); free(ptx); test_gpu_close(&t); return 0; }
+  CHECK(ws_mem_alloc(t.ctx, &d, 32) == WS_SUCCESS); /* out[0..1], and 16 bytes loads read */
+  void *params[] = {&d};
+  CHECK(ws_launch_kernel(fn, 1, 1, 1, 1, 1, 1, 0, params) == WS_SUCCESS);
+  CHECK(ws_memcpy_dtoh(t.ctx, out, d, 16) == WS_SUCCESS);
+  ws_mem_free(t.ctx, d);
+  ws_module_unload(mod);
+  free(ptx);
+  test_gpu_close(&t);
+  return out[0];
+}
+
+/* Cycles that 64 more copies of `body` take (streams of 128 and 64). */
+static uint64_t cycles_per_64(const char *const *sets, const char *body, const char *consume) {
+  return stream_cycles(sets, body, consume, 128) - stream_cycles(sets, body, consume, 64);
+}
+
+/* the kernel declares %r<8> first: registers %r0..%r7 are rows 0..7 */
+#define ADD_CHAIN "  add.s32 %%r1, %%r1, 1; // %u %u\n"
+#define ADD_USE "add.s32 %r2, %r1, 0;"
+#define ADD_TWO_BANKS "  add.s32 %%q%u, %%r1, %%r2; // %u\n"  /* rows 1, 2 */
+#define ADD_ONE_BANK "  add.s32 %%q%u, %%r1, %%r3; // %u\n"   /* rows 1, 3: one bank of 2 */
+#define ADD_SAME_REG "  add.s32 %%q%u, %%r1, %%r1; // %u\n"   /* one register read twice */
+
+/* A dependent chain: issue at t, the source read at t+1, dispatch at t+2,
+ * the result 4 cycles later: 6 cycles per add (4 without the stage). */
+static void test_chain_pays_the_stage(void) {
+  const char *off[] = {"sm.reg_banks=0", NULL}, *on[] = {"sm.reg_banks=16", NULL};
+  CHECK_EQ_U64(cycles_per_64(off, ADD_CHAIN, ADD_USE), 64 * 4);
+  CHECK_EQ_U64(cycles_per_64(on, ADD_CHAIN, ADD_USE), 64 * 6);
+}
+
+/* Bank conflicts: with 2 banks, sources in rows 1 and 2 sit in two banks and
+ * the adds keep the I-buffer's rate (2 every 3 cycles, as without the stage);
+ * rows 1 and 3 share a bank, which serves one read per cycle: 2 cycles per
+ * add. The same register read twice conflicts with itself; 1 bank: always. */
+static void test_bank_conflicts(void) {
+  const char *b2[] = {"sm.reg_banks=2", NULL}, *b1[] = {"sm.reg_banks=1", NULL}, *off[] = {"sm.reg_banks=0", NULL};
+  uint64_t none = cycles_per_64(off, ADD_TWO_BANKS, ADD_USE), two = cycles_per_64(b2, ADD_TWO_BANKS, ADD_USE),
+           same = cycles_per_64(b2, ADD_ONE_BANK, ADD_USE), self = cycles_per_64(b2, ADD_SAME_REG, ADD_USE),
+           one = cycles_per_64(b1, ADD_TWO_BANKS, ADD_USE);
+  fprintf(stderr, "64 adds: no collector %llu, 2 banks %llu, one shared bank %llu, same register %llu, 1 bank %llu cycles\n",
+          (unsigned long long)none, (unsigned long long)two, (unsigned long long)same, (unsigned long long)self,
+          (unsigned long long)one);
+  CHECK_EQ_U64(none, 96);
+  CHECK_EQ_U64(two, 96);
+  CHECK_EQ_U64(same, 128);
+  CHECK_EQ_U64(self, 128);
+  CHECK_EQ_U64(one, 128);
+}
+
+/* The statistics: register reads and those that waited for their bank; none without the stage. */
+static void test_stats(void) {
+  const char *names[] = {"vecadd", NULL};
+  const char *off[] = {"sm.reg_banks=0", NULL}, *b1[] = {"sm.reg_banks=1", NULL};
+  char *a = test_run_benches(NULL, off, names, NULL), *b = test_run_benches(NULL, NULL, names, NULL),
+       *c = test_run_benches(NULL, b1, names, NULL);
+  CHECK(a && b && c);
+  if (a && b && c) {
+    CHECK_STR_CONTAINS(a, "\"oc_register_reads\": 0, \"oc_bank_conflicts\": 0,");
+    CHECK(strstr(b, "\"oc_register_reads\": 0,") == NULL);
+    unsigned long long r16 = 0, c16 = 0, r1 = 0, c1 = 0;
+    CHECK(sscanf(strstr(b, "\"oc_register_reads\""), "\"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu", &r16, &c16) == 2);
+    CHECK(sscanf(strstr(c, "\"oc_register_reads\""), "\"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu", &r1, &c1) == 2);
+    CHECK(r16 == r1 && r16 > 0);  /* the same reads */
+    CHECK(c1 > c16);              /* more of them wait with one bank */
+  }
+  free(a);
+  free(b);
+  free(c);
+}
+
+/* Skipping idle cycles stays exact with the collector and dual issue on. */
+static void check_same(const char *preset, const char *const *sets, const char *const *names) {
+  const char *off[8];
+  size_t n = 0;
+  for (; sets && sets[n]; n++) off[n] = sets[n];
+  off[n] = "sm.skip_idle_cycles=false";
+  off[n + 1] = NULL;
+  char *a = test_run_benches(preset, sets, names, NULL), *b = test_run_benches(preset, off, names, NULL);
+  CHECK(a && b);
+  if (a && b && strcmp(a, b)) {
+    size_t i = 0;
+    while (a[i] && a[i] == b[i]) i++;
+    fprintf(stderr, "%s: skip on/off JSON differs at byte %zu:\n on: %.200s\noff: %.200s\n", names[0], i,
+            a + (i > 60 ? i - 60 : 0), b + (i > 60 ? i - 60 : 0));
+    CHECK(0);
+  }
+  free(a);
+  free(b);
+}
+
+static void test_skip_idle_exact(void) {
+  const char *gtx[] = {"kmeans", "bfs", "srad_v1", NULL}, *ccws[] = {"streamcluster", "kmeans", NULL};
+  const char *dual[] = {"sm.max_insn_issue_per_warp=2", NULL};
+  check_same(NULL, NULL, gtx);
+  check_same(NULL, dual, gtx);
+  check_same("configs/ccws-gt200.cfg", NULL, ccws);
+}
+
+int main(void) {
+  TEST_RUN(test_chain_pays_the_stage);
+  TEST_RUN(test_bank_conflicts);
+  TEST_RUN(test_stats);
+  TEST_RUN(test_skip_idle_exact);
+  return TEST_DONE();
+}
