@@ -46,7 +46,8 @@ typedef struct Mwf {
   SchedAgeCache age;
   uint64_t *keys;     /* scratch: max_warps */
   /* statistics */
-  uint64_t arrivals, releases, cff_critical, cff_rr;
+  uint64_t arrivals, releases, prio_issues; /* (fetch choices are not counted: the number of
+                                               * fetch_select calls depends on the engine's shortcuts) */
 } Mwf;
 
 static int mwf_init_common(void **state, const WarpSchedEnv *env, int gto, char *err, size_t errlen) {
@@ -131,6 +132,7 @@ static void mwf_event(void *state, const SchedEvent *ev) {
 static void mwf_issue(void *state, const WarpView *v, const SchedIssue *is) {
   (void)is;
   Mwf *m = state;
+  m->prio_issues += m->nwaiting != 0;
   if (v->cta_slot < m->max_ctas) m->last_age[(v->slot % m->nsched) * m->max_ctas + v->cta_slot] = v->age;
 }
 
@@ -183,12 +185,10 @@ static uint32_t mwf_fetch(void *state, const WarpView *v, const uint32_t *elig, 
   (void)cycle;
   Mwf *m = state;
   if (!m->nwaiting) { /* no CTA waits: the baseline round-robin */
-    m->cff_rr++;
     for (uint32_t i = 0; i < n; i++)
       if (elig[i] > last) return elig[i];
     return elig[0];
   }
-  m->cff_critical++;
   update_ranks(m);
   uint32_t best = elig[0];
   uint64_t bk = warp_key(m, &v[best]);
@@ -203,8 +203,7 @@ static void mwf_stats(void *state, PolicyStats *out) {
   Mwf *m = state;
   policy_stat_u64(out, "wpt_arrivals", m->arrivals);
   policy_stat_u64(out, "wpt_releases", m->releases);
-  policy_stat_u64(out, "cff_critical_fetches", m->cff_critical);
-  policy_stat_u64(out, "cff_rr_fetches", m->cff_rr);
+  policy_stat_u64(out, "issues_while_waiting", m->prio_issues);
 }
 
 #define MWF_HOOKS                                                                                                   \
