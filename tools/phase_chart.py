@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """phase_chart.py - BAWS's warp-phase charts (Figures 3, 4, 6) from a phase-trace record.
 
-Usage: tools/phase_chart.py RECORD [-o chart.svg]
+Usage: tools/phase_chart.py RECORD [-o chart.svg] [--ctas N]  (N: only the first N CTAs of the record)
 
 RECORD is the file of the phase-trace observer (src/policy/observer/phase_trace.c):
   warpsim run fwt --size small --sched gto --set sm.observers=phase-trace \
@@ -106,6 +106,9 @@ def main(argv):
         print(__doc__)
         return 0 if len(argv) >= 2 else 2
     ev = load(argv[1])
+    if '--ctas' in argv:
+        keep = sorted({c for _, c, _, _ in ev})[:int(argv[argv.index('--ctas') + 1])]
+        ev = [e for e in ev if e[1] in keep]
     if not ev:
         print(f'{argv[1]}: no events (is the window on that SM? see observer.phase-trace.cta_first)', file=sys.stderr)
         return 1
