@@ -44,7 +44,8 @@ static int open_s(S *s, const char *name, uint32_t nsched) {
   if (!s->p || !s->cfg) return -1;
   char prefix[64], err[256] = "";
   snprintf(prefix, sizeof prefix, "sched.%s", name);
-  WarpSchedEnv env = {.sm = 0, .nsched = nsched, .max_warps = NSLOT, .max_ctas = NCTA, .prefix = prefix, .cfg = s->cfg};
+  WarpSchedEnv env = {
+      .sm = 0, .nsched = nsched, .max_warps = NSLOT, .max_ctas = NCTA, .prefix = prefix, .cfg = s->cfg};
   if (s->p->init(&s->st, &env, err, sizeof err)) {
     fprintf(stderr, "init: %s\n", err);
     CHECK(0);
@@ -57,7 +58,8 @@ static void close_s(S *s) {
   cfg_free(s->cfg);
 }
 static void ev(S *s, SchedEventKind k, uint32_t slot, uint32_t cta_slot, uint32_t cta_id) {
-  SchedEvent e = {.kind = k, .slot = slot, .cta_slot = cta_slot, .cta_id = cta_id, .other_slot = -1, .nwarps = 4};
+  SchedEvent e = {
+      .kind = k, .slot = slot, .cta_slot = cta_slot, .cta_id = cta_id, .other_slot = -1, .nwarps = 4};
   s->p->on_event(s->st, &e);
 }
 /* Views of 3 CTAs (slots 0-2, ids ids[]) of 4 warps each, ages = slot unless given; CTA_LAUNCH events. */
@@ -94,19 +96,19 @@ static double stat(S *s, const char *name) {
   return r;
 }
 
-#define CHECK_ORDER(out, n, ...)                                                                   \
-  do {                                                                                             \
-    const uint32_t want_[] = {__VA_ARGS__};                                                        \
-    uint32_t m_ = sizeof want_ / sizeof want_[0], ok_ = (n) == m_;                                 \
-    for (uint32_t i_ = 0; ok_ && i_ < m_; i_++) ok_ = (out)[i_] == want_[i_];                      \
-    if (!ok_) {                                                                                    \
-      fprintf(stderr, "%s:%d: order:", __FILE__, __LINE__);                                        \
-      for (uint32_t i_ = 0; i_ < (n); i_++) fprintf(stderr, " %u", (out)[i_]);                     \
-      fprintf(stderr, "  want:");                                                                  \
-      for (uint32_t i_ = 0; i_ < m_; i_++) fprintf(stderr, " %u", want_[i_]);                      \
-      fprintf(stderr, "\n");                                                                       \
-    }                                                                                              \
-    CHECK(ok_);                                                                                    \
+#define CHECK_ORDER(out, n, ...)                                                                             \
+  do {                                                                                                       \
+    const uint32_t want_[] = {__VA_ARGS__};                                                                  \
+    uint32_t m_ = sizeof want_ / sizeof want_[0], ok_ = (n) == m_;                                           \
+    for (uint32_t i_ = 0; ok_ && i_ < m_; i_++) ok_ = (out)[i_] == want_[i_];                                \
+    if (!ok_) {                                                                                              \
+      fprintf(stderr, "%s:%d: order:", __FILE__, __LINE__);                                                  \
+      for (uint32_t i_ = 0; i_ < (n); i_++) fprintf(stderr, " %u", (out)[i_]);                               \
+      fprintf(stderr, "  want:");                                                                            \
+      for (uint32_t i_ = 0; i_ < m_; i_++) fprintf(stderr, " %u", want_[i_]);                                \
+      fprintf(stderr, "\n");                                                                                 \
+    }                                                                                                        \
+    CHECK(ok_);                                                                                              \
   } while (0)
 
 /* The order without the warps waiting at a barrier (what the SM could issue). */
@@ -183,7 +185,8 @@ static void test_base_order_and_greedy(void) {
   if (open_s(&s, "mwf-gto", 1)) return;
   WarpView v[NSLOT];
   const uint32_t ids[3] = {0, 1, 2};
-  const uint64_t ages[NSLOT] = {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8}; /* in each CTA the last slot is oldest */
+  const uint64_t ages[NSLOT] = {3, 2, 1,  0,  7, 6,
+                                5, 4, 11, 10, 9, 8}; /* in each CTA the last slot is oldest */
   setup(&s, v, ids, ages);
   uint32_t out[NSLOT], n;
   issued(&s, v, 5);
@@ -258,9 +261,12 @@ static void test_cff_matches_mwf(void) {
       uint32_t mism = 0, checked = 0, waits[3] = {0};
       for (uint32_t it = 0; it < 400; it++) {
         uint32_t k = rnd(4), w = rnd(NSLOT);
-        if (k == 0) ev(&s, SCHED_EV_BARRIER_RELEASE, w, v[w].cta_slot, v[w].cta_id), waits[w / 4] = 0;
-        else if (k == 1) arrive(&s, v, w), waits[w / 4]++;
-        else issued(&s, v, w);
+        if (k == 0)
+          ev(&s, SCHED_EV_BARRIER_RELEASE, w, v[w].cta_slot, v[w].cta_id), waits[w / 4] = 0;
+        else if (k == 1)
+          arrive(&s, v, w), waits[w / 4]++;
+        else
+          issued(&s, v, w);
         if (!waits[0] && !waits[1] && !waits[2]) continue; /* round-robin then (below) */
         uint32_t elig[NSLOT], ne = 0;
         for (uint32_t w = 0; w < NSLOT; w++)
@@ -332,7 +338,10 @@ static void test_rtru_on_the_simulator(void) {
   snprintf(fileset, sizeof fileset, "observer.phase-trace.file=%s", path);
   const char *sets[] = {"sm.count=1", "sched.policy=gto", "sm.observers=phase-trace", fileset, NULL};
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return;
+  }
   WsModule *mod;
   WsFunction *fn;
   char *json = NULL;
@@ -367,7 +376,8 @@ static void test_rtru_on_the_simulator(void) {
   remove(path);
   CHECK_EQ_U64(narr, 4);
   CHECK_EQ_U64(nrel, 1);
-  CHECK(arr[0] < arr[1] && arr[1] < arr[2] && arr[2] < arr[3] && arr[3] == rel); /* staggered; the last releases */
+  CHECK(arr[0] < arr[1] && arr[1] < arr[2] && arr[2] < arr[3] &&
+        arr[3] == rel); /* staggered; the last releases */
   uint64_t wait = 0, exitw = 0, maxt = rel - launch;
   for (int w = 0; w < 4; w++) wait += rel - arr[w], exitw += cexit - ret[w];
   CHECK_EQ_U64((uint64_t)json_num(json, "barrier_wait_cycles"), wait);
@@ -385,7 +395,8 @@ static void test_rtru_on_the_simulator(void) {
 static void test_benchmarks_exact(void) {
   const char *names[] = {"fwt", "btree", "histo", NULL};
   const char *lrr_on[] = {"sched.policy=mwf-lrr", "sm.fetch_policy=sched", NULL};
-  const char *lrr_off[] = {"sched.policy=mwf-lrr", "sm.fetch_policy=sched", "sm.skip_idle_cycles=false", NULL};
+  const char *lrr_off[] = {"sched.policy=mwf-lrr", "sm.fetch_policy=sched", "sm.skip_idle_cycles=false",
+                           NULL};
   const char *gto_on[] = {"sched.policy=mwf-gto", NULL};
   const char *gto_off[] = {"sched.policy=mwf-gto", "sm.skip_idle_cycles=false", NULL};
   const char *base[] = {"sched.policy=gto", NULL};

@@ -25,20 +25,35 @@
 #include "policy/warp_sched.h"
 
 typedef struct Phase {
-  FILE *f;                   /* NULL: not the chosen SM */
+  FILE *f; /* NULL: not the chosen SM */
   char path[1024], tmp[1100];
   uint32_t kernel, cta_first, ctas, max_warps, max_ctas;
   int in_kernel, failed;
-  uint32_t *warp_idx;        /* per warp slot: its index in its CTA */
-  uint32_t *launched;        /* per CTA slot: warps launched so far */
+  uint32_t *warp_idx; /* per warp slot: its index in its CTA */
+  uint32_t *launched; /* per CTA slot: warps launched so far */
   uint64_t events;
 } Phase;
 
 static const CfgParam phase_params[] = {
     {.key = "file", .type = CFG_STRING, .def = "", .desc = "path of the warp-phase record (required)"},
-    {.key = "sm", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 20, .desc = "the SM whose CTAs are recorded"},
-    {.key = "kernel", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 30, .desc = "the kernel launch index recorded"},
-    {.key = "cta_first", .type = CFG_INT, .def = "0", .min = 0, .max = 1ll << 31, .desc = "first linear CTA id of the window"},
+    {.key = "sm",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1 << 20,
+     .desc = "the SM whose CTAs are recorded"},
+    {.key = "kernel",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1 << 30,
+     .desc = "the kernel launch index recorded"},
+    {.key = "cta_first",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1ll << 31,
+     .desc = "first linear CTA id of the window"},
     {.key = "ctas", .type = CFG_INT, .def = "3", .min = 1, .max = 1 << 20, .desc = "CTA ids in the window"},
     {0},
 };
@@ -47,8 +62,10 @@ static int phase_init(void **state, const WarpSchedEnv *env, char *err, size_t e
   const char *path = cfg_str_in(env->cfg, env->prefix, "file");
   char key[128];
   snprintf(key, sizeof key, "%s.file", env->prefix);
-  if (!path[0]) return cfg_errorf(env->cfg, key, err, errlen, "the phase-trace observer needs a file to write");
-  if (strlen(path) >= sizeof ((Phase *)0)->path) return cfg_errorf(env->cfg, key, err, errlen, "path too long");
+  if (!path[0])
+    return cfg_errorf(env->cfg, key, err, errlen, "the phase-trace observer needs a file to write");
+  if (strlen(path) >= sizeof((Phase *)0)->path)
+    return cfg_errorf(env->cfg, key, err, errlen, "path too long");
   Phase *p = calloc(1, sizeof *p);
   if (!p) return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   *state = p;
@@ -72,10 +89,11 @@ static int phase_init(void **state, const WarpSchedEnv *env, char *err, size_t e
     *state = NULL;
     return cfg_errorf(env->cfg, key, err, errlen, "cannot write %s", path);
   }
-  fprintf(p->f, "# warpsim warp-phase record: SM %u, kernel launch %u, CTAs %u..%u\n", env->sm, p->kernel, p->cta_first,
-          p->cta_first + p->ctas - 1);
-  fprintf(p->f, "# cycle cta_id warp event [pc]: L launch, A barrier arrival, R barrier release, X warp retired, "
-                "E CTA exit\n");
+  fprintf(p->f, "# warpsim warp-phase record: SM %u, kernel launch %u, CTAs %u..%u\n", env->sm, p->kernel,
+          p->cta_first, p->cta_first + p->ctas - 1);
+  fprintf(p->f,
+          "# cycle cta_id warp event [pc]: L launch, A barrier arrival, R barrier release, X warp retired, "
+          "E CTA exit\n");
   return 0;
 }
 
@@ -103,22 +121,36 @@ static void phase_event(void *state, const SchedEvent *ev) {
     if (p->in_kernel) fprintf(p->f, "# kernel %s %u\n", ev->kernel->name, ev->kernel->launch_index);
     return;
   }
-  if (ev->kind == SCHED_EV_KERNEL_END) { p->in_kernel = 0; return; }
+  if (ev->kind == SCHED_EV_KERNEL_END) {
+    p->in_kernel = 0;
+    return;
+  }
   if (!p->in_kernel || ev->cta_id < p->cta_first || ev->cta_id - p->cta_first >= p->ctas) return;
   if (ev->cta_slot >= p->max_ctas) return;
   char c;
   long long warp = -1;
   switch (ev->kind) {
-  case SCHED_EV_CTA_LAUNCH: p->launched[ev->cta_slot] = 0; return;
+  case SCHED_EV_CTA_LAUNCH:
+    p->launched[ev->cta_slot] = 0;
+    return;
   case SCHED_EV_WARP_LAUNCH:
     if (ev->slot < p->max_warps) p->warp_idx[ev->slot] = p->launched[ev->cta_slot]++;
     c = 'L';
     break;
-  case SCHED_EV_BARRIER_ARRIVE: c = 'A'; break;
-  case SCHED_EV_BARRIER_RELEASE: c = 'R'; break;
-  case SCHED_EV_WARP_EXIT: c = 'X'; break;
-  case SCHED_EV_CTA_EXIT: c = 'E'; break;
-  default: return;
+  case SCHED_EV_BARRIER_ARRIVE:
+    c = 'A';
+    break;
+  case SCHED_EV_BARRIER_RELEASE:
+    c = 'R';
+    break;
+  case SCHED_EV_WARP_EXIT:
+    c = 'X';
+    break;
+  case SCHED_EV_CTA_EXIT:
+    c = 'E';
+    break;
+  default:
+    return;
   }
   if (ev->kind != SCHED_EV_CTA_EXIT && ev->slot < p->max_warps) warp = p->warp_idx[ev->slot];
   p->events++;
@@ -133,5 +165,9 @@ static void phase_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "phase_events", p ? p->events : 0);
 }
 
-const SmObserver observer_phase_trace = {.name = "phase-trace", .params = phase_params, .init = phase_init,
-                                         .free = phase_free, .on_event = phase_event, .stats = phase_stats};
+const SmObserver observer_phase_trace = {.name = "phase-trace",
+                                         .params = phase_params,
+                                         .init = phase_init,
+                                         .free = phase_free,
+                                         .on_event = phase_event,
+                                         .stats = phase_stats};

@@ -44,10 +44,10 @@ typedef struct Mwf {
   uint32_t nwaiting;  /* CTAs with a waiting warp */
   int dirty;          /* rank[] must be recomputed */
   SchedAgeCache age;
-  uint64_t *keys;     /* scratch: max_warps */
+  uint64_t *keys; /* scratch: max_warps */
   /* statistics */
   uint64_t arrivals, releases, prio_issues; /* (fetch choices are not counted: the number of
-                                               * fetch_select calls depends on the engine's shortcuts) */
+                                             * fetch_select calls depends on the engine's shortcuts) */
 } Mwf;
 
 static int mwf_init_common(void **state, const WarpSchedEnv *env, int gto, char *err, size_t errlen) {
@@ -67,7 +67,12 @@ static int mwf_init_common(void **state, const WarpSchedEnv *env, int gto, char 
   if (!m || !m->waiting || !m->cta_id || !m->live || !m->rank || !m->last_age || !m->keys ||
       sched_age_cache_init(&m->age, env, m->nsched)) {
     if (m) {
-      free(m->waiting); free(m->cta_id); free(m->live); free(m->rank); free(m->last_age); free(m->keys);
+      free(m->waiting);
+      free(m->cta_id);
+      free(m->live);
+      free(m->rank);
+      free(m->last_age);
+      free(m->keys);
       free(m);
     }
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
@@ -88,7 +93,12 @@ static int mwf_gto_init(void **state, const WarpSchedEnv *env, char *err, size_t
 static void mwf_free(void *state) {
   Mwf *m = state;
   sched_age_cache_free(&m->age);
-  free(m->waiting); free(m->cta_id); free(m->live); free(m->rank); free(m->last_age); free(m->keys);
+  free(m->waiting);
+  free(m->cta_id);
+  free(m->live);
+  free(m->rank);
+  free(m->last_age);
+  free(m->keys);
   free(m);
 }
 
@@ -125,7 +135,8 @@ static void mwf_event(void *state, const SchedEvent *ev) {
     m->releases++;
     set_waiting(m, cs, 0);
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
@@ -146,7 +157,8 @@ static void update_ranks(Mwf *m) {
     if (m->live[c])
       for (uint32_t d = 0; d < m->max_ctas; d++)
         r += m->live[d] && d != c &&
-             (m->waiting[d] > m->waiting[c] || (m->waiting[d] == m->waiting[c] && m->cta_id[d] < m->cta_id[c]));
+             (m->waiting[d] > m->waiting[c] ||
+              (m->waiting[d] == m->waiting[c] && m->cta_id[d] < m->cta_id[c]));
     else
       r = m->max_ctas; /* not told of it: last */
     m->rank[c] = r;
@@ -165,7 +177,8 @@ static inline uint64_t warp_key(const Mwf *m, const WarpView *v) {
 
 static uint32_t mwf_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
                           uint64_t cycle, uint32_t *out) {
-  (void)greedy; (void)cycle;
+  (void)greedy;
+  (void)cycle;
   Mwf *m = state;
   update_ranks(m);
   uint32_t n = sched_collect_by_age_cached(&m->age, v, nslots, sched, out); /* oldest first: nearly sorted */
@@ -173,7 +186,11 @@ static uint32_t mwf_order(void *state, uint32_t sched, const WarpView *v, uint32
     uint32_t s = out[i];
     uint64_t k = warp_key(m, &v[s]);
     uint32_t j = i;
-    while (j > 0 && m->keys[j - 1] > k) { m->keys[j] = m->keys[j - 1]; out[j] = out[j - 1]; j--; }
+    while (j > 0 && m->keys[j - 1] > k) {
+      m->keys[j] = m->keys[j - 1];
+      out[j] = out[j - 1];
+      j--;
+    }
     m->keys[j] = k;
     out[j] = s;
   }
@@ -206,8 +223,8 @@ static void mwf_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "issues_while_waiting", m->prio_issues);
 }
 
-#define MWF_HOOKS                                                                                                   \
-  .free = mwf_free, .order = mwf_order, .lists_all = true, .on_issue = mwf_issue, .on_event = mwf_event,           \
+#define MWF_HOOKS                                                                                            \
+  .free = mwf_free, .order = mwf_order, .lists_all = true, .on_issue = mwf_issue, .on_event = mwf_event,     \
   .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats
 
 const WarpSchedPolicy warp_policy_mwf_lrr = {.name = "mwf-lrr", .init = mwf_lrr_init, MWF_HOOKS};
