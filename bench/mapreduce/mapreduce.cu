@@ -1,5 +1,5 @@
 /* mapreduce.cu - a small Mars-style MapReduce runtime on the GPU and the map
- * and reduce functions of two applications on it. All kernels use 256-thread
+ * and reduce functions of three applications on it. All kernels use 256-thread
  * CTAs. The runtime follows Mars's stages:
  *   map-count -> scan -> map -> sort by key -> group -> reduce-count -> scan -> reduce
  * Runtime kernels (mr_*): a work-efficient (Blelloch) exclusive scan of 512
@@ -11,6 +11,8 @@
  * PageViewCount (pvc_*): map parses one web-log line per thread (byte loads
  * walking its own line), emitting (FNV-1a hash of the URL, 1) for successful
  * GET requests; reduce sums the values of a key group.
+ * PageViewRank (pvr_map): PageViewCount's output with key and value swapped
+ * (~views, URL), sorted: the pages ranked by views.
  * SimilarityScore (ss_*): map computes the cosine similarity of one document
  * pair per thread and emits it under both document ids; reduce keeps the
  * SS_TOPK most similar documents of a document's group. */
@@ -287,4 +289,16 @@ extern "C" __global__ void ss_reduce(const uint *keys, const uint *vals, const u
     out_other[base + r] = best_o[r];
     out_score[base + r] = best_s[r];
   }
+}
+
+/* ---------------- PageViewRank ---------------- */
+
+/* map: PageViewCount's record (URL, views) becomes (~views, URL), so the ascending sort of the
+ * runtime ranks the pages, most viewed first (Mars's PVR: the map swaps key and value and the
+ * sort is the ranking; no reduce). */
+extern "C" __global__ void pvr_map(const uint *urls, const uint *views, int n, uint *keys, uint *vals) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  keys[i] = ~views[i];
+  vals[i] = urls[i];
 }

@@ -44,8 +44,7 @@ void sm_bstat_free(SmBarStats *b) {
   free(b);
 }
 
-/* RTRU of one phase in millionths (the statistics hold integers only). */
-static uint64_t rtru_e6(uint64_t wait, uint64_t n, uint64_t max_t) {
+uint64_t sm_bstat_rtru_e6(uint64_t wait, uint64_t n, uint64_t max_t) {
   if (!n || !max_t) return 0;
   return (uint64_t)(1e6 * (double)wait / ((double)n * (double)max_t) + 0.5);
 }
@@ -72,7 +71,7 @@ void sm_bstat_release(Sm *sm, uint32_t slot, uint64_t now) {
   if (!n) return;
   sm->st.barrier_wait_cycles += wait;
   sm->st.barrier_phases++;
-  sm->st.barrier_rtru_e6_sum += rtru_e6(wait, n, now - b->phase_start[cs]);
+  sm->st.barrier_rtru_e6_sum += sm_bstat_rtru_e6(wait, n, now - b->phase_start[cs]);
   b->phase_start[cs] = now;
 }
 
@@ -89,7 +88,7 @@ void sm_bstat_cta_exit(Sm *sm, uint32_t cs, uint64_t now) {
   sm->st.exit_wait_cycles += wait;
   sm->st.warp_resident_cycles += n * (now - c->start_cycle);
   sm->st.exit_phases++;
-  sm->st.exit_rtru_e6_sum += rtru_e6(wait, n, now - b->phase_start[cs]);
+  sm->st.exit_rtru_e6_sum += sm_bstat_rtru_e6(wait, n, now - b->phase_start[cs]);
   /* (slowest - fastest) / slowest warp time of this CTA, as cta.warp_time_disparity averages */
   double d = c->warp_tmax ? (double)(c->warp_tmax - c->warp_tmin) / (double)c->warp_tmax : 0.0;
   int bin = (int)(d * SM_DISPARITY_BINS);

@@ -19,6 +19,10 @@ void sm_bstat_arrive(Sm *sm, uint32_t slot, uint64_t now);
 /* A barrier of the CTA of warp `slot` released at `now`: every warp of that CTA that had arrived
  * and no longer waits ends its warp-phase. */
 void sm_bstat_release(Sm *sm, uint32_t slot, uint64_t now);
+/* RTRU of one warp-phase of n warps and length max_t in which they waited `wait` warp-cycles in
+ * all (sum_i(max_t - T_i)), in millionths rounded to nearest (the statistics hold integers only);
+ * 0 for an empty phase. */
+uint64_t sm_bstat_rtru_e6(uint64_t wait, uint64_t n, uint64_t max_t);
 /* Warp `slot` retires at `now` (before the CTA bookkeeping of retire_warp). */
 void sm_bstat_retire(Sm *sm, uint32_t slot, uint64_t now);
 /* The last warp of CTA slot cta_slot retired at `now`: its exit phase and disparity. */

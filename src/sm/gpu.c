@@ -466,6 +466,7 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   double bar_frac = (double)t.barrier_wait_cycles / res, exit_frac = (double)t.exit_wait_cycles / res;
   double rtru_bar = t.barrier_phases ? (double)t.barrier_rtru_e6_sum / 1e6 / (double)t.barrier_phases : 0.0;
   double rtru_exit = t.exit_phases ? (double)t.exit_rtru_e6_sum / 1e6 / (double)t.exit_phases : 0.0;
+  double bar_wait = t.barrier_phases ? (double)t.barrier_wait_cycles / (double)t.barrier_phases : 0.0; /* per barrier */
   double hits_same = (double)(l1.read_hits - l1.read_hits_other_warp) / kinst, hits_other = (double)l1.read_hits_other_warp / kinst;
   if (!json) {
     fprintf(out, "gpu.cycles                  %llu\n", (unsigned long long)g->cycle);
@@ -514,6 +515,7 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     fprintf(out, "warp.exit_stall_fraction     %.4f (warp-cycles retired, waiting for the CTA to exit / resident)\n", exit_frac);
     fprintf(out, "warp.rtru_barrier_phase     %.4f (mean RTRU over %llu warp-phases ended by a barrier; exit phase %.4f)\n", rtru_bar,
             (unsigned long long)t.barrier_phases, rtru_exit);
+    fprintf(out, "warp.barrier_wait_per_phase %.1f (warp-cycles waited at one barrier, summed over its warps)\n", bar_wait);
     fprintf(out, "l1d.read_hits_pki           same warp %.3f, other warp %.3f (per 1000 warp_insts; hits %llu and %llu)\n",
             hits_same, hits_other, (unsigned long long)(l1.read_hits - l1.read_hits_other_warp),
             (unsigned long long)l1.read_hits_other_warp);
@@ -563,9 +565,9 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
             (unsigned long long)t.warp_disparity_hist[b]);
   fprintf(out, "},\n \"barrier_stall_fraction\": %.6f, \"exit_stall_fraction\": %.6f, \"rtru_barrier_phase\": %.6f, "
                "\"rtru_exit_phase\": %.6f, \"barrier_phases\": %llu, \"barrier_wait_cycles\": %llu, \"exit_wait_cycles\": %llu, "
-               "\"warp_resident_cycles\": %llu,\n",
+               "\"warp_resident_cycles\": %llu, \"barrier_wait_per_phase\": %.3f,\n",
           bar_frac, exit_frac, rtru_bar, rtru_exit, (unsigned long long)t.barrier_phases, (unsigned long long)t.barrier_wait_cycles,
-          (unsigned long long)t.exit_wait_cycles, (unsigned long long)t.warp_resident_cycles);
+          (unsigned long long)t.exit_wait_cycles, (unsigned long long)t.warp_resident_cycles, bar_wait);
   uint64_t resfail_cycles = 0;
   for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
   fprintf(out, " \"l1d_read_hits_same_warp\": %llu, \"l1d_read_hits_other_warp\": %llu, \"l1d_read_hits_same_warp_pki\": %.6f, "

@@ -30,6 +30,7 @@ METRICS = {
     "barrier_stall": ("gpu.barrier_stall_fraction", "barrier stall fraction", "fraction", False),
     "exit_stall": ("gpu.exit_stall_fraction", "exit stall fraction", "fraction", False),
     "rtru": ("gpu.rtru_barrier_phase", "RTRU", "fraction", False),
+    "bar_wait": ("gpu.barrier_wait_per_phase", "barrier wait per barrier", "warp-cycles", False),
     "disparity": ("gpu.warp_time_disparity", "warp time disparity (mean)", "fraction", False),
     "disparity_max": ("gpu.warp_time_disparity_max", "warp time disparity (max)", "fraction", False),
     "ldst_resfail_stall": ("gpu.ldst_resfail_stall_cycles", "LD/ST stall cycles (L1D reservation fails)", "cycles", False),
