@@ -63,7 +63,7 @@ static uint64_t *map_slot(LineMap *m, uint64_t key) {
  * comes before a store to it (the store would invalidate it first). */
 static uint64_t *next_uses(const BeladyStream *s) {
   uint64_t *next = malloc((s->n ? s->n : 1) * sizeof *next);
-  LineMap m;
+  LineMap m = {0};
   if (!next || map_init(&m, s->n)) {
     free(next);
     map_free(&m);

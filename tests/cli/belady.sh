@@ -4,16 +4,17 @@
 # replayed on the same stream, LRU replayed equal to the online LRU cache on
 # every SM (the trace's fills and atomic hits make the replay exact), also on
 # gcmark (atomics) under ccws; a smaller L1D misses more; errors for a missing
-# or malformed trace.
+# or malformed trace. The l1d-opt observer, on the same run, reports the same
+# OPT/LRU/online misses without a file.
 set -u
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-$W run bfs --size tiny --set sm.observers=l1d-trace --set observer.l1d-trace.file="$d/t.txt" > "$d/run.out" \
+$W run bfs --size tiny --set sm.observers=l1d-trace,l1d-opt --set observer.l1d-trace.file="$d/t.txt" > "$d/run.out" \
   || fail "trace run: $(tail -3 "$d/run.out")"
 $W belady "$d/t.txt" > "$d/b.out" || fail "belady: $(cat "$d/b.out")"
 $W belady "$d/t.txt" --set l1d.size=4K > "$d/b4.out" || fail "belady 4K"
-python3 - "$d/t.txt" "$d/b.out" "$d/b4.out" <<'P' || exit 1
+python3 - "$d/t.txt" "$d/b.out" "$d/b4.out" "$d/run.out" <<'P' || exit 1
 import sys
 acc = [l.split() for l in open(sys.argv[1]) if not l.startswith("#")]
 insts = sum(int(l.split()[3]) for l in open(sys.argv[1]) if l.startswith("# insts"))
@@ -37,6 +38,11 @@ assert lru == online, (lru, online)
 for k, f in r.items():
     assert int(f[7]) <= int(f[5]), (k, f)
     assert f[3] == f[5], ("replayed LRU != online on SM", k, f)
+# the l1d-opt observer (same run, in memory) reports the same replay
+obs = {l.split()[0].split(".")[-1]: l.split()[1] for l in open(sys.argv[4]) if l.startswith("observer.l1d-opt.")}
+assert int(obs["opt_misses"]) == opt and int(obs["lru_misses"]) == lru and int(obs["online_misses"]) == online, obs
+assert int(obs["loads"]) == loads and obs["failed"] == "0", obs
+assert abs(float(obs["opt_mpki"]) - 1000.0 * opt / wi) < 1e-3, obs
 t4 = table(sys.argv[3])["total"]
 assert int(t4[7]) > opt and int(t4[5]) > lru
 print("opt", opt, "lru", lru, "online", online)
