@@ -165,6 +165,11 @@ typedef struct WarpSchedPolicy {
   bool lists_all;
   /* May warp `v` issue an instruction of `kind` now? NULL: yes. (CCWS/iWarp block loads.) */
   bool (*can_issue)(void *state, const WarpView *v, WarpInstKind kind);
+  /* can_issue's answers change only at this policy's events, its issues (on_issue), changes of
+   * the warps' views and the ticks next_tick asks for: a cycle in which every ready warp was
+   * refused is repeated by a quiet SM until one of those (exact, as skipped idle cycles are).
+   * Its can_issue is then not called on the cycles in between: it must count nothing per call. */
+  bool stable_refusals;
   /* After each issue (the view already counts it). */
   void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
   void (*on_event)(void *state, const SchedEvent *ev);

@@ -13,6 +13,7 @@
 
 void sm_emit(Sm *sm, SchedEvent *ev) {
   ev->kernel = sm->env.kernel;
+  sm->issue_dirty |= sm->memo_refused; /* the policy's refusals may change */
   for (uint32_t i = 0; i < sm->nplug; i++)
     if (sm->plug[i].p->on_event) sm->plug[i].p->on_event(sm->plug[i].st, ev);
 }
