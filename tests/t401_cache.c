@@ -429,6 +429,8 @@ static void load_fill(Cache *c, uint64_t line, int warp, uint64_t now, CacheOutc
 static void test_miss_split(void) {
   Cache *c = make((Geo){1, 2, 4, 4, 8, 1, CACHE_WRITE_EVICT});
   if (!c) return;
+  CHECK(!cache_tracks_lost_lines(c)); /* off unless asked for */
+  cache_track_lost_lines(c, true);
   const CacheStats *s = cache_stats(c);
   enum { A = 1, B = 2, C = 3 };
   load_fill(c, A, 1, 1, CACHE_MISS); /* cold */
@@ -460,6 +462,7 @@ static void test_miss_split(void) {
    * deletes in every probe position) against a direct reference. */
   c = make((Geo){1, 1, 4, 4, 8, 1, CACHE_WRITE_EVICT});
   if (!c) return;
+  cache_track_lost_lines(c, true);
   s = cache_stats(c);
   static int8_t owner[3000]; /* the warp that had allocated a line an eviction took, -1 none */
   for (int i = 0; i < 3000; i++) owner[i] = -1;

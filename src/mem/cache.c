@@ -79,6 +79,7 @@ struct Cache {
     int32_t sm, warp;
   } *lost;
   size_t lost_mask, lost_count;
+  bool track_lost; /* cache_track_lost_lines */
   char name[32];
   char pprefix[96];
 };
@@ -491,7 +492,7 @@ static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, uint8_t st, c
   if (c->evict_hook || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
   if (why == CACHE_EVICT_REPLACE) {
     c->st.evictions++;
-    if (c->p.level == 1) {
+    if (c->track_lost) {
       const CacheLine *l = &cache_set_ptr(c, set)[w];
       lost_put(c, l->line_addr, l->alloc_sm, l->alloc_warp);
     }
@@ -891,6 +892,9 @@ void cache_policy_stats(const Cache *c, PolicyStats *out) {
   policy_stats_begin_instance(out);
   if (c->pol.stats) c->pol.stats(c->pstate, out);
 }
+
+void cache_track_lost_lines(Cache *c, bool on) { c->track_lost = on; }
+bool cache_tracks_lost_lines(const Cache *c) { return c->track_lost; }
 
 void cache_set_fill_listener(Cache *c, CacheFillListener fn, void *ctx) {
   c->fill_fn = fn;

@@ -196,6 +196,7 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
   if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
   sm->l1_stream_events = fills;
   if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
+  cache_track_lost_lines(sm->l1d, fills); /* the miss split (read_misses_evicted_*) comes with the stream */
   return 0;
 }
 
