@@ -100,7 +100,8 @@ static void test_fills(void) {
   belady_stream_push(&s, 256, BELADY_LOAD); /* C: miss; A is reserved, so B goes */
   belady_stream_push(&s, 0, BELADY_STORE);  /* A reserved: stays */
   belady_stream_push(&s, 0, BELADY_MERGE);  /* A: merge (hit) */
-  belady_stream_push(&s, 128, BELADY_LOAD); /* B: miss; C is reserved, A too: every way reserved, oldest (A) goes */
+  belady_stream_push(&s, 128,
+                     BELADY_LOAD); /* B: miss; C is reserved, A too: every way reserved, oldest (A) goes */
   BeladyResult r;
   s.fills = 1; /* as the trace reader counts F lines: reservations on */
   CHECK(belady_replay(&s, one_set_2way, BELADY_LRU, &r) == 0);

@@ -225,7 +225,8 @@ fail:
 
 const BenchDesc bench_desc_sssp = {
     .name = "sssp",
-    .summary = "Harish-Narayanan SSSP (mask/relax kernels, atomicMin), weighted random graph: divergent gathers",
+    .summary =
+        "Harish-Narayanan SSSP (mask/relax kernels, atomicMin), weighted random graph: divergent gathers",
     .papers = "CCWS",
     .suite = "I",
     .sizes = {"8192 nodes, 2-4 undirected edges each, weights 1-10", "65536 nodes",

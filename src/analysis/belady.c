@@ -95,7 +95,7 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
   while ((1u << shift) < g.line_size) shift++;
   const size_t nlines = (size_t)g.sets * g.assoc;
   uint64_t *tag = malloc(nlines * sizeof *tag),
-           *key = malloc(nlines * sizeof *key); /* key: next use, last use or fill order */
+           *key = malloc(nlines * sizeof *key);                  /* key: next use, last use or fill order */
   uint8_t *valid = calloc(nlines, 1), *resv = calloc(nlines, 1); /* resv: waiting for its fill */
   const bool fills = p != BELADY_OPT && s->fills > 0;
   uint64_t *next = p == BELADY_OPT ? next_uses(s) : NULL;
@@ -132,7 +132,7 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
     uint32_t v = g.assoc;
     for (uint32_t w = 0; w < g.assoc && v == g.assoc; w++)
       if (!valid[set + w]) v = w; /* an invalid way first */
-    if (v == g.assoc) { /* OPT: furthest next use; LRU/FIFO: oldest unreserved (any if all are) */
+    if (v == g.assoc) {           /* OPT: furthest next use; LRU/FIFO: oldest unreserved (any if all are) */
       for (int pass = 0; pass < 2 && v == g.assoc; pass++)
         for (uint32_t w = 0; w < g.assoc; w++) {
           if (pass == 0 && fills && resv[set + w]) continue;
@@ -183,8 +183,8 @@ int belady_trace_read(FILE *f, BeladyTrace *t, char *err, size_t errlen) {
     char o;
     if (sscanf(buf, "%llu %u %u %u %u %llx %c", &cycle, &sm, &warp, &cta, &pc, &line, &o) != 7 ||
         !strchr("HMGBSFA", o)) {
-      snprintf(err, errlen, "line %lu: not an l1d-trace access (cycle sm warp cta pc line_addr H|M|G|B|S|A|F)",
-               lineno);
+      snprintf(err, errlen,
+               "line %lu: not an l1d-trace access (cycle sm warp cta pc line_addr H|M|G|B|S|A|F)", lineno);
       belady_trace_free(t);
       return -1;
     }

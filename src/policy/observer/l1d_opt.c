@@ -52,7 +52,8 @@ static int opt_init(void **state, const WarpSchedEnv *env, char *err, size_t err
     free(o);
     return snprintf(err, errlen, "l1d-opt: l1d.size is not a multiple of l1d.assoc x l1d.line_size"), -1;
   }
-  sh->g = (BeladyGeom){.sets = (uint32_t)(size / (assoc * ls)), .assoc = (uint32_t)assoc, .line_size = (uint32_t)ls};
+  sh->g = (BeladyGeom){
+      .sets = (uint32_t)(size / (assoc * ls)), .assoc = (uint32_t)assoc, .line_size = (uint32_t)ls};
   sh->replayed_n = SIZE_MAX;
   if (env->sm + 1 > sh->nsm) sh->nsm = env->sm + 1;
   o->sh = sh;
@@ -68,13 +69,24 @@ static void opt_event(void *state, const SchedEvent *ev) {
   BeladyStream *s = &o->sh->s[o->sm];
   BeladyKind k;
   switch (ev->kind) {
-  case SCHED_EV_L1_MISS: s->misses++, k = BELADY_LOAD; break;
+  case SCHED_EV_L1_MISS:
+    s->misses++, k = BELADY_LOAD;
+    break;
   case SCHED_EV_L1_HIT:
-  case SCHED_EV_L1_ATOMIC_HIT: s->hits++, k = BELADY_LOAD; break;
-  case SCHED_EV_L1_MERGE: s->merges++, k = BELADY_MERGE; break;
-  case SCHED_EV_STORE: s->stores++, k = BELADY_STORE; break;
-  case SCHED_EV_L1_FILL: s->fills++, k = BELADY_FILL; break;
-  default: return;
+  case SCHED_EV_L1_ATOMIC_HIT:
+    s->hits++, k = BELADY_LOAD;
+    break;
+  case SCHED_EV_L1_MERGE:
+    s->merges++, k = BELADY_MERGE;
+    break;
+  case SCHED_EV_STORE:
+    s->stores++, k = BELADY_STORE;
+    break;
+  case SCHED_EV_L1_FILL:
+    s->fills++, k = BELADY_FILL;
+    break;
+  default:
+    return;
   }
   if (belady_stream_push(s, ev->line_addr, k)) o->sh->failed = 1;
 }
@@ -92,11 +104,14 @@ static void opt_replay_all(OptShared *sh) {
   if (n == sh->replayed_n) return;
   sh->replayed_n = n;
   for (uint32_t i = 0; i < sh->nsm && !sh->failed; i++)
-    if (belady_replay(&sh->s[i], sh->g, BELADY_OPT, &sh->opt[i]) || belady_replay(&sh->s[i], sh->g, BELADY_LRU, &sh->lru[i]))
+    if (belady_replay(&sh->s[i], sh->g, BELADY_OPT, &sh->opt[i]) ||
+        belady_replay(&sh->s[i], sh->g, BELADY_LRU, &sh->lru[i]))
       sh->failed = 1;
 }
 
-static double opt_mpki(uint64_t misses, uint64_t insts) { return insts ? 1000.0 * (double)misses / (double)insts : 0.0; }
+static double opt_mpki(uint64_t misses, uint64_t insts) {
+  return insts ? 1000.0 * (double)misses / (double)insts : 0.0;
+}
 
 static void opt_stats(void *state, PolicyStats *out) {
   OptObs *o = state;
@@ -104,7 +119,8 @@ static void opt_stats(void *state, PolicyStats *out) {
   opt_replay_all(sh);
   uint64_t tot_insts = 0, tot_opt = 0, tot_lru = 0, tot_online = 0;
   for (uint32_t i = 0; i < sh->nsm; i++)
-    tot_insts += sh->insts[i], tot_opt += sh->opt[i].misses, tot_lru += sh->lru[i].misses, tot_online += sh->s[i].misses;
+    tot_insts += sh->insts[i], tot_opt += sh->opt[i].misses, tot_lru += sh->lru[i].misses,
+        tot_online += sh->s[i].misses;
   const uint32_t i = o->sm;
   policy_stat_u64(out, "loads", sh->opt[i].loads);
   policy_stat_u64(out, "online_misses", sh->s[i].misses);

@@ -47,8 +47,8 @@ typedef struct Ccws {
   uint64_t t_acc; /* cycles before t_acc are accounted */
   uint64_t wake;  /* first cycle the exclusive set may change by decay alone */
   /* statistics */
-  uint64_t st_probes, st_hits, st_inserts, st_store_inv, st_throttle_cycles, st_active_cycles,
-      st_allowed_sum, st_insts, st_score_raises;
+  uint64_t st_probes, st_hits, st_inserts, st_store_inv, st_throttle_cycles, st_active_cycles, st_allowed_sum,
+      st_insts, st_score_raises;
   uint32_t st_allowed_max, st_excluded_max;
 } Ccws;
 
