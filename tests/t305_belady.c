@@ -87,6 +87,62 @@ static void test_stores_write_evict(void) {
   free_stream(&s);
 }
 
+/* Fills: a line allocated by a miss stays reserved until its fill (F), as
+ * online. A B C on 2 ways with A reserved (no fill yet): C evicts B, the
+ * oldest unreserved line (without fills: A); a store to the reserved A does
+ * not invalidate it; A's fill makes it a victim again. The trace reads F and
+ * A (an atomic hit: a promoting reference). */
+static void test_fills(void) {
+  BeladyStream s = {0};
+  belady_stream_push(&s, 0, BELADY_LOAD);   /* A: miss, reserved */
+  belady_stream_push(&s, 128, BELADY_LOAD); /* B: miss, reserved */
+  belady_stream_push(&s, 128, BELADY_FILL); /* B valid */
+  belady_stream_push(&s, 256, BELADY_LOAD); /* C: miss; A is reserved, so B goes */
+  belady_stream_push(&s, 0, BELADY_STORE);  /* A reserved: stays */
+  belady_stream_push(&s, 0, BELADY_MERGE);  /* A: merge (hit) */
+  belady_stream_push(&s, 128,
+                     BELADY_LOAD); /* B: miss; C is reserved, A too: every way reserved, oldest (A) goes */
+  BeladyResult r;
+  s.fills = 1; /* as the trace reader counts F lines: reservations on */
+  CHECK(belady_replay(&s, one_set_2way, BELADY_LRU, &r) == 0);
+  CHECK_EQ_U64(r.misses, 4);
+  CHECK_EQ_U64(r.invalidations, 0);
+  CHECK_EQ_U64(r.loads, 5); /* fills and stores are not loads */
+  CHECK(belady_replay(&s, one_set_2way, BELADY_FIFO, &r) == 0);
+  CHECK_EQ_U64(r.misses, 4);
+  /* without fills (an older trace) lines are valid at once: C evicts A, so the
+   * store finds nothing, A's merge misses (evicting B) and B misses (evicting C) */
+  s.fills = 0;
+  CHECK(belady_replay(&s, one_set_2way, BELADY_LRU, &r) == 0);
+  CHECK_EQ_U64(r.misses, 5);
+  /* OPT ignores reservations: at C it evicts A (a store comes before A's next load), then C at A: 4 */
+  s.fills = 1;
+  CHECK(belady_replay(&s, one_set_2way, BELADY_OPT, &r) == 0);
+  CHECK_EQ_U64(r.misses, 4);
+  free_stream(&s);
+
+  FILE *f = tmpfile();
+  CHECK(f != NULL);
+  if (!f) return;
+  fputs("10 0 1 0 5 0 M\n30 0 4294967295 4294967295 5 0 F\n31 0 2 0 9 0 A\n# insts 0 10\n", f);
+  rewind(f);
+  BeladyTrace tr;
+  char err[128] = "";
+  CHECK(belady_trace_read(f, &tr, err, sizeof err) == 0);
+  fclose(f);
+  CHECK_EQ_U64(tr.nsm, 1);
+  if (tr.nsm == 1) {
+    CHECK_EQ_U64(tr.sm[0].n, 3);
+    CHECK_EQ_U64(tr.sm[0].fills, 1);
+    CHECK_EQ_U64(tr.sm[0].hits, 1); /* the atomic hit */
+    CHECK(tr.sm[0].store[1] == BELADY_FILL && tr.sm[0].store[2] == BELADY_LOAD);
+    CHECK(belady_replay(&tr.sm[0], one_set_2way, BELADY_LRU, &r) == 0);
+    CHECK_EQ_U64(r.loads, 2);
+    CHECK_EQ_U64(r.misses, 1);
+  }
+  belady_trace_free(&tr);
+}
+
 static void test_trace_read(void) {
   FILE *f = tmpfile();
   CHECK(f != NULL);
@@ -129,6 +185,7 @@ static void test_trace_read(void) {
 int main(void) {
   TEST_RUN(test_opt_known_misses);
   TEST_RUN(test_stores_write_evict);
+  TEST_RUN(test_fills);
   TEST_RUN(test_trace_read);
   return TEST_DONE();
 }

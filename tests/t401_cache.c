@@ -417,6 +417,81 @@ static void test_stats_printers(void) {
  * next cycle, and every failure but a port conflict (and, write-back, a
  * dirty victim's missing miss-queue slot, which depends on the victim the
  * policy would pick) must be predicted. */
+/* Misses split by who lost the line (read_misses_evicted_*): a 1-set 2-way LRU
+ * L1 and two warps; a store's invalidation is not a loss to an eviction. */
+static void load_fill(Cache *c, uint64_t line, int warp, uint64_t now, CacheOutcome want) {
+  MemRequest r = rq(line, warp);
+  CHECK(cache_access(c, &r, now).outcome == want);
+  serve_all(c, now);
+  pop_all(c, now, NULL, 0);
+}
+
+static void test_miss_split(void) {
+  Cache *c = make((Geo){1, 2, 4, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  CHECK(!cache_tracks_lost_lines(c)); /* off unless asked for */
+  cache_track_lost_lines(c, true);
+  const CacheStats *s = cache_stats(c);
+  enum { A = 1, B = 2, C = 3 };
+  load_fill(c, A, 1, 1, CACHE_MISS); /* cold */
+  load_fill(c, B, 1, 2, CACHE_MISS); /* cold */
+  load_fill(c, C, 2, 3, CACHE_MISS); /* cold; evicts A (warp 1's) */
+  CHECK_EQ_U64(s->read_misses_evicted_same_warp + s->read_misses_evicted_other_warp, 0);
+  load_fill(c, A, 1, 4, CACHE_MISS); /* warp 1 lost A: intra-warp; evicts B (warp 1's) */
+  CHECK_EQ_U64(s->read_misses_evicted_same_warp, 1);
+  load_fill(c, B, 2, 5, CACHE_MISS); /* warp 1 lost B, warp 2 misses it: inter-warp; evicts C (warp 2's) */
+  CHECK_EQ_U64(s->read_misses_evicted_other_warp, 1);
+  MemRequest st = wr(A, 1);
+  CHECK(cache_access(c, &st, 6).outcome == CACHE_HIT); /* invalidates A: not an eviction */
+  serve_all(c, 6);
+  pop_all(c, 6, NULL, 0);
+  load_fill(c, A, 1, 7, CACHE_MISS); /* cold/other: A was invalidated; fills the free way */
+  CHECK_EQ_U64(s->read_misses_evicted_same_warp, 1);
+  load_fill(c, A, 2, 8, CACHE_HIT);
+  load_fill(c, C, 2, 9, CACHE_MISS); /* warp 2 lost C: intra-warp; evicts B (now warp 2's) */
+  load_fill(c, B, 1, 10, CACHE_MISS); /* B's record names warp 2 now: inter-warp */
+  CHECK_EQ_U64(s->read_misses, 8);
+  CHECK_EQ_U64(s->read_misses_evicted_same_warp, 2);
+  CHECK_EQ_U64(s->read_misses_evicted_other_warp, 2);
+  CHECK_EQ_U64(s->read_hits, 1);
+  CHECK_EQ_U64(s->read_hits_other_warp, 1);
+  cache_free(c);
+
+  /* A 1-way cache: each miss evicts the previous line. 5000 pseudo-random
+   * accesses to 3000 lines by 4 warps (the table grows past its first size and
+   * deletes in every probe position) against a direct reference. */
+  c = make((Geo){1, 1, 4, 4, 8, 1, CACHE_WRITE_EVICT});
+  if (!c) return;
+  cache_track_lost_lines(c, true);
+  s = cache_stats(c);
+  static int8_t owner[3000]; /* the warp that had allocated a line an eviction took, -1 none */
+  for (int i = 0; i < 3000; i++) owner[i] = -1;
+  uint64_t cur = UINT64_MAX, same = 0, other = 0, misses = 0, x = 12345;
+  int cur_warp = -1;
+  for (int i = 0; i < 5000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t line = (x >> 33) % 3000;
+    int warp = (int)((x >> 20) & 3);
+    if (line == cur) {
+      load_fill(c, line, warp, 20 + (uint64_t)i, CACHE_HIT);
+      continue;
+    }
+    misses++;
+    if (owner[line] >= 0) {
+      same += owner[line] == warp, other += owner[line] != warp;
+      owner[line] = -1;
+    }
+    if (cur != UINT64_MAX) owner[cur] = (int8_t)cur_warp;
+    cur = line, cur_warp = warp;
+    load_fill(c, line, warp, 20 + (uint64_t)i, CACHE_MISS);
+  }
+  CHECK_EQ_U64(s->read_misses, misses);
+  CHECK_EQ_U64(s->read_misses_evicted_same_warp, same);
+  CHECK_EQ_U64(s->read_misses_evicted_other_warp, other);
+  CHECK(same > 100 && other > 300);
+  cache_free(c);
+}
+
 static void test_predict_fail(void) {
   const CacheWritePolicy wps[2] = {CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
   uint64_t x = 12345, seen[CACHE_FAIL__COUNT] = {0};
@@ -473,6 +548,7 @@ int main(void) {
   TEST_RUN(test_slice_indexing);
   TEST_RUN(test_stats_printers);
   TEST_RUN(test_predict_fail);
+  TEST_RUN(test_miss_split);
   cfg_free(cfg);
   return TEST_DONE();
 }

@@ -3,6 +3,7 @@
  * line to the index of its next load. */
 #include "analysis/belady.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,13 +63,17 @@ static uint64_t *map_slot(LineMap *m, uint64_t key) {
  * comes before a store to it (the store would invalidate it first). */
 static uint64_t *next_uses(const BeladyStream *s) {
   uint64_t *next = malloc((s->n ? s->n : 1) * sizeof *next);
-  LineMap m;
+  LineMap m = {0};
   if (!next || map_init(&m, s->n)) {
     free(next);
     map_free(&m);
     return NULL;
   }
   for (size_t i = s->n; i-- > 0;) {
+    if (s->store[i] == BELADY_FILL) {
+      next[i] = BEL_NEVER;
+      continue;
+    }
     uint64_t *v = map_slot(&m, s->line[i]);
     if (s->store[i] == BELADY_STORE) {
       next[i] = BEL_NEVER;
@@ -90,11 +95,12 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
   while ((1u << shift) < g.line_size) shift++;
   const size_t nlines = (size_t)g.sets * g.assoc;
   uint64_t *tag = malloc(nlines * sizeof *tag),
-           *key = malloc(nlines * sizeof *key); /* key: next use, last use or fill order */
-  uint8_t *valid = calloc(nlines, 1);
+           *key = malloc(nlines * sizeof *key);                  /* key: next use, last use or fill order */
+  uint8_t *valid = calloc(nlines, 1), *resv = calloc(nlines, 1); /* resv: waiting for its fill */
+  const bool fills = p != BELADY_OPT && s->fills > 0;
   uint64_t *next = p == BELADY_OPT ? next_uses(s) : NULL;
-  if (!tag || !key || !valid || (p == BELADY_OPT && !next)) {
-    free(tag), free(key), free(valid), free(next);
+  if (!tag || !key || !valid || !resv || (p == BELADY_OPT && !next)) {
+    free(tag), free(key), free(valid), free(resv), free(next);
     return -1;
   }
   for (size_t i = 0; i < s->n; i++) {
@@ -106,8 +112,12 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
         way = (int)w;
         break;
       }
-    if (s->store[i] == BELADY_STORE) {
-      if (way >= 0) valid[set + (size_t)way] = 0, r->invalidations++;
+    if (s->store[i] == BELADY_FILL) {
+      if (way >= 0) resv[set + (size_t)way] = 0;
+      continue;
+    }
+    if (s->store[i] == BELADY_STORE) { /* online, a store leaves a reserved line alone */
+      if (way >= 0 && !(fills && resv[set + (size_t)way])) valid[set + (size_t)way] = 0, r->invalidations++;
       continue;
     }
     r->loads++;
@@ -122,18 +132,20 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
     uint32_t v = g.assoc;
     for (uint32_t w = 0; w < g.assoc && v == g.assoc; w++)
       if (!valid[set + w]) v = w; /* an invalid way first */
-    if (v == g.assoc) {
-      v = 0;
-      for (uint32_t w = 1; w < g.assoc; w++) {
-        const uint64_t a = key[set + w], b = key[set + v];
-        if (p == BELADY_OPT ? a > b : a < b) v = w; /* OPT: furthest next use; LRU/FIFO: oldest */
-      }
+    if (v == g.assoc) {           /* OPT: furthest next use; LRU/FIFO: oldest unreserved (any if all are) */
+      for (int pass = 0; pass < 2 && v == g.assoc; pass++)
+        for (uint32_t w = 0; w < g.assoc; w++) {
+          if (pass == 0 && fills && resv[set + w]) continue;
+          const uint64_t a = key[set + w];
+          if (v == g.assoc || (p == BELADY_OPT ? a > key[set + v] : a < key[set + v])) v = w;
+        }
     }
     tag[set + v] = line;
     valid[set + v] = 1;
+    resv[set + v] = fills;
     key[set + v] = p == BELADY_OPT ? next[i] : i;
   }
-  free(tag), free(key), free(valid), free(next);
+  free(tag), free(key), free(valid), free(resv), free(next);
   return 0;
 }
 
@@ -170,15 +182,16 @@ int belady_trace_read(FILE *f, BeladyTrace *t, char *err, size_t errlen) {
     unsigned warp, cta, pc;
     char o;
     if (sscanf(buf, "%llu %u %u %u %u %llx %c", &cycle, &sm, &warp, &cta, &pc, &line, &o) != 7 ||
-        !strchr("HMGBS", o)) {
-      snprintf(err, errlen, "line %lu: not an l1d-trace access (cycle sm warp cta pc line_addr H|M|G|B|S)",
-               lineno);
+        !strchr("HMGBSFA", o)) {
+      snprintf(err, errlen,
+               "line %lu: not an l1d-trace access (cycle sm warp cta pc line_addr H|M|G|B|S|A|F)", lineno);
       belady_trace_free(t);
       return -1;
     }
     BeladyStream *s = trace_sm(t, sm);
     if (!s) goto oom;
     switch (o) {
+    case 'A': /* an atomic hit: a reference that promotes, as a load hit */
     case 'H':
       s->hits++;
       break;
@@ -191,11 +204,18 @@ int belady_trace_read(FILE *f, BeladyTrace *t, char *err, size_t errlen) {
     case 'B':
       s->bypasses++;
       continue; /* not an L1 access */
+    case 'F':
+      s->fills++;
+      break;
     default:
       s->stores++;
       break;
     }
-    if (belady_stream_push(s, line, o == 'S' ? BELADY_STORE : o == 'G' ? BELADY_MERGE : BELADY_LOAD))
+    if (belady_stream_push(s, line,
+                           o == 'S'   ? BELADY_STORE
+                           : o == 'G' ? BELADY_MERGE
+                           : o == 'F' ? BELADY_FILL
+                                      : BELADY_LOAD))
       goto oom;
   }
   if (ferror(f)) {

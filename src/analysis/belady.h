@@ -5,12 +5,21 @@
  * the l1d-trace observer (policy/observer/l1d_trace.c); one private L1 per SM.
  * Depends on nothing but the C library.
  *
- * Replay rules (the L1D's): a load (H, M, G in the trace) references its
+ * Replay rules (the L1D's): a load (H, M, G in the trace; A, an atomic that
+ * hit a valid line, online a read hit that promotes) references its
  * line, allocating it on a miss (no bypass: OPT chooses victims only); a
  * store (S) invalidates the line if present (write-evict, no allocation); a
  * bypassed load (B) does not touch the L1. For OPT a line's next reference
  * is its next load, or never when a store to it comes first. No timing: an
  * access the online cache merged into a pending miss is a hit here.
+ *
+ * Fills (F, BELADY_FILL: a reserved line's data arrived) make LRU and FIFO
+ * exact: with any fill in a stream, a line allocated by a miss stays reserved
+ * until its fill, as online; a reserved line is never a victim (the oldest
+ * unreserved one is) and a store does not invalidate it. The replayed LRU's
+ * misses then equal the online LRU's allocating misses on the same stream.
+ * OPT ignores fills (an ideal cache: a victim may be any line). A stream
+ * without fills (an older trace) allocates lines valid at once.
  */
 #ifndef WS_ANALYSIS_BELADY_H
 #define WS_ANALYSIS_BELADY_H
@@ -28,7 +37,7 @@ typedef struct BeladyGeom {
 /* What an access is to the replay. A merge (an access the online cache
  * joined to a pending miss) is a load that does not promote under LRU, as
  * the online LRU's merges do not. */
-typedef enum BeladyKind { BELADY_LOAD = 0, BELADY_STORE, BELADY_MERGE } BeladyKind;
+typedef enum BeladyKind { BELADY_LOAD = 0, BELADY_STORE, BELADY_MERGE, BELADY_FILL } BeladyKind;
 
 /* One SM's stream: line addresses and access kinds (BeladyKind). */
 typedef struct BeladyStream {
@@ -37,6 +46,7 @@ typedef struct BeladyStream {
   size_t n, cap;
   /* the online cache's outcomes from the trace and the SM's instructions */
   uint64_t hits, misses, merges, bypasses, stores, insts;
+  uint64_t fills; /* F lines (BELADY_FILL entries); 0: the replay has no reservations */
 } BeladyStream;
 
 typedef struct BeladyTrace {

@@ -91,6 +91,11 @@ typedef struct CacheStats {
   /* L1 caches only: read hits on a line another warp allocated (another warp slot or SM;
    * alloc_sm/alloc_warp of CacheLine): inter-warp locality; read_hits - this = intra-warp */
   uint64_t read_hits_other_warp;
+  /* Caches told to (cache_track_lost_lines): allocating read misses on a line an eviction (a replacement, not a
+   * store's invalidation) took out of this cache, split by the warp that had allocated
+   * it: the requesting warp (lost intra-warp locality) or another warp (lost inter-warp
+   * locality); read_misses - both = cold misses and misses after an invalidation */
+  uint64_t read_misses_evicted_same_warp, read_misses_evicted_other_warp;
 } CacheStats;
 
 typedef struct Cache Cache;
@@ -174,6 +179,17 @@ void cache_policy_stats(const Cache *c, PolicyStats *out);
  * events). NULL removes it. */
 typedef void (*CacheEvictListener)(void *ctx, const CacheEviction *ev);
 void cache_set_evict_listener(Cache *c, CacheEvictListener fn, void *ctx);
+/* Told of every fill that makes a reserved line valid (cache_fill), after the
+ * line is valid: the owner's plugins learn when a line stops being RESERVED
+ * (the SM: L1_FILL events; an offline LRU replay needs them). NULL removes it. */
+typedef void (*CacheFillListener)(void *ctx, const CacheLine *line, uint64_t now);
+void cache_set_fill_listener(Cache *c, CacheFillListener fn, void *ctx);
+/* Keep a record of every line a replacement took out (and who had allocated it) for
+ * read_misses_evicted_*: off by default (a hash operation per eviction and per miss, and
+ * memory for the footprint: kmeans tiny +25% host time); the SM turns it on for its L1D
+ * when a plugin asks for the L1D's stream (l1_stream_events). */
+void cache_track_lost_lines(Cache *c, bool on);
+bool cache_tracks_lost_lines(const Cache *c);
 /* One line of occupancy for deadlock dumps. */
 void cache_dump(const Cache *c, FILE *out);
 

@@ -96,6 +96,12 @@ typedef struct WarpSchedEnv {
  *                             interferer; for an invalidation, the storing warp)
  *  STORE                      a global/local store's line request was accepted: slot, line_addr, pc
  *  KERNEL_BEGIN/KERNEL_END    kernel (name, launch index); slot = cta_slot = UINT32_MAX
+ *  L1_FILL                    (only to an SM one of whose plugins asks: l1_stream_events) the data of
+ *                             a reserved L1D line arrived and the line is valid: line_addr, pc = the
+ *                             PC that allocated it, slot = the warp that allocated it or UINT32_MAX
+ *  L1_ATOMIC_HIT              (l1_stream_events too) an atomic's line request found its line valid
+ *                             in the L1D (the cache counts a read hit and its policy is told: LRU
+ *                             promotes the line): slot, cta_slot, cta_id, line_addr, pc
  * Unused fields: slot/cta_slot UINT32_MAX, other_slot -1, the rest 0. */
 typedef enum SchedEventKind {
   SCHED_EV_WARP_LAUNCH, SCHED_EV_WARP_EXIT, SCHED_EV_CTA_LAUNCH, SCHED_EV_CTA_EXIT,
@@ -104,6 +110,7 @@ typedef enum SchedEventKind {
   SCHED_EV_L1_EVICT,
   SCHED_EV_STORE,
   SCHED_EV_KERNEL_BEGIN, SCHED_EV_KERNEL_END,
+  SCHED_EV_L1_FILL, SCHED_EV_L1_ATOMIC_HIT,
   SCHED_EV__COUNT
 } SchedEventKind;
 
@@ -158,9 +165,17 @@ typedef struct WarpSchedPolicy {
   bool lists_all;
   /* May warp `v` issue an instruction of `kind` now? NULL: yes. (CCWS/iWarp block loads.) */
   bool (*can_issue)(void *state, const WarpView *v, WarpInstKind kind);
+  /* can_issue's answers change only at this policy's events, its issues (on_issue), changes of
+   * the warps' views and the ticks next_tick asks for: a cycle in which every ready warp was
+   * refused is repeated by a quiet SM until one of those (exact, as skipped idle cycles are).
+   * Its can_issue is then not called on the cycles in between: it must count nothing per call. */
+  bool stable_refusals;
   /* After each issue (the view already counts it). */
   void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
   void (*on_event)(void *state, const SchedEvent *ev);
+  /* Also send L1_FILL (one per L1D fill) and L1_ATOMIC_HIT events to the SM's plugins, the rest
+   * of the L1D's stream an exact offline replay needs: off unless a plugin asks. */
+  bool l1_stream_events;
   /* Hints and class for a memory instruction's requests (see SchedMemAnnot). */
   void (*annotate)(void *state, const WarpView *v, SchedMemAnnot *m);
   /* Called on every cycle the SM holds a CTA (also cycles it skips), unless

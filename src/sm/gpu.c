@@ -468,6 +468,10 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   double rtru_exit = t.exit_phases ? (double)t.exit_rtru_e6_sum / 1e6 / (double)t.exit_phases : 0.0;
   double bar_wait = t.barrier_phases ? (double)t.barrier_wait_cycles / (double)t.barrier_phases : 0.0; /* per barrier */
   double hits_same = (double)(l1.read_hits - l1.read_hits_other_warp) / kinst, hits_other = (double)l1.read_hits_other_warp / kinst;
+  /* misses split the same way: on a line an eviction took from this warp / another warp, or neither (cold) */
+  uint64_t miss_same = l1.read_misses_evicted_same_warp, miss_other = l1.read_misses_evicted_other_warp;
+  uint64_t miss_cold = l1.read_misses - miss_same - miss_other;
+  const bool split = g->nsm && cache_tracks_lost_lines(memsys_l1d(g->ms, 0)); /* l1_stream_events plugins */
   if (!json) {
     fprintf(out, "gpu.cycles                  %llu\n", (unsigned long long)g->cycle);
     fprintf(out, "gpu.warp_insts              %llu\n", (unsigned long long)t.warp_insts);
@@ -519,6 +523,9 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     fprintf(out, "l1d.read_hits_pki           same warp %.3f, other warp %.3f (per 1000 warp_insts; hits %llu and %llu)\n",
             hits_same, hits_other, (unsigned long long)(l1.read_hits - l1.read_hits_other_warp),
             (unsigned long long)l1.read_hits_other_warp);
+    if (split) fprintf(out, "l1d.read_misses_pki         evicted same warp %.3f, evicted other warp %.3f, cold/other %.3f (allocating misses per 1000 warp_insts; %llu, %llu, %llu)\n",
+            (double)miss_same / kinst, (double)miss_other / kinst, (double)miss_cold / kinst, (unsigned long long)miss_same,
+            (unsigned long long)miss_other, (unsigned long long)miss_cold);
     memsys_print_stats(g->ms, out, false);
     gpu_print_policy_stats(g, out, false);
     fprintf(out, "sim.wall_seconds            %.3f\n", wall);
@@ -571,9 +578,15 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   uint64_t resfail_cycles = 0;
   for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
   fprintf(out, " \"l1d_read_hits_same_warp\": %llu, \"l1d_read_hits_other_warp\": %llu, \"l1d_read_hits_same_warp_pki\": %.6f, "
-               "\"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, \"ldst_resfail_stall_cycles\": %llu,\n \"memory\": ",
+               "\"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, \"ldst_resfail_stall_cycles\": %llu,\n",
           (unsigned long long)(l1.read_hits - l1.read_hits_other_warp), (unsigned long long)l1.read_hits_other_warp, hits_same,
           hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0, (unsigned long long)resfail_cycles);
+  if (split)
+    fprintf(out, " \"l1d_read_misses_evicted_same_warp\": %llu, \"l1d_read_misses_evicted_other_warp\": %llu, \"l1d_read_misses_cold\": %llu, "
+               "\"l1d_read_misses_evicted_same_warp_pki\": %.6f, \"l1d_read_misses_evicted_other_warp_pki\": %.6f, \"l1d_read_misses_cold_pki\": %.6f,\n",
+          (unsigned long long)miss_same, (unsigned long long)miss_other, (unsigned long long)miss_cold, (double)miss_same / kinst,
+          (double)miss_other / kinst, (double)miss_cold / kinst);
+  fprintf(out, " \"memory\": ");
   memsys_print_stats(g->ms, out, true);
   fprintf(out, ",\n \"policies\": ");
   gpu_print_policy_stats(g, out, true);

@@ -264,6 +264,8 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
       sm_event_emit(sm, (SchedEventKind)ev_of[res.outcome], u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
     else if (u->cur.is_write)
       sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
+    else if (res.outcome == CACHE_HIT && sm->l1_stream_events) /* an atomic on a valid line: LRU promotes it */
+      sm_event_emit(sm, SCHED_EV_L1_ATOMIC_HIT, u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
   }
   (*sm->progress)++;
   if (++u->next == u->nreq) {

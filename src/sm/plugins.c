@@ -13,6 +13,7 @@
 
 void sm_emit(Sm *sm, SchedEvent *ev) {
   ev->kernel = sm->env.kernel;
+  sm->issue_dirty |= sm->memo_refused; /* the policy's refusals may change */
   for (uint32_t i = 0; i < sm->nplug; i++)
     if (sm->plug[i].p->on_event) sm->plug[i].p->on_event(sm->plug[i].st, ev);
 }
@@ -32,6 +33,25 @@ void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, ui
   sm_emit(sm, &ev);
 }
 
+/* The warp slot that allocated L1D line l if that warp still holds the slot, else UINT32_MAX. */
+static uint32_t l1d_line_owner(const Sm *sm, const CacheLine *l) {
+  if (l->alloc_sm == (int32_t)sm->id && l->alloc_warp >= 0 && (uint32_t)l->alloc_warp < sm->max_warps) {
+    const WarpView *v = &sm->views[l->alloc_warp];
+    if (v->valid && l->alloc_cycle >= v->launch_cycle) return (uint32_t)l->alloc_warp;
+  }
+  return UINT32_MAX;
+}
+
+/* A reserved L1D line got its data (cache_set_fill_listener): L1_FILL. */
+static void l1d_filled(void *ctx, const CacheLine *l, uint64_t now) {
+  Sm *sm = ctx;
+  uint32_t owner = l1d_line_owner(sm, l);
+  SchedEvent ev = {.kind = SCHED_EV_L1_FILL, .slot = owner, .cycle = now, .cta_slot = UINT32_MAX,
+                   .cta_id = UINT32_MAX, .line_addr = l->line_addr, .pc = (uint32_t)l->alloc_pc, .other_slot = -1};
+  event_cta(sm, &ev, owner);
+  sm_emit(sm, &ev);
+}
+
 /* The L1D lost a line (cache_set_evict_listener): L1_EVICT to the plugins,
  * naming the warp that allocated it (if it is still the warp in that slot:
  * a warp launched after the line was reserved is another warp) and the warp
@@ -39,11 +59,7 @@ void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, ui
 static void l1d_evicted(void *ctx, const CacheEviction *e) {
   Sm *sm = ctx;
   const CacheLine *l = e->line;
-  uint32_t victim = UINT32_MAX;
-  if (l->alloc_sm == (int32_t)sm->id && l->alloc_warp >= 0 && (uint32_t)l->alloc_warp < sm->max_warps) {
-    const WarpView *v = &sm->views[l->alloc_warp];
-    if (v->valid && l->alloc_cycle >= v->launch_cycle) victim = (uint32_t)l->alloc_warp;
-  }
+  uint32_t victim = l1d_line_owner(sm, l);
   SchedEvent ev = {.kind = SCHED_EV_L1_EVICT, .slot = victim, .cycle = e->cycle, .cta_slot = UINT32_MAX,
                    .cta_id = UINT32_MAX, .line_addr = l->line_addr, .pc = (uint32_t)l->alloc_pc,
                    .other_slot = e->by && e->by->sm == (int32_t)sm->id ? e->by->warp : -1, .fail = (uint8_t)e->reason};
@@ -165,7 +181,7 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
   sm->fetch_sched = fetch->use_scheduler;
   sm->policy = sched;
   sm->pstate = sm->plug[0].st;
-  bool every = false;
+  bool every = false, fills = false;
   for (uint32_t i = 0; i < sm->nplug; i++) {
     const WarpSchedPolicy *p = sm->plug[i].p;
     sm->has_tick |= p->tick != NULL;
@@ -173,10 +189,14 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
     sm->has_event |= p->on_event != NULL;
     sm->has_issue |= p->on_issue != NULL;
     sm->has_annot |= p->annotate != NULL;
+    fills |= p->on_event && p->l1_stream_events;
   }
   sm->tick_every = every;
   sm->p_wake = UINT64_MAX;
   if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
+  sm->l1_stream_events = fills;
+  if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
+  cache_track_lost_lines(sm->l1d, fills); /* the miss split (read_misses_evicted_*) comes with the stream */
   return 0;
 }
 

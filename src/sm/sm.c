@@ -844,6 +844,9 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   }
   if (sm->has_tick) sm_plugins_tick(sm, now);
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
+  uint32_t nready = 0, nrefused = 0; /* ready warps, and those the policy refused (stable_refusals) */
+  if (sm->policy->stable_refusals)
+    for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
   const uint32_t first = sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
   for (uint32_t k = 0; k < sm->nsched; k++) {
@@ -866,7 +869,10 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
       if (s >= nw || !bitmap_test(ready, s) || !sm->warps[s].pw || sm->sched_of[s] != sched) continue;
-      if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) continue;
+      if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) {
+        nrefused++;
+        continue;
+      }
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
       uint32_t pc = pcs[s];
@@ -888,14 +894,23 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       issued++;
       issued_any = 1;
     }
-    if (!issued) sm->st.stall[lost ? SM_STALL_OTHER_SCHED : stall_reason(sm, seen[sched % 64])]++;
+    if (!issued) {
+      const SmStall r = lost ? SM_STALL_OTHER_SCHED : stall_reason(sm, seen[sched % 64]);
+      sm->st.stall[r]++;
+      sm->q_stall[sched % 64] = (uint8_t)r; /* what a memoised repeat of this cycle adds */
+    }
   }
+  /* every ready warp refused by a policy whose refusals stand until its next event or tick: the
+   * next cycles repeat this one as a cycle with no ready warp would (memo, quiet SM) */
+  sm->memo_refused = nready && nrefused == nready && !issued_any;
+  if (sm->memo_refused) sm->nready_total = 0;
   sm->issue_memo = sm->shortcuts && !sm->nready_total && !sm->time_wait;
   return 0;
 }
 
 static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
-  if (sm->issue_memo && !sm->issue_dirty) { /* nothing a warp waits on changed: same outcome as last cycle */
+  /* nothing a warp waits on changed (nor, for refusals, did the policy's next tick come): same outcome as last cycle */
+  if (sm->issue_memo && !sm->issue_dirty && !(sm->memo_refused && now >= sm->p_wake)) {
     if (sm->has_tick) sm_plugins_tick(sm, now);
     sm->memo_cycles++;
     return 0;
@@ -960,7 +975,7 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
     while (cache_take_reply(sm->l1d, now)) {}
     return 0;
   }
-  if (sm->has_tick && still_quiet(sm, now)) {
+  if (sm->has_tick && still_quiet(sm, now) && !(sm->memo_refused && now >= sm->p_wake)) {
     quiet_fail_event(sm, sm->q_since); /* before the tick, as in a simulated cycle */
     sm_plugins_tick(sm, now);
     return 0;

@@ -201,6 +201,9 @@ struct Sm {
   SmPlugin plug[1 + SM_MAX_OBSERVERS];
   uint32_t nplug;
   uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
+  uint8_t l1_stream_events;   /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
+  uint8_t memo_refused;       /* the issue memo stands for a cycle whose ready warps the policy all refused
+                               * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
   uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
   uint8_t fetch_sched;        /* the fetch policy defers to the scheduler's fetch_select */
   uint64_t p_wake;            /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */

@@ -4,7 +4,7 @@
 # per SM), and a column of `warpsim report`'s CSV. two-level's group switches:
 # groups of 2 warps on bfs switch often. The l1d-trace observer beside the
 # scheduler: its trace has one line per L1D access, outcomes as the cache
-# counted them; without a file, or one it cannot write, it is a usage error.
+# counted them (and its fills); without a file, or one it cannot write, it is a usage error.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -49,8 +49,9 @@ l1 = g["memory"]["l1d"]
 lines = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
 c = collections.Counter(l[6] for l in lines)
 assert c["M"] == l1["read_misses"] and c["G"] == l1["read_merges"] and c["S"] == l1["writes"], (c, l1)
-assert c["H"] == l1["read_hits"], (c, l1)
-assert g["policies"]["observers"]["l1d-trace"]["traced_accesses"] == len(lines), len(lines)
+assert c["H"] + c["A"] == l1["read_hits"], (c, l1)  # A: atomics that hit a valid line
+assert c["F"] == l1["fills"], (c, l1)  # F: fills (not accesses)
+assert g["policies"]["observers"]["l1d-trace"]["traced_accesses"] == len(lines) - c["F"], len(lines)
 cycles = [int(l[0]) for l in lines]
 assert cycles == sorted(cycles) and len({l[1] for l in lines}) > 1
 P

@@ -10,7 +10,11 @@
  * line per line request: cycle sm warp_slot cta_id pc line_addr outcome, with
  * pc in the policies' PC space, line_addr in hex and outcome H (hit),
  * M (miss: allocated), G (merged into a pending miss), B (bypassed) or
- * S (store: write-evict, the line is invalidated if present). At each
+ * S (store: write-evict, the line is invalidated if present), A (an atomic
+ * that found its line valid: the L1 counts a read hit and LRU promotes the
+ * line; other atomics go down without touching the L1), and one line
+ * F per fill (the line's data arrived: it is no longer reserved, so LRU may
+ * evict it; warp_slot is the allocating warp, 4294967295 if it exited). At each
  * kernel's end every SM adds "# insts SM N": the warp instructions it issued
  * in that kernel (the MPKI denominator of `warpsim belady`). */
 #include <stdio.h>
@@ -72,7 +76,7 @@ static int trace_init(void **state, const WarpSchedEnv *env, char *err, size_t e
       return cfg_errorf(env->cfg, key, err, errlen, "cannot write %s", tf->tmp);
     }
     fprintf(tf->f, "# warpsim L1D access trace: cycle sm warp_slot cta_id pc line_addr outcome (H hit, M miss, "
-                   "G merged, B bypassed, S store)\n");
+                   "G merged, B bypassed, S store, A atomic hit, F fill)\n");
   }
   t->tf = tf;
   t->sm = env->sm;
@@ -91,6 +95,8 @@ static void trace_event(void *state, const SchedEvent *ev) {
   case SCHED_EV_L1_MERGE: o = 'G'; break;
   case SCHED_EV_L1_BYPASS: o = 'B'; break;
   case SCHED_EV_STORE: o = 'S'; break;
+  case SCHED_EV_L1_FILL: o = 'F'; break;
+  case SCHED_EV_L1_ATOMIC_HIT: o = 'A'; break;
   case SCHED_EV_KERNEL_BEGIN:
     if (ev->kernel->launch_index >= t->tf->kernels) { /* the first SM to hear of it */
       t->tf->kernels = ev->kernel->launch_index + 1;
@@ -103,7 +109,7 @@ static void trace_event(void *state, const SchedEvent *ev) {
     return;
   default: return;
   }
-  t->lines++;
+  t->lines += o != 'F';
   fprintf(t->tf->f, "%llu %u %u %u %u %llx %c\n", (unsigned long long)ev->cycle, t->sm, ev->slot, ev->cta_id, ev->pc,
           (unsigned long long)ev->line_addr, o);
 }
@@ -116,5 +122,6 @@ static void trace_issue(void *state, const WarpView *v, const SchedIssue *is) {
 static void trace_stats(void *state, PolicyStats *out) { policy_stat_u64(out, "traced_accesses", ((Trace *)state)->lines); }
 
 const SmObserver observer_l1d_trace = {.name = "l1d-trace", .params = trace_params, .init = trace_init,
-                                       .free = trace_free, .on_event = trace_event, .on_issue = trace_issue,
+                                       .free = trace_free, .on_event = trace_event, .l1_stream_events = true,
+                                       .on_issue = trace_issue,
                                        .stats = trace_stats};

@@ -47,8 +47,8 @@ typedef struct Ccws {
   uint64_t t_acc; /* cycles before t_acc are accounted */
   uint64_t wake;  /* first cycle the exclusive set may change by decay alone */
   /* statistics */
-  uint64_t st_probes, st_hits, st_inserts, st_store_inv, st_refusals, st_throttle_cycles, st_active_cycles,
-      st_allowed_sum, st_insts, st_score_raises;
+  uint64_t st_probes, st_hits, st_inserts, st_store_inv, st_throttle_cycles, st_active_cycles, st_allowed_sum,
+      st_insts, st_score_raises;
   uint32_t st_allowed_max, st_excluded_max;
 } Ccws;
 
@@ -326,9 +326,7 @@ static void ccws_issue(void *state, const WarpView *v, const SchedIssue *is) {
 static bool ccws_can_issue(void *state, const WarpView *v, WarpInstKind kind) {
   Ccws *c = state;
   if (kind != WINST_GLOBAL_LOAD && kind != WINST_LOCAL_LOAD) return true;
-  if (v->slot >= c->nw || c->allowed[v->slot]) return true;
-  c->st_refusals++;
-  return false;
+  return v->slot >= c->nw || c->allowed[v->slot];
 }
 
 static void ccws_warps_change(void *state) { sched_age_cache_changed(&((Ccws *)state)->age); }
@@ -349,7 +347,6 @@ static void ccws_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "issued_warp_insts", c->st_insts);
   policy_stat_f64(out, "vta_hits_per_kilo_inst",
                   c->st_insts ? 1000.0 * (double)c->st_hits / (double)c->st_insts : 0.0, PSTAT_MEAN);
-  policy_stat_u64(out, "load_refusals", c->st_refusals);
   policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
   policy_stat_u64(out, "active_cycles", c->st_active_cycles);
   policy_stat_f64(out, "allowed_warps_mean",
@@ -366,6 +363,7 @@ const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
                                           .order = ccws_order,
                                           .lists_all = true,
                                           .can_issue = ccws_can_issue,
+                                          .stable_refusals = true,
                                           .on_issue = ccws_issue,
                                           .on_event = ccws_event,
                                           .tick = ccws_tick,
