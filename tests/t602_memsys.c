@@ -248,8 +248,9 @@ static void test_determinism_and_skipping(void) {
   fclose(f);
   CHECK_STR_CONTAINS(t, "l2: accesses ");
   CHECK_STR_CONTAINS(t, "dram: reads ");
-  /* 120 cycles for an L2 hit: 96 in the input pipeline, the rest the path (a 5-flit reply at 1 flit/cycle) */
-  CHECK_STR_CONTAINS(t, "mem: derived delays: l2 input 96, dram controller 87");
+  /* GPGPU-Sim 3.2.2's ROP delay 120 and DRAM latency queue 100 are the two delays; the path adds
+   * 24 cycles (a 5-flit reply at 1 flit/cycle included), the DRAM row hit 13 */
+  CHECK_STR_CONTAINS(t, "mem: derived delays: l2 input 120, dram controller 100 (l2 fixed path 24, dram row hit 13)");
   free(t);
   CHECK(memsys_idle(a) && memsys_next_event(a, e1) == UINT64_MAX);
   memsys_free(a), memsys_free(b), memsys_free(s);
@@ -278,6 +279,14 @@ static void test_ccws_preset(void) {
   if (!ms) return;
   CHECK(memsys_sms(ms) == 30 && memsys_partitions(ms) == 8);
   CHECK(cache_sets(memsys_l1d(ms, 0)) == 32); /* 32 KB / (8 x 128 B) */
+  /* the authors' ROP delay 115 and DRAM latency queue 30 (their simulator's defaults) */
+  CHECK_EQ_U64(memsys_delays(ms)->l2_input, 115);
+  CHECK_EQ_U64(memsys_delays(ms)->dram_ctrl, 30);
+  memsys_free(ms);
+  /* given as minima instead: the preset's 100-cycle L2 hit */
+  const char *minima[] = {"l2.rop_latency=0", "dram.latency_queue=0"};
+  ms = make("configs/ccws-gt200.cfg", minima, 2);
+  if (!ms) return;
   CHECK(memsys_delays(ms)->l2_input + memsys_delays(ms)->l2_fixed == 100);
   memsys_free(ms);
 }

@@ -170,8 +170,8 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
-      !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
+      !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -193,7 +193,8 @@ void sm_free(Sm *sm) {
   if (!sm) return;
   sm_end_kernel(sm, 0);
   sm_plugins_free(sm);
-  free(sm->unit_free); free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
+  free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
+  free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next);
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
   free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
   sm_bstat_free(sm->bstat);
@@ -680,10 +681,18 @@ units:;
       w->dirty = 0;
       return WARP_WAIT_SCOREBOARD;
     }
-    if (sm->oc_banks && !oc_cu_available(sm, SM_UNIT_LDST, now)) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return WARP_WAIT_UNIT; }
+    if (sm->oc_banks && !oc_cu_available(sm, SM_UNIT_LDST, now)) {
+      v->wait = WARP_WAIT_UNIT;
+      sm->busy = sm->time_wait = 1;
+      return WARP_WAIT_UNIT;
+    }
   } else if (unit != SM_UNIT_NONE && sm->oc_banks) {
     /* with the operand collector the unit is taken at dispatch (oc_collect): issue needs a collector unit */
-    if (!oc_cu_available(sm, unit, now)) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return WARP_WAIT_UNIT; }
+    if (!oc_cu_available(sm, unit, now)) {
+      v->wait = WARP_WAIT_UNIT;
+      sm->busy = sm->time_wait = 1;
+      return WARP_WAIT_UNIT;
+    }
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
     for (uint32_t u = 0; u < sm->nunits[unit]; u++) any |= sm->unit_free[sm->unit_base[unit] + u] <= now;
@@ -885,7 +894,9 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
        * its unit free (its pipeline register has a free slot) */
       for (uint32_t j = 1; j < sm->issue_per_warp; j++) {
         if (warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) break;
-        if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) break;
+        if (sm->policy->can_issue &&
+            !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind))
+          break;
         if (issue(sm, s, in, pc, now, err, errlen)) return -1;
         sm->st.multi_issues++;
       }
