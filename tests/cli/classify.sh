@@ -25,6 +25,9 @@ $W classify "$d/v.launch" --out "$d/v.cls" 2> "$d/err" || fail "classify launch:
 grep -q "^# vadd [0-9]* vadd_param_0 [0-9]*(1) [1-9][0-9]* 0 0 0.0 -> cg" "$d/v.cls" || fail "vadd: load of a with no hit: $(cat "$d/v.cls")"
 grep -q "vadd_param_1" "$d/v.cls" || fail "vadd: array b not named"
 ! grep -q "^vadd [0-9]* c[am]$" "$d/v.cls" || fail "vadd: a load not cg"
+grep -q "hits and MSHR merges" "$d/v.cls" || fail "vadd: merges count as hits by default"
+$W classify "$d/v.launch" --tag-hits --out "$d/t.cls" 2> "$d/err" || fail "classify --tag-hits: $(cat "$d/err")"
+grep -q "hits of tags only" "$d/t.cls" || fail "--tag-hits header"
 # a benchmark, instruction-level thresholds: every executed load ca or cg
 $W classify vecadd --size tiny --no-groups --high 0.5 --low 0.5 --out "$d/i.cls" 2> "$d/err" || fail "classify vecadd: $(cat "$d/err")"
 grep -q "no groups" "$d/i.cls" || fail "header"

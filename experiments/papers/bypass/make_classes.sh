@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates the class files the bypassing sweeps read (observer.bypass.classes):
-#   classes/<bench>.cls       Algorithm 1 (HighThres 0.7, LowThres 0.3, load groups), profiled at tiny
+#   classes/<bench>.cls       Algorithm 1 (HighThres 0.7, LowThres 0.3, load groups; MSHR merges count
+#                             as hits), profiled at tiny
 #   classes/<bench>.inst.cls  instruction-level bypassing: the same per-load profile, no groups, one
 #                             threshold (0.5): a load is cached (ca) or bypassed (cg), never cm
 #   classes.cls / inst.cls    their concatenation (kernel names are unique across the benchmarks)
@@ -16,5 +17,8 @@ for b in $BENCHES; do
   "$W" classify "$b" --size small --profile-size tiny --out "$D/$b.cls" 2>/dev/null
   "$W" classify "$b" --size small --profile-size tiny --no-groups --high 0.5 --low 0.5 --out "$D/$b.inst.cls" 2>/dev/null
 done
-cat $(ls "$D"/*.cls | grep -v '\.inst\.cls$') > experiments/papers/bypass/classes.cls
-cat "$D"/*.inst.cls > experiments/papers/bypass/inst.cls
+# replaced whole (a rename), so a run reading them meanwhile sees the old or the new file
+cat $(ls "$D"/*.cls | grep -v '\.inst\.cls$') > experiments/papers/bypass/classes.cls.tmp
+mv experiments/papers/bypass/classes.cls.tmp experiments/papers/bypass/classes.cls
+cat "$D"/*.inst.cls > experiments/papers/bypass/inst.cls.tmp
+mv experiments/papers/bypass/inst.cls.tmp experiments/papers/bypass/inst.cls
