@@ -11,7 +11,7 @@ W=${1:-build/rel/warpsim}
 [ $# -gt 0 ] && shift
 D=experiments/papers/bypass/classes
 mkdir -p "$D"
-BENCHES=${*:-"bfs backprop cfd conv2d gemm gramschmidt histo lud needle pvc srad_v2 ss stencil streamcluster conv3d pathfinder srad_v1 tpacf hotspot spmv gaussian cutcp lbm mri-q sad sgemm"}
+BENCHES=${*:-"bfs backprop cfd conv2d gemm gramschmidt histo lud needle pvc srad_v2 ss stencil streamcluster conv3d pathfinder srad_v1 tpacf hotspot spmv gaussian cutcp lbm mri_q sad sgemm"}
 for b in $BENCHES; do
   if ! "$W" list | awk '{print $1}' | grep -qx "$b"; then echo "make_classes: $b is not a benchmark of this build: skipped" >&2; continue; fi
   "$W" classify "$b" --size small --profile-size tiny --out "$D/$b.cls" 2>/dev/null
