@@ -81,7 +81,7 @@ static void profile_fini(void *block) {
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", p->path, (long)getpid());
     FILE *f = p->oom ? NULL : fopen(tmp, "w");
     if (f) {
-      qsort(p->e, p->n, sizeof *p->e, entry_cmp);
+      if (p->n) qsort(p->e, p->n, sizeof *p->e, entry_cmp);
       fprintf(f, "# warpsim caws profile: 'kernel LAUNCH NAME' lines, then 'LAUNCH CTA WARP CYCLES' (warp execution time)\n");
       for (uint32_t i = 0; i < p->nnames; i++)
         if (p->names[i]) fprintf(f, "kernel %u %s\n", i, p->names[i]);
@@ -125,14 +125,14 @@ static int profile_read(CawsProfile *p, const char *path, char *msg, size_t len)
   }
   fclose(f);
   if (rc) return rc;
-  qsort(p->e, p->n, sizeof *p->e, entry_cmp);
+  if (p->n) qsort(p->e, p->n, sizeof *p->e, entry_cmp);
   p->loaded = 1;
   return 0;
 }
 
 static const CawsEntry *profile_find(const CawsProfile *p, uint32_t launch, uint32_t cta, uint32_t warp) {
   CawsEntry k = {.launch = launch, .cta = cta, .warp = warp};
-  return bsearch(&k, p->e, p->n, sizeof *p->e, entry_cmp);
+  return p->n ? bsearch(&k, p->e, p->n, sizeof *p->e, entry_cmp) : NULL;
 }
 
 /* ---- the schedulers ---- */
