@@ -447,8 +447,12 @@ static void test_caws_profile(void) {
   CHECK(test_gpu_open(&t, r) != 0); /* a bad line is refused when the GPU is made */
   remove(path);
   CHECK(test_gpu_open(&t, r) != 0); /* so is a missing profile */
-  const char *none[] = {"sched.policy=caws", NULL};
-  CHECK(test_gpu_open(&t, none) != 0); /* and no profile named */
+  const char *none[] = {"sched.policy=caws", mode_r, NULL};
+  CHECK(test_gpu_open(&t, none) != 0); /* and no profile named in read mode */
+  const char *dflt[] = {"sched.policy=caws", NULL}; /* the defaults: write mode, no file: runs as gto */
+  uint64_t cd = 0;
+  CHECK(run_one(dflt, "bfs", log, sizeof log, &cd) == 0);
+  CHECK_EQ_U64(cd, cg);
 }
 
 /* ---- on the simulator ---- */

@@ -4,7 +4,8 @@
  * policy (Wu et al., MICRO'11, with CACP's signature).
  *
  * cacp: ways [0, critical_ways) of every set are the critical partition, the
- * rest the non-critical one. A line's signature is
+ * rest the non-critical one (critical_ways = 0, the default: half the ways,
+ * CAWA's 8 of 16). A line's signature is
  *   sig = (pc & mask) ^ (line number & mask),  mask = 2^sig_bits - 1,
  * (the line number = line_addr / line_size: the byte address's low bits are
  * the line offset). Two tables of saturating counters (0..counter_max) per
@@ -31,8 +32,8 @@
 #include "policy/cache_policy.h"
 
 static const CfgParam cacp_params[] = {
-    {.key = "critical_ways", .type = CFG_INT, .def = "8", .min = 1, .max = 255,
-     .desc = "ways [0, N) of a set form the critical partition (fewer than the cache's ways)"},
+    {.key = "critical_ways", .type = CFG_INT, .def = "0", .min = 0, .max = 255,
+     .desc = "ways [0, N) of a set form the critical partition (fewer than the cache's ways; 0: half of them)"},
     {.key = "threshold", .type = CFG_INT, .def = "2", .min = 0, .max = 255,
      .desc = "a fill goes to the critical partition when CCBP[signature] >= threshold"},
     {.key = "ccbp_init", .type = CFG_INT, .def = "1", .min = 0, .max = 255, .desc = "initial CCBP counters"},
@@ -93,9 +94,10 @@ static int init_common(void **state, const CachePolicyEnv *env, char *err, size_
   char key[160];
   if (!ship_only) {
     c->cways = (uint32_t)cfg_int_in(env->cfg, env->prefix, "critical_ways");
+    if (!c->cways) c->cways = c->ways / 2; /* CAWA's 8 of 16 */
     c->threshold = (uint8_t)cfg_int_in(env->cfg, env->prefix, "threshold");
     ccbp0 = (uint8_t)cfg_int_in(env->cfg, env->prefix, "ccbp_init");
-    if (c->cways >= c->ways) {
+    if (!c->cways || c->cways >= c->ways) {
       snprintf(key, sizeof key, "%s.critical_ways", env->prefix);
       cacp_free(c);
       return cfg_errorf(env->cfg, key, err, errlen, "%u critical ways leave no non-critical partition in a %u-way %s",

@@ -8,8 +8,9 @@
  *  - `caws`: the oracle (CAWS, Lee and Wu, PACT'14, as CAWA's Figure 13 runs
  *    it): the same order with each warp's criticality taken from a profile of
  *    a previous run, its execution time (exit - launch cycles). With
- *    `sched.caws.mode = write` the run schedules as gto and writes the profile
- *    (`sched.caws.profile`) when the GPU is freed; with `mode = read` it
+ *    `sched.caws.mode = write` (the default) the run schedules as gto and
+ *    writes the profile (`sched.caws.profile`; none named: nothing is
+ *    written, so caws with its defaults runs as gto) when the GPU is freed; with `mode = read` it
  *    orders by the profile. Entries are keyed by kernel launch index, kernel
  *    name, CTA id and warp in the CTA; a launch whose kernel differs from the
  *    profile's, or a warp with no entry, stops the run with an error naming
@@ -153,7 +154,8 @@ typedef struct Gcaws {
 static const CfgParam caws_params[] = {
     {.key = "mode", .type = CFG_ENUM, .def = "write", .choices = "write|read",
      .desc = "write: schedule as gto and write the profile; read: order by the profile"},
-    {.key = "profile", .type = CFG_STRING, .def = "", .desc = "the per-warp criticality profile file (required)"},
+    {.key = "profile", .type = CFG_STRING, .def = "",
+     .desc = "the per-warp criticality profile file (read mode: required; write mode: none = write nothing)"},
     {.key = "critical", .type = CFG_ENUM, .def = "cta_max", .choices = "cta_max|sm_threshold",
      .desc = "the statistics' CPL: critical warp by CTA maximum or SM threshold"},
     {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
@@ -200,18 +202,18 @@ static int gcaws_init_common(void **state, const WarpSchedEnv *env, char *err, s
   if (oracle) {
     const char *path = cfg_str_in(env->cfg, env->prefix, "profile");
     g->reading = !strcmp(cfg_str_in(env->cfg, env->prefix, "mode"), "read");
-    if (!path[0] || strlen(path) >= sizeof g->prof->path) {
+    if ((g->reading && !path[0]) || strlen(path) >= sizeof g->prof->path) {
       gcaws_free(g);
       return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen,
-                        path[0] ? "path too long" : "the caws oracle needs a profile file (written by a run with "
-                                                    "sched.caws.mode = write, read by one with mode = read)");
+                        path[0] ? "path too long" : "the caws oracle reads a profile file (written by a run with "
+                                                    "sched.caws.mode = write)");
     }
-    g->prof = policy_shared(env->gpu, "caws-profile", sizeof *g->prof, profile_fini);
-    if (!g->prof) {
+    if (path[0]) g->prof = policy_shared(env->gpu, "caws-profile", sizeof *g->prof, profile_fini);
+    if (path[0] && !g->prof) {
       gcaws_free(g);
       return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen, "out of memory (or no GPU)");
     }
-    if (!g->prof->path[0]) { /* the first SM sets the block up */
+    if (g->prof && !g->prof->path[0]) { /* the first SM sets the block up */
       snprintf(g->prof->path, sizeof g->prof->path, "%s", path);
       char msg[1200];
       if (g->reading && profile_read(g->prof, path, msg, sizeof msg)) {
@@ -285,8 +287,8 @@ static void gcaws_issue(void *state, const WarpView *v, const SchedIssue *is) {
 static void gcaws_event(void *state, const SchedEvent *ev) {
   Gcaws *g = state;
   cpl_event(&g->cpl, ev);
-  if (!g->oracle) return;
   CawsProfile *p = g->prof;
+  if (!g->oracle || !p) return;
   if (ev->kind == SCHED_EV_WARP_LAUNCH && ev->slot < g->nslots) g->have[ev->slot] = 0;
   if (ev->kind == SCHED_EV_KERNEL_BEGIN && ev->kernel) {
     const PolicyKernel *k = ev->kernel;
