@@ -2,6 +2,7 @@
  * blocks) and the policy statistics collector. See policy_env.h. */
 #include "policy/policy_env.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,8 @@ typedef struct SharedBlock {
 
 struct PolicyGpu {
   PolicyKernel kernel;
+  bool failed;
+  char error[512];
   char kname[128];
   SharedBlock *blocks;
   uint32_t n, cap;
@@ -32,6 +35,17 @@ void policy_gpu_free(PolicyGpu *g) {
   free(g->blocks);
   free(g);
 }
+
+void policy_gpu_fail(PolicyGpu *g, const char *fmt, ...) {
+  if (!g || g->failed) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g->error, sizeof g->error, fmt, ap);
+  va_end(ap);
+  g->failed = true;
+}
+
+const char *policy_gpu_error(const PolicyGpu *g) { return g && g->failed ? g->error : NULL; }
 
 const PolicyKernel *policy_gpu_kernel(const PolicyGpu *g) { return &g->kernel; }
 
@@ -143,6 +157,11 @@ void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg a
   if (p) p->v[s->ninst - 1] = v;
 }
 
+void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t den) {
+  PolicyStat *p = stat_slot(s, name, PSTAT_RATIO, false);
+  if (p) p->v[s->ninst - 1] = (double)num, p->u[s->ninst - 1] = den;
+}
+
 uint32_t policy_stats_count(const PolicyStats *s) { return s->n; }
 const char *policy_stats_name(const PolicyStats *s, uint32_t i) { return i < s->n ? s->st[i].name : NULL; }
 
@@ -156,6 +175,11 @@ static double stat_total(const PolicyStats *s, const PolicyStat *p, uint64_t *ex
     else t += p->v[i];
   }
   if (p->agg == PSTAT_MEAN && s->ninst) t /= (double)s->ninst;
+  if (p->agg == PSTAT_RATIO) {
+    uint64_t den = 0;
+    for (uint32_t i = 0; i < n; i++) den += p->u[i];
+    t = den ? t / (double)den : 0;
+  }
   if (exact) *exact = u;
   return t;
 }
@@ -185,7 +209,8 @@ void policy_stats_print(const PolicyStats *s, const char *policy, const char *pr
       int w = fprintf(out, "%s.%s", prefix, p->name);
       fprintf(out, "%*s", w < 28 ? 28 - w : 1, "");
       print_value(out, p, t, u);
-      fprintf(out, "%s\n", p->agg == PSTAT_MEAN ? " (mean over instances)" : p->agg == PSTAT_MAX ? " (max over instances)" : "");
+      fprintf(out, "%s\n", p->agg == PSTAT_MEAN ? " (mean over instances)" : p->agg == PSTAT_MAX ? " (max over instances)"
+                   : p->agg == PSTAT_RATIO ? " (ratio of sums over instances)" : "");
     }
     return;
   }
@@ -203,7 +228,8 @@ void policy_stats_print(const PolicyStats *s, const char *policy, const char *pr
     fprintf(out, "%s\"%s\": [", i ? ", " : "", p->name);
     for (uint32_t k = 0; k < s->ninst; k++) {
       fprintf(out, "%s", k ? ", " : "");
-      if (k < p->cap) print_value(out, p, p->v[k], p->u[k]);
+      if (k < p->cap && p->agg == PSTAT_RATIO) print_value(out, p, p->u[k] ? p->v[k] / (double)p->u[k] : 0, 0);
+      else if (k < p->cap) print_value(out, p, p->v[k], p->u[k]);
       else fprintf(out, "0");
     }
     fprintf(out, "]");

@@ -48,10 +48,17 @@ void policy_gpu_set_kernel(PolicyGpu *g, const PolicyKernel *k); /* NULL: no ker
  * Call it from init(), never on the per-cycle path. */
 void *policy_shared(PolicyGpu *g, const char *name, size_t size, void (*fini)(void *block));
 
+/* A plugin that finds, during a run, that it cannot go on (an oracle profile
+ * without an entry for the running kernel) reports it here; the engine stops
+ * the launch with that message after the current cycle (the first report
+ * wins; g NULL: ignored). policy_gpu_error: the message, or NULL. */
+void policy_gpu_fail(PolicyGpu *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *policy_gpu_error(const PolicyGpu *g);
+
 /* ---- statistics ---- */
 /* How the values of one statistic combine over the instances of a policy
  * (the SMs' schedulers, the L1Ds, the L2 slices). */
-typedef enum PolicyStatAgg { PSTAT_SUM = 0, PSTAT_MEAN, PSTAT_MAX } PolicyStatAgg;
+typedef enum PolicyStatAgg { PSTAT_SUM = 0, PSTAT_MEAN, PSTAT_MAX, PSTAT_RATIO } PolicyStatAgg;
 
 typedef struct PolicyStats PolicyStats;
 /* Adds one statistic of this instance. `name` is a key ("vta_hits"): letters,
@@ -59,6 +66,10 @@ typedef struct PolicyStats PolicyStats;
  * names in the same order on every instance. */
 void policy_stat_u64(PolicyStats *s, const char *name, uint64_t v);             /* a count: summed */
 void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg agg); /* a rate, a mean */
+/* A ratio num/den combined as (sum of num) / (sum of den) over the instances
+ * (a hit rate over all SMs' accesses, not the mean of per-SM rates); 0 when
+ * every den is 0. Each instance's own ratio is its per_instance value. */
+void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t den);
 
 /* The collector (used by the engine; tests may use it too). One per plugin
  * kind: begin_instance() before each instance's stats hook. */

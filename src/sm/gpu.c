@@ -327,6 +327,11 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
     uint64_t progress = g->prog_sum;
     int all_idle = g->nresident == 0;
+    if (rc == WS_SUCCESS && policy_gpu_error(pg)) { /* a plugin cannot go on (policy_gpu_fail) */
+      snprintf(err, errlen, "kernel %s: %s", L->fn->name, policy_gpu_error(pg));
+      rc = WS_ERROR_LAUNCH_FAILED;
+      break;
+    }
     if (rc != WS_SUCCESS) {
       if (!strstr(err, "out-of-bounds") && !strstr(err, "misaligned") && !strstr(err, "read-only")) rc = WS_ERROR_LAUNCH_FAILED;
       break;

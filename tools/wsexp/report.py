@@ -39,6 +39,10 @@ METRICS = {
     "disparity": ("gpu.warp_time_disparity", "warp time disparity (mean)", "fraction", False),
     "disparity_max": ("gpu.warp_time_disparity_max", "warp time disparity (max)", "fraction", False),
     "ldst_resfail_stall": ("gpu.ldst_resfail_stall_cycles", "LD/ST stall cycles (L1D reservation fails)", "cycles", False),
+    # CAWA's CPL statistics (the cpl observer, sm.observers = cpl; issue 23)
+    "cpl_accuracy": ("gpu.policies.observers.cpl.cpl_accuracy", "CPL accuracy (critical warp ranked slow)", "fraction", True),
+    "crit_l1d_hit_rate": ("gpu.policies.observers.cpl.crit_l1d_hit_rate", "critical-warp L1D hit rate", "fraction", True),
+    "crit_zero_reuse": ("gpu.policies.observers.cpl.crit_zero_reuse_fraction", "zero-reuse critical lines", "fraction", False),
 }
 BASE_DIMS = ("benchmark", "size", "config", "seed")
 

@@ -1,0 +1,317 @@
+/* cpl.c - CAWA's criticality predictor and its statistics (see cpl.h). */
+#include "policy/warp/cpl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mem_req.h"
+
+const CfgParam cpl_params[] = {
+    {.key = "critical",
+     .type = CFG_ENUM,
+     .def = "cta_max",
+     .choices = "cta_max|sm_threshold",
+     .desc = "critical warp: the largest nCrit of its CTA, or normalised nCrit over the SM > 0.5"},
+    {.key = "sample_period",
+     .type = CFG_INT,
+     .def = "100",
+     .min = 1,
+     .max = 1000000,
+     .desc = "cycles between two samples of the CPL accuracy statistic (and the priority series)"},
+    {.key = "priority_file",
+     .type = CFG_STRING,
+     .def = "",
+     .desc = "file for the critical warp's priority over time (SM 0, first CTA; empty: none)"},
+    {0},
+};
+
+#define CPL_LINES 1024u        /* critical lines tracked at once (L1D lines are far fewer) */
+#define CPL_SERIES_MAX 200000u /* samples the priority series keeps */
+
+int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
+  memset(c, 0, sizeof *c);
+  char key[160];
+  snprintf(key, sizeof key, "%s.critical", env->prefix);
+  c->nslots = env->max_warps;
+  c->max_ctas = env->max_ctas;
+  c->sm = env->sm;
+  c->mode = strcmp(cfg_str_in(env->cfg, env->prefix, "critical"), "sm_threshold") ? CPL_CTA_MAX : CPL_SM_THRESHOLD;
+  c->period = (uint64_t)cfg_int_in(env->cfg, env->prefix, "sample_period");
+  c->w = calloc(c->nslots ? c->nslots : 1, sizeof *c->w);
+  c->tmp = calloc(c->nslots ? c->nslots : 1, sizeof *c->tmp);
+  c->cta_last = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last);
+  c->cta_last_exit = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last_exit);
+  c->lines = calloc(CPL_LINES, sizeof *c->lines);
+  c->lmask = CPL_LINES - 1;
+  const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
+  if (!c->w || !c->tmp || !c->cta_last || !c->cta_last_exit || !c->lines) {
+    cpl_free(c);
+    return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
+  }
+  if (path[0] && env->sm == 0) {
+    c->series_path = strdup(path);
+    c->series_cap = CPL_SERIES_MAX;
+    c->series_cycle = calloc(c->series_cap, sizeof *c->series_cycle);
+    c->series_rank = calloc((size_t)c->series_cap * c->nslots, 1);
+    if (!c->series_path || !c->series_cycle || !c->series_rank) {
+      cpl_free(c);
+      return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
+    }
+    FILE *f = fopen(path, "w"); /* fail now, not after the run */
+    if (!f) {
+      cpl_free(c);
+      snprintf(key, sizeof key, "%s.priority_file", env->prefix);
+      return cfg_errorf(env->cfg, key, err, errlen, "cannot write %s", path);
+    }
+    fclose(f);
+  }
+  for (uint32_t i = 0; i < c->max_ctas; i++) c->cta_last[i] = UINT32_MAX;
+  return 0;
+}
+
+void cpl_free(Cpl *c) {
+  free(c->w);
+  free(c->tmp);
+  free(c->cta_last);
+  free(c->cta_last_exit);
+  free(c->lines);
+  free(c->series_path);
+  free(c->series_cycle);
+  free(c->series_rank);
+  memset(c, 0, sizeof *c);
+}
+
+int64_t cpl_crit(const Cpl *c, uint32_t slot, uint64_t now) {
+  if (slot >= c->nslots || !c->w[slot].valid) return 0;
+  const CplWarp *w = &c->w[slot];
+  int64_t elapsed = now > w->launch ? (int64_t)(now - w->launch) : 0;
+  int64_t n = w->committed ? w->ninst * elapsed / (int64_t)w->committed : w->ninst;
+  return n + (int64_t)w->nstall;
+}
+
+bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now) {
+  if (slot >= c->nslots || !c->w[slot].valid) return false;
+  int64_t my = cpl_crit(c, slot, now);
+  if (c->mode == CPL_CTA_MAX) {
+    uint32_t cs = c->w[slot].cta_slot;
+    for (uint32_t s = 0; s < c->nslots; s++) {
+      if (s == slot || !c->w[s].valid || c->w[s].cta_slot != cs) continue;
+      int64_t o = cpl_crit(c, s, now);
+      if (o > my || (o == my && s < slot)) return false;
+    }
+    return true;
+  }
+  int64_t lo = my, hi = my;
+  for (uint32_t s = 0; s < c->nslots; s++) {
+    if (!c->w[s].valid) continue;
+    int64_t o = cpl_crit(c, s, now);
+    if (o < lo) lo = o;
+    if (o > hi) hi = o;
+  }
+  return hi > lo && (my - lo) * 2 > hi - lo;
+}
+
+/* ---- the critical lines in the L1D (open addressing, backward-shift deletion) ---- */
+static uint32_t line_hash(const Cpl *c, uint64_t a) { return (uint32_t)((a >> 7) * 0x9E3779B97F4A7C15ull >> 40) & c->lmask; }
+
+static CplLine *line_find(Cpl *c, uint64_t a) {
+  for (uint32_t i = line_hash(c, a);; i = (i + 1) & c->lmask) {
+    if (!c->lines[i].used) return NULL;
+    if (c->lines[i].addr == a) return &c->lines[i];
+  }
+}
+
+static void line_put(Cpl *c, uint64_t a) {
+  CplLine *l = line_find(c, a);
+  if (!l) {
+    if (c->lcount * 4 >= CPL_LINES * 3) { c->untracked++; return; }
+    uint32_t i = line_hash(c, a);
+    while (c->lines[i].used) i = (i + 1) & c->lmask;
+    l = &c->lines[i];
+    l->used = 1;
+    l->addr = a;
+    c->lcount++;
+  }
+  l->reused = 0;
+}
+
+static void line_del(Cpl *c, CplLine *l) {
+  uint32_t i = (uint32_t)(l - c->lines);
+  c->lines[i].used = 0;
+  c->lcount--;
+  for (uint32_t j = (i + 1) & c->lmask; c->lines[j].used; j = (j + 1) & c->lmask) {
+    uint32_t h = line_hash(c, c->lines[j].addr);
+    /* move j back to the hole i when its home h is not in (i, j] (cyclically) */
+    bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+    if (stays) continue;
+    c->lines[i] = c->lines[j];
+    c->lines[j].used = 0;
+    i = j;
+  }
+}
+
+/* ---- the priority series ---- */
+static void series_write(Cpl *c, uint32_t slot) {
+  FILE *f = fopen(c->series_path, "w");
+  if (!f) { fprintf(stderr, "warpsim: cpl: cannot write %s\n", c->series_path); return; }
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < c->series_n && slot < c->nslots; i++) n += c->series_rank[(size_t)i * c->nslots + slot] != 255;
+  fprintf(f, "# CPL priority of the critical warp (the last to finish) of SM 0's first CTA, kernel launch %llu\n"
+             "# rank by nCrit among its CTA's unfinished warps: 0 = lowest; %u samples\n# cycle rank warps\n",
+          (unsigned long long)c->series_kernel, n);
+  for (uint32_t i = 0; i < c->series_n && slot < c->nslots; i++) {
+    const uint8_t *r = &c->series_rank[(size_t)i * c->nslots];
+    if (r[slot] == 255) continue;
+    uint32_t nw = 0;
+    for (uint32_t s = 0; s < c->nslots; s++) nw += r[s] != 255;
+    fprintf(f, "%llu %u %u\n", (unsigned long long)c->series_cycle[i], r[slot], nw);
+  }
+  if (ferror(f) | fclose(f)) fprintf(stderr, "warpsim: cpl: could not write %s\n", c->series_path);
+}
+
+/* One accuracy sample: each unfinished warp is slow when at least half of
+ * the other unfinished warps of its CTA have a lower nCrit. */
+static void cpl_sample(Cpl *c, uint64_t now) {
+  for (uint32_t s = 0; s < c->nslots; s++) c->tmp[s] = c->w[s].valid ? cpl_crit(c, s, now) : 0;
+  bool rec = c->series_state == 1 && c->series_n < c->series_cap;
+  uint8_t *row = rec ? &c->series_rank[(size_t)c->series_n * c->nslots] : NULL;
+  for (uint32_t s = 0; s < c->nslots; s++) {
+    if (row) row[s] = 255;
+    if (!c->w[s].valid) continue;
+    uint32_t n = 0, lower = 0;
+    for (uint32_t o = 0; o < c->nslots; o++) {
+      if (!c->w[o].valid || c->w[o].cta_slot != c->w[s].cta_slot) continue;
+      n++;
+      lower += c->tmp[o] < c->tmp[s];
+    }
+    c->w[s].samples++;
+    c->w[s].slow_samples += lower * 2 >= n - 1;
+    if (row && c->w[s].cta_slot == c->series_cta) row[s] = (uint8_t)(lower < 254 ? lower : 254);
+  }
+  if (rec) c->series_cycle[c->series_n++] = now;
+}
+
+void cpl_tick(Cpl *c, uint64_t cycle) {
+  if (cycle > c->now) c->now = cycle;
+  if (cycle < c->next_sample) return;
+  cpl_sample(c, cycle);
+  c->next_sample = (cycle / c->period + 1) * c->period;
+}
+
+uint64_t cpl_next_tick(const Cpl *c, uint64_t now) { return c->next_sample > now ? c->next_sample : now + 1; }
+
+void cpl_issue(Cpl *c, const WarpView *v, const SchedIssue *is) {
+  if (v->slot >= c->nslots) return;
+  CplWarp *w = &c->w[v->slot];
+  if (is->cycle > c->now) c->now = is->cycle;
+  if (!w->valid) return;
+  if (is->cycle > w->last_issue) w->nstall += is->cycle - w->last_issue - 1;
+  w->last_issue = is->cycle;
+  w->committed++;
+  w->ninst -= 1;
+  if (is->kind == WINST_BRANCH && is->taken && is->next_pc != SCHED_PC_EXIT) {
+    if (is->next_pc <= is->pc) w->ninst += (int64_t)(is->pc - is->next_pc) + 1; /* back over a loop body */
+    else w->ninst -= (int64_t)(is->next_pc - is->pc) - 1;                      /* forward: skipped */
+  }
+}
+
+void cpl_annotate(Cpl *c, const WarpView *v, SchedMemAnnot *m) {
+  if (cpl_is_critical(c, v->slot, c->now)) {
+    m->hints |= MEM_HINT_CRITICAL;
+    c->crit_requests++;
+  }
+}
+
+void cpl_event(Cpl *c, const SchedEvent *ev) {
+  if (ev->cycle > c->now) c->now = ev->cycle;
+  CplWarp *w = ev->slot < c->nslots ? &c->w[ev->slot] : NULL;
+  switch (ev->kind) {
+  case SCHED_EV_WARP_LAUNCH:
+    if (!w) return;
+    memset(w, 0, sizeof *w);
+    w->valid = 1;
+    w->launch = w->last_issue = ev->cycle;
+    w->cta_slot = ev->cta_slot;
+    return;
+  case SCHED_EV_WARP_EXIT:
+    if (!w) return;
+    w->valid = 0;
+    w->exit_cycle = ev->cycle;
+    if (ev->cta_slot < c->max_ctas && ev->cycle >= c->cta_last_exit[ev->cta_slot]) {
+      c->cta_last[ev->cta_slot] = ev->slot;
+      c->cta_last_exit[ev->cta_slot] = ev->cycle;
+    }
+    return;
+  case SCHED_EV_CTA_LAUNCH:
+    if (ev->cta_slot < c->max_ctas) c->cta_last[ev->cta_slot] = UINT32_MAX, c->cta_last_exit[ev->cta_slot] = 0;
+    if (c->series_path && c->series_state == 0) {
+      c->series_state = 1;
+      c->series_cta = ev->cta_slot;
+      c->series_kernel = ev->kernel ? ev->kernel->launch_index : 0;
+    }
+    return;
+  case SCHED_EV_CTA_EXIT: {
+    if (ev->cta_slot >= c->max_ctas) return;
+    uint32_t last = c->cta_last[ev->cta_slot];
+    if (last < c->nslots) { /* the critical warp: the one that finished last (its slot is still untouched) */
+      c->acc_samples += c->w[last].samples;
+      c->acc_slow += c->w[last].slow_samples;
+      c->ctas_scored++;
+    }
+    if (c->series_state == 1 && ev->cta_slot == c->series_cta) {
+      series_write(c, last);
+      c->series_state = 2;
+    }
+    c->cta_last[ev->cta_slot] = UINT32_MAX;
+    return;
+  }
+  case SCHED_EV_L1_HIT:
+  case SCHED_EV_L1_MISS:
+  case SCHED_EV_L1_MERGE:
+  case SCHED_EV_L1_BYPASS: {
+    c->all_accesses++;
+    bool crit = cpl_is_critical(c, ev->slot, ev->cycle);
+    c->crit_accesses += crit;
+    if (ev->kind == SCHED_EV_L1_HIT) {
+      c->crit_hits += crit;
+      CplLine *l = line_find(c, ev->line_addr);
+      if (l) l->reused = 1;
+    } else if (ev->kind == SCHED_EV_L1_MISS && crit) {
+      c->crit_fills++;
+      line_put(c, ev->line_addr);
+    } else if (ev->kind == SCHED_EV_L1_MISS) {
+      CplLine *l = line_find(c, ev->line_addr); /* re-allocated by a non-critical warp: no longer tracked */
+      if (l) line_del(c, l);
+    }
+    return;
+  }
+  case SCHED_EV_L1_EVICT: {
+    CplLine *l = line_find(c, ev->line_addr);
+    if (!l) return;
+    c->crit_evicted++;
+    c->crit_zero_reuse += !l->reused;
+    line_del(c, l);
+    return;
+  }
+  case SCHED_EV_KERNEL_BEGIN: /* the L1D starts empty: forget lines of the last kernel */
+    memset(c->lines, 0, CPL_LINES * sizeof *c->lines);
+    c->lcount = 0;
+    return;
+  default: return;
+  }
+}
+
+void cpl_stats(const Cpl *c, PolicyStats *out) {
+  policy_stat_ratio(out, "cpl_accuracy", c->acc_slow, c->acc_samples);
+  policy_stat_u64(out, "cpl_accuracy_samples", c->acc_samples);
+  policy_stat_u64(out, "cpl_ctas_scored", c->ctas_scored);
+  policy_stat_u64(out, "critical_mem_insts", c->crit_requests);
+  policy_stat_ratio(out, "crit_l1d_hit_rate", c->crit_hits, c->crit_accesses);
+  policy_stat_u64(out, "crit_l1d_accesses", c->crit_accesses);
+  policy_stat_u64(out, "l1d_accesses", c->all_accesses);
+  policy_stat_u64(out, "crit_lines_filled", c->crit_fills);
+  policy_stat_u64(out, "crit_lines_evicted", c->crit_evicted);
+  policy_stat_ratio(out, "crit_zero_reuse_fraction", c->crit_zero_reuse, c->crit_evicted);
+  policy_stat_u64(out, "crit_lines_untracked", c->untracked);
+}

@@ -1,0 +1,115 @@
+/* cpl.h - CAWA's criticality predictor (CPL; Lee et al., ISCA'15, section
+ * 3.1; spec: shared/spec/policies.md section 3), one instance per SM, fed
+ * by the warp-plugin hooks of whoever embeds it: the gcaws scheduler, or the
+ * `cpl` SM observer beside any other scheduler (so CACP can read the critical
+ * bit under lrr, gto or two-level).
+ *
+ * Per warp slot: nCrit = nInst * CPI_avg + nStall, where
+ *   nInst  starts at 0; a taken backward branch adds the block it jumps back
+ *          over ((pc - target) + 1 instructions), a taken forward branch
+ *          subtracts the instructions it skips ((target - pc) - 1), and every
+ *          issued (committed) instruction subtracts 1;
+ *   CPI_avg = cycles since the warp's launch / its committed instructions
+ *          (1 before its first); the product is taken in integers,
+ *          nInst * elapsed / committed, truncated toward zero;
+ *   nStall accumulates (cycles between two consecutive issues) - 1, the first
+ *          issue counting from the launch.
+ * PCs are instruction indices (policy_env.h), so the instruction size is 1.
+ *
+ * The critical warp: `critical = cta_max` (the unfinished warp of its CTA with
+ * the largest nCrit, ties to the lower slot) or `sm_threshold` (nCrit
+ * normalised to [0, 1] over the SM's unfinished warps is above 0.5).
+ *
+ * Statistics (the paper's Figures 11, 12, 14, 15), all measured from the
+ * hooks, so they mean the same under every scheduler:
+ *  - accuracy (Fig. 11): every `sample_period` cycles each unfinished warp is
+ *    classed "slow" when its nCrit ranks at or above half of its CTA's
+ *    unfinished warps (strictly lower nCrit counted: lower * 2 >= n - 1).
+ *    When a CTA exits, its critical warp is the one that finished last (the
+ *    longest execution time: the CTA's warps launch together); its slow
+ *    samples / samples are added up. accuracy = the sums' ratio.
+ *  - crit_l1d_hit_rate (Fig. 14): L1D line requests of loads made by a warp
+ *    predicted critical at that moment: hits / (hits + misses + merges +
+ *    bypasses).
+ *  - zero-reuse critical lines (Fig. 15): lines allocated by a miss of a warp
+ *    predicted critical; at their eviction (replacement or invalidation),
+ *    those that saw no hit (by any warp) since the fill.
+ *  - a priority series (Fig. 12, `priority_file`): on SM 0, the first CTA of
+ *    the first kernel: at every sample, each warp's rank by nCrit in its CTA
+ *    (0 lowest); when the CTA exits, the series of its last-finishing warp is
+ *    written as "cycle rank" lines.
+ */
+#ifndef WS_POLICY_CPL_H
+#define WS_POLICY_CPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "policy/warp_sched.h"
+
+typedef enum CplCriticalMode { CPL_CTA_MAX = 0, CPL_SM_THRESHOLD } CplCriticalMode;
+
+typedef struct CplWarp {
+  int64_t ninst;
+  uint64_t committed, launch, last_issue, nstall;
+  uint64_t samples, slow_samples; /* accuracy samples of this warp */
+  uint64_t exit_cycle;
+  uint32_t cta_slot;
+  uint8_t valid;
+} CplWarp;
+
+typedef struct CplLine { uint64_t addr; uint8_t used, reused; } CplLine;
+
+typedef struct Cpl {
+  uint32_t nslots, max_ctas, sm;
+  CplCriticalMode mode;
+  uint64_t period, next_sample;
+  uint64_t now;            /* the latest cycle a hook told */
+  CplWarp *w;
+  int64_t *tmp;           /* nslots scratch values */
+  /* per CTA slot: the warp that exited last and when (accuracy) */
+  uint32_t *cta_last;
+  uint64_t *cta_last_exit;
+  /* statistics */
+  uint64_t acc_samples, acc_slow, ctas_scored;
+  uint64_t crit_hits, crit_accesses, all_accesses;
+  uint64_t crit_fills, crit_evicted, crit_zero_reuse, untracked;
+  uint64_t crit_requests;  /* memory instructions annotated critical */
+  /* critical lines in flight: open addressing on the line address */
+  CplLine *lines;
+  uint32_t lmask, lcount;
+  /* the priority series (SM 0 only, when a file is named) */
+  char *series_path;
+  int series_state;        /* 0 waiting for the first CTA, 1 recording, 2 written */
+  uint32_t series_cta;     /* its CTA slot */
+  uint64_t series_kernel;  /* its kernel launch index */
+  uint32_t series_n, series_cap;
+  uint64_t *series_cycle;  /* series_cap samples */
+  uint8_t *series_rank;    /* series_cap x nslots ranks (255: not in the CTA) */
+  int series_failed;
+} Cpl;
+
+/* The CPL keys, shared by every plugin that embeds it (under its prefix):
+ * critical, sample_period, priority_file. */
+extern const CfgParam cpl_params[];
+
+/* Reads the keys under `prefix`; 0 or -1 with err set. */
+int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen);
+void cpl_free(Cpl *c);
+
+/* The hooks' work (call from the embedding plugin's hooks). */
+void cpl_event(Cpl *c, const SchedEvent *ev);
+void cpl_issue(Cpl *c, const WarpView *v, const SchedIssue *is);
+void cpl_tick(Cpl *c, uint64_t cycle);
+uint64_t cpl_next_tick(const Cpl *c, uint64_t now);
+/* Sets MEM_HINT_CRITICAL when the issuing warp is critical now (the latest
+ * cycle any hook has told: annotate has no cycle of its own). */
+void cpl_annotate(Cpl *c, const WarpView *v, SchedMemAnnot *m);
+void cpl_stats(const Cpl *c, PolicyStats *out);
+
+/* nCrit of a slot at `now` (0 for an empty slot). */
+int64_t cpl_crit(const Cpl *c, uint32_t slot, uint64_t now);
+/* Whether the warp in `slot` is critical at `now` (mode as configured). */
+bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now);
+
+#endif

@@ -1,0 +1,330 @@
+/* gcaws.c - CAWA's criticality-aware schedulers (Lee et al., ISCA'15;
+ * shared/spec/policies.md section 3):
+ *  - `gcaws`: the warp that issued last first (greedy), then the others by
+ *    CPL's nCrit, largest first, ties to the oldest. It embeds a CPL (cpl.h;
+ *    its keys sched.gcaws.critical, .sample_period, .priority_file) and marks
+ *    the memory requests of the critical warp MEM_HINT_CRITICAL, so
+ *    `sched.policy = gcaws` with `l1d.policy = cacp` is CAWA.
+ *  - `caws`: the oracle (CAWS, Lee and Wu, PACT'14, as CAWA's Figure 13 runs
+ *    it): the same order with each warp's criticality taken from a profile of
+ *    a previous run, its execution time (exit - launch cycles). With
+ *    `sched.caws.mode = write` (the default) the run schedules as gto and
+ *    writes the profile (`sched.caws.profile`; none named: nothing is
+ *    written, so caws with its defaults runs as gto) when the GPU is freed; with `mode = read` it
+ *    orders by the profile. Entries are keyed by kernel launch index, kernel
+ *    name, CTA id and warp in the CTA; a launch whose kernel differs from the
+ *    profile's, or a warp with no entry, stops the run with an error naming
+ *    the key (policy_gpu_fail). caws keeps a CPL for its statistics only and
+ *    sets no hint.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "policy/warp/cpl.h"
+#include "policy/warp_sched.h"
+
+/* ---- the oracle profile, one per GPU (policy_shared "caws-profile") ---- */
+typedef struct CawsEntry {
+  uint32_t launch, cta, warp;
+  uint64_t cycles;
+} CawsEntry;
+
+typedef struct CawsProfile {
+  int loaded;     /* read mode: the file was read (by the first SM) */
+  int writing;    /* write mode */
+  char path[1024];
+  CawsEntry *e;
+  uint32_t n, cap;
+  char **names;   /* per launch index: the kernel's name (NULL unknown) */
+  uint32_t nnames;
+  int oom;
+} CawsProfile;
+
+static int entry_cmp(const void *a, const void *b) {
+  const CawsEntry *x = a, *y = b;
+  if (x->launch != y->launch) return x->launch < y->launch ? -1 : 1;
+  if (x->cta != y->cta) return x->cta < y->cta ? -1 : 1;
+  if (x->warp != y->warp) return x->warp < y->warp ? -1 : 1;
+  return 0;
+}
+
+static int profile_name(CawsProfile *p, uint32_t launch, const char *name) {
+  if (launch >= p->nnames) {
+    char **nn = realloc(p->names, (launch + 1) * sizeof *nn);
+    if (!nn) return -1;
+    for (uint32_t i = p->nnames; i <= launch; i++) nn[i] = NULL;
+    p->names = nn;
+    p->nnames = launch + 1;
+  }
+  if (!p->names[launch] && !(p->names[launch] = strdup(name))) return -1;
+  return 0;
+}
+
+static int profile_add(CawsProfile *p, CawsEntry e) {
+  if (p->n == p->cap) {
+    uint32_t nc = p->cap ? 2 * p->cap : 1024;
+    CawsEntry *ne = realloc(p->e, nc * sizeof *ne);
+    if (!ne) return -1;
+    p->e = ne;
+    p->cap = nc;
+  }
+  p->e[p->n++] = e;
+  return 0;
+}
+
+/* At the GPU's end: a write-mode profile goes to its path whole, or not at all. */
+static void profile_fini(void *block) {
+  CawsProfile *p = block;
+  if (p->writing) {
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", p->path, (long)getpid());
+    FILE *f = p->oom ? NULL : fopen(tmp, "w");
+    if (f) {
+      if (p->n) qsort(p->e, p->n, sizeof *p->e, entry_cmp);
+      fprintf(f, "# warpsim caws profile: 'kernel LAUNCH NAME' lines, then 'LAUNCH CTA WARP CYCLES' (warp execution time)\n");
+      for (uint32_t i = 0; i < p->nnames; i++)
+        if (p->names[i]) fprintf(f, "kernel %u %s\n", i, p->names[i]);
+      for (uint32_t i = 0; i < p->n; i++)
+        fprintf(f, "%u %u %u %llu\n", p->e[i].launch, p->e[i].cta, p->e[i].warp, (unsigned long long)p->e[i].cycles);
+      int bad = ferror(f) != 0;
+      bad |= fclose(f) != 0;
+      if (bad || rename(tmp, p->path)) f = NULL;
+    }
+    if (!f) {
+      fprintf(stderr, "warpsim: caws: could not write the profile %s\n", p->path);
+      remove(tmp);
+    }
+  }
+  for (uint32_t i = 0; i < p->nnames; i++) free(p->names[i]);
+  free(p->names);
+  free(p->e);
+}
+
+/* Reads a profile; 0, or -1 with a message. */
+static int profile_read(CawsProfile *p, const char *path, char *msg, size_t len) {
+  FILE *f = fopen(path, "r");
+  if (!f) return snprintf(msg, len, "cannot read the profile %s (write it first with sched.caws.mode = write)", path), -1;
+  char line[1200];
+  unsigned lineno = 0;
+  int rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
+    lineno++;
+    if (line[0] == '#' || line[0] == '\n') continue;
+    unsigned a, b, c;
+    unsigned long long cyc;
+    char name[1024];
+    if (sscanf(line, "kernel %u %1023s", &a, name) == 2) {
+      if (profile_name(p, a, name)) rc = (snprintf(msg, len, "out of memory"), -1);
+    } else if (sscanf(line, "%u %u %u %llu", &a, &b, &c, &cyc) == 4) {
+      if (profile_add(p, (CawsEntry){.launch = a, .cta = b, .warp = c, .cycles = cyc}))
+        rc = (snprintf(msg, len, "out of memory"), -1);
+    } else {
+      rc = (snprintf(msg, len, "%s:%u: not a caws profile line", path, lineno), -1);
+    }
+  }
+  fclose(f);
+  if (rc) return rc;
+  if (p->n) qsort(p->e, p->n, sizeof *p->e, entry_cmp);
+  p->loaded = 1;
+  return 0;
+}
+
+static const CawsEntry *profile_find(const CawsProfile *p, uint32_t launch, uint32_t cta, uint32_t warp) {
+  CawsEntry k = {.launch = launch, .cta = cta, .warp = warp};
+  return p->n ? bsearch(&k, p->e, p->n, sizeof *p->e, entry_cmp) : NULL;
+}
+
+/* ---- the schedulers ---- */
+typedef struct Gcaws {
+  Cpl cpl;
+  SchedAgeCache age;
+  PolicyGpu *gpu;
+  int oracle;              /* caws */
+  int reading;             /* caws, mode = read */
+  CawsProfile *prof;
+  uint32_t nslots;
+  int64_t *key;            /* per slot: the criticality the order sorts by */
+  uint64_t *oracle_cycles; /* caws read: the profiled time per slot */
+  uint8_t *have;           /* caws read: looked up for the slot's current warp */
+  uint32_t *cta_id, *warp_in_cta; /* caws write: per slot, from the views */
+} Gcaws;
+
+static const CfgParam caws_params[] = {
+    {.key = "mode", .type = CFG_ENUM, .def = "write", .choices = "write|read",
+     .desc = "write: schedule as gto and write the profile; read: order by the profile"},
+    {.key = "profile", .type = CFG_STRING, .def = "",
+     .desc = "the per-warp criticality profile file (read mode: required; write mode: none = write nothing)"},
+    {.key = "critical", .type = CFG_ENUM, .def = "cta_max", .choices = "cta_max|sm_threshold",
+     .desc = "the statistics' CPL: critical warp by CTA maximum or SM threshold"},
+    {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
+     .desc = "cycles between two samples of the CPL accuracy statistic"},
+    {.key = "priority_file", .type = CFG_STRING, .def = "",
+     .desc = "file for the critical warp's CPL priority over time (SM 0, first CTA; empty: none)"},
+    {0},
+};
+
+static void gcaws_free(void *state) {
+  Gcaws *g = state;
+  if (!g) return;
+  cpl_free(&g->cpl);
+  sched_age_cache_free(&g->age);
+  free(g->key);
+  free(g->oracle_cycles);
+  free(g->have);
+  free(g->cta_id);
+  free(g->warp_in_cta);
+  free(g);
+}
+
+static int gcaws_init_common(void **state, const WarpSchedEnv *env, char *err, size_t errlen, int oracle) {
+  Gcaws *g = calloc(1, sizeof *g);
+  if (!g) return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
+  if (cpl_init(&g->cpl, env, err, errlen)) {
+    free(g);
+    return -1;
+  }
+  g->nslots = env->max_warps;
+  g->gpu = env->gpu;
+  g->oracle = oracle;
+  size_t n = env->max_warps ? env->max_warps : 1;
+  g->key = calloc(n, sizeof *g->key);
+  g->oracle_cycles = calloc(n, sizeof *g->oracle_cycles);
+  g->have = calloc(n, 1);
+  g->cta_id = calloc(n, sizeof *g->cta_id);
+  g->warp_in_cta = calloc(n, sizeof *g->warp_in_cta);
+  if (sched_age_cache_init(&g->age, env, env->nsched) || !g->key || !g->oracle_cycles || !g->have || !g->cta_id ||
+      !g->warp_in_cta) {
+    gcaws_free(g);
+    return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
+  }
+  if (oracle) {
+    const char *path = cfg_str_in(env->cfg, env->prefix, "profile");
+    g->reading = !strcmp(cfg_str_in(env->cfg, env->prefix, "mode"), "read");
+    if ((g->reading && !path[0]) || strlen(path) >= sizeof g->prof->path) {
+      gcaws_free(g);
+      return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen,
+                        path[0] ? "path too long" : "the caws oracle reads a profile file (written by a run with "
+                                                    "sched.caws.mode = write)");
+    }
+    if (path[0]) g->prof = policy_shared(env->gpu, "caws-profile", sizeof *g->prof, profile_fini);
+    if (path[0] && !g->prof) {
+      gcaws_free(g);
+      return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen, "out of memory (or no GPU)");
+    }
+    if (g->prof && !g->prof->path[0]) { /* the first SM sets the block up */
+      snprintf(g->prof->path, sizeof g->prof->path, "%s", path);
+      char msg[1200];
+      if (g->reading && profile_read(g->prof, path, msg, sizeof msg)) {
+        gcaws_free(g);
+        return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen, "%s", msg);
+      }
+      if (!g->reading) {
+        FILE *f = fopen(path, "a"); /* fail now if it cannot be written, not after the run */
+        if (!f) {
+          gcaws_free(g);
+          return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen, "cannot write %s", path);
+        }
+        fclose(f);
+        g->prof->writing = 1;
+      }
+    }
+  }
+  *state = g;
+  return 0;
+}
+
+static int gcaws_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
+  return gcaws_init_common(state, env, err, errlen, 0);
+}
+static int caws_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
+  return gcaws_init_common(state, env, err, errlen, 1);
+}
+
+static void gcaws_warps_change(void *state) { sched_age_cache_changed(&((Gcaws *)state)->age); }
+
+/* caws read: the profiled time of the warp in `s` (looked up once per warp). */
+static uint64_t oracle_key(Gcaws *g, const WarpView *v) {
+  uint32_t s = v->slot;
+  if (g->have[s]) return g->oracle_cycles[s];
+  const PolicyKernel *k = policy_gpu_kernel(g->gpu);
+  const CawsEntry *e = profile_find(g->prof, k->launch_index, v->cta_id, v->warp_in_cta);
+  if (!e)
+    policy_gpu_fail(g->gpu, "caws profile %s has no entry for kernel %s launch %u CTA %u warp %u "
+                    "(write the profile with the same benchmark, size and seed)",
+                    g->prof->path, k->name ? k->name : "?", k->launch_index, v->cta_id, v->warp_in_cta);
+  g->have[s] = 1;
+  g->oracle_cycles[s] = e ? e->cycles : 0;
+  return g->oracle_cycles[s];
+}
+
+static uint32_t gcaws_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
+                            uint64_t cycle, uint32_t *out) {
+  Gcaws *g = state;
+  if (g->oracle && !g->reading) return sched_order_gto(&g->age, v, nslots, sched, greedy, out);
+  uint32_t n = sched_collect_by_age_cached(&g->age, v, nslots, sched, out);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t s = out[i];
+    g->key[s] = g->oracle ? (int64_t)oracle_key(g, &v[s]) : cpl_crit(&g->cpl, s, cycle);
+  }
+  /* stable insertion sort, largest criticality first: ties keep the age order */
+  for (uint32_t i = 1; i < n; i++) {
+    uint32_t s = out[i], j = i;
+    for (; j > 0 && g->key[out[j - 1]] < g->key[s]; j--) out[j] = out[j - 1];
+    out[j] = s;
+  }
+  if (greedy >= 0 && (uint32_t)greedy < nslots && v[greedy].valid) sched_move_front(out, n, greedy);
+  return n;
+}
+
+static void gcaws_issue(void *state, const WarpView *v, const SchedIssue *is) {
+  Gcaws *g = state;
+  cpl_issue(&g->cpl, v, is);
+  if (v->slot < g->nslots) g->cta_id[v->slot] = v->cta_id, g->warp_in_cta[v->slot] = v->warp_in_cta;
+}
+
+static void gcaws_event(void *state, const SchedEvent *ev) {
+  Gcaws *g = state;
+  cpl_event(&g->cpl, ev);
+  CawsProfile *p = g->prof;
+  if (!g->oracle || !p) return;
+  if (ev->kind == SCHED_EV_WARP_LAUNCH && ev->slot < g->nslots) g->have[ev->slot] = 0;
+  if (ev->kind == SCHED_EV_KERNEL_BEGIN && ev->kernel) {
+    const PolicyKernel *k = ev->kernel;
+    if (p->writing && profile_name(p, k->launch_index, k->name ? k->name : "?")) p->oom = 1;
+    if (p->loaded) {
+      const char *want = k->launch_index < p->nnames ? p->names[k->launch_index] : NULL;
+      if (!want)
+        policy_gpu_fail(g->gpu, "caws profile %s has no kernel launch %u (%s)", p->path, k->launch_index,
+                        k->name ? k->name : "?");
+      else if (strcmp(want, k->name ? k->name : ""))
+        policy_gpu_fail(g->gpu, "caws profile %s: launch %u was kernel %s, this run's launch %u is kernel %s", p->path,
+                        k->launch_index, want, k->launch_index, k->name ? k->name : "?");
+    }
+  }
+  if (ev->kind == SCHED_EV_WARP_EXIT && p->writing && ev->slot < g->nslots) {
+    const PolicyKernel *k = ev->kernel ? ev->kernel : policy_gpu_kernel(g->gpu);
+    CawsEntry e = {.launch = k->launch_index, .cta = ev->cta_id, .warp = g->warp_in_cta[ev->slot],
+                   .cycles = ev->cycle - g->cpl.w[ev->slot].launch};
+    if (profile_add(p, e)) p->oom = 1;
+  }
+}
+
+static void gcaws_annotate(void *state, const WarpView *v, SchedMemAnnot *m) {
+  Gcaws *g = state;
+  if (!g->oracle) cpl_annotate(&g->cpl, v, m);
+}
+
+static void gcaws_tick(void *state, uint64_t cycle) { cpl_tick(&((Gcaws *)state)->cpl, cycle); }
+static uint64_t gcaws_next_tick(void *state, uint64_t now) { return cpl_next_tick(&((Gcaws *)state)->cpl, now); }
+static void gcaws_stats(void *state, PolicyStats *out) { cpl_stats(&((Gcaws *)state)->cpl, out); }
+
+const WarpSchedPolicy warp_policy_gcaws = {
+    .name = "gcaws", .params = cpl_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
+    .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
+    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats};
+const WarpSchedPolicy warp_policy_caws = {
+    .name = "caws", .params = caws_params, .init = caws_init, .free = gcaws_free, .order = gcaws_order,
+    .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
+    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats};
