@@ -272,8 +272,8 @@ static void test_lazy_equals_every_cycle(void) {
   for (uint64_t t = 1; t < 3000; t++) {
     b.p->tick(b.st, t);
     if (t == wake) a.p->tick(a.st, t), wake = next(&a, t);
-    if (t % 37 == 0 && t < 2200) { /* victim t%4 names (t/37)%4 */
-      uint32_t v = (uint32_t)(t % NW), i = (uint32_t)((t / 37) % NW);
+    if (t % 37 == 0 && t < 2200) { /* the k-th: victim k%4 names another warp */
+      uint32_t k = (uint32_t)(t / 37), v = k % NW, i = (k + 1 + (k / NW) % 3) % NW;
       uint64_t l = 0x10000 + 128 * (line++ % 64);
       interfere(&a, v, (int32_t)i, l, t);
       interfere(&b, v, (int32_t)i, l, t);
@@ -299,10 +299,11 @@ static void test_lazy_equals_every_cycle(void) {
 
 /* ---- on the simulator ---- */
 /* Warp w spins w * delay iterations, loads its line buf + w * 128, spins
- * 2 * delay, loads it again, stores next to it. With a 1-line L1D and two
- * warps: warp 1's B evicts warp 0's A; warp 0's reload misses, hits its VTA
- * naming warp 1, which is throttled before its reload; warp 0 exits, which
- * releases warp 1; warp 1's reload hits its VTA naming warp 0, gone. */
+ * 2 * delay, loads it again, stores next to it; warp 0 then spins 8 * delay
+ * more. With a 1-line L1D and two warps: warp 1's B evicts warp 0's A; warp
+ * 0's reload misses, hits its VTA naming warp 1, which is throttled: its
+ * reload is refused until warp 0 exits (release_cycles is out of reach);
+ * then warp 1's reload hits its VTA naming warp 0, gone. */
 static const char rl_ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry rl(.param .u64 buf, .param .u32 delay)\n{\n"
@@ -316,13 +317,16 @@ static const char rl_ptx[] =
     "  shl.b32 %r8, %r4, 1;\n"
     "$L_spin2:\n  add.u32 %r8, %r8, -1;\n  setp.ne.u32 %p3, %r8, 0;\n  @%p3 bra $L_spin2;\n"
     "  ld.global.u32 %r9, [%rd3];\n  add.u32 %r10, %r9, %r7;\n  st.global.u32 [%rd3+4], %r10;\n"
-    "  ret;\n}\n"
+    "  setp.ne.u32 %p1, %r2, 0;\n  @%p1 bra $L_end;\n  shl.b32 %r11, %r4, 3;\n"
+    "$L_spin3:\n  add.u32 %r11, %r11, -1;\n  setp.ne.u32 %p2, %r11, 0;\n  @%p2 bra $L_spin3;\n"
+    "$L_end:\n  ret;\n}\n"
     "//@warpsim regs rl 16\n";
 
 static char *run_rl(const char *sched, uint32_t warps, uint32_t delay) {
   char pol[64];
   snprintf(pol, sizeof pol, "sched.policy=%s", sched);
-  const char *sets[] = {"sm.count=1", pol, "l1d.size=128", "l1d.assoc=1", "sm.observers=missclass", NULL};
+  const char *sets[] = {"sm.count=1", pol, "l1d.size=128", "l1d.assoc=1", "sm.observers=missclass",
+                        "sched.iwarp.release_cycles=1000000", NULL};
   TestGpu t;
   if (test_gpu_open(&t, sets)) {
     CHECK(0);
