@@ -760,7 +760,7 @@ const BenchDesc bench_desc_ii = {
     .name = "ii",
     .summary = "MapReduce InvertedIndex: byte-wise link scan per HTML document, bitonic sort, posting lists per URL",
     .papers = "iWarp",
-    .suite = "II",
+    .suite = "I",
     .sizes = {"1792 HTML documents (~0.3 MB)", "32768 HTML documents (~5 MB)", "262144 HTML documents (~42 MB)"},
     .run = ii_run,
 };
