@@ -10,7 +10,8 @@
 # Prints the cases that differ (or fail) and exits 1 if there are any.
 # CASES=REGEX keeps only the cases whose line ("bench size sched [args]")
 # matches the extended regular expression. For a change that adds statistics
-# or splits one: ADDED=1 ignores the keys only the new binary writes, and
+# or splits one: ADDED=1 ignores the keys only the new binary writes (also in
+# the objects of a list, e.g. each kernel's), and
 # FOLD="a.b>c.d ..." adds the new binary's statistic a.b into c.d (and drops
 # a.b) before comparing (e.g. a stall reason split out of another).
 # Takes about 30 s with 2 jobs. Needs python3 (tools/setup-debian.sh).
@@ -101,6 +102,8 @@ ref, new = (json.load(open(p)) for p in sys.argv[1:3])
 def cmp(a, b, path):
     if isinstance(a, dict) and isinstance(b, dict):
         return [d for k in a for d in (cmp(a[k], b[k], path + "." + k) if k in b else [path + "." + k + ": missing"])]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):  # e.g. the kernels, each with new keys
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in cmp(x, y, f"{path}[{i}]")]
     return [] if a == b else [f"{path}: {a} -> {b}"]
 d = cmp(ref, new, "")
 print("\n".join(d))

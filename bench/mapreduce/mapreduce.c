@@ -561,3 +561,265 @@ const BenchDesc bench_desc_ss = {
               "512 documents x 128 terms (130816 pairs; bypass paper's 512*128)"},
     .run = ss_run,
 };
+
+/* ---------------- InvertedIndex ---------------- */
+/* Mars's II: HTML documents in, for every linked URL the sorted list of the
+ * documents linking to it out. The map and reduce kernels are in ii.cu
+ * (ii.ptx); the runtime's scan, sort and group in mapreduce.ptx. */
+
+static const int ii_ndocs[BENCH_NSIZES] = {1792, 32768, 262144};
+
+typedef struct IiPosting { uint32_t url, doc; } IiPosting;
+
+static int ii_cmp_posting(const void *a, const void *b) {
+  const IiPosting *x = a, *y = b;
+  if (x->url != y->url) return x->url < y->url ? -1 : 1;
+  return x->doc < y->doc ? -1 : x->doc > y->doc;
+}
+
+/* CPU twin of the kernel's link automaton (ii_step): the next link at or
+ * after *p in doc[.., end): returns 1 and its URL hash, leaving *p after the
+ * closing quote; 0 when there is none. */
+static int ii_next_link(const char *doc, int *p, int end, uint32_t *hash) {
+  static const char pat[6] = {'h', 'r', 'e', 'f', '=', '"'};
+  int s = 0;
+  uint32_t h = 0;
+  for (int q = *p; q < end; q++) {
+    unsigned c = (unsigned char)doc[q];
+    if (s == 6) {
+      if (c == '"') {
+        *p = q + 1;
+        *hash = h == MR_EMPTY_KEY ? MR_EMPTY_KEY - 1 : h;
+        return 1;
+      }
+      h = (h ^ c) * 16777619u;
+    } else if (c == (unsigned char)pat[s]) {
+      if (++s == 6) h = 2166136261u;
+    } else {
+      s = c == 'h';
+    }
+  }
+  *p = end;
+  return 0;
+}
+
+/* n short HTML documents: 1..2 paragraphs of 3..8 filler words with 0..2
+ * links each, link targets Zipf(1.0) over max(n/4, 16) URLs. Returns the
+ * text (caller frees) and fills doc_start[0..n]; NULL when out of memory. */
+static char *ii_generate(BenchRng *g, int n, uint32_t *doc_start) {
+  static const char *const words[16] = {"data",  "graph",  "cache", "warp",   "kernel", "memory", "thread", "index",
+                                        "query", "server", "page",  "search", "link",   "node",   "table",  "value"};
+  static const char *const tlds[4] = {"com", "org", "net", "edu"};
+  BenchZipf zipf;
+  uint32_t nurls = (uint32_t)(n / 4 > 16 ? n / 4 : 16);
+  if (bench_zipf_init(&zipf, nurls, 1.0) != 0) return NULL;
+  size_t cap = (size_t)n * 400 + 1, len = 0;
+  char *text = malloc(cap);
+  if (!text) {
+    bench_zipf_free(&zipf);
+    return NULL;
+  }
+  for (int d = 0; d < n; d++) {
+    doc_start[d] = (uint32_t)len;
+    len += (size_t)snprintf(text + len, cap - len, "<body>\n");
+    int paras = 1 + (int)bench_rng_below(g, 2);
+    for (int p = 0; p < paras; p++) {
+      len += (size_t)snprintf(text + len, cap - len, "<p>");
+      int nw = 3 + (int)bench_rng_below(g, 6), links = (int)bench_rng_below(g, 3);
+      for (int w = 0; w < nw; w++) {
+        if (links && (int)bench_rng_below(g, (uint32_t)(nw - w)) < links) {
+          uint32_t u = bench_zipf_next(&zipf, g);
+          len += (size_t)snprintf(text + len, cap - len, "<a href=\"http://www.site%u.%s/%s/page%u.html\">%s</a> ",
+                                  u % 251, tlds[u % 4], words[u % 16], u, words[(u + 3) % 16]);
+          links--;
+        } else {
+          len += (size_t)snprintf(text + len, cap - len, "%s ", words[bench_rng_below(g, 16)]);
+        }
+      }
+      len += (size_t)snprintf(text + len, cap - len, "</p>\n");
+    }
+    len += (size_t)snprintf(text + len, cap - len, "</body>\n");
+  }
+  doc_start[n] = (uint32_t)len;
+  bench_zipf_free(&zipf);
+  return text;
+}
+
+static int ii_run(BenchRun *r) {
+  int n = ii_ndocs[r->size];
+  int status = BENCH_ERROR;
+  MrRuntime m = {0};
+  WsModule *mod = NULL;
+  WsFunction *fn_count = NULL, *fn_map = NULL, *fn_rcount = NULL, *fn_reduce = NULL;
+  WsDevPtr d_text = 0, d_docs = 0, d_offsets = 0, d_keys = 0, d_vals = 0, d_starts = 0, d_roffsets = 0;
+  WsDevPtr d_url = 0, d_n = 0, d_post = 0;
+  uint32_t *doc_start = malloc(sizeof(uint32_t) * ((size_t)n + 1));
+  IiPosting *want = NULL;
+  uint32_t *want_url = NULL, *want_n = NULL, *want_post = NULL, *got_url = NULL, *got_n = NULL, *got_post = NULL,
+           *got_off = NULL, *got_flat = NULL;
+  char *text = NULL;
+  if (!doc_start) goto oom;
+  BenchRng g;
+  bench_rng_seed(&g, r->seed);
+  text = ii_generate(&g, n, doc_start);
+  if (!text) goto oom;
+  size_t text_len = doc_start[n];
+
+  /* CPU reference: (URL, document) pairs sorted, duplicates dropped, grouped by URL */
+  int npairs = 0;
+  for (int d = 0; d < n; d++) {
+    int p = (int)doc_start[d];
+    uint32_t h;
+    while (ii_next_link(text, &p, (int)doc_start[d + 1], &h)) npairs++;
+  }
+  want = malloc(sizeof *want * (size_t)(npairs ? npairs : 1));
+  if (!want) goto oom;
+  npairs = 0;
+  for (int d = 0; d < n; d++) {
+    int p = (int)doc_start[d];
+    uint32_t h;
+    while (ii_next_link(text, &p, (int)doc_start[d + 1], &h)) want[npairs++] = (IiPosting){h, (uint32_t)d};
+  }
+  qsort(want, (size_t)npairs, sizeof *want, ii_cmp_posting);
+  want_url = malloc(sizeof(uint32_t) * (size_t)(npairs ? npairs : 1));
+  want_n = malloc(sizeof(uint32_t) * (size_t)(npairs ? npairs : 1));
+  want_post = malloc(sizeof(uint32_t) * (size_t)(npairs ? npairs : 1));
+  if (!want_url || !want_n || !want_post) goto oom;
+  int nurl = 0, npost = 0;
+  for (int i = 0; i < npairs; i++) {
+    if (i == 0 || want[i].url != want[i - 1].url) {
+      want_url[nurl] = want[i].url;
+      want_n[nurl++] = 0;
+    }
+    want_n[nurl - 1]++; /* links, duplicates included */
+    if (i == 0 || want[i].url != want[i - 1].url || want[i].doc != want[i - 1].doc)
+      want_post[npost++] = want[i].doc; /* distinct documents */
+  }
+  if (r->verbose > 0)
+    fprintf(r->log, "ii: %d documents (%zu bytes), %d links to %d distinct URLs, %d postings\n", n, text_len, npairs,
+            nurl, npost);
+
+  if (mr_init(&m, r) != 0) goto fail;
+  if (bench_load_module(r, "mapreduce", "ii.ptx", &mod) != 0) goto fail;
+  BENCH_CK(r, ws_module_get_function(&fn_count, mod, "ii_map_count"));
+  BENCH_CK(r, ws_module_get_function(&fn_map, mod, "ii_map"));
+  BENCH_CK(r, ws_module_get_function(&fn_rcount, mod, "ii_reduce_count"));
+  BENCH_CK(r, ws_module_get_function(&fn_reduce, mod, "ii_reduce"));
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_text, text_len));
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_docs, sizeof(uint32_t) * ((size_t)n + 1)));
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_offsets, sizeof(uint32_t) * ((size_t)n + 1)));
+  BENCH_CK(r, ws_memcpy_htod(r->ctx, d_text, text, text_len));
+  BENCH_CK(r, ws_memcpy_htod(r->ctx, d_docs, doc_start, sizeof(uint32_t) * ((size_t)n + 1)));
+
+  /* map-count, scan, map */
+  uint32_t total = 0;
+  void *p_count[] = {&d_text, &d_docs, &n, &d_offsets};
+  BENCH_CK(r, ws_launch_kernel(fn_count, mr_grid(n + 1), 1, 1, MR_BLOCK, 1, 1, 0, p_count));
+  if (mr_scan(&m, d_offsets, d_offsets, n + 1, &total) != 0) goto fail;
+  if ((int)total != npairs) {
+    fprintf(r->log, "ii: map-count found %u links, want %d\n", total, npairs);
+    status = BENCH_MISMATCH;
+    goto fail;
+  }
+  int nsort = mr_pow2_at_least((int)total);
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_keys, sizeof(uint32_t) * (size_t)nsort));
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_vals, sizeof(uint32_t) * (size_t)nsort));
+  BENCH_CK(r, ws_memset_d32(r->ctx, d_keys, MR_EMPTY_KEY, (size_t)nsort));
+  BENCH_CK(r, ws_memset_d32(r->ctx, d_vals, 0, (size_t)nsort));
+  void *p_map[] = {&d_text, &d_docs, &n, &d_offsets, &d_keys, &d_vals};
+  BENCH_CK(r, ws_launch_kernel(fn_map, mr_grid(n), 1, 1, MR_BLOCK, 1, 1, 0, p_map));
+
+  /* sort, group */
+  int ngroups = 0, ntotal = (int)total;
+  if (mr_sort(&m, d_keys, d_vals, nsort) != 0) goto fail;
+  if (mr_group(&m, d_keys, ntotal, &d_starts, &ngroups) != 0) goto fail;
+  if (ngroups != nurl) {
+    fprintf(r->log, "ii: %d URL groups, want %d\n", ngroups, nurl);
+    status = BENCH_MISMATCH;
+    goto fail;
+  }
+
+  /* reduce-count, scan, reduce */
+  uint32_t room = 0;
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_roffsets, sizeof(uint32_t) * ((size_t)ngroups + 1)));
+  void *p_rcount[] = {&d_starts, &ngroups, &d_roffsets};
+  BENCH_CK(r, ws_launch_kernel(fn_rcount, mr_grid(ngroups + 1), 1, 1, MR_BLOCK, 1, 1, 0, p_rcount));
+  if (mr_scan(&m, d_roffsets, d_roffsets, ngroups + 1, &room) != 0) goto fail;
+  if ((int)room != npairs) {
+    fprintf(r->log, "ii: reduce-count gave room for %u postings, want %d\n", room, npairs);
+    status = BENCH_MISMATCH;
+    goto fail;
+  }
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_url, sizeof(uint32_t) * (size_t)(ngroups ? ngroups : 1)));
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_n, sizeof(uint32_t) * (size_t)(ngroups ? ngroups : 1)));
+  BENCH_CK(r, ws_mem_alloc(r->ctx, &d_post, sizeof(uint32_t) * (size_t)(room ? room : 1)));
+  void *p_reduce[] = {&d_keys, &d_vals, &d_starts, &ngroups, &d_roffsets, &d_url, &d_n, &d_post};
+  BENCH_CK(r, ws_launch_kernel(fn_reduce, mr_grid(ngroups), 1, 1, MR_BLOCK, 1, 1, 0, p_reduce));
+
+  got_url = malloc(sizeof(uint32_t) * (size_t)(ngroups ? ngroups : 1));
+  got_n = malloc(sizeof(uint32_t) * (size_t)(ngroups ? ngroups : 1));
+  got_off = malloc(sizeof(uint32_t) * ((size_t)ngroups + 1));
+  got_post = malloc(sizeof(uint32_t) * (size_t)(room ? room : 1));
+  got_flat = malloc(sizeof(uint32_t) * (size_t)(room ? room : 1));
+  if (!got_url || !got_n || !got_off || !got_post || !got_flat) goto oom;
+  BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got_url, d_url, sizeof(uint32_t) * (size_t)ngroups));
+  BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got_n, d_n, sizeof(uint32_t) * (size_t)ngroups));
+  BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got_off, d_roffsets, sizeof(uint32_t) * ((size_t)ngroups + 1)));
+  BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got_post, d_post, sizeof(uint32_t) * (size_t)room));
+  size_t bad = bench_check_u32(r, "url_hash", got_url, want_url, (size_t)nurl);
+  bad += bench_check_u32(r, "links_per_url", got_n, want_n, (size_t)nurl);
+  if (!bad) { /* the posting lists: each group's documents sorted, duplicates dropped */
+    int k = 0;
+    for (int gi = 0; gi < ngroups; gi++) {
+      uint32_t *list = got_post + got_off[gi];
+      qsort(list, got_n[gi], sizeof *list, mr_cmp_u32);
+      for (uint32_t j = 0; j < got_n[gi] && k < npost; j++)
+        if (j == 0 || list[j] != list[j - 1]) got_flat[k++] = list[j];
+    }
+    if (k != npost) {
+      fprintf(r->log, "ii: %d distinct postings, want %d\n", k, npost);
+      bad++;
+    } else {
+      bad += bench_check_u32(r, "postings", got_flat, want_post, (size_t)npost);
+    }
+  }
+  status = bad ? BENCH_MISMATCH : BENCH_PASS;
+  goto fail;
+
+oom:
+  fprintf(r->log, "ii: out of host memory\n");
+fail:
+  if (d_text) ws_mem_free(r->ctx, d_text);
+  if (d_docs) ws_mem_free(r->ctx, d_docs);
+  if (d_offsets) ws_mem_free(r->ctx, d_offsets);
+  if (d_keys) ws_mem_free(r->ctx, d_keys);
+  if (d_vals) ws_mem_free(r->ctx, d_vals);
+  if (d_starts) ws_mem_free(r->ctx, d_starts);
+  if (d_roffsets) ws_mem_free(r->ctx, d_roffsets);
+  if (d_url) ws_mem_free(r->ctx, d_url);
+  if (d_n) ws_mem_free(r->ctx, d_n);
+  if (d_post) ws_mem_free(r->ctx, d_post);
+  if (mod) ws_module_unload(mod);
+  mr_fini(&m);
+  free(doc_start);
+  free(want);
+  free(want_url);
+  free(want_n);
+  free(want_post);
+  free(got_url);
+  free(got_n);
+  free(got_off);
+  free(got_post);
+  free(got_flat);
+  free(text);
+  return status;
+}
+
+const BenchDesc bench_desc_ii = {
+    .name = "ii",
+    .summary = "MapReduce InvertedIndex: byte-wise link scan per HTML document, bitonic sort, posting lists per URL",
+    .papers = "iWarp",
+    .suite = "I",
+    .sizes = {"1792 HTML documents (~0.3 MB)", "32768 HTML documents (~5 MB)", "262144 HTML documents (~42 MB)"},
+    .run = ii_run,
+};

@@ -219,6 +219,14 @@ static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t 
            what[0] == 'c' ? "cycles" : "warp_insts", (unsigned long long)limit, what[0] == 'c' ? "cycles" : "insts", buf);
 }
 
+/* The L2 slices' accepted reads and allocating read misses so far. */
+static void gpu_l2_reads(const Gpu *g, uint64_t *reads, uint64_t *misses) {
+  CacheStats l2 = {0};
+  for (uint32_t p = 0; p < memsys_partitions(g->ms); p++) cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
+  *reads = l2.reads;
+  *misses = l2.read_misses;
+}
+
 WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char *err, size_t errlen) {
   Gpu *g = gpu;
   if (kregs_apply(g->cfg, L, err, errlen)) return WS_ERROR_LAUNCH_FAILED;
@@ -273,6 +281,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   }
   SmStats before;
   sum_sm_stats(g, &before);
+  uint64_t l2_reads0, l2_misses0;
+  gpu_l2_reads(g, &l2_reads0, &l2_misses0);
   uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle;
   uint64_t now = g->cycle - 1; /* the cycle simulated last (the kernel ends after it) */
   double t0 = wall_now(), last_print = t0;
@@ -389,6 +399,9 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   SmStats after;
   sum_sm_stats(g, &after);
   ks->cycles = g->cycle - ks->start_cycle;
+  gpu_l2_reads(g, &ks->l2_reads, &ks->l2_read_misses);
+  ks->l2_reads -= l2_reads0;
+  ks->l2_read_misses -= l2_misses0;
   ks->warp_insts = after.warp_insts - before.warp_insts;
   ks->thread_insts = after.thread_insts - before.thread_insts;
   ks->ctas = after.ctas_done - before.ctas_done;
@@ -489,6 +502,9 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
               ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
               ks->cycles ? (double)ks->warp_insts / (double)ks->cycles : 0.0, (unsigned long long)ks->ctas, ks->ctas_per_sm,
               ks->limiter ? ks->limiter : "?", ks->regs_per_thread, ks->regs_source, ks->threads_per_cta, ks->shared_per_cta);
+      fprintf(out, "kernel[%u].l2_read_miss_rate %.4f (%llu of %llu L2 reads missed)\n", k,
+              ks->l2_reads ? (double)ks->l2_read_misses / (double)ks->l2_reads : 0.0, (unsigned long long)ks->l2_read_misses,
+              (unsigned long long)ks->l2_reads);
     }
     for (int r = 0; r < SM_STALL__COUNT; r++)
       fprintf(out, "sched.stall.%-16s %llu scheduler-cycles\n", stall_names[r], (unsigned long long)t.stall[r]);
@@ -546,10 +562,12 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     const GpuKernelStats *ks = &g->kern[k];
     fprintf(out, "%s{\"name\": \"%s\", \"cycles\": %llu, \"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, "
                  "\"ctas_per_sm\": %u, \"occupancy_limiter\": \"%s\", \"regs_per_thread\": %u, \"regs_source\": \"%s\", "
-                 "\"threads_per_cta\": %u, \"shared_bytes_per_cta\": %u}",
+                 "\"threads_per_cta\": %u, \"shared_bytes_per_cta\": %u, \"l2_reads\": %llu, \"l2_read_misses\": %llu, "
+                 "\"l2_read_miss_rate\": %.6f}",
             k ? ", " : "", ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
             (unsigned long long)ks->thread_insts, (unsigned long long)ks->ctas, ks->ctas_per_sm, ks->limiter ? ks->limiter : "",
-            ks->regs_per_thread, ks->regs_source, ks->threads_per_cta, ks->shared_per_cta);
+            ks->regs_per_thread, ks->regs_source, ks->threads_per_cta, ks->shared_per_cta, (unsigned long long)ks->l2_reads,
+            (unsigned long long)ks->l2_read_misses, ks->l2_reads ? (double)ks->l2_read_misses / (double)ks->l2_reads : 0.0);
   }
   fprintf(out, "],\n \"sched_stall_cycles\": {");
   for (int r = 0; r < SM_STALL__COUNT; r++) fprintf(out, "%s\"%s\": %llu", r ? ", " : "", stall_names[r], (unsigned long long)t.stall[r]);

@@ -23,6 +23,7 @@ typedef struct GpuKernelStats {
   const char *limiter;         /* the resource that limits it */
   uint32_t regs_per_thread, threads_per_cta, shared_per_cta;
   char regs_source[96];        /* where regs_per_thread came from (PtxLaunch.regs_source) */
+  uint64_t l2_reads, l2_read_misses; /* the L2's accepted reads and allocating read misses during the kernel */
 } GpuKernelStats;
 
 /* cfg must outlive the Gpu. Returns NULL with a message in err. */

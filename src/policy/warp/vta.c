@@ -90,3 +90,18 @@ uint32_t vta_count(const Vta *v, uint32_t warp) {
   for (uint32_t i = 0; i < v->sets * v->ways; i++) n += row[i].valid != 0;
   return n;
 }
+
+VtaMissClass vta_classify(const Vta *v, uint32_t warp, uint64_t tag, int32_t *interferer) {
+  int32_t who = -1;
+  if (!vta_probe(v, warp, tag, &who)) return VTA_MISS_OTHER;
+  if (interferer) *interferer = who;
+  return who >= 0 && (uint32_t)who == warp ? VTA_MISS_INTRA : VTA_MISS_INTER;
+}
+
+uint32_t vta_forget_interferer(Vta *v, int32_t interferer) {
+  uint32_t n = 0;
+  const size_t all = (size_t)v->nwarps * v->sets * v->ways;
+  for (size_t i = 0; i < all; i++)
+    if (v->e[i].valid && v->e[i].interferer == interferer) v->e[i].interferer = -1, n++;
+  return n;
+}

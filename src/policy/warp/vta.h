@@ -46,4 +46,15 @@ void vta_clear_warp(Vta *v, uint32_t warp);
 /* Valid entries of `warp` (tests, statistics). */
 uint32_t vta_count(const Vta *v, uint32_t warp);
 
+/* What an L1D miss of `warp` on `tag` was, by its VTA (iWarp's Figure 2):
+ * the line was lost to the warp's own request (intra-warp contention), to
+ * another warp's or an unknown one's (inter-warp contention), or it is not in
+ * the array (OTHER: never lost, or lost longer ago than the array remembers). */
+typedef enum VtaMissClass { VTA_MISS_OTHER = 0, VTA_MISS_INTRA, VTA_MISS_INTER, VTA_MISS__COUNT } VtaMissClass;
+/* vta_probe with the class; *interferer (may be NULL) as vta_probe's. */
+VtaMissClass vta_classify(const Vta *v, uint32_t warp, uint64_t tag, int32_t *interferer);
+/* Every entry (of every warp) naming `interferer` forgets it (-1): its slot
+ * got a new warp, which evicted nothing yet. Returns how many changed. */
+uint32_t vta_forget_interferer(Vta *v, int32_t interferer);
+
 #endif

@@ -1,0 +1,135 @@
+/* missclass.c - an SM observer that classifies every L1D load miss by the
+ * missing warp's victim tag array (vta.h, as iWarp's Figure 2 does), under
+ * any scheduler (`sm.observers = missclass`):
+ *   intra_warp  the line was lost to a request of the same warp,
+ *   inter_warp  it was lost to another warp's request (or one that exited),
+ *   other       it is not in the warp's VTA (never lost: cold or first
+ *               touched by this warp, invalidated by a store, or lost longer
+ *               ago than the array remembers).
+ * The VTA is fed as ccws's and iwarp's are (replacements only, stores
+ * invalidate, cleared at a warp's launch and exit), but by default is large
+ * (`vta_entries` = 2048 per warp: the 256 KB a warp of ATAX touches, the
+ * draft's example), so that "other" is close to "cold". Misses are real
+ * misses (lines reserved and sent down): MSHR merges, hits and bypasses are
+ * not classified.
+ * Statistics: the three counts, their sum, and each per 1000 warp
+ * instructions of the whole GPU (the SMs' instances share the instruction
+ * count through a policy_shared block, so the per-SM shares sum to the GPU's
+ * MPKI). */
+#include <stdlib.h>
+
+#include "policy/cache_policy.h"
+#include "policy/warp/vta.h"
+#include "policy/warp_sched.h"
+
+typedef struct MissClassGpu {
+  uint64_t insts; /* warp instructions issued on every SM */
+} MissClassGpu;
+
+typedef struct MissClass {
+  Vta vta;
+  uint32_t nw;
+  MissClassGpu *gpu;
+  uint64_t n[VTA_MISS__COUNT];
+} MissClass;
+
+static const CfgParam missclass_params[] = {
+    {.key = "vta_entries",
+     .type = CFG_INT,
+     .def = "2048",
+     .min = 1,
+     .max = 65536,
+     .desc = "victim tag array entries per warp (the classification's memory)"},
+    {.key = "vta_ways",
+     .type = CFG_INT,
+     .def = "16",
+     .min = 1,
+     .max = 65536,
+     .desc = "victim tag array associativity (divides vta_entries)"},
+    {0},
+};
+
+static void missclass_free(void *state) {
+  MissClass *m = state;
+  if (!m) return;
+  vta_free(&m->vta);
+  free(m);
+}
+
+static int missclass_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
+  uint32_t entries = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_entries");
+  uint32_t ways = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_ways");
+  if (entries % ways) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
+    return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", ways,
+                      entries);
+  }
+  MissClass *m = calloc(1, sizeof *m);
+  if (!m) return cfg_errorf(env->cfg, "sm.observers", err, errlen, "out of memory");
+  m->nw = env->max_warps ? env->max_warps : 1;
+  m->gpu = env->gpu ? policy_shared(env->gpu, "missclass", sizeof *m->gpu, NULL) : NULL;
+  if ((env->gpu && !m->gpu) || vta_init(&m->vta, m->nw, entries, ways)) {
+    missclass_free(m);
+    return cfg_errorf(env->cfg, "sm.observers", err, errlen, "out of memory");
+  }
+  *state = m;
+  return 0;
+}
+
+static void missclass_event(void *state, const SchedEvent *ev) {
+  MissClass *m = state;
+  const uint32_t w = ev->slot;
+  if (w >= m->nw && ev->kind != SCHED_EV_STORE) return;
+  switch (ev->kind) {
+  case SCHED_EV_WARP_LAUNCH:
+  case SCHED_EV_WARP_EXIT:
+    vta_clear_warp(&m->vta, w);
+    return;
+  case SCHED_EV_L1_MISS:
+    m->n[vta_classify(&m->vta, w, ev->line_addr, NULL)]++;
+    return;
+  case SCHED_EV_L1_EVICT:
+    if (ev->fail == CACHE_EVICT_REPLACE) vta_insert(&m->vta, w, ev->line_addr, ev->other_slot);
+    return;
+  case SCHED_EV_STORE:
+    vta_invalidate_all(&m->vta, ev->line_addr);
+    return;
+  default:
+    return;
+  }
+}
+
+static void missclass_issue(void *state, const WarpView *v, const SchedIssue *is) {
+  (void)v, (void)is;
+  MissClass *m = state;
+  if (m->gpu) m->gpu->insts++;
+}
+
+static void missclass_stats(void *state, PolicyStats *out) {
+  const MissClass *m = state;
+  static const char *const names[VTA_MISS__COUNT] = {"other", "intra_warp", "inter_warp"};
+  const double kinst = m->gpu && m->gpu->insts ? (double)m->gpu->insts / 1000.0 : 0.0;
+  uint64_t all = 0;
+  for (int k = 0; k < VTA_MISS__COUNT; k++) all += m->n[k];
+  policy_stat_u64(out, "misses", all);
+  for (int k = VTA_MISS__COUNT - 1; k >= 0; k--) {
+    char name[48];
+    snprintf(name, sizeof name, "misses_%s", names[k]);
+    policy_stat_u64(out, name, m->n[k]);
+  }
+  policy_stat_f64(out, "mpki", kinst ? (double)all / kinst : 0.0, PSTAT_SUM);
+  for (int k = VTA_MISS__COUNT - 1; k >= 0; k--) {
+    char name[48];
+    snprintf(name, sizeof name, "mpki_%s", names[k]);
+    policy_stat_f64(out, name, kinst ? (double)m->n[k] / kinst : 0.0, PSTAT_SUM);
+  }
+}
+
+const SmObserver observer_missclass = {.name = "missclass",
+                                       .params = missclass_params,
+                                       .init = missclass_init,
+                                       .free = missclass_free,
+                                       .on_issue = missclass_issue,
+                                       .on_event = missclass_event,
+                                       .stats = missclass_stats};

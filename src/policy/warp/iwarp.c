@@ -1,0 +1,326 @@
+/* iwarp.c - interference-aware warp throttling (iWarp, the draft in
+ * ../shared/papers/iwarp-draft.txt), as ../shared/spec/policies.md section 5
+ * resolves it. Every warp's L1D lines lost to evictions go into its victim
+ * tag array (vta.h, shared with ccws), each entry naming the warp whose
+ * request evicted the line (the interferer). A real load miss (not a hit,
+ * merge, bypass or reservation failure) of victim v that finds its line there
+ * names the pair (v, interferer i): when i is another live warp, i is
+ * throttled (it may not issue global loads) until v exits or v has had no
+ * VTA hit naming i for `release_cycles` (a warp throttled by several victims
+ * is released when the last pair ends). At most `max_throttled` warps are
+ * throttled at once (0: half the SM's warp slots); a hit naming a warp that
+ * is not throttled when the cap is reached throttles nobody. Everything else
+ * issues in GTO order.
+ *
+ * A VTA hit whose interferer is the victim itself is intra-warp contention
+ * (counted, nobody throttled); one naming another warp is inter-warp
+ * contention. The release timers run without a per-cycle tick: next_tick asks
+ * for the earliest release cycle, every tick or event first accounts the
+ * cycles since the last one (releasing in time order whatever expired), so
+ * sm.skip_idle_cycles=false gives identical results. A throttled warp cannot
+ * miss on a global load, so it names nobody: throttling never forms a cycle,
+ * and the timers release every throttled warp eventually (a victim waiting
+ * at a barrier for its interferer waits at most release_cycles). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/cache_policy.h"
+#include "policy/warp/vta.h"
+#include "policy/warp_sched.h"
+
+#define IWARP_WINDOWS 64 /* "warps throttled over time": windows of sample_cycles, the last one open-ended */
+
+typedef struct Iwarp {
+  uint32_t nw, cap;
+  uint64_t release, sample;
+  SchedAgeCache age;
+  Vta vta;
+  /* per warp slot */
+  uint8_t *valid, *throttled;
+  uint64_t *until; /* a throttled warp's release cycle */
+  uint64_t *pair;  /* [victim * nw + interferer]: cycle + 1 of the victim's last VTA hit naming the throttled interferer; 0 none */
+  uint32_t nthrottled;
+  uint64_t t_acc; /* cycles before t_acc are accounted */
+  /* statistics */
+  uint64_t st_probes, st_hits[VTA_MISS__COUNT], st_unknown, st_inserts, st_store_inv, st_events, st_refreshes,
+      st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_refusals, st_throttle_cycles,
+      st_throttled_warp_cycles, st_active_cycles;
+  uint32_t st_throttled_max, nactive;
+  uint64_t st_window[IWARP_WINDOWS]; /* throttled warp-cycles per window */
+} Iwarp;
+
+static const CfgParam iwarp_params[] = {
+    {.key = "vta_entries",
+     .type = CFG_INT,
+     .def = "16",
+     .min = 1,
+     .max = 4096,
+     .desc = "victim tag array entries per warp"},
+    {.key = "vta_ways",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 4096,
+     .desc = "victim tag array associativity (divides vta_entries)"},
+    {.key = "release_cycles",
+     .type = CFG_INT,
+     .def = "2000",
+     .min = 1,
+     .max = 1000000000,
+     .desc = "an interferer is released when its victim had no VTA hit naming it for this long"},
+    {.key = "max_throttled",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 4096,
+     .desc = "most warps throttled at once per SM (0: half the SM's warp slots)"},
+    {.key = "sample_cycles",
+     .type = CFG_INT,
+     .def = "100000",
+     .min = 1,
+     .max = 1000000000000LL,
+     .desc = "window of the throttled-warps-over-time statistics (64 windows, the last open-ended)"},
+    {0},
+};
+
+static void iwarp_free(void *state) {
+  Iwarp *c = state;
+  if (!c) return;
+  sched_age_cache_free(&c->age);
+  vta_free(&c->vta);
+  free(c->valid);
+  free(c->throttled);
+  free(c->until);
+  free(c->pair);
+  free(c);
+}
+
+static int iwarp_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
+  uint32_t entries = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_entries");
+  uint32_t ways = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_ways");
+  if (entries % ways) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
+    return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", ways,
+                      entries);
+  }
+  Iwarp *c = calloc(1, sizeof *c);
+  if (!c) return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
+  uint32_t nw = env->max_warps ? env->max_warps : 1;
+  c->nw = nw;
+  c->release = (uint64_t)cfg_int_in(env->cfg, env->prefix, "release_cycles");
+  c->sample = (uint64_t)cfg_int_in(env->cfg, env->prefix, "sample_cycles");
+  c->cap = (uint32_t)cfg_int_in(env->cfg, env->prefix, "max_throttled");
+  if (!c->cap) c->cap = nw / 2 ? nw / 2 : 1;
+  c->valid = calloc(nw, 1);
+  c->throttled = calloc(nw, 1);
+  c->until = calloc(nw, sizeof *c->until);
+  c->pair = calloc((size_t)nw * nw, sizeof *c->pair);
+  if (!c->valid || !c->throttled || !c->until || !c->pair || sched_age_cache_init(&c->age, env, env->nsched) ||
+      vta_init(&c->vta, nw, entries, ways)) {
+    iwarp_free(c);
+    return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
+  }
+  *state = c;
+  return 0;
+}
+
+/* Statistics for the cycles [t_acc, to) with the throttled set unchanged. */
+static void iwarp_account(Iwarp *c, uint64_t to) {
+  if (to <= c->t_acc) return;
+  const uint64_t d = to - c->t_acc, n = c->nthrottled;
+  if (c->nactive) c->st_active_cycles += d;
+  if (n) {
+    c->st_throttle_cycles += d;
+    c->st_throttled_warp_cycles += d * n;
+    for (uint64_t t = c->t_acc; t < to;) {
+      uint64_t win = t / c->sample;
+      uint64_t end = win >= IWARP_WINDOWS - 1 ? to : (win + 1) * c->sample;
+      if (end > to) end = to;
+      c->st_window[win >= IWARP_WINDOWS - 1 ? IWARP_WINDOWS - 1 : win] += (end - t) * n;
+      t = end;
+    }
+  }
+  c->t_acc = to;
+}
+
+static void iwarp_unthrottle(Iwarp *c, uint32_t i) {
+  if (!c->throttled[i]) return;
+  c->throttled[i] = 0;
+  c->nthrottled--;
+  for (uint32_t v = 0; v < c->nw; v++) c->pair[(size_t)v * c->nw + i] = 0;
+}
+
+/* Accounts up to `now`, releasing each throttled warp at its release cycle
+ * (in time order, so the statistics are exact however late we are told). */
+static void iwarp_advance(Iwarp *c, uint64_t now) {
+  for (;;) {
+    uint64_t first = UINT64_MAX;
+    for (uint32_t i = 0; i < c->nw; i++)
+      if (c->throttled[i] && c->until[i] < first) first = c->until[i];
+    if (first > now) break;
+    iwarp_account(c, first);
+    for (uint32_t i = 0; i < c->nw; i++)
+      if (c->throttled[i] && c->until[i] == first) iwarp_unthrottle(c, i), c->st_rel_timeout++;
+  }
+  iwarp_account(c, now);
+}
+
+static void iwarp_tick(void *state, uint64_t now) { iwarp_advance(state, now); }
+
+static uint64_t iwarp_next_tick(void *state, uint64_t now) {
+  (void)now;
+  const Iwarp *c = state;
+  uint64_t first = UINT64_MAX;
+  for (uint32_t i = 0; i < c->nw; i++)
+    if (c->throttled[i] && c->until[i] < first) first = c->until[i];
+  return first;
+}
+
+/* Victim v exits: the pairs it named end; an interferer left with none is released. */
+static void iwarp_victim_gone(Iwarp *c, uint32_t v) {
+  for (uint32_t i = 0; i < c->nw; i++) {
+    uint64_t *p = &c->pair[(size_t)v * c->nw + i];
+    if (!*p) continue;
+    *p = 0;
+    uint64_t last = 0;
+    for (uint32_t u = 0; u < c->nw; u++) {
+      uint64_t q = c->pair[(size_t)u * c->nw + i];
+      if (q > last) last = q;
+    }
+    if (!last)
+      iwarp_unthrottle(c, i), c->st_rel_victim_exit++;
+    else
+      c->until[i] = last - 1 + c->release;
+  }
+}
+
+/* A VTA hit of victim v naming interferer i (another warp) at `now`. */
+static void iwarp_interference(Iwarp *c, uint32_t v, int32_t who, uint64_t now) {
+  if (who < 0 || (uint32_t)who >= c->nw || !c->valid[who]) {
+    c->st_unknown++; /* the interferer has exited (or its slot has a new warp): nobody to throttle */
+    return;
+  }
+  const uint32_t i = (uint32_t)who;
+  if (c->throttled[i]) {
+    c->st_refreshes++;
+  } else if (c->nthrottled >= c->cap) {
+    c->st_cap_refusals++;
+    return;
+  } else {
+    c->throttled[i] = 1;
+    c->nthrottled++;
+    c->st_events++;
+    if (c->nthrottled > c->st_throttled_max) c->st_throttled_max = c->nthrottled;
+    c->until[i] = 0;
+  }
+  c->pair[(size_t)v * c->nw + i] = now + 1;
+  if (now + c->release > c->until[i]) c->until[i] = now + c->release;
+}
+
+static void iwarp_event(void *state, const SchedEvent *ev) {
+  Iwarp *c = state;
+  iwarp_advance(c, ev->cycle);
+  const uint32_t w = ev->slot;
+  const bool mine = w < c->nw;
+  switch (ev->kind) {
+  case SCHED_EV_WARP_LAUNCH:
+    if (!mine) return;
+    if (!c->valid[w]) c->nactive++;
+    c->valid[w] = 1;
+    vta_clear_warp(&c->vta, w);
+    vta_forget_interferer(&c->vta, (int32_t)w); /* the slot's previous warp evicted those */
+    return;
+  case SCHED_EV_WARP_EXIT:
+    if (!mine || !c->valid[w]) return;
+    c->nactive--;
+    c->valid[w] = 0;
+    if (c->throttled[w]) iwarp_unthrottle(c, w), c->st_rel_self_exit++;
+    iwarp_victim_gone(c, w);
+    vta_clear_warp(&c->vta, w);
+    return;
+  case SCHED_EV_L1_MISS: {
+    if (!mine) return;
+    c->st_probes++;
+    int32_t who = -1;
+    VtaMissClass k = vta_classify(&c->vta, w, ev->line_addr, &who);
+    c->st_hits[k]++;
+    if (k == VTA_MISS_INTER) iwarp_interference(c, w, who, ev->cycle);
+    return;
+  }
+  case SCHED_EV_L1_EVICT:
+    /* a line lost to a replacement goes to the allocating warp's VTA with
+     * its interferer; one a store invalidated was not lost to interference */
+    if (mine && ev->fail == CACHE_EVICT_REPLACE)
+      vta_insert(&c->vta, w, ev->line_addr, ev->other_slot), c->st_inserts++;
+    return;
+  case SCHED_EV_STORE:
+    c->st_store_inv += vta_invalidate_all(&c->vta, ev->line_addr);
+    return;
+  default:
+    return;
+  }
+}
+
+static bool iwarp_can_issue(void *state, const WarpView *v, WarpInstKind kind) {
+  Iwarp *c = state;
+  if (kind != WINST_GLOBAL_LOAD || v->slot >= c->nw || !c->throttled[v->slot]) return true;
+  c->st_refusals++;
+  return false;
+}
+
+static void iwarp_warps_change(void *state) { sched_age_cache_changed(&((Iwarp *)state)->age); }
+
+static uint32_t iwarp_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
+                            uint64_t cycle, uint32_t *out) {
+  (void)cycle;
+  return sched_order_gto(&((Iwarp *)state)->age, v, nslots, sched, greedy, out);
+}
+
+static void iwarp_stats(void *state, PolicyStats *out) {
+  const Iwarp *c = state;
+  policy_stat_u64(out, "vta_probes", c->st_probes);
+  policy_stat_u64(out, "vta_hits", c->st_hits[VTA_MISS_INTRA] + c->st_hits[VTA_MISS_INTER]);
+  policy_stat_u64(out, "vta_hits_intra_warp", c->st_hits[VTA_MISS_INTRA]);
+  policy_stat_u64(out, "vta_hits_inter_warp", c->st_hits[VTA_MISS_INTER]);
+  policy_stat_u64(out, "vta_hits_interferer_gone", c->st_unknown);
+  policy_stat_u64(out, "vta_inserts", c->st_inserts);
+  policy_stat_u64(out, "vta_store_invalidations", c->st_store_inv);
+  policy_stat_u64(out, "throttle_events", c->st_events);
+  policy_stat_u64(out, "throttle_refreshes", c->st_refreshes);
+  policy_stat_u64(out, "cap_refusals", c->st_cap_refusals);
+  policy_stat_u64(out, "releases_timeout", c->st_rel_timeout);
+  policy_stat_u64(out, "releases_victim_exit", c->st_rel_victim_exit);
+  policy_stat_u64(out, "releases_own_exit", c->st_rel_self_exit);
+  policy_stat_u64(out, "load_refusals", c->st_refusals);
+  policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
+  policy_stat_u64(out, "throttled_warp_cycles", c->st_throttled_warp_cycles);
+  policy_stat_u64(out, "active_cycles", c->st_active_cycles);
+  policy_stat_f64(out, "throttled_warps_mean",
+                  c->st_active_cycles ? (double)c->st_throttled_warp_cycles / (double)c->st_active_cycles : 0.0,
+                  PSTAT_MEAN);
+  policy_stat_f64(out, "throttled_warps_max", c->st_throttled_max, PSTAT_MAX);
+  /* warps throttled over time: the mean over each window, summed over the
+   * SMs (the GPU's throttled warps); windows after the last used are left out */
+  int last = -1;
+  for (int k = 0; k < IWARP_WINDOWS; k++)
+    if (c->st_window[k]) last = k;
+  for (int k = 0; k <= last; k++) {
+    char name[48];
+    snprintf(name, sizeof name, "throttled_warps_window%02d", k);
+    policy_stat_f64(out, name, (double)c->st_window[k] / (double)c->sample, PSTAT_SUM);
+  }
+}
+
+const WarpSchedPolicy warp_policy_iwarp = {.name = "iwarp",
+                                           .params = iwarp_params,
+                                           .init = iwarp_init,
+                                           .free = iwarp_free,
+                                           .order = iwarp_order,
+                                           .lists_all = true,
+                                           .can_issue = iwarp_can_issue,
+                                           .on_event = iwarp_event,
+                                           .tick = iwarp_tick,
+                                           .next_tick = iwarp_next_tick,
+                                           .on_warps_change = iwarp_warps_change,
+                                           .stats = iwarp_stats};
