@@ -253,5 +253,9 @@ void sched_move_front(uint32_t *out, uint32_t n, int32_t s);
  * then oldest first (gto's order; the base order of ccws). */
 uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched, int32_t greedy,
                          uint32_t *out);
+/* The victim-tag-array geometry of a plugin that keeps per-warp VTAs (ccws, iwarp, missclass):
+ * its keys <prefix>.vta_entries and <prefix>.vta_ways, the ways dividing the entries.
+ * Returns 0, or -1 with a configuration error naming the key in err. */
+int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *ways, char *err, size_t errlen);
 
 #endif

@@ -57,14 +57,8 @@ static void missclass_free(void *state) {
 }
 
 static int missclass_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
-  uint32_t entries = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_entries");
-  uint32_t ways = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_ways");
-  if (entries % ways) {
-    char key[128];
-    snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
-    return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", ways,
-                      entries);
-  }
+  uint32_t entries, ways;
+  if (sched_vta_geometry(env, &entries, &ways, err, errlen)) return -1;
   MissClass *m = calloc(1, sizeof *m);
   if (!m) return cfg_errorf(env->cfg, "sm.observers", err, errlen, "out of memory");
   m->nw = env->max_warps ? env->max_warps : 1;

@@ -1,4 +1,5 @@
 /* common.c - list helpers shared by warp-scheduler policies. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,4 +84,13 @@ uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslot
   uint32_t n = sched_collect_by_age_cached(c, views, nslots, sched, out);
   if (greedy >= 0 && views[greedy].valid) sched_move_front(out, n, greedy);
   return n;
+}
+
+int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *ways, char *err, size_t errlen) {
+  *entries = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_entries");
+  *ways = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_ways");
+  if (*ways && *entries % *ways == 0) return 0;
+  char key[128];
+  snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
+  return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", *ways, *entries);
 }

@@ -96,14 +96,8 @@ static void iwarp_free(void *state) {
 }
 
 static int iwarp_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
-  uint32_t entries = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_entries");
-  uint32_t ways = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_ways");
-  if (entries % ways) {
-    char key[128];
-    snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
-    return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", ways,
-                      entries);
-  }
+  uint32_t entries, ways;
+  if (sched_vta_geometry(env, &entries, &ways, err, errlen)) return -1;
   Iwarp *c = calloc(1, sizeof *c);
   if (!c) return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
   uint32_t nw = env->max_warps ? env->max_warps : 1;
