@@ -16,49 +16,6 @@
 
 TEST_GLOBALS;
 
-/* One thread, two rounds of: clock read, `n` copies of `body`, an instruction
- * that consumes the chain's result, clock read; the second round's cycles
- * (instructions cached). `body` takes (i + 2, i + 2) as printf arguments. */
-static uint64_t stream_cycles(const char *const *sets, const char *body, const char *consume, unsigned n) {
-  TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return 0; }
-  size_t cap = 64 * 1024;
-  char *ptx = malloc(cap);
-  size_t len = (size_t)snprintf(ptx, cap,
-                                ".version 9.0\n.target sm_75\n.address_size 64\n"
-                                ".visible .entry chain(.param .u64 out)\n{\n"
-                                "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<300>;\n  .reg .b64 %%rd<8>;\n  .reg .f32 %%f<300>;\n"
-                                "  mov.u32 %%r1, %%tid.x;\n  cvt.rn.f32.u32 %%f1, %%r1;\n  mov.u32 %%r5, 0;\n"
-                                "  ld.param.u64 %%rd4, [out];\n"
-                                "$L_round:\n  mov.u64 %%rd1, %%clock64;\n");
-  for (unsigned i = 0; i < n; i++) len += (size_t)snprintf(ptx + len, cap - len, body, i + 2, i + 2);
-  len += (size_t)snprintf(ptx + len, cap - len,
-                          "  %s\n  mov.u64 %%rd2, %%clock64;\n  sub.s64 %%rd3, %%rd2, %%rd1;\n"
-                          "  add.s32 %%r5, %%r5, 1;\n  setp.lt.u32 %%p1, %%r5, 2;\n  @%%p1 bra $L_round;\n"
-                          "  st.global.u64 [%%rd4], %%rd3;\n  st.global.u32 [%%rd4+8], %%r1;\n"
-                          "  ret;\n}\n",
-                          consume);
-  WsModule *mod;
-  WsFunction *fn;
-  uint64_t out[2] = {0, 0};
-  WsDevPtr d = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "chain")) { CHECK(0); free(ptx); test_gpu_close(&t); return 0; }
-  CHECK(ws_mem_alloc(t.ctx, &d, 32) == WS_SUCCESS); /* out[0..1], and 16 bytes loads read */
-  void *params[] = {&d};
-  CHECK(ws_launch_kernel(fn, 1, 1, 1, 1, 1, 1, 0, params) == WS_SUCCESS);
-  CHECK(ws_memcpy_dtoh(t.ctx, out, d, 16) == WS_SUCCESS);
-  ws_mem_free(t.ctx, d);
-  ws_module_unload(mod);
-  free(ptx);
-  test_gpu_close(&t);
-  return out[0];
-}
-
-/* Cycles that 64 more copies of `body` take (streams of 128 and 64). */
-static uint64_t cycles_per_64(const char *const *sets, const char *body, const char *consume) {
-  return stream_cycles(sets, body, consume, 128) - stream_cycles(sets, body, consume, 64);
-}
-
 #define ADD_INDEP "  add.s32 %%q%u, %%r1, 1; // %u\n"
 #define ADD_CHAIN "  add.s32 %%r1, %%r1, 1; // %u %u\n"
 #define ADD_USE "add.s32 %r2, %r1, 0;"
@@ -74,7 +31,7 @@ static const char *const two[] = {"sm.max_insn_issue_per_warp=2", "sm.reg_banks=
  * 3 cycles: fetch at t, decoded t+1, issued t+1 and t+2, the next fetch at
  * t+2); dual issue takes both of a fetch in one cycle (2 every 2 cycles). */
 static void test_independent_adds(void) {
-  uint64_t a = cycles_per_64(one, ADD_INDEP, ADD_USE), b = cycles_per_64(two, ADD_INDEP, ADD_USE);
+  uint64_t a = test_cycles_per_64(one, ADD_INDEP, ADD_USE), b = test_cycles_per_64(two, ADD_INDEP, ADD_USE);
   if (a != 96 || b != 64) fprintf(stderr, "64 independent adds: %llu cycles single issue (96), %llu dual (64)\n",
                                   (unsigned long long)a, (unsigned long long)b);
   CHECK_EQ_U64(a, 96);
@@ -84,21 +41,21 @@ static void test_independent_adds(void) {
 /* A dependent chain: the second instruction waits on the first's result (the
  * scoreboard holds it from the first's issue): 4 cycles each either way. */
 static void test_dependent_chain(void) {
-  CHECK_EQ_U64(cycles_per_64(one, ADD_CHAIN, ADD_USE), 64 * 4);
-  CHECK_EQ_U64(cycles_per_64(two, ADD_CHAIN, ADD_USE), 64 * 4);
+  CHECK_EQ_U64(test_cycles_per_64(one, ADD_CHAIN, ADD_USE), 64 * 4);
+  CHECK_EQ_U64(test_cycles_per_64(two, ADD_CHAIN, ADD_USE), 64 * 4);
 }
 
 /* Independent SFU operations: the one SFU unit takes one every unit.sfu.ii =
  * 4 cycles, so the second of a pair finds it busy: 4 cycles each either way. */
 static void test_unit_busy(void) {
-  CHECK_EQ_U64(cycles_per_64(one, SFU_INDEP, F_USE), 64 * 4);
-  CHECK_EQ_U64(cycles_per_64(two, SFU_INDEP, F_USE), 64 * 4);
+  CHECK_EQ_U64(test_cycles_per_64(one, SFU_INDEP, F_USE), 64 * 4);
+  CHECK_EQ_U64(test_cycles_per_64(two, SFU_INDEP, F_USE), 64 * 4);
 }
 
 /* Independent loads: the LD/ST unit holds the first until it has sent its
  * request, so a pair never issues together: the same cycles either way. */
 static void test_ldst_not_paired(void) {
-  CHECK_EQ_U64(cycles_per_64(two, LD_INDEP, ADD_USE), cycles_per_64(one, LD_INDEP, ADD_USE));
+  CHECK_EQ_U64(test_cycles_per_64(two, LD_INDEP, ADD_USE), test_cycles_per_64(one, LD_INDEP, ADD_USE));
 }
 
 /* The statistic: multi_issues counts the second instructions (0 with 1). */

@@ -17,49 +17,6 @@
 
 TEST_GLOBALS;
 
-/* One thread, two rounds of: clock read, `n` copies of `body`, an instruction
- * that consumes the chain's result, clock read; the second round's cycles
- * (instructions cached). `body` takes (i + 2, i + 2) as printf arguments. */
-static uint64_t stream_cycles(const char *const *sets, const char *body, const char *consume, unsigned n) {
-  TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return 0; }
-  size_t cap = 64 * 1024;
-  char *ptx = malloc(cap);
-  size_t len = (size_t)snprintf(ptx, cap,
-                                ".version 9.0\n.target sm_75\n.address_size 64\n"
-                                ".visible .entry chain(.param .u64 out)\n{\n"
-                                "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<300>;\n  .reg .b64 %%rd<8>;\n  .reg .f32 %%f<300>;\n"
-                                "  mov.u32 %%r1, %%tid.x;\n  cvt.rn.f32.u32 %%f1, %%r1;\n  mov.u32 %%r5, 0;\n"
-                                "  ld.param.u64 %%rd4, [out];\n"
-                                "$L_round:\n  mov.u64 %%rd1, %%clock64;\n");
-  for (unsigned i = 0; i < n; i++) len += (size_t)snprintf(ptx + len, cap - len, body, i + 2, i + 2);
-  len += (size_t)snprintf(ptx + len, cap - len,
-                          "  %s\n  mov.u64 %%rd2, %%clock64;\n  sub.s64 %%rd3, %%rd2, %%rd1;\n"
-                          "  add.s32 %%r5, %%r5, 1;\n  setp.lt.u32 %%p1, %%r5, 2;\n  @%%p1 bra $L_round;\n"
-                          "  st.global.u64 [%%rd4], %%rd3;\n  st.global.u32 [%%rd4+8], %%r1;\n"
-                          "  ret;\n}\n",
-                          consume);
-  WsModule *mod;
-  WsFunction *fn;
-  uint64_t out[2] = {0, 0};
-  WsDevPtr d = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "chain")) { CHECK(0); free(ptx); test_gpu_close(&t); return 0; }
-  CHECK(ws_mem_alloc(t.ctx, &d, 32) == WS_SUCCESS); /* out[0..1], and 16 bytes loads read */
-  void *params[] = {&d};
-  CHECK(ws_launch_kernel(fn, 1, 1, 1, 1, 1, 1, 0, params) == WS_SUCCESS);
-  CHECK(ws_memcpy_dtoh(t.ctx, out, d, 16) == WS_SUCCESS);
-  ws_mem_free(t.ctx, d);
-  ws_module_unload(mod);
-  free(ptx);
-  test_gpu_close(&t);
-  return out[0];
-}
-
-/* Cycles that 64 more copies of `body` take (streams of 128 and 64). */
-static uint64_t cycles_per_64(const char *const *sets, const char *body, const char *consume) {
-  return stream_cycles(sets, body, consume, 128) - stream_cycles(sets, body, consume, 64);
-}
-
 /* the kernel declares %r<8> first: registers %r0..%r7 are rows 0..7 */
 #define ADD_CHAIN "  add.s32 %%r1, %%r1, 1; // %u %u\n"
 #define ADD_USE "add.s32 %r2, %r1, 0;"
@@ -71,8 +28,8 @@ static uint64_t cycles_per_64(const char *const *sets, const char *body, const c
  * the result 4 cycles later: 6 cycles per add (4 without the stage). */
 static void test_chain_pays_the_stage(void) {
   const char *off[] = {"sm.reg_banks=0", NULL}, *on[] = {"sm.reg_banks=16", NULL};
-  CHECK_EQ_U64(cycles_per_64(off, ADD_CHAIN, ADD_USE), 64 * 4);
-  CHECK_EQ_U64(cycles_per_64(on, ADD_CHAIN, ADD_USE), 64 * 6);
+  CHECK_EQ_U64(test_cycles_per_64(off, ADD_CHAIN, ADD_USE), 64 * 4);
+  CHECK_EQ_U64(test_cycles_per_64(on, ADD_CHAIN, ADD_USE), 64 * 6);
 }
 
 /* Bank conflicts: with 2 banks, sources in rows 1 and 2 sit in two banks and
@@ -81,9 +38,9 @@ static void test_chain_pays_the_stage(void) {
  * add. The same register read twice conflicts with itself; 1 bank: always. */
 static void test_bank_conflicts(void) {
   const char *b2[] = {"sm.reg_banks=2", NULL}, *b1[] = {"sm.reg_banks=1", NULL}, *off[] = {"sm.reg_banks=0", NULL};
-  uint64_t none = cycles_per_64(off, ADD_TWO_BANKS, ADD_USE), two = cycles_per_64(b2, ADD_TWO_BANKS, ADD_USE),
-           same = cycles_per_64(b2, ADD_ONE_BANK, ADD_USE), self = cycles_per_64(b2, ADD_SAME_REG, ADD_USE),
-           one = cycles_per_64(b1, ADD_TWO_BANKS, ADD_USE);
+  uint64_t none = test_cycles_per_64(off, ADD_TWO_BANKS, ADD_USE), two = test_cycles_per_64(b2, ADD_TWO_BANKS, ADD_USE),
+           same = test_cycles_per_64(b2, ADD_ONE_BANK, ADD_USE), self = test_cycles_per_64(b2, ADD_SAME_REG, ADD_USE),
+           one = test_cycles_per_64(b1, ADD_TWO_BANKS, ADD_USE);
   fprintf(stderr, "64 adds: no collector %llu, 2 banks %llu, one shared bank %llu, same register %llu, 1 bank %llu cycles\n",
           (unsigned long long)none, (unsigned long long)two, (unsigned long long)same, (unsigned long long)self,
           (unsigned long long)one);

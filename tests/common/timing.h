@@ -30,5 +30,11 @@ char *test_run_benches(const char *preset, const char *const *sets, const char *
 /* The statistics JSON of the engine with the wall-time fields left out
  * (malloc'd; NULL on error). Two identical runs give identical strings. */
 char *test_gpu_json(const TestGpu *t);
+/* One thread, two rounds of: clock read, `n` copies of `body` (a printf format taking
+ * (i + 2, i + 2)), the instruction `consume` that uses the chain's result, clock read;
+ * returns the second round's cycles (instructions cached). Registers: %r<8>, %q<300>, %f<300>. */
+uint64_t test_stream_cycles(const char *const *sets, const char *body, const char *consume, unsigned n);
+/* Cycles that 64 more copies of `body` take (streams of 128 and 64). */
+uint64_t test_cycles_per_64(const char *const *sets, const char *body, const char *consume);
 
 #endif
