@@ -334,7 +334,41 @@ static void test_bypass_cg(void) {
   CHECK((out = cache_take_reply(c, 5)) && out->user == &tags[1] && !(out->flags & MEM_F_NOALLOC_L1));
   CHECK(cache_probe(c, 6 * LINE) < 0);
   CHECK_EQ_U64(cache_stats(c)->bypasses, 1);
+  /* A cg load goes around the L1 without a lookup (GPGPU-Sim 3.2.2: .cg loads and atomics
+   * never probe the L1D): a valid line is neither hit nor touched, a pending miss is not
+   * merged into; a ca load of the same line hits. */
+  MemRequest a = rq(7, 2);
+  CHECK(cache_access(c, &a, 10).outcome == CACHE_MISS);
+  MemRequest g = rq(7, 3);
+  g.access_class = MEM_CLASS_CG;
+  CHECK(cache_access(c, &g, 11).outcome == CACHE_BYPASSED); /* the line is RESERVED: no merge */
+  CHECK(cache_predict_fail(c, &g) == CACHE_FAIL_NONE);
+  CHECK(serve_all(c, 20) == 2);
+  CHECK(pop_all(c, 20, NULL, 0) == 2);
+  CHECK(cache_probe(c, 7 * LINE) >= 0); /* the ca miss allocated; the cg reply did not touch it */
+  CHECK(cache_access(c, &g, 30).outcome == CACHE_BYPASSED); /* valid line: still no hit */
+  CHECK_EQ_U64(cache_stats(c)->bypasses, 3);
+  CHECK_EQ_U64(cache_stats(c)->read_hits, 0);
+  CHECK(cache_access(c, &a, 31).outcome == CACHE_HIT);
+  serve_all(c, 40);
+  pop_all(c, 40, NULL, 0);
   cache_free(c);
+  /* an L1 without bypass_cg treats cg like ca: it hits the valid line */
+  MemRequest ca = rq(9, 1), cg = rq(9, 2);
+  cg.access_class = MEM_CLASS_CG;
+  CacheParams q = {.name = "l1d", .level = 1, .size = LINE * 4 * 32, .line_size = LINE, .assoc = 4,
+                   .mshr_entries = 8, .mshr_max_merge = 4, .miss_queue = 8, .latency = 1, .ports = 4,
+                   .write_policy = CACHE_WRITE_EVICT, .bypass_cg = false, .policy = policy_find_cache("lru"),
+                   .index_parts = 1, .index_chunk_lines = 1};
+  char err[256];
+  Cache *k = cache_create(&q, cfg, err, sizeof err);
+  if (!k) { CHECK(0); return; }
+  CHECK(cache_access(k, &ca, 1).outcome == CACHE_MISS);
+  serve_all(k, 5);
+  pop_all(k, 5, NULL, 0);
+  CHECK(cache_access(k, &cg, 10).outcome == CACHE_HIT);
+  pop_all(k, 20, NULL, 0);
+  cache_free(k);
 }
 
 static void test_fill_backpressure(void) {

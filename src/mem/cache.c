@@ -139,7 +139,7 @@ const CfgParam cache_params[] = {
      .choices = "linear|fermi",
      .desc = "set index: linear (GPGPU-Sim 3.x, the papers' runs) or fermi (the Fermi hash of later "
              "GPGPU-Sim: bits 7-11 XOR 13,14,15,17,19; 32 or 64 sets)"},
-    {.key = "bypass_cg", .type = CFG_BOOL, .def = "true", .desc = "loads of class cg skip this cache (L1)"},
+    {.key = "bypass_cg", .type = CFG_BOOL, .def = "true", .desc = "loads of class cg (.cg loads, atomics) go around this cache (L1) without a lookup"},
     {0},
 };
 
@@ -369,6 +369,15 @@ static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
  * that this cache (an L1 with bypass_cg) does not allocate. */
 static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
   return !req->is_write && c->p.bypass_cg && (req->access_class == MEM_CLASS_CG || (req->hints & MEM_HINT_BYPASS));
+}
+
+/* A load of class cg (a .cg load, an atomic, a load a bypassing policy marked cg) that this
+ * cache (an L1 with bypass_cg) sends around itself without a lookup: it neither hits a valid
+ * line nor merges into a pending miss of it, as in GPGPU-Sim 3.2.2, whose LD/ST unit sends
+ * CACHE_GLOBAL accesses (atomics by default) straight to the interconnect. A requester's
+ * MEM_HINT_BYPASS still looks up: it only asks for no allocation. */
+static inline bool cache_skips_lookup(const Cache *c, const MemRequest *req) {
+  return req->access_class == MEM_CLASS_CG && c->p.bypass_cg && !req->is_write;
 }
 
 /* Why a miss allocating in `set` cannot be accepted: no unreserved way, no free
@@ -673,6 +682,7 @@ __attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemR
              (unsigned long long)req->line_addr);
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
+  if (way >= 0 && cache_skips_lookup(c, req)) way = -1;
   /* A load miss allocating with no MSHR free fails as cache_miss() would,
    * without the call: requesters retry it after each fill. */
   if (way < 0 && !c->mshr_nfree && c->miss_hookless && !req->is_write && !cache_bypasses_cg(c, req))
@@ -714,6 +724,7 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   if (reqq_full(&c->hit_q)) return CACHE_FAIL_REPLY_QUEUE;
   uint32_t set;
   int way = cache_lookup(c, req->line_addr, &set);
+  if (way >= 0 && cache_skips_lookup(c, req)) way = -1;
   const uint8_t *ws = cache_set_states(c, set);
   if (req->is_write && c->p.write_policy != CACHE_WRITE_BACK) {
     bool hit = way >= 0 && ws[way] != CACHE_LINE_RESERVED;
