@@ -38,6 +38,7 @@ for h in ("gpu.ipc_warp_insts_per_cycle [warp insts/cycle]", "gpu.l1d_read_mpki 
     assert h in head, (h, list(head))
 by = {(r["benchmark"], r["sched"]): r for r in rows}
 assert by[("a", "swl:4")]["gpu.ipc_warp_insts_per_cycle [warp insts/cycle]"] == "3.0"
+assert by[("a", "gto")]["gpu.kernel_ctas_per_sm [CTAs]"] == "3.0"  # (2 x 300 + 6 x 100) / 400 cycles
 assert by[("crashy", "lrr")]["state"] == "crash" and by[("wrong", "gto")]["state"] == "mismatch"
 t = {(r["group"], r["benchmark"]): r for r in csv.DictReader(open(f"{out}/table_ipc.csv"))}
 assert list(t[("g1", "a")].keys())[2:] == ["lrr", "gto", "best-swl"], t[("g1", "a")].keys()

@@ -38,6 +38,7 @@ METRICS = {
     "bar_wait": ("gpu.barrier_wait_per_phase", "barrier wait per barrier", "warp-cycles", False),
     "disparity": ("gpu.warp_time_disparity", "warp time disparity (mean)", "fraction", False),
     "disparity_max": ("gpu.warp_time_disparity_max", "warp time disparity (max)", "fraction", False),
+    "ctas_per_sm": ("gpu.kernel_ctas_per_sm", "CTAs per SM (launches weighted by cycles)", "CTAs", False),
     "ldst_resfail_stall": ("gpu.ldst_resfail_stall_cycles", "LD/ST stall cycles (L1D reservation fails)", "cycles", False),
     # CAWA's CPL statistics (the cpl observer, sm.observers = cpl; issue 23)
     "cpl_accuracy": ("gpu.policies.observers.cpl.cpl_accuracy", "CPL accuracy (critical warp ranked slow)", "fraction", True),
@@ -76,6 +77,8 @@ def unit_of(name):
         return "warp insts/cycle"
     if name == "gpu.ipc_thread_insts_per_cycle":
         return "thread insts/cycle"
+    if leaf.endswith("ctas_per_sm"):
+        return "CTAs"
     if leaf.endswith("_mpki") or leaf.endswith("_pki"):
         return "per 1000 warp insts"
     if leaf.endswith("_rate") or "disparity" in leaf or leaf.endswith("_fraction") or leaf.startswith("rtru"):
@@ -111,6 +114,13 @@ def flatten(obj, prefix=""):
         elif isinstance(v, list):
             if k == "kernels":
                 out[name] = len(v)
+                # the CTAs per SM the launches ran with, weighted by their cycles (Optimal-TLP's
+                # chosen limit against the occupancy limit: tlp-66 of the bypassing paper)
+                ks = [x for x in v if isinstance(x, dict) and isinstance(x.get("ctas_per_sm"), (int, float))
+                      and isinstance(x.get("cycles"), (int, float))]
+                cyc = sum(x["cycles"] for x in ks)
+                if cyc > 0:
+                    out[prefix + "kernel_ctas_per_sm"] = sum(x["ctas_per_sm"] * x["cycles"] for x in ks) / cyc
         else:
             out[name] = v
     return out
