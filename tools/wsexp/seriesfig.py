@@ -12,7 +12,10 @@ Keys: bench= one or more benchmarks (comma-separated), series=DIM:L1,L2 (one lin
 where=DIM:L (the other dims), file= the file's name in the run directory, columns= the names of
 its whitespace-separated columns ('#' lines are comments), x= and y= column names (y may list
 several), filter=COL:VALUE,... (rows kept; numbers compare as numbers), xlabel=, ylabel=, note=,
-needs=. Writes figures/ID.csv (series,x,y per point) and the picture; report.md gets a table per
+needs=. Instead of a file, stat=PREFIX takes the series from the run's statistics: the numbered
+statistics PREFIX00, PREFIX01, ... (iWarp's throttled_warps_windowNN) are the y values, their
+numbers times xscale= (a number, or a configuration key of the run: sched.iwarp.sample_cycles)
+the x values. Writes figures/ID.csv (series,x,y per point) and the picture; report.md gets a table per
 line: points, x range, y minimum, mean and maximum.
 Stdlib only.
 """
@@ -21,7 +24,7 @@ import csv
 import io
 import os
 
-KEYS = {"bench", "file", "columns", "x", "y", "filter", "xlabel"}
+KEYS = {"bench", "file", "columns", "x", "y", "filter", "xlabel", "stat", "xscale"}
 PLAIN_ONLY = {"metric", "labels", "norm", "mean", "groups"}
 
 
@@ -38,9 +41,19 @@ class SeriesFigure:
 
     def __init__(self, fid, kv, where, sel):
         self.id, self.where, self.kind = fid, where, "series"
+        self.stat = kv.get("stat")
+        if self.stat:
+            bad = sorted(k for k in ("file", "columns", "x", "y", "filter") if k in kv)
+            if bad:
+                raise SeriesError(f"{where}: figure {fid}: stat= takes the series from the statistics; "
+                                  f"{', '.join(bad)} name a file's columns")
+            kv = dict(kv, file="stats.json", columns="window,value", x="window", y="value")
+        elif "xscale" in kv:
+            raise SeriesError(f"{where}: figure {fid}: xscale= goes with stat=")
+        self.xscale = kv.get("xscale", "1")
         for k in ("sweep", "bench", "file", "columns", "x", "y"):
             if k not in kv:
-                raise SeriesError(f"{where}: figure {fid} (kind=series) needs {k}=")
+                raise SeriesError(f"{where}: figure {fid} (kind=series) needs {k}= (or stat=)")
         bad = sorted(k for k in kv if k in PLAIN_ONLY)
         if bad:
             raise SeriesError(f"{where}: figure {fid}: {', '.join(bad)} do not apply to kind=series")
@@ -86,6 +99,8 @@ def check_sweep(fig, sp):
     bad = [b for b in fig.benches if b not in sp.benchmarks]
     if bad:
         raise SeriesError(f"figure {fig.id}: sweep '{sp.name}' has no benchmark {', '.join(bad)}")
+    if fig.stat:
+        return
     want = "{rundir}/" + fig.file
     sets = list(sp.sets)
     for s in fig.sels():
@@ -129,6 +144,24 @@ def read_series(fig, path):
     return out
 
 
+def stat_series(fig, row):
+    """[(x, y)] from the numbered statistics of a run (report.Row)."""
+    try:
+        scale = float(fig.xscale)
+    except ValueError:
+        v = row.config.get(fig.xscale)
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise SeriesError(f"figure {fig.id}: xscale={fig.xscale} is neither a number nor a numeric key "
+                              f"of the run's configuration")
+        scale = float(v)
+    pts = []
+    for k, v in row.stats.items():
+        tail = k[len(fig.stat):]
+        if k.startswith(fig.stat) and tail.isdigit() and isinstance(v, (int, float)):
+            pts.append((int(tail) * scale, float(v)))
+    return sorted(pts)
+
+
 def _fmt(v):
     return f"{v:.4g}" if isinstance(v, float) and v != int(v) else f"{int(v)}"
 
@@ -149,6 +182,13 @@ def data(fig, sd, av, needs_of, runs_dir):
             name = " ".join(x for x in ((b if len(fig.benches) > 1 else ""), lab or "") if x) or b
             if not rows or not rows[0].ok():
                 remarks.append(f"{name}: no finished run")
+                continue
+            if fig.stat:
+                pts = stat_series(fig, rows[0])
+                if not pts:
+                    remarks.append(f"{name}: no statistic {fig.stat}NN")
+                else:
+                    lines.append((name, pts))
                 continue
             path = os.path.join(runs_dir, rows[0].id, fig.file)
             if not os.path.exists(path):
