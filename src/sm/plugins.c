@@ -190,6 +190,7 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
     sm->has_issue |= p->on_issue != NULL;
     sm->has_annot |= p->annotate != NULL;
     fills |= p->on_event && p->l1_stream_events;
+    sm->count_sched_wait |= p->sched_wait;
   }
   sm->tick_every = every;
   sm->p_wake = UINT64_MAX;

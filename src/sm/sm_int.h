@@ -202,6 +202,7 @@ struct Sm {
   uint32_t nplug;
   uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
   uint8_t l1_stream_events;   /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
+  uint8_t count_sched_wait;   /* a plugin asked for WarpView.sched_wait (sched_wait) */
   uint8_t memo_refused;       /* the issue memo stands for a cycle whose ready warps the policy all refused
                                * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
   uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */

@@ -323,8 +323,10 @@ static void gcaws_stats(void *state, PolicyStats *out) { cpl_stats(&((Gcaws *)st
 const WarpSchedPolicy warp_policy_gcaws = {
     .name = "gcaws", .params = cpl_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
-    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats};
+    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
+    .sched_wait = true};
 const WarpSchedPolicy warp_policy_caws = {
     .name = "caws", .params = caws_params, .init = caws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
-    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats};
+    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
+    .sched_wait = true};
