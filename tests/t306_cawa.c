@@ -262,8 +262,29 @@ static void test_cpl_disparity_wait(void) {
 
 /* Fig. 3: re-references of the critical warp (w1) and of another (w0). */
 static void test_cpl_rerefs(void) {
+  /* off by default (not reported); on, a power of 2 */
   Config *cfg = cfg_with(NULL);
   Cpl c;
+  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  PolicyStats *ps = policy_stats_create();
+  policy_stats_begin_instance(ps);
+  cpl_stats(&c, ps);
+  bool found = true;
+  policy_stats_total(ps, "crit_rerefs", &found);
+  CHECK(!found && c.hist == NULL);
+  policy_stats_free(ps);
+  cpl_free(&c);
+  cfg_free(cfg);
+  const char *bad[] = {"sched.gcaws.reuse_history=12", NULL};
+  cfg = cfg_with(bad);
+  char err[256] = "";
+  WarpSchedEnv env = {.sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
+  CHECK(cpl_init(&c, &env, err, sizeof err) != 0);
+  CHECK_STR_CONTAINS(err, "reuse_history");
+  CHECK_STR_CONTAINS(err, "power of 2");
+  cfg_free(cfg);
+  const char *on[] = {"sched.gcaws.reuse_history=8192", NULL};
+  cfg = cfg_with(on);
   if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
   for (uint32_t w = 0; w < 2; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 0);
   cissue(&c, 0, 1, 0, 1, WINST_ALU, 0); /* w1 critical from here on */

@@ -19,6 +19,12 @@ const CfgParam cpl_params[] = {
      .min = 1,
      .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic (and the priority series)"},
+    {.key = "reuse_history",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1 << 24,
+     .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they cost host time)"},
     {.key = "priority_file",
      .type = CFG_STRING,
      .def = "",
@@ -28,7 +34,6 @@ const CfgParam cpl_params[] = {
 
 #define CPL_LINES 1024u        /* critical lines tracked at once (L1D lines are far fewer) */
 #define CPL_SERIES_MAX 200000u /* samples the priority series keeps */
-#define CPL_HIST 8192u         /* (warp, line) pairs the re-reference history keeps (a power of 2) */
 
 int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
@@ -46,9 +51,16 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->cta_launch = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_launch);
   c->lines = calloc(CPL_LINES, sizeof *c->lines);
   c->lmask = CPL_LINES - 1;
-  c->hist = calloc(CPL_HIST, sizeof *c->hist);
+  c->hmask = (uint32_t)cfg_int_in(env->cfg, env->prefix, "reuse_history");
+  if (c->hmask & (c->hmask - 1)) {
+    cpl_free(c);
+    snprintf(key, sizeof key, "%s.reuse_history", env->prefix);
+    return cfg_errorf(env->cfg, key, err, errlen, "must be 0 or a power of 2");
+  }
+  c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
+  c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
-  if (!c->w || !c->tmp || !c->cta_last || !c->cta_last_exit || !c->lines || !c->hist || !c->cta_launch) {
+  if (!c->w || !c->tmp || !c->cta_last || !c->cta_last_exit || !c->lines || (c->hmask && !c->hist) || !c->cta_launch) {
     cpl_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   }
@@ -255,7 +267,7 @@ static void cta_exit_stats(Cpl *c, const SchedEvent *ev) {
 static void reref_note(Cpl *c, const SchedEvent *ev, const CplWarp *w, bool crit) {
   const uint64_t seq = c->l1_seq++;
   uint64_t h = (ev->line_addr ^ ((uint64_t)ev->slot << 40)) * 0x9E3779B97F4A7C15ull;
-  CplRef *r = &c->hist[(h >> 40) & (CPL_HIST - 1)];
+  CplRef *r = &c->hist[(h >> 40) & c->hmask];
   if (r->line == ev->line_addr && r->slot == ev->slot && r->gen == w->gen && r->gen) {
     const bool miss = ev->kind == SCHED_EV_L1_MISS;
     c->reref++;
@@ -331,7 +343,7 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
   case SCHED_EV_L1_BYPASS: {
     c->all_accesses++;
     bool crit = cpl_is_critical(c, ev->slot, ev->cycle);
-    if (ev->kind != SCHED_EV_L1_BYPASS && w) reref_note(c, ev, w, crit);
+    if (c->hist && ev->kind != SCHED_EV_L1_BYPASS && w) reref_note(c, ev, w, crit);
     c->crit_accesses += crit;
     if (ev->kind == SCHED_EV_L1_HIT) {
       c->crit_hits += crit;
@@ -357,9 +369,24 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
   case SCHED_EV_KERNEL_BEGIN: /* the L1D starts empty: forget lines of the last kernel */
     memset(c->lines, 0, CPL_LINES * sizeof *c->lines);
     c->lcount = 0;
-    memset(c->hist, 0, CPL_HIST * sizeof *c->hist);
+    if (c->hist) memset(c->hist, 0, ((size_t)c->hmask + 1) * sizeof *c->hist);
     return;
   default: return;
+  }
+}
+
+/* Fig. 3's statistics (reported when reuse_history is on). */
+static void cpl_reuse_stats(const Cpl *c, PolicyStats *out) {
+  policy_stat_u64(out, "crit_rerefs", c->crit_reref);
+  policy_stat_ratio(out, "crit_reref_evicted", c->crit_reref_miss, c->crit_reref);
+  policy_stat_ratio(out, "reref_evicted", c->reref_miss, c->reref);
+  static const char *const bins[CPL_REUSE_BINS] = {"0_15", "16_63", "64_255", "256_1k", "1k_4k", "4k_16k", "16k_64k", "64k_up"};
+  for (int b = 0; b < CPL_REUSE_BINS; b++) {
+    char name[48];
+    snprintf(name, sizeof name, "crit_reref_dist_%s", bins[b]);
+    policy_stat_u64(out, name, c->reuse_hist[b]);
+    snprintf(name, sizeof name, "crit_reref_evicted_dist_%s", bins[b]);
+    policy_stat_u64(out, name, c->reuse_miss_hist[b]);
   }
 }
 
@@ -378,18 +405,7 @@ void cpl_stats(const Cpl *c, PolicyStats *out) {
   /* Fig. 2b */
   policy_stat_ratio(out, "insn_disparity", c->insn_disp_sum_e6, c->insn_ctas * 1000000u);
   policy_stat_f64(out, "insn_disparity_max", (double)c->insn_disp_max_e6 / 1e6, PSTAT_MAX);
-  /* Fig. 3 */
-  policy_stat_u64(out, "crit_rerefs", c->crit_reref);
-  policy_stat_ratio(out, "crit_reref_evicted", c->crit_reref_miss, c->crit_reref);
-  policy_stat_ratio(out, "reref_evicted", c->reref_miss, c->reref);
-  static const char *const bins[CPL_REUSE_BINS] = {"0_15", "16_63", "64_255", "256_1k", "1k_4k", "4k_16k", "16k_64k", "64k_up"};
-  for (int b = 0; b < CPL_REUSE_BINS; b++) {
-    char name[48];
-    snprintf(name, sizeof name, "crit_reref_dist_%s", bins[b]);
-    policy_stat_u64(out, name, c->reuse_hist[b]);
-    snprintf(name, sizeof name, "crit_reref_evicted_dist_%s", bins[b]);
-    policy_stat_u64(out, name, c->reuse_miss_hist[b]);
-  }
+  if (c->hist) cpl_reuse_stats(c, out); /* Fig. 3 */
   /* Fig. 4 */
   policy_stat_ratio(out, "crit_sched_wait", c->crit_wait, c->crit_time);
   policy_stat_ratio(out, "crit_sched_wait_of_stall", c->crit_wait, c->crit_stall);

@@ -46,8 +46,9 @@
  *    and a miss means the line was evicted before the warp came back to it.
  *    The reuse distance is the L1D line requests of the SM in between (bins
  *    of powers of 4). The (warp, line) history is a direct-mapped table of
- *    CPL_HIST entries: a collision forgets the older pair (its next request
- *    is not counted as a re-reference).
+ *    `reuse_history` entries (0, the default: off, these statistics are not
+ *    reported; they cost host time on every L1D request): a collision
+ *    forgets the older pair (its next request is not counted).
  *  - scheduler wait of the critical warp (Fig. 4): the cycles the CTA's
  *    last-finishing warp was ready while its scheduler issued another warp
  *    (WarpView.sched_wait, which the embedding plugin asks the SM to keep),
@@ -100,7 +101,8 @@ typedef struct Cpl {
   uint64_t l1_seq;                                        /* L1D line requests seen (reuse distance) */
   uint64_t reref, reref_miss, crit_reref, crit_reref_miss;
   uint64_t reuse_hist[CPL_REUSE_BINS], reuse_miss_hist[CPL_REUSE_BINS]; /* critical re-references */
-  CplRef *hist;           /* CPL_HIST entries */
+  CplRef *hist;           /* reuse_history entries (NULL: off) */
+  uint32_t hmask;         /* entries - 1 */
   /* critical lines in flight: open addressing on the line address */
   CplLine *lines;
   uint32_t lmask, lcount;
@@ -116,7 +118,7 @@ typedef struct Cpl {
 } Cpl;
 
 /* The CPL keys, shared by every plugin that embeds it (under its prefix):
- * critical, sample_period, priority_file. */
+ * critical, sample_period, reuse_history, priority_file. */
 extern const CfgParam cpl_params[];
 
 /* Reads the keys under `prefix`; 0 or -1 with err set. */
