@@ -160,6 +160,8 @@ static const CfgParam caws_params[] = {
      .desc = "the statistics' CPL: critical warp by CTA maximum or SM threshold"},
     {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic"},
+    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 24,
+     .desc = "(warp, line) pairs of the CPL re-reference statistics per SM, a power of 2 (0: off)"},
     {.key = "priority_file", .type = CFG_STRING, .def = "",
      .desc = "file for the critical warp's CPL priority over time (SM 0, first CTA; empty: none)"},
     {0},
