@@ -31,8 +31,11 @@ rd=$(ls -d "$d"/r2/runs/vecadd.tiny.gtx480.read-*)
 grep -q '"message": "not run: the run it reads (sched=write: vecadd.tiny.gtx480.write-[0-9a-f]*) usage"' "$rd/status.json" \
   || fail "blocked run: $(cat "$rd/status.json")"
 [ ! -e "$rd/log.txt" ] || fail "a blocked run must not start"
-# --task: the reading run's task runs the run it reads first
+# --retry-failed after the fix: the write run runs again first, then the reading run (listed first)
 sed -i 's/mode=bogus/mode=write/' "$d/s.sweep"
+$W sweep "$d/s.sweep" -o "$d/r2" -j 2 -q --retry-failed > "$d/out" 2>&1 || fail "retry: $(cat "$d/out")"
+grep -q '"state": "ok"' "$rd/status.json" || fail "retry: $(cat "$rd/status.json")"
+# --task: the reading run's task runs the run it reads first
 $W sweep "$d/s.sweep" -o "$d/r3" --emit parallel > /dev/null
 $W sweep --task "$d/r3" 0 > "$d/out" 2>&1 || fail "--task 0: $(cat "$d/out")"
 grep -q "^1 vecadd.tiny.gtx480.write-.*: ok in .*(read by vecadd.tiny.gtx480.read-" "$d/out" || fail "--task: $(cat "$d/out")"

@@ -180,12 +180,13 @@ def command(warpsim, run, stats_path):
     return cmd + ["--json", stats_path]
 
 
-def waits_on(results, run):
+def waits_on(results, run, pending=()):
     """None when every run this one reads from ({rundir:DIM=LABEL}) finished ok; "wait" while one
-    has not finished; else the message of a failed one."""
+    has not finished (or is pending: to run, or run again, in this pool); else the message of a
+    failed one."""
     for ref, rid in (run.get("after") or {}).items():
         st = results.status(rid)
-        if st is None:
+        if st is None or rid in pending:
             return "wait"
         if st.get("state") not in STATES_OK:
             return f"the run it reads ({ref}: {rid}) {st.get('state')}"
@@ -453,6 +454,7 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
         else:
             todo.append(r)
     prog = Progress(len(runs), skipped, out, quiet)
+    has_after = any(r.get("after") for r in todo)
     counts = {}
     running = []
     old = {s: signal.signal(s, _raise_interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
@@ -462,8 +464,9 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
             while todo and len(running) < jobs:
                 # the first run whose {rundir:DIM=LABEL} runs have finished (sweep order otherwise)
                 pick = None
+                pending = {r["id"] for r in todo} | {a.run["id"] for a in running} if has_after else ()
                 for i, r in enumerate(todo):
-                    why = waits_on(results, r) if r.get("after") else None
+                    why = waits_on(results, r, pending) if r.get("after") else None
                     if why == "wait":
                         continue
                     pick = todo.pop(i)
