@@ -31,9 +31,13 @@ rd=$(ls -d "$d"/r2/runs/vecadd.tiny.gtx480.read-*)
 grep -q '"message": "not run: the run it reads (sched=write: vecadd.tiny.gtx480.write-[0-9a-f]*) usage"' "$rd/status.json" \
   || fail "blocked run: $(cat "$rd/status.json")"
 [ ! -e "$rd/log.txt" ] || fail "a blocked run must not start"
-# --retry-failed after the fix: the write run runs again first, then the reading run (listed first)
 sed -i 's/mode=bogus/mode=write/' "$d/s.sweep"
-$W sweep "$d/s.sweep" -o "$d/r2" -j 2 -q --retry-failed > "$d/out" 2>&1 || fail "retry: $(cat "$d/out")"
+# the same write run failed (out of time), then --retry-failed: it runs again first, and the
+# reading run (listed first) waits for it instead of failing on its old status
+$W sweep "$d/s.sweep" -o "$d/r5" -j 2 -q --timeout 0.01 > "$d/out" 2>&1 && fail "a timeout should fail the sweep"
+rd=$(ls -d "$d"/r5/runs/vecadd.tiny.gtx480.read-*)
+grep -q '"state": "error"' "$rd/status.json" || fail "timeout: $(cat "$rd/status.json")"
+$W sweep "$d/s.sweep" -o "$d/r5" -j 2 -q --retry-failed > "$d/out" 2>&1 || fail "retry: $(cat "$d/out")"
 grep -q '"state": "ok"' "$rd/status.json" || fail "retry: $(cat "$rd/status.json")"
 # --task: the reading run's task runs the run it reads first
 $W sweep "$d/s.sweep" -o "$d/r3" --emit parallel > /dev/null
