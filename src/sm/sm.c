@@ -816,15 +816,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       sm->q_stall[sched % 64] = (uint8_t)r; /* what a memoised repeat of this cycle adds */
     }
   }
-  /* the warps still ready (not issued, not refused for a lost unit) of a scheduler that issued
-   * another warp waited on the scheduler's choice this cycle (a memoised cycle issues nothing) */
-  if (sm->count_sched_wait)
-    for (uint64_t qs = issued_sched; qs; qs &= qs - 1) {
-      const uint32_t q = (uint32_t)__builtin_ctzll(qs);
-      for (uint32_t wd = 0; wd < sm->bm_words; wd++)
-        for (uint64_t b = ready[wd] & sm->sched_bm[(size_t)q * sm->bm_words + wd]; b; b &= b - 1)
-          sm->views[wd * 64 + (uint32_t)__builtin_ctzll(b)].sched_wait++;
-    }
+  if (sm->count_sched_wait) sm_plugins_sched_wait(sm, issued_sched, ready);
   /* every ready warp refused by a policy whose refusals stand until its next event or tick: the
    * next cycles repeat this one as a cycle with no ready warp would (memo, quiet SM) */
   sm->memo_refused = nready && nrefused == nready && !issued_any;

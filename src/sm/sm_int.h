@@ -264,6 +264,9 @@ static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t
 }
 /* Ticks every plugin with a tick hook and asks the lazy ones when next. */
 void sm_plugins_tick(Sm *sm, uint64_t now);
+/* (count_sched_wait) After the issue stage: the warps still ready (bitmap `ready`) of each
+ * scheduler that issued (bit q of issued_sched) waited on its choice: WarpView.sched_wait++. */
+void sm_plugins_sched_wait(Sm *sm, uint64_t issued_sched, const uint64_t *ready);
 void sm_plugins_issue(Sm *sm, uint32_t slot, const SchedIssue *is);
 void sm_plugins_annotate(Sm *sm, uint32_t slot, SchedMemAnnot *m);
 void sm_plugins_warps_change(const Sm *sm);
