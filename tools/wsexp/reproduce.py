@@ -248,7 +248,7 @@ class Paper:
                 sels = [obj.fixed] + ([obj.norm] if not isinstance(obj, Claim) else [obj.a] + ([obj.b] if obj.b else []))
                 if not isinstance(obj, Claim) and obj.series_dim:
                     sels += [{obj.series_dim: s} for s in obj.series]
-                if obj.kind == "series" if not isinstance(obj, Claim) else False:
+                if not isinstance(obj, Claim) and obj.kind == "series":
                     try:
                         seriesfig.check_sweep(obj, sp)
                     except seriesfig.SeriesError as e:
