@@ -15,7 +15,13 @@
  * missing warp are errors naming the key. On the simulator: benchmarks pass
  * their checks under gcaws, cawa (gcaws + cacp) and lrr + cpl + cacp, with
  * identical statistics when the engine's shortcuts are off; the observer
- * does not change an lru run. */
+ * does not change an lru run.
+ * The statistics of CAWA's Figures 2b, 3 and 4 on hand-made event streams:
+ * per-CTA instruction-count disparity (a stale slot of an earlier CTA left
+ * out), the critical warp's scheduler wait over its time and its stalls,
+ * critical-warp re-references (hit, merge, a miss after eviction, their
+ * reuse distance bins; a new launch of the slot and a new kernel forget the
+ * history); on the simulator a lone warp never waits on the scheduler. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -205,6 +211,139 @@ static void test_cpl_line_stats(void) {
   CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "l1d_accesses"), 4);
   cpl_free(&c);
   cfg_free(cfg);
+}
+
+static void cissue_w(Cpl *c, uint32_t slot, uint64_t cycle, uint32_t wait) {
+  WarpView v = {.slot = slot, .valid = 1, .sched_wait = wait};
+  SchedIssue is = {.cycle = cycle, .pc = 0, .next_pc = 1, .kind = (uint8_t)WINST_ALU};
+  cpl_issue(c, &v, &is);
+}
+
+/* Fig. 2b and Fig. 4: CTA 0 (warps 0-2: 10, 8 and 5 instructions; warp 2
+ * finishes last, ready but passed over for 30 of its 100 cycles), CTA 1 (one
+ * warp: no disparity), CTA 0 again with warps 0 and 1 (4 instructions each:
+ * slot 2 still holds CTA 0's earlier warp, which must not count). */
+static void test_cpl_disparity_wait(void) {
+  Config *cfg = cfg_with(NULL);
+  Cpl c;
+  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  cev(&c, SCHED_EV_CTA_LAUNCH, 0, 0, 0);
+  for (uint32_t w = 0; w < 3; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 0);
+  const uint32_t ninst[3] = {10, 8, 5}, wait[3] = {0, 10, 30};
+  for (uint32_t w = 0; w < 3; w++)
+    for (uint32_t i = 1; i <= ninst[w]; i++) cissue_w(&c, w, 10 * i, i == ninst[w] ? wait[w] : 0);
+  /* w2: issues at 10..50: nStall = 9 + 4 * 9 = 45 */
+  CHECK_EQ_U64(c.w[2].nstall, 45);
+  cev(&c, SCHED_EV_WARP_EXIT, 0, 0, 60);
+  cev(&c, SCHED_EV_WARP_EXIT, 1, 0, 80);
+  cev(&c, SCHED_EV_WARP_EXIT, 2, 0, 100);
+  cev(&c, SCHED_EV_CTA_EXIT, UINT32_MAX, 0, 100);
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "insn_disparity") - 0.5) < 1e-12); /* (10 - 5) / 10 */
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_sched_wait") - 0.3) < 1e-12); /* 30 of 100 cycles */
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_sched_wait_of_stall") - 30.0 / 45) < 1e-12);
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "sched_wait") - 40.0 / 240) < 1e-12); /* every warp: 0+10+30 of 60+80+100 */
+  cev(&c, SCHED_EV_CTA_LAUNCH, 3, 1, 120);
+  cev(&c, SCHED_EV_WARP_LAUNCH, 3, 1, 120);
+  cissue_w(&c, 3, 121, 0);
+  cev(&c, SCHED_EV_WARP_EXIT, 3, 1, 130);
+  cev(&c, SCHED_EV_CTA_EXIT, UINT32_MAX, 1, 130);
+  cev(&c, SCHED_EV_CTA_LAUNCH, 0, 0, 200);
+  for (uint32_t w = 0; w < 2; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 200);
+  for (uint32_t w = 0; w < 2; w++)
+    for (uint32_t i = 1; i <= 4; i++) cissue_w(&c, w, 200 + i, 0);
+  cev(&c, SCHED_EV_WARP_EXIT, 0, 0, 210);
+  cev(&c, SCHED_EV_WARP_EXIT, 1, 0, 211);
+  cev(&c, SCHED_EV_CTA_EXIT, UINT32_MAX, 0, 211);
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "insn_disparity") - 0.5 / 3) < 1e-12); /* 0.5, 0, 0 */
+  CHECK(stat_of(cpl_stats_v, &c, "insn_disparity_max") == 0.5);
+  cpl_free(&c);
+  cfg_free(cfg);
+}
+
+/* Fig. 3: re-references of the critical warp (w1) and of another (w0). */
+static void test_cpl_rerefs(void) {
+  /* off by default (not reported); on, a power of 2 */
+  Config *cfg = cfg_with(NULL);
+  Cpl c;
+  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  PolicyStats *ps = policy_stats_create();
+  policy_stats_begin_instance(ps);
+  cpl_stats(&c, ps);
+  bool found = true;
+  policy_stats_total(ps, "crit_rerefs", &found);
+  CHECK(!found && c.hist == NULL);
+  policy_stats_free(ps);
+  cpl_free(&c);
+  cfg_free(cfg);
+  const char *bad[] = {"sched.gcaws.reuse_history=12", NULL};
+  cfg = cfg_with(bad);
+  char err[256] = "";
+  WarpSchedEnv env = {.sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
+  CHECK(cpl_init(&c, &env, err, sizeof err) != 0);
+  CHECK_STR_CONTAINS(err, "reuse_history");
+  CHECK_STR_CONTAINS(err, "power of 2");
+  cfg_free(cfg);
+  const char *on[] = {"sched.gcaws.reuse_history=8192", NULL};
+  cfg = cfg_with(on);
+  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  for (uint32_t w = 0; w < 2; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 0);
+  cissue(&c, 0, 1, 0, 1, WINST_ALU, 0); /* w1 critical from here on */
+  CHECK(cpl_is_critical(&c, 1, 5) && !cpl_is_critical(&c, 0, 5));
+  SchedEvent e = {.kind = SCHED_EV_L1_MISS, .slot = 1, .cycle = 5, .cta_slot = 0, .line_addr = 0x1000, .other_slot = -1};
+#define REQ(k, w, a) (e.kind = (k), e.slot = (w), e.line_addr = (a), cpl_event(&c, &e))
+  REQ(SCHED_EV_L1_MISS, 1, 0x1000);  /* 0: w1's first request to A */
+  REQ(SCHED_EV_L1_MISS, 0, 0x2000);  /* 1: w0's first to B */
+  REQ(SCHED_EV_L1_HIT, 1, 0x1000);   /* 2: critical re-reference, distance 1, a hit */
+  REQ(SCHED_EV_L1_HIT, 0, 0x1000);   /* 3: w0's first to A: not a re-reference */
+  REQ(SCHED_EV_L1_MISS, 0, 0x2000);  /* 4: w0 re-references B and misses (not critical) */
+  for (uint32_t i = 0; i < 20; i++) REQ(SCHED_EV_L1_MISS, 0, 0x10000 + 128 * i); /* 5..24 */
+  REQ(SCHED_EV_L1_MISS, 1, 0x1000);  /* 25: critical, distance 22, evicted in between */
+  REQ(SCHED_EV_L1_BYPASS, 1, 0x1000); /* a bypass: no request of the L1D */
+  REQ(SCHED_EV_L1_MERGE, 1, 0x1000); /* 26: distance 0, on its way: not evicted */
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_rerefs"), 3);
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_reref_evicted") - 1.0 / 3) < 1e-12);
+  CHECK(stat_of(cpl_stats_v, &c, "reref_evicted") == 0.5); /* 2 misses of 4 re-references */
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_reref_dist_0_15"), 2);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_reref_evicted_dist_0_15"), 0);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_reref_dist_16_63"), 1);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_reref_evicted_dist_16_63"), 1);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_reref_dist_64_255"), 0);
+  /* a new warp in slot 1 has no history; neither has anything after a new kernel */
+  cev(&c, SCHED_EV_WARP_EXIT, 1, 0, 6);
+  cev(&c, SCHED_EV_WARP_LAUNCH, 1, 0, 7);
+  REQ(SCHED_EV_L1_HIT, 1, 0x1000);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_rerefs"), 3);
+  cev(&c, SCHED_EV_KERNEL_BEGIN, UINT32_MAX, UINT32_MAX, 8);
+  REQ(SCHED_EV_L1_HIT, 0, 0x2000);
+  REQ(SCHED_EV_L1_HIT, 1, 0x1000);
+  CHECK(stat_of(cpl_stats_v, &c, "reref_evicted") == 0.5);
+  REQ(SCHED_EV_L1_HIT, 0, 0x2000); /* the history starts again */
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "reref_evicted") - 2.0 / 5) < 1e-12);
+#undef REQ
+  cpl_free(&c);
+  cfg_free(cfg);
+}
+
+/* On the simulator: a lone warp (pchase: one CTA of one thread per kernel)
+ * never waits on the scheduler's choice; scalarprod's 8-warp CTAs do. */
+static double json_num(const char *json, const char *key) {
+  const char *p = json ? strstr(json, key) : NULL;
+  return p ? strtod(p + strlen(key), NULL) : -1.0;
+}
+static void test_sched_wait_sim(void) {
+  const char *sets[] = {"sched.policy=lrr", "sm.observers=cpl", NULL};
+  const char *lone[] = {"pchase", NULL}, *many[] = {"scalarprod", NULL};
+  uint64_t cy = 0;
+  char *a = test_run_benches(NULL, sets, lone, &cy), *b = test_run_benches(NULL, sets, many, &cy);
+  CHECK(a && b);
+  CHECK(json_num(a, "\"sched_wait\": ") == 0.0);
+  CHECK(json_num(a, "\"crit_sched_wait\": ") == 0.0);
+  const double w = json_num(b, "\"sched_wait\": "), cw = json_num(b, "\"crit_sched_wait\": ");
+  CHECK(w > 0.0 && w < 1.0);
+  CHECK(cw > 0.0 && cw < 1.0);
+  CHECK(json_num(b, "\"insn_disparity\": ") >= 0.0);
+  free(a);
+  free(b);
 }
 
 /* ---- gcaws's order ---- */
@@ -501,6 +640,9 @@ int main(void) {
   TEST_RUN(test_cpl_critical_warp);
   TEST_RUN(test_cpl_accuracy);
   TEST_RUN(test_cpl_line_stats);
+  TEST_RUN(test_cpl_disparity_wait);
+  TEST_RUN(test_cpl_rerefs);
+  TEST_RUN(test_sched_wait_sim);
   TEST_RUN(test_gcaws_order);
   TEST_RUN(test_cacp_partition);
   TEST_RUN(test_ship_insertion);

@@ -65,7 +65,10 @@ typedef struct WarpView {
   uint8_t next_kind;        /* WarpInstKind of its next decoded instruction */
   uint8_t long_pending;     /* waits on a long-latency (global/local) load */
   uint32_t active_lanes;    /* active mask of the next instruction */
+  uint32_t sched_wait;      /* cycles it was ready while its scheduler issued another warp: kept only
+                             * when a plugin asks (sched_wait); 0 otherwise */
 } WarpView;
+_Static_assert(sizeof(WarpView) == 64, "WarpView: one host cache line per view");
 
 typedef struct WarpSchedEnv {
   uint32_t sm, nsched, max_warps, max_ctas;
@@ -176,6 +179,9 @@ typedef struct WarpSchedPolicy {
   /* Also send L1_FILL (one per L1D fill) and L1_ATOMIC_HIT events to the SM's plugins, the rest
    * of the L1D's stream an exact offline replay needs: off unless a plugin asks. */
   bool l1_stream_events;
+  /* Keep WarpView.sched_wait (the scheduler's delay of ready warps: CAWA's Fig. 4) in this SM:
+   * off unless a plugin asks (it costs a pass over the ready warps per cycle that issues). */
+  bool sched_wait;
   /* Hints and class for a memory instruction's requests (see SchedMemAnnot). */
   void (*annotate)(void *state, const WarpView *v, SchedMemAnnot *m);
   /* Called on every cycle the SM holds a CTA (also cycles it skips), unless

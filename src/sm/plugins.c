@@ -84,6 +84,17 @@ void sm_plugins_tick(Sm *sm, uint64_t now) {
   sm->p_wake = wake;
 }
 
+/* A ready warp the issue stage left (not issued; a warp whose unit another scheduler took is no
+ * longer in `ready`) while its scheduler issued another one; a memoised cycle issues nothing. */
+void sm_plugins_sched_wait(Sm *sm, uint64_t issued_sched, const uint64_t *ready) {
+  for (uint64_t qs = issued_sched; qs; qs &= qs - 1) {
+    const uint32_t q = (uint32_t)__builtin_ctzll(qs);
+    for (uint32_t wd = 0; wd < sm->bm_words; wd++)
+      for (uint64_t b = ready[wd] & sm->sched_bm[(size_t)q * sm->bm_words + wd]; b; b &= b - 1)
+        sm->views[wd * 64 + (uint32_t)__builtin_ctzll(b)].sched_wait++;
+  }
+}
+
 void sm_plugins_issue(Sm *sm, uint32_t slot, const SchedIssue *is) {
   for (uint32_t i = 0; i < sm->nplug; i++)
     if (sm->plug[i].p->on_issue) sm->plug[i].p->on_issue(sm->plug[i].st, &sm->views[slot], is);
@@ -190,6 +201,7 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
     sm->has_issue |= p->on_issue != NULL;
     sm->has_annot |= p->annotate != NULL;
     fills |= p->on_event && p->l1_stream_events;
+    sm->count_sched_wait |= p->sched_wait;
   }
   sm->tick_every = every;
   sm->p_wake = UINT64_MAX;

@@ -761,6 +761,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
   const uint32_t first = sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
+  uint64_t issued_sched = 0; /* (count_sched_wait) bit sched % 64: that scheduler issued */
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched, issued = 0; /* (now + k) % nsched */
     if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
@@ -808,12 +809,14 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       issued++;
       issued_any = 1;
     }
+    issued_sched |= issued ? 1ull << (sched % 64) : 0;
     if (!issued) {
       const SmStall r = lost ? SM_STALL_OTHER_SCHED : stall_reason(sm, seen[sched % 64]);
       sm->st.stall[r]++;
       sm->q_stall[sched % 64] = (uint8_t)r; /* what a memoised repeat of this cycle adds */
     }
   }
+  if (sm->count_sched_wait) sm_plugins_sched_wait(sm, issued_sched, ready);
   /* every ready warp refused by a policy whose refusals stand until its next event or tick: the
    * next cycles repeat this one as a cycle with no ready warp would (memo, quiet SM) */
   sm->memo_refused = nready && nrefused == nready && !issued_any;

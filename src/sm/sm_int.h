@@ -202,6 +202,7 @@ struct Sm {
   uint32_t nplug;
   uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
   uint8_t l1_stream_events;   /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
+  uint8_t count_sched_wait;   /* a plugin asked for WarpView.sched_wait (sched_wait) */
   uint8_t memo_refused;       /* the issue memo stands for a cycle whose ready warps the policy all refused
                                * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
   uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
@@ -263,6 +264,9 @@ static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t
 }
 /* Ticks every plugin with a tick hook and asks the lazy ones when next. */
 void sm_plugins_tick(Sm *sm, uint64_t now);
+/* (count_sched_wait) After the issue stage: the warps still ready (bitmap `ready`) of each
+ * scheduler that issued (bit q of issued_sched) waited on its choice: WarpView.sched_wait++. */
+void sm_plugins_sched_wait(Sm *sm, uint64_t issued_sched, const uint64_t *ready);
 void sm_plugins_issue(Sm *sm, uint32_t slot, const SchedIssue *is);
 void sm_plugins_annotate(Sm *sm, uint32_t slot, SchedMemAnnot *m);
 void sm_plugins_warps_change(const Sm *sm);

@@ -14,7 +14,8 @@ for p in ccws cawa baws iwarp bypass; do
   grep -q "^$p: " "$d/list.out" || fail "--list has no $p: $(cat "$d/list.out")"
 done
 grep -Eq "Figure 11 +available" "$d/list.out" || fail "--list: the bypassing paper's Figure 11 should be available (issue 26)"
-grep -Eq "Figure 12 +not available .*TB_bg series" "$d/list.out" || fail "--list: the bypassing paper's Figure 12 needs a series plot"
+grep -Eq "Figure 12 +available +TB_bg modulation over time" "$d/list.out" || fail "--list: the bypassing paper's Figure 12 (a series figure) should be available"
+grep -Eq "Figure 12 +available +Critical warp's scheduling priority" "$d/list.out" || fail "--list: CAWA's Figure 12 should be available"
 grep -Eq "Figure 1 +available +Fraction of warp time stalled" "$d/list.out" || fail "--list: BAWS Figure 1 should be available"
 plots=0
 if command -v gnuplot > /dev/null || python3 -c "import matplotlib" 2> /dev/null; then plots=1; fi
@@ -42,8 +43,22 @@ run ccws --benchmarks needle
 check ccws fig9 fig10
 grep -q "| CI | needle |" "$d/ccws/report.md" || fail "ccws: no needle row"
 grep -rq "sched.policy=ccws" "$d/ccws/sweeps/schedulers/manifest.tsv" || fail "ccws: no ccws run planned (the scheduler exists)"
-run cawa --benchmarks needle
-check cawa fig1 fig9
+run cawa --benchmarks needle,bfs
+check cawa fig1 fig9 fig12 fig13
+# Figure 12 (kind=series): bfs's critical-warp rank over time under lrr and gcaws, from the file each
+# run wrote into its run directory ({rundir}); Figure 13 has the oracle CAWS bars (caws reads the
+# profile its caws-write run wrote first: {rundir:sched=caws-write})
+python3 - "$d/cawa/figures/fig12.csv" "$d/cawa/figures/fig13.csv" <<'P'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for lab in ("lrr", "gcaws"):
+    pts = [r for r in rows if r["series"] == lab]
+    assert len(pts) > 10 and pts[0]["cycle"] == "0", (lab, pts[:3])
+    assert max(int(r["rank"]) for r in pts) == 15, lab   # 16 warps in the CTA: ranks 0..15
+r = {x["benchmark"]: x for x in csv.DictReader(open(sys.argv[2]))}["bfs"]
+assert float(r["caws"]) > 0 and float(r["lrr"]) == 1.0, r
+P
+grep -q "| lrr | [0-9]* | 0 | " "$d/cawa/report.md" || fail "cawa: no Figure 12 table"
 run baws --benchmarks fwt
 check baws fig1 fig5
 python3 - "$d/baws/figures/fig1.csv" <<'P'
@@ -56,9 +71,11 @@ run iwarp --benchmarks gesummv
 check iwarp fig2 fig2a fig3 fig4a fig10 fig13
 grep -rq "sched.policy=iwarp" "$d/iwarp/sweeps/l1d/manifest.tsv" || fail "iwarp: no iwarp run planned (the scheduler exists)"
 grep -Eq "^\| intra-16 \|.*\| 0\.917 \(stated\) \| [0-9]" "$d/iwarp/report.md" || fail "iwarp: the intra-warp share claim has no value"
-run bypass --benchmarks needle --sweeps main
-check bypass fig7 fig8 fig9 fig10b
+run bypass --benchmarks needle,bfs --sweeps main
+check bypass fig7 fig8 fig9 fig10b fig12
+grep -q "^coordinated,[0-9]*,[0-9]*$" "$d/bypass/figures/fig12.csv" || fail "bypass: Figure 12 data: $(cat "$d/bypass/figures/fig12.csv")"
+grep -q "no finished run" "$d/bypass/report.md" || fail "bypass: Figure 12 (ss) should say ss has not run"
 grep -rq "sm.observers=bypass" "$d/bypass/sweeps/main/manifest.tsv" || fail "bypass: no bypass run planned"
 grep -rq "l1d.policy=bypass-access" "$d/bypass/sweeps/main/manifest.tsv" || fail "bypass: no access-level run planned"
-grep -Eq "^\| baselines \| 17 \| not run" "$d/bypass/report.md" || fail "bypass: the baselines sweep should be listed as not run"
+grep -Eq "^\| baselines \| 34 \| not run" "$d/bypass/report.md" || fail "bypass: the baselines sweep should be listed as not run"
 exit 0

@@ -47,12 +47,13 @@ class Plotter:
             return _gp_bars(base, title, ylabel, blocks, series, ref)
         return []
 
-    def lines(self, base, title, xlabel, ylabel, xs, series, ref=None):
-        """series: [(name, [y per x or None])]; xs numeric."""
+    def lines(self, base, title, xlabel, ylabel, xs, series, ref=None, logx=None):
+        """series: [(name, [y per x or None])]; xs numeric; logx None: a log2 x axis when the xs
+        span a factor of 8 (warp limits), else as given."""
         if self.backend == "matplotlib":
-            return _mpl_lines(base, title, xlabel, ylabel, xs, series, ref)
+            return _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx)
         if self.backend == "gnuplot":
-            return _gp_lines(base, title, xlabel, ylabel, xs, series, ref)
+            return _gp_lines(base, title, xlabel, ylabel, xs, series, ref, logx)
         return []
 
 
@@ -118,7 +119,7 @@ def _mpl_bars(base, title, ylabel, blocks, series, ref):
     return _mpl_save(fig, base)
 
 
-def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref):
+def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -128,7 +129,7 @@ def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref):
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="osD^v"[i // 10 % 5], markersize=3, label=name,
                     color=f"C{i % 10}", linestyle=("-", "--", ":", "-.")[i // 10 % 4])
-    if _log2(xs):
+    if _log2(xs) if logx is None else logx:
         ax.set_xscale("log", base=2)
         ax.set_xticks(sorted(set(x for x in xs if x is not None)))
         ax.set_xticklabels([f"{x:g}" for x in sorted(set(x for x in xs if x is not None))])
@@ -203,14 +204,14 @@ def _gp_bars(base, title, ylabel, blocks, series, ref):
     return _run_gnuplot(base, body, int(_bar_width_inches(ncat, len(series)) * 100), 420)
 
 
-def _gp_lines(base, title, xlabel, ylabel, xs, series, ref):
+def _gp_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None):
     with open(base + ".dat", "w") as f:
         f.write("x " + " ".join('"%s"' % s.replace('"', "'") for s, _ in series) + "\n")
         for j, x in enumerate(xs):
             f.write(_num(x) + " " + " ".join(_num(ys[j]) for _, ys in series) + "\n")
     body = ["set title %s" % _q(title), "set xlabel %s" % _q(xlabel), "set ylabel %s" % _q(ylabel),
             "set grid lw 0.5", "set key outside right center font ',8'"]
-    if _log2(xs):
+    if _log2(xs) if logx is None else logx:
         body.append("set logscale x 2")
     if ref is not None:
         body.append("set arrow from graph 0, first %g to graph 1, first %g nohead lc 'black' lw 0.8" % (ref, ref))

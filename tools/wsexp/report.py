@@ -44,6 +44,11 @@ METRICS = {
     "cpl_accuracy": ("gpu.policies.observers.cpl.cpl_accuracy", "CPL accuracy (critical warp ranked slow)", "fraction", True),
     "crit_l1d_hit_rate": ("gpu.policies.observers.cpl.crit_l1d_hit_rate", "critical-warp L1D hit rate", "fraction", True),
     "crit_zero_reuse": ("gpu.policies.observers.cpl.crit_zero_reuse_fraction", "zero-reuse critical lines", "fraction", False),
+    "insn_disparity": ("gpu.policies.observers.cpl.insn_disparity", "warp instruction-count disparity (mean)", "fraction", False),
+    "insn_disparity_max": ("gpu.policies.observers.cpl.insn_disparity_max", "warp instruction-count disparity (max)", "fraction", False),
+    "crit_reref_evicted": ("gpu.policies.observers.cpl.crit_reref_evicted", "critical-warp re-references evicted", "fraction", False),
+    "crit_sched_wait": ("gpu.policies.observers.cpl.crit_sched_wait", "critical warp's scheduler wait (of its time)", "fraction", False),
+    "crit_sched_wait_stall": ("gpu.policies.observers.cpl.crit_sched_wait_of_stall", "critical warp's scheduler wait (of its stalls)", "fraction", False),
 }
 BASE_DIMS = ("benchmark", "size", "config", "seed")
 

@@ -25,6 +25,7 @@ import time
 import plot
 import report
 import runner
+import seriesfig
 import spec as specmod
 
 
@@ -93,6 +94,7 @@ FIG_KEYS = {"sweep", "title", "paper", "metric", "labels", "series", "where", "n
 CLAIM_KEYS = {"sweep", "text", "figure", "section", "metric", "metric_b", "group", "bench", "agg", "a", "b", "where",
               "paper", "source", "neutral", "mode", "note", "needs"}
 AGGS = ("hmean", "gmean", "amean", "max", "min")
+FIG_KEYS |= seriesfig.KEYS   # kind=series: a file a run wrote, over time (seriesfig.py)
 
 
 class Figure:
@@ -122,7 +124,10 @@ class Figure:
             raise ReproError(f"{where}: mean= is one of {', '.join(AGGS)}, none")
         self.kind = kv.get("kind", "bars")
         if self.kind not in ("bars", "lines"):
-            raise ReproError(f"{where}: kind= is bars or lines")
+            raise ReproError(f"{where}: kind= is bars, lines or series")
+        only = sorted(k for k in kv if k in seriesfig.KEYS)
+        if only:
+            raise ReproError(f"{where}: {', '.join(only)} apply to kind=series only")
         if self.kind == "lines" and (not self.series_dim or len(self.metrics) != 1):
             raise ReproError(f"{where}: kind=lines needs series=DIM:... (the x axis) and one metric")
         self.groups = [g for g in kv.get("groups", "").split(",") if g] or None
@@ -227,15 +232,27 @@ class Paper:
                 if w[1] in seen:
                     raise ReproError(f"{where}: id '{w[1]}' used twice")
                 seen.add(w[1])
-                obj = cls(w[1], _kv(w[2:], where, keys), where)
+                kv = _kv(w[2:], where, keys)
+                if cls is Figure and kv.get("kind") == "series":
+                    try:
+                        obj = seriesfig.SeriesFigure(w[1], kv, where, _sel)
+                    except seriesfig.SeriesError as e:
+                        raise ReproError(str(e))
+                else:
+                    obj = cls(w[1], kv, where)
                 if obj.sweep not in self.sweeps:
                     raise ReproError(f"{where}: no sweep '{obj.sweep}' in {self.dir} "
                                      f"(sweeps: {', '.join(self.sweeps) or 'none'})")
                 sp = self.sweeps[obj.sweep]
                 dims = {"benchmark", "size", "config", "seed"} | {d.name for d in sp.dims}
-                sels = [obj.fixed] + ([obj.norm] if isinstance(obj, Figure) else [obj.a] + ([obj.b] if obj.b else []))
-                if isinstance(obj, Figure) and obj.series_dim:
+                sels = [obj.fixed] + ([obj.norm] if not isinstance(obj, Claim) else [obj.a] + ([obj.b] if obj.b else []))
+                if not isinstance(obj, Claim) and obj.series_dim:
                     sels += [{obj.series_dim: s} for s in obj.series]
+                if not isinstance(obj, Claim) and obj.kind == "series":
+                    try:
+                        seriesfig.check_sweep(obj, sp)
+                    except seriesfig.SeriesError as e:
+                        raise ReproError(f"{where}: {e}")
                 for s in sels:
                         for d, lab in s.items():
                             if d not in dims:
@@ -276,11 +293,24 @@ class Checker:
     def __init__(self, warpsim):
         self.warpsim = warpsim
         self.cache = {}
+        self.tmp = None
+
+    def _rundir(self):
+        """A scratch directory standing for {rundir} (a policy may create its output file at init)."""
+        if self.tmp is None:
+            import atexit
+            import shutil
+            import tempfile
+            self.tmp = tempfile.mkdtemp(prefix="warpsim-check-")
+            atexit.register(shutil.rmtree, self.tmp, True)
+        return self.tmp
 
     def check(self, config, sets):
         key = (config, tuple(sets))
         if key not in self.cache:
             cmd = [self.warpsim, "config", "--check", "--config", config]
+            if any("{rundir" in s for s in sets):
+                sets = specmod.resolve_rundirs(sets, self._rundir(), lambda ref: self._rundir())
             for s in sets:
                 cmd += ["--set", s]
             try:
@@ -310,8 +340,12 @@ def availability(paper, sp, checker):
         out[d.name] = {}
         for lab in d.labels:
             ok, msg = True, ""
+            # a label that reads another label's run ({rundir:DIM=LABEL}: a file that run writes, absent
+            # until it has run) is available when the label it reads is
+            refs = [lb for dm, lb in specmod.run_refs(d.sets[lab]) if dm == d.name and lb in d.sets]
+            lsets = d.sets[refs[0]] if refs else d.sets[lab]
             for config in sp.configs:
-                c_ok, c_msg = checker.check(specmod.config_file(sp, config), sp.sets + d.sets[lab])
+                c_ok, c_msg = checker.check(specmod.config_file(sp, config), sp.sets + lsets)
                 if not c_ok:
                     ok, msg = False, c_msg
                     break
@@ -355,7 +389,10 @@ def prepare(paper, size, benches, checker):
             d.labels = keep
             d.sets = {lab: d.sets[lab] for lab in keep}
         runnable = sp.benchmarks and all(d.labels for d in sp.dims)
-        runs = specmod.expand(sp) if runnable else []
+        try:
+            runs = specmod.expand(sp) if runnable else []
+        except specmod.SpecError as e:
+            raise ReproError(str(e))
         out.append((name, sp, av, runs))
     return out
 
@@ -593,6 +630,30 @@ def draw(fig, blocks, names, outdir, pl):
                    names, 1.0 if fig.norm else None)
 
 
+def series_report(fig, sd, av, outdir, pl):
+    """report.md lines of a kind=series figure and 1 if it was drawn (seriesfig.py)."""
+    try:
+        lines, why, remarks = seriesfig.data(fig, sd, av, _needs, os.path.join(outdir, "sweeps", fig.sweep, "runs"))
+    except seriesfig.SeriesError as e:
+        return [f"*Not drawn: {e}.*", ""], 0
+    if lines is None:
+        return [f"*Not available: {why}.*", ""], 0
+    if not lines:
+        return [f"*No results yet: {'; '.join(remarks) or 'the sweep has not run'}.*", ""], 0
+    md = []
+    try:
+        files = seriesfig.draw(fig, lines, outdir, pl)
+    except plot.PlotError as e:
+        files = []
+        md.append(f"*Figure not drawn: {e}*")
+    md += [f"![{fig.paper}]({os.path.relpath(f, outdir)})\n" for f in files if f.endswith(".png")]
+    if fig.note or remarks:
+        md += [" ".join(x for x in (fig.note, f"({'; '.join(remarks)})" if remarks else "") if x), ""]
+    md += [md_table(["line", "points", f"{fig.x} from", "to", f"{', '.join(fig.ys)} min", "mean", "max"],
+                    seriesfig.table(lines)), ""]
+    return md, 1
+
+
 # ---- report.md ----
 
 def _numeric(cell):
@@ -639,6 +700,11 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
         av = next(a for n, p, a, r in prepared if n == fig.sweep)
         md.append(f"### {fig.paper}: {fig.title}")
         md.append("")
+        if fig.kind == "series":
+            lines_md, drawn = series_report(fig, sds[fig.sweep], av, outdir, pl)
+            md += lines_md
+            nfig += drawn
+            continue
         blocks, names, why = figure_data(fig, sp, sds[fig.sweep], av)
         if blocks is None:
             md += [f"*Not available: {why}.*", ""]

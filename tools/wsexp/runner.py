@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 
+import spec as specmod
+
 STATES_OK = ("ok",)
 # state -> what it means (status.json "state")
 STATES = {
@@ -156,12 +158,50 @@ class Results:
         return plan
 
 
+def resolved_sets(run, run_dir):
+    """The run's overrides with {rundir} (its own directory, run_dir) and {rundir:DIM=LABEL} (the
+    directory of the run it names, a sibling: spec.py) replaced by paths."""
+    after = run.get("after") or {}
+    parent = os.path.dirname(run_dir)
+
+    def dir_of(ref):
+        if ref not in after:
+            raise RuntimeError(f"run {run['id']}: {{rundir:{ref}}} names no run of the plan "
+                               f"(plan.json predates it: run the sweep file again)")
+        return os.path.join(parent, after[ref])
+    return specmod.resolve_rundirs(run["sets"], run_dir, dir_of)
+
+
 def command(warpsim, run, stats_path):
     cmd = [warpsim, "run", run["benchmark"], "--size", run["size"], "--seed", str(run["seed"]),
            "--config", run["config_path"]]
-    for s in run["sets"]:
+    for s in resolved_sets(run, os.path.dirname(os.path.abspath(stats_path))):
         cmd += ["--set", s]
     return cmd + ["--json", stats_path]
+
+
+def waits_on(results, run, pending=()):
+    """None when every run this one reads from ({rundir:DIM=LABEL}) finished ok; "wait" while one
+    has not finished (or is pending: to run, or run again, in this pool); else the message of a
+    failed one."""
+    for ref, rid in (run.get("after") or {}).items():
+        st = results.status(rid)
+        if st is None or rid in pending:
+            return "wait"
+        if st.get("state") not in STATES_OK:
+            return f"the run it reads ({ref}: {rid}) {st.get('state')}"
+    return None
+
+
+def record_blocked(results, run, why):
+    """A run not started because a run it reads from failed: recorded as an error."""
+    d = results.run_dir(run["id"])
+    os.makedirs(d, exist_ok=True)
+    st = {"id": run["id"], "index": run["index"], "state": "error", "exit_status": None, "check": None,
+          "message": f"not run: {why}", "wall_seconds": 0.0, "host": socket.gethostname(),
+          "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    write_json(os.path.join(d, "status.json"), st)
+    return st
 
 
 def _prctl():
@@ -292,7 +332,7 @@ class Attempt:
             write_json(config_path, stats["config"])
         else:  # no stats: resolve the config on its own, so a crashed run can still be reproduced
             cmd = [self.warpsim, "config", "--config", self.run["config_path"], "--json"]
-            for s in self.run["sets"]:
+            for s in resolved_sets(self.run, self.dir):
                 cmd += ["--set", s]
             try:
                 p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
@@ -414,6 +454,7 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
         else:
             todo.append(r)
     prog = Progress(len(runs), skipped, out, quiet)
+    has_after = any(r.get("after") for r in todo)
     counts = {}
     running = []
     old = {s: signal.signal(s, _raise_interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
@@ -421,7 +462,30 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
     try:
         while todo or running:
             while todo and len(running) < jobs:
-                running.append(Attempt(results, todo.pop(0), warpsim, timeout))
+                # the first run whose {rundir:DIM=LABEL} runs have finished (sweep order otherwise)
+                pick = None
+                pending = {r["id"] for r in todo} | {a.run["id"] for a in running} if has_after else ()
+                for i, r in enumerate(todo):
+                    why = waits_on(results, r, pending) if r.get("after") else None
+                    if why == "wait":
+                        continue
+                    pick = todo.pop(i)
+                    if why:
+                        st = record_blocked(results, pick, why)
+                        counts[st["state"]] = counts.get(st["state"], 0) + 1
+                        prog.finished(pick, st)
+                        pick = "blocked"
+                    break
+                if pick is None:
+                    if not running:  # nothing can start and nothing runs: a run it reads is not in this pool
+                        for r in todo:
+                            st = record_blocked(results, r, "a run it reads from was not run")
+                            counts[st["state"]] = counts.get(st["state"], 0) + 1
+                            prog.finished(r, st)
+                        todo = []
+                    break
+                if pick != "blocked":
+                    running.append(Attempt(results, pick, warpsim, timeout))
             time.sleep(0.03)
             for a in list(running):
                 rc = a.poll()
@@ -484,7 +548,16 @@ def run_task(results, index, warpsim, per_task=1, force=False, out=sys.stdout):
         if st and not force:
             out.write(f"{r['index']} {r['id']}: already finished ({st.get('state')}), skipped\n")
         else:
-            st = run_sync(results, r, warpsim, timeout)
+            # a run it reads from ({rundir:DIM=LABEL}) that has not finished is run first, here
+            for ref, rid in (r.get("after") or {}).items():
+                if results.status(rid) is None:
+                    dep = next((x for x in plan["runs"] if x["id"] == rid), None)
+                    if dep is not None:
+                        dst = run_sync(results, dep, warpsim, timeout)
+                        out.write(f"{dep['index']} {rid}: {dst['state']} in {dst['wall_seconds']:.1f}s (read by "
+                                  f"{r['id']})\n")
+            why = waits_on(results, r)
+            st = record_blocked(results, r, why) if why else run_sync(results, r, warpsim, timeout)
             out.write(f"{r['index']} {r['id']}: {st['state']} in {st['wall_seconds']:.1f}s"
                       + (f": {st['message']}" if st["message"] else "") + "\n")
         if st.get("state") not in STATES_OK:

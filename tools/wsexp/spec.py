@@ -71,11 +71,13 @@ class Run:
         self.label_sets = label_sets      # dim name -> the overrides that label applies
         self.index = -1
         self.id = make_id(self)
+        self.after = {}                   # '{rundir:DIM=LABEL}' placeholder -> the id of that run
+
 
     def definition(self):
         return {"id": self.id, "index": self.index, "benchmark": self.benchmark, "size": self.size,
                 "config": self.config, "config_path": self.config_path, "seed": self.seed, "sets": self.sets, "labels": self.labels,
-                "label_sets": self.label_sets}
+                "label_sets": self.label_sets, "after": self.after}
 
 
 def _safe(part):
@@ -96,6 +98,26 @@ def make_id(run):
     if run.seed != 1:
         parts.append(f"s{run.seed}")
     return ".".join(_safe(p) for p in parts) + "-" + h
+
+
+# A set value may name a run directory: `{rundir}` is the run's own (a file the run writes,
+# e.g. observer.cpl.priority_file={rundir}/cpl-priority.txt), `{rundir:DIM=LABEL}` that of the
+# run that differs from it only in axis DIM, which has LABEL there (a file that run wrote: the
+# run starts after it; e.g. sched.caws.profile={rundir:sched=caws-write}/caws.profile). Ids keep
+# the placeholders as written, so they do not depend on where results go.
+RUNDIR_RE = re.compile(r"\{rundir(?::([^=}]+)=([^}]*))?\}")
+
+
+def run_refs(sets):
+    """The (DIM, LABEL) pairs the {rundir:DIM=LABEL} placeholders of sets name."""
+    return [(m.group(1), m.group(2)) for s in sets for m in RUNDIR_RE.finditer(s) if m.group(1)]
+
+
+def resolve_rundirs(sets, own_dir, dir_of):
+    """sets with {rundir} -> own_dir and {rundir:DIM=LABEL} -> dir_of('DIM=LABEL')."""
+    def sub(m):
+        return own_dir if not m.group(1) else dir_of(f"{m.group(1)}={m.group(2)}")
+    return [RUNDIR_RE.sub(sub, s) for s in sets]
 
 
 def expand_values(token, where):
@@ -308,7 +330,31 @@ def expand(spec):
                         r = Run(b, size, config, seed, spec.sets + sets, labels, ls, cpath)
                         r.index = len(runs)
                         runs.append(r)
+    _link_after(spec, runs)
     return runs
+
+
+def _link_after(spec, runs):
+    """Resolves each run's {rundir:DIM=LABEL} to the id of the run it names (an error if the sweep
+    has no such run, or if the named run itself depends on another: one level only)."""
+    by_point = {}
+    for r in runs:
+        by_point[(r.benchmark, r.size, r.config, r.seed, tuple(sorted(r.labels.items())))] = r
+    for r in runs:
+        for dim, lab in run_refs(r.sets):
+            if dim not in r.labels:
+                raise SpecError(f"{spec.path}: {{rundir:{dim}={lab}}}: the sweep has no axis '{dim}' "
+                                f"(axes: {', '.join(d.name for d in spec.dims) or 'none'})")
+            key = (r.benchmark, r.size, r.config, r.seed, tuple(sorted(dict(r.labels, **{dim: lab}).items())))
+            dep = by_point.get(key)
+            if dep is None:
+                d = spec.dim(dim)
+                raise SpecError(f"{spec.path}: {{rundir:{dim}={lab}}}: '{lab}' is not a label of axis '{dim}' "
+                                f"(labels: {', '.join(d.labels) if d else ''})")
+            if dep is r or run_refs(dep.sets):
+                raise SpecError(f"{spec.path}: {{rundir:{dim}={lab}}} in run {r.id}: the run it names must "
+                                f"not itself use {{rundir:...}}")
+            r.after[f"{dim}={lab}"] = dep.id
 
 
 def config_file(spec, config):

@@ -36,4 +36,5 @@ static void cplo_stats(void *state, PolicyStats *out) { cpl_stats(state, out); }
 
 const SmObserver observer_cpl = {.name = "cpl", .params = cpl_params, .init = cplo_init, .free = cplo_free,
                                  .on_event = cplo_event, .on_issue = cplo_issue, .annotate = cplo_annotate,
-                                 .tick = cplo_tick, .next_tick = cplo_next_tick, .stats = cplo_stats};
+                                 .tick = cplo_tick, .next_tick = cplo_next_tick, .stats = cplo_stats,
+                                 .sched_wait = true};

@@ -19,6 +19,12 @@ const CfgParam cpl_params[] = {
      .min = 1,
      .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic (and the priority series)"},
+    {.key = "reuse_history",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1 << 24,
+     .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they cost host time)"},
     {.key = "priority_file",
      .type = CFG_STRING,
      .def = "",
@@ -42,10 +48,19 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->tmp = calloc(c->nslots ? c->nslots : 1, sizeof *c->tmp);
   c->cta_last = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last);
   c->cta_last_exit = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last_exit);
+  c->cta_launch = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_launch);
   c->lines = calloc(CPL_LINES, sizeof *c->lines);
   c->lmask = CPL_LINES - 1;
+  c->hmask = (uint32_t)cfg_int_in(env->cfg, env->prefix, "reuse_history");
+  if (c->hmask & (c->hmask - 1)) {
+    cpl_free(c);
+    snprintf(key, sizeof key, "%s.reuse_history", env->prefix);
+    return cfg_errorf(env->cfg, key, err, errlen, "must be 0 or a power of 2");
+  }
+  c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
+  c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
-  if (!c->w || !c->tmp || !c->cta_last || !c->cta_last_exit || !c->lines) {
+  if (!c->w || !c->tmp || !c->cta_last || !c->cta_last_exit || !c->lines || (c->hmask && !c->hist) || !c->cta_launch) {
     cpl_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   }
@@ -76,6 +91,8 @@ void cpl_free(Cpl *c) {
   free(c->cta_last);
   free(c->cta_last_exit);
   free(c->lines);
+  free(c->hist);
+  free(c->cta_launch);
   free(c->series_path);
   free(c->series_cycle);
   free(c->series_rank);
@@ -206,6 +223,7 @@ void cpl_issue(Cpl *c, const WarpView *v, const SchedIssue *is) {
   CplWarp *w = &c->w[v->slot];
   if (is->cycle > c->now) c->now = is->cycle;
   if (!w->valid) return;
+  w->sched_wait = v->sched_wait;
   if (is->cycle > w->last_issue) w->nstall += is->cycle - w->last_issue - 1;
   w->last_issue = is->cycle;
   w->committed++;
@@ -223,17 +241,64 @@ void cpl_annotate(Cpl *c, const WarpView *v, SchedMemAnnot *m) {
   }
 }
 
+/* At a CTA's exit, over its warps (the slots of its CTA slot launched since
+ * the CTA, all exited): instruction-count disparity, every warp's scheduler wait. */
+static void cta_exit_stats(Cpl *c, const SchedEvent *ev) {
+  uint64_t most = 0, fewest = UINT64_MAX;
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < c->nslots; s++) {
+    const CplWarp *w = &c->w[s];
+    if (w->cta_slot != ev->cta_slot || w->valid || !w->gen || w->launch < c->cta_launch[ev->cta_slot]) continue;
+    most = w->committed > most ? w->committed : most;
+    fewest = w->committed < fewest ? w->committed : fewest;
+    c->all_wait += w->sched_wait;
+    c->all_time += w->exit_cycle - w->launch;
+    n++;
+  }
+  if (!n || !most) return;
+  const uint64_t d = (most - fewest) * 1000000u / most;
+  c->insn_disp_sum_e6 += d;
+  c->insn_disp_max_e6 = d > c->insn_disp_max_e6 ? d : c->insn_disp_max_e6;
+  c->insn_ctas++;
+}
+
+/* A line request (not a bypass) of warp w: a re-reference when the same warp
+ * (same launch of its slot) requested the line before in this kernel. */
+static void reref_note(Cpl *c, const SchedEvent *ev, const CplWarp *w, bool crit) {
+  const uint64_t seq = c->l1_seq++;
+  uint64_t h = (ev->line_addr ^ ((uint64_t)ev->slot << 40)) * 0x9E3779B97F4A7C15ull;
+  CplRef *r = &c->hist[(h >> 40) & c->hmask];
+  if (r->line == ev->line_addr && r->slot == ev->slot && r->gen == w->gen && r->gen) {
+    const bool miss = ev->kind == SCHED_EV_L1_MISS;
+    c->reref++;
+    c->reref_miss += miss;
+    if (crit) {
+      const uint64_t dist = seq - r->seq - 1; /* requests in between */
+      int bin = 0;
+      for (uint64_t lim = 16; bin < CPL_REUSE_BINS - 1 && dist >= lim; lim <<= 2) bin++;
+      c->crit_reref++;
+      c->crit_reref_miss += miss;
+      c->reuse_hist[bin]++;
+      c->reuse_miss_hist[bin] += miss;
+    }
+  }
+  *r = (CplRef){.line = ev->line_addr, .seq = seq, .slot = ev->slot, .gen = w->gen};
+}
+
 void cpl_event(Cpl *c, const SchedEvent *ev) {
   if (ev->cycle > c->now) c->now = ev->cycle;
   CplWarp *w = ev->slot < c->nslots ? &c->w[ev->slot] : NULL;
   switch (ev->kind) {
-  case SCHED_EV_WARP_LAUNCH:
+  case SCHED_EV_WARP_LAUNCH: {
     if (!w) return;
+    const uint32_t gen = w->gen + 1;
     memset(w, 0, sizeof *w);
+    w->gen = gen;
     w->valid = 1;
     w->launch = w->last_issue = ev->cycle;
     w->cta_slot = ev->cta_slot;
     return;
+  }
   case SCHED_EV_WARP_EXIT:
     if (!w) return;
     w->valid = 0;
@@ -244,7 +309,8 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
     }
     return;
   case SCHED_EV_CTA_LAUNCH:
-    if (ev->cta_slot < c->max_ctas) c->cta_last[ev->cta_slot] = UINT32_MAX, c->cta_last_exit[ev->cta_slot] = 0;
+    if (ev->cta_slot < c->max_ctas)
+      c->cta_last[ev->cta_slot] = UINT32_MAX, c->cta_last_exit[ev->cta_slot] = 0, c->cta_launch[ev->cta_slot] = ev->cycle;
     if (c->series_path && c->series_state == 0) {
       c->series_state = 1;
       c->series_cta = ev->cta_slot;
@@ -255,10 +321,15 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
     if (ev->cta_slot >= c->max_ctas) return;
     uint32_t last = c->cta_last[ev->cta_slot];
     if (last < c->nslots) { /* the critical warp: the one that finished last (its slot is still untouched) */
-      c->acc_samples += c->w[last].samples;
-      c->acc_slow += c->w[last].slow_samples;
+      const CplWarp *lw = &c->w[last];
+      c->acc_samples += lw->samples;
+      c->acc_slow += lw->slow_samples;
       c->ctas_scored++;
+      c->crit_wait += lw->sched_wait;
+      c->crit_time += lw->exit_cycle - lw->launch;
+      c->crit_stall += lw->nstall;
     }
+    cta_exit_stats(c, ev);
     if (c->series_state == 1 && ev->cta_slot == c->series_cta) {
       series_write(c, last);
       c->series_state = 2;
@@ -272,6 +343,7 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
   case SCHED_EV_L1_BYPASS: {
     c->all_accesses++;
     bool crit = cpl_is_critical(c, ev->slot, ev->cycle);
+    if (c->hist && ev->kind != SCHED_EV_L1_BYPASS && w) reref_note(c, ev, w, crit);
     c->crit_accesses += crit;
     if (ev->kind == SCHED_EV_L1_HIT) {
       c->crit_hits += crit;
@@ -297,8 +369,24 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
   case SCHED_EV_KERNEL_BEGIN: /* the L1D starts empty: forget lines of the last kernel */
     memset(c->lines, 0, CPL_LINES * sizeof *c->lines);
     c->lcount = 0;
+    if (c->hist) memset(c->hist, 0, ((size_t)c->hmask + 1) * sizeof *c->hist);
     return;
   default: return;
+  }
+}
+
+/* Fig. 3's statistics (reported when reuse_history is on). */
+static void cpl_reuse_stats(const Cpl *c, PolicyStats *out) {
+  policy_stat_u64(out, "crit_rerefs", c->crit_reref);
+  policy_stat_ratio(out, "crit_reref_evicted", c->crit_reref_miss, c->crit_reref);
+  policy_stat_ratio(out, "reref_evicted", c->reref_miss, c->reref);
+  static const char *const bins[CPL_REUSE_BINS] = {"0_15", "16_63", "64_255", "256_1k", "1k_4k", "4k_16k", "16k_64k", "64k_up"};
+  for (int b = 0; b < CPL_REUSE_BINS; b++) {
+    char name[48];
+    snprintf(name, sizeof name, "crit_reref_dist_%s", bins[b]);
+    policy_stat_u64(out, name, c->reuse_hist[b]);
+    snprintf(name, sizeof name, "crit_reref_evicted_dist_%s", bins[b]);
+    policy_stat_u64(out, name, c->reuse_miss_hist[b]);
   }
 }
 
@@ -314,4 +402,12 @@ void cpl_stats(const Cpl *c, PolicyStats *out) {
   policy_stat_u64(out, "crit_lines_evicted", c->crit_evicted);
   policy_stat_ratio(out, "crit_zero_reuse_fraction", c->crit_zero_reuse, c->crit_evicted);
   policy_stat_u64(out, "crit_lines_untracked", c->untracked);
+  /* Fig. 2b */
+  policy_stat_ratio(out, "insn_disparity", c->insn_disp_sum_e6, c->insn_ctas * 1000000u);
+  policy_stat_f64(out, "insn_disparity_max", (double)c->insn_disp_max_e6 / 1e6, PSTAT_MAX);
+  if (c->hist) cpl_reuse_stats(c, out); /* Fig. 3 */
+  /* Fig. 4 */
+  policy_stat_ratio(out, "crit_sched_wait", c->crit_wait, c->crit_time);
+  policy_stat_ratio(out, "crit_sched_wait_of_stall", c->crit_wait, c->crit_stall);
+  policy_stat_ratio(out, "sched_wait", c->all_wait, c->all_time);
 }

@@ -38,6 +38,21 @@
  *    the first kernel: at every sample, each warp's rank by nCrit in its CTA
  *    (0 lowest); when the CTA exits, the series of its last-finishing warp is
  *    written as "cycle rank" lines.
+ *  - instruction-count disparity (Fig. 2b): per CTA, (most - fewest) / most
+ *    warp instructions issued by its warps; mean and maximum over CTAs.
+ *  - critical-warp re-references (Fig. 3): an L1D line request (hit, miss or
+ *    merge) of a warp to a line the same warp requested before in this kernel
+ *    is a re-reference; made while the warp is predicted critical, it counts,
+ *    and a miss means the line was evicted before the warp came back to it.
+ *    The reuse distance is the L1D line requests of the SM in between (bins
+ *    of powers of 4). The (warp, line) history is a direct-mapped table of
+ *    `reuse_history` entries (0, the default: off, these statistics are not
+ *    reported; they cost host time on every L1D request): a collision
+ *    forgets the older pair (its next request is not counted).
+ *  - scheduler wait of the critical warp (Fig. 4): the cycles the CTA's
+ *    last-finishing warp was ready while its scheduler issued another warp
+ *    (WarpView.sched_wait, which the embedding plugin asks the SM to keep),
+ *    over its execution time and over its stall cycles (nStall).
  */
 #ifndef WS_POLICY_CPL_H
 #define WS_POLICY_CPL_H
@@ -54,11 +69,15 @@ typedef struct CplWarp {
   uint64_t committed, launch, last_issue, nstall;
   uint64_t samples, slow_samples; /* accuracy samples of this warp */
   uint64_t exit_cycle;
+  uint32_t sched_wait;             /* WarpView.sched_wait at its last issue */
+  uint32_t gen;                    /* launches of this slot (the re-reference history's key) */
   uint32_t cta_slot;
   uint8_t valid;
 } CplWarp;
 
 typedef struct CplLine { uint64_t addr; uint8_t used, reused; } CplLine;
+typedef struct CplRef { uint64_t line, seq; uint32_t slot, gen; } CplRef; /* a warp's last request to a line */
+#define CPL_REUSE_BINS 8 /* reuse distance < 16, 64, 256, 1K, 4K, 16K, 64K, more */
 
 typedef struct Cpl {
   uint32_t nslots, max_ctas, sm;
@@ -70,11 +89,20 @@ typedef struct Cpl {
   /* per CTA slot: the warp that exited last and when (accuracy) */
   uint32_t *cta_last;
   uint64_t *cta_last_exit;
+  uint64_t *cta_launch;   /* its launch cycle (the CTA's warps at its exit: launched since) */
   /* statistics */
   uint64_t acc_samples, acc_slow, ctas_scored;
   uint64_t crit_hits, crit_accesses, all_accesses;
   uint64_t crit_fills, crit_evicted, crit_zero_reuse, untracked;
   uint64_t crit_requests;  /* memory instructions annotated critical */
+  uint64_t insn_disp_sum_e6, insn_disp_max_e6, insn_ctas; /* Fig. 2b, in millionths */
+  uint64_t crit_wait, crit_time, crit_stall;              /* Fig. 4: CTAs' last warps */
+  uint64_t all_wait, all_time;                            /* ... and every warp */
+  uint64_t l1_seq;                                        /* L1D line requests seen (reuse distance) */
+  uint64_t reref, reref_miss, crit_reref, crit_reref_miss;
+  uint64_t reuse_hist[CPL_REUSE_BINS], reuse_miss_hist[CPL_REUSE_BINS]; /* critical re-references */
+  CplRef *hist;           /* reuse_history entries (NULL: off) */
+  uint32_t hmask;         /* entries - 1 */
   /* critical lines in flight: open addressing on the line address */
   CplLine *lines;
   uint32_t lmask, lcount;
@@ -90,7 +118,7 @@ typedef struct Cpl {
 } Cpl;
 
 /* The CPL keys, shared by every plugin that embeds it (under its prefix):
- * critical, sample_period, priority_file. */
+ * critical, sample_period, reuse_history, priority_file. */
 extern const CfgParam cpl_params[];
 
 /* Reads the keys under `prefix`; 0 or -1 with err set. */

@@ -160,6 +160,8 @@ static const CfgParam caws_params[] = {
      .desc = "the statistics' CPL: critical warp by CTA maximum or SM threshold"},
     {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic"},
+    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 24,
+     .desc = "(warp, line) pairs of the CPL re-reference statistics per SM, a power of 2 (0: off)"},
     {.key = "priority_file", .type = CFG_STRING, .def = "",
      .desc = "file for the critical warp's CPL priority over time (SM 0, first CTA; empty: none)"},
     {0},
@@ -323,8 +325,10 @@ static void gcaws_stats(void *state, PolicyStats *out) { cpl_stats(&((Gcaws *)st
 const WarpSchedPolicy warp_policy_gcaws = {
     .name = "gcaws", .params = cpl_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
-    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats};
+    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
+    .sched_wait = true};
 const WarpSchedPolicy warp_policy_caws = {
     .name = "caws", .params = caws_params, .init = caws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
-    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats};
+    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
+    .sched_wait = true};
