@@ -28,8 +28,8 @@ const CfgParam timeline_cfg_params[] = {
      .desc = "timeline: states shorter than this join their neighbours, up to 32x as long (0: every state change)"},
     {.key = "counter_window", .type = CFG_INT, .def = "1000", .min = 0, .max = 1000000000,
      .desc = "timeline: cycles per counter sample (IPC, L1D misses, MSHRs, warps, policy gauges; 0: no counters)"},
-    {.key = "max_events", .type = CFG_INT, .def = "1500000", .min = 0, .max = INT64_MAX,
-     .desc = "timeline: stop recording after this many events (0: no limit); about 70 bytes each"},
+    {.key = "max_events", .type = CFG_INT, .def = "1300000", .min = 0, .max = INT64_MAX,
+     .desc = "timeline: stop recording after this many events (0: no limit); about 75 bytes each: 1300000 ~ 95 MB"},
     {0}};
 
 enum { TL_PID_GPU = 0, TL_TID_CTA = 100000, TL_NCOUNT = 6 };
@@ -347,14 +347,14 @@ static void set_state(TlSm *r, uint32_t s, uint8_t st, uint64_t now) {
 
 static void close_finished(TlSm *r, uint32_t s, uint64_t now) {
   if (r->fin_since[s] == UINT64_MAX) return;
-  slice(r->t, r->pid, s, tl_state_names[TL_FINISHED], r->fin_since[s], now, NULL);
+  if (now > r->fin_since[s]) slice(r->t, r->pid, s, tl_state_names[TL_FINISHED], r->fin_since[s], now, NULL);
   r->fin_since[s] = UINT64_MAX;
 }
 
 /* ---- counter windows ---- */
 
 static void count(TlSm *r, int i, const char *name, const char *key, double v, uint64_t at) {
-  if (r->last[i] == v) return; /* a counter holds its value: only changes are written */
+  if (r->last[i] == v || !in_window(r->t, at)) return; /* a counter holds its value: only changes are written */
   r->last[i] = v;
   counter(r->t, r->pid, name, key, v, at);
 }
@@ -383,7 +383,7 @@ static void window(TlSm *r, uint64_t end) {
     pl->p->gauges(pl->st, &g);
     for (uint32_t k = 0; k < g.n; k++) {
       double *last = &r->glast[i * POLICY_GAUGES_MAX + k];
-      if (*last == g.value[k]) continue;
+      if (*last == g.value[k] || !in_window(r->t, at)) continue;
       *last = g.value[k];
       char name[96];
       snprintf(name, sizeof name, "%s: %s", pl->p->name, g.name[k]);

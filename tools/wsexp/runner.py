@@ -160,6 +160,10 @@ def command(warpsim, run, stats_path):
     cmd = [warpsim, "run", run["benchmark"], "--size", run["size"], "--seed", str(run["seed"]),
            "--config", run["config_path"]]
     for s in run["sets"]:
+        # a relative timeline file (`set timeline.file=timeline.json.gz`) goes in the run's own directory
+        key, _, val = s.partition("=")
+        if key.strip() == "timeline.file" and val.strip() not in ("", "none") and not os.path.isabs(val.strip()):
+            s = "timeline.file=" + os.path.join(os.path.dirname(stats_path), val.strip())
         cmd += ["--set", s]
     return cmd + ["--json", stats_path]
 

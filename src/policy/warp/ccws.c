@@ -350,6 +350,15 @@ static void ccws_stats(void *state, PolicyStats *out) {
   policy_stat_f64(out, "excluded_warps_max", c->st_excluded_max, PSTAT_MAX);
 }
 
+/* Timeline counter tracks (doc/timeline.md): the warps allowed to load, and their scores' sum. */
+static void ccws_gauges(void *state, PolicyGauges *out) {
+  const Ccws *c = state;
+  uint64_t sum = 0;
+  for (uint32_t w = 0; w < c->nw; w++) sum += c->valid[w] ? c->lls[w] : 0;
+  policy_gauge(out, "allowed_warps", c->nallowed);
+  policy_gauge(out, "score_sum", (double)sum);
+}
+
 const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
                                           .params = ccws_params,
                                           .init = ccws_init,
@@ -363,4 +372,5 @@ const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
                                           .tick = ccws_tick,
                                           .next_tick = ccws_next_tick,
                                           .on_warps_change = ccws_warps_change,
-                                          .stats = ccws_stats};
+                                          .stats = ccws_stats,
+                                          .gauges = ccws_gauges};
