@@ -36,6 +36,18 @@ assert sorted(e["tid"] for e in arr) == [0, 1] and bar[0]["ts"] == min(e["ts"] f
 assert rel[0]["ts"] + 1 == bar[0]["ts"] + bar[0]["dur"], (bar, rel)
 PY
 
+# the static figure of that window (tools/wsexp/timeline_fig.py): warp 1's barrier wait is one
+# rectangle in the barrier colour across most of the plot; a PNG too where gnuplot is installed
+python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/fig --ctas 1 >/dev/null || fail "figure"
+python3 - $d/fig.svg <<'PY' || fail "figure: no long barrier rectangle"
+import re, sys
+svg = open(sys.argv[1]).read()
+w = [float(x) for x in re.findall(r'width="([0-9.]+)" height="8" fill="#1f77b4"', svg)]
+assert len([x for x in w if x > 700]) == 1 and len(w) == 2, w   # of the 868 pixels the plot spans; and the legend's swatch
+PY
+if command -v gnuplot >/dev/null; then [ -s $d/fig.png ] || fail "no PNG with gnuplot installed"; fi
+python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/fig2 --sm 5 >/dev/null 2>&1 && fail "figure of an SM not recorded"
+
 # a benchmark: exact against the statistics, with and without merging
 $W run hotspot --size tiny --json $d/s0.json >/dev/null 2>&1 || fail "hotspot without timeline"
 $W run hotspot --size tiny --timeline $d/t1.json --json $d/s1.json >/dev/null 2>&1 || fail "hotspot with timeline"

@@ -101,7 +101,11 @@ def svg(sel, path, title):
     ypos = {}
     for lab, cta, iv in rows:
         ypos.setdefault(cta, []).append(y)
+        last = None
         for a, b, st in iv:
+            if sx(b) - sx(a) < 0.5 and last == (int(sx(a)), st):
+                continue  # a sliver in a pixel already drawn in its colour
+            last = (int(sx(a)), st)
             o.append(f'<rect x="{sx(a):.2f}" y="{y}" width="{max(0.4, sx(b) - sx(a)):.2f}" height="{rowh - 2}" '
                      f'fill="{COLOURS.get(st, "#000")}"><title>{st} {a}-{b}</title></rect>')
         o.append(f'<text x="{left - 4}" y="{y + rowh - 2}" text-anchor="end">{_esc(lab)}</text>')
