@@ -107,6 +107,16 @@ cmd = runner.command("warpsim", run, "/r/runs/x/stats.json")
 assert "timeline.file=/r/runs/x/t.json.gz" in cmd, cmd
 PY
 
+# `warpsim report`: a figure per run directory holding a timeline (not from stats.json and the like)
+mkdir -p $d/res/runs/r1 && cp $d/ph.json $d/res/runs/r1/timeline.json && echo '{}' > $d/res/runs/r1/stats.json
+python3 - $d/res <<'PY' || fail "report_runs"
+import os, sys
+sys.path.insert(0, "tools/wsexp")
+import timeline_fig
+files = timeline_fig.report_runs(sys.argv[1], os.path.join(sys.argv[1], "report"))
+assert [os.path.basename(f) for f in files if f.endswith(".svg")] == ["r1-timeline.svg"], files
+PY
+
 # errors: before any simulation, no file left behind
 for bad in "--timeline-cycles 5:3" "--timeline-cycles 12" "--timeline-sms 0,99" "--timeline-sms 1,,2"; do
   out=$($W run vecadd --size tiny --timeline $d/e.json $bad 2>&1) && fail "accepted $bad"
