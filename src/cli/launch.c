@@ -413,6 +413,10 @@ int cli_launch(int argc, char **argv) {
     if (!(cfg = cli_make_config(&ro))) goto out;
     ws_ctx_set_max_warp_insts(L->ctx, cli_ctx_options(cfg).max_warp_insts);
     if (!(gpu = gpu_create(cfg, err, sizeof err))) { fprintf(stderr, "warpsim: %s\n", err); goto out; }
+    if (ro.functional && strcmp(cfg_str(cfg, "timeline.file"), "none")) {
+      fprintf(stderr, "warpsim launch: a timeline needs the timing model (drop --functional or --timeline)\n");
+      goto out;
+    }
     if (ro.functional) gpu_free(gpu), gpu = NULL;
     else ws_ctx_set_engine(L->ctx, gpu_engine_run, gpu);
     if (gpu && cli_timeline_open(&tl, cfg, "warpsim launch")) goto out;

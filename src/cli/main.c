@@ -321,6 +321,11 @@ static int cmd_run(int argc, char **argv) {
   if (!cfg) return 2;
   if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   WsContextOptions copts = cli_ctx_options(cfg);
+  if (ro.functional && strcmp(cfg_str(cfg, "timeline.file"), "none")) {
+    fprintf(stderr, "warpsim run: a timeline needs the timing model (drop --functional or --timeline)\n");
+    cfg_free(cfg);
+    return 2;
+  }
   if (ro.functional) { cfg_free(cfg); cfg = NULL; }
   OutFile of = {0};
   if (json) { /* an unwritable --json fails now, not after the run */

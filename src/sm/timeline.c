@@ -199,7 +199,7 @@ Timeline *tl_create(const Config *cfg, FILE *out, uint32_t nsm, char *err, size_
   t->merge = (uint32_t)cfg_int(cfg, "timeline.merge_cycles");
   t->cwin = (uint64_t)cfg_int(cfg, "timeline.counter_window");
   t->max_events = (uint64_t)cfg_int(cfg, "timeline.max_events");
-  fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"warpsim\",\"time_unit\":\"1 us = 1 cycle\"},\n"
+  fputs("{\"otherData\":{\"generator\":\"warpsim\",\"time_unit\":\"1 us = 1 cycle\"},\n"
         "\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"GPU\"}}",
         out);
   meta(t, "process_sort_index", TL_PID_GPU, -1, "sort_index", NULL, -1);

@@ -122,6 +122,8 @@ for bad in "--timeline-cycles 5:3" "--timeline-cycles 12" "--timeline-sms 0,99" 
   out=$($W run vecadd --size tiny --timeline $d/e.json $bad 2>&1) && fail "accepted $bad"
   printf '%s\n' "$out" | grep -q "timeline\.\(cycles\|sms\)" || fail "$bad: $out"
 done
+out=$($W run vecadd --size tiny --functional --timeline $d/e.json 2>&1) && fail "--functional --timeline accepted"
+printf '%s\n' "$out" | grep -q "needs the timing model" || fail "--functional: $out"
 out=$($W run vecadd --size tiny --timeline $d/no/such/dir/t.json 2>&1) && fail "unwritable accepted"
 printf '%s\n' "$out" | grep -q "cannot write" || fail "unwritable: $out"
 printf '%s\n' "$out" | grep -q "^check" && fail "unwritable: ran anyway"
