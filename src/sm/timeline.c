@@ -25,11 +25,11 @@ const CfgParam timeline_cfg_params[] = {
     {.key = "sms", .type = CFG_STRING, .def = "all",
      .desc = "SMs the timeline records: all, or ids and ranges such as 0,3,5-7 (--timeline-sms)"},
     {.key = "merge_cycles", .type = CFG_INT, .def = "32", .min = 0, .max = 1000000000,
-     .desc = "timeline: states shorter than this join their neighbours, up to 32x as long (0: every state change)"},
+     .desc = "timeline: states shorter than this join their neighbours, up to 128x as long (0: every state change)"},
     {.key = "counter_window", .type = CFG_INT, .def = "1000", .min = 0, .max = 1000000000,
      .desc = "timeline: cycles per counter sample (IPC, L1D misses, MSHRs, warps, policy gauges; 0: no counters)"},
-    {.key = "max_events", .type = CFG_INT, .def = "1300000", .min = 0, .max = INT64_MAX,
-     .desc = "timeline: stop recording after this many events (0: no limit); about 75 bytes each: 1300000 ~ 95 MB"},
+    {.key = "max_events", .type = CFG_INT, .def = "1100000", .min = 0, .max = INT64_MAX,
+     .desc = "timeline: stop recording after this many events (0: no limit); 75 to 85 bytes each: 1100000 ~ 90 MB"},
     {0}};
 
 enum { TL_PID_GPU = 0, TL_TID_CTA = 100000, TL_NCOUNT = 6 };
@@ -49,7 +49,7 @@ struct Timeline {
 
 /* An interval being merged: its first state, span, issues and cycles per state. */
 typedef struct TlPend { uint8_t state; uint64_t start, end, n; uint64_t dur[TL__COUNT]; } TlPend;
-enum { TL_MERGE_SPAN = 32 };
+enum { TL_MERGE_SPAN = 128 };
 
 struct TlSm {
   Timeline *t;
