@@ -761,6 +761,8 @@ def do_list(warpsim, out=sys.stdout):
                 len([s for s in sels if not _needs(avs[f.sweep], s)]) > 0
             state = "available" if not needs else ("partly available" if ok else "not available")
             out.write(f"  {f.paper:<12} {state:<17} {f.title}" + (f" [{'; '.join(needs)}]" if needs else "") + "\n")
+        for t in p.timelines:  # timeline figures: their own runs (timeline_fig.py)
+            out.write(f"  {t.paper:<12} {'available':<17} {t.title} [timeline of {t.bench} under {', '.join(t.scheds)}]\n")
         nav = 0
         for c in p.claims:
             av = avs[c.sweep]
