@@ -46,7 +46,7 @@ static void hold_tick(void *st, uint64_t cycle) { ((Hold *)st)->now = cycle; }
 static bool hold_can_issue(void *st, const WarpView *v, WarpInstKind kind) {
   return v->warp_in_cta != 1 || ((Hold *)st)->now >= HOLD;
 }
-static void hold_gauges(void *st, PolicyGauges *out) { policy_gauge(out, "held", ((Hold *)st)->now < HOLD); }
+static void hold_gauges(void *st, uint64_t cycle, PolicyGauges *out) { policy_gauge(out, "held", ((Hold *)st)->now < HOLD); }
 static const WarpSchedPolicy hold_policy = {.name = "t207-hold", .init = hold_init, .free = hold_free,
                                             .order = hold_order, .tick = hold_tick, .can_issue = hold_can_issue,
                                             .gauges = hold_gauges};

@@ -380,7 +380,7 @@ static void window(TlSm *r, uint64_t end) {
     const SmPlugin *pl = &sm->plug[i];
     if (!pl->p->gauges) continue;
     PolicyGauges g = {0};
-    pl->p->gauges(pl->st, &g);
+    pl->p->gauges(pl->st, end, &g);
     for (uint32_t k = 0; k < g.n; k++) {
       double *last = &r->glast[i * POLICY_GAUGES_MAX + k];
       if (*last == g.value[k] || !in_window(r->t, at)) continue;

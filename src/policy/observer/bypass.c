@@ -408,7 +408,7 @@ static void bypass_stats(void *state, PolicyStats *out) {
 }
 
 /* Timeline counter tracks (doc/timeline.md): the TB_bg this SM follows and its bg CTAs now. */
-static void bypass_gauges(void *state, PolicyGauges *out) {
+static void bypass_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   const Bypass *b = state;
   policy_gauge(out, "tb_bg", target(b));
   policy_gauge(out, "bg_ctas", b->cur_bg);

@@ -225,7 +225,7 @@ static void mwf_stats(void *state, PolicyStats *out) {
 
 /* Timeline counter tracks (doc/timeline.md): the CTAs with warps waiting at a barrier, and the
  * highest priority (waiting warps of the first-ranked CTA). */
-static void mwf_gauges(void *state, PolicyGauges *out) {
+static void mwf_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   const Mwf *m = state;
   uint32_t top = 0;
   for (uint32_t c = 0; c < m->max_ctas; c++) top = m->waiting[c] > top ? m->waiting[c] : top;
