@@ -4,7 +4,8 @@
 # (tests/kernels/stats_locality.ptx: warp 1 waits at the barrier while warp 0 runs) embedded in the
 # viewer (tools/timeline_embed.py) is screenshot and the picture checked (tests/cli/timeline_png.py:
 # one track's band in the barrier colour, warp 0 running above it); a hotspot timeline's DOM says
-# how many tracks it drew: as many as the trace has, and only SM 2's with ?sms=2.
+# how many tracks it drew: as many as the trace has (also when the viewer reads the .json.gz itself,
+# ?trace=), and only SM 2's with ?sms=2.
 # Without chromium on PATH it says SKIP (CI installs it).
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
@@ -34,6 +35,10 @@ print(len({(e['pid'], e['tid']) for e in ev if e['ph'] in 'Xi'}), len({(e['pid']
 all=${want% *} sm2=${want#* }
 dom=$(browse --dump-dom "file://$d/h.html") || fail "chromium dump-dom"
 printf '%s\n' "$dom" | grep -q "data-tracks=\"$all\"" || fail "tracks drawn: $(printf '%s\n' "$dom" | grep -o 'data-tracks="[0-9]*"'), want $all"
+# the viewer itself, reading the .json.gz through the browser's gunzip (?trace=; file:// needs the flag)
+dom=$(browse --allow-file-access-from-files --dump-dom "file://$PWD/tools/timeline_viewer.html?trace=file://$d/h.json.gz") \
+  || fail "chromium dump-dom ?trace="
+printf '%s\n' "$dom" | grep -q "data-tracks=\"$all\"" || fail "?trace= (gzip in the browser): $(printf '%s\n' "$dom" | grep -o 'id="info">[^<]*')"
 dom=$(browse --dump-dom "file://$d/h.html?sms=2") || fail "chromium dump-dom ?sms=2"
 printf '%s\n' "$dom" | grep -q "data-tracks=\"$sm2\"" || fail "SM 2 tracks: $(printf '%s\n' "$dom" | grep -o 'data-tracks="[0-9]*"'), want $sm2"
 echo "timeline viewer ok"
