@@ -908,10 +908,9 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
 }
 
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
-  if (!sm->tl) return cycle(sm, now, err, errlen);
-  tl_cycle_begin(sm, now); /* the timeline's counter windows: before and after the cycle */
+  if (sm->tl) tl_cycle_begin(sm, now); /* the timeline's counter windows: before and after the cycle */
   int rc = cycle(sm, now, err, errlen);
-  tl_cycle_end(sm, now);
+  if (sm->tl) tl_cycle_end(sm, now);
   return rc;
 }
 
