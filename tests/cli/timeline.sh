@@ -96,6 +96,9 @@ names = {e["name"] for e in ev if e["ph"] == "C"}
 assert {"ccws: allowed_warps", "ccws: score_sum"} <= names, names
 assert any(e["ph"] == "X" and e["name"] == "throttled" for e in ev)
 PY
+$W run kmeans --size tiny --sched gcaws --timeline $d/g.json --timeline-sms 0 >/dev/null 2>&1 || fail "gcaws"
+python3 -c "import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']; v=[e['args']['value'] for e in ev if e['name']=='gcaws: max_ncrit']; assert v and max(v) > 0, v" \
+  $d/g.json || fail "gcaws: no max_ncrit track"
 
 # a sweep's relative timeline.file: in the run's directory
 python3 - <<'PY' || fail "sweep timeline.file"
