@@ -29,7 +29,10 @@ static const char loop_ptx[] =
     "//@warpsim regs loop 8\n";
 
 /* ---- the holding scheduler: oldest first; warp 1 of each CTA may not issue before HOLD ---- */
-typedef struct Hold { uint32_t nsched; uint64_t now; } Hold;
+typedef struct Hold {
+  uint32_t nsched;
+  uint64_t now;
+} Hold;
 static int hold_init(void **st, const WarpSchedEnv *env, char *err, size_t errlen) {
   Hold *h = calloc(1, sizeof *h);
   if (!h) return snprintf(err, errlen, "out of memory"), -1;
@@ -38,30 +41,43 @@ static int hold_init(void **st, const WarpSchedEnv *env, char *err, size_t errle
   return 0;
 }
 static void hold_free(void *st) { free(st); }
-static uint32_t hold_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy, uint64_t cycle,
-                           uint32_t *out) {
+static uint32_t hold_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
+                           uint64_t cycle, uint32_t *out) {
   return sched_collect_by_age(v, nslots, sched, ((Hold *)st)->nsched, out);
 }
 static void hold_tick(void *st, uint64_t cycle) { ((Hold *)st)->now = cycle; }
 static bool hold_can_issue(void *st, const WarpView *v, WarpInstKind kind) {
   return v->warp_in_cta != 1 || ((Hold *)st)->now >= HOLD;
 }
-static void hold_gauges(void *st, uint64_t cycle, PolicyGauges *out) { policy_gauge(out, "held", ((Hold *)st)->now < HOLD); }
-static const WarpSchedPolicy hold_policy = {.name = "t207-hold", .init = hold_init, .free = hold_free,
-                                            .order = hold_order, .tick = hold_tick, .can_issue = hold_can_issue,
+static void hold_gauges(void *st, uint64_t cycle, PolicyGauges *out) {
+  policy_gauge(out, "held", ((Hold *)st)->now < HOLD);
+}
+static const WarpSchedPolicy hold_policy = {.name = "t207-hold",
+                                            .init = hold_init,
+                                            .free = hold_free,
+                                            .order = hold_order,
+                                            .tick = hold_tick,
+                                            .can_issue = hold_can_issue,
                                             .gauges = hold_gauges};
 
 /* ---- running and reading the trace ---- */
-typedef struct Trace { char *text; char *stats; } Trace;
+typedef struct Trace {
+  char *text;
+  char *stats;
+} Trace;
 
 static Trace run(const char *const *extra) {
-  const char *sets[16] = {"sched.policy=t207-hold", "sm.count=1", "timeline.merge_cycles=0", "timeline.counter_window=1000"};
+  const char *sets[16] = {"sched.policy=t207-hold", "sm.count=1", "timeline.merge_cycles=0",
+                          "timeline.counter_window=1000"};
   int n = 4;
   for (int i = 0; extra && extra[i]; i++) sets[n++] = extra[i];
   sets[n] = NULL;
   Trace tr = {0};
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return tr; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return tr;
+  }
   size_t len = 0;
   FILE *f = open_memstream(&tr.text, &len);
   char err[256];
@@ -82,15 +98,19 @@ static Trace run(const char *const *extra) {
   return tr;
 }
 
-typedef struct Ivl { unsigned pid, tid; unsigned long long ts, dur, n; char name[64]; } Ivl;
+typedef struct Ivl {
+  unsigned pid, tid;
+  unsigned long long ts, dur, n;
+  char name[64];
+} Ivl;
 
 /* The X events of the trace (one per line as the recorder writes them). */
 static int intervals(const char *text, Ivl *out, int max) {
   int k = 0;
   for (const char *p = text; p && *p && k < max; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
     Ivl v = {0};
-    if (sscanf(p, "{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,\"name\":\"%63[^\"]\"", &v.pid, &v.tid,
-               &v.ts, &v.dur, v.name) != 5)
+    if (sscanf(p, "{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"dur\":%llu,\"name\":\"%63[^\"]\"",
+               &v.pid, &v.tid, &v.ts, &v.dur, v.name) != 5)
       continue;
     const char *nl = strchr(p, '\n'), *a = strstr(p, "\"n\":");
     if (a && (!nl || a < nl)) v.n = strtoull(a + 4, NULL, 10);
@@ -119,8 +139,10 @@ static void test_throttled_matches_policy_stalls(void) {
     if (iv[i].pid != 1 || iv[i].tid > 1) continue;
     issues[iv[i].tid] += iv[i].n;
     if (strcmp(iv[i].name, "throttled")) continue;
-    if (iv[i].tid == 0) thr0++;
-    else thr += iv[i].dur, last_end = iv[i].ts + iv[i].dur > last_end ? iv[i].ts + iv[i].dur : last_end;
+    if (iv[i].tid == 0)
+      thr0++;
+    else
+      thr += iv[i].dur, last_end = iv[i].ts + iv[i].dur > last_end ? iv[i].ts + iv[i].dur : last_end;
   }
   CHECK(thr0 == 0);
   CHECK_EQ_U64(last_end, HOLD);
@@ -165,7 +187,9 @@ static void test_window_clips(void) {
 }
 
 static void test_config_errors(void) {
-  static const struct { const char *set, *msg; } bad[] = {
+  static const struct {
+    const char *set, *msg;
+  } bad[] = {
       {"timeline.cycles=5:3", "timeline.cycles: bad cycle window '5:3'"},
       {"timeline.cycles=12", "bad cycle window '12'"},
       {"timeline.cycles=1:x", "bad cycle window"},

@@ -21,14 +21,26 @@ int cli_timeline_open(CliTimeline *t, const Config *cfg, const char *cmd) {
   const char *path = cfg ? cfg_str(cfg, "timeline.file") : "none";
   if (!strcmp(path, "none")) return 0;
   char err[PATH_MAX + 128];
-  if (out_open(&t->of, path, err, sizeof err)) { fprintf(stderr, "%s: timeline: %s\n", cmd, err); return -1; }
+  if (out_open(&t->of, path, err, sizeof err)) {
+    fprintf(stderr, "%s: timeline: %s\n", cmd, err);
+    return -1;
+  }
   t->f = t->of.f;
   if (ends_with(path, ".gz")) {
     int p[2];
     fflush(t->of.f);
-    if (pipe(p)) { fprintf(stderr, "%s: timeline: pipe: %s\n", cmd, strerror(errno)); out_abort(&t->of); return -1; }
+    if (pipe(p)) {
+      fprintf(stderr, "%s: timeline: pipe: %s\n", cmd, strerror(errno));
+      out_abort(&t->of);
+      return -1;
+    }
     pid_t pid = fork();
-    if (pid < 0) { fprintf(stderr, "%s: timeline: fork: %s\n", cmd, strerror(errno)); close(p[0]), close(p[1]); out_abort(&t->of); return -1; }
+    if (pid < 0) {
+      fprintf(stderr, "%s: timeline: fork: %s\n", cmd, strerror(errno));
+      close(p[0]), close(p[1]);
+      out_abort(&t->of);
+      return -1;
+    }
     if (pid == 0) {
       dup2(p[0], 0);
       dup2(fileno(t->of.f), 1);
@@ -38,7 +50,11 @@ int cli_timeline_open(CliTimeline *t, const Config *cfg, const char *cmd) {
     }
     close(p[0]);
     t->gz = pid;
-    if (!(t->f = fdopen(p[1], "w"))) { close(p[1]); cli_timeline_abort(t); return -1; }
+    if (!(t->f = fdopen(p[1], "w"))) {
+      close(p[1]);
+      cli_timeline_abort(t);
+      return -1;
+    }
   }
   return 0;
 }
@@ -50,10 +66,12 @@ int cli_timeline_close(CliTimeline *t, Gpu *g, const char *cmd) {
   if (t->gz >= 0) {
     if (fclose(t->f) && !e) e = errno ? errno : EIO;
     int st = 0;
-    while (waitpid(t->gz, &st, 0) < 0 && errno == EINTR) {}
+    while (waitpid(t->gz, &st, 0) < 0 && errno == EINTR) {
+    }
     t->gz = -1;
     if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-      fprintf(stderr, "%s: timeline: gzip failed (%s)\n", cmd, WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "not installed" : "exit status");
+      fprintf(stderr, "%s: timeline: gzip failed (%s)\n", cmd,
+              WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "not installed" : "exit status");
       t->f = NULL;
       out_abort(&t->of);
       return -1;
@@ -66,7 +84,10 @@ int cli_timeline_close(CliTimeline *t, Gpu *g, const char *cmd) {
     return -1;
   }
   char err[PATH_MAX + 128];
-  if (out_commit(&t->of, err, sizeof err)) { fprintf(stderr, "%s: timeline: %s\n", cmd, err); return -1; }
+  if (out_commit(&t->of, err, sizeof err)) {
+    fprintf(stderr, "%s: timeline: %s\n", cmd, err);
+    return -1;
+  }
   return 0;
 }
 
@@ -74,7 +95,8 @@ void cli_timeline_abort(CliTimeline *t) {
   if (t->gz >= 0) {
     if (t->f) fclose(t->f);
     kill(t->gz, SIGTERM);
-    while (waitpid(t->gz, NULL, 0) < 0 && errno == EINTR) {}
+    while (waitpid(t->gz, NULL, 0) < 0 && errno == EINTR) {
+    }
     t->gz = -1;
   }
   t->f = NULL;

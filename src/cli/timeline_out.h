@@ -10,8 +10,8 @@
 
 typedef struct CliTimeline {
   OutFile of;
-  FILE *f;    /* what the recorder writes to: of.f, or the pipe to gzip; NULL: no timeline */
-  pid_t gz;   /* the gzip process, -1 none */
+  FILE *f;  /* what the recorder writes to: of.f, or the pipe to gzip; NULL: no timeline */
+  pid_t gz; /* the gzip process, -1 none */
 } CliTimeline;
 
 /* Opens timeline.file if cfg names one (t->f set): 0, or -1 after printing why. */

@@ -14,22 +14,45 @@
 #include "core/bitmap.h"
 #include "sm/sm_int.h"
 
-const char *const tl_state_names[TL__COUNT] = {"none",  "issue", "ready",   "throttled", "fetch",   "scoreboard",
-                                               "memory", "unit", "barrier", "drain",     "finished"};
+const char *const tl_state_names[TL__COUNT] = {"none",    "issue",      "ready",   "throttled",
+                                               "fetch",   "scoreboard", "memory",  "unit",
+                                               "barrier", "drain",      "finished"};
 
 const CfgParam timeline_cfg_params[] = {
-    {.key = "file", .type = CFG_STRING, .def = "none",
-     .desc = "write a per-warp timeline (Chrome trace-event JSON; .gz: gzip) to this file (none: off; --timeline)"},
-    {.key = "cycles", .type = CFG_STRING, .def = "all",
+    {.key = "file",
+     .type = CFG_STRING,
+     .def = "none",
+     .desc = "write a per-warp timeline (Chrome trace-event JSON; .gz: gzip) to this file (none: off; "
+             "--timeline)"},
+    {.key = "cycles",
+     .type = CFG_STRING,
+     .def = "all",
      .desc = "timeline cycle window A:B (A: or :B open-ended; all: the whole run; --timeline-cycles)"},
-    {.key = "sms", .type = CFG_STRING, .def = "all",
+    {.key = "sms",
+     .type = CFG_STRING,
+     .def = "all",
      .desc = "SMs the timeline records: all, or ids and ranges such as 0,3,5-7 (--timeline-sms)"},
-    {.key = "merge_cycles", .type = CFG_INT, .def = "32", .min = 0, .max = 1000000000,
-     .desc = "timeline: states shorter than this join their neighbours, up to 128x as long (0: every state change)"},
-    {.key = "counter_window", .type = CFG_INT, .def = "1000", .min = 0, .max = 1000000000,
-     .desc = "timeline: cycles per counter sample (IPC, L1D misses, MSHRs, warps, policy gauges; 0: no counters)"},
-    {.key = "max_events", .type = CFG_INT, .def = "1100000", .min = 0, .max = INT64_MAX,
-     .desc = "timeline: stop recording after this many events (0: no limit); 75 to 85 bytes each: 1100000 ~ 90 MB"},
+    {.key = "merge_cycles",
+     .type = CFG_INT,
+     .def = "32",
+     .min = 0,
+     .max = 1000000000,
+     .desc = "timeline: states shorter than this join their neighbours, up to 128x as long (0: every state "
+             "change)"},
+    {.key = "counter_window",
+     .type = CFG_INT,
+     .def = "1000",
+     .min = 0,
+     .max = 1000000000,
+     .desc = "timeline: cycles per counter sample (IPC, L1D misses, MSHRs, warps, policy gauges; 0: no "
+             "counters)"},
+    {.key = "max_events",
+     .type = CFG_INT,
+     .def = "1100000",
+     .min = 0,
+     .max = INT64_MAX,
+     .desc = "timeline: stop recording after this many events (0: no limit); 75 to 85 bytes each: 1100000 ~ "
+             "90 MB"},
     {0}};
 
 enum { TL_PID_GPU = 0, TL_TID_CTA = 100000, TL_NCOUNT = 6 };
@@ -37,38 +60,42 @@ enum { TL_PID_GPU = 0, TL_TID_CTA = 100000, TL_NCOUNT = 6 };
 struct Timeline {
   FILE *f;
   uint32_t nsm;
-  uint64_t a, b;            /* the window [a, b) */
-  uint64_t *sms;            /* bitmap of recorded SMs */
+  uint64_t a, b; /* the window [a, b) */
+  uint64_t *sms; /* bitmap of recorded SMs */
   uint32_t merge;
-  uint64_t cwin;            /* counter window (0: none) */
+  uint64_t cwin; /* counter window (0: none) */
   uint64_t max_events, nev, dropped, full_at;
-  uint64_t last_end;        /* the last kernel's end: where the last counter windows stop */
-  TlSm **rec;               /* per SM (NULL: not recorded) */
+  uint64_t last_end; /* the last kernel's end: where the last counter windows stop */
+  TlSm **rec;        /* per SM (NULL: not recorded) */
   bool full;
 };
 
 /* An interval being merged: its first state, span, issues and cycles per state. */
-typedef struct TlPend { uint8_t state; uint64_t start, end, n; uint64_t dur[TL__COUNT]; } TlPend;
+typedef struct TlPend {
+  uint8_t state;
+  uint64_t start, end, n;
+  uint64_t dur[TL__COUNT];
+} TlPend;
 enum { TL_MERGE_SPAN = 128 };
 
 struct TlSm {
   Timeline *t;
   Sm *sm;
   uint32_t pid, nw, nc;
-  uint8_t *state;           /* per slot: its state since since[s] (TL_NONE: no warp) */
+  uint8_t *state; /* per slot: its state since since[s] (TL_NONE: no warp) */
   uint64_t *since;
-  uint64_t *cnt;            /* per slot: issues in its current issue state */
+  uint64_t *cnt;                                /* per slot: issues in its current issue state */
   uint64_t *issued_at, *listed_at, *refused_at; /* per slot: cycle + 1 of its last issue, listing, refusal */
-  TlPend *pend;             /* per slot: the interval being merged, not yet written */
-  uint64_t *fin_since;      /* per slot: retired at (UINT64_MAX: no finished interval open) */
-  uint32_t *fin_cta;        /* per slot: the CTA slot of its finished warp */
-  uint64_t *cta_start;      /* per CTA slot */
+  TlPend *pend;                                 /* per slot: the interval being merged, not yet written */
+  uint64_t *fin_since; /* per slot: retired at (UINT64_MAX: no finished interval open) */
+  uint32_t *fin_cta;   /* per slot: the CTA slot of its finished warp */
+  uint64_t *cta_start; /* per CTA slot */
   uint32_t *cta_id, *cta_warps;
   /* counter windows [wstart, wstart + cwin) */
   uint64_t wstart, issues, miss_base, mshr;
   double last[TL_NCOUNT];
   uint32_t nplug;
-  double *glast;            /* per plugin x POLICY_GAUGES_MAX: last gauge value written */
+  double *glast; /* per plugin x POLICY_GAUGES_MAX: last gauge value written */
 };
 
 /* ---- options ---- */
@@ -119,7 +146,8 @@ static int parse_sms(const char *s, uint32_t nsm, uint64_t *m) {
 int tl_check_config(const Config *cfg, uint32_t nsm, char *err, size_t errlen) {
   uint64_t a, b;
   if (parse_window(cfg_str(cfg, "timeline.cycles"), &a, &b))
-    return cfg_errorf(cfg, "timeline.cycles", err, errlen, "bad cycle window '%s' (A:B with A < B, A:, :B or all)",
+    return cfg_errorf(cfg, "timeline.cycles", err, errlen,
+                      "bad cycle window '%s' (A:B with A < B, A:, :B or all)",
                       cfg_str(cfg, "timeline.cycles"));
   uint64_t *m = calloc(bitmap_words(nsm), sizeof(uint64_t));
   if (!m) return snprintf(err, errlen, "out of memory"), -1;
@@ -149,15 +177,19 @@ static bool room(Timeline *t, uint64_t at) {
 
 static bool in_window(const Timeline *t, uint64_t at) { return at >= t->a && at < t->b; }
 
-static void meta(Timeline *t, const char *what, uint32_t pid, int64_t tid, const char *key, const char *sval, int64_t ival) {
+static void meta(Timeline *t, const char *what, uint32_t pid, int64_t tid, const char *key, const char *sval,
+                 int64_t ival) {
   fprintf(t->f, ",\n{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%u", what, pid);
   if (tid >= 0) fprintf(t->f, ",\"tid\":%lld", (long long)tid);
-  if (sval) fprintf(t->f, ",\"args\":{\"%s\":\"%s\"}}", key, sval);
-  else fprintf(t->f, ",\"args\":{\"%s\":%lld}}", key, (long long)ival);
+  if (sval)
+    fprintf(t->f, ",\"args\":{\"%s\":\"%s\"}}", key, sval);
+  else
+    fprintf(t->f, ",\"args\":{\"%s\":%lld}}", key, (long long)ival);
 }
 
 /* A complete ("X") event [a, b) clipped to the window; args: a JSON object's members or NULL. */
-static void slice(Timeline *t, uint32_t pid, uint32_t tid, const char *name, uint64_t a, uint64_t b, const char *args) {
+static void slice(Timeline *t, uint32_t pid, uint32_t tid, const char *name, uint64_t a, uint64_t b,
+                  const char *args) {
   uint64_t lo = a > t->a ? a : t->a, hi = b < t->b ? b : t->b;
   if (a == b ? !in_window(t, a) : lo >= hi) return;
   if (a == b) hi = lo;
@@ -169,7 +201,8 @@ static void slice(Timeline *t, uint32_t pid, uint32_t tid, const char *name, uin
 }
 
 /* An instant ("i") event on a thread track. */
-static void instant(Timeline *t, uint32_t pid, uint32_t tid, const char *name, uint64_t at, const char *args) {
+static void instant(Timeline *t, uint32_t pid, uint32_t tid, const char *name, uint64_t at,
+                    const char *args) {
   if (!in_window(t, at) || !room(t, at)) return;
   fprintf(t->f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"name\":\"%s\"", pid, tid,
           (unsigned long long)at, name);
@@ -187,7 +220,8 @@ static void counter(Timeline *t, uint32_t pid, const char *name, const char *key
 Timeline *tl_create(const Config *cfg, FILE *out, uint32_t nsm, char *err, size_t errlen) {
   if (tl_check_config(cfg, nsm, err, errlen)) return NULL;
   Timeline *t = calloc(1, sizeof *t);
-  if (!t || !(t->sms = calloc(bitmap_words(nsm), sizeof(uint64_t))) || !(t->rec = calloc(nsm + 1, sizeof(TlSm *)))) {
+  if (!t || !(t->sms = calloc(bitmap_words(nsm), sizeof(uint64_t))) ||
+      !(t->rec = calloc(nsm + 1, sizeof(TlSm *)))) {
     tl_free(t);
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -214,13 +248,17 @@ int tl_finish(Timeline *t) {
   for (uint32_t i = 0; i < t->nsm; i++)
     if (t->rec[i]) flush_sm(t->rec[i], t->last_end, true);
   if (t->full) {
-    fprintf(t->f, ",\n{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%llu,\"name\":\"timeline truncated\","
+    fprintf(t->f,
+            ",\n{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%llu,\"name\":\"timeline truncated\","
             "\"args\":{\"max_events\":%llu,\"dropped\":%llu}}",
-            (unsigned long long)t->full_at, (unsigned long long)t->max_events, (unsigned long long)t->dropped);
+            (unsigned long long)t->full_at, (unsigned long long)t->max_events,
+            (unsigned long long)t->dropped);
     fprintf(stderr,
-            "warpsim: warning: timeline: stopped after %llu events (timeline.max_events) at cycle %llu, %llu left out; "
+            "warpsim: warning: timeline: stopped after %llu events (timeline.max_events) at cycle %llu, %llu "
+            "left out; "
             "narrow it with --timeline-cycles / --timeline-sms or raise timeline.max_events\n",
-            (unsigned long long)t->max_events, (unsigned long long)t->full_at, (unsigned long long)t->dropped);
+            (unsigned long long)t->max_events, (unsigned long long)t->full_at,
+            (unsigned long long)t->dropped);
   }
   fputs("\n]}\n", t->f);
   return fflush(t->f) || ferror(t->f) ? -1 : 0;
@@ -238,8 +276,8 @@ void tl_free(Timeline *t) {
 void tl_kernel(Timeline *t, const char *name, uint32_t index, uint64_t start, uint64_t end, uint64_t ctas,
                uint64_t warp_insts) {
   char args[160];
-  snprintf(args, sizeof args, "\"launch\":%u,\"ctas\":%llu,\"warp_insts\":%llu", index, (unsigned long long)ctas,
-           (unsigned long long)warp_insts);
+  snprintf(args, sizeof args, "\"launch\":%u,\"ctas\":%llu,\"warp_insts\":%llu", index,
+           (unsigned long long)ctas, (unsigned long long)warp_insts);
   slice(t, TL_PID_GPU, 0, name, start, end, args);
   if (end > t->last_end) t->last_end = end;
 }
@@ -250,7 +288,8 @@ int tl_attach(Timeline *t, Sm *sm) {
   if (!bitmap_test(t->sms, sm->id)) return 0;
   TlSm *r = calloc(1, sizeof *r);
   if (!r) return -1;
-  r->t = t, r->sm = sm, r->pid = sm->id + 1, r->nw = sm->max_warps, r->nc = sm->max_ctas, r->nplug = sm->nplug;
+  r->t = t, r->sm = sm, r->pid = sm->id + 1, r->nw = sm->max_warps, r->nc = sm->max_ctas,
+  r->nplug = sm->nplug;
   size_t n = r->nw + 1, c = r->nc + 1;
   r->state = calloc(n, 1);
   r->since = calloc(n, sizeof(uint64_t));
@@ -265,8 +304,8 @@ int tl_attach(Timeline *t, Sm *sm) {
   r->cta_id = calloc(c, sizeof(uint32_t));
   r->cta_warps = calloc(c, sizeof(uint32_t));
   r->glast = malloc(sizeof(double) * (r->nplug + 1) * POLICY_GAUGES_MAX);
-  if (!r->state || !r->since || !r->cnt || !r->issued_at || !r->listed_at || !r->refused_at || !r->pend || !r->fin_since ||
-      !r->fin_cta || !r->cta_start || !r->cta_id || !r->cta_warps || !r->glast) {
+  if (!r->state || !r->since || !r->cnt || !r->issued_at || !r->listed_at || !r->refused_at || !r->pend ||
+      !r->fin_since || !r->fin_cta || !r->cta_start || !r->cta_id || !r->cta_warps || !r->glast) {
     tl_sm_free(r);
     return -1;
   }
@@ -295,7 +334,8 @@ int tl_attach(Timeline *t, Sm *sm) {
 static void tl_sm_free(TlSm *r) {
   if (!r) return;
   free(r->state), free(r->since), free(r->cnt), free(r->issued_at), free(r->listed_at), free(r->refused_at);
-  free(r->pend), free(r->fin_since), free(r->fin_cta), free(r->cta_start), free(r->cta_id), free(r->cta_warps);
+  free(r->pend), free(r->fin_since), free(r->fin_cta), free(r->cta_start), free(r->cta_id),
+      free(r->cta_warps);
   free(r->glast);
   free(r);
 }
@@ -325,7 +365,8 @@ static void feed(TlSm *r, uint32_t s, uint8_t st, uint64_t a, uint64_t b, uint64
   if (p->state != TL_NONE) {
     const uint64_t plen = p->end - p->start;
     const bool joinable = m && st != TL_BARRIER && p->state != TL_BARRIER && plen + len <= TL_MERGE_SPAN * m;
-    if ((st == p->state && (!m || st == TL_BARRIER)) || (joinable && (len < m || plen < m || st == p->state))) {
+    if ((st == p->state && (!m || st == TL_BARRIER)) ||
+        (joinable && (len < m || plen < m || st == p->state))) {
       p->end = b, p->n += n, p->dur[st] += len;
       return;
     }
@@ -339,7 +380,8 @@ static void feed(TlSm *r, uint32_t s, uint8_t st, uint64_t a, uint64_t b, uint64
 static void set_state(TlSm *r, uint32_t s, uint8_t st, uint64_t now) {
   uint8_t old = r->state[s];
   if (old == st) return;
-  if (old != TL_NONE && (now > r->since[s] || (old == TL_ISSUE && r->cnt[s]))) feed(r, s, old, r->since[s], now, old == TL_ISSUE ? r->cnt[s] : 0);
+  if (old != TL_NONE && (now > r->since[s] || (old == TL_ISSUE && r->cnt[s])))
+    feed(r, s, old, r->since[s], now, old == TL_ISSUE ? r->cnt[s] : 0);
   if (old == TL_ISSUE) r->cnt[s] = 0;
   r->state[s] = st;
   r->since[s] = now;
@@ -354,7 +396,8 @@ static void close_finished(TlSm *r, uint32_t s, uint64_t now) {
 /* ---- counter windows ---- */
 
 static void count(TlSm *r, int i, const char *name, const char *key, double v, uint64_t at) {
-  if (r->last[i] == v || !in_window(r->t, at)) return; /* a counter holds its value: only changes are written */
+  if (r->last[i] == v || !in_window(r->t, at))
+    return; /* a counter holds its value: only changes are written */
   r->last[i] = v;
   counter(r->t, r->pid, name, key, v, at);
 }
@@ -434,7 +477,8 @@ void tl_cta_launch(Sm *sm, uint32_t cs, uint64_t now) {
 
 void tl_warp_exit(Sm *sm, uint32_t s, uint64_t now) {
   TlSm *r = sm->tl;
-  if (r->issued_at[s] == now + 1 && r->state[s] != TL_ISSUE) { /* its last issue retired it: no interval left */
+  if (r->issued_at[s] == now + 1 &&
+      r->state[s] != TL_ISSUE) { /* its last issue retired it: no interval left */
     set_state(r, s, TL_NONE, now);
     feed(r, s, TL_ISSUE, now, now, r->cnt[s]);
   } else {
@@ -482,12 +526,18 @@ static uint8_t warp_state(const Sm *sm, const TlSm *r, uint32_t s, const uint64_
     return sm->policy->lists_all || r->listed_at[s] == now + 1 ? TL_READY : TL_THROTTLED;
   }
   switch ((WarpWait)sm->views[s].wait) {
-  case WARP_WAIT_EMPTY: return TL_FETCH;
-  case WARP_WAIT_SCOREBOARD: return sm->warps[s].pending_loads ? TL_MEMORY : TL_SCOREBOARD;
-  case WARP_WAIT_BARRIER: return TL_BARRIER;
-  case WARP_WAIT_UNIT: return TL_UNIT;
-  case WARP_WAIT_DRAIN: return TL_DRAIN;
-  default: return TL_READY; /* ready, lost its unit to another scheduler (warp_ready said so) */
+  case WARP_WAIT_EMPTY:
+    return TL_FETCH;
+  case WARP_WAIT_SCOREBOARD:
+    return sm->warps[s].pending_loads ? TL_MEMORY : TL_SCOREBOARD;
+  case WARP_WAIT_BARRIER:
+    return TL_BARRIER;
+  case WARP_WAIT_UNIT:
+    return TL_UNIT;
+  case WARP_WAIT_DRAIN:
+    return TL_DRAIN;
+  default:
+    return TL_READY; /* ready, lost its unit to another scheduler (warp_ready said so) */
   }
 }
 
@@ -508,7 +558,8 @@ void tl_barrier_arrive(Sm *sm, uint32_t s, uint64_t now) {
 
 void tl_barrier_release(Sm *sm, uint32_t cs, uint64_t warps, uint64_t wait, uint64_t now) {
   char args[80];
-  snprintf(args, sizeof args, "\"warps\":%llu,\"wait_cycles\":%llu", (unsigned long long)warps, (unsigned long long)wait);
+  snprintf(args, sizeof args, "\"warps\":%llu,\"wait_cycles\":%llu", (unsigned long long)warps,
+           (unsigned long long)wait);
   instant(sm->tl->t, sm->tl->pid, TL_TID_CTA + cs, "barrier release", now, args);
 }
 

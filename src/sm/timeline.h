@@ -24,17 +24,17 @@ typedef struct TlSm TlSm;         /* one per recorded SM */
 
 /* The warp states of a warp-slot track (their names are the intervals' names). */
 typedef enum TlState {
-  TL_NONE = 0,     /* no warp (not recorded) */
-  TL_ISSUE,        /* issued (with merging: issued n instructions, short stalls absorbed) */
-  TL_READY,        /* ready and listed by the policy, another warp issued (or took its unit) */
-  TL_THROTTLED,    /* ready, but the policy left it off its list or refused it (can_issue) */
-  TL_FETCH,        /* no decoded instruction (WARP_WAIT_EMPTY: fetch, I-cache miss, branch) */
-  TL_SCOREBOARD,   /* a register is pending, no global/local load outstanding */
-  TL_MEMORY,       /* a register is pending and a global/local load is outstanding (long_pending) */
-  TL_UNIT,         /* the unit its instruction needs is busy (LD/ST unit included) */
-  TL_BARRIER,      /* waits at a CTA barrier */
-  TL_DRAIN,        /* executed its exit, its writes/loads still outstanding */
-  TL_FINISHED,     /* retired, its CTA still resident */
+  TL_NONE = 0,   /* no warp (not recorded) */
+  TL_ISSUE,      /* issued (with merging: issued n instructions, short stalls absorbed) */
+  TL_READY,      /* ready and listed by the policy, another warp issued (or took its unit) */
+  TL_THROTTLED,  /* ready, but the policy left it off its list or refused it (can_issue) */
+  TL_FETCH,      /* no decoded instruction (WARP_WAIT_EMPTY: fetch, I-cache miss, branch) */
+  TL_SCOREBOARD, /* a register is pending, no global/local load outstanding */
+  TL_MEMORY,     /* a register is pending and a global/local load is outstanding (long_pending) */
+  TL_UNIT,       /* the unit its instruction needs is busy (LD/ST unit included) */
+  TL_BARRIER,    /* waits at a CTA barrier */
+  TL_DRAIN,      /* executed its exit, its writes/loads still outstanding */
+  TL_FINISHED,   /* retired, its CTA still resident */
   TL__COUNT
 } TlState;
 extern const char *const tl_state_names[TL__COUNT];
@@ -64,9 +64,9 @@ void tl_cycle_begin(Sm *sm, uint64_t now);
 /* The end of a simulated cycle: what the next window end samples (MSHRs in use). */
 void tl_cycle_end(Sm *sm, uint64_t now);
 void tl_cta_launch(Sm *sm, uint32_t cta_slot, uint64_t now); /* after its warps got their slots */
-void tl_warp_exit(Sm *sm, uint32_t slot, uint64_t now);       /* before the slot is freed */
-void tl_cta_exit(Sm *sm, uint32_t cta_slot, uint64_t now);    /* after its last warp's tl_warp_exit */
-void tl_issue(Sm *sm, uint32_t slot, uint64_t now);           /* one instruction issued */
+void tl_warp_exit(Sm *sm, uint32_t slot, uint64_t now);      /* before the slot is freed */
+void tl_cta_exit(Sm *sm, uint32_t cta_slot, uint64_t now);   /* after its last warp's tl_warp_exit */
+void tl_issue(Sm *sm, uint32_t slot, uint64_t now);          /* one instruction issued */
 /* The scheduler's policy listed n warps (order()) / refused warp `slot` (can_issue). */
 void tl_listed(Sm *sm, const uint32_t *slots, uint32_t n, uint64_t now);
 void tl_refused(Sm *sm, uint32_t slot, uint64_t now);
