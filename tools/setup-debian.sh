@@ -2,7 +2,8 @@
 # Installs what warpsim needs on a fresh Debian 12 machine: build tools; Python 3 (the
 # experiment workflow behind `warpsim sweep` / `warpsim report`, stdlib only); gnuplot for the
 # report's figures (PNG and SVG); GNU parallel (cluster run lists, and their test); clang with
-# its libFuzzer runtime (the parsers' fuzz targets, run by `make test`). Safe to
+# its libFuzzer runtime (the parsers' fuzz targets, run by `make test`); chromium (the timeline
+# viewer's test renders tools/timeline_viewer.html headless: tests/cli/timeline_viewer.sh). Safe to
 # run again: installs only what is missing. Needs root (or sudo) only when something is.
 set -e
 need=()
@@ -12,6 +13,7 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 parallel --version 2>/dev/null | grep -q 'GNU parallel' || need+=(parallel)
 command -v clang >/dev/null 2>&1 || need+=(clang)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # libFuzzer's runtime: a separate package from Debian 12 on (libclang-rt-<N>-dev)
 if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   v=$( (clang --version 2>/dev/null || echo "clang version 14") | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -n 1)

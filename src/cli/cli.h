@@ -17,6 +17,7 @@ typedef struct RunOpts {
   int functional;
   char sched_set[128];
   char limit_sets[2][64];  /* --max-insts / --max-cycles as limit.* overrides */
+  char tl_sets[3][1100];   /* --timeline / --timeline-cycles / --timeline-sms as timeline.* overrides */
 } RunOpts;
 
 double cli_now(void);

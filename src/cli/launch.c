@@ -28,6 +28,7 @@
 #include "bench.h"
 #include "cli/cli.h"
 #include "cli/outfile.h"
+#include "cli/timeline_out.h"
 #include "sm/gpu.h"
 
 #define MAX_ITEMS 64
@@ -368,6 +369,7 @@ int cli_launch(int argc, char **argv) {
   RunOpts ro = {0};
   Config *cfg = NULL;
   Gpu *gpu = NULL;
+  CliTimeline tl = {.gz = -1};
   char *line = NULL;
   size_t linecap = 0;
   for (int i = 0; i < argc; i++) {
@@ -411,8 +413,14 @@ int cli_launch(int argc, char **argv) {
     if (!(cfg = cli_make_config(&ro))) goto out;
     ws_ctx_set_max_warp_insts(L->ctx, cli_ctx_options(cfg).max_warp_insts);
     if (!(gpu = gpu_create(cfg, err, sizeof err))) { fprintf(stderr, "warpsim: %s\n", err); goto out; }
+    if (ro.functional && strcmp(cfg_str(cfg, "timeline.file"), "none")) {
+      fprintf(stderr, "warpsim launch: a timeline needs the timing model (drop --functional or --timeline)\n");
+      goto out;
+    }
     if (ro.functional) gpu_free(gpu), gpu = NULL;
     else ws_ctx_set_engine(L->ctx, gpu_engine_run, gpu);
+    if (gpu && cli_timeline_open(&tl, cfg, "warpsim launch")) goto out;
+    if (tl.f && gpu_timeline_start(gpu, tl.f, err, sizeof err)) { fprintf(stderr, "warpsim launch: timeline: %s\n", err); goto out; }
   }
   WsFunction *fn;
   if (ws_module_load(L->ctx, &mod, L->ptx) != WS_SUCCESS || ws_module_get_function(&fn, mod, L->kernel) != WS_SUCCESS) {
@@ -444,7 +452,9 @@ int cli_launch(int argc, char **argv) {
   double t0 = cli_now();
   WsResult r = ws_launch_kernel(fn, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2], L->shared, params);
   double dt = cli_now() - t0;
+  const int tl_bad = cli_timeline_close(&tl, gpu, "warpsim launch"); /* also after a failed kernel */
   if (r != WS_SUCCESS) { fprintf(stderr, "warpsim launch: %s: %s\n", ws_result_name(r), ws_ctx_error(L->ctx)); rc = 1; goto out; }
+  if (tl_bad) { rc = 1; goto out; }
   const WsLaunchStats *st = ws_ctx_last_stats(L->ctx);
   printf("kernel %s: %llu warp instructions, %llu thread instructions, %llu CTAs, %llu cycles, %.3f s\n", L->kernel,
          (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts, (unsigned long long)st->ctas,
@@ -477,6 +487,7 @@ int cli_launch(int argc, char **argv) {
   }
   rc = 0;
 out:
+  cli_timeline_abort(&tl);
   free(line);
   launch_free(L);
   gpu_free(gpu);

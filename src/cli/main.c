@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "cli/cli.h"
 #include "cli/outfile.h"
+#include "cli/timeline_out.h"
 #include "core/config.h"
 #include "sm/gpu.h"
 
@@ -30,6 +31,10 @@ static const char *usage =
     "      --max-insts N            stop a launch after N warp instructions (limit.max_warp_insts; 0: never)\n"
     "      --max-cycles N           stop a launch after N cycles (limit.max_cycles; 0: never)\n"
     "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
+    "      --timeline FILE          per-warp timeline, Chrome trace-event JSON (.gz: compressed) for Perfetto or\n"
+    "                               tools/timeline_viewer.html (timeline.file; doc/timeline.md)\n"
+    "      --timeline-cycles A:B    only cycles A to B (timeline.cycles)\n"
+    "      --timeline-sms LIST      only these SMs: 0,3,5-7 (timeline.sms)\n"
     "      -v                       verbose\n"
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
     "  config [--config C] [--set K=V ...] [--check]    print the resolved configuration (--check: also build\n"
@@ -114,7 +119,8 @@ int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char 
 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
-  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", NULL};
+  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", "--timeline",
+                                       "--timeline-cycles", "--timeline-sms", NULL};
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
   if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
@@ -126,6 +132,16 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
     snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
     return 1;
   }
+  static const char *const tl_opts[3] = {"--timeline", "--timeline-cycles", "--timeline-sms"};
+  static const char *const tl_keys[3] = {"file", "cycles", "sms"};
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(a, tl_opts[k])) {
+      if (snprintf(o->tl_sets[k], sizeof o->tl_sets[k], "timeline.%s=%s", tl_keys[k], argv[++*i]) >= (int)sizeof o->tl_sets[k]) {
+        fprintf(stderr, "warpsim: %s: value too long\n", a);
+        return -1;
+      }
+      return 1;
+    }
   if (!strcmp(a, "--set")) {
     if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
     o->sets[o->nsets++] = argv[++*i];
@@ -156,10 +172,12 @@ Config *cli_make_config(RunOpts *o) {
   if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
   const char *files[1] = {path};
   int n = 0;
-  const char *sets[MAX_SETS + 3];
+  const char *sets[MAX_SETS + 6];
   if (o->sched_set[0]) sets[n++] = o->sched_set;
   for (int c = 0; c < 2; c++)
     if (o->limit_sets[c][0]) sets[n++] = o->limit_sets[c];
+  for (int c = 0; c < 3; c++)
+    if (o->tl_sets[c][0]) sets[n++] = o->tl_sets[c];
   for (int i = 0; i < o->nsets; i++) sets[n++] = o->sets[i];
   if (cfg_resolve(cfg, files, 1, sets, n)) {
     fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
@@ -178,7 +196,7 @@ WsContextOptions cli_ctx_options(const Config *cfg) {
 /* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees).
  * opts: the context's options (the functional engine's limits). */
 static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, const Config *cfg, Gpu **gpu_out,
-                   RunResult *res, const WsContextOptions *opts) {
+                   RunResult *res, const WsContextOptions *opts, FILE *timeline) {
   WsContext *ctx;
   memset(res, 0, sizeof *res);
   res->status = BENCH_ERROR;
@@ -188,6 +206,12 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
     char err[1024];
     g = gpu_create(cfg, err, sizeof err);
     if (!g) { fprintf(stderr, "warpsim: %s\n", err); ws_ctx_destroy(ctx); return BENCH_ERROR; }
+    if (timeline && gpu_timeline_start(g, timeline, err, sizeof err)) {
+      fprintf(stderr, "warpsim: timeline: %s\n", err);
+      gpu_free(g);
+      ws_ctx_destroy(ctx);
+      return BENCH_ERROR;
+    }
     ws_ctx_set_engine(ctx, gpu_engine_run, g);
     gpu_set_progress(g, isatty(2));
   }
@@ -280,7 +304,7 @@ static int cmd_run(int argc, char **argv) {
       if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, -v)\n", a); return 2; }
+    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }
@@ -297,15 +321,22 @@ static int cmd_run(int argc, char **argv) {
   if (!cfg) return 2;
   if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   WsContextOptions copts = cli_ctx_options(cfg);
+  if (ro.functional && strcmp(cfg_str(cfg, "timeline.file"), "none")) {
+    fprintf(stderr, "warpsim run: a timeline needs the timing model (drop --functional or --timeline)\n");
+    cfg_free(cfg);
+    return 2;
+  }
   if (ro.functional) { cfg_free(cfg); cfg = NULL; }
   OutFile of = {0};
   if (json) { /* an unwritable --json fails now, not after the run */
     char err[PATH_MAX + 128];
     if (out_open(&of, json, err, sizeof err)) { fprintf(stderr, "warpsim run: %s\n", err); cfg_free(cfg); return 1; }
   }
+  CliTimeline tl;
+  if (cli_timeline_open(&tl, cfg, "warpsim run")) { out_abort(&of); cfg_free(cfg); return 1; }
   RunResult res;
   Gpu *g = NULL;
-  run_one(b, size, seed, verbose, cfg, &g, &res, &copts);
+  run_one(b, size, seed, verbose, cfg, &g, &res, &copts, tl.f);
   printf("benchmark            %s (size %s, seed %llu)\n", b->name, bench_size_name(size), (unsigned long long)seed);
   printf("mode                 %s\n", cfg ? "timing" : "functional");
   if (cfg) {
@@ -327,6 +358,7 @@ static int cmd_run(int argc, char **argv) {
   cli_print_regs(stdout, res.k, res.nk);
   if (g) gpu_print_stats(g, stdout, false, res.seconds);
   int rc = res.status == BENCH_PASS ? 0 : 1;
+  if (cli_timeline_close(&tl, g, "warpsim run")) rc = 1;
   if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;
   out_abort(&of);
   gpu_free(g);
@@ -381,6 +413,11 @@ static int cmd_suite(int argc, char **argv) {
   Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
   if (!cfg) return 2;
   if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  if (strcmp(cfg_str(cfg, "timeline.file"), "none")) { /* one file per run: `run` writes it */
+    fprintf(stderr, "warpsim suite: timeline.file is for one run (warpsim run BENCH --timeline FILE)\n");
+    cfg_free(cfg);
+    return 2;
+  }
   const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
   if (markdown) {
@@ -393,7 +430,7 @@ static int cmd_suite(int argc, char **argv) {
     if (only && !in_list(only, b->name)) continue;
     RunResult res;
     WsContextOptions copts = cli_ctx_options(cfg);
-    run_one(b, size, 1, 0, tcfg, NULL, &res, &copts);
+    run_one(b, size, 1, 0, tcfg, NULL, &res, &copts, NULL);
     ran++;
     if (res.status != BENCH_PASS) failed++;
     if (markdown) {

@@ -10,6 +10,7 @@
 #include "core/sm_params.h"
 #include "mem/memsys.h"
 #include "policy/registry.h"
+#include "sm/timeline.h"
 
 Config *cfg_create(void) {
   static const CfgGroup fixed[] = {
@@ -17,6 +18,7 @@ Config *cfg_create(void) {
       {"sched.", sched_cfg_params, NULL},
       {"unit.", unit_cfg_params, NULL},
       {"limit.", limit_cfg_params, NULL},
+      {"timeline.", timeline_cfg_params, NULL},
   };
   size_t nfixed = sizeof fixed / sizeof *fixed, nmem = 0, ncache = 0, npol = 0;
   while (memsys_cfg_groups[nmem].params) nmem++;

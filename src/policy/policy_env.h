@@ -71,6 +71,20 @@ void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg a
  * every den is 0. Each instance's own ratio is its per_instance value. */
 void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t den);
 
+/* ---- timeline counter tracks (doc/timeline.md) ----
+ * A plugin's gauges hook names a few of its current values ("allowed_warps", "score"); while a
+ * timeline records, each SM asks at the end of every counter window and draws one counter track
+ * per name. Names are string literals (kept, not copied); at most POLICY_GAUGES_MAX per plugin. */
+#define POLICY_GAUGES_MAX 8
+typedef struct PolicyGauges {
+  uint32_t n;
+  const char *name[POLICY_GAUGES_MAX];
+  double value[POLICY_GAUGES_MAX];
+} PolicyGauges;
+static inline void policy_gauge(PolicyGauges *g, const char *name, double value) {
+  if (g->n < POLICY_GAUGES_MAX) g->name[g->n] = name, g->value[g->n++] = value;
+}
+
 /* The collector (used by the engine; tests may use it too). One per plugin
  * kind: begin_instance() before each instance's stats hook. */
 PolicyStats *policy_stats_create(void);

@@ -207,6 +207,10 @@ typedef struct WarpSchedPolicy {
   /* Its statistics (policy_stat_u64/f64), summed or averaged over the SMs by
    * the engine and printed in text and JSON ("policies": {"sched": ...}). */
   void (*stats)(void *state, PolicyStats *out);
+  /* Its values at `cycle` (the end of a counter window; state lazily decayed may need it) as
+   * timeline counter tracks (policy_gauge; doc/timeline.md), asked only while a timeline
+   * records, once per counter window: must change nothing. NULL: none. */
+  void (*gauges)(void *state, uint64_t cycle, PolicyGauges *out);
 } WarpSchedPolicy;
 
 /* An SM observer (`sm.observers = a,b`): a plugin beside the warp scheduler,

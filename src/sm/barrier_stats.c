@@ -11,6 +11,7 @@
 
 #include "sm/barrier_stats.h"
 #include "sm/sm_int.h"
+#include "sm/timeline.h"
 
 #define NO_ARRIVAL UINT64_MAX
 
@@ -55,7 +56,10 @@ void sm_bstat_cta_launch(Sm *sm, uint32_t cta_slot, uint64_t now) {
   b->phase_start[cta_slot] = now;
 }
 
-void sm_bstat_arrive(Sm *sm, uint32_t slot, uint64_t now) { sm->bstat->arrive[slot] = now; }
+void sm_bstat_arrive(Sm *sm, uint32_t slot, uint64_t now) {
+  sm->bstat->arrive[slot] = now;
+  if (sm->tl) tl_barrier_arrive(sm, slot, now);
+}
 
 void sm_bstat_release(Sm *sm, uint32_t slot, uint64_t now) {
   SmBarStats *b = sm->bstat;
@@ -69,6 +73,7 @@ void sm_bstat_release(Sm *sm, uint32_t slot, uint64_t now) {
     b->arrive[w] = NO_ARRIVAL;
   }
   if (!n) return;
+  if (sm->tl) tl_barrier_release(sm, cs, n, wait, now);
   sm->st.barrier_wait_cycles += wait;
   sm->st.barrier_phases++;
   sm->st.barrier_rtru_e6_sum += sm_bstat_rtru_e6(wait, n, now - b->phase_start[cs]);

@@ -13,6 +13,7 @@
 #include "core/bitmap.h"
 #include "sm/kregs.h"
 #include "sm/sm_int.h"
+#include "sm/timeline.h"
 
 /* What the engine keeps of one SM, to run its loop without touching the SM
  * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
@@ -27,6 +28,7 @@ enum { GPU_BIT_EVERY = 1, GPU_BIT_POP = 2, GPU_BIT_TIMED = 4 };
 
 struct Gpu {
   const Config *cfg;
+  Timeline *tl;      /* timeline.file: the recorder (NULL: off) */
   MemSys *ms;
   Sm **sms;
   uint32_t nsm;
@@ -124,6 +126,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   Gpu *g = calloc(1, sizeof *g);
   if (!g) { snprintf(err, errlen, "out of memory"); return NULL; }
   if (kregs_check(cfg, err, errlen)) { free(g); return NULL; }
+  if (tl_check_config(cfg, (uint32_t)cfg_int(cfg, "sm.count"), err, errlen)) { free(g); return NULL; }
   g->cfg = cfg;
   g->deadlock_cycles = (uint64_t)cfg_int(cfg, "sm.deadlock_cycles");
   g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
@@ -153,6 +156,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
 
 void gpu_free(Gpu *g) {
   if (!g) return;
+  tl_free(g->tl); /* before the SMs: they end their kernel without it */
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
   free(g->gs);
@@ -163,6 +167,21 @@ void gpu_free(Gpu *g) {
 }
 
 void gpu_set_progress(Gpu *g, bool on) { g->progress = on; }
+
+int gpu_timeline_start(Gpu *g, FILE *out, char *err, size_t errlen) {
+  if (!(g->tl = tl_create(g->cfg, out, g->nsm, err, errlen))) return -1;
+  for (uint32_t i = 0; i < g->nsm; i++)
+    if (tl_attach(g->tl, g->sms[i])) { snprintf(err, errlen, "out of memory"); tl_free(g->tl); g->tl = NULL; return -1; }
+  return 0;
+}
+
+int gpu_timeline_finish(Gpu *g) {
+  if (!g->tl) return 0;
+  int rc = tl_finish(g->tl);
+  tl_free(g->tl);
+  g->tl = NULL;
+  return rc;
+}
 uint64_t gpu_cycles(const Gpu *g) { return g->cycle; }
 const MemSys *gpu_memsys(const Gpu *g) { return g->ms; }
 
@@ -405,6 +424,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   ks->warp_insts = after.warp_insts - before.warp_insts;
   ks->thread_insts = after.thread_insts - before.thread_insts;
   ks->ctas = after.ctas_done - before.ctas_done;
+  if (g->tl) tl_kernel(g->tl, ks->name, g->nkern - 1, ks->start_cycle, g->cycle, ks->ctas, ks->warp_insts);
   if (st) {
     st->warp_insts = ks->warp_insts;
     st->thread_insts = ks->thread_insts;

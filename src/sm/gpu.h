@@ -36,5 +36,10 @@ void gpu_set_progress(Gpu *g, bool on);
 uint64_t gpu_cycles(const Gpu *g);
 void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall_seconds);
 const MemSys *gpu_memsys(const Gpu *g);
+/* The timeline (timeline.file; doc/timeline.md) written to `out` (opened and closed by the caller)
+ * from the next kernel on: 0, or -1 with err set. gpu_timeline_finish ends the JSON (also after a
+ * failed kernel) and returns -1 if writing failed; gpu_free drops an unfinished one. */
+int gpu_timeline_start(Gpu *g, FILE *out, char *err, size_t errlen);
+int gpu_timeline_finish(Gpu *g);
 
 #endif

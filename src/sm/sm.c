@@ -7,7 +7,9 @@
 #include "core/bitmap.h"
 #include "policy/registry.h"
 #include "sm/barrier_stats.h"
+#include "sm/opcoll.h"
 #include "sm/sm_int.h"
+#include "sm/timeline.h"
 
 static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
 static void settle_memo(Sm *sm);                  /* issue memo, with stage_issue() */
@@ -141,6 +143,7 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k, uint64_t now) 
 void sm_end_kernel(Sm *sm, uint64_t end) {
   settle_quiet(sm, end);
   settle_memo(sm);
+  if (sm->tl) tl_kernel_end(sm, end);
   if (sm->launch) sm_plugins_kernel(sm, false, end);
   sm->accept_cache = -1;
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
@@ -279,6 +282,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     live_add(sm, slot);
     fetch_note(sm, slot);
   }
+  if (sm->tl) tl_cta_launch(sm, cs, now);
   if (sm->has_event) { /* every warp has its view: the CTA's launch, then its warps' */
     SchedEvent ev = {.kind = SCHED_EV_CTA_LAUNCH, .slot = first, .cycle = now, .cta_slot = cs,
                      .cta_id = cta->linear_id, .other_slot = -1, .nwarps = cta->nwarps};
@@ -353,6 +357,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   sm->st.warps_done++;
   sm_bstat_retire(sm, slot, now);
   sm_event(sm, SCHED_EV_WARP_EXIT, slot, 0, sm->pc_base, now);
+  if (sm->tl) tl_warp_exit(sm, slot, now);
   w->pw = NULL;
   w->view->valid = 0;
   w->view->wait = WARP_WAIT_EXITED;
@@ -368,6 +373,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
     sm->st.warp_time_max_sum += c->warp_tmax;
     sm->st.warp_time_min_sum += c->warp_tmin;
     sm_bstat_cta_exit(sm, w->cta_slot, now);
+    if (sm->tl) tl_cta_exit(sm, w->cta_slot, now);
     if (sm->has_event) {
       SchedEvent ev = {.kind = SCHED_EV_CTA_EXIT, .slot = UINT32_MAX, .cycle = now, .cta_slot = w->cta_slot,
                        .cta_id = c->cta->linear_id, .other_slot = -1, .nwarps = c->warps};
@@ -468,57 +474,6 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   sm->last_fetch = s;
   sm->st.fetches++;
   sm->busy = 1;
-}
-
-/* ---- operand collector (sm.reg_banks > 0; GPGPU-Sim 3.2.2 opndcoll_rfu_t) ---- */
-
-/* Can an instruction of class c (SM_UNIT_SP/SFU/LDST) enter a collector unit
- * now: an in port left this cycle and a free unit of its class? */
-static inline int oc_cu_available(const Sm *sm, uint32_t c, uint64_t now) {
-  if (sm->oc_in_cycle[c] == now && sm->oc_in_n[c] >= sm->oc_ports[c]) return 0;
-  const uint64_t *cu = sm->oc_cu_free + sm->oc_cu_base[c];
-  for (uint32_t i = 0; i < sm->oc_units[c]; i++)
-    if (cu[i] <= now) return 1;
-  return 0;
-}
-
-/* Warp slot s's instruction at pc, of class c, issued now, enters a free
- * collector unit; returns the cycle it dispatches to its unit. Its register
- * sources are read in operand order from the next cycle on, one per cycle for
- * the collector unit and one per cycle for each bank (bank = (register + slot)
- * mod banks, GPGPU-Sim's register_bank(); a bank serves reads in the order
- * they were requested); it dispatches the cycle after its last read, through
- * the first free out port of its class, once (SP/SFU) one of its units can
- * accept it (unit_free). The collector unit is free again from that cycle. */
-static uint64_t oc_collect(Sm *sm, uint32_t s, uint32_t pc, uint32_t c, uint64_t now) {
-  if (sm->oc_in_cycle[c] != now) sm->oc_in_cycle[c] = now, sm->oc_in_n[c] = 0;
-  sm->oc_in_n[c]++;
-  uint64_t *cu = sm->oc_cu_free + sm->oc_cu_base[c];
-  uint32_t k = 0;
-  while (k + 1 < sm->oc_units[c] && cu[k] > now) k++; /* oc_cu_available found one */
-  const PtxOperands *o = &sm->kinfo->ops[pc];
-  uint64_t next = now + 1; /* the collector unit's next read */
-  for (uint32_t i = 0; i < o->nrd; i++) {
-    uint64_t *b = &sm->oc_bank_next[(o->rd[i] + s) % sm->oc_banks];
-    uint64_t r = *b > next ? *b : next;
-    sm->st.oc_bank_conflicts += *b > next;
-    *b = next = r + 1;
-  }
-  sm->st.oc_reads += o->nrd;
-  uint64_t e = next;
-  uint64_t *port = sm->oc_port_next + c * SM_OC_PORTS_MAX, *p = port;
-  for (uint32_t i = 1; i < sm->oc_ports[c]; i++)
-    if (port[i] < *p) p = &port[i];
-  if (*p > e) e = *p;
-  if (c != SM_UNIT_LDST) {
-    const uint64_t *f = sm->unit_free + sm->unit_base[c], *m = f;
-    for (uint32_t u = 1; u < sm->nunits[c]; u++)
-      if (f[u] < *m) m = &f[u];
-    if (*m > e) e = *m;
-  }
-  *p = e + 1;
-  cu[k] = e;
-  return e;
 }
 
 /* Updates the view of warp s for this cycle and returns what it waits on, the
@@ -632,6 +587,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   sm->st.issue_kind[kind]++;
   w->view->insts++;
   w->view->last_issue = now;
+  if (sm->tl) tl_issue(sm, s, now);
   /* I-buffer: pop the head; flush if the next instruction is not the fetched one */
   w->ib_pc++;
   w->ib_n--;
@@ -779,11 +735,13 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     uint32_t n = 1, lost = 0; /* lost: a ready warp the policy offered found its unit taken this cycle */
     if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY)) sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
     else n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
+    if (sm->tl) tl_listed(sm, sm->order_buf, n, now);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
       if (s >= nw || !bitmap_test(ready, s) || !sm->warps[s].pw || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) {
         nrefused++;
+        if (sm->tl) tl_refused(sm, s, now);
         continue;
       }
       /* the unit may have been taken by the other scheduler this cycle */
@@ -819,6 +777,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (sm->count_sched_wait) sm_plugins_sched_wait(sm, issued_sched, ready);
   /* every ready warp refused by a policy whose refusals stand until its next event or tick: the
    * next cycles repeat this one as a cycle with no ready warp would (memo, quiet SM) */
+  if (sm->tl) tl_scan(sm, ready, now);
   sm->memo_refused = nready && nrefused == nready && !issued_any;
   if (sm->memo_refused) sm->nready_total = 0;
   sm->issue_memo = sm->shortcuts && !sm->nready_total && !sm->time_wait;
@@ -884,7 +843,7 @@ static void settle_quiet(Sm *sm, uint64_t upto) {
   sm->q_since = upto;
 }
 
-int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
+static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->busy = 0;
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) {
     /* No CTA: only store acks can arrive (nothing waits for them). Take them, or
@@ -949,6 +908,13 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
               (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1));
   return 0;
+}
+
+int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  if (sm->tl) tl_cycle_begin(sm, now); /* the timeline's counter windows: before and after the cycle */
+  int rc = cycle(sm, now, err, errlen);
+  if (sm->tl) tl_cycle_end(sm, now);
+  return rc;
 }
 
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {

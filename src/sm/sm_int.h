@@ -211,6 +211,7 @@ struct Sm {
   uint32_t pc_base;           /* the kernel's first module pc: policy PC = module pc - pc_base */
   WarpSchedEnv env;           /* what the plugins were made with (prefix not kept) */
   struct SmBarStats *bstat;   /* barrier/exit statistics (barrier_stats.c) */
+  struct TlSm *tl;            /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };

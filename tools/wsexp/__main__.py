@@ -27,6 +27,7 @@ import report    # noqa: E402
 import reproduce  # noqa: E402
 import runner    # noqa: E402
 import spec      # noqa: E402
+import timeline_fig  # noqa: E402
 
 
 class Usage(Exception):
@@ -228,6 +229,8 @@ def do_report(path, a):
     if pend:
         print(f"\n{pend} run(s) not finished yet (resume the sweep, or wait for the cluster jobs)")
     figs, rc = make_figures(data, tables, blocks, column, baseline, metrics, out, a.plot)
+    if a.plot != "none":  # runs that wrote a timeline (`set timeline.file=...`): one figure each
+        figs += timeline_fig.report_runs(data.results.path, out)
     print(f"\nwrote {_rel(csv_path)} ({len(plain.rows)} rows, {ncol} columns), "
           f"{_rel(os.path.join(out, 'tables.txt'))}, tables.md, table_*.csv")
     for fpath in figs:

@@ -27,6 +27,7 @@ import report
 import runner
 import seriesfig
 import spec as specmod
+import timeline_fig
 
 
 class ReproError(Exception):
@@ -220,6 +221,7 @@ class Paper:
                     raise ReproError(str(e))
                 self.sweeps[fn[:-6]] = sp
         self.figures, self.claims = [], []
+        self.timelines = []  # `timeline ID ...` lines of figures.txt (timeline_fig.TimelineSpec)
         seen = set()
         for fname, cls, kw_want, keys, out in (("figures.txt", Figure, "figure", FIG_KEYS, self.figures),
                                                ("claims.txt", Claim, "claim", CLAIM_KEYS, self.claims)):
@@ -227,6 +229,15 @@ class Paper:
             if not os.path.exists(path):
                 continue
             for where, w in _lines(path):
+                if fname == "figures.txt" and w[0] == "timeline" and len(w) >= 2:  # a timeline figure: its own runs
+                    if w[1] in seen:
+                        raise ReproError(f"{where}: id '{w[1]}' used twice")
+                    seen.add(w[1])
+                    try:
+                        self.timelines.append(timeline_fig.TimelineSpec(w[1], _kv(w[2:], where, timeline_fig.KEYS), where))
+                    except timeline_fig.TimelineError as e:
+                        raise ReproError(str(e))
+                    continue
                 if w[0] != kw_want or len(w) < 2:
                     raise ReproError(f"{where}: expected '{kw_want} ID KEY=VALUE...'")
                 if w[1] in seen:
@@ -727,6 +738,7 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
         md += [md_table(head, [(g, b) + tuple(fmtv(v) for v in vals) for g, rows in blocks for b, vals in rows]), ""]
     if not pl.backend:
         md += [f"*Figures not drawn: {pl.why}.*", ""]
+    md += timeline_fig.report_section(paper.timelines, outdir)  # per-warp timelines (doc/timeline.md)
     md += ["## Claims", "",
            "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
            "Direction agrees: for a comparison, both sides of 1 the same way (within the claim's neutral band, "
@@ -815,6 +827,8 @@ def do_list(warpsim, out=sys.stdout):
                 len([s for s in sels if not _needs(avs[f.sweep], s)]) > 0
             state = "available" if not needs else ("partly available" if ok else "not available")
             out.write(f"  {f.paper:<12} {state:<17} {f.title}" + (f" [{'; '.join(needs)}]" if needs else "") + "\n")
+        for t in p.timelines:  # timeline figures: their own runs (timeline_fig.py)
+            out.write(f"  {t.paper:<12} {'available':<17} {t.title} [timeline of {t.bench} under {', '.join(t.scheds)}]\n")
         nav = 0
         for c in p.claims:
             av = avs[c.sweep]
@@ -862,6 +876,9 @@ def main(args, warpsim):
             return 0
         if rc == 130:
             return rc
+        for msg in timeline_fig.run_specs(paper.timelines, outdir, args.size, warpsim):
+            sys.stderr.write(f"timeline figure failed: {msg}\n")
+            rc = rc or 1
     wall = time.time() - t0
     write_report(paper, prepared, outdir, args.size, args.plot)
     if not args.no_run:

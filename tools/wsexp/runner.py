@@ -175,7 +175,12 @@ def resolved_sets(run, run_dir):
 def command(warpsim, run, stats_path):
     cmd = [warpsim, "run", run["benchmark"], "--size", run["size"], "--seed", str(run["seed"]),
            "--config", run["config_path"]]
-    for s in resolved_sets(run, os.path.dirname(os.path.abspath(stats_path))):
+    run_dir = os.path.dirname(os.path.abspath(stats_path))
+    for s in resolved_sets(run, run_dir):
+        # a relative timeline file (`set timeline.file=timeline.json.gz`) goes in the run's own directory
+        key, _, val = s.partition("=")
+        if key.strip() == "timeline.file" and val.strip() not in ("", "none") and not os.path.isabs(val.strip()):
+            s = "timeline.file=" + os.path.join(run_dir, val.strip())
         cmd += ["--set", s]
     return cmd + ["--json", stats_path]
 

@@ -407,6 +407,13 @@ static void bypass_stats(void *state, PolicyStats *out) {
   policy_stat_f64(out, "tb_bg_mean_at_launch", n ? (double)b->tb_sum / (double)n : 0.0, PSTAT_MEAN);
 }
 
+/* Timeline counter tracks (doc/timeline.md): the TB_bg this SM follows and its bg CTAs now. */
+static void bypass_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
+  const Bypass *b = state;
+  policy_gauge(out, "tb_bg", target(b));
+  policy_gauge(out, "bg_ctas", b->cur_bg);
+}
+
 const SmObserver observer_bypass = {.name = "bypass", .params = bypass_params, .init = bypass_init,
                                     .free = bypass_free, .on_event = bypass_event, .annotate = bypass_annotate,
-                                    .stats = bypass_stats};
+                                    .stats = bypass_stats, .gauges = bypass_gauges};

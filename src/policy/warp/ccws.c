@@ -350,6 +350,18 @@ static void ccws_stats(void *state, PolicyStats *out) {
   policy_stat_f64(out, "excluded_warps_max", c->st_excluded_max, PSTAT_MAX);
 }
 
+/* Timeline counter tracks (doc/timeline.md): the warps allowed to load, and the valid warps'
+ * lost-locality scores summed, decayed to `cycle` as ccws_advance would (without changing them). */
+static void ccws_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
+  const Ccws *c = state;
+  const uint64_t d = cycle > c->t_acc ? cycle - c->t_acc : 0;
+  uint64_t sum = 0;
+  for (uint32_t w = 0; w < c->nw; w++)
+    if (c->valid[w]) sum += c->lls[w] <= c->base ? c->lls[w] : c->lls[w] - c->base > d ? c->lls[w] - d : c->base;
+  policy_gauge(out, "allowed_warps", c->nallowed);
+  policy_gauge(out, "score_sum", (double)sum);
+}
+
 const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
                                           .params = ccws_params,
                                           .init = ccws_init,
@@ -363,4 +375,5 @@ const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
                                           .tick = ccws_tick,
                                           .next_tick = ccws_next_tick,
                                           .on_warps_change = ccws_warps_change,
-                                          .stats = ccws_stats};
+                                          .stats = ccws_stats,
+                                          .gauges = ccws_gauges};

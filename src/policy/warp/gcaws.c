@@ -321,12 +321,24 @@ static void gcaws_annotate(void *state, const WarpView *v, SchedMemAnnot *m) {
 static void gcaws_tick(void *state, uint64_t cycle) { cpl_tick(&((Gcaws *)state)->cpl, cycle); }
 static uint64_t gcaws_next_tick(void *state, uint64_t now) { return cpl_next_tick(&((Gcaws *)state)->cpl, now); }
 static void gcaws_stats(void *state, PolicyStats *out) { cpl_stats(&((Gcaws *)state)->cpl, out); }
+/* Timeline counter track (doc/timeline.md): the critical warp's nCrit (the largest of the SM's
+ * warps at `cycle`), CAWA's Figure 12 over time. */
+static void gcaws_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
+  Gcaws *g = state;
+  int64_t top = 0;
+  for (uint32_t s = 0; s < g->nslots; s++)
+    if (g->cpl.w[s].valid) {
+      int64_t k = cpl_crit(&g->cpl, s, cycle);
+      top = k > top ? k : top;
+    }
+  policy_gauge(out, "max_ncrit", (double)top);
+}
 
 const WarpSchedPolicy warp_policy_gcaws = {
     .name = "gcaws", .params = cpl_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
     .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
-    .sched_wait = true};
+    .sched_wait = true, .gauges = gcaws_gauges};
 const WarpSchedPolicy warp_policy_caws = {
     .name = "caws", .params = caws_params, .init = caws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,

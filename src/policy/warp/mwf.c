@@ -223,9 +223,19 @@ static void mwf_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "issues_while_waiting", m->prio_issues);
 }
 
+/* Timeline counter tracks (doc/timeline.md): the CTAs with warps waiting at a barrier, and the
+ * highest priority (waiting warps of the first-ranked CTA). */
+static void mwf_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
+  const Mwf *m = state;
+  uint32_t top = 0;
+  for (uint32_t c = 0; c < m->max_ctas; c++) top = m->waiting[c] > top ? m->waiting[c] : top;
+  policy_gauge(out, "ctas_waiting", m->nwaiting);
+  policy_gauge(out, "top_priority", top);
+}
+
 #define MWF_HOOKS                                                                                            \
   .free = mwf_free, .order = mwf_order, .lists_all = true, .on_issue = mwf_issue, .on_event = mwf_event,     \
-  .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats
+  .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats, .gauges = mwf_gauges
 
 const WarpSchedPolicy warp_policy_mwf_lrr = {.name = "mwf-lrr", .init = mwf_lrr_init, MWF_HOOKS};
 const WarpSchedPolicy warp_policy_mwf_gto = {.name = "mwf-gto", .init = mwf_gto_init, MWF_HOOKS};

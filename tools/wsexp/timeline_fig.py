@@ -1,0 +1,307 @@
+"""timeline_fig.py - static timeline figures (PNG and SVG) from a warpsim timeline (doc/timeline.md):
+one SM, one kernel, its first N CTAs: one row per warp, grouped by CTA, coloured by state, with a
+tick at each barrier release; BAWS's warp-phase charts (Figures 3, 4, 6) are this picture.
+SVG is written by hand (no dependency); PNG through gnuplot when it is installed.
+
+    python3 tools/wsexp/timeline_fig.py TRACE[.json|.json.gz] -o BASE [--sm N] [--kernel K]
+                                        [--ctas N] [--cycles A:B] [--title T]
+
+Also used by `warpsim reproduce` (`timeline ID bench=... sched=...` lines in a paper's
+figures.txt: run_specs + report_section) and by `warpsim report` (report_runs: each run of a sweep
+that set timeline.file). Stdlib only.
+"""
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+# state -> colour (tools/timeline_viewer.html uses the same)
+COLOURS = {
+    "issue": "#2ca02c", "ready": "#98df8a", "throttled": "#9467bd", "fetch": "#17becf",
+    "scoreboard": "#ff7f0e", "memory": "#d62728", "unit": "#e7ba52", "barrier": "#1f77b4",
+    "drain": "#8c564b", "finished": "#c7c7c7",
+}
+CTA_TID = 100000
+
+
+class TimelineError(Exception):
+    pass
+
+
+def load(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    try:
+        with opener(path, "rt") as f:
+            d = json.load(f)
+    except (OSError, ValueError, EOFError) as e:
+        raise TimelineError(f"{path}: not a timeline ({e})")
+    ev = d.get("traceEvents") if isinstance(d, dict) else d
+    if not isinstance(ev, list):
+        raise TimelineError(f"{path}: no traceEvents")
+    return ev
+
+
+def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
+    """The rows of one SM/CTA window: (t0, t1, rows, releases) with rows [(label, cta, [(a, b, state)])]
+    in CTA then warp order and releases [(cta, ts)]."""
+    pid = sm + 1
+    kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
+    if kern:
+        if kernel >= len(kern):
+            raise TimelineError(f"kernel {kernel}: the timeline has {len(kern)} kernel(s)")
+        k0, k1 = kern[kernel]["ts"], kern[kernel]["ts"] + kern[kernel]["dur"]
+    else:
+        k0, k1 = 0, float("inf")
+    if cycles:
+        k0, k1 = max(k0, cycles[0]), min(k1, cycles[1])
+    ctas = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == pid and e.get("tid", 0) >= CTA_TID
+                   and k0 <= e["ts"] < k1), key=lambda e: (e["ts"], e["tid"]))[:nctas]
+    if not ctas:
+        raise TimelineError(f"no CTA of kernel {kernel} on SM {sm} in the timeline (recorded SMs: "
+                            f"{sorted({e['pid'] - 1 for e in ev if e.get('pid')})})")
+    names = {int(c["name"].split()[-1]): c for c in ctas}
+    t0 = min(c["ts"] for c in ctas)
+    t1 = max(c["ts"] + c["dur"] for c in ctas)
+    if cycles:
+        t1 = min(t1, cycles[1])
+    slots = {}
+    for e in ev:
+        if e.get("pid") != pid or e.get("ph") not in ("X", "i") or e.get("tid", CTA_TID) >= CTA_TID:
+            continue
+        slots.setdefault(e["tid"], []).append(e)
+    rows = []
+    for tid, es in slots.items():
+        es.sort(key=lambda e: (e["ts"], 0 if e["ph"] == "i" else 1))
+        launches = [e for e in es if e["ph"] == "i" and e["name"] == "warp launch" and e["args"]["cta"] in names
+                    and e["ts"] == names[e["args"]["cta"]]["ts"]]  # ids repeat in each kernel
+        for ln in launches:
+            cta = ln["args"]["cta"]
+            end = names[cta]["ts"] + names[cta]["dur"]
+            iv = [(max(e["ts"], t0), min(e["ts"] + e["dur"], t1), e["name"]) for e in es
+                  if e["ph"] == "X" and ln["ts"] <= e["ts"] < end and e["ts"] + e["dur"] > t0 and e["ts"] < t1]
+            rows.append((f"CTA {cta} w{ln['args']['warp']}", cta, ln["args"]["warp"], iv))
+    rows.sort(key=lambda r: (r[1], r[2]))
+    rel = [(int(c["name"].split()[-1]), e["ts"]) for c in ctas for e in ev
+           if e.get("ph") == "i" and e.get("name") == "barrier release" and e.get("pid") == pid
+           and e.get("tid") == c["tid"] and c["ts"] <= e["ts"] <= c["ts"] + c["dur"]]
+    return t0, t1, [(lab, cta, iv) for lab, cta, _, iv in rows], rel
+
+
+def svg(sel, path, title):
+    t0, t1, rows, rel = sel
+    W, rowh, left, top = 960, 10, 80, 28
+    H = top + len(rows) * rowh + 60
+    sx = lambda t: left + (t - t0) * (W - left - 12) / max(1, t1 - t0)
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="9">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{left}" y="16" font-size="12">{_esc(title)}</text>']
+    y = top
+    ypos = {}
+    for lab, cta, iv in rows:
+        ypos.setdefault(cta, []).append(y)
+        last = None
+        for a, b, st in iv:
+            if sx(b) - sx(a) < 0.5 and last == (int(sx(a)), st):
+                continue  # a sliver in a pixel already drawn in its colour
+            last = (int(sx(a)), st)
+            o.append(f'<rect x="{sx(a):.2f}" y="{y}" width="{max(0.4, sx(b) - sx(a)):.2f}" height="{rowh - 2}" '
+                     f'fill="{COLOURS.get(st, "#000")}"><title>{st} {a}-{b}</title></rect>')
+        o.append(f'<text x="{left - 4}" y="{y + rowh - 2}" text-anchor="end">{_esc(lab)}</text>')
+        y += rowh
+    for cta, ts in rel:
+        ys = ypos.get(cta, [])
+        if ys:
+            o.append(f'<line x1="{sx(ts):.2f}" x2="{sx(ts):.2f}" y1="{min(ys) - 1}" y2="{max(ys) + rowh - 1}" '
+                     f'stroke="black" stroke-width="0.8"/>')
+    y += 14
+    o.append(f'<text x="{left}" y="{y}">cycles {t0} to {t1}; black line: barrier release</text>')
+    x = left
+    y += 16
+    for st, col in COLOURS.items():
+        o.append(f'<rect x="{x}" y="{y - 8}" width="10" height="8" fill="{col}"/><text x="{x + 13}" y="{y}">{st}</text>')
+        x += 16 + 6 * len(st) + 12
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
+
+
+def _esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def png(sel, path, title):
+    """The same picture through gnuplot (rectangles as boxxyerror); False when gnuplot is missing."""
+    if not shutil.which("gnuplot"):
+        return False
+    t0, t1, rows, rel = sel
+    base = path[:-4]
+    n = len(rows)
+    with open(base + ".dat", "w") as f:
+        for i, (lab, cta, iv) in enumerate(rows):
+            y = n - i
+            for a, b, st in iv:
+                f.write(f"{(a + b) / 2} {y} {(b - a) / 2} 0.4 0x{COLOURS.get(st, '#000000')[1:]}\n")
+    with open(base + ".rel", "w") as f:
+        for cta, ts in rel:
+            ys = [n - i for i, r in enumerate(rows) if r[1] == cta]
+            if ys:
+                f.write(f"{ts} {min(ys) - 0.5}\n{ts} {max(ys) + 0.5}\n\n")
+    ytics = ", ".join(f'"{lab}" {n - i}' for i, (lab, _, _) in enumerate(rows))
+    keys = "\n".join(f"set object {k + 1} rect from graph {0.01 + 0.098 * k}, screen 0.02 to graph {0.03 + 0.098 * k}, "
+                     f"screen 0.045 fc rgb '{c}' fs solid noborder\n"
+                     f"set label {k + 1} '{s}' at graph {0.035 + 0.098 * k}, screen 0.032 font ',8'"
+                     for k, (s, c) in enumerate(COLOURS.items()))
+    h = max(260, 60 + 12 * n + 60)
+    gp = (f"set terminal pngcairo size 1000,{h} font 'Sans,8'\nset output '{path}'\n"
+          f"set title \"{title}\"\nset xrange [{t0}:{t1}]\nset yrange [0.3:{n + 0.7}]\n"
+          f"set ytics ({ytics})\nset xlabel 'cycle'\nset bmargin 6\nunset key\n{keys}\n"
+          f"plot '{base}.dat' using 1:2:3:4:5 with boxxyerror fs solid noborder lc rgb variable, "
+          f"'{base}.rel' using 1:2 with lines lc rgb 'black' lw 1\n")
+    with open(base + ".gp", "w") as f:
+        f.write(gp)
+    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
+    for ext in (".dat", ".rel", ".gp"):
+        os.unlink(base + ext)
+    if p.returncode:
+        raise TimelineError(f"gnuplot failed: {p.stderr.strip()[-300:]}")
+    return True
+
+
+def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None):
+    """Draws base.svg (and base.png with gnuplot); returns the files written."""
+    sel = select(load(trace), sm, kernel, nctas, cycles)
+    title = title or f"{os.path.basename(trace)}: SM {sm}, kernel {kernel}, {len({r[1] for r in sel[2]})} CTA(s)"
+    os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
+    svg(sel, base + ".svg", title)
+    out = [base + ".svg"]
+    if png(sel, base + ".png", title):
+        out.insert(0, base + ".png")
+    return out
+
+
+def parse_cycles(s):
+    a, colon, b = (s or "").partition(":")
+    if not s or not colon:
+        return None
+    return (int(a) if a else 0, int(b) if b else float("inf"))
+
+
+# ---- warpsim reproduce: `timeline ID bench=B sched=S1,S2 [size=] [sets=K=V;K=V] [sm=] [kernel=] [ctas=]
+#      [cycles=A:B] [title=] [paper=] [note=]` lines of a paper's figures.txt ----
+KEYS = {"bench", "sched", "size", "sets", "sm", "kernel", "ctas", "cycles", "title", "paper", "note"}
+
+
+class TimelineSpec:
+    def __init__(self, tid, kv, where):
+        if "bench" not in kv or "sched" not in kv:
+            raise TimelineError(f"{where}: timeline {tid} needs bench= and sched=")
+        self.id, self.where = tid, where
+        self.bench, self.scheds = kv["bench"], [s for s in kv["sched"].split(",") if s]
+        self.size = kv.get("size")
+        self.sets = [s for s in kv.get("sets", "").split(";") if s]
+        try:
+            self.sm, self.kernel, self.ctas = int(kv.get("sm", 0)), int(kv.get("kernel", 0)), int(kv.get("ctas", 2))
+        except ValueError:
+            raise TimelineError(f"{where}: sm=, kernel= and ctas= are numbers")
+        self.cycles = kv.get("cycles")
+        self.title = kv.get("title", tid)
+        self.paper = kv.get("paper", tid)
+        self.note = kv.get("note", "")
+
+    def trace(self, outdir, sched):
+        return os.path.join(outdir, "timelines", f"{self.id}-{sched}.json.gz")
+
+
+def run_specs(specs, outdir, size, warpsim, out=sys.stderr):
+    """Runs what the specs need (a run whose timeline exists is kept). Returns the failures."""
+    bad = []
+    for sp in specs:
+        for sched in sp.scheds:
+            path = sp.trace(outdir, sched)
+            if os.path.exists(path):
+                continue
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            cmd = [warpsim, "run", sp.bench, "--size", sp.size or size, "--sched", sched, "--timeline", path,
+                   "--timeline-sms", str(sp.sm), "--set", "timeline.merge_cycles=0"]
+            if sp.cycles:
+                cmd += ["--timeline-cycles", sp.cycles]
+            for s in sp.sets:
+                cmd += ["--set", s]
+            out.write(f"timeline {sp.id}: {sp.bench} under {sched}\n")
+            p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if p.returncode or not os.path.exists(path):
+                bad.append(f"{sp.id} {sched}: {p.stderr.strip()[-300:]}")
+    return bad
+
+
+def report_section(specs, outdir):
+    """Markdown lines drawing each spec's figures (after run_specs)."""
+    md = []
+    for sp in specs:
+        md += [f"### {sp.paper}: {sp.title}", ""]
+        for sched in sp.scheds:
+            path = sp.trace(outdir, sched)
+            if not os.path.exists(path):
+                md += [f"*{sched}: no timeline yet (the run has not been made or failed).*", ""]
+                continue
+            base = os.path.join(outdir, "figures", f"{sp.id}-{sched}")
+            try:
+                files = render(path, base, sp.sm, sp.kernel, sp.ctas, parse_cycles(sp.cycles),
+                               f"{sp.bench} under {sched}: SM {sp.sm}, kernel {sp.kernel}, first {sp.ctas} CTA(s)")
+            except (TimelineError, OSError, subprocess.SubprocessError) as e:
+                md += [f"*{sched}: not drawn: {e}*", ""]
+                continue
+            md += [f"![{sp.paper} {sched}]({os.path.relpath(files[0], outdir)})", ""]
+        if sp.note:
+            md += [sp.note, ""]
+    return md
+
+
+def report_runs(results, report_dir, limit=20):
+    """`warpsim report`: a figure per run of the sweep that wrote a timeline (timeline.json[.gz] in its
+    run directory, from `set timeline.file=...`): SM 0's first recorded kernel and 2 CTAs."""
+    runs = os.path.join(results, "runs")
+    out = []
+    if not os.path.isdir(runs):
+        return out
+    for rid in sorted(os.listdir(runs))[:1000]:
+        d = os.path.join(runs, rid)
+        for fn in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            if fn.endswith((".json", ".json.gz")) and fn not in ("stats.json", "config.json", "run.json",
+                                                                  "status.json"):
+                try:
+                    ev = load(os.path.join(d, fn))
+                    sm = min(e["pid"] for e in ev if e.get("pid")) - 1
+                    base = os.path.join(report_dir, "timelines", f"{rid}-{fn.split('.')[0]}")
+                    out += render(os.path.join(d, fn), base, sm, 0, 2, None, f"{rid}: SM {sm}, kernel 0")
+                except (TimelineError, ValueError, KeyError, OSError, subprocess.SubprocessError):
+                    continue
+                if len(out) >= 2 * limit:
+                    return out
+    return out
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="timeline_fig.py", description=__doc__.split("\n")[0])
+    ap.add_argument("trace")
+    ap.add_argument("-o", required=True, help="output base name (BASE.svg, BASE.png)")
+    ap.add_argument("--sm", type=int, default=0)
+    ap.add_argument("--kernel", type=int, default=0, help="launch index in the run (default 0)")
+    ap.add_argument("--ctas", type=int, default=2, help="the first N CTAs of the kernel on that SM")
+    ap.add_argument("--cycles", help="A:B: only these cycles")
+    ap.add_argument("--title")
+    a = ap.parse_args(argv)
+    try:
+        files = render(a.trace, a.o, a.sm, a.kernel, a.ctas, parse_cycles(a.cycles), a.title)
+    except TimelineError as e:
+        print(f"timeline_fig: {e}", file=sys.stderr)
+        return 1
+    print("wrote " + ", ".join(files))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
