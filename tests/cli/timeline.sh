@@ -103,9 +103,9 @@ python3 -c "import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']; v=[
 # a sweep's relative timeline.file: in the run's directory
 python3 - <<'PY' || fail "sweep timeline.file"
 import sys
-sys.path.insert(0, "tools")
-from wsexp import runner
-run = {"benchmark": "vecadd", "size": "tiny", "seed": 1, "config_path": "c.cfg", "sets": ["timeline.file=t.json.gz"]}
+sys.path.insert(0, "tools/wsexp")
+import runner
+run = {"id": "x", "benchmark": "vecadd", "size": "tiny", "seed": 1, "config_path": "c.cfg", "sets": ["timeline.file=t.json.gz"]}
 cmd = runner.command("warpsim", run, "/r/runs/x/stats.json")
 assert "timeline.file=/r/runs/x/t.json.gz" in cmd, cmd
 PY
