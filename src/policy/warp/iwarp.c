@@ -20,7 +20,14 @@
  * sm.skip_idle_cycles=false gives identical results. A throttled warp cannot
  * miss on a global load, so it names nobody: throttling never forms a cycle,
  * and the timers release every throttled warp eventually (a victim waiting
- * at a barrier for its interferer waits at most release_cycles). */
+ * at a barrier for its interferer waits at most release_cycles).
+ *
+ * can_issue depends only on the throttled set, which changes only at events
+ * and at the ticks next_tick asks for (stable_refusals): a throttled SM whose
+ * ready warps are all refused goes quiet until then. Refused scheduler-cycles
+ * are the core's sched.stall.policy (iwarp lists every ready warp, so a
+ * ready warp left unissued was refused or found its unit taken:
+ * other_sched); can_issue counts nothing per call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +50,7 @@ typedef struct Iwarp {
   uint64_t t_acc; /* cycles before t_acc are accounted */
   /* statistics */
   uint64_t st_probes, st_hits[VTA_MISS__COUNT], st_unknown, st_inserts, st_store_inv, st_events, st_refreshes,
-      st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_refusals, st_throttle_cycles,
+      st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_throttle_cycles,
       st_throttled_warp_cycles, st_active_cycles;
   uint32_t st_throttled_max, nactive;
   uint64_t st_window[IWARP_WINDOWS]; /* throttled warp-cycles per window */
@@ -257,10 +264,8 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
 }
 
 static bool iwarp_can_issue(void *state, const WarpView *v, WarpInstKind kind) {
-  Iwarp *c = state;
-  if (kind != WINST_GLOBAL_LOAD || v->slot >= c->nw || !c->throttled[v->slot]) return true;
-  c->st_refusals++;
-  return false;
+  const Iwarp *c = state;
+  return kind != WINST_GLOBAL_LOAD || v->slot >= c->nw || !c->throttled[v->slot];
 }
 
 static void iwarp_warps_change(void *state) { sched_age_cache_changed(&((Iwarp *)state)->age); }
@@ -286,7 +291,6 @@ static void iwarp_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "releases_timeout", c->st_rel_timeout);
   policy_stat_u64(out, "releases_victim_exit", c->st_rel_victim_exit);
   policy_stat_u64(out, "releases_own_exit", c->st_rel_self_exit);
-  policy_stat_u64(out, "load_refusals", c->st_refusals);
   policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
   policy_stat_u64(out, "throttled_warp_cycles", c->st_throttled_warp_cycles);
   policy_stat_u64(out, "active_cycles", c->st_active_cycles);
@@ -313,6 +317,7 @@ const WarpSchedPolicy warp_policy_iwarp = {.name = "iwarp",
                                            .order = iwarp_order,
                                            .lists_all = true,
                                            .can_issue = iwarp_can_issue,
+                                           .stable_refusals = true,
                                            .on_event = iwarp_event,
                                            .tick = iwarp_tick,
                                            .next_tick = iwarp_next_tick,
