@@ -1,6 +1,6 @@
 """report.py - a sweep's results as one CSV, normalised tables with geometric and harmonic means
 over benchmark groups, the best-of operations (Best-SWL, Optimal-TLP, and best-P over labels P:N
-that differ in one key, e.g. CCWS's K_throttle values k:N) and the data of the
+or PN that differ in one key, e.g. CCWS's K_throttle values k1 ... k128) and the data of the
 figures. Reads only the result directory (runner.py's layout); plotting is plot.py's job.
 
 Vocabulary: a *dim* is a dimension of the sweep matrix (benchmark, size, config, seed, and each
@@ -13,6 +13,7 @@ import csv
 import io
 import math
 import os
+import re
 
 from runner import Results, read_json, STATES_OK
 
@@ -235,7 +236,7 @@ class Family:
             self.what, self.xlabel, self.tag = ("Optimal-TLP: best CTA limit per SM (sm.max_ctas)",
                                                 "CTAs per SM (sm.max_ctas)", "tlp")
         else:   # best-of: labels P:N that differ in one key
-            self.what, self.xlabel, self.tag = (f"Best of {prefix}:N: best {key}", key, prefix)
+            self.what, self.xlabel, self.tag = (f"Best of {prefix}N: best {key}", key, prefix)
 
 
 def _num(v):
@@ -289,15 +290,29 @@ def find_families(data):
     return fams
 
 
+_MEMBER = re.compile(r"([A-Za-z][A-Za-z_-]*?):?([0-9]+(?:\.[0-9]+)?)")
+
+
+def family_prefix(label):
+    """P of a label `P:N` or `PN` (N a number: swl:8, tlp:2, k32), else None."""
+    m = _MEMBER.fullmatch(label or "")
+    return m.group(1) if m else None
+
+
+def family_member(label, prefix):
+    """Is `label` a member of the best-of family `best:prefix` (P:N or PN)?"""
+    return family_prefix(label) == prefix
+
+
 def _prefix_families(data, dim, labels, taken):
-    """Best-of families of labels named P:N (N a number; e.g. k:1 ... k:128, the K_throttle
-    values of CCWS) not in a family yet: the labels of one P, two or more, whose settings
-    differ in exactly one config key form the family best-P over that key (the report's
-    counterpart of a claim's best:P, which reproduce.py resolves by the same label prefix)."""
+    """Best-of families of labels named P:N or PN (N a number; e.g. k1 ... k128, the
+    K_throttle values of CCWS) not in a family yet: the labels of one P, two or more, whose
+    settings differ in exactly one config key form the family best-P over that key (the
+    report's counterpart of a claim's best:P, which reproduce.py resolves by family_member)."""
     by_prefix = {}
     for lab in labels:
-        pre, colon, n = lab.partition(":")
-        if colon and pre and lab not in taken and _num(n) is not None:
+        pre = family_prefix(lab)
+        if pre and lab not in taken:
             by_prefix.setdefault(pre, []).append(lab)
     fams = []
     for pre, members in by_prefix.items():
