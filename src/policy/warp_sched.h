@@ -174,7 +174,9 @@ typedef struct WarpSchedPolicy {
   void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
   void (*on_event)(void *state, const SchedEvent *ev);
   /* Also send L1_FILL (one per L1D fill) and L1_ATOMIC_HIT events to the SM's plugins, the rest
-   * of the L1D's stream an exact offline replay needs: off unless a plugin asks. */
+   * of the L1D's stream an exact offline replay needs: off unless a plugin asks. It also turns
+   * on the core's opt-in locality statistics (the L1D's misses split by the warp that lost the
+   * line, cache.c; same-warp hits split by thread from the requests' lanes, sm/ldst.c). */
   bool l1_stream_events;
   /* Hints and class for a memory instruction's requests (see SchedMemAnnot). */
   void (*annotate)(void *state, const WarpView *v, SchedMemAnnot *m);
