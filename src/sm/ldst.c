@@ -97,7 +97,7 @@ static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, u
 
 /* The lanes of each of the instruction's line requests (u->req_lanes): a
  * separate pass after coalescing, so the coalescer itself is unchanged. */
-static void ldst_request_lanes(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask) {
+static __attribute__((noinline, cold)) void ldst_request_lanes(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask) {
   SmLdst *u = &sm->ldst;
   memset(sm->req_lanes, 0, u->nreq * sizeof *sm->req_lanes);
   for (uint32_t m = t->mask; m; m &= m - 1) {
@@ -114,7 +114,7 @@ static void ldst_request_lanes(Sm *sm, const SmWarp *w, const PtxMemTrace *t, ui
  * allocating warp slot is the requester's, cache.c's read_hits_other_warp
  * test) into same-thread (a lane of this request had touched the line) and
  * other-thread (none had: another thread of the warp brought or used it). */
-static void ldst_lane_locality(Sm *sm, CacheOutcome o, uint64_t now) {
+static __attribute__((noinline, cold)) void ldst_lane_locality(Sm *sm, CacheOutcome o, uint64_t now) {
   const SmLdst *u = &sm->ldst;
   const MemRequest *r = &u->cur;
   if (o == CACHE_BYPASSED) return;
@@ -232,7 +232,7 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   }
 #undef COALESCE_LANE
   u->nreq = nreq;
-  if (sm->lane_lines) ldst_request_lanes(sm, w, t, lmask); /* only for the intra-thread split (opt-in) */
+  if (sm->has_event && sm->lane_lines) ldst_request_lanes(sm, w, t, lmask); /* the intra-thread split (opt-in) */
   if (space == PTX_SP_LOCAL) sm->st.local_reqs += u->nreq;
   else if (t->is_atomic) sm->st.atomic_reqs += u->nreq;
   else if (t->is_write) sm->st.global_store_reqs += u->nreq;
@@ -301,8 +301,8 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
-  if (sm->lane_lines) ldst_lane_locality(sm, res.outcome, now);
-  if (sm->has_event) { /* sm_event's test, once for both (a per-request path: measurably cheaper) */
+  if (sm->has_event) { /* (lane_lines needs an l1_stream_events plugin, which has on_event) */
+    if (sm->lane_lines) ldst_lane_locality(sm, res.outcome, now); /* sm_event's test, once for both (a per-request path: measurably cheaper) */
     static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT, [CACHE_MISS] = SCHED_EV_L1_MISS,
                                     [CACHE_MERGED] = SCHED_EV_L1_MERGE, [CACHE_BYPASSED] = SCHED_EV_L1_BYPASS};
     if (u->load >= 0 && u->kind != WINST_ATOMIC)
