@@ -107,11 +107,13 @@ static const char lanes_ptx[] =
     /* G, then H at once (no dependence on G) */
     "  mov.u32 %r17, 0;\n  @!%p1 ld.global.u32 %r17, [%rd13+256];\n"
     "  mov.u32 %r18, 0;\n  @%p1 ld.global.u32 %r18, [%rd13+256];\n"
-    "  add.u32 %r19, %r17, %r18;\n  and.b32 %r20, %r19, 0;\n  cvt.u64.u32 %rd14, %r20;\n  add.s64 %rd15, %rd13, %rd14;\n"
+    "  add.u32 %r19, %r17, %r18;\n  and.b32 %r20, %r19, 0;\n"
+    "  cvt.u64.u32 %rd14, %r20;\n  add.s64 %rd15, %rd13, %rd14;\n"
     /* I */
     "  setp.lt.u32 %p3, %r3, 4;\n  mov.u32 %r21, 0;\n  @%p3 ld.global.u32 %r21, [%rd15+256];\n"
     /* F: warp 1 reads warp 0's X */
-    "  and.b32 %r22, %r21, 0;\n  add.u32 %r23, %r5, %r22;\n  cvt.u64.u32 %rd16, %r23;\n  add.s64 %rd17, %rd1, %rd16;\n"
+    "  and.b32 %r22, %r21, 0;\n  add.u32 %r23, %r5, %r22;\n"
+    "  cvt.u64.u32 %rd16, %r23;\n  add.s64 %rd17, %rd1, %rd16;\n"
     "  setp.eq.u32 %p4, %r2, 1;\n  @%p4 ld.global.u32 %r24, [%rd17];\n"
     "  ret;\n}\n"
     "//@warpsim regs lk 40\n";
