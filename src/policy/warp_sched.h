@@ -177,7 +177,9 @@ typedef struct WarpSchedPolicy {
   void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
   void (*on_event)(void *state, const SchedEvent *ev);
   /* Also send L1_FILL (one per L1D fill) and L1_ATOMIC_HIT events to the SM's plugins, the rest
-   * of the L1D's stream an exact offline replay needs: off unless a plugin asks. */
+   * of the L1D's stream an exact offline replay needs: off unless a plugin asks. It also turns
+   * on the core's opt-in locality statistics (the L1D's misses split by the warp that lost the
+   * line, cache.c; same-warp hits split by thread from the requests' lanes, sm/ldst.c). */
   bool l1_stream_events;
   /* Keep WarpView.sched_wait (the scheduler's delay of ready warps: CAWA's Fig. 4) in this SM:
    * off unless a plugin asks (it costs a pass over the ready warps per cycle that issues). */

@@ -510,6 +510,9 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   uint64_t miss_same = l1.read_misses_evicted_same_warp, miss_other = l1.read_misses_evicted_other_warp;
   uint64_t miss_cold = l1.read_misses - miss_same - miss_other;
   const bool split = g->nsm && cache_tracks_lost_lines(memsys_l1d(g->ms, 0)); /* l1_stream_events plugins */
+  /* and same-warp hits by thread (ldst.c): the share that other threads of the warp made possible */
+  const uint64_t thread_hits = t.l1d_read_hits_same_thread + t.l1d_read_hits_other_thread;
+  const double thread_frac = thread_hits ? (double)t.l1d_read_hits_other_thread / (double)thread_hits : 0.0;
   if (!json) {
     fprintf(out, "gpu.cycles                  %llu\n", (unsigned long long)g->cycle);
     fprintf(out, "gpu.warp_insts              %llu\n", (unsigned long long)t.warp_insts);
@@ -564,6 +567,10 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
     fprintf(out, "l1d.read_hits_pki           same warp %.3f, other warp %.3f (per 1000 warp_insts; hits %llu and %llu)\n",
             hits_same, hits_other, (unsigned long long)(l1.read_hits - l1.read_hits_other_warp),
             (unsigned long long)l1.read_hits_other_warp);
+    if (split)
+      fprintf(out, "l1d.read_hits_same_warp_pki same thread %.3f, other thread %.3f (same-warp read hits per 1000 warp_insts; %llu, %llu; other-thread fraction %.4f)\n",
+              (double)t.l1d_read_hits_same_thread / kinst, (double)t.l1d_read_hits_other_thread / kinst,
+              (unsigned long long)t.l1d_read_hits_same_thread, (unsigned long long)t.l1d_read_hits_other_thread, thread_frac);
     if (split) fprintf(out, "l1d.read_misses_pki         evicted same warp %.3f, evicted other warp %.3f, cold/other %.3f (allocating misses per 1000 warp_insts; %llu, %llu, %llu)\n",
             (double)miss_same / kinst, (double)miss_other / kinst, (double)miss_cold / kinst, (unsigned long long)miss_same,
             (unsigned long long)miss_other, (unsigned long long)miss_cold);
@@ -629,6 +636,12 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
                "\"l1d_read_misses_evicted_same_warp_pki\": %.6f, \"l1d_read_misses_evicted_other_warp_pki\": %.6f, \"l1d_read_misses_cold_pki\": %.6f,\n",
           (unsigned long long)miss_same, (unsigned long long)miss_other, (unsigned long long)miss_cold, (double)miss_same / kinst,
           (double)miss_other / kinst, (double)miss_cold / kinst);
+  if (split)
+    fprintf(out, " \"l1d_read_hits_same_warp_same_thread\": %llu, \"l1d_read_hits_same_warp_other_thread\": %llu, "
+               "\"l1d_read_hits_same_warp_same_thread_pki\": %.6f, \"l1d_read_hits_same_warp_other_thread_pki\": %.6f, "
+               "\"l1d_read_hits_same_warp_other_thread_fraction\": %.6f,\n",
+          (unsigned long long)t.l1d_read_hits_same_thread, (unsigned long long)t.l1d_read_hits_other_thread,
+          (double)t.l1d_read_hits_same_thread / kinst, (double)t.l1d_read_hits_other_thread / kinst, thread_frac);
   fprintf(out, " \"memory\": ");
   memsys_print_stats(g->ms, out, true);
   fprintf(out, ",\n \"policies\": ");

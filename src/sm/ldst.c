@@ -93,6 +93,49 @@ static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, u
   return h;
 }
 
+/* ---- intra- vs inter-thread locality (opt-in: Sm.lane_lines, with l1_stream_events) ---- */
+
+/* The lanes of each of the instruction's line requests (u->req_lanes): a
+ * separate pass after coalescing, so the coalescer itself is unchanged. */
+static __attribute__((noinline, cold)) void ldst_request_lanes(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask) {
+  SmLdst *u = &sm->ldst;
+  memset(sm->req_lanes, 0, u->nreq * sizeof *sm->req_lanes);
+  for (uint32_t m = t->mask; m; m &= m - 1) {
+    const uint32_t l = (uint32_t)__builtin_ctz(m);
+    const uint64_t line = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]) & lmask;
+    for (uint32_t k = 0; k < u->nreq; k++)
+      if (u->req[k].line_addr == line) { sm->req_lanes[k] |= 1u << l; break; }
+  }
+}
+
+/* After the L1D accepted request u->next (outcome o): the lanes that touched
+ * each line since its warp allocated it (sm->lane_lines, per L1D way), and
+ * the split of the read hits the core counts as same-warp (the line's
+ * allocating warp slot is the requester's, cache.c's read_hits_other_warp
+ * test) into same-thread (a lane of this request had touched the line) and
+ * other-thread (none had: another thread of the warp brought or used it). */
+static __attribute__((noinline, cold)) void ldst_lane_locality(Sm *sm, CacheOutcome o, uint64_t now) {
+  const SmLdst *u = &sm->ldst;
+  const MemRequest *r = &u->cur;
+  if (o == CACHE_BYPASSED) return;
+  const int way = cache_probe(sm->l1d, r->line_addr);
+  if (way < 0) return; /* a store that evicted its line (write-evict) */
+  const uint32_t set = cache_set_of(sm->l1d, r->line_addr);
+  const CacheLine *l = &cache_set_lines(sm->l1d, set)[way];
+  uint32_t *lanes = &sm->lane_lines[(size_t)set * sm->l1d_assoc + (uint32_t)way];
+  const uint32_t m = sm->req_lanes[u->next];
+  const bool mine = l->alloc_warp == r->warp && l->alloc_sm == r->sm;
+  if (o == CACHE_MISS || (r->is_write && mine && l->alloc_cycle == now)) {
+    *lanes = m; /* this request allocated the line */
+  } else if (mine) {
+    if (o == CACHE_HIT && !r->is_write) {
+      sm->st.l1d_read_hits_same_thread += (*lanes & m) != 0;
+      sm->st.l1d_read_hits_other_thread += (*lanes & m) == 0;
+    }
+    *lanes |= m;
+  }
+}
+
 void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
   SmWarp *w = &sm->warps[slot];
   const PtxMemTrace *t = &sm->trace;
@@ -189,6 +232,7 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   }
 #undef COALESCE_LANE
   u->nreq = nreq;
+  if (sm->has_event && sm->lane_lines) ldst_request_lanes(sm, w, t, lmask); /* the intra-thread split (opt-in) */
   if (space == PTX_SP_LOCAL) sm->st.local_reqs += u->nreq;
   else if (t->is_atomic) sm->st.atomic_reqs += u->nreq;
   else if (t->is_write) sm->st.global_store_reqs += u->nreq;
@@ -257,7 +301,8 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
-  if (sm->has_event) { /* sm_event's test, once for both (a per-request path: measurably cheaper) */
+  if (sm->has_event) { /* (lane_lines needs an l1_stream_events plugin, which has on_event) */
+    if (sm->lane_lines) ldst_lane_locality(sm, res.outcome, now); /* sm_event's test, once for both (a per-request path: measurably cheaper) */
     static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT, [CACHE_MISS] = SCHED_EV_L1_MISS,
                                     [CACHE_MERGED] = SCHED_EV_L1_MERGE, [CACHE_BYPASSED] = SCHED_EV_L1_BYPASS};
     if (u->load >= 0 && u->kind != WINST_ATOMIC)

@@ -209,6 +209,16 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
   sm->l1_stream_events = fills;
   if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
   cache_track_lost_lines(sm->l1d, fills); /* the miss split (read_misses_evicted_*) comes with the stream */
+  if (fills) { /* and the intra-/inter-thread split of same-warp hits (ldst.c) */
+    const CacheParams *cp = cache_params_of(sm->l1d);
+    sm->l1d_assoc = cp->assoc;
+    sm->lane_lines = calloc((size_t)cache_sets(sm->l1d) * cp->assoc, sizeof *sm->lane_lines);
+    sm->req_lanes = calloc(SM_MAX_REQS, sizeof *sm->req_lanes);
+    if (!sm->lane_lines || !sm->req_lanes) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+  }
   return 0;
 }
 

@@ -120,6 +120,7 @@ void sm_free(Sm *sm) {
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
   free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
   sm_bstat_free(sm->bstat);
+  free(sm->lane_lines); free(sm->req_lanes);
   free(sm);
 }
 

@@ -56,6 +56,9 @@ typedef struct SmStats {
   uint64_t fetches, icache_waits;
   uint64_t oc_reads, oc_bank_conflicts;         /* operand collector: register reads, and those that waited for their bank */
   uint64_t multi_issues;                       /* instructions issued after another of the same warp in the same cycle (sm.max_insn_issue_per_warp) */
+  /* L1D read hits the cache counts as same-warp, by thread (only with Sm.lane_lines: l1_stream_events
+   * plugins): a lane of the request had touched the line since its warp allocated it, or none had */
+  uint64_t l1d_read_hits_same_thread, l1d_read_hits_other_thread;
   uint64_t ctas_done, warps_done;
   uint64_t cta_cycles_sum;                     /* sum of CTA lifetimes */
   double warp_disparity_sum;                   /* sum over CTAs of (slowest-fastest)/slowest warp time */

@@ -203,6 +203,9 @@ struct Sm {
   uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
   uint8_t l1_stream_events;   /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
   uint8_t count_sched_wait;   /* a plugin asked for WarpView.sched_wait (sched_wait) */
+  uint32_t *lane_lines;       /* (l1_stream_events) per L1D way: the lanes of its allocating warp that touched the line */
+  uint32_t *req_lanes;        /* (l1_stream_events) SM_MAX_REQS: the lanes of each line request of the LD/ST instruction */
+  uint32_t l1d_assoc;
   uint8_t memo_refused;       /* the issue memo stands for a cycle whose ready warps the policy all refused
                                * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
   uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */

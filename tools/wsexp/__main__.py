@@ -291,9 +291,7 @@ def _family_lines(pl, data, column, baseline, metrics, out):
     index = {tuple(sorted(r.labels.items())): r for r in data.rows}
     sweeps = []
     for fam in data.families:
-        xlabel = {"best-swl": "static warp limit (sched.swl.limit)", "opt-tlp": "CTAs per SM (sm.max_ctas)"}[fam.kind]
-        tag = {"best-swl": "swl", "opt-tlp": "tlp"}[fam.kind]
-        sweeps.append((fam.dim, [(fam.xs[m], m) for m in fam.members], xlabel, tag + fam.name[len(fam.kind):]))
+        sweeps.append((fam.dim, [(fam.xs[m], m) for m in fam.members], fam.xlabel, fam.tag + fam.name[len(fam.kind):]))
     for dim in data.varying():
         if dim in report.BASE_DIMS or any(f.dim == dim and set(f.members) == set(data.order[dim]) for f in data.families):
             continue

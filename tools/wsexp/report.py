@@ -1,5 +1,6 @@
 """report.py - a sweep's results as one CSV, normalised tables with geometric and harmonic means
-over benchmark groups, the best-of operations (Best-SWL, Optimal-TLP) and the data of the
+over benchmark groups, the best-of operations (Best-SWL, Optimal-TLP, and best-P over labels P:N
+or PN that differ in one key, e.g. CCWS's K_throttle values k1 ... k128) and the data of the
 figures. Reads only the result directory (runner.py's layout); plotting is plot.py's job.
 
 Vocabulary: a *dim* is a dimension of the sweep matrix (benchmark, size, config, seed, and each
@@ -12,6 +13,7 @@ import csv
 import io
 import math
 import os
+import re
 
 from runner import Results, read_json, STATES_OK
 
@@ -27,6 +29,9 @@ METRICS = {
     "l1d_hit_rate": ("gpu.l1d_read_hit_rate", "L1D hit rate", "fraction", True),
     "l1d_hits_same_warp_pki": ("gpu.l1d_read_hits_same_warp_pki", "L1D intra-warp hits PKI", "per 1000 warp insts", True),
     "l1d_hits_other_warp_pki": ("gpu.l1d_read_hits_other_warp_pki", "L1D inter-warp hits PKI", "per 1000 warp insts", True),
+    "l1d_hits_same_thread_pki": ("gpu.l1d_read_hits_same_warp_same_thread_pki", "L1D intra-warp hits, intra-thread PKI", "per 1000 warp insts", True),
+    "l1d_hits_other_thread_pki": ("gpu.l1d_read_hits_same_warp_other_thread_pki", "L1D intra-warp hits, inter-thread PKI", "per 1000 warp insts", True),
+    "l1d_hits_other_thread_fraction": ("gpu.l1d_read_hits_same_warp_other_thread_fraction", "inter-thread share of L1D intra-warp hits", "fraction", False),
     "l1d_misses_same_warp_pki": ("gpu.l1d_read_misses_evicted_same_warp_pki", "L1D misses on lines the warp lost PKI", "per 1000 warp insts", False),
     "l1d_misses_other_warp_pki": ("gpu.l1d_read_misses_evicted_other_warp_pki", "L1D misses on lines another warp lost PKI", "per 1000 warp insts", False),
     "l1d_misses_cold_pki": ("gpu.l1d_read_misses_cold_pki", "L1D cold/other misses PKI", "per 1000 warp insts", False),
@@ -235,12 +240,21 @@ class Family:
     limit): a best-of operation replaces them by one label holding, per benchmark and context,
     the member run that maximises the selection metric."""
 
-    def __init__(self, kind, dim, key, name, members, xs):
+    def __init__(self, kind, dim, key, name, members, xs, prefix=None):
         self.kind, self.dim, self.key, self.name = kind, dim, key, name
         self.members = members      # labels, in dim order
         self.xs = xs                # label -> numeric key value
         self.hide = []              # member labels left out of tables
         self.choices = []           # (context labels, chosen Row or None, best-of Row)
+        # how the report names it: a title, the x axis of its line plot, a file-name tag
+        if kind == "best-swl":
+            self.what, self.xlabel, self.tag = ("Best-SWL: best static warp limit (sched.swl.limit)",
+                                                "static warp limit (sched.swl.limit)", "swl")
+        elif kind == "opt-tlp":
+            self.what, self.xlabel, self.tag = ("Optimal-TLP: best CTA limit per SM (sm.max_ctas)",
+                                                "CTAs per SM (sm.max_ctas)", "tlp")
+        else:   # best-of: labels P:N that differ in one key
+            self.what, self.xlabel, self.tag = (f"Best of {prefix}N: best {key}", key, prefix)
 
 
 def _num(v):
@@ -290,6 +304,51 @@ def find_families(data):
                 if len(labels) - len(setters) >= 1:
                     fam.hide = setters
                 fams.append(fam)
+        fams += _prefix_families(data, dim, labels, {m for f in fams if f.dim == dim for m in f.members})
+    return fams
+
+
+_MEMBER = re.compile(r"([A-Za-z][A-Za-z_-]*?):?([0-9]+(?:\.[0-9]+)?)")
+
+
+def family_prefix(label):
+    """P of a label `P:N` or `PN` (N a number: swl:8, tlp:2, k32), else None."""
+    m = _MEMBER.fullmatch(label or "")
+    return m.group(1) if m else None
+
+
+def family_member(label, prefix):
+    """Is `label` a member of the best-of family `best:prefix` (P:N or PN)?"""
+    return family_prefix(label) == prefix
+
+
+def _prefix_families(data, dim, labels, taken):
+    """Best-of families of labels named P:N or PN (N a number; e.g. k1 ... k128, the
+    K_throttle values of CCWS) not in a family yet: the labels of one P, two or more, whose
+    settings differ in exactly one config key form the family best-P over that key (the
+    report's counterpart of a claim's best:P, which reproduce.py resolves by family_member)."""
+    by_prefix = {}
+    for lab in labels:
+        pre = family_prefix(lab)
+        if pre and lab not in taken:
+            by_prefix.setdefault(pre, []).append(lab)
+    fams = []
+    for pre, members in by_prefix.items():
+        if len(members) < 2:
+            continue
+        sets = {lab: dict(s.partition("=")[::2] for s in data.label_sets[dim].get(lab, [])) for lab in members}
+        keys = set().union(*sets.values())
+        differ = [k for k in sorted(keys) if len({sets[lab].get(k) for lab in members}) > 1]
+        if len(differ) != 1:
+            continue
+        key = differ[0]
+        xs = {lab: _num(_label_value(data, dim, lab, key)) for lab in members}
+        if None in xs.values():
+            continue
+        fam = Family("best-of", dim, key, f"best-{pre}", members, xs, prefix=pre)
+        if len(labels) - len(members) >= 1:
+            fam.hide = list(members)
+        fams.append(fam)
     return fams
 
 
@@ -478,8 +537,7 @@ def table_csv(t, blocks, path):
 
 def family_text(fam, data, best_by, best_by_title):
     """Per benchmark (and context): the chosen limit and what it gives."""
-    what = {"best-swl": "Best-SWL: best static warp limit (sched.swl.limit)",
-            "opt-tlp": "Optimal-TLP: best CTA limit per SM (sm.max_ctas)"}[fam.kind]
+    what = fam.what
     xs = sorted(set(fam.xs.values()))
     tried = " ".join(f"{x:g}" for x in xs)
     out = [f"{what} per benchmark, by {best_by_title}; {fam.dim} labels {fam.name}; tried: {tried}"]

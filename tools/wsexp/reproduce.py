@@ -270,7 +270,7 @@ class Paper:
                                 raise ReproError(f"{where}: sweep '{obj.sweep}' has no dim '{d}' (dims: {', '.join(sorted(dims))})")
                             dd = sp.dim(d)
                             if dd and lab.startswith("best:"):
-                                if not any(x.startswith(lab[5:] + ":") for x in dd.labels):
+                                if not any(report.family_member(x, lab[5:]) for x in dd.labels):
                                     raise ReproError(f"{where}: '{lab}' needs labels {lab[5:]}:N in {d} of sweep '{obj.sweep}'")
                             elif dd and lab not in dd.labels:
                                 raise ReproError(f"{where}: '{lab}' is not a label of {d} in sweep '{obj.sweep}' "
@@ -462,12 +462,12 @@ class SweepData:
 
     def value(self, bench, sel, stat):
         """The stat of the one run of `bench` matching every dim:label of sel (None if not run or failed).
-        A label best:P stands for the run among labels P:N with the highest IPC (Best-SWL: best:swl)."""
+        A label best:P stands for the run among labels P:N (or PN) with the highest IPC (Best-SWL: best:swl)."""
         if not self.data:
             return None
-        best = {d: lab[5:] + ":" for d, lab in sel.items() if lab.startswith("best:")}
+        best = {d: lab[5:] for d, lab in sel.items() if lab.startswith("best:")}
         cands = [r for r in self.index.get(bench, [])
-                 if all((r.labels.get(d, "").startswith(best[d]) if d in best else r.labels.get(d) == lab)
+                 if all((report.family_member(r.labels.get(d), best[d]) if d in best else r.labels.get(d) == lab)
                         for d, lab in sel.items())]
         if not best:
             return _get(cands[0], stat) if cands else None

@@ -20,7 +20,14 @@
  * sm.skip_idle_cycles=false gives identical results. A throttled warp cannot
  * miss on a global load, so it names nobody: throttling never forms a cycle,
  * and the timers release every throttled warp eventually (a victim waiting
- * at a barrier for its interferer waits at most release_cycles). */
+ * at a barrier for its interferer waits at most release_cycles).
+ *
+ * can_issue depends only on the throttled set, which changes only at events
+ * and at the ticks next_tick asks for (stable_refusals): a throttled SM whose
+ * ready warps are all refused goes quiet until then. Refused scheduler-cycles
+ * are the core's sched.stall.policy (iwarp lists every ready warp, so a
+ * ready warp left unissued was refused or found its unit taken:
+ * other_sched); can_issue counts nothing per call. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +47,11 @@ typedef struct Iwarp {
   uint64_t *until; /* a throttled warp's release cycle */
   uint64_t *pair;  /* [victim * nw + interferer]: cycle + 1 of the victim's last VTA hit naming the throttled interferer; 0 none */
   uint32_t nthrottled;
+  uint64_t first;  /* the earliest release cycle (min of until over throttled warps), UINT64_MAX none */
   uint64_t t_acc; /* cycles before t_acc are accounted */
   /* statistics */
   uint64_t st_probes, st_hits[VTA_MISS__COUNT], st_unknown, st_inserts, st_store_inv, st_events, st_refreshes,
-      st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_refusals, st_throttle_cycles,
+      st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_throttle_cycles,
       st_throttled_warp_cycles, st_active_cycles;
   uint32_t st_throttled_max, nactive;
   uint64_t st_window[IWARP_WINDOWS]; /* throttled warp-cycles per window */
@@ -106,6 +114,7 @@ static int iwarp_init(void **state, const WarpSchedEnv *env, char *err, size_t e
   c->sample = (uint64_t)cfg_int_in(env->cfg, env->prefix, "sample_cycles");
   c->cap = (uint32_t)cfg_int_in(env->cfg, env->prefix, "max_throttled");
   if (!c->cap) c->cap = nw / 2 ? nw / 2 : 1;
+  c->first = UINT64_MAX;
   c->valid = calloc(nw, 1);
   c->throttled = calloc(nw, 1);
   c->until = calloc(nw, sizeof *c->until);
@@ -138,6 +147,15 @@ static void iwarp_account(Iwarp *c, uint64_t to) {
   c->t_acc = to;
 }
 
+/* c->first anew, after a release cycle or the throttled set changed (not per event). */
+static void iwarp_refirst(Iwarp *c) {
+  uint64_t first = UINT64_MAX;
+  if (c->nthrottled)
+    for (uint32_t i = 0; i < c->nw; i++)
+      if (c->throttled[i] && c->until[i] < first) first = c->until[i];
+  c->first = first;
+}
+
 static void iwarp_unthrottle(Iwarp *c, uint32_t i) {
   if (!c->throttled[i]) return;
   c->throttled[i] = 0;
@@ -148,14 +166,12 @@ static void iwarp_unthrottle(Iwarp *c, uint32_t i) {
 /* Accounts up to `now`, releasing each throttled warp at its release cycle
  * (in time order, so the statistics are exact however late we are told). */
 static void iwarp_advance(Iwarp *c, uint64_t now) {
-  for (;;) {
-    uint64_t first = UINT64_MAX;
-    for (uint32_t i = 0; i < c->nw; i++)
-      if (c->throttled[i] && c->until[i] < first) first = c->until[i];
-    if (first > now) break;
+  while (c->first <= now) {
+    const uint64_t first = c->first;
     iwarp_account(c, first);
     for (uint32_t i = 0; i < c->nw; i++)
       if (c->throttled[i] && c->until[i] == first) iwarp_unthrottle(c, i), c->st_rel_timeout++;
+    iwarp_refirst(c);
   }
   iwarp_account(c, now);
 }
@@ -164,11 +180,7 @@ static void iwarp_tick(void *state, uint64_t now) { iwarp_advance(state, now); }
 
 static uint64_t iwarp_next_tick(void *state, uint64_t now) {
   (void)now;
-  const Iwarp *c = state;
-  uint64_t first = UINT64_MAX;
-  for (uint32_t i = 0; i < c->nw; i++)
-    if (c->throttled[i] && c->until[i] < first) first = c->until[i];
-  return first;
+  return ((const Iwarp *)state)->first;
 }
 
 /* Victim v exits: the pairs it named end; an interferer left with none is released. */
@@ -187,6 +199,7 @@ static void iwarp_victim_gone(Iwarp *c, uint32_t v) {
     else
       c->until[i] = last - 1 + c->release;
   }
+  iwarp_refirst(c);
 }
 
 /* A VTA hit of victim v naming interferer i (another warp) at `now`. */
@@ -210,6 +223,7 @@ static void iwarp_interference(Iwarp *c, uint32_t v, int32_t who, uint64_t now) 
   }
   c->pair[(size_t)v * c->nw + i] = now + 1;
   if (now + c->release > c->until[i]) c->until[i] = now + c->release;
+  iwarp_refirst(c);
 }
 
 static void iwarp_event(void *state, const SchedEvent *ev) {
@@ -230,7 +244,7 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
     c->nactive--;
     c->valid[w] = 0;
     if (c->throttled[w]) iwarp_unthrottle(c, w), c->st_rel_self_exit++;
-    iwarp_victim_gone(c, w);
+    iwarp_victim_gone(c, w); /* (and c->first anew) */
     vta_clear_warp(&c->vta, w);
     return;
   case SCHED_EV_L1_MISS: {
@@ -257,10 +271,8 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
 }
 
 static bool iwarp_can_issue(void *state, const WarpView *v, WarpInstKind kind) {
-  Iwarp *c = state;
-  if (kind != WINST_GLOBAL_LOAD || v->slot >= c->nw || !c->throttled[v->slot]) return true;
-  c->st_refusals++;
-  return false;
+  const Iwarp *c = state;
+  return kind != WINST_GLOBAL_LOAD || v->slot >= c->nw || !c->throttled[v->slot];
 }
 
 static void iwarp_warps_change(void *state) { sched_age_cache_changed(&((Iwarp *)state)->age); }
@@ -286,7 +298,6 @@ static void iwarp_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "releases_timeout", c->st_rel_timeout);
   policy_stat_u64(out, "releases_victim_exit", c->st_rel_victim_exit);
   policy_stat_u64(out, "releases_own_exit", c->st_rel_self_exit);
-  policy_stat_u64(out, "load_refusals", c->st_refusals);
   policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
   policy_stat_u64(out, "throttled_warp_cycles", c->st_throttled_warp_cycles);
   policy_stat_u64(out, "active_cycles", c->st_active_cycles);
@@ -313,6 +324,7 @@ const WarpSchedPolicy warp_policy_iwarp = {.name = "iwarp",
                                            .order = iwarp_order,
                                            .lists_all = true,
                                            .can_issue = iwarp_can_issue,
+                                           .stable_refusals = true,
                                            .on_event = iwarp_event,
                                            .tick = iwarp_tick,
                                            .next_tick = iwarp_next_tick,

@@ -1,0 +1,220 @@
+/* t311_locality.c - the L1D locality statistics of CCWS's Figures 1, 11 and
+ * 12 and iWarp's Figure 2, on hand-built kernels.
+ *
+ * Same-warp read hits by thread (sm/ldst.c, with an l1_stream_events plugin
+ * such as the l1d-opt observer): two warps each touch their own two lines
+ * with chosen lanes (a half-warp miss, the other half's hit, a merge of the
+ * other half, a subset's hit), and one inter-warp hit that is not split: the
+ * exact same-thread / other-thread counts; on bfs the two add up to the core's
+ * same-warp hits, runs with the engine's shortcuts off are identical, and a
+ * run without such a plugin has none of the keys (opt-in).
+ *
+ * The two miss classifications (the core split of allocating read misses by
+ * the warp that lost the line, cache.c; the missclass observer's per-warp
+ * victim tag arrays, by the warp whose request evicted it): on a 1-line L1D
+ * the same misses fall in different classes, which is why they stay two
+ * statistics (a reload of a line another warp evicted is "evicted same warp"
+ * to the first and "inter-warp contention" to the second; a miss on a line
+ * another warp lost is "evicted other warp" to the first and "other" to the
+ * second). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/test.h"
+#include "common/timing.h"
+
+TEST_GLOBALS;
+
+/* The first number after "\"key\": " in j (the keys are unique in the statistics JSON). */
+static uint64_t json_u64(const char *j, const char *key) {
+  char pat[96];
+  snprintf(pat, sizeof pat, "\"%s\": ", key);
+  const char *p = j ? strstr(j, pat) : NULL;
+  CHECK(p != NULL);
+  if (!p) fprintf(stderr, "no key %s\n", key);
+  return p ? strtoull(p + strlen(pat), NULL, 10) : UINT64_MAX;
+}
+static bool json_has(const char *j, const char *key) {
+  char pat[96];
+  snprintf(pat, sizeof pat, "\"%s\": ", key);
+  return j && strstr(j, pat) != NULL;
+}
+
+/* Runs entry `entry` of `ptx` on one SM with one CTA of `threads` threads,
+ * params (a buffer of 4 KB, then `nargs` u32 values); returns the JSON. */
+static char *run_kernel(const char *ptx, const char *entry, uint32_t threads, const char *const *sets,
+                        const uint32_t *args, int nargs) {
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return NULL;
+  }
+  WsModule *mod;
+  WsFunction *fn;
+  WsDevPtr d = 0;
+  char *json = NULL;
+  if (!test_gpu_load(&t, &mod, &fn, ptx, entry) && ws_mem_alloc(t.ctx, &d, 4096) == WS_SUCCESS) {
+    uint32_t a[4] = {0};
+    void *params[5] = {&d, &a[0], &a[1], &a[2], &a[3]};
+    for (int i = 0; i < nargs && i < 4; i++) a[i] = args[i];
+    CHECK(ws_launch_kernel(fn, 1, 1, 1, threads, 1, 1, 0, params) == WS_SUCCESS);
+    json = test_gpu_json(&t);
+  } else {
+    CHECK(0);
+  }
+  test_gpu_close(&t);
+  return json;
+}
+
+/* ---- same-warp hits by thread ---- */
+/* Warp w (lanes L) owns lines X = buf + 512 w, Y = X + 128, Z = X + 256. Each
+ * load's address depends on the previous load's value (and 0), so it is sent
+ * after the previous one's data arrived, except H, sent right after G:
+ *   A  lanes 0-15 read X          miss (X: lanes 0-15)
+ *   B  lanes 16-31 read X         hit, same warp, other thread
+ *   C  all lanes read Y           miss
+ *   D  lanes 0-7 read Y           hit, same thread
+ *   E  all lanes read X           hit, same thread
+ *   G  lanes 16-31 read Z         miss
+ *   H  lanes 0-15 read Z          merge (Z reserved): lanes 0-15 join Z
+ *   I  lanes 0-3 read Z           hit, same thread (through the merge)
+ *   F  (warp 1 only) all lanes read warp 0's X: hit, other warp (not split)
+ * Per warp: same thread 3 (D E I), other thread 1 (B); the GPU: 6 and 2 of
+ * 8 same-warp hits, 1 other-warp hit, 2 merges. */
+static const char lanes_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry lk(.param .u64 buf)\n{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<30>;\n"
+    "  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n  and.b32 %r3, %r1, 31;\n"
+    "  ld.param.u64 %rd1, [buf];\n  shl.b32 %r4, %r2, 9;\n  shl.b32 %r5, %r3, 2;\n"
+    "  add.u32 %r6, %r4, %r5;\n  cvt.u64.u32 %rd2, %r6;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  setp.lt.u32 %p1, %r3, 16;\n"
+    /* A */
+    "  mov.u32 %r7, 0;\n  @%p1 ld.global.u32 %r7, [%rd3];\n"
+    "  and.b32 %r8, %r7, 0;\n  cvt.u64.u32 %rd4, %r8;\n  add.s64 %rd5, %rd3, %rd4;\n"
+    /* B */
+    "  mov.u32 %r9, 0;\n  @!%p1 ld.global.u32 %r9, [%rd5];\n"
+    "  and.b32 %r10, %r9, 0;\n  cvt.u64.u32 %rd6, %r10;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    /* C */
+    "  ld.global.u32 %r11, [%rd7+128];\n"
+    "  and.b32 %r12, %r11, 0;\n  cvt.u64.u32 %rd8, %r12;\n  add.s64 %rd9, %rd7, %rd8;\n"
+    /* D */
+    "  setp.lt.u32 %p2, %r3, 8;\n  mov.u32 %r13, 0;\n  @%p2 ld.global.u32 %r13, [%rd9+128];\n"
+    "  and.b32 %r14, %r13, 0;\n  cvt.u64.u32 %rd10, %r14;\n  add.s64 %rd11, %rd9, %rd10;\n"
+    /* E */
+    "  ld.global.u32 %r15, [%rd11];\n"
+    "  and.b32 %r16, %r15, 0;\n  cvt.u64.u32 %rd12, %r16;\n  add.s64 %rd13, %rd11, %rd12;\n"
+    /* G, then H at once (no dependence on G) */
+    "  mov.u32 %r17, 0;\n  @!%p1 ld.global.u32 %r17, [%rd13+256];\n"
+    "  mov.u32 %r18, 0;\n  @%p1 ld.global.u32 %r18, [%rd13+256];\n"
+    "  add.u32 %r19, %r17, %r18;\n  and.b32 %r20, %r19, 0;\n"
+    "  cvt.u64.u32 %rd14, %r20;\n  add.s64 %rd15, %rd13, %rd14;\n"
+    /* I */
+    "  setp.lt.u32 %p3, %r3, 4;\n  mov.u32 %r21, 0;\n  @%p3 ld.global.u32 %r21, [%rd15+256];\n"
+    /* F: warp 1 reads warp 0's X */
+    "  and.b32 %r22, %r21, 0;\n  add.u32 %r23, %r5, %r22;\n"
+    "  cvt.u64.u32 %rd16, %r23;\n  add.s64 %rd17, %rd1, %rd16;\n"
+    "  setp.eq.u32 %p4, %r2, 1;\n  @%p4 ld.global.u32 %r24, [%rd17];\n"
+    "  ret;\n}\n"
+    "//@warpsim regs lk 40\n";
+
+static void test_hits_by_thread(void) {
+  const char *sets[] = {"sm.count=1", "sched.policy=gto", "sm.observers=l1d-opt", NULL};
+  char *j = run_kernel(lanes_ptx, "lk", 64, sets, NULL, 0);
+  CHECK(j != NULL);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp"), 8);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_other_warp"), 1);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_same_thread"), 6);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_other_thread"), 2);
+  CHECK(strstr(j ? j : "", "\"l1d_read_hits_same_warp_other_thread_fraction\": 0.250000") != NULL);
+  free(j);
+  /* without an l1_stream_events plugin: no lane masks, no keys */
+  const char *plain[] = {"sm.count=1", "sched.policy=gto", NULL};
+  j = run_kernel(lanes_ptx, "lk", 64, plain, NULL, 0);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp"), 8);
+  CHECK(!json_has(j, "l1d_read_hits_same_warp_same_thread"));
+  CHECK(!json_has(j, "l1d_read_misses_evicted_same_warp"));
+  free(j);
+}
+
+/* On a benchmark: the split adds up to the core's same-warp hits, shortcuts
+ * off change nothing, and the split leaves the timing alone. */
+static void test_bench_invariants(void) {
+  const char *names[] = {"bfs", "kmeans", NULL};
+  const char *on[] = {"sched.policy=gto", "sm.observers=l1d-opt", NULL};
+  const char *off[] = {"sched.policy=gto", "sm.observers=l1d-opt", "sm.skip_idle_cycles=false", NULL};
+  const char *plain[] = {"sched.policy=gto", NULL};
+  uint64_t c1 = 0, c2 = 0, c3 = 0;
+  char *a = test_run_benches(NULL, on, names, &c1), *b = test_run_benches(NULL, off, names, &c2),
+       *p = test_run_benches(NULL, plain, names, &c3);
+  CHECK(a && b && p);
+  CHECK_EQ_U64(c1, c2);
+  CHECK_EQ_U64(c1, c3);
+  const uint64_t same = json_u64(a, "l1d_read_hits_same_warp_same_thread"),
+                 other = json_u64(a, "l1d_read_hits_same_warp_other_thread");
+  CHECK_EQ_U64(same + other, json_u64(a, "l1d_read_hits_same_warp"));
+  CHECK(same > 0 && other > 0);
+  CHECK(a && b && strcmp(a, b) == 0);
+  free(a);
+  free(b);
+  free(p);
+}
+
+/* ---- the two miss classifications ---- */
+/* 1-line L1D, 2 warps. Warp 0 loads line a0 at once, spins 2d, loads a1
+ * (if not ~0); warp 1 spins d, loads b0, spins 2d, loads b1 (if not ~0).
+ * Line k is buf + 128 k. */
+static const char ax_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry ax(.param .u64 buf, .param .u32 d, .param .u32 a0, .param .u32 a1, .param .u32 b1)\n{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<30>;\n  .reg .b64 %rd<10>;\n"
+    "  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n"
+    "  ld.param.u64 %rd1, [buf];\n  ld.param.u32 %r3, [d];\n"
+    "  ld.param.u32 %r4, [a0];\n  ld.param.u32 %r5, [a1];\n  ld.param.u32 %r6, [b1];\n"
+    "  setp.eq.u32 %p1, %r2, 0;\n"
+    /* first line: warp 0 a0 at once, warp 1 line 1 after d */
+    "  selp.u32 %r7, %r4, 1, %p1;\n  selp.u32 %r8, 0, %r3, %p1;\n"
+    "  setp.eq.u32 %p2, %r8, 0;\n  @%p2 bra $L_first;\n"
+    "$L_s1:\n  add.u32 %r8, %r8, -1;\n  setp.ne.u32 %p3, %r8, 0;\n  @%p3 bra $L_s1;\n"
+    "$L_first:\n  shl.b32 %r9, %r7, 7;\n  cvt.u64.u32 %rd2, %r9;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r10, [%rd3];\n"
+    /* spin 2d, then the second line (warp 0 a1, warp 1 b1), if any */
+    "  shl.b32 %r11, %r3, 1;\n"
+    "$L_s2:\n  add.u32 %r11, %r11, -1;\n  setp.ne.u32 %p3, %r11, 0;\n  @%p3 bra $L_s2;\n"
+    "  selp.u32 %r12, %r5, %r6, %p1;\n  setp.eq.u32 %p4, %r12, -1;\n  @%p4 bra $L_end;\n"
+    "  shl.b32 %r13, %r12, 7;\n  cvt.u64.u32 %rd4, %r13;\n  add.s64 %rd5, %rd1, %rd4;\n"
+    "  ld.global.u32 %r14, [%rd5];\n  add.u32 %r15, %r14, %r10;\n"
+    "$L_end:\n  ret;\n}\n"
+    "//@warpsim regs ax 30\n";
+
+static void test_two_classifications(void) {
+  const char *sets[] = {"sm.count=1", "sched.policy=gto", "l1d.size=128", "l1d.assoc=1",
+                        "sm.observers=l1d-opt,missclass", NULL};
+  /* reload: warp 0 line 0, warp 1 line 1 (evicts it), warp 0 line 0 again */
+  const uint32_t reload[] = {1500, 0, 0, ~0u};
+  char *j = run_kernel(ax_ptx, "ax", 64, sets, reload, 4);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_same_warp"), 1); /* warp 0 had line 0 and lost it */
+  CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_other_warp"), 0);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_misses_cold"), 2);
+  CHECK_EQ_U64(json_u64(j, "misses_inter_warp"), 1); /* ... to warp 1's request */
+  CHECK_EQ_U64(json_u64(j, "misses_intra_warp"), 0);
+  CHECK_EQ_U64(json_u64(j, "misses_other"), 2);
+  free(j);
+  /* other: warp 0 line 0, warp 1 line 1 (evicts it), warp 1 line 0 */
+  const uint32_t other[] = {1500, 0, ~0u, 0};
+  j = run_kernel(ax_ptx, "ax", 64, sets, other, 4);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_same_warp"), 0);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_other_warp"), 1); /* warp 0 lost line 0 */
+  CHECK_EQ_U64(json_u64(j, "l1d_read_misses_cold"), 2);
+  CHECK_EQ_U64(json_u64(j, "misses_inter_warp"), 0); /* not in warp 1's VTA */
+  CHECK_EQ_U64(json_u64(j, "misses_intra_warp"), 0);
+  CHECK_EQ_U64(json_u64(j, "misses_other"), 3);
+  free(j);
+}
+
+int main(void) {
+  TEST_RUN(test_hits_by_thread);
+  TEST_RUN(test_bench_invariants);
+  TEST_RUN(test_two_classifications);
+  return TEST_DONE();
+}
