@@ -489,6 +489,17 @@ static void test_miss_split(void) {
   CHECK_EQ_U64(s->read_misses_evicted_other_warp, 2);
   CHECK_EQ_U64(s->read_hits, 1);
   CHECK_EQ_U64(s->read_hits_other_warp, 1);
+  /* Warp 1 exits (cache_forget_warp) and a new warp takes slot 1: its hit on B, which the
+   * old warp 1 allocated, is inter-warp; once B is lost, its miss is another warp's loss. */
+  cache_forget_warp(c, 0, 1);
+  CHECK(cache_set_lines(c, 0)[cache_probe(c, B * LINE)].alloc_warp == -1);
+  load_fill(c, B, 1, 11, CACHE_HIT);
+  CHECK_EQ_U64(s->read_hits_other_warp, 2);
+  load_fill(c, A, 2, 12, CACHE_MISS); /* A's record names warp 1 (refilled at 7): inter-warp; evicts C */
+  load_fill(c, C, 2, 13, CACHE_MISS); /* warp 2 lost C: intra-warp; evicts B (no allocating warp now) */
+  load_fill(c, B, 1, 14, CACHE_MISS); /* B's record names no warp: not the new warp 1's own loss */
+  CHECK_EQ_U64(s->read_misses_evicted_same_warp, 3);
+  CHECK_EQ_U64(s->read_misses_evicted_other_warp, 4);
   cache_free(c);
 
   /* A 1-way cache: each miss evicts the previous line. 5000 pseudo-random

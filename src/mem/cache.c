@@ -302,6 +302,12 @@ static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
 }
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set) { return cache_set_ptr(c, set); }
 
+void cache_forget_warp(Cache *c, int32_t sm, int32_t warp) {
+  CacheLine *l = c->lines;
+  for (size_t i = 0, n = (size_t)c->sets * c->p.assoc; i < n; i++)
+    if (l[i].alloc_warp == warp && l[i].alloc_sm == sm) l[i].alloc_warp = -1;
+}
+
 /* Four ways a step (the usual associativities are multiples of 4). Which way
  * holds a line is data, so a branch per way mispredicts often: a step
  * compares its four ways into a bit mask and branches once (on the host, 3-4%

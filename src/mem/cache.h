@@ -163,6 +163,10 @@ uint32_t cache_sets(const Cache *c);
 uint32_t cache_set_of(const Cache *c, uint64_t line_addr);
 /* The lines of a set (read-only; tests and debugging). */
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set);
+/* The warp (slot `warp` of SM `sm`) has exited: its lines' allocating warp
+ * becomes -1 (none), so that a later warp in the same slot counts a hit on
+ * them as inter-warp, and the miss split a loss of them as another warp's. */
+void cache_forget_warp(Cache *c, int32_t sm, int32_t warp);
 /* Way holding line_addr in any state but INVALID, or -1. */
 int cache_probe(const Cache *c, uint64_t line_addr);
 

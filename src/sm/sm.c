@@ -356,6 +356,7 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   if (t < c->warp_tmin) c->warp_tmin = t;
   if (t > c->warp_tmax) c->warp_tmax = t;
   sm->st.warps_done++;
+  cache_forget_warp(sm->l1d, (int32_t)sm->id, (int32_t)slot); /* its lines have no allocating warp now */
   sm_bstat_retire(sm, slot, now);
   sm_event(sm, SCHED_EV_WARP_EXIT, slot, 0, sm->pc_base, now);
   if (sm->tl) tl_warp_exit(sm, slot, now);
