@@ -326,24 +326,7 @@ static char *run_rl(const char *sched, uint32_t warps, uint32_t delay) {
   snprintf(pol, sizeof pol, "sched.policy=%s", sched);
   const char *sets[] = {"sm.count=1", pol, "l1d.size=128", "l1d.assoc=1", "sm.observers=missclass",
                         "sched.iwarp.release_cycles=1000000", NULL};
-  TestGpu t;
-  if (test_gpu_open(&t, sets)) {
-    CHECK(0);
-    return NULL;
-  }
-  WsModule *mod;
-  WsFunction *fn;
-  WsDevPtr d = 0;
-  char *json = NULL;
-  if (!test_gpu_load(&t, &mod, &fn, rl_ptx, "rl") && ws_mem_alloc(t.ctx, &d, 4096) == WS_SUCCESS) {
-    void *params[] = {&d, &delay};
-    CHECK(ws_launch_kernel(fn, 1, 1, 1, warps * 32, 1, 1, 0, params) == WS_SUCCESS);
-    json = test_gpu_json(&t);
-  } else {
-    CHECK(0);
-  }
-  test_gpu_close(&t);
-  return json;
+  return test_run_kernel(sets, rl_ptx, "rl", warps * 32, &delay, 1);
 }
 
 /* The number after "\"key\": " after `from` in the JSON's policies section. */

@@ -81,21 +81,7 @@ static char *run_loads(const char *op1, const char *op2, int dep, uint32_t off2,
   int n = 1;
   for (int i = 0; extra && extra[i] && n < 15; i++) sets[n++] = extra[i];
   sets[n] = NULL;
-  TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return NULL; }
-  WsModule *mod;
-  WsFunction *fn;
-  WsDevPtr d = 0;
-  char *json = NULL;
-  if (!test_gpu_load(&t, &mod, &fn, ptx, "two") && ws_mem_alloc(t.ctx, &d, 4096) == WS_SUCCESS) {
-    void *params[] = {&d};
-    CHECK(ws_launch_kernel(fn, 1, 1, 1, 32, 1, 1, 0, params) == WS_SUCCESS);
-    json = test_gpu_json(&t);
-  } else {
-    CHECK(0);
-  }
-  test_gpu_close(&t);
-  return json;
+  return test_run_kernel(sets, ptx, "two", 32, NULL, 0);
 }
 
 static char *run_two_loads(const char *op1, const char *op2, const char *const *extra) {

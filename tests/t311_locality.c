@@ -40,32 +40,6 @@ static bool json_has(const char *j, const char *key) {
   return j && strstr(j, pat) != NULL;
 }
 
-/* Runs entry `entry` of `ptx` on one SM with one CTA of `threads` threads,
- * params (a buffer of 4 KB, then `nargs` u32 values); returns the JSON. */
-static char *run_kernel(const char *ptx, const char *entry, uint32_t threads, const char *const *sets,
-                        const uint32_t *args, int nargs) {
-  TestGpu t;
-  if (test_gpu_open(&t, sets)) {
-    CHECK(0);
-    return NULL;
-  }
-  WsModule *mod;
-  WsFunction *fn;
-  WsDevPtr d = 0;
-  char *json = NULL;
-  if (!test_gpu_load(&t, &mod, &fn, ptx, entry) && ws_mem_alloc(t.ctx, &d, 4096) == WS_SUCCESS) {
-    uint32_t a[4] = {0};
-    void *params[5] = {&d, &a[0], &a[1], &a[2], &a[3]};
-    for (int i = 0; i < nargs && i < 4; i++) a[i] = args[i];
-    CHECK(ws_launch_kernel(fn, 1, 1, 1, threads, 1, 1, 0, params) == WS_SUCCESS);
-    json = test_gpu_json(&t);
-  } else {
-    CHECK(0);
-  }
-  test_gpu_close(&t);
-  return json;
-}
-
 /* ---- same-warp hits by thread ---- */
 /* Warp w (lanes L) owns lines X = buf + 512 w, Y = X + 128, Z = X + 256. Each
  * load's address depends on the previous load's value (and 0), so it is sent
@@ -120,7 +94,7 @@ static const char lanes_ptx[] =
 
 static void test_hits_by_thread(void) {
   const char *sets[] = {"sm.count=1", "sched.policy=gto", "sm.observers=l1d-opt", NULL};
-  char *j = run_kernel(lanes_ptx, "lk", 64, sets, NULL, 0);
+  char *j = test_run_kernel(sets, lanes_ptx, "lk", 64, NULL, 0);
   CHECK(j != NULL);
   CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp"), 8);
   CHECK_EQ_U64(json_u64(j, "l1d_read_hits_other_warp"), 1);
@@ -130,7 +104,7 @@ static void test_hits_by_thread(void) {
   free(j);
   /* without an l1_stream_events plugin: no lane masks, no keys */
   const char *plain[] = {"sm.count=1", "sched.policy=gto", NULL};
-  j = run_kernel(lanes_ptx, "lk", 64, plain, NULL, 0);
+  j = test_run_kernel(plain, lanes_ptx, "lk", 64, NULL, 0);
   CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp"), 8);
   CHECK(!json_has(j, "l1d_read_hits_same_warp_same_thread"));
   CHECK(!json_has(j, "l1d_read_misses_evicted_same_warp"));
@@ -192,7 +166,7 @@ static void test_two_classifications(void) {
                         "sm.observers=l1d-opt,missclass", NULL};
   /* reload: warp 0 line 0, warp 1 line 1 (evicts it), warp 0 line 0 again */
   const uint32_t reload[] = {1500, 0, 0, ~0u};
-  char *j = run_kernel(ax_ptx, "ax", 64, sets, reload, 4);
+  char *j = test_run_kernel(sets, ax_ptx, "ax", 64, reload, 4);
   CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_same_warp"), 1); /* warp 0 had line 0 and lost it */
   CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_other_warp"), 0);
   CHECK_EQ_U64(json_u64(j, "l1d_read_misses_cold"), 2);
@@ -202,7 +176,7 @@ static void test_two_classifications(void) {
   free(j);
   /* other: warp 0 line 0, warp 1 line 1 (evicts it), warp 1 line 0 */
   const uint32_t other[] = {1500, 0, ~0u, 0};
-  j = run_kernel(ax_ptx, "ax", 64, sets, other, 4);
+  j = test_run_kernel(sets, ax_ptx, "ax", 64, other, 4);
   CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_same_warp"), 0);
   CHECK_EQ_U64(json_u64(j, "l1d_read_misses_evicted_other_warp"), 1); /* warp 0 lost line 0 */
   CHECK_EQ_U64(json_u64(j, "l1d_read_misses_cold"), 2);

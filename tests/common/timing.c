@@ -66,6 +66,30 @@ char *test_gpu_json(const TestGpu *t) {
   return buf;
 }
 
+char *test_run_kernel(const char *const *sets, const char *ptx, const char *entry, uint32_t threads,
+                      const uint32_t *args, int nargs) {
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return NULL;
+  }
+  WsModule *mod;
+  WsFunction *fn;
+  WsDevPtr d = 0;
+  char *json = NULL;
+  if (!test_gpu_load(&t, &mod, &fn, ptx, entry) && ws_mem_alloc(t.ctx, &d, 4096) == WS_SUCCESS) {
+    uint32_t a[4] = {0};
+    void *params[5] = {&d, &a[0], &a[1], &a[2], &a[3]};
+    for (int i = 0; i < nargs && i < 4; i++) a[i] = args[i];
+    CHECK(ws_launch_kernel(fn, 1, 1, 1, threads, 1, 1, 0, params) == WS_SUCCESS);
+    json = test_gpu_json(&t);
+  } else {
+    CHECK(0);
+  }
+  test_gpu_close(&t);
+  return json;
+}
+
 char *test_run_benches(const char *preset, const char *const *sets, const char *const *names, uint64_t *cycles) {
   TestGpu t;
   if (test_gpu_open_preset(&t, preset ? preset : "configs/gtx480.cfg", sets)) {

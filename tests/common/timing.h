@@ -27,6 +27,12 @@ int test_gpu_load(TestGpu *t, WsModule **mod, WsFunction **fn, const char *ptx, 
  * statistics JSON (malloc'd; NULL on error) and, if cycles is not NULL, the
  * GPU's cycles. A failed open or check is a test failure. */
 char *test_run_benches(const char *preset, const char *const *sets, const char *const *names, uint64_t *cycles);
+/* Runs `entry` of `ptx` as one CTA of `threads` threads on gtx480.cfg plus `sets`, with
+ * the parameters (a 4 KB device buffer, then `nargs` <= 4 u32 values from `args`; a kernel
+ * reads as many as it declares); returns the statistics JSON (malloc'd; NULL on error). A
+ * failed open, load or launch is a test failure. */
+char *test_run_kernel(const char *const *sets, const char *ptx, const char *entry, uint32_t threads,
+                      const uint32_t *args, int nargs);
 /* The statistics JSON of the engine with the wall-time fields left out
  * (malloc'd; NULL on error). Two identical runs give identical strings. */
 char *test_gpu_json(const TestGpu *t);
