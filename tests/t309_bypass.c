@@ -344,6 +344,43 @@ static void test_central_vs_decentral(void) {
   }
 }
 
+/* observer.bypass.tb_bg = N fixes the target (the paper's Figure 3b): no learning, capped at TB_max */
+static void test_fixed_tb_bg(void) {
+  char path[64], set[128];
+  snprintf(path, sizeof path, "/tmp/t309-fixed-%ld.series", (long)getpid());
+  snprintf(set, sizeof set, "observer.bypass.series=%s", path);
+  const char *sets[] = {"observer.bypass.tb_bg=1", set, NULL};
+  Ctl c;
+  CHECK(ctl_open(&c, sets, 3, 2) == 0);
+  launch(&c, 0, 0, 10), launch(&c, 0, 1, 10), launch(&c, 0, 2, 10);
+  CHECK(bypasses(&c, 0, 0) && !bypasses(&c, 0, 1) && !bypasses(&c, 0, 2));
+  launch(&c, 1, 0, 10), launch(&c, 1, 1, 10); /* central: SM 1 follows the same fixed target */
+  CHECK(bypasses(&c, 1, 0) && !bypasses(&c, 1, 1));
+  /* CTA 0's lifetime would be a sampling period (learning would explore TB_bg 0 next): the target stays 1 */
+  traffic(&c, 0, 30, 20, 10);
+  retire(&c, 0, 0, 100), launch(&c, 0, 0, 110);
+  CHECK(bypasses(&c, 0, 0));
+  retire(&c, 0, 0, 200), launch(&c, 0, 0, 210);
+  CHECK(bypasses(&c, 0, 0));
+  ctl_close(&c, 2); /* writes the series: its header and no period */
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL);
+  if (f) {
+    char buf[512] = "";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    CHECK(buf[0] == '#' && strchr(buf, '\n') == buf + n - 1);
+  }
+  remove(path);
+  /* above TB_max: every place bg (TB_max 3) */
+  const char *sets8[] = {"observer.bypass.tb_bg=8", NULL};
+  CHECK(ctl_open(&c, sets8, 3, 1) == 0);
+  for (uint32_t i = 0; i < 4; i++) launch(&c, 0, i, 10);
+  CHECK(bypasses(&c, 0, 0) && bypasses(&c, 0, 1) && bypasses(&c, 0, 2) && !bypasses(&c, 0, 3));
+  ctl_close(&c, 1);
+}
+
 /* ---- 4. access-level bypassing ---- */
 static void test_access_level_only_no_line_no_mshr(void) {
   const CachePolicy *p = policy_find_cache("bypass-access");
@@ -424,6 +461,7 @@ int main(void) {
   TEST_RUN(test_cta_tags_follow_target);
   TEST_RUN(test_sampling_period_chss_and_search);
   TEST_RUN(test_central_vs_decentral);
+  TEST_RUN(test_fixed_tb_bg);
   TEST_RUN(test_access_level_only_no_line_no_mshr);
   TEST_RUN(test_benchmarks_pass_and_exact);
   return TEST_DONE();

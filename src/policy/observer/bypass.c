@@ -19,6 +19,9 @@
  * best (it is explored). `central = true`: SM 0 learns and every SM tags by
  * SM 0's TB_bg (a policy_shared block); false: each SM learns its own.
  * `cm = ca` or `cg`: the static classes alone (cm loads cached / bypassed).
+ * `tb_bg = N` (N >= 0) fixes the target instead of learning it (no sampling
+ * periods; N above a kernel's TB_max means TB_max), as the paper's Figure 3b
+ * varies it by hand; -1 (the default) learns it.
  *
  * Outputs: statistics (loads per class and outcome, periods, TB_bg), the
  * TB_bg series (`series = PATH`: "kernel sm cycle tb_bg chss" per period end)
@@ -66,6 +69,7 @@ typedef struct Bypass {
   uint32_t sm, max_ctas;
   uint8_t cm_mode, def_cls, central, profile;
   uint32_t l2_latency;
+  int32_t fixed;        /* fixed TB_bg (>= 0), or -1: learnt */
   /* dynamic state (this SM) */
   uint8_t *tag_bg;      /* per CTA slot: 1 = bg */
   uint8_t *live;        /* per CTA slot: holds a CTA */
@@ -87,6 +91,8 @@ static const CfgParam bypass_params[] = {
     {.key = "cm", .type = CFG_ENUM, .def = "dynamic", .choices = "dynamic|ca|cg",
      .desc = "cm loads: dynamic (bypass in bg CTAs, CTA tags learnt by CHSS), ca (cached) or cg (bypassed)"},
     {.key = "central", .type = CFG_BOOL, .def = "true", .desc = "centralised control: SM 0 learns TB_bg, every SM follows"},
+    {.key = "tb_bg", .type = CFG_INT, .def = "-1", .min = -1, .max = BP_MAX_TB - 1,
+     .desc = "fixed TB_bg for cm = dynamic (no learning; capped at the kernel's TB_max), -1: learnt by CHSS"},
     {.key = "l2_latency", .type = CFG_INT, .def = "120", .min = 1, .max = 100000, .desc = "L2_Latency of CHSS (cycles)"},
     {.key = "series", .type = CFG_STRING, .def = "", .desc = "file for the TB_bg series (kernel sm cycle tb_bg chss per period)"},
     {.key = "profile", .type = CFG_STRING, .def = "", .desc = "file for per-PC L1D accesses and hits of global loads (classify)"},
@@ -207,6 +213,7 @@ static int bypass_init(void **state, const WarpSchedEnv *env, char *err, size_t 
   b->cm_mode = !strcmp(cm, "ca") ? BP_CM_CA : !strcmp(cm, "cg") ? BP_CM_CG : BP_CM_DYNAMIC;
   b->central = cfg_bool_in(env->cfg, env->prefix, "central");
   b->l2_latency = (uint32_t)cfg_int_in(env->cfg, env->prefix, "l2_latency");
+  b->fixed = (int32_t)cfg_int_in(env->cfg, env->prefix, "tb_bg");
   b->period_cta = -1;
   const char *prof = cfg_str_in(env->cfg, env->prefix, "profile"), *ser = cfg_str_in(env->cfg, env->prefix, "series");
   b->profile = prof[0] != 0;
@@ -266,10 +273,11 @@ static void kernel_begin(Bypass *b, const PolicyKernel *k) {
       sh->nk++;
     }
     sh->cur = i;
-    sh->tb_bg = k->max_ctas_per_sm;
+    /* central mode's target until SM 0 moves it (every SM starts at the same one) */
+    sh->tb_bg = b->fixed >= 0 && (uint32_t)b->fixed < k->max_ctas_per_sm ? (uint32_t)b->fixed : k->max_ctas_per_sm;
   }
   b->tb_max = k->max_ctas_per_sm < BP_MAX_TB ? k->max_ctas_per_sm : BP_MAX_TB - 1;
-  b->tb_bg = b->tb_max;
+  b->tb_bg = b->fixed >= 0 && (uint32_t)b->fixed < b->tb_max ? (uint32_t)b->fixed : b->tb_max;
   memset(b->chss, 0, sizeof b->chss);
   memset(b->known, 0, sizeof b->known);
   b->period_cta = -1;
@@ -284,7 +292,9 @@ static inline BpKernel *cur_kernel(const Bypass *b) {
 static inline uint32_t target(const Bypass *b) { return b->central && b->sm ? b->sh->tb_bg : b->tb_bg; }
 
 /* Does this SM learn? (central: SM 0 only) */
-static inline int learns(const Bypass *b) { return b->cm_mode == BP_CM_DYNAMIC && (!b->central || b->sm == 0); }
+static inline int learns(const Bypass *b) {
+  return b->cm_mode == BP_CM_DYNAMIC && b->fixed < 0 && (!b->central || b->sm == 0);
+}
 
 static void warps_to(Bypass *b, uint64_t now) {
   if (b->period_cta >= 0 && now > b->warps_since) b->p_warp_cycles += b->warps * (now - b->warps_since);
