@@ -143,6 +143,48 @@ static void test_bypassed_load_allocates_nothing(void) {
   remove(path);
 }
 
+/* One warp's load of lanes at a + 4 * (tid & mask), then a store: the statistics. */
+static char *run_sized_load(const char *op, uint32_t mask) {
+  char ptx[1024];
+  snprintf(ptx, sizeof ptx,
+           ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry sz(.param .u64 a)\n{\n"
+           "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n  ld.param.u64 %%rd1, [a];\n  mov.u32 %%r1, %%tid.x;\n"
+           "  and.b32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd2, %%r2, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+           "  ld.global%s.u32 %%r3, [%%rd3];\n  st.global.u32 [%%rd1+1024], %%r3;\n  ret;\n}\n//@warpsim regs sz 16\n",
+           mask, op);
+  const char *sets[] = {"sm.count=1", NULL};
+  return test_run_kernel(sets, ptx, "sz", 32, NULL, 0);
+}
+static double load_latency(const char *json) {
+  const char *p = json ? strstr(json, "\"avg_load_latency_cycles\": ") : NULL;
+  return p ? strtod(p + strlen("\"avg_load_latency_cycles\": "), NULL) : -1.0;
+}
+
+/* A load the L1 does not allocate for brings back only the 32, 64 or 128-byte block its lanes
+ * touch (GPGPU-Sim 3.2.2's coalescer sizes; an SM port takes one 32-byte flit a cycle, a reply has
+ * an 8-byte header): 2, 3 or 5 flits. A miss the L1 allocates for brings the whole line (5). */
+static void test_bypass_reply_size(void) {
+  double cg[3], ca[2];
+  const uint32_t masks[3] = {0, 15, 31}; /* 4, 64 and 128 bytes touched */
+  for (int i = 0; i < 3; i++) {
+    char *j = run_sized_load(".cg", masks[i]);
+    cg[i] = load_latency(j);
+    CHECK_EQ_U64(l1d_stat(j, "bypasses"), 1);
+    free(j);
+  }
+  for (int i = 0; i < 2; i++) {
+    char *j = run_sized_load("", masks[2 * i]);
+    ca[i] = load_latency(j);
+    CHECK_EQ_U64(l1d_stat(j, "read_misses"), 1);
+    free(j);
+  }
+  CHECK(cg[0] > 0 && ca[0] > 0);
+  CHECK(cg[1] == cg[0] + 1 && cg[2] == cg[0] + 3);
+  CHECK(ca[0] == ca[1]);
+  if (!(cg[1] == cg[0] + 1 && cg[2] == cg[0] + 3 && ca[0] == ca[1]))
+    fprintf(stderr, "latencies: cg %.1f %.1f %.1f, ca %.1f %.1f\n", cg[0], cg[1], cg[2], ca[0], ca[1]);
+}
+
 /* ---- 2. the load CFG ---- */
 /* loads of a (param 0) and b (param 1):
  *  L0 a[i]   L1 a[i+1] (straight after: grouped with L0)   L2 b[i] (another array)
@@ -457,6 +499,7 @@ static void test_benchmarks_pass_and_exact(void) {
 int main(void) {
   TEST_RUN(test_cache_operators_decoded);
   TEST_RUN(test_bypassed_load_allocates_nothing);
+  TEST_RUN(test_bypass_reply_size);
   TEST_RUN(test_load_cfg_groups);
   TEST_RUN(test_cta_tags_follow_target);
   TEST_RUN(test_sampling_period_chss_and_search);

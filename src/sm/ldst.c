@@ -53,9 +53,26 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
   return passes;
 }
 
+/* The bytes a load's line request asks for, from the 32-byte chunks its lanes
+ * touch (SmReq.bytes of a load): the smallest aligned 32, 64 or 128-byte block
+ * holding them all, as GPGPU-Sim 3.2.2's coalescer reduces a 128-byte segment
+ * (memory_coalescing_arch_13_reduce_and_send). A miss the L1 allocates for
+ * fetches its whole line anyway (3.2.2's set_data_size(line size)); the size
+ * matters where the L1 does not allocate (cg loads, atomics, bypassed loads):
+ * their replies carry only it (partition.c). */
+static inline uint16_t ldst_load_bytes(uint32_t chunks, uint32_t line_size) {
+  if (!chunks || line_size > 512) return (uint16_t)line_size;
+  const uint32_t lo = (uint32_t)__builtin_ctz(chunks), hi = 31u - (uint32_t)__builtin_clz(chunks);
+  uint32_t block = 1; /* in chunks */
+  while (lo / block != hi / block) block *= 2;
+  return (uint16_t)(block * 32 < line_size ? block * 32 : line_size);
+}
+/* The chunk bit of a lane's address a within its line (lines of up to 512 bytes: 16 chunks). */
+#define LDST_CHUNK(a, lmask) ((uint16_t)(1u << ((((a) & ~(lmask)) >> 5) & 15)))
+
 /* Builds u->cur, the L1D request for the unit's first line (req[0]): built
  * once per instruction and retried as is; ldst_next_request() moves it on.
- * is_write and class are the instruction's; a load asks for the whole line. */
+ * is_write and class are the instruction's; a load's size is its chunks' block. */
 static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls, uint8_t hints) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[0];
@@ -63,7 +80,7 @@ static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls, uint8_t hi
   u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = sm_policy_pc(sm, (uint32_t)u->pc), .hints = hints,
                         .user = u->load >= 0 ? (void *)&sm->warps[u->slot].remaining[u->load] : NULL,
                         .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
-                        .bytes = (uint16_t)(is_write ? q->bytes : sm->line_size), .is_write = is_write,
+                        .bytes = is_write ? q->bytes : ldst_load_bytes(q->bytes, sm->line_size), .is_write = is_write,
                         .access_class = cls, .unit = MEM_UNIT_L1D};
 }
 
@@ -75,7 +92,7 @@ static inline void ldst_next_request(Sm *sm) {
   u->cur_failed = 0;
   u->cur.addr = q->addr;
   u->cur.line_addr = q->line_addr;
-  if (u->cur.is_write) u->cur.bytes = q->bytes;
+  u->cur.bytes = u->cur.is_write ? q->bytes : ldst_load_bytes(q->bytes, sm->line_size);
 }
 
 /* Request k starts with the lane at (physical) address a, line `line`. */
@@ -213,21 +230,25 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
     uint32_t l = 0;
     for (; l < PTX_WARP_SIZE; l++) {
       const uint64_t a = t->addr[l], line = a & lmask;
-      if (line == last) continue;
-      if (nreq && line < last) break;
-      coalesce_new(u->req, nreq++, line, a);
-      last = line;
+      if (line != last) {
+        if (nreq && line < last) break;
+        coalesce_new(u->req, nreq++, line, a);
+        last = line;
+      }
+      u->req[nreq - 1].bytes |= LDST_CHUNK(a, lmask);
     }
+    i = nreq ? nreq - 1 : 0;
     for (; l < PTX_WARP_SIZE; l++) {
       const uint64_t a = t->addr[l], line = a & lmask;
       COALESCE_LANE(a, line)
+      u->req[i].bytes |= LDST_CHUNK(a, lmask);
     }
   } else {
     for (uint32_t m = t->mask; m; m &= m - 1) {
       const uint32_t l = (uint32_t)__builtin_ctz(m);
       const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
       COALESCE_LANE(a, line)
-      if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
+      u->req[i].bytes = is_write ? (uint16_t)(u->req[i].bytes + size) : (uint16_t)(u->req[i].bytes | LDST_CHUNK(a, lmask));
     }
   }
 #undef COALESCE_LANE

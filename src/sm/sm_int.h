@@ -74,7 +74,7 @@ typedef struct SmCta {
 
 typedef struct SmReq {
   uint64_t line_addr, addr;   /* addr: the first lane's */
-  uint16_t bytes;             /* stores: bytes the lanes write (loads: unused) */
+  uint16_t bytes;             /* stores: bytes the lanes write; loads: the 32-byte chunks the lanes touch (a bit each) */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
