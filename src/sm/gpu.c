@@ -628,9 +628,12 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   uint64_t resfail_cycles = 0;
   for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
   fprintf(out, " \"l1d_read_hits_same_warp\": %llu, \"l1d_read_hits_other_warp\": %llu, \"l1d_read_hits_same_warp_pki\": %.6f, "
-               "\"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, \"ldst_resfail_stall_cycles\": %llu,\n",
+               "\"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, \"l1d_read_hit_rate_cached\": %.6f, "
+               "\"ldst_resfail_stall_cycles\": %llu,\n",
           (unsigned long long)(l1.read_hits - l1.read_hits_other_warp), (unsigned long long)l1.read_hits_other_warp, hits_same,
-          hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0, (unsigned long long)resfail_cycles);
+          hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0,
+          /* over the reads not bypassed (as GPGPU-Sim counts its L1D: a bypass never reaches it) */
+          l1.reads > l1.bypasses ? (double)l1.read_hits / (double)(l1.reads - l1.bypasses) : 0.0, (unsigned long long)resfail_cycles);
   if (split)
     fprintf(out, " \"l1d_read_misses_evicted_same_warp\": %llu, \"l1d_read_misses_evicted_other_warp\": %llu, \"l1d_read_misses_cold\": %llu, "
                "\"l1d_read_misses_evicted_same_warp_pki\": %.6f, \"l1d_read_misses_evicted_other_warp_pki\": %.6f, \"l1d_read_misses_cold_pki\": %.6f,\n",

@@ -27,6 +27,7 @@ METRICS = {
     "l1d_miss_rate": ("gpu.l1d_read_miss_rate", "L1D miss rate", "fraction", False),
     "load_latency": ("gpu.avg_load_latency_cycles", "load latency", "cycles", False),
     "l1d_hit_rate": ("gpu.l1d_read_hit_rate", "L1D hit rate", "fraction", True),
+    "l1d_hit_rate_cached": ("gpu.l1d_read_hit_rate_cached", "L1D hit rate of the reads not bypassed", "fraction", True),
     "l1d_hits_same_warp_pki": ("gpu.l1d_read_hits_same_warp_pki", "L1D intra-warp hits PKI", "per 1000 warp insts", True),
     "l1d_hits_other_warp_pki": ("gpu.l1d_read_hits_other_warp_pki", "L1D inter-warp hits PKI", "per 1000 warp insts", True),
     "l1d_hits_same_thread_pki": ("gpu.l1d_read_hits_same_warp_same_thread_pki", "L1D intra-warp hits, intra-thread PKI", "per 1000 warp insts", True),
