@@ -912,6 +912,7 @@ void cache_policy_stats(const Cache *c, PolicyStats *out) {
 
 void cache_track_lost_lines(Cache *c, bool on) { c->track_lost = on; }
 bool cache_tracks_lost_lines(const Cache *c) { return c->track_lost; }
+bool cache_policy_may_bypass(const Cache *c) { return !c->miss_hookless; }
 
 void cache_set_fill_listener(Cache *c, CacheFillListener fn, void *ctx) {
   c->fill_fn = fn;

@@ -194,6 +194,9 @@ void cache_set_fill_listener(Cache *c, CacheFillListener fn, void *ctx);
  * when a plugin asks for the L1D's stream (l1_stream_events). */
 void cache_track_lost_lines(Cache *c, bool on);
 bool cache_tracks_lost_lines(const Cache *c);
+/* Can this cache's policy send a load down without allocating (should_bypass, bypass_on_fail)?
+ * (cg loads always can, with bypass_cg.) */
+bool cache_policy_may_bypass(const Cache *c);
 /* One line of occupancy for deadlock dumps. */
 void cache_dump(const Cache *c, FILE *out);
 

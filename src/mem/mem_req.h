@@ -42,7 +42,7 @@ typedef struct MemRequest {
   int32_t sm;           /* requesting SM; -1 for requests made by an L2 (write-backs) */
   int32_t warp;         /* warp slot within the SM (-1 if none) */
   int32_t cta;          /* CTA slot within the SM (-1 if none) */
-  uint16_t bytes;       /* bytes written (stores) or requested (loads) */
+  uint16_t bytes;       /* bytes written (stores); loads: what a reply carries if no L1 allocates (0: a whole line) */
   uint8_t is_write;
   uint8_t access_class; /* MemClass */
   uint8_t unit;         /* MemUnit */

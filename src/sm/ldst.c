@@ -53,26 +53,37 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
   return passes;
 }
 
-/* The bytes a load's line request asks for, from the 32-byte chunks its lanes
- * touch (SmReq.bytes of a load): the smallest aligned 32, 64 or 128-byte block
- * holding them all, as GPGPU-Sim 3.2.2's coalescer reduces a 128-byte segment
- * (memory_coalescing_arch_13_reduce_and_send). A miss the L1 allocates for
- * fetches its whole line anyway (3.2.2's set_data_size(line size)); the size
- * matters where the L1 does not allocate (cg loads, atomics, bypassed loads):
- * their replies carry only it (partition.c). */
-static inline uint16_t ldst_load_bytes(uint32_t chunks, uint32_t line_size) {
-  if (!chunks || line_size > 512) return (uint16_t)line_size;
-  const uint32_t lo = (uint32_t)__builtin_ctz(chunks), hi = 31u - (uint32_t)__builtin_clz(chunks);
-  uint32_t block = 1; /* in chunks */
-  while (lo / block != hi / block) block *= 2;
-  return (uint16_t)(block * 32 < line_size ? block * 32 : line_size);
+/* The sizes of a load's line requests (u->req[k].bytes), for a load that may go down
+ * unallocated (class cg, a bypass hint, or an L1D policy that bypasses): a separate pass after
+ * coalescing, so the coalescer and the loads the L1 always allocates for pay nothing (their
+ * bytes stay 0: the whole line). A request's size is the smallest aligned 32, 64 or 128-byte
+ * block holding the 32-byte chunks its lanes touch, as GPGPU-Sim 3.2.2's coalescer reduces a
+ * 128-byte segment (memory_coalescing_arch_13_reduce_and_send). A miss the L1 allocates for
+ * fetches its whole line anyway (3.2.2's set_data_size(line size)); the size matters where the
+ * L1 does not allocate: such a reply carries only it (partition.c). Lines of up to 512 bytes. */
+static __attribute__((noinline)) void ldst_request_sizes(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask) {
+  SmLdst *u = &sm->ldst;
+  uint32_t k = 0, chunks[SM_MAX_REQS] = {0};
+  for (uint32_t m = t->mask; m; m &= m - 1) {
+    const uint32_t l = (uint32_t)__builtin_ctz(m);
+    const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
+    if (u->req[k].line_addr != line) /* lanes usually follow their request: search only on a change */
+      for (k = 0; k + 1 < u->nreq && u->req[k].line_addr != line; k++) {}
+    chunks[k] |= 1u << (((a & ~lmask) >> 5) & 15);
+  }
+  if (sm->line_size > 512) return;
+  for (k = 0; k < u->nreq; k++) {
+    if (!chunks[k]) continue; /* cannot happen: a request has a lane */
+    const uint32_t lo = (uint32_t)__builtin_ctz(chunks[k]), hi = 31u - (uint32_t)__builtin_clz(chunks[k]);
+    uint32_t block = 1; /* in chunks */
+    while (lo / block != hi / block) block *= 2;
+    u->req[k].bytes = (uint16_t)(block * 32 < sm->line_size ? block * 32 : 0); /* 0: the whole line */
+  }
 }
-/* The chunk bit of a lane's address a within its line (lines of up to 512 bytes: 16 chunks). */
-#define LDST_CHUNK(a, lmask) ((uint16_t)(1u << ((((a) & ~(lmask)) >> 5) & 15)))
 
 /* Builds u->cur, the L1D request for the unit's first line (req[0]): built
  * once per instruction and retried as is; ldst_next_request() moves it on.
- * is_write and class are the instruction's; a load's size is its chunks' block. */
+ * is_write and class are the instruction's; a load's bytes are its block's or 0 (the line). */
 static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls, uint8_t hints) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[0];
@@ -80,19 +91,19 @@ static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls, uint8_t hi
   u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = sm_policy_pc(sm, (uint32_t)u->pc), .hints = hints,
                         .user = u->load >= 0 ? (void *)&sm->warps[u->slot].remaining[u->load] : NULL,
                         .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
-                        .bytes = is_write ? q->bytes : ldst_load_bytes(q->bytes, sm->line_size), .is_write = is_write,
+                        .bytes = q->bytes, .is_write = is_write,
                         .access_class = cls, .unit = MEM_UNIT_L1D};
 }
 
 /* u->cur for req[next]: the lines of one instruction differ only in address
- * and store size. */
+ * and size. */
 static inline void ldst_next_request(Sm *sm) {
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[u->next];
   u->cur_failed = 0;
   u->cur.addr = q->addr;
   u->cur.line_addr = q->line_addr;
-  u->cur.bytes = u->cur.is_write ? q->bytes : ldst_load_bytes(q->bytes, sm->line_size);
+  u->cur.bytes = q->bytes;
 }
 
 /* Request k starts with the lane at (physical) address a, line `line`. */
@@ -230,25 +241,21 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
     uint32_t l = 0;
     for (; l < PTX_WARP_SIZE; l++) {
       const uint64_t a = t->addr[l], line = a & lmask;
-      if (line != last) {
-        if (nreq && line < last) break;
-        coalesce_new(u->req, nreq++, line, a);
-        last = line;
-      }
-      u->req[nreq - 1].bytes |= LDST_CHUNK(a, lmask);
+      if (line == last) continue;
+      if (nreq && line < last) break;
+      coalesce_new(u->req, nreq++, line, a);
+      last = line;
     }
-    i = nreq ? nreq - 1 : 0;
     for (; l < PTX_WARP_SIZE; l++) {
       const uint64_t a = t->addr[l], line = a & lmask;
       COALESCE_LANE(a, line)
-      u->req[i].bytes |= LDST_CHUNK(a, lmask);
     }
   } else {
     for (uint32_t m = t->mask; m; m &= m - 1) {
       const uint32_t l = (uint32_t)__builtin_ctz(m);
       const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
       COALESCE_LANE(a, line)
-      u->req[i].bytes = is_write ? (uint16_t)(u->req[i].bytes + size) : (uint16_t)(u->req[i].bytes | LDST_CHUNK(a, lmask));
+      if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
     }
   }
 #undef COALESCE_LANE
@@ -284,6 +291,8 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
     sm_plugins_annotate(sm, slot, &a);
     cls = a.access_class, hints = a.hints;
   }
+  if (!is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass))
+    ldst_request_sizes(sm, w, t, lmask); /* its reply may carry less than a line */
   ldst_build_request(sm, is_write, cls, hints); /* t->mask != 0: at least one request */
   if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;

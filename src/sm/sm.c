@@ -25,6 +25,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errl
   sm->ms = ms;
   sm->l1d = memsys_l1d(ms, id);
   sm->l1i = memsys_l1i(ms, id);
+  sm->l1d_may_bypass = cache_policy_may_bypass(sm->l1d);
   sm->l1d_fill = cache_fill_version_ptr(sm->l1d);
   sm->l1i_fill = cache_fill_version_ptr(sm->l1i);
   sm->l1d_pop = cache_pop_version_ptr(sm->l1d);

@@ -74,7 +74,8 @@ typedef struct SmCta {
 
 typedef struct SmReq {
   uint64_t line_addr, addr;   /* addr: the first lane's */
-  uint16_t bytes;             /* stores: bytes the lanes write; loads: the 32-byte chunks the lanes touch (a bit each) */
+  uint16_t bytes;             /* stores: bytes the lanes write; loads that may go down unallocated: the 32-byte
+                               * chunks the lanes touch, a bit each (ldst_request_sizes), else 0 */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
@@ -201,6 +202,7 @@ struct Sm {
   SmPlugin plug[1 + SM_MAX_OBSERVERS];
   uint32_t nplug;
   uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
+  uint8_t l1d_may_bypass;     /* the L1D's policy may send a load down unallocated (its request needs a size) */
   uint8_t l1_stream_events;   /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
   uint8_t count_sched_wait;   /* a plugin asked for WarpView.sched_wait (sched_wait) */
   uint32_t *lane_lines;       /* (l1_stream_events) per L1D way: the lanes of its allocating warp that touched the line */
