@@ -47,6 +47,29 @@ assert len([x for x in w if x > 700]) == 1 and len(w) == 2, w   # of the 868 pix
 PY
 if command -v gnuplot >/dev/null; then [ -s $d/fig.png ] || fail "no PNG with gnuplot installed"; fi
 python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/fig2 --sm 5 >/dev/null 2>&1 && fail "figure of an SM not recorded"
+# --style warps (CAWA Figures 2a, 2c): a row per warp of the CTA, fastest first; a warp's cycles are
+# launch to exit (its instants), its memory part the memory intervals' sum
+python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/warps --ctas 1 --style warps >/dev/null || fail "warps figure"
+python3 - $d/ph.json $d/warps.csv <<'PY' || fail "warps figure: the CSV does not match the trace"
+import csv, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+at = lambda name: {e["tid"]: e["ts"] for e in ev if e["ph"] == "i" and e["name"] == name and e["pid"] == 1}
+launch, exit_ = at("warp launch"), at("warp exit")  # by warp slot (= warp index: one CTA)
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == 2 == len(launch) == len(exit_), (rows, launch, exit_)
+ex = [int(r["exec_cycles"]) for r in rows]
+assert ex == sorted(ex), ex                                   # fastest first
+want = sorted(exit_[w] - launch[w] for w in launch)
+assert ex == want, (ex, want)
+for r in rows:
+    mem = sum(e["dur"] for e in ev if e["ph"] == "X" and e["name"] == "memory" and e["pid"] == 1
+              and e["tid"] == int(r["warp"].split("w")[-1]))
+    assert int(r["memory_cycles"]) == mem <= int(r["exec_cycles"]), (r, mem)
+    w = int(r["warp"].split("w")[-1])
+    assert int(r["exec_cycles"]) == exit_[w] - launch[w], (r, launch, exit_)
+PY
+[ -s $d/warps.svg ] || fail "warps figure: no SVG"
+python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/warps2 --style bars >/dev/null 2>&1 && fail "an unknown style accepted"
 
 # a benchmark: exact against the statistics, with and without merging
 $W run hotspot --size tiny --json $d/s0.json >/dev/null 2>&1 || fail "hotspot without timeline"

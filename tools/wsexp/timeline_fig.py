@@ -1,10 +1,14 @@
 """timeline_fig.py - static timeline figures (PNG and SVG) from a warpsim timeline (doc/timeline.md):
 one SM, one kernel, its first N CTAs: one row per warp, grouped by CTA, coloured by state, with a
 tick at each barrier release; BAWS's warp-phase charts (Figures 3, 4, 6) are this picture.
+`--style warps` draws instead one bar per warp of those CTAs, sorted by its execution time (launch
+to exit), its memory-wait cycles a part of the bar, and writes BASE.csv: CAWA's Figures 2a (warp
+execution-time disparity within a thread block) and 2c (the part of each warp's time spent waiting
+on the memory system).
 SVG is written by hand (no dependency); PNG through gnuplot when it is installed.
 
     python3 tools/wsexp/timeline_fig.py TRACE[.json|.json.gz] -o BASE [--sm N] [--kernel K]
-                                        [--ctas N] [--cycles A:B] [--title T]
+                                        [--ctas N] [--cycles A:B] [--title T] [--style states|warps]
 
 Also used by `warpsim reproduce` (`timeline ID bench=... sched=...` lines in a paper's
 figures.txt: run_specs + report_section) and by `warpsim report` (report_runs: each run of a sweep
@@ -169,11 +173,92 @@ def png(sel, path, title):
     return True
 
 
-def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None):
-    """Draws base.svg (and base.png with gnuplot); returns the files written."""
+# ---- style warps: a bar per warp, sorted by execution time (CAWA Figures 2a, 2c) ----
+
+def warp_times(sel):
+    """[(label, exec_cycles, memory_cycles)] of the selection's warps, fastest first: a warp's time
+    is that of its states other than finished (launch to exit), its memory part the memory state's."""
+    out = []
+    for lab, _, iv in sel[2]:
+        ex = sum(b - a for a, b, st in iv if st != "finished")
+        mem = sum(b - a for a, b, st in iv if st == "memory")
+        out.append((lab, ex, mem))
+    return sorted(out, key=lambda w: (w[1], w[0]))
+
+
+def warps_svg(wt, path, title):
+    W, H, left, bottom, top = 960, 360, 60, 70, 30
+    n = max(1, len(wt))
+    mx = max([w[1] for w in wt] + [1])
+    bw = (W - left - 12) / n
+    sy = lambda v: (H - bottom) - v * (H - bottom - top) / mx
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="9">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{left}" y="16" font-size="12">{_esc(title)}</text>',
+         f'<line x1="{left}" x2="{left}" y1="{top}" y2="{H - bottom}" stroke="black"/>',
+         f'<text x="{left - 4}" y="{top + 4}" text-anchor="end">{mx}</text>',
+         f'<text x="{left - 4}" y="{H - bottom}" text-anchor="end">0</text>']
+    for i, (lab, ex, mem) in enumerate(wt):
+        x = left + i * bw + 1
+        o.append(f'<rect x="{x:.2f}" y="{sy(ex):.2f}" width="{max(0.5, bw - 2):.2f}" height="{sy(mem) - sy(ex):.2f}" '
+                 f'fill="#7f7f7f"><title>{_esc(lab)}: {ex} cycles</title></rect>')
+        o.append(f'<rect x="{x:.2f}" y="{sy(mem):.2f}" width="{max(0.5, bw - 2):.2f}" height="{(H - bottom) - sy(mem):.2f}" '
+                 f'fill="{COLOURS["memory"]}"><title>{_esc(lab)}: {mem} memory cycles</title></rect>')
+        o.append(f'<text transform="translate({x + bw / 2:.2f},{H - bottom + 4}) rotate(60)">{_esc(lab)}</text>')
+    y = H - 12
+    o.append(f'<rect x="{left}" y="{y - 8}" width="10" height="8" fill="{COLOURS["memory"]}"/>'
+             f'<text x="{left + 13}" y="{y}">waiting on memory</text>')
+    o.append(f'<rect x="{left + 130}" y="{y - 8}" width="10" height="8" fill="#7f7f7f"/>'
+             f'<text x="{left + 143}" y="{y}">other (issue, ready, dependences, units, barriers)</text>')
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
+
+
+def warps_png(wt, path, title):
+    if not shutil.which("gnuplot"):
+        return False
+    base = path[:-4]
+    with open(base + ".dat", "w") as f:
+        for i, (lab, ex, mem) in enumerate(wt):
+            f.write(f'{i} {ex - mem} {mem} "{lab}"\n')
+    gp = (f"set terminal pngcairo size 1000,420 font 'Sans,8'\nset output '{path}'\nset title \"{title}\"\n"
+          "set style data histograms\nset style histogram rowstacked\nset style fill solid noborder\n"
+          "set boxwidth 0.8\nset ylabel 'cycles'\nset xtics rotate by 60 right\nset key top left\n"
+          f"plot '{base}.dat' using 3:xtic(4) lc rgb '{COLOURS['memory']}' title 'waiting on memory', "
+          "'' using 2 lc rgb '#7f7f7f' title 'other'\n")
+    with open(base + ".gp", "w") as f:
+        f.write(gp)
+    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
+    for ext in (".dat", ".gp"):
+        os.unlink(base + ext)
+    if p.returncode:
+        raise TimelineError(f"gnuplot failed: {p.stderr.strip()[-300:]}")
+    return True
+
+
+def warps_csv(wt, path):
+    with open(path, "w") as f:
+        f.write("warp,exec_cycles,memory_cycles,memory_fraction\n")
+        for lab, ex, mem in wt:
+            f.write(f"{lab},{ex},{mem},{mem / ex if ex else 0:.4f}\n")
+
+
+def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None, style="states"):
+    """Draws base.svg (and base.png with gnuplot; style warps also base.csv); returns the files written."""
     sel = select(load(trace), sm, kernel, nctas, cycles)
     title = title or f"{os.path.basename(trace)}: SM {sm}, kernel {kernel}, {len({r[1] for r in sel[2]})} CTA(s)"
     os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
+    if style == "warps":
+        wt = warp_times(sel)
+        warps_svg(wt, base + ".svg", title)
+        warps_csv(wt, base + ".csv")
+        out = [base + ".svg", base + ".csv"]
+        if warps_png(wt, base + ".png", title):
+            out.insert(0, base + ".png")
+        return out
+    if style != "states":
+        raise TimelineError(f"style {style}: states or warps")
     svg(sel, base + ".svg", title)
     out = [base + ".svg"]
     if png(sel, base + ".png", title):
@@ -189,8 +274,8 @@ def parse_cycles(s):
 
 
 # ---- warpsim reproduce: `timeline ID bench=B sched=S1,S2 [size=] [sets=K=V;K=V] [sm=] [kernel=] [ctas=]
-#      [cycles=A:B] [title=] [paper=] [note=]` lines of a paper's figures.txt ----
-KEYS = {"bench", "sched", "size", "sets", "sm", "kernel", "ctas", "cycles", "title", "paper", "note"}
+#      [cycles=A:B] [style=states|warps] [title=] [paper=] [note=]` lines of a paper's figures.txt ----
+KEYS = {"bench", "sched", "size", "sets", "sm", "kernel", "ctas", "cycles", "style", "title", "paper", "note"}
 
 
 class TimelineSpec:
@@ -206,6 +291,9 @@ class TimelineSpec:
         except ValueError:
             raise TimelineError(f"{where}: sm=, kernel= and ctas= are numbers")
         self.cycles = kv.get("cycles")
+        self.style = kv.get("style", "states")
+        if self.style not in ("states", "warps"):
+            raise TimelineError(f"{where}: timeline {tid}: style= is states or warps")
         self.title = kv.get("title", tid)
         self.paper = kv.get("paper", tid)
         self.note = kv.get("note", "")
@@ -249,14 +337,35 @@ def report_section(specs, outdir):
             base = os.path.join(outdir, "figures", f"{sp.id}-{sched}")
             try:
                 files = render(path, base, sp.sm, sp.kernel, sp.ctas, parse_cycles(sp.cycles),
-                               f"{sp.bench} under {sched}: SM {sp.sm}, kernel {sp.kernel}, first {sp.ctas} CTA(s)")
+                               f"{sp.bench} under {sched}: SM {sp.sm}, kernel {sp.kernel}, first {sp.ctas} CTA(s)",
+                               sp.style)
             except (TimelineError, OSError, subprocess.SubprocessError) as e:
                 md += [f"*{sched}: not drawn: {e}*", ""]
                 continue
             md += [f"![{sp.paper} {sched}]({os.path.relpath(files[0], outdir)})", ""]
+            if sp.style == "warps":
+                md += warps_table(base + ".csv", sched)
         if sp.note:
             md += [sp.note, ""]
     return md
+
+
+def warps_table(csv_path, sched):
+    """The report's lines for a style-warps figure: the disparity and each warp's numbers."""
+    with open(csv_path) as f:
+        rows = [l.strip().split(",") for l in f.readlines()[1:] if l.strip()]
+    if not rows:
+        return [f"*{sched}: no warp in the window*", ""]
+    ex = [int(r[1]) for r in rows]
+    mem = [int(r[2]) for r in rows]
+    fast, slow = min(ex), max(ex)
+    md = [f"{sched}: {len(rows)} warps; slowest - fastest = {slow - fast} cycles, "
+          f"{(slow - fast) / fast if fast else 0:.3f} of the fastest (Figure 2a's measure); waiting on memory "
+          f"{min(m / e for m, e in zip(mem, ex) if e):.3f} to {max(m / e for m, e in zip(mem, ex) if e):.3f} "
+          f"of a warp's time, {mem[ex.index(slow)] / slow if slow else 0:.3f} for the slowest (Figure 2c)", "",
+          "| warp | cycles | waiting on memory | share |", "|---|---:|---:|---:|"]
+    md += [f"| {r[0]} | {r[1]} | {r[2]} | {float(r[3]):.3f} |" for r in rows]
+    return md + [""]
 
 
 def report_runs(results, report_dir, limit=20):
@@ -293,9 +402,11 @@ def main(argv):
     ap.add_argument("--ctas", type=int, default=2, help="the first N CTAs of the kernel on that SM")
     ap.add_argument("--cycles", help="A:B: only these cycles")
     ap.add_argument("--title")
+    ap.add_argument("--style", default="states", choices=("states", "warps"),
+                    help="states: a row per warp coloured by state; warps: a bar per warp by execution time")
     a = ap.parse_args(argv)
     try:
-        files = render(a.trace, a.o, a.sm, a.kernel, a.ctas, parse_cycles(a.cycles), a.title)
+        files = render(a.trace, a.o, a.sm, a.kernel, a.ctas, parse_cycles(a.cycles), a.title, a.style)
     except TimelineError as e:
         print(f"timeline_fig: {e}", file=sys.stderr)
         return 1
