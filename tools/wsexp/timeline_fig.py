@@ -361,7 +361,8 @@ def warps_table(csv_path, sched):
     fast, slow = min(ex), max(ex)
     md = [f"{sched}: {len(rows)} warps; slowest - fastest = {slow - fast} cycles, "
           f"{(slow - fast) / fast if fast else 0:.3f} of the fastest (Figure 2a's measure); waiting on memory "
-          f"{min(m / e for m, e in zip(mem, ex) if e):.3f} to {max(m / e for m, e in zip(mem, ex) if e):.3f} "
+          f"{min((m / e for m, e in zip(mem, ex) if e), default=0):.3f} to "
+          f"{max((m / e for m, e in zip(mem, ex) if e), default=0):.3f} "
           f"of a warp's time, {mem[ex.index(slow)] / slow if slow else 0:.3f} for the slowest (Figure 2c)", "",
           "| warp | cycles | waiting on memory | share |", "|---|---:|---:|---:|"]
     md += [f"| {r[0]} | {r[1]} | {r[2]} | {float(r[3]):.3f} |" for r in rows]
