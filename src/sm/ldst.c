@@ -53,34 +53,6 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
   return passes;
 }
 
-/* The sizes of a load's line requests (u->req[k].bytes), for a load that may go down
- * unallocated (class cg, a bypass hint, or an L1D policy that bypasses): a separate pass after
- * coalescing, so the coalescer and the loads the L1 always allocates for pay nothing (their
- * bytes stay 0: the whole line). A request's size is the smallest aligned 32, 64 or 128-byte
- * block holding the 32-byte chunks its lanes touch, as GPGPU-Sim 3.2.2's coalescer reduces a
- * 128-byte segment (memory_coalescing_arch_13_reduce_and_send). A miss the L1 allocates for
- * fetches its whole line anyway (3.2.2's set_data_size(line size)); the size matters where the
- * L1 does not allocate: such a reply carries only it (partition.c). Lines of up to 512 bytes. */
-static __attribute__((noinline)) void ldst_request_sizes(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask) {
-  SmLdst *u = &sm->ldst;
-  uint32_t k = 0, chunks[SM_MAX_REQS] = {0};
-  for (uint32_t m = t->mask; m; m &= m - 1) {
-    const uint32_t l = (uint32_t)__builtin_ctz(m);
-    const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
-    if (u->req[k].line_addr != line) /* lanes usually follow their request: search only on a change */
-      for (k = 0; k + 1 < u->nreq && u->req[k].line_addr != line; k++) {}
-    chunks[k] |= 1u << (((a & ~lmask) >> 5) & 15);
-  }
-  if (sm->line_size > 512) return;
-  for (k = 0; k < u->nreq; k++) {
-    if (!chunks[k]) continue; /* cannot happen: a request has a lane */
-    const uint32_t lo = (uint32_t)__builtin_ctz(chunks[k]), hi = 31u - (uint32_t)__builtin_clz(chunks[k]);
-    uint32_t block = 1; /* in chunks */
-    while (lo / block != hi / block) block *= 2;
-    u->req[k].bytes = (uint16_t)(block * 32 < sm->line_size ? block * 32 : 0); /* 0: the whole line */
-  }
-}
-
 /* Builds u->cur, the L1D request for the unit's first line (req[0]): built
  * once per instruction and retried as is; ldst_next_request() moves it on.
  * is_write and class are the instruction's; a load's bytes are its block's or 0 (the line). */
@@ -121,18 +93,37 @@ static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, u
   return h;
 }
 
-/* ---- intra- vs inter-thread locality (opt-in: Sm.lane_lines, with l1_stream_events) ---- */
+/* ---- passes over the lanes after coalescing (the coalescer itself stays as it is) ---- */
 
-/* The lanes of each of the instruction's line requests (u->req_lanes): a
- * separate pass after coalescing, so the coalescer itself is unchanged. */
-static __attribute__((noinline, cold)) void ldst_request_lanes(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask) {
+/* One pass over the instruction's active lanes: for the intra- vs inter-thread locality split
+ * (want_lanes; opt-in: Sm.lane_lines, with l1_stream_events) the lanes of each line request
+ * (sm->req_lanes), and for a load that may go down unallocated (want_sizes: class cg, a bypass
+ * hint, or an L1D policy that bypasses) each request's size (u->req[k].bytes): the smallest
+ * aligned 32, 64 or 128-byte block holding the 32-byte chunks its lanes touch, as GPGPU-Sim
+ * 3.2.2's coalescer reduces a 128-byte segment (memory_coalescing_arch_13_reduce_and_send). A
+ * miss the L1 allocates for fetches its whole line anyway (3.2.2's set_data_size(line size));
+ * the size matters where the L1 does not allocate: such a reply carries only it (partition.c).
+ * Other loads keep bytes 0 (the whole line). Lines of up to 512 bytes (16 chunks). */
+static __attribute__((noinline)) void ldst_lane_pass(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask,
+                                                     bool want_lanes, bool want_sizes) {
   SmLdst *u = &sm->ldst;
-  memset(sm->req_lanes, 0, u->nreq * sizeof *sm->req_lanes);
+  uint32_t k = 0, lanes[SM_MAX_REQS] = {0}, chunks[SM_MAX_REQS] = {0};
   for (uint32_t m = t->mask; m; m &= m - 1) {
     const uint32_t l = (uint32_t)__builtin_ctz(m);
-    const uint64_t line = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]) & lmask;
-    for (uint32_t k = 0; k < u->nreq; k++)
-      if (u->req[k].line_addr == line) { sm->req_lanes[k] |= 1u << l; break; }
+    const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
+    if (u->req[k].line_addr != line) /* lanes usually follow their request: search only on a change */
+      for (k = 0; k + 1 < u->nreq && u->req[k].line_addr != line; k++) {}
+    lanes[k] |= 1u << l;
+    chunks[k] |= 1u << (((a & ~lmask) >> 5) & 15);
+  }
+  if (want_lanes) memcpy(sm->req_lanes, lanes, u->nreq * sizeof *sm->req_lanes);
+  if (!want_sizes || sm->line_size > 512) return;
+  for (k = 0; k < u->nreq; k++) {
+    if (!chunks[k]) continue; /* cannot happen: a request has a lane */
+    const uint32_t lo = (uint32_t)__builtin_ctz(chunks[k]), hi = 31u - (uint32_t)__builtin_clz(chunks[k]);
+    uint32_t block = 1; /* in chunks */
+    while (lo / block != hi / block) block *= 2;
+    u->req[k].bytes = (uint16_t)(block * 32 < sm->line_size ? block * 32 : 0); /* 0: the whole line */
   }
 }
 
@@ -260,7 +251,6 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   }
 #undef COALESCE_LANE
   u->nreq = nreq;
-  if (sm->has_event && sm->lane_lines) ldst_request_lanes(sm, w, t, lmask); /* the intra-thread split (opt-in) */
   if (space == PTX_SP_LOCAL) sm->st.local_reqs += u->nreq;
   else if (t->is_atomic) sm->st.atomic_reqs += u->nreq;
   else if (t->is_write) sm->st.global_store_reqs += u->nreq;
@@ -291,8 +281,9 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
     sm_plugins_annotate(sm, slot, &a);
     cls = a.access_class, hints = a.hints;
   }
-  if (!is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass))
-    ldst_request_sizes(sm, w, t, lmask); /* its reply may carry less than a line */
+  const bool want_lanes = sm->has_event && sm->lane_lines; /* the intra-thread split (opt-in) */
+  const bool want_sizes = !is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass);
+  if (want_lanes || want_sizes) ldst_lane_pass(sm, w, t, lmask, want_lanes, want_sizes);
   ldst_build_request(sm, is_write, cls, hints); /* t->mask != 0: at least one request */
   if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;

@@ -33,12 +33,11 @@ void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, ui
   sm_emit(sm, &ev);
 }
 
-/* The warp slot that allocated L1D line l if that warp still holds the slot, else UINT32_MAX. */
+/* The warp slot that allocated L1D line l if that warp still holds the slot, else UINT32_MAX
+ * (a warp's exit clears its lines' allocating warp: cache_forget_warp in retire_warp). */
 static uint32_t l1d_line_owner(const Sm *sm, const CacheLine *l) {
-  if (l->alloc_sm == (int32_t)sm->id && l->alloc_warp >= 0 && (uint32_t)l->alloc_warp < sm->max_warps) {
-    const WarpView *v = &sm->views[l->alloc_warp];
-    if (v->valid && l->alloc_cycle >= v->launch_cycle) return (uint32_t)l->alloc_warp;
-  }
+  if (l->alloc_sm == (int32_t)sm->id && l->alloc_warp >= 0 && (uint32_t)l->alloc_warp < sm->max_warps)
+    return (uint32_t)l->alloc_warp;
   return UINT32_MAX;
 }
 

@@ -75,7 +75,7 @@ typedef struct SmCta {
 typedef struct SmReq {
   uint64_t line_addr, addr;   /* addr: the first lane's */
   uint16_t bytes;             /* stores: bytes the lanes write; loads: what a reply carries if the L1 does not
-                               * allocate (ldst_request_sizes), 0: the whole line */
+                               * allocate (ldst_lane_pass), 0: the whole line */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
