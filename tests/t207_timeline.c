@@ -119,11 +119,6 @@ static int intervals(const char *text, Ivl *out, int max) {
   return k;
 }
 
-static unsigned long long stat_after(const char *json, const char *section, const char *key) {
-  const char *s = json ? strstr(json, section) : NULL;
-  s = s ? strstr(s, key) : NULL;
-  return s ? strtoull(s + strlen(key), NULL, 10) : ~0ull;
-}
 
 enum { MAXI = 200000 };
 static Ivl iv[MAXI];
@@ -146,7 +141,7 @@ static void test_throttled_matches_policy_stalls(void) {
   }
   CHECK(thr0 == 0);
   CHECK_EQ_U64(last_end, HOLD);
-  CHECK_EQ_U64(thr, stat_after(tr.stats, "\"sched_stall_cycles\"", "\"policy\": "));
+  CHECK_EQ_U64(thr, test_json_u64(tr.stats, "\"sched_stall_cycles\"", "policy"));
   CHECK(thr > HOLD / 2);
   /* each warp: its exit event's instruction count (the SM's) = its issue intervals' n; the loop is
    * the same for both */
@@ -154,7 +149,7 @@ static void test_throttled_matches_policy_stalls(void) {
   char want[64];
   snprintf(want, sizeof want, "\"name\":\"warp exit\",\"args\":{\"insts\":%llu}", issues[0]);
   CHECK(strstr(tr.text, want) != NULL);
-  CHECK_EQ_U64(issues[0] + issues[1], stat_after(tr.stats, "{", "\"warp_insts\": "));
+  CHECK_EQ_U64(issues[0] + issues[1], test_json_u64(tr.stats, NULL, "warp_insts"));
   /* the policy's counter track: held until the first window after HOLD */
   CHECK(strstr(tr.text, "\"ts\":0,\"name\":\"t207-hold: held\",\"args\":{\"value\":1}") != NULL);
   CHECK(strstr(tr.text, "\"ts\":3000,\"name\":\"t207-hold: held\",\"args\":{\"value\":0}") != NULL);

@@ -452,12 +452,9 @@ static char *run_rl(uint32_t warps, uint32_t delay) {
 
 /* The number after "\"key\": " in the JSON's policies section. */
 static uint64_t json_u64(const char *j, const char *key) {
-  const char *p = j ? strstr(j, "\"policies\"") : NULL;
-  char pat[80];
-  snprintf(pat, sizeof pat, "\"%s\": ", key);
-  p = p ? strstr(p, pat) : NULL;
-  CHECK(p != NULL);
-  return p ? strtoull(p + strlen(pat), NULL, 10) : UINT64_MAX;
+  const uint64_t v = test_json_u64(j, "\"policies\"", key);
+  CHECK(v != UINT64_MAX);
+  return v;
 }
 
 static void test_thrashing_warps_hit_their_vtas(void) {

@@ -331,22 +331,17 @@ static char *run_rl(const char *sched, uint32_t warps, uint32_t delay) {
 
 /* The number after "\"key\": " after `from` in the JSON's policies section. */
 static uint64_t json_u64_in(const char *j, const char *from, const char *key) {
-  const char *p = j ? strstr(j, "\"policies\"") : NULL;
-  if (p && from) p = strstr(p, from);
-  char pat[80];
-  snprintf(pat, sizeof pat, "\"%s\": ", key);
-  p = p ? strstr(p, pat) : NULL;
-  CHECK(p != NULL);
-  return p ? strtoull(p + strlen(pat), NULL, 10) : UINT64_MAX;
+  const uint64_t v = test_json_u64(j ? strstr(j, "\"policies\"") : NULL, from, key);
+  CHECK(v != UINT64_MAX);
+  return v;
 }
 static uint64_t json_u64(const char *j, const char *key) { return json_u64_in(j, NULL, key); }
 /* The core's scheduler-cycles with ready warps none of which issued because
  * the policy refused them (iwarp lists every ready warp): sched.stall.policy. */
 static uint64_t stall_policy(const char *j) {
-  const char *p = j ? strstr(j, "\"sched_stall_cycles\": {") : NULL;
-  p = p ? strstr(p, "\"policy\": ") : NULL;
-  CHECK(p != NULL);
-  return p ? strtoull(p + strlen("\"policy\": "), NULL, 10) : UINT64_MAX;
+  const uint64_t v = test_json_u64(j, "\"sched_stall_cycles\": {", "policy");
+  CHECK(v != UINT64_MAX);
+  return v;
 }
 
 static void test_thrashing_warps_on_the_simulator(void) {

@@ -88,13 +88,7 @@ static char *run_two_loads(const char *op1, const char *op2, const char *const *
   return run_loads(op1, op2, 1, 4, extra);
 }
 
-static uint64_t l1d_stat(const char *json, const char *key) {
-  const char *l1 = json ? strstr(json, "\"l1d\": {") : NULL;
-  char k[64];
-  snprintf(k, sizeof k, "\"%s\": ", key);
-  const char *p = l1 ? strstr(l1, k) : NULL;
-  return p ? strtoull(p + strlen(k), NULL, 10) : UINT64_MAX;
-}
+static uint64_t l1d_stat(const char *json, const char *key) { return test_json_u64(json, "\"l1d\": {", key); }
 
 static void test_bypassed_load_allocates_nothing(void) {
   /* .ca then .ca: a miss that reserves a line, then a hit */
@@ -155,10 +149,7 @@ static char *run_sized_load(const char *op, uint32_t mask) {
   const char *sets[] = {"sm.count=1", NULL};
   return test_run_kernel(sets, ptx, "sz", 32, NULL, 0);
 }
-static double load_latency(const char *json) {
-  const char *p = json ? strstr(json, "\"avg_load_latency_cycles\": ") : NULL;
-  return p ? strtod(p + strlen("\"avg_load_latency_cycles\": "), NULL) : -1.0;
-}
+static double load_latency(const char *json) { return test_json_f64(json, NULL, "avg_load_latency_cycles"); }
 
 /* A load the L1 does not allocate for brings back only the 32, 64 or 128-byte block its lanes
  * touch (GPGPU-Sim 3.2.2's coalescer sizes; an SM port takes one 32-byte flit a cycle, a reply has

@@ -27,12 +27,10 @@ TEST_GLOBALS;
 
 /* The first number after "\"key\": " in j (the keys are unique in the statistics JSON). */
 static uint64_t json_u64(const char *j, const char *key) {
-  char pat[96];
-  snprintf(pat, sizeof pat, "\"%s\": ", key);
-  const char *p = j ? strstr(j, pat) : NULL;
-  CHECK(p != NULL);
-  if (!p) fprintf(stderr, "no key %s\n", key);
-  return p ? strtoull(p + strlen(pat), NULL, 10) : UINT64_MAX;
+  const uint64_t v = test_json_u64(j, NULL, key);
+  CHECK(v != UINT64_MAX);
+  if (v == UINT64_MAX) fprintf(stderr, "no key %s\n", key);
+  return v;
 }
 static bool json_has(const char *j, const char *key) {
   char pat[96];

@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,4 +151,21 @@ uint64_t test_stream_cycles(const char *const *sets, const char *body, const cha
 /* Cycles that 64 more copies of `body` take (streams of 128 and 64). */
 uint64_t test_cycles_per_64(const char *const *sets, const char *body, const char *consume) {
   return test_stream_cycles(sets, body, consume, 128) - test_stream_cycles(sets, body, consume, 64);
+}
+
+static const char *json_at(const char *json, const char *from, const char *key, char *pat, size_t n) {
+  const char *p = json && from ? strstr(json, from) : json;
+  snprintf(pat, n, "\"%s\": ", key);
+  p = p ? strstr(p, pat) : NULL;
+  return p ? p + strlen(pat) : NULL;
+}
+uint64_t test_json_u64(const char *json, const char *from, const char *key) {
+  char pat[128];
+  const char *v = json_at(json, from, key, pat, sizeof pat);
+  return v ? strtoull(v, NULL, 10) : UINT64_MAX;
+}
+double test_json_f64(const char *json, const char *from, const char *key) {
+  char pat[128];
+  const char *v = json_at(json, from, key, pat, sizeof pat);
+  return v ? strtod(v, NULL) : NAN;
 }

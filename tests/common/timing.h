@@ -36,6 +36,10 @@ char *test_run_kernel(const char *const *sets, const char *ptx, const char *entr
 /* The statistics JSON of the engine with the wall-time fields left out
  * (malloc'd; NULL on error). Two identical runs give identical strings. */
 char *test_gpu_json(const TestGpu *t);
+/* The number after "\"key\": " in a statistics JSON, searched from the first occurrence of
+ * `from` (NULL: the start; e.g. "\"l1d\": {" or "\"policies\""); UINT64_MAX / NAN when absent. */
+uint64_t test_json_u64(const char *json, const char *from, const char *key);
+double test_json_f64(const char *json, const char *from, const char *key);
 /* One thread, two rounds of: clock read, `n` copies of `body` (a printf format taking
  * (i + 2, i + 2)), the instruction `consume` that uses the chain's result, clock read;
  * returns the second round's cycles (instructions cached). Registers: %r<8>, %q<300>, %f<300>. */
