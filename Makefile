@@ -10,7 +10,8 @@ REL_CFLAGS  := -O2 -g -flto=auto $(WARN)
 ASAN_CFLAGS := -O1 -g $(WARN) -DWS_CHECKS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDLIBS  := -lm
 
-LIB_SRC   := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c)))
+LIB_SRC   := $(sort $(filter-out src/cli/% src/cudart/%,$(wildcard src/*/*.c src/*/*/*.c)))
+CUDART_SRC:= $(sort $(wildcard src/cudart/*.c))
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))
 ALL_BENCH_DIRS := $(sort $(filter-out common,$(notdir $(patsubst %/,%,$(dir $(wildcard bench/*/*.c))))))
 # BENCHES="a b" restricts the build to some benchmarks (e.g. while one is being written).
@@ -22,7 +23,7 @@ BENCH_PTX := $(sort $(foreach b,$(BENCH_DIRS),$(wildcard bench/$(b)/*.ptx)))
 TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
-.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz fuzz-build hwcheck FORCE
+.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz fuzz-build hwcheck install cudart FORCE
 # `make` alone builds the simulator (the first rule is the default goal).
 all: rel
 FORCE:
@@ -76,8 +77,33 @@ $(BUILD)/asan/tests/%: tests/%.c $(TEST_COMMON) $(BUILD)/asan/libbench.a $(BUILD
 	@mkdir -p $(dir $@)
 	$(CC) $(ASAN_CFLAGS) $(CPPFLAGS) -Itests -o $@ $< $(TEST_COMMON) $(BUILD)/asan/libbench.a $(BUILD)/asan/libwarpsim.a $(LDLIBS)
 
-rel: $(BUILD)/rel/warpsim
+rel: $(BUILD)/rel/warpsim $(CUDART_LIB)
 asan: $(BUILD)/asan/warpsim
+
+# warpsim's CUDA runtime (src/cudart/): the simulator as libcudart.so, for programs built with
+# nvcc -cudart shared (`warpsim exec`). Position-independent objects, only the CUDA API exported;
+# symbols carry the version (libcudart.so.13) that nvcc 13's programs ask the loader for.
+CUDART_LIB := $(BUILD)/rel/lib/libcudart.so.13
+PIC_CFLAGS := -O2 -g -fPIC -fvisibility=hidden $(WARN)
+PIC_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(LIB_SRC) $(CUDART_SRC))
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) $(CPPFLAGS) -MMD -MP -c -o $@ $<
+-include $(shell find $(BUILD)/pic -name '*.d' 2>/dev/null)
+$(CUDART_LIB): $(PIC_OBJ) src/cudart/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/cudart/libcudart.map -Wl,--no-undefined -o $@ $(PIC_OBJ) -ldl $(LDLIBS)
+	@ln -sf libcudart.so.13 $(dir $@)libcudart.so
+cudart: $(CUDART_LIB)
+
+# make install PREFIX=DIR: DIR/bin/warpsim, DIR/lib/libcudart.so.13 (+ libcudart.so), DIR/share/warpsim/configs.
+PREFIX ?= /usr/local
+install: $(BUILD)/rel/warpsim $(CUDART_LIB)
+	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/share/warpsim/configs
+	install -m 755 $(BUILD)/rel/warpsim $(PREFIX)/bin/warpsim
+	install -m 755 $(CUDART_LIB) $(PREFIX)/lib/libcudart.so.13
+	ln -sf libcudart.so.13 $(PREFIX)/lib/libcudart.so
+	install -m 644 configs/*.cfg $(PREFIX)/share/warpsim/configs/
 
 # The README's test command: builds the ASan flavour on every core, then runs every test. The
 # release build runs the README's own examples (tests/cli/readme_examples.sh) and, with clang,

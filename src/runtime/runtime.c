@@ -216,6 +216,14 @@ size_t ws_function_param_size(const WsFunction *fn, int i) {
   return i >= 0 && (uint32_t)i < f->nparams ? f->params[i].size : 0;
 }
 const char *ws_function_name(const WsFunction *fn) { return fn->mod->pm->funcs[fn->index].name; }
+void ws_function_attrs(const WsFunction *fn, WsFunctionAttrs *a) {
+  const PtxFunction *f = &fn->mod->pm->funcs[fn->index];
+  a->regs_per_thread = f->regs_per_thread;
+  a->regs_from_ptxas = f->regs_from_ptxas;
+  a->static_shared = f->static_shared;
+  a->local_bytes = f->max_local;
+  a->param_bytes = f->param_bytes;
+}
 
 /* ---- memory ---- */
 WsResult ws_mem_alloc(WsContext *ctx, WsDevPtr *dptr, size_t bytes) {
@@ -232,6 +240,8 @@ WsResult ws_mem_free(WsContext *ctx, WsDevPtr dptr) {
   if (ptx_dev_free(ctx->dev, dptr)) return fail(ctx, WS_ERROR_INVALID_VALUE, "ws_mem_free: 0x%llx is not the start of an allocation", (unsigned long long)dptr);
   return WS_SUCCESS;
 }
+
+int ws_mem_is_device(const WsContext *ctx, WsDevPtr p, size_t n) { return ctx && ptx_dev_ptr(ctx->dev, p, n ? n : 1) != NULL; }
 
 static uint8_t *dev_range(WsContext *ctx, WsDevPtr p, size_t n, const char *what) {
   uint8_t *h = ptx_dev_ptr(ctx->dev, p, n ? n : 1);

@@ -98,6 +98,15 @@ WsResult ws_module_unload(WsModule *mod);
 WsResult ws_module_get_function(WsFunction **fn, WsModule *mod, const char *name);
 /* Device address and size of a __device__ / __constant__ variable. */
 WsResult ws_module_get_global(WsDevPtr *dptr, size_t *bytes, WsModule *mod, const char *name);
+/* What a kernel needs per CTA and thread (cudaFuncGetAttributes). */
+typedef struct WsFunctionAttrs {
+  unsigned regs_per_thread; /* ptxas's count (a `//@warpsim regs` line) or warpsim's liveness estimate */
+  unsigned regs_from_ptxas; /* 1: regs_per_thread is ptxas's */
+  unsigned static_shared;   /* bytes of static .shared */
+  unsigned local_bytes;     /* bytes of local memory per thread (deepest call chain) */
+  unsigned param_bytes;     /* bytes of parameters */
+} WsFunctionAttrs;
+void ws_function_attrs(const WsFunction *fn, WsFunctionAttrs *attrs);
 /* Number and byte sizes of a kernel's parameters. */
 int ws_function_param_count(const WsFunction *fn);
 size_t ws_function_param_size(const WsFunction *fn, int index);
@@ -106,6 +115,8 @@ const char *ws_function_name(const WsFunction *fn);
 /* ---- memory ---- */
 WsResult ws_mem_alloc(WsContext *ctx, WsDevPtr *dptr, size_t bytes);
 WsResult ws_mem_free(WsContext *ctx, WsDevPtr dptr);
+/* 1 if [dptr, dptr + bytes) lies inside one device allocation (or module variable), else 0. */
+int ws_mem_is_device(const WsContext *ctx, WsDevPtr dptr, size_t bytes);
 WsResult ws_memcpy_htod(WsContext *ctx, WsDevPtr dst, const void *src, size_t bytes);
 WsResult ws_memcpy_dtoh(WsContext *ctx, void *dst, WsDevPtr src, size_t bytes);
 WsResult ws_memcpy_dtod(WsContext *ctx, WsDevPtr dst, WsDevPtr src, size_t bytes);
