@@ -35,6 +35,8 @@ int cli_launch_parse(const char *text, const char *name, uint64_t device_mem_lim
 /* One line per kernel on out: its registers per thread and where the count came from
  * (ptxas's annotation or warpsim's estimate), and a warning on stderr for an estimate. */
 void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk);
+/* exec [options] -- PROGRAM ARGS: an unmodified CUDA program on warpsim's libcudart.so (cli/exec.c). */
+int cli_exec(int argc, char **argv);
 /* belady TRACE: offline OPT/LRU/FIFO replay of an l1d-trace file (cli/belady.c). */
 int cli_belady(int argc, char **argv);
 /* classify TARGET: per-load L1D classes by profiling (cli/classify.c). */

@@ -40,6 +40,8 @@ static const char *usage =
     "  config [--config C] [--set K=V ...] [--check]    print the resolved configuration (--check: also build\n"
     "                                                   the GPU from it: policy names; print nothing)\n"
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
+    "  exec [run options] [--json F] -- PROGRAM ARGS   run a CUDA program built with nvcc -cudart shared on the\n"
+    "                                                  simulator: per-launch and total statistics (doc/cuda-runtime.md)\n"
     "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (see README)\n"
     "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
     "  reproduce <paper> [--size S] [-j N] [-o DIR] | --list   a paper's figures and claims (doc/reproducing.md)\n"
@@ -100,6 +102,8 @@ int cli_find_config(const char *name, char *out, size_t len) {
     char *slash = strrchr(exe, '/');
     if (slash) *slash = 0;
     snprintf(out, len, "%s/../../configs/%s.cfg", exe, name);
+    if (!access(out, F_OK)) return 0;
+    snprintf(out, len, "%s/../share/warpsim/configs/%s.cfg", exe, name); /* make install */
     if (!access(out, F_OK)) return 0;
   }
   return -1;
@@ -494,8 +498,9 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "launch")) return cli_launch(argc - 2, argv + 2);
   if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
   if (!strcmp(cmd, "belady")) return cli_belady(argc - 2, argv + 2);
+  if (!strcmp(cmd, "exec")) return cli_exec(argc - 2, argv + 2);
   if (!strcmp(cmd, "classify")) return cli_classify(argc - 2, argv + 2);
   if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, belady, classify, sweep, report, reproduce, help)\n", cmd);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, exec, config, belady, classify, sweep, report, reproduce, help)\n", cmd);
   return 2;
 }

@@ -159,10 +159,10 @@ CUDART_API cudaError_t __cudaGetKernel(cudaKernel_t *out, const void *host_fun) 
 }
 
 static cudaError_t launch(CudartKernel *k, dim3 g, dim3 b, void **args, size_t shared) {
-  if (cudart.sticky) return cudart.sticky;
+  if (cudart.sticky) { cudart.failed_launches++; return cudart.sticky; }
   cudaError_t rc = kernel_fn(k, "kernel launch");
   if (!rc) rc = cudart_gpu(k->cache_pref ? k->cache_pref : cudart.cache_pref);
-  if (rc) return cudart_ret(rc);
+  if (rc) { cudart.failed_launches++; return cudart_ret(rc); }
   if (cudart.nlaunches == cudart.cap_launches) {
     int nc = cudart.cap_launches ? 2 * cudart.cap_launches : 16;
     CudartLaunch *nl = realloc(cudart.launches, sizeof *nl * (size_t)nc);
@@ -182,6 +182,7 @@ static cudaError_t launch(CudartKernel *k, dim3 g, dim3 b, void **args, size_t s
   if (r == WS_SUCCESS) return cudaSuccess;
   cudaError_t e = r == WS_ERROR_INVALID_VALUE ? cudaErrorInvalidConfiguration : cudart_from_ws(r);
   fprintf(stderr, "warpsim cudart: kernel %s failed: %s\n", k->name, ws_ctx_error(cudart.ctx));
+  cudart.failed_launches++;
   if (e != cudaErrorInvalidConfiguration) cudart.sticky = e; /* as on a GPU: the context is unusable after a fault */
   return cudart_ret(e);
 }

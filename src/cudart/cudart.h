@@ -86,6 +86,7 @@ typedef struct CudartState {
   CudartLaunch *launches;
   int nlaunches, cap_launches;
   unsigned unsupported; /* calls of functions this library does not implement */
+  unsigned failed_launches; /* launches that did not run or faulted (no PTX, out-of-bounds access, ...) */
   double t0;
 } CudartState;
 

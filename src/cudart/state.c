@@ -153,7 +153,7 @@ static void print_text(FILE *f, double secs) {
             l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->shared, (unsigned long long)l->warp_insts,
             (unsigned long long)l->cycles, l->result ? " FAILED" : "");
   }
-  fprintf(f, "launches             %d\n", cudart.nlaunches);
+  fprintf(f, "launches             %d%s\n", cudart.nlaunches, cudart.failed_launches ? " (some failed: see the messages above)" : "");
   fprintf(f, "warp_insts           %llu\n", (unsigned long long)t->warp_insts);
   fprintf(f, "thread_insts         %llu\n", (unsigned long long)t->thread_insts);
   fprintf(f, "ctas                 %llu\n", (unsigned long long)t->ctas);
@@ -170,8 +170,8 @@ static void print_text(FILE *f, double secs) {
 
 static void print_json(FILE *f, double secs) {
   const WsLaunchStats *t = ws_ctx_total_stats(cudart.ctx);
-  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"unsupported_calls\": %u,\n  \"launches\": [", cudart.functional ? "functional" : "timing",
-          cudart.unsupported);
+  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"unsupported_calls\": %u,\n  \"failed_launches\": %u,\n  \"launches\": [",
+          cudart.functional ? "functional" : "timing", cudart.unsupported, cudart.failed_launches);
   for (int i = 0; i < cudart.nlaunches; i++) {
     const CudartLaunch *l = &cudart.launches[i];
     fprintf(f, "%s\n    {\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared\": %u, \"warp_insts\": %llu, "
