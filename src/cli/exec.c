@@ -89,7 +89,8 @@ static int find_program(const char *prog, char *out, size_t len) {
   return -1;
 }
 
-/* The folder of libcudart.so.13: build/rel/lib next to build/rel/warpsim, or <prefix>/lib. */
+/* The folder of libcudart.so.13: build/rel/lib next to build/rel/warpsim (also for the ASan
+ * build's build/asan/warpsim: the library is built in the release flavour only), or <prefix>/lib. */
 static int find_libdir(char *out, size_t len) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -98,8 +99,8 @@ static int find_libdir(char *out, size_t len) {
   char *slash = strrchr(exe, '/');
   if (!slash) return -1;
   *slash = 0;
-  const char *cands[2] = {"%s/lib", "%s/../lib"};
-  for (int i = 0; i < 2; i++) {
+  const char *cands[3] = {"%s/lib", "%s/../lib", "%s/../rel/lib"};
+  for (int i = 0; i < 3; i++) {
     char f[PATH_MAX + 32];
     snprintf(out, len, cands[i], exe);
     snprintf(f, sizeof f, "%s/libcudart.so.13", out);

@@ -289,3 +289,8 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, con
   if (n) *n = (int)sm_occupancy(cudart.cfg, a.regs_per_thread, (uint32_t)block, a.static_shared + (uint32_t)dyn_shared, &lim);
   return cudaSuccess;
 }
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func, int block, size_t dyn_shared,
+                                                                              unsigned flags) {
+  (void)flags;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, func, block, dyn_shared);
+}

@@ -6,6 +6,7 @@
 #include "cudart/cudart.h"
 
 static cudaError_t unsupported(const char *name) {
+  cudart_init(); /* the statistics (written at exit) count the call */
   cudart.unsupported++;
   fprintf(stderr, "warpsim cudart: %s is not supported by warpsim's CUDA runtime (doc/cuda-runtime.md lists what is)\n", name);
   return cudart_ret(cudaErrorNotSupported);

@@ -251,9 +251,21 @@ static const char *const ignored_mods[] = {"ca", "cg", "cs", "lu", "cv", "wb", "
                                            "L2::evict_normal", "L2::64B", "L2::128B", "L2::256B", "L1", "L2", "proxy",
                                            "async", "noftz", "L1::evict_unchanged"};
 
+/* Which opcodes take .f16 (and .f16x2) operands: the arithmetic nvcc emits for __half and
+ * __half2 (exec_half.c), and the moves and conversions. */
+static int ptx_half_supported(int op, uint32_t h2) {
+  switch (op) {
+  case PTX_OP_add: case PTX_OP_sub: case PTX_OP_mul: case PTX_OP_fma: case PTX_OP_neg: case PTX_OP_abs:
+  case PTX_OP_min: case PTX_OP_max: return 1;
+  case PTX_OP_setp: case PTX_OP_cvt: case PTX_OP_ld: case PTX_OP_st: case PTX_OP_mov: return !h2;
+  default: return 0;
+  }
+}
+
 static int apply_mod(ParseCtx *c, Tok *t, PtxInst *in, const char *m, int *ntypes, PtxType types[2]) {
   int op = in->op, v;
   PtxType ty = mod_type(m);
+  if (ty == PTX_T_NONE && strcmp(m, "f16x2") == 0) { ty = PTX_T_F16; in->flags |= PTX_F_H2; }
   if (ty != PTX_T_NONE) {
     if (*ntypes == 2) return ptx_perr(c, t, "too many types in '%.*s'", (int)t->len, t->p);
     types[(*ntypes)++] = ty;
@@ -447,8 +459,9 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
   }
   in->type = (uint8_t)types[0];
   in->type2 = (uint8_t)types[1];
-  if ((types[0] == PTX_T_F16 || types[1] == PTX_T_F16) && op != PTX_OP_cvt && op != PTX_OP_ld && op != PTX_OP_st && op != PTX_OP_mov)
-    return ptx_perr(c, t, "half-precision (.f16) arithmetic is not supported (only cvt, ld, st, mov)");
+  if ((types[0] == PTX_T_F16 || types[1] == PTX_T_F16) && !ptx_half_supported(op, in->flags & PTX_F_H2))
+    return ptx_perr(c, t, "half-precision .%s %s is not supported (add, sub, mul, fma, neg, abs, min, max, setp, cvt, ld, st, mov are)",
+                    in->flags & PTX_F_H2 ? "f16x2" : "f16", ptx_op_names[op]);
   if (op == PTX_OP_call) return decode_call(c, t, in, pc);
   /* operands */
   Opnd o[MAX_OPNDS];
@@ -679,11 +692,11 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
   in->ndst = 1;
   /* register widths must match the instruction type (PTX relaxes this only for ld, st, cvt) */
   if (op != PTX_OP_cvt && ptx_type_bytes(ty) >= 2) {
-    int tb = ptx_type_bytes(ty), wide = (op == PTX_OP_mul || op == PTX_OP_mad) && !ptx_type_is_float(ty) && in->mod == PTX_MUL_WIDE;
+    int tb = ptx_type_bytes(ty) * ((in->flags & PTX_F_H2) ? 2 : 1), wide = (op == PTX_OP_mul || op == PTX_OP_mad) && !ptx_type_is_float(ty) && in->mod == PTX_MUL_WIDE;
     int dw = wide ? 2 * tb : (op == PTX_OP_popc || op == PTX_OP_clz || op == PTX_OP_bfind) ? 4 : tb;
     if (o[0].kind == O_REG && c->reg_bytes[o[0].row] != dw)
       return ptx_perr(c, o[0].tok, "%d-byte register '%.*s' where %s.%s needs %d bytes", c->reg_bytes[o[0].row],
-                      (int)o[0].tok->len, o[0].tok->p, ptx_op_names[op], ptx_type_name(ty), dw);
+                      (int)o[0].tok->len, o[0].tok->p, ptx_op_names[op], (in->flags & PTX_F_H2) ? "f16x2" : ptx_type_name(ty), dw);
     for (int k = 0; k < ns; k++) {
       Opnd *x = &o[k + 1];
       int sw = tb;
@@ -693,7 +706,7 @@ int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *in) {
       if (wide && k == 2) sw = 2 * tb;
       if (x->kind == O_REG && c->reg_bytes[x->row] != sw)
         return ptx_perr(c, x->tok, "%d-byte register '%.*s' where %s.%s needs %d bytes", c->reg_bytes[x->row],
-                        (int)x->tok->len, x->tok->p, ptx_op_names[op], ptx_type_name(ty), sw);
+                        (int)x->tok->len, x->tok->p, ptx_op_names[op], (in->flags & PTX_F_H2) ? "f16x2" : ptx_type_name(ty), sw);
     }
   }
   if (op == PTX_OP_shl || op == PTX_OP_shr || op == PTX_OP_and || op == PTX_OP_or || op == PTX_OP_xor) {

@@ -104,6 +104,7 @@ HANDLER(exec_call) {
   const PtxFunction *caller = &m->funcs[w->cur_func], *callee = &m->funcs[in->target];
   const PtxCallSite *cs = &m->calls[in->off];
   if (!active) return;
+  if (in->flags & PTX_F_BUILTIN) { exec_vprintf(w, in, active); return; }
   uint32_t nb = w->frame_base + caller->local_bytes;
   if (nb + callee->local_bytes > w->local_stride) { ptx_set_fault(w, PTX_FAULT_STACK, 0, "call stack overflow"); return; }
   FOR_LANES(active, l) {

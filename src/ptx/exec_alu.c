@@ -52,6 +52,7 @@ HANDLER(exec_int_unary) { /* abs, neg */
   PtxType t = (PtxType)in->type;
   int bytes = ptx_type_bytes(t);
   int neg = in->op == PTX_OP_neg;
+  if (t == PTX_T_F16) { exec_half(w, in, active); return; }
   if (t == PTX_T_F32) {
     FOR_LANES(active, l) {
       uint32_t u = (uint32_t)A[l];
@@ -166,6 +167,7 @@ static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
 
 HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
   PtxType t = (PtxType)in->type;
+  if (t == PTX_T_F16) { exec_half(w, in, active); return; }
   if (t == PTX_T_F32 || t == PTX_T_F64) { float_arith(w, in, active); return; }
   uint64_t *D = REG(w, in->d[0]);
   const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
@@ -480,7 +482,7 @@ HANDLER(exec_div) { /* div rem: integer x/0 gives all-ones quotient and the divi
 }
 
 /* f32/f64 -> f16 bits with a PTX rounding mode (rn default); NaN -> 0x7FFF. */
-static uint16_t to_half(double v, int rnd) {
+uint16_t ptx_to_half(double v, int rnd) {
   if (isnan(v)) return 0x7FFF;
   uint16_t sign = signbit(v) ? 0x8000 : 0;
   double a = fabs(v), q;
@@ -504,7 +506,7 @@ static uint16_t to_half(double v, int rnd) {
   return (uint16_t)(sign | (uint16_t)((e + 15) << 10) | (uint16_t)(q - 1024));
 }
 
-static double from_half(uint16_t h) {
+double ptx_from_half(uint16_t h) {
   int e = (h >> 10) & 0x1F, m = h & 0x3FF;
   double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
   return (h & 0x8000) ? -v : v;
@@ -542,12 +544,12 @@ HANDLER(exec_cvt) {
   if (dt == PTX_T_F16 || st == PTX_T_F16) {
     FOR_LANES(active, l) {
       double v;
-      if (st == PTX_T_F16) v = from_half((uint16_t)A[l]);
+      if (st == PTX_T_F16) v = ptx_from_half((uint16_t)A[l]);
       else if (st == PTX_T_F32) v = ftz ? ftz32(as_f32(A[l])) : as_f32(A[l]);
       else if (st == PTX_T_F64) v = as_f64(A[l]);
       else v = ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
       if (rnd >= PTX_RND_RNI) v = rnd == PTX_RND_RZI ? trunc(v) : rnd == PTX_RND_RMI ? floor(v) : rnd == PTX_RND_RPI ? ceil(v) : nearbyint(v);
-      if (dt == PTX_T_F16) { if (sat) v = sat64(v); D[l] = to_half(v, rnd >= PTX_RND_RNI ? PTX_RND_RN : rnd); }
+      if (dt == PTX_T_F16) { if (sat) v = sat64(v); D[l] = ptx_to_half(v, rnd >= PTX_RND_RNI ? PTX_RND_RN : rnd); }
       else if (dt == PTX_T_F32) { float x = (float)v; if (sat) x = sat32(x); D[l] = f32_bits(ftz ? ftz32(x) : x); }
       else if (dt == PTX_T_F64) D[l] = f64_bits(sat ? sat64(v) : v);
       else D[l] = f2i(v, dt, rnd);
@@ -684,6 +686,7 @@ static inline __attribute__((always_inline)) uint32_t setp_lanes(const uint64_t 
 HANDLER(exec_setp) {
   const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
   PtxType t = (PtxType)in->type;
+  if (t == PTX_T_F16) { exec_half(w, in, active); return; }
   int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), op = in->mod, ftz = (in->flags & PTX_F_FTZ) != 0;
   uint32_t r;
   /* The common s32 and f32 (no .ftz) comparisons get a loop each, the rest the general one. */

@@ -48,11 +48,19 @@ static inline uint64_t f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); retur
 
 void ptx_set_fault(PtxWarp *w, PtxFaultKind kind, uint32_t lane, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* FP16 (exec_alu.c): a double to half bits with a PTX rounding mode, and back (exact). */
+uint16_t ptx_to_half(double v, int rnd);
+double ptx_from_half(uint16_t h);
+/* Host memory of a lane's generic address [addr, addr + size) (no fault set), or NULL. */
+uint8_t *ptx_lane_generic(PtxWarp *w, uint32_t lane, uint64_t addr, uint32_t size);
+
 #define HANDLER(name) void name(PtxWarp *w, const PtxInst *in, uint32_t active)
 HANDLER(exec_int_unary); HANDLER(exec_arith); HANDLER(exec_logic); HANDLER(exec_bits); HANDLER(exec_fbinary);
 HANDLER(exec_sfu); HANDLER(exec_div); HANDLER(exec_cvt); HANDLER(exec_setp); HANDLER(exec_selp); HANDLER(exec_testp);
 HANDLER(exec_mov); HANDLER(exec_cvta); HANDLER(exec_ld); HANDLER(exec_st); HANDLER(exec_atom); HANDLER(exec_warp);
 HANDLER(exec_bra); HANDLER(exec_call); HANDLER(exec_ret); HANDLER(exec_exit); HANDLER(exec_trap); HANDLER(exec_bar);
 HANDLER(exec_nop);
+/* .f16 / .f16x2 forms of add sub mul fma neg abs min max setp (exec_half.c), and vprintf (printf.c). */
+HANDLER(exec_half); HANDLER(exec_vprintf);
 
 #endif

@@ -51,6 +51,24 @@ static uint8_t *resolve(PtxWarp *w, const PtxInst *in, uint32_t lane, uint64_t a
   return p;
 }
 
+uint8_t *ptx_lane_generic(PtxWarp *w, uint32_t lane, uint64_t addr, uint32_t size) {
+  PtxCta *cta = w->cta;
+  if (addr - PTX_SHARED_WIN < PTX_WIN_SIZE) {
+    addr -= PTX_SHARED_WIN;
+    return addr < cta->shared_bytes && size <= cta->shared_bytes - addr ? cta->shared + addr : NULL;
+  }
+  if (addr - PTX_LOCAL_WIN < PTX_WIN_SIZE) {
+    addr -= PTX_LOCAL_WIN;
+    return addr < w->local_stride && size <= w->local_stride - addr ? w->local + (size_t)lane * w->local_stride + addr : NULL;
+  }
+  if (addr - PTX_PARAM_WIN < PTX_WIN_SIZE) {
+    const PtxLaunch *L = cta->launch;
+    addr -= PTX_PARAM_WIN;
+    return addr < L->fn->param_bytes && size <= L->fn->param_bytes - addr ? L->params + addr : NULL;
+  }
+  return ptx_dev_ptr(cta->launch->dev, addr, size);
+}
+
 /* A memory instruction's per-lane address: [reg + off] (truncated to 32 bits
  * for .u32 addresses), or one for every lane (a symbol in the function's
  * frame, or an absolute offset). The lane-independent part is read once. */

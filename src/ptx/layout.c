@@ -149,7 +149,7 @@ static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, 
   state[fi] = 1;
   uint32_t deepest = 0, ddepth = 0;
   for (uint32_t pc = f->first_pc; pc < f->first_pc + f->npc; pc++) {
-    if (m->code[pc].op != PTX_OP_call) continue;
+    if (m->code[pc].op != PTX_OP_call || (m->code[pc].flags & PTX_F_BUILTIN)) continue;
     uint32_t cf = m->code[pc].target;
     if (state[cf] == 1) { /* located at the call that closes the cycle */
       Tok at = {.line = m->code[pc].line, .col = 1};
@@ -295,10 +295,18 @@ int ptx_layout_module(ParseCtx *c) {
     int32_t fi = ctx_lookup_func(c, cf->name, cf->len);
     if (fi < 0) return ptx_perr(c, &t, "call to undeclared function '%.*s'", (int)cf->len, cf->name);
     PtxFunction *f = &m->funcs[fi];
-    if (!f->defined) return ptx_perr(c, &t, "call to '%s', which has no body here (external functions are not supported)", f->name);
     if (f->is_entry) return ptx_perr(c, &t, "call to kernel '%s'", f->name);
     PtxInst *in = &m->code[cf->pc];
     PtxCallSite *cs = &m->calls[in->off];
+    if (!f->defined && strcmp(f->name, "vprintf") == 0) { /* device printf: the executor formats it (printf.c) */
+      if (cs->nargs != 2 || cs->arg_size[0] != 8 || cs->arg_size[1] != 8)
+        return ptx_perr(c, &t, "call to vprintf with %u arguments (it takes a format and an argument buffer, 64-bit)", cs->nargs);
+      in->target = (uint32_t)fi;
+      in->flags |= PTX_F_BUILTIN;
+      continue;
+    }
+    if (!f->defined)
+      return ptx_perr(c, &t, "call to '%s', which has no body here (external functions are not supported, except vprintf)", f->name);
     if (cs->nargs != f->nparams) return ptx_perr(c, &t, "call to '%s' passes %u arguments, it takes %u", f->name, cs->nargs, f->nparams);
     if ((cs->ret_off >= 0) != (f->ret.size > 0)) return ptx_perr(c, &t, "call to '%s': return value mismatch", f->name);
     in->target = (uint32_t)fi;

@@ -88,6 +88,8 @@ enum {
   PTX_F_CC = 1u << 16,      /* add.cc / sub.cc / addc.cc / subc.cc: write the carry flag */
   PTX_F_ADDR32 = 1u << 17,  /* address base is a 32-bit register: [r+off] wraps at 32 bits */
   /* bits 18-20: the cache operator of ld/ldu/st (PtxCacheOp), ptx_cache_op() reads it */
+  PTX_F_H2 = 1u << 21,      /* .f16x2: two halves packed in a 32-bit register, each computed */
+  PTX_F_BUILTIN = 1u << 22, /* call of a function the runtime provides (vprintf): no body, no frame */
 };
 #define PTX_F_COP_SHIFT 18
 #define PTX_F_COP_MASK (7u << PTX_F_COP_SHIFT)
@@ -339,6 +341,10 @@ typedef struct PtxLaunch {
    * where that number came from ("ptxas", "liveness", the key that changed it). */
   uint32_t regs_per_thread;
   char regs_source[96];
+  /* Device printf output (vprintf, one call of one thread at a time, in execution order);
+   * NULL: written to stdout. */
+  void (*print)(void *print_ctx, const char *text, size_t len);
+  void *print_ctx;
 } PtxLaunch;
 
 /* Creates a CTA's state (registers, shared, local, SIMT stacks). Returns NULL on OOM. */
