@@ -12,6 +12,7 @@ LDLIBS  := -lm
 
 LIB_SRC   := $(sort $(filter-out src/cli/% src/cudart/%,$(wildcard src/*/*.c src/*/*/*.c)))
 CUDART_SRC:= $(sort $(wildcard src/cudart/*.c))
+CUDART_LIB:= $(BUILD)/rel/lib/libcudart.so.13
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))
 ALL_BENCH_DIRS := $(sort $(filter-out common,$(notdir $(patsubst %/,%,$(dir $(wildcard bench/*/*.c))))))
 # BENCHES="a b" restricts the build to some benchmarks (e.g. while one is being written).
@@ -83,7 +84,6 @@ asan: $(BUILD)/asan/warpsim
 # warpsim's CUDA runtime (src/cudart/): the simulator as libcudart.so, for programs built with
 # nvcc -cudart shared (`warpsim exec`). Position-independent objects, only the CUDA API exported;
 # symbols carry the version (libcudart.so.13) that nvcc 13's programs ask the loader for.
-CUDART_LIB := $(BUILD)/rel/lib/libcudart.so.13
 PIC_CFLAGS := -O2 -g -fPIC -fvisibility=hidden $(WARN)
 PIC_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(LIB_SRC) $(CUDART_SRC))
 $(BUILD)/pic/%.o: %.c
@@ -109,7 +109,7 @@ install: $(BUILD)/rel/warpsim $(CUDART_LIB)
 # release build runs the README's own examples (tests/cli/readme_examples.sh) and, with clang,
 # the libFuzzer targets run for a bounded time (tests/cli/fuzz_parsers.sh).
 test:
-	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(BUILD)/hw/warpsim-hw $(if $(FUZZ_CC_OK),fuzz-build)
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(CUDART_LIB) $(BUILD)/hw/warpsim-hw $(if $(FUZZ_CC_OK),fuzz-build)
 	@tests/run_tests.sh $(BUILD)/asan
 
 # The README's main job: build (on every core), then the default experiment
@@ -174,7 +174,7 @@ fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) WARPSIM_FUZZ_BIN=$(BUILD)/fuzz tests/fuzz/run.sh
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(BENCH_SRC) $(TEST_SRC)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CUDART_SRC) $(BENCH_SRC) $(TEST_SRC)
 
 clean:
 	rm -rf build
