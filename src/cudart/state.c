@@ -100,13 +100,19 @@ cudaError_t cudart_init(void) {
   free(sets_text);
   if (bad) {
     fprintf(stderr, "warpsim cudart: %s\n", cfg_error(cudart.cfg));
+    cfg_free(cudart.cfg);
+    cudart.cfg = NULL;
     return cudaErrorInitializationError;
   }
   const char *label = getenv("WARPSIM_CUDART_LABEL");
   snprintf(cudart.cfg_label, sizeof cudart.cfg_label, "%s", label && *label ? label : path);
   WsContextOptions o = {0};
   o.max_warp_insts = (uint64_t)cfg_int(cudart.cfg, "limit.max_warp_insts");
-  if (ws_ctx_create(&cudart.ctx, &o) != WS_SUCCESS) return cudaErrorInitializationError;
+  if (ws_ctx_create(&cudart.ctx, &o) != WS_SUCCESS) {
+    cfg_free(cudart.cfg);
+    cudart.cfg = NULL;
+    return cudaErrorInitializationError;
+  }
   cudart.inited = 1;
   return cudaSuccess;
 }
