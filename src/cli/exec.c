@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/outfile.h"
+#include "cli/timeline_out.h"
 #include "sm/gpu.h"
 
 /* ---- the program's ELF: does it load libcudart.so dynamically? ---- */
@@ -163,25 +164,21 @@ int cli_exec(int argc, char **argv) {
     if (cli_missing_value("warpsim exec", argc, argv, i, valued)) return 2;
     if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "warpsim exec: unknown option '%s' (valid: --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE; then -- PROGRAM ARGS)\n", argv[i]);
+      fprintf(stderr, "warpsim exec: unknown option '%s' (valid: --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST; then -- PROGRAM ARGS)\n", argv[i]);
       return 2;
     } else break; /* the program, without a "--" before it */
   }
   if (i < argc && !strcmp(argv[i], "--")) i++;
   if (i >= argc) { fprintf(stderr, "warpsim exec: which program? (warpsim exec [options] -- PROGRAM ARGS)\n"); return 2; }
   char **pargv = argv + i;
-  if (ro.tl_sets[0][0]) {
-    fprintf(stderr, "warpsim exec: --timeline is not available for programs yet (warpsim run and launch have it)\n");
-    return 2;
-  }
   Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
   char err[1024];
   Gpu *g = gpu_create(cfg, err, sizeof err); /* the configuration is checked before the program runs */
   if (!g) { fprintf(stderr, "warpsim: %s\n", err); cfg_free(cfg); return 2; }
   gpu_free(g);
-  if (strcmp(cfg_str(cfg, "timeline.file"), "none")) {
-    fprintf(stderr, "warpsim exec: timeline.file is not available for programs yet (warpsim run and launch have it)\n");
+  if (ro.functional && strcmp(cfg_str(cfg, "timeline.file"), "none")) {
+    fprintf(stderr, "warpsim exec: a timeline needs the timing model (drop --functional or --timeline)\n");
     cfg_free(cfg);
     return 2;
   }
@@ -212,8 +209,16 @@ int cli_exec(int argc, char **argv) {
   if (!realpath(preset, abs_preset)) snprintf(abs_preset, sizeof abs_preset, "%s", preset);
   OutFile of = {0};
   if (json && out_open(&of, json, err, sizeof err)) { fprintf(stderr, "warpsim exec: %s\n", err); cfg_free(cfg); return 1; }
+  CliTimeline tl; /* opened here (an unwritable path fails now), written by the library through its descriptor */
+  if (cli_timeline_open(&tl, cfg, "warpsim exec")) { out_abort(&of); cfg_free(cfg); return 1; }
   char dir[] = "/tmp/warpsim-exec.XXXXXX";
-  if (!mkdtemp(dir)) { fprintf(stderr, "warpsim exec: cannot make a temporary folder: %s\n", strerror(errno)); out_abort(&of); cfg_free(cfg); return 1; }
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "warpsim exec: cannot make a temporary folder: %s\n", strerror(errno));
+    cli_timeline_abort(&tl);
+    out_abort(&of);
+    cfg_free(cfg);
+    return 1;
+  }
 
   /* the environment of the program */
   char *sets = calloc(1, 1);
@@ -223,6 +228,8 @@ int cli_exec(int argc, char **argv) {
   if (ro.sched_set[0]) list[nl++] = ro.sched_set;
   for (int c = 0; c < 2; c++)
     if (ro.limit_sets[c][0]) list[nl++] = ro.limit_sets[c];
+  for (int c = 1; c < 3; c++)
+    if (ro.tl_sets[c][0]) list[nl++] = ro.tl_sets[c];
   for (int k = 0; k < ro.nsets; k++) list[nl++] = ro.sets[k];
   for (int k = 0; k < nl && sets; k++) {
     size_t l = strlen(list[k]);
@@ -239,7 +246,17 @@ int cli_exec(int argc, char **argv) {
   for (int k = 0; k < nl && ll < sizeof label; k++) ll += (size_t)snprintf(label + ll, sizeof label - ll, " %s", list[k]);
   const char *old_ld = getenv("LD_LIBRARY_PATH");
   char *ld = malloc(strlen(libdir) + (old_ld ? strlen(old_ld) : 0) + 2);
-  if (!sets || !ld) { fprintf(stderr, "warpsim exec: out of memory\n"); free(sets); free(ld); remove_report(dir); out_abort(&of); cfg_free(cfg); return 1; }
+  if (!sets || !ld) {
+    fprintf(stderr, "warpsim exec: out of memory\n");
+    free(sets);
+    free(ld);
+    remove_report(dir);
+    cli_timeline_abort(&tl);
+    out_abort(&of);
+    cfg_free(cfg);
+    return 1;
+  }
+  if (tl.f) fflush(tl.f);
   sprintf(ld, "%s%s%s", libdir, old_ld && *old_ld ? ":" : "", old_ld && *old_ld ? old_ld : "");
   fflush(stdout);
   fflush(stderr);
@@ -252,6 +269,13 @@ int cli_exec(int argc, char **argv) {
     setenv("WARPSIM_CUDART_REPORT", dir, 1);
     if (ro.functional) setenv("WARPSIM_CUDART_FUNCTIONAL", "1", 1);
     else unsetenv("WARPSIM_CUDART_FUNCTIONAL");
+    unsetenv("WARPSIM_CUDART_TIMELINE_FD");
+    if (tl.f) {
+      char fd[16];
+      snprintf(fd, sizeof fd, "%d", fileno(tl.f));
+      fcntl(fileno(tl.f), F_SETFD, 0); /* kept across exec */
+      setenv("WARPSIM_CUDART_TIMELINE_FD", fd, 1);
+    }
     execvp(pargv[0], pargv);
     fprintf(stderr, "warpsim exec: cannot run %s: %s\n", pargv[0], strerror(errno));
     _exit(127);
@@ -259,7 +283,13 @@ int cli_exec(int argc, char **argv) {
   free(sets);
   free(ld);
   cfg_free(cfg);
-  if (pid < 0) { fprintf(stderr, "warpsim exec: fork: %s\n", strerror(errno)); remove_report(dir); out_abort(&of); return 1; }
+  if (pid < 0) {
+    fprintf(stderr, "warpsim exec: fork: %s\n", strerror(errno));
+    remove_report(dir);
+    cli_timeline_abort(&tl);
+    out_abort(&of);
+    return 1;
+  }
   int ws = 0;
   while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {}
   int status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
@@ -296,6 +326,15 @@ int cli_exec(int argc, char **argv) {
     }
   }
   fflush(stdout);
+  if (tl.f) { /* the library ended the JSON; kept only then */
+    const char *tw = js ? strstr(js, "\"timeline_written\": ") : NULL;
+    if (tw && tw[20] == '1') {
+      if (cli_timeline_close(&tl, NULL, "warpsim exec") && !rc) rc = 1;
+    } else {
+      fprintf(stderr, "warpsim exec: no timeline written: %s\n", js ? "the program launched no kernel, or writing it failed" : "no statistics");
+      cli_timeline_abort(&tl);
+    }
+  }
   if (json) {
     if (js) {
       fputs("{\n  \"program\": ", of.f);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/config.h"
 #include "runtime/warpsim.h"
@@ -87,6 +88,8 @@ typedef struct CudartState {
   int nlaunches, cap_launches;
   unsigned unsupported; /* calls of functions this library does not implement */
   unsigned failed_launches; /* launches that did not run or faulted (no PTX, out-of-bounds access, ...) */
+  FILE *timeline;       /* the timeline exec opened (WARPSIM_CUDART_TIMELINE_FD), NULL none */
+  int timeline_ok;      /* it was finished and closed without an error */
   double t0;
 } CudartState;
 

@@ -139,6 +139,16 @@ cudaError_t cudart_gpu(int pref) {
   char err[1024];
   Gpu *g = gpu_create(cudart.cfg, err, sizeof err);
   if (!g) return cudart_fail(cudaErrorInitializationError, "warpsim", "%s", err);
+  /* the timeline: `warpsim exec` opened the file (whole or nothing, gzip) and passes its descriptor */
+  const char *tfd = getenv("WARPSIM_CUDART_TIMELINE_FD");
+  if (tfd && *tfd) {
+    FILE *f = fdopen(atoi(tfd), "w");
+    if (!f || gpu_timeline_start(g, f, err, sizeof err)) {
+      fprintf(stderr, "warpsim cudart: timeline: %s\n", f ? err : "bad descriptor");
+      if (f) fclose(f);
+    } else
+      cudart.timeline = f;
+  }
   ws_ctx_set_engine(cudart.ctx, gpu_engine_run, g);
   cudart.gpu = g;
   return cudaSuccess;
@@ -176,8 +186,8 @@ static void print_text(FILE *f, double secs) {
 
 static void print_json(FILE *f, double secs) {
   const WsLaunchStats *t = ws_ctx_total_stats(cudart.ctx);
-  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"unsupported_calls\": %u,\n  \"failed_launches\": %u,\n  \"launches\": [",
-          cudart.functional ? "functional" : "timing", cudart.unsupported, cudart.failed_launches);
+  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"unsupported_calls\": %u,\n  \"failed_launches\": %u,\n  \"timeline_written\": %d,\n  \"launches\": [",
+          cudart.functional ? "functional" : "timing", cudart.unsupported, cudart.failed_launches, cudart.timeline_ok);
   for (int i = 0; i < cudart.nlaunches; i++) {
     const CudartLaunch *l = &cudart.launches[i];
     fprintf(f, "%s\n    {\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared\": %u, \"warp_insts\": %llu, "
@@ -216,6 +226,12 @@ static void print_json(FILE *f, double secs) {
 static void write_report(void) {
   if (cudart.inited <= 0) return;
   double secs = now() - cudart.t0;
+  if (cudart.timeline) { /* the JSON's end; `warpsim exec` keeps the file only when this worked */
+    int bad = gpu_timeline_finish(cudart.gpu);
+    if (fclose(cudart.timeline)) bad = 1;
+    cudart.timeline_ok = !bad;
+    if (bad) fprintf(stderr, "warpsim cudart: timeline: cannot write it\n");
+  }
   fflush(stdout);
   const char *dir = getenv("WARPSIM_CUDART_REPORT");
   if (dir && *dir) {

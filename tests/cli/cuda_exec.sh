@@ -2,7 +2,7 @@
 # warpsim exec on ordinary CUDA programs compiled here with nvcc -cudart shared
 # (tests/cuda/*.cu): each checks its own result; six suite benchmarks, built from their own
 # host driver and kernels (tests/cuda/bench_host.cu), must give the warp instructions and
-# cycles of `warpsim run` at --size tiny; and the error paths (a fat binary without PTX, a
+# cycles of `warpsim run` at --size tiny (and vecadd its timeline); and the error paths (a fat binary without PTX, a
 # statically linked CUDA runtime, an unsupported call, an out-of-bounds access) each give a
 # message naming the cause and a failed status. Prints SKIP and passes without nvcc.
 # Needs warpsim's build/rel/lib/libcudart.so.13 (make).
@@ -86,6 +86,14 @@ for b in $benches; do
   done
   echo "$b: warp_insts $(echo "$e" | grep '^warp_insts ' | awk '{print $2}') cycles $(echo "$e" | grep '^gpu.cycles ' | awk '{print $2}') (= run)"
 done
+
+# the timeline of a program is the one `run` writes for the same launches, byte for byte
+$W exec --timeline "$d/e.json" -- "$d/vecadd" tiny > /dev/null 2>&1 || bad "exec --timeline"
+$W run vecadd --size tiny --timeline "$d/r.json" > /dev/null 2>&1 || bad "run --timeline"
+cmp -s "$d/e.json" "$d/r.json" || bad "exec's timeline differs from run's"
+out=$($W exec --timeline "$d/none.json" -- "$d/error_unsupported" 2>&1)
+[ -e "$d/none.json" ] && bad "a timeline written for a program without launches"
+echo "$out" | grep -q "no timeline written" || bad "no message for the missing timeline"
 
 # ---- error paths ----
 out=$($W exec -- "$d/noptx" 2>&1); rc=$?
