@@ -358,3 +358,26 @@ CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, siz
   (void)s;
   return from_symbol("cudaMemcpyFromSymbolAsync", dst, sym, n, off, kind);
 }
+
+/* ---- per-thread default stream (nvcc --default-stream per-thread): the same calls ---- */
+CUDART_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t n, int kind) { return cudaMemcpy(dst, src, n, kind); }
+CUDART_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+  return cudaMemcpyAsync(dst, src, n, kind, s);
+}
+CUDART_API cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, int kind) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+CUDART_API cudaError_t cudaMemset_ptds(void *p, int value, size_t n) { return cudaMemset(p, value, n); }
+CUDART_API cudaError_t cudaMemsetAsync_ptsz(void *p, int value, size_t n, cudaStream_t s) { return cudaMemsetAsync(p, value, n, s); }
+CUDART_API cudaError_t cudaMemcpyToSymbol_ptds(const void *sym, const void *src, size_t n, size_t off, int kind) {
+  return cudaMemcpyToSymbol(sym, src, n, off, kind);
+}
+CUDART_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *sym, const void *src, size_t n, size_t off, int kind, cudaStream_t s) {
+  return cudaMemcpyToSymbolAsync(sym, src, n, off, kind, s);
+}
+CUDART_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *sym, size_t n, size_t off, int kind) {
+  return cudaMemcpyFromSymbol(dst, sym, n, off, kind);
+}
+CUDART_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *sym, size_t n, size_t off, int kind, cudaStream_t s) {
+  return cudaMemcpyFromSymbolAsync(dst, sym, n, off, kind, s);
+}

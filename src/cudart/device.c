@@ -294,3 +294,10 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(in
   (void)flags;
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, func, block, dyn_shared);
 }
+
+/* ---- per-thread default stream (nvcc --default-stream per-thread): the same calls ---- */
+CUDART_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
+CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
+CUDART_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t e, unsigned f) { return cudaStreamWaitEvent(s, e, f); }
+CUDART_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) { return cudaEventRecord(e, s); }
+CUDART_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t e, cudaStream_t s, unsigned f) { return cudaEventRecordWithFlags(e, s, f); }
