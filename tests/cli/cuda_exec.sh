@@ -61,6 +61,9 @@ assert j["config"]["sched.policy"] == "lrr"
 assert sum(l["warp_insts"] for l in j["launches"]) == j["warp_insts"]
 assert sum(l["cycles"] for l in j["launches"]) == j["gpu"]["cycles"]
 PY
+# cudaDeviceSetCacheConfig(PreferL1): the Fermi split 16 KB shared + 48 KB L1
+$W exec --json "$d/s.json" -- "$d/streams" > /dev/null 2>&1 || bad "streams --json"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]; sys.exit(not (c["l1d.size"] == 49152 and c["sm.shared_mem"] == 16384))' "$d/s.json" || bad "PreferL1 not applied"
 # events measure simulated time: the kernel's cycles at 700 MHz
 out=$($W exec --functional -- "$d/saxpy_events" 2>&1); [ $? = 1 ] || bad "saxpy_events --functional: events have no time there, the program must fail"
 echo "$out" | grep -q "^mode *functional" || bad "functional mode not reported"

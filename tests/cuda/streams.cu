@@ -1,5 +1,6 @@
 /* streams.cu - two streams each copying, computing and copying back their half with
- * cudaMemcpyAsync, pinned host memory, events on each stream and stream synchronisation. */
+ * cudaMemcpyAsync, pinned host memory, events on each stream and stream synchronisation; the
+ * device prefers L1 over shared memory (cudaDeviceSetCacheConfig). */
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -11,6 +12,7 @@ __global__ void scale(float *a, float s, int n) {
 int main() {
   const int n = 2048, half = n / 2;
   float *h, *d;
+  cudaDeviceSetCacheConfig(cudaFuncCachePreferL1);
   cudaMallocHost(&h, n * sizeof(float));
   cudaMalloc(&d, n * sizeof(float));
   for (int i = 0; i < n; i++) h[i] = (float)i;
