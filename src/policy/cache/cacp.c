@@ -104,15 +104,17 @@ static int init_common(void **state, const CachePolicyEnv *env, char *err, size_
                         (unsigned)cfg_int_in(env->cfg, env->prefix, "critical_ways"), env->ways, env->cache);
     }
     if (ccbp0 > c->cmax) {
+      unsigned cmax = c->cmax; /* read before the free */
       snprintf(key, sizeof key, "%s.ccbp_init", env->prefix);
       cacp_free(c);
-      return cfg_errorf(env->cfg, key, err, errlen, "above counter_max (%u)", c->cmax);
+      return cfg_errorf(env->cfg, key, err, errlen, "above counter_max (%u)", cmax);
     }
   }
   if (ship0 > c->cmax) {
+    unsigned cmax = c->cmax;
     snprintf(key, sizeof key, "%s.ship_init", env->prefix);
     cacp_free(c);
-    return cfg_errorf(env->cfg, key, err, errlen, "above counter_max (%u)", c->cmax);
+    return cfg_errorf(env->cfg, key, err, errlen, "above counter_max (%u)", cmax);
   }
   size_t lines = (size_t)env->sets * env->ways;
   c->ccbp = malloc(c->mask + 1u);
