@@ -19,7 +19,7 @@ typedef struct SharedBlock {
 } SharedBlock;
 
 typedef struct PolicyOut {
-  char *path;
+  char *path, *key;
   OutFile of;
   bool opened, bad; /* bad: could not be opened */
 } PolicyOut;
@@ -73,7 +73,7 @@ void policy_gpu_free(PolicyGpu *g) {
     free(g->blocks[i].block);
     free(g->blocks[i].name);
   }
-  for (uint32_t i = 0; i < g->nouts; i++) free(g->outs[i].path);
+  for (uint32_t i = 0; i < g->nouts; i++) free(g->outs[i].path), free(g->outs[i].key);
   free(g->outs);
   free(g->blocks);
   free(g);
@@ -82,15 +82,20 @@ void policy_gpu_free(PolicyGpu *g) {
 int policy_out(PolicyGpu *g, const char *key, const char *path, char *err, size_t errlen) {
   char msg[PATH_MAX + 128];
   if (!g) return snprintf(err, errlen, "%s: no GPU to write '%s' for", key, path), -1;
-  for (uint32_t i = 0; i < g->nouts; i++)
-    if (!strcmp(g->outs[i].path, path)) return (int)i;
+  for (uint32_t i = 0; i < g->nouts; i++) /* the SMs' instances of one plugin share it; two keys may not */
+    if (!strcmp(g->outs[i].key, key) && !strcmp(g->outs[i].path, path)) return (int)i;
+    else if (out_same(g->outs[i].path, path)) /* a regular file (a device such as /dev/null may be shared) */
+      return snprintf(err, errlen, "'%s' is also %s's file (one would be lost)", path, g->outs[i].key), -1;
   if (out_check(path, msg, sizeof msg)) return snprintf(err, errlen, "%s", msg), -1;
   PolicyOut *no = realloc(g->outs, (g->nouts + 1) * sizeof *no);
   if (!no) return snprintf(err, errlen, "%s: out of memory", key), -1;
   g->outs = no;
   PolicyOut *o = &g->outs[g->nouts];
   memset(o, 0, sizeof *o);
-  if (!(o->path = strdup(path))) return snprintf(err, errlen, "%s: out of memory", key), -1;
+  if (!(o->path = strdup(path)) || !(o->key = strdup(key))) {
+    free(o->path);
+    return snprintf(err, errlen, "%s: out of memory", key), -1;
+  }
   return (int)g->nouts++;
 }
 

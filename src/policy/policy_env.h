@@ -63,7 +63,8 @@ const char *policy_gpu_error(const PolicyGpu *g);
  * a launch failed, or when it cannot be opened (the run then stops with that error).
  * policy_gpu_close calls the blocks' fini hooks (they write their last bytes) and then
  * commits every opened output if a kernel ran and no launch failed; otherwise every old
- * file stays as it was. Instances naming the same path share one output.
+ * file stays as it was. Instances naming the same path under the same key share one output;
+ * another key naming it is an error.
  * policy_out: a handle >= 0, or -1 with "cannot write 'PATH': reason" in err (the caller
  * names `key`, the configuration key of the path). */
 int policy_out(PolicyGpu *g, const char *key, const char *path, char *err, size_t errlen);

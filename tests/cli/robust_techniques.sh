@@ -61,6 +61,8 @@ expect 2 "observer.l1d-trace.file: cannot write '$d': Is a directory" -- \
 expect 2 "sched.caws.profile: cannot write" -- $W run vecadd --size tiny --sched caws --set sched.caws.profile="$d/no/p.prof"
 expect 2 "observer.phase-trace.sm: SM 99 does not exist \(sm.count = 15: 0 to 14\)" -- \
   $W run vecadd --size tiny --set sm.observers=phase-trace --set observer.phase-trace.file="$d/ph.txt" --set observer.phase-trace.sm=99
+expect 2 "observer.bypass.series: '$d/same.txt' is also observer.l1d-trace.file's file" -- $W config --check \
+  --set sm.observers=l1d-trace,bypass --set observer.l1d-trace.file="$d/same.txt" --set observer.bypass.series="$d/same.txt"
 # --json to our stdout appends to a log opened with >>; one file for two outputs is refused
 echo "first line" > "$d/log.txt"
 $W run vecadd --size tiny --functional --json /dev/stdout >> "$d/log.txt" || fail "json to /dev/stdout"
@@ -73,6 +75,7 @@ mkfifo "$d/fifo"
 expect 2 "cannot read '$d/fifo': not a regular file" -- timeout 20 $W run vecadd --size tiny --sched caws --set sched.caws.mode=read --set sched.caws.profile="$d/fifo"
 expect 2 "cannot read '$d/fifo': not a regular file" -- timeout 20 $W run vecadd --size tiny --set sm.observers=bypass --set observer.bypass.classes="$d/fifo"
 expect 2 "cannot read '$d/fifo': not a regular file" -- timeout 20 $W launch "$d/fifo"
+expect 2 "cannot read '$d/fifo': not a regular file" -- timeout 20 $W belady "$d/fifo"
 printf 'vecadd 3 ca\nvecadd 3 cg\n' > "$d/dup.cls"
 expect 2 "dup.cls: kernel vecadd pc 3 is listed twice" -- $W run vecadd --size tiny --set sm.observers=bypass --set observer.bypass.classes="$d/dup.cls"
 printf 'vecadd 99999999999 ca\n' > "$d/pc.cls"

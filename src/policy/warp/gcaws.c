@@ -10,8 +10,9 @@
  *    a previous run, its execution time (exit - launch cycles). With
  *    `sched.caws.mode = write` (the default) the run schedules as gto and
  *    writes the profile (`sched.caws.profile`; none named: nothing is
- *    written, so caws with its defaults runs as gto) when the GPU is freed; with `mode = read` it
- *    orders by the profile. Entries are keyed by kernel launch index, kernel
+ *    written, so caws with its defaults runs as gto) after a completed run
+ *    (a policy output, policy_env.h); with `mode = read` it orders by the
+ *    profile (caws_profile.h). Entries are keyed by kernel launch index, kernel
  *    name, CTA id and warp in the CTA; a launch whose kernel differs from the
  *    profile's, or a warp with no entry, stops the run with an error naming
  *    the key (policy_gpu_fail). caws keeps a CPL for its statistics only and
