@@ -177,6 +177,7 @@ int cli_classify(int argc, char **argv) {
   if (bench_parse_size(size, &bs) || (psize && bench_parse_size(psize, &bs)))
     return usage("unknown size (valid: tiny, small, paper)");
   if (ro.functional) return usage("profiling needs the timing model (no --functional)");
+  if (ro.tl_sets[0][0]) return usage("a timeline is for one run (warpsim run BENCH --timeline FILE)");
   if (!psize) psize = size;
   const BenchDesc *b = bench_find(target);
   /* the PTX modules: the benchmark's embedded files, or the launch file's `ptx` */

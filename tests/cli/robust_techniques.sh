@@ -107,6 +107,7 @@ arg c
 arg s32 128
 EOT
 expect 2 "--high: bad threshold 'nan'" -- $W classify "$d/v.launch" --high nan
+expect 2 "a timeline is for one run" -- $W classify "$d/v.launch" --timeline "$d/x.json"
 expect 2 "--low: bad threshold ''" -- $W classify "$d/v.launch" --low ""
 cp "$d/v.launch" "$d/v.keep"
 expect 2 "--out $d/v.launch is an input" -- $W classify "$d/v.launch" --out "$d/v.launch"
