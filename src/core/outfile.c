@@ -77,15 +77,10 @@ static int out_resolve(const char *path, char *out, size_t len, int *fd) {
   return errno = ELOOP, -1;
 }
 
-/* Opens an existing device or FIFO for writing without truncating it and without
- * blocking on a FIFO that has no reader (ENXIO). Returns the descriptor or -1. */
-static int out_open_node(const char *target) {
-  int fd = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return -1;
-  int fl = fcntl(fd, F_GETFL);
-  if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-  return fd;
-}
+/* Opens an existing device or FIFO for writing without truncating it (a FIFO waits for
+ * its reader, as any writer's would: `cat fifo & warpsim ... --json fifo`). Returns the
+ * descriptor or -1. */
+static int out_open_node(const char *target) { return open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY); }
 
 int out_check(const char *path, char *err, size_t errlen) {
   char target[PATH_MAX];
@@ -140,7 +135,7 @@ int out_open(OutFile *o, const char *path, char *err, size_t errlen) {
     if (d < 0 || !(o->f = fdopen(d, "w"))) {
       int e = errno;
       if (d >= 0) close(d);
-      return out_err(err, errlen, path, "write", e == ENXIO ? EPIPE : e), -1;
+      return out_err(err, errlen, path, "write", e), -1;
     }
     return 0;
   }
