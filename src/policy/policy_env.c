@@ -3,7 +3,6 @@
 #include "policy/policy_env.h"
 
 #include <limits.h>
-
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,10 +81,11 @@ void policy_gpu_free(PolicyGpu *g) {
 int policy_out(PolicyGpu *g, const char *key, const char *path, char *err, size_t errlen) {
   char msg[PATH_MAX + 128];
   if (!g) return snprintf(err, errlen, "%s: no GPU to write '%s' for", key, path), -1;
-  for (uint32_t i = 0; i < g->nouts; i++) /* the SMs' instances of one plugin share it; two keys may not */
+  for (uint32_t i = 0; i < g->nouts; i++) { /* the SMs' instances of one plugin share it; two keys may not */
     if (!strcmp(g->outs[i].key, key) && !strcmp(g->outs[i].path, path)) return (int)i;
-    else if (out_same(g->outs[i].path, path)) /* a regular file (a device such as /dev/null may be shared) */
+    if (out_same(g->outs[i].path, path)) /* a regular file (a device such as /dev/null may be shared) */
       return snprintf(err, errlen, "'%s' is also %s's file (one would be lost)", path, g->outs[i].key), -1;
+  }
   if (out_check(path, msg, sizeof msg)) return snprintf(err, errlen, "%s", msg), -1;
   PolicyOut *no = realloc(g->outs, (g->nouts + 1) * sizeof *no);
   if (!no) return snprintf(err, errlen, "%s: out of memory", key), -1;
