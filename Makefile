@@ -158,11 +158,11 @@ FUZZ_CC_OK := $(shell command -v $(FUZZ_CC) 2>/dev/null)
 FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(LIB_SRC))
 FUZZ_CLI_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(CLI_SRC) bench/common/bench.c)
-FUZZ_BIN := $(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_launch
+FUZZ_BIN := $(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_launch $(BUILD)/fuzz/fuzz_caws_profile $(BUILD)/fuzz/fuzz_classes
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(CPPFLAGS) $(if $(filter src/cli/main.c,$<),-Dmain=warpsim_cli_main) -MMD -MP -c -o $@ $<
-$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_config: $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
+$(BUILD)/fuzz/fuzz_ptx $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_caws_profile $(BUILD)/fuzz/fuzz_classes: $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -o $@ $^ -lm
 $(BUILD)/fuzz/fuzz_launch: tests/fuzz/fuzz_launch.c $(FUZZ_CLI_OBJ) $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -o $@ $^ -lm

@@ -5,8 +5,9 @@
  * (scheduler 1 stalls for the policy exactly while warp 1 is throttled), warp 0 is never
  * throttled, each warp's issue counts add up to its instructions, the policy's counter track
  * (gauges) steps from 1 to 0 at the first window after HOLD, the same intervals with
- * sm.skip_idle_cycles=false, a cycle window clips the intervals exactly, and the timeline.*
- * keys' errors name the key. */
+ * sm.skip_idle_cycles=false, a cycle window clips the intervals exactly, the timeline.*
+ * keys' errors name the key, and the finished intervals add up to gpu.exit_wait_cycles also when
+ * a finished warp's slot is taken by a new CTA's warp while its own CTA is still resident. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,10 +212,63 @@ static void test_config_errors(void) {
   }
 }
 
+/* Warp 0 of each 512-thread CTA loops (4 times longer in even CTAs), its 15 other warps exit at
+ * once. The SM admits a CTA by its count of resident CTAs' warps (48) and places its warps in the
+ * first free slots: when an odd CTA exits, the next CTA's warps take the slots of an even CTA's
+ * finished warps while that CTA (held by its warp 0) is still resident. */
+static const char lag_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry lag(.param .u32 n)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n"
+    "  mov.u32 %r3, %tid.x;\n  setp.ge.u32 %p2, %r3, 32;\n  @%p2 bra $D;\n"
+    "  ld.param.u32 %r1, [n];\n  mov.u32 %r2, 0;\n"
+    "  mov.u32 %r4, %ctaid.x;\n  and.b32 %r4, %r4, 1;\n  setp.eq.u32 %p2, %r4, 0;\n"
+    "  @%p2 shl.b32 %r1, %r1, 2;\n"
+    "$L:\n  add.u32 %r2, %r2, 3;\n  add.u32 %r1, %r1, -1;\n  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra $L;\n"
+    "$D:\n  ret;\n}\n"
+    "//@warpsim regs lag 8\n";
+
+static void test_finished_slot_reuse(void) {
+  const char *sets[] = {"sm.count=1", "timeline.merge_cycles=0", "sched.policy=lrr", NULL};
+  TestGpu t;
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return;
+  }
+  char *text = NULL, err[256];
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  WsModule *mod = NULL;
+  WsFunction *fn = NULL;
+  CHECK(f && gpu_timeline_start(t.gpu, f, err, sizeof err) == 0);
+  if (!test_gpu_load(&t, &mod, &fn, lag_ptx, "lag")) {
+    uint32_t iters = 300;
+    void *params[] = {&iters};
+    CHECK(ws_launch_kernel(fn, 8, 1, 1, 512, 1, 1, 0, params) == WS_SUCCESS);
+  } else {
+    CHECK(0);
+  }
+  CHECK(gpu_timeline_finish(t.gpu) == 0);
+  fclose(f);
+  char *stats = test_gpu_json(&t);
+  test_gpu_close(&t);
+  CHECK(text && stats);
+  if (text && stats) {
+    int n = intervals(text, iv, MAXI);
+    unsigned long long fin = 0, moved = 0;
+    for (int i = 0; i < n; i++)
+      if (!strcmp(iv[i].name, "finished")) fin += iv[i].dur, moved += iv[i].tid >= 100000 ? iv[i].dur : 0;
+    CHECK_EQ_U64(fin, test_json_u64(stats, NULL, "exit_wait_cycles"));
+    CHECK(moved > 0); /* the scenario happened: some finished warp's slot was taken */
+  }
+  free(text), free(stats);
+}
+
 int main(void) {
   CHECK(policy_register(POLICY_WARP, hold_policy.name, &hold_policy) == 0);
   TEST_RUN(test_throttled_matches_policy_stalls);
   TEST_RUN(test_window_clips);
   TEST_RUN(test_config_errors);
+  TEST_RUN(test_finished_slot_reuse);
   return TEST_DONE();
 }

@@ -2,11 +2,13 @@
  * l1d-trace file (sm.observers=l1d-trace) per SM under OPT, LRU and FIFO on
  * the configuration's L1D geometry (l1d.size, l1d.assoc, l1d.line_size) and
  * prints misses and MPKI beside the online cache's (analysis/belady.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/belady.h"
 #include "cli/cli.h"
+#include "core/infile.h"
 
 static double mpki(uint64_t misses, uint64_t insts) {
   return insts ? 1000.0 * (double)misses / (double)insts : 0.0;
@@ -46,13 +48,13 @@ int cli_belady(int argc, char **argv) {
   }
   BeladyGeom g = {
       .sets = (uint32_t)(size / (assoc * ls)), .assoc = (uint32_t)assoc, .line_size = (uint32_t)ls};
-  FILE *f = fopen(path, "r");
+  char err[PATH_MAX + 64];
+  FILE *f = in_open(path, (size_t)1 << 40, err, sizeof err); /* a regular file: a FIFO would block */
   if (!f) {
-    fprintf(stderr, "warpsim belady: cannot read %s\n", path);
+    fprintf(stderr, "warpsim belady: %s\n", err);
     return 2;
   }
   BeladyTrace t;
-  char err[256];
   int rc = belady_trace_read(f, &t, err, sizeof err);
   fclose(f);
   if (rc) {

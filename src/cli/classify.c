@@ -18,15 +18,21 @@
  * access, and a bypassed load loses it: gemm), `--tag-hits` counts tag hits only. A load never
  * executed in the profile (access 0) is cm. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis/loadcfg.h"
 #include "bench.h"
 #include "cli/cli.h"
+#include "core/infile.h"
+#include "core/outfile.h"
+
+#define CLASSIFY_MAX_INPUT ((size_t)64 << 20) /* bytes of a launch file or its PTX */
 
 typedef struct CKernel {
   LcfgKernel g;
@@ -53,22 +59,18 @@ static int run_self(char *const *args) {
   return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *t = malloc(cap);
-  for (size_t k; t && (k = fread(t + n, 1, cap - n - 1, f)) > 0;) {
-    n += k;
-    if (n + 1 == cap) {
-      char *u = realloc(t, cap *= 2);
-      if (!u) free(t);
-      t = u;
-    }
-  }
-  fclose(f);
-  if (t) t[n] = 0;
-  return t;
+/* Whether two paths name the same file (an output that would overwrite an input). */
+static int same_file(const char *a, const char *b) {
+  struct stat x, y;
+  return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* A threshold: a number in [0, 1] (not empty, not nan). */
+static int parse_threshold(const char *s, double *v) {
+  char *end;
+  errno = 0;
+  *v = strtod(s, &end);
+  return end == s || *end || errno || !(*v >= 0 && *v <= 1) ? -1 : 0;
 }
 
 /* Adds the profile's counts of the loads cached in this run (cached[k][l]) to dst. */
@@ -153,13 +155,15 @@ int cli_classify(int argc, char **argv) {
     if (k) continue;
     static const char *const valued[] = {"--size", "--profile-size", "--high", "--low", "--out", NULL};
     if (cli_missing_value("warpsim classify", argc, argv, i, valued)) return 2;
-    char *end;
     if (!strcmp(a, "--size")) size = argv[++i];
     else if (!strcmp(a, "--profile-size")) psize = argv[++i];
     else if (!strcmp(a, "--out")) out = argv[++i];
     else if (!strcmp(a, "--high") || !strcmp(a, "--low")) {
-      double v = strtod(argv[++i], &end);
-      if (*end || v < 0 || v > 1) return usage("thresholds are numbers in [0, 1]");
+      double v;
+      if (parse_threshold(argv[++i], &v)) {
+        fprintf(stderr, "warpsim classify: %s: bad threshold '%s' (a number in [0, 1])\n", a, argv[i]);
+        return 2;
+      }
       *(a[2] == 'h' ? &high : &low) = v;
     } else if (!strcmp(a, "--no-groups")) groups = 0;
     else if (!strcmp(a, "--tag-hits")) merge_hits = 0;
@@ -173,6 +177,7 @@ int cli_classify(int argc, char **argv) {
   if (bench_parse_size(size, &bs) || (psize && bench_parse_size(psize, &bs)))
     return usage("unknown size (valid: tiny, small, paper)");
   if (ro.functional) return usage("profiling needs the timing model (no --functional)");
+  if (ro.tl_sets[0][0]) return usage("a timeline is for one run (warpsim run BENCH --timeline FILE)");
   if (!psize) psize = size;
   const BenchDesc *b = bench_find(target);
   /* the PTX modules: the benchmark's embedded files, or the launch file's `ptx` */
@@ -185,6 +190,8 @@ int cli_classify(int argc, char **argv) {
   CKernel *ks = NULL;
   uint32_t nk = 0;
   char only_kernel[256] = ""; /* a launch file's kernel: the one its profile runs */
+  OutFile of = {.fd = -1};
+  char tmp_dir[PATH_MAX] = "";
   if (b) {
     const char *path, *text;
     size_t n = strlen(b->name);
@@ -199,8 +206,8 @@ int cli_classify(int argc, char **argv) {
       }
     }
   } else {
-    char *t = read_file(target);
-    if (!t) { fprintf(stderr, "warpsim classify: '%s' is neither a benchmark (see `warpsim list`) nor a readable launch file\n", target); return 2; }
+    char *t = in_read(target, CLASSIFY_MAX_INPUT, NULL, err, sizeof err);
+    if (!t) { fprintf(stderr, "warpsim classify: '%s' is not a benchmark (see `warpsim list`), and as a launch file: %s\n", target, err); return 2; }
     char ptx[1024] = "";
     for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
       while (*l == ' ' || *l == '\t') l++;
@@ -214,8 +221,12 @@ int cli_classify(int argc, char **argv) {
     }
     free(t);
     if (!ptx[0]) { fprintf(stderr, "warpsim classify: %s: no `ptx` statement\n", target); return 2; }
-    char *text = read_file(ptx);
-    if (!text) { fprintf(stderr, "warpsim classify: cannot read %s\n", ptx); return 2; }
+    if (out && (same_file(out, target) || same_file(out, ptx))) {
+      fprintf(stderr, "warpsim classify: --out %s is an input (%s); name another file\n", out, same_file(out, target) ? target : ptx);
+      return 2;
+    }
+    char *text = in_read(ptx, CLASSIFY_MAX_INPUT, NULL, err, sizeof err);
+    if (!text) { fprintf(stderr, "warpsim classify: %s\n", err); return 2; }
     mods[0] = ptx_module_parse(text, ptx, err, sizeof err);
     free(text);
     if (!mods[0]) { fprintf(stderr, "warpsim classify: %s\n", err); return 2; }
@@ -243,10 +254,25 @@ int cli_classify(int argc, char **argv) {
       for (uint32_t g = 0; g < c->g.ngroups; g++)
         if (groups && c->g.group_size[g] > 1) c->multi[c->nmulti++] = g;
     }
-  /* profiling runs (run -1: the discovery run, every load cached) */
-  char cls_path[64], prof_path[64];
-  snprintf(cls_path, sizeof cls_path, "/tmp/warpsim-classify-%ld.cls", (long)getpid());
-  snprintf(prof_path, sizeof prof_path, "/tmp/warpsim-classify-%ld.prof", (long)getpid());
+  if (!nk) { /* a class file with no load would silently classify nothing */
+    if (only_kernel[0]) fprintf(stderr, "warpsim classify: %s: kernel %s is not an entry of its PTX\n", target, only_kernel);
+    else fprintf(stderr, "warpsim classify: %s: no kernel entry in its PTX\n", target);
+    rc = 2;
+    goto out;
+  }
+  /* the class file: opened now (an unwritable --out fails before the profiling runs), whole or nothing */
+  if (out && out_open(&of, out, err, sizeof err)) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
+  /* profiling runs (run -1: the discovery run, every load cached), their files in a private folder */
+  const char *tmpdir = getenv("TMPDIR");
+  if (snprintf(tmp_dir, sizeof tmp_dir, "%s/warpsim-classify-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp") >= (int)sizeof tmp_dir ||
+      !mkdtemp(tmp_dir)) {
+    fprintf(stderr, "warpsim classify: cannot make a temporary folder %s: %s\n", tmp_dir, strerror(errno));
+    tmp_dir[0] = 0;
+    goto out;
+  }
+  char cls_path[PATH_MAX + 16], prof_path[PATH_MAX + 16];
+  snprintf(cls_path, sizeof cls_path, "%s/loads.cls", tmp_dir);
+  snprintf(prof_path, sizeof prof_path, "%s/loads.prof", tmp_dir);
   uint32_t nruns = plan_runs(ks, nk, &maxloads, &maxmulti);
   for (int64_t r = discover ? -1 : 0; r < (int64_t)nruns || r < 0; r++) {
     const int group = r >= (int64_t)maxloads;
@@ -267,8 +293,7 @@ int cli_classify(int argc, char **argv) {
     args[na++] = (char *)target;
     if (b) args[na++] = "--size", args[na++] = (char *)psize;
     if (ro.config) args[na++] = "--config", args[na++] = (char *)ro.config;
-    if (ro.sched_set[0]) args[na++] = "--set", args[na++] = ro.sched_set;
-    for (int s = 0; s < ro.nsets; s++) args[na++] = "--set", args[na++] = (char *)ro.sets[s];
+    for (int s = 0; s < ro.nall; s++) args[na++] = "--set", args[na++] = (char *)ro.all[s]; /* --sched, --max-cycles... in order */
     snprintf(sets[0], sizeof sets[0], "sm.observers=bypass");
     snprintf(sets[1], sizeof sets[1], "observer.bypass.classes=%s", cls_path);
     snprintf(sets[2], sizeof sets[2], "observer.bypass.default=cg");
@@ -289,8 +314,7 @@ int cli_classify(int argc, char **argv) {
   }
   remove(cls_path), remove(prof_path);
   /* Algorithm 1 */
-  FILE *o = out ? fopen(out, "w") : stdout;
-  if (!o) { fprintf(stderr, "warpsim classify: cannot write %s\n", out); goto out; }
+  FILE *o = out ? of.f : stdout;
   if (b)
     fprintf(o, "# warpsim classify %s: evaluation size %s, profiled at %s", target, size, psize);
   else
@@ -320,12 +344,14 @@ int cli_classify(int argc, char **argv) {
       fprintf(o, "%s %u %s\n", c->g.name, ld->pc, cls);
     }
   }
-  if (out && fclose(o)) { fprintf(stderr, "warpsim classify: cannot write %s\n", out); goto out; }
+  if (out && out_commit(&of, err, sizeof err)) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
   rc = 0;
   goto out;
 oom:
   fprintf(stderr, "warpsim classify: out of memory\n");
 out:
+  out_abort(&of);
+  if (tmp_dir[0]) rmdir(tmp_dir);
   for (uint32_t k = 0; k < nk; k++) ckernel_free(&ks[k]);
   free(ks);
   for (uint32_t m = 0; m < nmods; m++) ptx_module_free(mods[m], NULL);

@@ -27,7 +27,8 @@
 
 #include "bench.h"
 #include "cli/cli.h"
-#include "cli/outfile.h"
+#include "core/infile.h"
+#include "core/outfile.h"
 #include "cli/timeline_out.h"
 #include "sm/gpu.h"
 
@@ -107,6 +108,35 @@ static int value_bits(const char *t, const char *v, uint64_t *out) {
   if (*end || end == v || errno) return -1;
   if (bits < 64 && x >> bits) return -1;
   *out = x;
+  return 0;
+}
+
+/* A computed value -> raw bits of type t, as value_bits would give for its text (integers
+ * rounded half to even like "%.0f"), without the text: a 100 M element `seq` fill takes a
+ * fraction of a second. -1 when out of the type's range (or NaN for an integer type). */
+static int number_bits(const char *t, double x, uint64_t *out) {
+  if (t[0] == 'f') {
+    if (!strcmp(t, "f32")) {
+      if (isfinite(x) && fabs(x) > FLT_MAX) return -1;
+      float f = (float)x;
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      *out = u;
+    } else memcpy(out, &x, 8);
+    return 0;
+  }
+  int bits = type_size(t) * 8;
+  if (!bits || !isfinite(x)) return -1;
+  double r = nearbyint(x);
+  if (t[0] == 's') {
+    double lo = -ldexp(1.0, bits - 1), hi = ldexp(1.0, bits - 1);
+    if (r < lo || r >= hi) return -1;
+    long long y = (long long)r;
+    *out = bits < 64 ? (uint64_t)y & ((1ull << bits) - 1) : (uint64_t)y;
+    return 0;
+  }
+  if (r < 0 || r >= ldexp(1.0, bits)) return -1;
+  *out = (uint64_t)r;
   return 0;
 }
 
@@ -195,9 +225,13 @@ static int fill_buffer(Launch *L, LBuf *b, char **tok, int n) {
         if (kind == 2 || kind == 3) {
           double x = kind == 2 ? start + step * (double)(i0 + i)
                                : lo + (hi - lo) * ((double)(bench_rng_u64(&g) >> 11) / 9007199254740992.0);
-          char tmp[64];
-          snprintf(tmp, sizeof tmp, b->type[0] == 'f' ? "%.17g" : "%.0f", b->type[0] == 'f' || kind == 2 ? x : floor(x));
-          if (value_bits(b->type, tmp, &v)) { rc = lerr(L, "initial value out of range for '%s'", b->type); break; }
+          if (number_bits(b->type, b->type[0] == 'f' || kind == 2 ? x : floor(x), &v)) {
+            char what[96];
+            snprintf(what, sizeof what, "%.17g (element %llu)", x, (unsigned long long)(i0 + i));
+            fprintf(stderr, "%s:%d: initial value %s out of range for '%s'\n", L->src, L->line, what, b->type);
+            rc = -1;
+            break;
+          }
         }
         memcpy(h + i * (uint64_t)b->esize, &v, (size_t)b->esize);
       }
@@ -389,8 +423,9 @@ int cli_launch(int argc, char **argv) {
       i++;
       if (statement(L, line)) goto out;
     } else if (argv[i][0] != '-') {
-      FILE *f = fopen(argv[i], "r");
-      if (!f) { fprintf(stderr, "warpsim launch: cannot open '%s': %s\n", argv[i], strerror(errno)); goto out; }
+      char ierr[PATH_MAX + 64];
+      FILE *f = in_open(argv[i], (size_t)64 << 20, ierr, sizeof ierr); /* a regular file: a FIFO would block */
+      if (!f) { fprintf(stderr, "warpsim launch: %s\n", ierr); goto out; }
       L->src = argv[i];
       const char *slash = strrchr(argv[i], '/');
       snprintf(L->dir, sizeof L->dir, "%.*s", slash ? (int)(slash - argv[i]) : 0, argv[i]);
@@ -490,7 +525,11 @@ out:
   cli_timeline_abort(&tl);
   free(line);
   launch_free(L);
-  gpu_free(gpu);
+  char cerr[PATH_MAX + 160];
+  if (gpu_close(gpu, cerr, sizeof cerr)) { /* the policies' output files (profiles, traces) */
+    fprintf(stderr, "warpsim launch: %s\n", cerr);
+    if (!rc) rc = 1;
+  }
   cfg_free(cfg);
   return rc;
 }

@@ -12,7 +12,7 @@
 
 #include "bench.h"
 #include "cli/cli.h"
-#include "cli/outfile.h"
+#include "core/outfile.h"
 #include "cli/timeline_out.h"
 #include "core/config.h"
 #include "sm/gpu.h"
@@ -127,13 +127,15 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
                                        "--timeline-cycles", "--timeline-sms", NULL};
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
+  if (o->nall == (int)(sizeof o->all / sizeof o->all[0])) { fprintf(stderr, "warpsim: too many options\n"); return -1; }
   if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
   if (*i + 1 >= argc) return 0;
   if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
-  if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
+  if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); o->all[o->nall++] = o->sched_set; return 1; }
   if (!strcmp(a, "--max-insts") || !strcmp(a, "--max-cycles")) {
     int c = a[6] == 'c';
     snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
+    o->all[o->nall++] = o->limit_sets[c];
     return 1;
   }
   static const char *const tl_opts[3] = {"--timeline", "--timeline-cycles", "--timeline-sms"};
@@ -144,11 +146,13 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
         fprintf(stderr, "warpsim: %s: value too long\n", a);
         return -1;
       }
+      o->all[o->nall++] = o->tl_sets[k];
       return 1;
     }
   if (!strcmp(a, "--set")) {
     if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
     o->sets[o->nsets++] = argv[++*i];
+    o->all[o->nall++] = argv[*i];
     return 1;
   }
   return 0;
@@ -176,13 +180,8 @@ Config *cli_make_config(RunOpts *o) {
   if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
   const char *files[1] = {path};
   int n = 0;
-  const char *sets[MAX_SETS + 6];
-  if (o->sched_set[0]) sets[n++] = o->sched_set;
-  for (int c = 0; c < 2; c++)
-    if (o->limit_sets[c][0]) sets[n++] = o->limit_sets[c];
-  for (int c = 0; c < 3; c++)
-    if (o->tl_sets[c][0]) sets[n++] = o->tl_sets[c];
-  for (int i = 0; i < o->nsets; i++) sets[n++] = o->sets[i];
+  const char *sets[MAX_SETS + 8];
+  for (int i = 0; i < o->nall; i++) sets[n++] = o->all[i]; /* in command-line order: `--set sched.policy=lrr --sched gto` is gto */
   if (cfg_resolve(cfg, files, 1, sets, n)) {
     fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
     cfg_free(cfg);
@@ -330,6 +329,12 @@ static int cmd_run(int argc, char **argv) {
     cfg_free(cfg);
     return 2;
   }
+  if (json && cfg && strcmp(cfg_str(cfg, "timeline.file"), "none") && out_same(json, cfg_str(cfg, "timeline.file"))) {
+    fprintf(stderr, "warpsim run: --json %s and the timeline %s are the same file (one would be lost)\n", json,
+            cfg_str(cfg, "timeline.file"));
+    cfg_free(cfg);
+    return 2;
+  }
   if (ro.functional) { cfg_free(cfg); cfg = NULL; }
   OutFile of = {0};
   if (json) { /* an unwritable --json fails now, not after the run */
@@ -365,7 +370,8 @@ static int cmd_run(int argc, char **argv) {
   if (cli_timeline_close(&tl, g, "warpsim run")) rc = 1;
   if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;
   out_abort(&of);
-  gpu_free(g);
+  char cerr[PATH_MAX + 160];
+  if (gpu_close(g, cerr, sizeof cerr)) { fprintf(stderr, "warpsim run: %s\n", cerr); rc = 1; } /* the policies' files */
   cfg_free(cfg);
   return rc;
 }

@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "cli/outfile.h"
+#include "core/outfile.h"
 #include "core/config.h"
 #include "sm/gpu.h"
 

@@ -401,12 +401,18 @@ static char *cfg_read_file(const char *path) {
   }
   close(fd);
   buf[n] = 0;
+  if (memchr(buf, 0, n)) { /* the text would end there and the rest be ignored unseen */
+    free(buf);
+    errno = EILSEQ;
+    return NULL;
+  }
   return buf;
 }
 
 /* Why a file could not be read, for messages (EINVAL: not a regular file). */
 static const char *cfg_read_error(int e) {
-  return e == EINVAL ? "not a regular file" : e == EFBIG ? "larger than 16 MiB" : strerror(e);
+  return e == EINVAL ? "not a regular file" : e == EFBIG ? "larger than 16 MiB"
+         : e == EILSEQ ? "holds a NUL byte (not a text file)" : strerror(e);
 }
 
 static int cfg_load_text(Config *cfg, const char *text, const char *name, int depth);

@@ -17,7 +17,7 @@ const CfgParam sm_cfg_params[] = {
      .type = CFG_INT,
      .def = "700",
      .min = 1,
-     .max = 100000,
+     .max = 10000,
      .desc = "core clock (MHz); the interconnect and L2 run on it, DRAM has its own"},
     {.key = "warp_size", .type = CFG_INT, .def = "32", .min = 32, .max = 32,
      .desc = "threads per warp (32 only: PTX's warp size, which the functional core is built on)"},
@@ -193,18 +193,20 @@ const CfgParam unit_cfg_params[] = {
 
 /* Run limits: a kernel that never ends (an endless loop, a spin lock between the lanes of one
  * warp, which the SIMT stack cannot run) is stopped with a report instead of running forever.
- * Per launch; 0 = no limit. The defaults are hundreds of times a `small` benchmark run (kmeans:
- * 1.5e7 warp instructions, 2.7e7 cycles) and stop a runaway kernel after minutes to hours. */
+ * Per launch; 0 = no limit. The defaults stop a runaway within minutes, not hours (functional
+ * about 20 M warp instructions/s, timing about 2 M, on one core): 1e9 cycles is 1.4 s of GPU time
+ * at 700 MHz, far beyond any benchmark's launch, and 4e9 warp instructions hundreds of times a
+ * `small` launch (kmeans: 1.5e7 warp instructions, 2.7e7 cycles). */
 const CfgParam limit_cfg_params[] = {
     {.key = "max_warp_insts",
      .type = CFG_INT,
-     .def = "10000000000",
+     .def = "4000000000",
      .min = 0,
      .max = INT64_MAX,
      .desc = "stop a launch after this many warp instructions (0: never; --max-insts)"},
     {.key = "max_cycles",
      .type = CFG_INT,
-     .def = "10000000000",
+     .def = "1000000000",
      .min = 0,
      .max = INT64_MAX,
      .desc = "timing model: stop a launch after this many cycles (0: never; --max-cycles)"},

@@ -20,7 +20,7 @@ const CfgParam dram_cfg_params[] = {
      .type = CFG_INT,
      .def = "924",
      .min = 1,
-     .max = 100000,
+     .max = 10000,
      .desc = "DRAM command clock (MHz)"},
     {.key = "banks", .type = CFG_INT, .def = "16", .min = 1, .max = 1024, .desc = "banks per channel"},
     {.key = "row_size",

@@ -2,9 +2,12 @@
  * blocks) and the policy statistics collector. See policy_env.h. */
 #include "policy/policy_env.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/outfile.h"
 
 /* ---- per-GPU context ---- */
 typedef struct SharedBlock {
@@ -14,9 +17,18 @@ typedef struct SharedBlock {
   void *block;
 } SharedBlock;
 
+typedef struct PolicyOut {
+  char *path, *key;
+  OutFile of;
+  bool opened, bad; /* bad: could not be opened */
+} PolicyOut;
+
 struct PolicyGpu {
   PolicyKernel kernel;
   bool failed;
+  bool ran, launch_failed, closed;
+  PolicyOut *outs;
+  uint32_t nouts;
   char error[512];
   char kname[128];
   SharedBlock *blocks;
@@ -25,15 +37,85 @@ struct PolicyGpu {
 
 PolicyGpu *policy_gpu_create(void) { return calloc(1, sizeof(PolicyGpu)); }
 
+int policy_gpu_close(PolicyGpu *g, char *err, size_t errlen) {
+  if (!g || g->closed) return 0;
+  bool failed_before = g->failed;
+  for (uint32_t i = 0; i < g->n; i++)
+    if (g->blocks[i].fini) g->blocks[i].fini(g->blocks[i].block), g->blocks[i].fini = NULL;
+  g->closed = true;
+  bool keep = g->ran && !g->launch_failed && !g->failed;
+  int rc = 0;
+  if (g->failed && !failed_before) { /* a fini hook could not write its output */
+    if (!err) fprintf(stderr, "warpsim: %s\n", g->error);
+    else snprintf(err, errlen, "%s", g->error);
+    rc = -1;
+  }
+  for (uint32_t i = 0; i < g->nouts; i++) {
+    PolicyOut *o = &g->outs[i];
+    if (!o->opened) continue;
+    char msg[PATH_MAX + 160];
+    if (!keep) out_abort(&o->of);
+    else if (out_commit(&o->of, msg, sizeof msg)) {
+      if (!err) fprintf(stderr, "warpsim: %s\n", msg);
+      else if (!rc) snprintf(err, errlen, "%s", msg);
+      rc = -1;
+    }
+    o->opened = false;
+  }
+  return rc;
+}
+
 void policy_gpu_free(PolicyGpu *g) {
   if (!g) return;
+  policy_gpu_close(g, NULL, 0);
   for (uint32_t i = 0; i < g->n; i++) {
-    if (g->blocks[i].fini) g->blocks[i].fini(g->blocks[i].block);
     free(g->blocks[i].block);
     free(g->blocks[i].name);
   }
+  for (uint32_t i = 0; i < g->nouts; i++) free(g->outs[i].path), free(g->outs[i].key);
+  free(g->outs);
   free(g->blocks);
   free(g);
+}
+
+int policy_out(PolicyGpu *g, const char *key, const char *path, char *err, size_t errlen) {
+  char msg[PATH_MAX + 128];
+  if (!g) return snprintf(err, errlen, "%s: no GPU to write '%s' for", key, path), -1;
+  for (uint32_t i = 0; i < g->nouts; i++) { /* the SMs' instances of one plugin share it; two keys may not */
+    if (!strcmp(g->outs[i].key, key) && !strcmp(g->outs[i].path, path)) return (int)i;
+    if (out_same(g->outs[i].path, path)) /* a regular file (a device such as /dev/null may be shared) */
+      return snprintf(err, errlen, "'%s' is also %s's file (one would be lost)", path, g->outs[i].key), -1;
+  }
+  if (out_check(path, msg, sizeof msg)) return snprintf(err, errlen, "%s", msg), -1;
+  PolicyOut *no = realloc(g->outs, (g->nouts + 1) * sizeof *no);
+  if (!no) return snprintf(err, errlen, "%s: out of memory", key), -1;
+  g->outs = no;
+  PolicyOut *o = &g->outs[g->nouts];
+  memset(o, 0, sizeof *o);
+  if (!(o->path = strdup(path)) || !(o->key = strdup(key))) {
+    free(o->path);
+    return snprintf(err, errlen, "%s: out of memory", key), -1;
+  }
+  return (int)g->nouts++;
+}
+
+FILE *policy_out_file(PolicyGpu *g, int h) {
+  if (!g || h < 0 || (uint32_t)h >= g->nouts || !g->ran || g->launch_failed || g->closed) return NULL;
+  PolicyOut *o = &g->outs[h];
+  if (o->opened) return o->of.f;
+  if (o->bad) return NULL;
+  char msg[PATH_MAX + 128];
+  if (out_open(&o->of, o->path, msg, sizeof msg)) {
+    o->bad = true;
+    policy_gpu_fail(g, "%s", msg);
+    return NULL;
+  }
+  o->opened = true;
+  return o->of.f;
+}
+
+void policy_gpu_launch_failed(PolicyGpu *g) {
+  if (g) g->launch_failed = true;
 }
 
 void policy_gpu_fail(PolicyGpu *g, const char *fmt, ...) {
@@ -57,6 +139,7 @@ void policy_gpu_set_kernel(PolicyGpu *g, const PolicyKernel *k) {
     return;
   }
   g->kernel = *k;
+  g->ran = true;
   snprintf(g->kname, sizeof g->kname, "%s", k->name ? k->name : "");
   g->kernel.name = g->kname;
 }

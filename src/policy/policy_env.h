@@ -55,6 +55,27 @@ void *policy_shared(PolicyGpu *g, const char *name, size_t size, void (*fini)(vo
 void policy_gpu_fail(PolicyGpu *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *policy_gpu_error(const PolicyGpu *g);
 
+/* ---- output files (profiles, traces, series) ----
+ * A plugin names each file it writes from init() with policy_out: the path is checked (an
+ * unwritable one fails the configuration, before any run) and nothing is created or
+ * truncated. policy_out_file opens it when first asked during a run (core/outfile.h: a
+ * temporary beside it; a device or FIFO directly): NULL before any kernel has begun, after
+ * a launch failed, or when it cannot be opened (the run then stops with that error).
+ * policy_gpu_close calls the blocks' fini hooks (they write their last bytes) and then
+ * commits every opened output if a kernel ran and no launch failed; otherwise every old
+ * file stays as it was. Instances naming the same path under the same key share one output;
+ * another key naming it is an error.
+ * policy_out: a handle >= 0, or -1 with "cannot write 'PATH': reason" in err (the caller
+ * names `key`, the configuration key of the path). */
+int policy_out(PolicyGpu *g, const char *key, const char *path, char *err, size_t errlen);
+FILE *policy_out_file(PolicyGpu *g, int handle);
+/* The engine reports a launch that did not complete (its outputs are then dropped). */
+void policy_gpu_launch_failed(PolicyGpu *g);
+/* Fini hooks, then the outputs committed or dropped; 0, or -1 with the first output that
+ * could not be written in err (err NULL: printed). Later calls do nothing; policy_gpu_free
+ * closes a GPU that was not closed. */
+int policy_gpu_close(PolicyGpu *g, char *err, size_t errlen);
+
 /* ---- statistics ---- */
 /* How the values of one statistic combine over the instances of a policy
  * (the SMs' schedulers, the L1Ds, the L2 slices). */

@@ -269,5 +269,10 @@ uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslot
  * its keys <prefix>.vta_entries and <prefix>.vta_ways, the ways dividing the entries.
  * Returns 0, or -1 with a configuration error naming the key in err. */
 int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *ways, char *err, size_t errlen);
+/* The host memory one plugin's tables may take over all SMs: a size parameter that would eat
+ * the machine is a configuration error before anything is allocated, not a swap storm. */
+#define POLICY_MEM_MAX ((uint64_t)2 << 30)
+/* 0 when `bytes_per_sm` times sm.count fits POLICY_MEM_MAX, else -1 with an error on `key`. */
+int policy_mem_check(const WarpSchedEnv *env, const char *key, uint64_t bytes_per_sm, char *err, size_t errlen);
 
 #endif

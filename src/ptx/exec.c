@@ -392,6 +392,7 @@ void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len) {
 
 size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t *budget) {
   size_t n = 0;
+  if (len) buf[0] = 0; /* terminated even when no warp is described */
   const PtxLaunch *L = c->launch;
 #define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
   for (uint32_t i = 0; i < c->nwarps && *budget; i++) {

@@ -304,12 +304,15 @@ static WsResult limit_report(WsContext *ctx, const PtxLaunch *L, PtxCta **slots,
   char msg[900];
   size_t n = 0;
   uint32_t budget = 4;
+  msg[0] = 0; /* no CTA resident: an empty list, not stack bytes */
   for (uint32_t s = 0; s < nslots && n < sizeof msg - 1 && budget; s++)
     if (slots[s]) n += ptx_cta_describe_running(slots[s], msg + n, sizeof msg - n, &budget);
   return fail(ctx, WS_ERROR_LIMIT,
               "kernel %s: stopped after %llu warp instructions (limit.max_warp_insts = %llu, --max-insts): an endless "
-              "loop, or a kernel longer than the limit; running:%s",
-              L->fn->name, (unsigned long long)insts, (unsigned long long)ctx->opt.max_warp_insts, msg);
+              "loop, or a kernel longer than the limit (raise it with --set limit.max_warp_insts=N, 0 for none); "
+              "running:%s",
+              L->fn->name, (unsigned long long)insts, (unsigned long long)ctx->opt.max_warp_insts,
+              msg[0] ? msg : " no warp between instructions");
 }
 
 /* Why: CTAs run interleaved (up to resident_ctas at once, each warp for a

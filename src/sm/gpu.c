@@ -154,6 +154,13 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   return g;
 }
 
+int gpu_close(Gpu *g, char *err, size_t errlen) {
+  if (!g) return 0;
+  int rc = g->ms ? policy_gpu_close(memsys_policy_gpu(g->ms), err, errlen) : 0;
+  gpu_free(g);
+  return rc;
+}
+
 void gpu_free(Gpu *g) {
   if (!g) return;
   tl_free(g->tl); /* before the SMs: they end their kernel without it */
@@ -233,9 +240,11 @@ static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t 
   for (uint32_t i = 0; i < g->nsm && budget; i++)
     for (uint32_t c = 0; c < g->sms[i]->max_ctas && budget && n < sizeof buf - 1; c++)
       if (g->sms[i]->ctas[c].cta) n += ptx_cta_describe_running(g->sms[i]->ctas[c].cta, buf + n, sizeof buf - n, &budget);
+  const char *key = what[0] == 'c' ? "cycles" : "warp_insts";
   snprintf(err, errlen, "kernel %s: stopped after %llu %s (limit.max_%s = %llu, --max-%s): an endless loop, or a kernel "
-           "longer than the limit; running:%s", kernel, (unsigned long long)count, what,
-           what[0] == 'c' ? "cycles" : "warp_insts", (unsigned long long)limit, what[0] == 'c' ? "cycles" : "insts", buf);
+           "longer than the limit (raise it with --set limit.max_%s=N, 0 for none); running:%s", kernel,
+           (unsigned long long)count, what, key, (unsigned long long)limit, what[0] == 'c' ? "cycles" : "insts", key,
+           buf[0] ? buf : " no warp between instructions");
 }
 
 /* The L2 slices' accepted reads and allocating read misses so far. */
@@ -415,6 +424,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
   for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
   policy_gpu_set_kernel(pg, NULL);
+  if (rc != WS_SUCCESS) policy_gpu_launch_failed(pg); /* the policies' output files are dropped */
   SmStats after;
   sum_sm_stats(g, &after);
   ks->cycles = g->cycle - ks->start_cycle;

@@ -29,6 +29,9 @@ typedef struct GpuKernelStats {
 /* cfg must outlive the Gpu. Returns NULL with a message in err. */
 Gpu *gpu_create(const Config *cfg, char *err, size_t errlen);
 void gpu_free(Gpu *g);
+/* gpu_free, after the policies' output files are committed (a kernel ran and none failed) or
+ * dropped (policy_env.h): 0, or -1 with the file that could not be written in err. */
+int gpu_close(Gpu *g, char *err, size_t errlen);
 /* WsEngineRunFn. */
 WsResult gpu_engine_run(void *gpu, struct PtxLaunch *launch, WsLaunchStats *st, char *err, size_t errlen);
 /* Shows a progress line on stderr for runs longer than a few seconds. */

@@ -89,6 +89,10 @@ struct TlSm {
   TlPend *pend;                                 /* per slot: the interval being merged, not yet written */
   uint64_t *fin_since; /* per slot: retired at (UINT64_MAX: no finished interval open) */
   uint32_t *fin_cta;   /* per slot: the CTA slot of its finished warp */
+  /* per CTA slot: when its finished warps' slots were taken by another CTA's warps while it was
+   * resident; their finished intervals go on on the CTA's track until it exits */
+  uint64_t *moved_since; /* [cta slot][nw] */
+  uint32_t *nmoved;
   uint64_t *cta_start; /* per CTA slot */
   uint32_t *cta_id, *cta_warps;
   /* counter windows [wstart, wstart + cwin) */
@@ -304,7 +308,9 @@ int tl_attach(Timeline *t, Sm *sm) {
   r->cta_id = calloc(c, sizeof(uint32_t));
   r->cta_warps = calloc(c, sizeof(uint32_t));
   r->glast = malloc(sizeof(double) * (r->nplug + 1) * POLICY_GAUGES_MAX);
-  if (!r->state || !r->since || !r->cnt || !r->issued_at || !r->listed_at || !r->refused_at || !r->pend ||
+  r->moved_since = malloc(c * n * sizeof(uint64_t));
+  r->nmoved = calloc(c, sizeof(uint32_t));
+  if (!r->moved_since || !r->nmoved || !r->state || !r->since || !r->cnt || !r->issued_at || !r->listed_at || !r->refused_at || !r->pend ||
       !r->fin_since || !r->fin_cta || !r->cta_start || !r->cta_id || !r->cta_warps || !r->glast) {
     tl_sm_free(r);
     return -1;
@@ -337,6 +343,7 @@ static void tl_sm_free(TlSm *r) {
   free(r->pend), free(r->fin_since), free(r->fin_cta), free(r->cta_start), free(r->cta_id),
       free(r->cta_warps);
   free(r->glast);
+  free(r->moved_since), free(r->nmoved);
   free(r);
 }
 
@@ -467,7 +474,11 @@ void tl_cta_launch(Sm *sm, uint32_t cs, uint64_t now) {
   r->cta_warps[cs] = c->warps;
   for (uint32_t s = 0; s < r->nw; s++) {
     if (!sm->warps[s].pw || sm->warps[s].cta_slot != cs || r->state[s] != TL_NONE) continue;
-    close_finished(r, s, now); /* the slot's last warp belonged to a CTA still resident */
+    if (r->fin_since[s] != UINT64_MAX) { /* the slot's last warp belongs to a CTA still resident: */
+      uint32_t oc = r->fin_cta[s];        /* its exit wait goes on, on that CTA's track */
+      if (oc < r->nc && r->nmoved[oc] <= r->nw) r->moved_since[(size_t)oc * (r->nw + 1) + r->nmoved[oc]++] = now;
+      close_finished(r, s, now);
+    }
     char args[64];
     snprintf(args, sizeof args, "\"cta\":%u,\"warp\":%u", sm->views[s].cta_id, sm->views[s].warp_in_cta);
     instant(r->t, r->pid, s, "warp launch", now, args);
@@ -497,6 +508,11 @@ void tl_cta_exit(Sm *sm, uint32_t cs, uint64_t now) {
   TlSm *r = sm->tl;
   for (uint32_t s = 0; s < r->nw; s++)
     if (r->fin_since[s] != UINT64_MAX && r->fin_cta[s] == cs) close_finished(r, s, now);
+  for (uint32_t k = 0; k < r->nmoved[cs]; k++) { /* nested in the CTA's slice: they end with it */
+    uint64_t a = r->moved_since[(size_t)cs * (r->nw + 1) + k];
+    if (now > a) slice(r->t, r->pid, TL_TID_CTA + cs, tl_state_names[TL_FINISHED], a, now, "\"slot\":\"taken\"");
+  }
+  r->nmoved[cs] = 0;
   char name[32], args[48];
   snprintf(name, sizeof name, "CTA %u", r->cta_id[cs]);
   snprintf(args, sizeof args, "\"warps\":%u", r->cta_warps[cs]);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 19: the libFuzzer targets of the PTX, configuration and launch-file parsers run for a
-# bounded time (FUZZ_SECONDS each, default 15) in `make test`, so CI fuzzes all three. `make
+# The libFuzzer targets of the PTX, configuration, launch-file, CAWS profile and class-file parsers run for a
+# bounded time (FUZZ_SECONDS each, default 15) in `make test`, so CI fuzzes all five. `make
 # test` builds them with clang (tools/setup-debian.sh installs it); `make fuzz` runs longer.
 set -u
 command -v clang > /dev/null || { echo "FAIL: clang not found (tools/setup-debian.sh installs it)"; exit 1; }

@@ -60,6 +60,6 @@ set +e
 out=$($W run bfs --size tiny --set sm.observers=l1d-trace 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "observer.l1d-trace.file.*: the l1d-trace observer needs a file" || fail "no file: rc $rc $out"
 out=$($W run bfs --size tiny --set sm.observers=l1d-trace --set observer.l1d-trace.file=/nonexistent/dir/t 2>&1); rc=$?
-[ $rc -eq 2 ] && echo "$out" | grep -q "cannot write /nonexistent/dir/t" || fail "bad dir: rc $rc $out"
+[ $rc -eq 2 ] && echo "$out" | grep -q "observer.l1d-trace.file: cannot write '/nonexistent/dir/t': No such file or directory" || fail "bad dir: rc $rc $out"
 set -e
 echo ok

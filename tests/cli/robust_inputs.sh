@@ -103,8 +103,8 @@ expect 1 "kernel forever: stopped after [0-9]+ warp instructions \(limit.max_war
   $W launch --ptx $S --kernel forever --block 32 --buffer "l u32 1" --arg l --set limit.max_warp_insts=30000 --functional
 expect 1 "check +ERROR" -- $W run vecadd --size tiny --functional --max-insts 1000
 expect 2 "bad value '-5' for limit.max_cycles" -- $W run vecadd --size tiny --max-cycles -5
-$W config | grep -q "^limit.max_warp_insts = 10000000000 " || fail "no default instruction limit"
-$W config | grep -q "^limit.max_cycles = 10000000000 " || fail "no default cycle limit"
+$W config | grep -q "^limit.max_warp_insts = 4000000000 " || fail "no default instruction limit"
+$W config | grep -q "^limit.max_cycles = 1000000000 " || fail "no default cycle limit"
 
 # item 9: a warp that exits counts as arrived at its CTA's barriers, in both engines alike
 for mode in --functional "--set sm.deadlock_cycles=5000"; do

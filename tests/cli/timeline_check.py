@@ -34,6 +34,7 @@ def main(argv):
     if not isinstance(ev, list) or not ev:
         print("timeline_check: no traceEvents list", file=sys.stderr)
         return 1
+    moved_finished = 0  # finished intervals on CTA tracks
     tracks = {}      # (pid, tid) -> [(ts, end, name, n)]
     launches = {}    # (pid, tid) -> [(ts, cta, warp)]
     exits = {}       # (pid, tid) -> [(ts, insts)]
@@ -63,6 +64,8 @@ def main(argv):
             elif e["tid"] < 100000:
                 tracks.setdefault((e["pid"], e["tid"]), []).append(
                     (e["ts"], e["ts"] + d, e["name"], e.get("args", {}).get("n", 0)))
+            elif e["name"] == "finished":  # a finished warp's exit wait after its slot was taken
+                moved_finished += d
         elif ph == "i":
             if e.get("s", "t") not in ("t", "p", "g"):
                 fail(f"event {i}: bad instant scope {e.get('s')!r}")
@@ -77,7 +80,8 @@ def main(argv):
                 fail(f"event {i}: counter without numeric args: {e}")
             counters.add(e["name"])
 
-    total_n = barrier = finished = 0
+    total_n = barrier = 0
+    finished = moved_finished
     warps = 0
     for key, iv in tracks.items():
         iv.sort(key=lambda x: (x[0], x[1]))

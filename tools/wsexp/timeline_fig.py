@@ -61,7 +61,7 @@ def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
     if cycles:
         k0, k1 = max(k0, cycles[0]), min(k1, cycles[1])
     ctas = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == pid and e.get("tid", 0) >= CTA_TID
-                   and k0 <= e["ts"] < k1), key=lambda e: (e["ts"], e["tid"]))[:nctas]
+                   and e["name"].startswith("CTA ") and k0 <= e["ts"] < k1), key=lambda e: (e["ts"], e["tid"]))[:nctas]
     if not ctas:
         raise TimelineError(f"no CTA of kernel {kernel} on SM {sm} in the timeline (recorded SMs: "
                             f"{sorted({e['pid'] - 1 for e in ev if e.get('pid')})})")

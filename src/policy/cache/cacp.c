@@ -104,6 +104,7 @@ static int init_common(void **state, const CachePolicyEnv *env, char *err, size_
                         (unsigned)cfg_int_in(env->cfg, env->prefix, "critical_ways"), env->ways, env->cache);
     }
     if (ccbp0 > c->cmax) {
+      unsigned cmax = c->cmax; /* read before the free */
       snprintf(key, sizeof key, "%s.ccbp_init", env->prefix);
       unsigned cmax = c->cmax;
       cacp_free(c);
@@ -111,6 +112,7 @@ static int init_common(void **state, const CachePolicyEnv *env, char *err, size_
     }
   }
   if (ship0 > c->cmax) {
+    unsigned cmax = c->cmax;
     snprintf(key, sizeof key, "%s.ship_init", env->prefix);
     unsigned cmax = c->cmax;
     cacp_free(c);

@@ -27,12 +27,15 @@
  * TB_bg series (`series = PATH`: "kernel sm cycle tb_bg chss" per period end)
  * and, for profiling (`profile = PATH`), every global load's L1D accesses and
  * hits and MSHR merges per kernel and PC ("kernel pc accesses hits merges"), summed over the SMs.
- * Both files are written whole when the GPU is freed. */
+ * Both are policy outputs (policy_env.h): written whole at the GPU's close after a
+ * completed run, or left as they were. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/infile.h"
 #include "mem/mem_req.h"
+#include "policy/observer/bypass_classes.h"
 #include "policy/warp_sched.h"
 
 #define BP_MAX_TB 64 /* CHSS table entries: TB_bg in [0, BP_MAX_TB) */
@@ -47,7 +50,6 @@ typedef struct BpKernel {
   uint64_t *access, *hits, *merges; /* profile counts per PC */
 } BpKernel;
 
-typedef struct BpFileLine { char *kernel; uint32_t pc; uint8_t cls; } BpFileLine;
 
 /* Per GPU: the class file, the kernels seen, the central TB_bg, the output files. */
 typedef struct BpShared {
@@ -58,7 +60,8 @@ typedef struct BpShared {
   uint32_t nk, cur; /* cur: the running kernel's entry in k */
   uint32_t launches; /* kernels set up (KERNEL_BEGIN of launch index < launches seen) */
   uint32_t tb_bg;   /* central mode: SM 0's target */
-  char profile[1024], series_path[1024];
+  PolicyGpu *gpu;
+  int out_profile, out_series; /* policy_out handles, -1: none */
   char *series;     /* the TB_bg series, written at the end */
   size_t series_len, series_cap;
   int oom;
@@ -99,9 +102,7 @@ static const CfgParam bypass_params[] = {
     {0},
 };
 
-static uint8_t cls_of(const char *s) {
-  return !strcmp(s, "ca") ? MEM_CLASS_CA : !strcmp(s, "cg") ? MEM_CLASS_CG : !strcmp(s, "cm") ? MEM_CLASS_CM : 0xFF;
-}
+static uint8_t cls_of(const char *s) { return bp_class_of(s); }
 static const char *const cls_name[] = {"ca", "cg", "cm"};
 
 static void series_add(BpShared *sh, const char *text) {
@@ -117,20 +118,10 @@ static void series_add(BpShared *sh, const char *text) {
   sh->series_len += n;
 }
 
-static int write_whole(const char *path, const char *text, size_t len) {
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return -1;
-  int bad = fwrite(text, 1, len, f) != len;
-  bad |= fclose(f) != 0;
-  if (bad || rename(tmp, path)) { remove(tmp); return -1; }
-  return 0;
-}
-
 static void shared_fini(void *block) {
   BpShared *sh = block;
-  if (sh->profile[0]) {
+  FILE *pf = sh->out_profile >= 0 ? policy_out_file(sh->gpu, sh->out_profile) : NULL;
+  if (pf) {
     size_t cap = 256, len = 0;
     for (uint32_t i = 0; i < sh->nk; i++) cap += (size_t)sh->k[i].npc * (strlen(sh->k[i].name) + 72);
     char *t = malloc(cap);
@@ -143,54 +134,29 @@ static void shared_fini(void *block) {
                                     (unsigned long long)sh->k[i].access[pc], (unsigned long long)sh->k[i].hits[pc],
                                     (unsigned long long)sh->k[i].merges[pc]);
     }
-    if (!t || write_whole(sh->profile, t, len)) fprintf(stderr, "warpsim: bypass: could not write %s\n", sh->profile);
+    if (!t) policy_gpu_fail(sh->gpu, "bypass: out of memory writing the profile");
+    else fwrite(t, 1, len, pf);
     free(t);
   }
-  if (sh->series_path[0]) {
+  FILE *sf = sh->out_series >= 0 ? policy_out_file(sh->gpu, sh->out_series) : NULL;
+  if (sf) {
     static const char head[] = "# warpsim bypass TB_bg series: kernel sm cycle tb_bg chss (one line per sampling period's end)\n";
-    if (sh->oom || write_whole(sh->series_path, sh->series ? sh->series : head, sh->series ? sh->series_len : strlen(head)))
-      fprintf(stderr, "warpsim: bypass: could not write %s\n", sh->series_path);
+    if (sh->oom) policy_gpu_fail(sh->gpu, "bypass: out of memory recording the TB_bg series");
+    else if (sh->series) fwrite(sh->series, 1, sh->series_len, sf);
+    else fputs(head, sf);
   }
   free(sh->series);
-  for (uint32_t i = 0; i < sh->nlines; i++) free(sh->lines[i].kernel);
-  free(sh->lines);
+  bp_classes_free(sh->lines, sh->nlines);
   for (uint32_t i = 0; i < sh->nk; i++) free(sh->k[i].name), free(sh->k[i].cls), free(sh->k[i].access), free(sh->k[i].hits), free(sh->k[i].merges);
   free(sh->k);
 }
 
-/* Reads the class file: '#' comments and blank lines, else "kernel pc class". */
+/* Reads the class file (a regular file of bounded size; bypass_classes.h). */
 static int load_classes(BpShared *sh, const char *path, char *msg, size_t msglen) {
-  FILE *f = fopen(path, "r");
-  if (!f) { snprintf(msg, msglen, "cannot read class file %s", path); return -1; }
-  char line[1024];
-  uint32_t ln = 0, cap = 0;
-  int rc = 0;
-  while (fgets(line, sizeof line, f)) {
-    ln++;
-    char *p = line;
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p == '#' || *p == '\n' || !*p) continue;
-    char kname[512], cname[16];
-    unsigned pc;
-    char extra;
-    if (sscanf(p, "%511s %u %15s %c", kname, &pc, cname, &extra) != 3 || cls_of(cname) == 0xFF) {
-      snprintf(msg, msglen, "%s:%u: expected 'kernel pc ca|cg|cm'", path, ln);
-      rc = -1;
-      break;
-    }
-    if (sh->nlines == cap) {
-      cap = cap ? cap * 2 : 64;
-      BpFileLine *n = realloc(sh->lines, cap * sizeof *n);
-      if (!n) { snprintf(msg, msglen, "out of memory"); rc = -1; break; }
-      sh->lines = n;
-    }
-    BpFileLine *l = &sh->lines[sh->nlines];
-    l->kernel = strdup(kname);
-    if (!l->kernel) { snprintf(msg, msglen, "out of memory"); rc = -1; break; }
-    l->pc = pc, l->cls = cls_of(cname);
-    sh->nlines++;
-  }
-  fclose(f);
+  char *text = in_read(path, BP_CLASSES_MAX_FILE, NULL, msg, msglen);
+  if (!text) return -1;
+  int rc = bp_classes_parse(text, path, &sh->lines, &sh->nlines, msg, msglen);
+  free(text);
   return rc;
 }
 
@@ -219,14 +185,20 @@ static int bypass_init(void **state, const WarpSchedEnv *env, char *err, size_t 
   b->profile = prof[0] != 0;
   if (!sh->loaded) { /* the first SM reads the file and names the outputs */
     sh->loaded = 1;
-    if (strlen(prof) >= sizeof sh->profile || strlen(ser) >= sizeof sh->series_path) {
+    char msg[1400], okey[160];
+    sh->gpu = env->gpu;
+    sh->out_profile = sh->out_series = -1;
+    snprintf(okey, sizeof okey, "%s.profile", env->prefix);
+    if (prof[0] && (sh->out_profile = policy_out(env->gpu, okey, prof, msg, sizeof msg)) < 0) {
       free(b), free(tags);
-      return cfg_errorf(env->cfg, key, err, errlen, "output path too long");
+      return cfg_errorf(env->cfg, okey, err, errlen, "%s", msg);
     }
-    snprintf(sh->profile, sizeof sh->profile, "%s", prof);
-    snprintf(sh->series_path, sizeof sh->series_path, "%s", ser);
+    snprintf(okey, sizeof okey, "%s.series", env->prefix);
+    if (ser[0] && (sh->out_series = policy_out(env->gpu, okey, ser, msg, sizeof msg)) < 0) {
+      free(b), free(tags);
+      return cfg_errorf(env->cfg, okey, err, errlen, "%s", msg);
+    }
     const char *path = cfg_str_in(env->cfg, env->prefix, "classes");
-    char msg[1200];
     if (path[0] && load_classes(sh, path, msg, sizeof msg)) {
       free(b), free(tags);
       return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
@@ -325,7 +297,7 @@ static void period_end(Bypass *b, uint64_t now, const PolicyKernel *k) {
   if (best != t) b->tb_changes++;
   b->tb_bg = best;
   if (b->central && b->sm == 0) b->sh->tb_bg = best;
-  if (b->sh->series_path[0]) {
+  if (b->sh->out_series >= 0) {
     char line[640];
     snprintf(line, sizeof line, "%s %u %llu %u %.6g\n", k && k->name ? k->name : "-", b->sm, (unsigned long long)now, best, chss);
     series_add(b->sh, line);

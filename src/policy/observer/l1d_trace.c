@@ -3,8 +3,8 @@
  * l1d-trace`, `observer.l1d-trace.file = PATH`): the input of offline cache
  * studies such as Belady-optimal replacement (CCWS's Figure 8). One file for
  * the whole GPU, shared by the SMs' instances through a policy_shared block;
- * written to a temporary beside PATH and renamed over it when the GPU is
- * freed, so PATH holds a whole trace or none.
+ * a policy output (policy_env.h): opened when the first kernel begins, PATH
+ * holds a whole trace of a completed run or is left as it was.
  *
  * Format: '#' lines (a header; "# kernel NAME INDEX" at each kernel), then one
  * line per line request: cycle sm warp_slot cta_id pc line_addr outcome, with
@@ -20,15 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "policy/warp_sched.h"
 
 typedef struct TraceFile {
-  FILE *f;
-  char path[1024], tmp[1100];
+  FILE *f;          /* NULL until the first kernel begins (or if it cannot be opened) */
+  PolicyGpu *gpu;
+  int out;          /* policy_out handle */
+  int named;        /* the first SM named the output */
   uint32_t kernels; /* KERNEL_BEGIN lines written (one per kernel, not per SM) */
-  int failed;
 } TraceFile;
 
 typedef struct Trace {
@@ -43,40 +43,28 @@ static const CfgParam trace_params[] = {
     {0},
 };
 
-/* At the GPU's end: the trace goes in place whole, or not at all. */
-static void trace_file_fini(void *block) {
-  TraceFile *tf = block;
-  if (!tf->f) return;
-  tf->failed |= ferror(tf->f) != 0;
-  tf->failed |= fclose(tf->f) != 0;
-  if (tf->failed || rename(tf->tmp, tf->path)) {
-    fprintf(stderr, "warpsim: l1d-trace: could not write %s\n", tf->path);
-    remove(tf->tmp);
-  }
-}
+/* The output is closed by the GPU: nothing may write to it after the run. */
+static void trace_file_fini(void *block) { ((TraceFile *)block)->f = NULL; }
 
 static int trace_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
   const char *path = cfg_str_in(env->cfg, env->prefix, "file");
   char key[128];
   snprintf(key, sizeof key, "%s.file", env->prefix);
   if (!path[0]) return cfg_errorf(env->cfg, key, err, errlen, "the l1d-trace observer needs a file to write");
-  if (strlen(path) >= sizeof ((TraceFile *)0)->path) return cfg_errorf(env->cfg, key, err, errlen, "path too long");
   TraceFile *tf = policy_shared(env->gpu, "l1d-trace", sizeof *tf, trace_file_fini);
   Trace *t = calloc(1, sizeof *t);
   if (!tf || !t) {
     free(t);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   }
-  if (!tf->f) { /* the first SM opens it */
-    snprintf(tf->path, sizeof tf->path, "%s", path);
-    snprintf(tf->tmp, sizeof tf->tmp, "%s.tmp.%ld", path, (long)getpid());
-    tf->f = fopen(tf->tmp, "w");
-    if (!tf->f) {
+  if (!tf->named) { /* the first SM names it: an unwritable path fails now */
+    char msg[1400];
+    tf->gpu = env->gpu;
+    if ((tf->out = policy_out(env->gpu, key, path, msg, sizeof msg)) < 0) {
       free(t);
-      return cfg_errorf(env->cfg, key, err, errlen, "cannot write %s", tf->tmp);
+      return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
     }
-    fprintf(tf->f, "# warpsim L1D access trace: cycle sm warp_slot cta_id pc line_addr outcome (H hit, M miss, "
-                   "G merged, B bypassed, S store, A atomic hit, F fill)\n");
+    tf->named = 1;
   }
   t->tf = tf;
   t->sm = env->sm;
@@ -98,19 +86,25 @@ static void trace_event(void *state, const SchedEvent *ev) {
   case SCHED_EV_L1_FILL: o = 'F'; break;
   case SCHED_EV_L1_ATOMIC_HIT: o = 'A'; break;
   case SCHED_EV_KERNEL_BEGIN:
+    if (!t->tf->f && !t->tf->kernels) { /* opened when the run really starts */
+      if (!(t->tf->f = policy_out_file(t->tf->gpu, t->tf->out))) return;
+      fprintf(t->tf->f, "# warpsim L1D access trace: cycle sm warp_slot cta_id pc line_addr outcome (H hit, M miss, "
+                        "G merged, B bypassed, S store, A atomic hit, F fill)\n");
+    }
+    if (!t->tf->f) return;
     if (ev->kernel->launch_index >= t->tf->kernels) { /* the first SM to hear of it */
       t->tf->kernels = ev->kernel->launch_index + 1;
       fprintf(t->tf->f, "# kernel %s %u\n", ev->kernel->name, ev->kernel->launch_index);
     }
     return;
   case SCHED_EV_KERNEL_END:
-    fprintf(t->tf->f, "# insts %u %llu\n", t->sm, (unsigned long long)t->insts);
+    if (t->tf->f) fprintf(t->tf->f, "# insts %u %llu\n", t->sm, (unsigned long long)t->insts);
     t->insts = 0;
     return;
   default: return;
   }
   t->lines += o != 'F';
-  fprintf(t->tf->f, "%llu %u %u %u %u %llx %c\n", (unsigned long long)ev->cycle, t->sm, ev->slot, ev->cta_id, ev->pc,
+  if (t->tf->f) fprintf(t->tf->f, "%llu %u %u %u %u %llx %c\n", (unsigned long long)ev->cycle, t->sm, ev->slot, ev->cta_id, ev->pc,
           (unsigned long long)ev->line_addr, o);
 }
 

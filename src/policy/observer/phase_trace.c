@@ -6,8 +6,8 @@
  *
  * The window: SM `sm`, kernel launch `kernel` (0 = the first launch), CTAs
  * with linear id in [cta_first, cta_first + ctas). Only that SM's instance
- * writes; the file is written to a temporary beside PATH and renamed over it
- * when the GPU is freed, so PATH holds a whole record or none.
+ * writes, to a policy output (policy_env.h) opened when the first kernel
+ * begins: PATH holds the whole record of a completed run or is left as it was.
  *
  * Format: '#' lines (a header; "# kernel NAME INDEX" at the window's kernel),
  * then one line per event: cycle cta_id warp event [pc], where warp is the
@@ -20,15 +20,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "policy/warp_sched.h"
 
 typedef struct Phase {
-  FILE *f; /* NULL: not the chosen SM */
-  char path[1024], tmp[1100];
+  FILE *f; /* NULL: not the chosen SM, or before the run */
+  PolicyGpu *gpu;
+  int out, mine; /* policy_out handle; mine: the chosen SM */
+  uint32_t sm;
   uint32_t kernel, cta_first, ctas, max_warps, max_ctas;
-  int in_kernel, failed;
+  int in_kernel;
   uint32_t *warp_idx; /* per warp slot: its index in its CTA */
   uint32_t *launched; /* per CTA slot: warps launched so far */
   uint64_t events;
@@ -64,12 +65,21 @@ static int phase_init(void **state, const WarpSchedEnv *env, char *err, size_t e
   snprintf(key, sizeof key, "%s.file", env->prefix);
   if (!path[0])
     return cfg_errorf(env->cfg, key, err, errlen, "the phase-trace observer needs a file to write");
-  if (strlen(path) >= sizeof((Phase *)0)->path)
-    return cfg_errorf(env->cfg, key, err, errlen, "path too long");
+  char msg[1400];
+  int64_t want = cfg_int_in(env->cfg, env->prefix, "sm"), nsm = cfg_int(env->cfg, "sm.count");
+  if (want >= nsm) {
+    char smkey[128];
+    snprintf(smkey, sizeof smkey, "%s.sm", env->prefix);
+    return cfg_errorf(env->cfg, smkey, err, errlen, "SM %lld does not exist (sm.count = %lld: 0 to %lld)",
+                      (long long)want, (long long)nsm, (long long)nsm - 1);
+  }
+  int out = policy_out(env->gpu, key, path, msg, sizeof msg); /* an unwritable path fails now, on every SM */
+  if (out < 0) return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
   Phase *p = calloc(1, sizeof *p);
   if (!p) return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   *state = p;
-  if ((uint64_t)cfg_int_in(env->cfg, env->prefix, "sm") != env->sm) return 0;
+  if ((uint64_t)want != env->sm) return 0;
+  p->gpu = env->gpu, p->out = out, p->mine = 1, p->sm = env->sm;
   p->kernel = (uint32_t)cfg_int_in(env->cfg, env->prefix, "kernel");
   p->cta_first = (uint32_t)cfg_int_in(env->cfg, env->prefix, "cta_first");
   p->ctas = (uint32_t)cfg_int_in(env->cfg, env->prefix, "ctas");
@@ -81,33 +91,27 @@ static int phase_init(void **state, const WarpSchedEnv *env, char *err, size_t e
     *state = NULL;
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   }
-  snprintf(p->path, sizeof p->path, "%s", path);
-  snprintf(p->tmp, sizeof p->tmp, "%s.tmp.%ld", path, (long)getpid());
-  p->f = fopen(p->tmp, "w");
-  if (!p->f) {
-    free(p->warp_idx), free(p->launched), free(p);
-    *state = NULL;
-    return cfg_errorf(env->cfg, key, err, errlen, "cannot write %s", path);
+  return 0;
+}
+
+/* Opens the record when the run really starts (NULL: it could not be; the run stops). */
+static FILE *phase_file(Phase *p) {
+  if (p->f || !p->mine) return p->f;
+  if (!(p->f = policy_out_file(p->gpu, p->out))) {
+    p->mine = 0;
+    return NULL;
   }
-  fprintf(p->f, "# warpsim warp-phase record: SM %u, kernel launch %u, CTAs %u..%u\n", env->sm, p->kernel,
+  fprintf(p->f, "# warpsim warp-phase record: SM %u, kernel launch %u, CTAs %u..%u\n", p->sm, p->kernel,
           p->cta_first, p->cta_first + p->ctas - 1);
   fprintf(p->f,
           "# cycle cta_id warp event [pc]: L launch, A barrier arrival, R barrier release, X warp retired, "
           "E CTA exit\n");
-  return 0;
+  return p->f;
 }
 
 static void phase_free(void *state) {
   Phase *p = state;
   if (!p) return;
-  if (p->f) {
-    p->failed |= ferror(p->f) != 0;
-    p->failed |= fclose(p->f) != 0;
-    if (p->failed || rename(p->tmp, p->path)) {
-      fprintf(stderr, "warpsim: phase-trace: could not write %s\n", p->path);
-      remove(p->tmp);
-    }
-  }
   free(p->warp_idx);
   free(p->launched);
   free(p);
@@ -115,7 +119,9 @@ static void phase_free(void *state) {
 
 static void phase_event(void *state, const SchedEvent *ev) {
   Phase *p = state;
-  if (!p || !p->f) return;
+  if (!p || !p->mine) return;
+  if (ev->kind == SCHED_EV_KERNEL_BEGIN && !phase_file(p)) return;
+  if (!p->f) return;
   if (ev->kind == SCHED_EV_KERNEL_BEGIN) {
     p->in_kernel = ev->kernel && ev->kernel->launch_index == p->kernel;
     if (p->in_kernel) fprintf(p->f, "# kernel %s %u\n", ev->kernel->name, ev->kernel->launch_index);

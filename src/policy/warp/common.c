@@ -86,11 +86,22 @@ uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslot
   return n;
 }
 
+int policy_mem_check(const WarpSchedEnv *env, const char *key, uint64_t bytes_per_sm, char *err, size_t errlen) {
+  uint64_t nsm = (uint64_t)cfg_int(env->cfg, "sm.count"), total = bytes_per_sm * nsm;
+  if (total <= POLICY_MEM_MAX) return 0;
+  return cfg_errorf(env->cfg, key, err, errlen, "needs %llu MiB of host memory over %llu SMs (at most %llu MiB)",
+                    (unsigned long long)(total >> 20), (unsigned long long)nsm,
+                    (unsigned long long)(POLICY_MEM_MAX >> 20));
+}
+
 int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *ways, char *err, size_t errlen) {
   *entries = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_entries");
   *ways = (uint32_t)cfg_int_in(env->cfg, env->prefix, "vta_ways");
-  if (*ways && *entries % *ways == 0) return 0;
   char key[128];
+  snprintf(key, sizeof key, "%s.vta_entries", env->prefix);
+  uint64_t per_warp = (uint64_t)*entries * 16 + (*ways ? *entries / *ways : 0) * 4; /* VtaEntry, FIFO pointer */
+  if (policy_mem_check(env, key, per_warp * (env->max_warps ? env->max_warps : 1), err, errlen)) return -1;
+  if (*ways && *entries % *ways == 0) return 0;
   snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
   return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", *ways, *entries);
 }

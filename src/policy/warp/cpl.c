@@ -23,7 +23,7 @@ const CfgParam cpl_params[] = {
      .type = CFG_INT,
      .def = "0",
      .min = 0,
-     .max = 1 << 24,
+     .max = 1 << 20,
      .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they cost host time)"},
     {.key = "priority_file",
      .type = CFG_STRING,
@@ -57,6 +57,11 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
     snprintf(key, sizeof key, "%s.reuse_history", env->prefix);
     return cfg_errorf(env->cfg, key, err, errlen, "must be 0 or a power of 2");
   }
+  snprintf(key, sizeof key, "%s.reuse_history", env->prefix);
+  if (policy_mem_check(env, key, (uint64_t)c->hmask * sizeof *c->hist, err, errlen)) {
+    cpl_free(c);
+    return -1;
+  }
   c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
   c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
@@ -73,13 +78,13 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
       cpl_free(c);
       return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
     }
-    FILE *f = fopen(path, "w"); /* fail now, not after the run */
-    if (!f) {
+    snprintf(key, sizeof key, "%s.priority_file", env->prefix);
+    char msg[1400];
+    c->gpu = env->gpu;
+    if ((c->series_out = policy_out(env->gpu, key, path, msg, sizeof msg)) < 0) { /* fail now, not after the run */
       cpl_free(c);
-      snprintf(key, sizeof key, "%s.priority_file", env->prefix);
-      return cfg_errorf(env->cfg, key, err, errlen, "cannot write %s", path);
+      return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
     }
-    fclose(f);
   }
   for (uint32_t i = 0; i < c->max_ctas; i++) c->cta_last[i] = UINT32_MAX;
   return 0;
@@ -170,8 +175,8 @@ static void line_del(Cpl *c, CplLine *l) {
 
 /* ---- the priority series ---- */
 static void series_write(Cpl *c, uint32_t slot) {
-  FILE *f = fopen(c->series_path, "w");
-  if (!f) { fprintf(stderr, "warpsim: cpl: cannot write %s\n", c->series_path); return; }
+  FILE *f = policy_out_file(c->gpu, c->series_out); /* committed when the GPU closes after a whole run */
+  if (!f) return;
   uint32_t n = 0;
   for (uint32_t i = 0; i < c->series_n && slot < c->nslots; i++) n += c->series_rank[(size_t)i * c->nslots + slot] != 255;
   fprintf(f, "# CPL priority of the critical warp (the last to finish) of SM 0's first CTA, kernel launch %llu\n"
@@ -184,7 +189,6 @@ static void series_write(Cpl *c, uint32_t slot) {
     for (uint32_t s = 0; s < c->nslots; s++) nw += r[s] != 255;
     fprintf(f, "%llu %u %u\n", (unsigned long long)c->series_cycle[i], r[slot], nw);
   }
-  if (ferror(f) | fclose(f)) fprintf(stderr, "warpsim: cpl: could not write %s\n", c->series_path);
 }
 
 /* One accuracy sample: each unfinished warp is slow when at least half of

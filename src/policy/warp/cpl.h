@@ -108,6 +108,8 @@ typedef struct Cpl {
   uint32_t lmask, lcount;
   /* the priority series (SM 0 only, when a file is named) */
   char *series_path;
+  PolicyGpu *gpu;
+  int series_out;          /* its policy_out handle */
   int series_state;        /* 0 waiting for the first CTA, 1 recording, 2 written */
   uint32_t series_cta;     /* its CTA slot */
   uint64_t series_kernel;  /* its kernel launch index */

@@ -10,130 +10,66 @@
  *    a previous run, its execution time (exit - launch cycles). With
  *    `sched.caws.mode = write` (the default) the run schedules as gto and
  *    writes the profile (`sched.caws.profile`; none named: nothing is
- *    written, so caws with its defaults runs as gto) when the GPU is freed; with `mode = read` it
- *    orders by the profile. Entries are keyed by kernel launch index, kernel
+ *    written, so caws with its defaults runs as gto) after a completed run
+ *    (a policy output, policy_env.h); with `mode = read` it orders by the
+ *    profile (caws_profile.h). Entries are keyed by kernel launch index, kernel
  *    name, CTA id and warp in the CTA; a launch whose kernel differs from the
  *    profile's, or a warp with no entry, stops the run with an error naming
  *    the key (policy_gpu_fail). caws keeps a CPL for its statistics only and
  *    sets no hint.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "core/infile.h"
+#include "policy/warp/caws_profile.h"
 #include "policy/warp/cpl.h"
 #include "policy/warp_sched.h"
 
 /* ---- the oracle profile, one per GPU (policy_shared "caws-profile") ---- */
-typedef struct CawsEntry {
-  uint32_t launch, cta, warp;
-  uint64_t cycles;
-} CawsEntry;
-
-typedef struct CawsProfile {
+typedef struct CawsShared {
   int loaded;     /* read mode: the file was read (by the first SM) */
   int writing;    /* write mode */
   char path[1024];
-  CawsEntry *e;
-  uint32_t n, cap;
-  char **names;   /* per launch index: the kernel's name (NULL unknown) */
-  uint32_t nnames;
+  CawsProfile prof;
+  PolicyGpu *gpu;
+  int out;        /* write mode: the policy_out handle */
   int oom;
-} CawsProfile;
+} CawsShared;
 
-static int entry_cmp(const void *a, const void *b) {
-  const CawsEntry *x = a, *y = b;
-  if (x->launch != y->launch) return x->launch < y->launch ? -1 : 1;
-  if (x->cta != y->cta) return x->cta < y->cta ? -1 : 1;
-  if (x->warp != y->warp) return x->warp < y->warp ? -1 : 1;
-  return 0;
-}
-
-static int profile_name(CawsProfile *p, uint32_t launch, const char *name) {
-  if (launch >= p->nnames) {
-    char **nn = realloc(p->names, (launch + 1) * sizeof *nn);
-    if (!nn) return -1;
-    for (uint32_t i = p->nnames; i <= launch; i++) nn[i] = NULL;
-    p->names = nn;
-    p->nnames = launch + 1;
-  }
-  if (!p->names[launch] && !(p->names[launch] = strdup(name))) return -1;
-  return 0;
-}
-
-static int profile_add(CawsProfile *p, CawsEntry e) {
-  if (p->n == p->cap) {
-    uint32_t nc = p->cap ? 2 * p->cap : 1024;
-    CawsEntry *ne = realloc(p->e, nc * sizeof *ne);
-    if (!ne) return -1;
-    p->e = ne;
-    p->cap = nc;
-  }
-  p->e[p->n++] = e;
-  return 0;
-}
-
-/* At the GPU's end: a write-mode profile goes to its path whole, or not at all. */
+/* At the GPU's close: a write-mode profile goes to its output (committed whole after a run
+ * that completed, else dropped: policy_env.h). */
 static void profile_fini(void *block) {
-  CawsProfile *p = block;
+  CawsShared *p = block;
   if (p->writing) {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", p->path, (long)getpid());
-    FILE *f = p->oom ? NULL : fopen(tmp, "w");
-    if (f) {
-      if (p->n) qsort(p->e, p->n, sizeof *p->e, entry_cmp);
+    FILE *f = policy_out_file(p->gpu, p->out);
+    if (f && p->oom) policy_gpu_fail(p->gpu, "caws: out of memory recording the profile %s", p->path);
+    else if (f) {
+      caws_profile_sort(&p->prof);
       fprintf(f, "# warpsim caws profile: 'kernel LAUNCH NAME' lines, then 'LAUNCH CTA WARP CYCLES' (warp execution time)\n");
-      for (uint32_t i = 0; i < p->nnames; i++)
-        if (p->names[i]) fprintf(f, "kernel %u %s\n", i, p->names[i]);
-      for (uint32_t i = 0; i < p->n; i++)
-        fprintf(f, "%u %u %u %llu\n", p->e[i].launch, p->e[i].cta, p->e[i].warp, (unsigned long long)p->e[i].cycles);
-      int bad = ferror(f) != 0;
-      bad |= fclose(f) != 0;
-      if (bad || rename(tmp, p->path)) f = NULL;
-    }
-    if (!f) {
-      fprintf(stderr, "warpsim: caws: could not write the profile %s\n", p->path);
-      remove(tmp);
+      for (uint32_t i = 0; i < p->prof.nnames; i++)
+        if (p->prof.names[i]) fprintf(f, "kernel %u %s\n", i, p->prof.names[i]);
+      for (uint32_t i = 0; i < p->prof.n; i++) {
+        const CawsEntry *e = &p->prof.e[i];
+        fprintf(f, "%u %u %u %llu\n", e->launch, e->cta, e->warp, (unsigned long long)e->cycles);
+      }
     }
   }
-  for (uint32_t i = 0; i < p->nnames; i++) free(p->names[i]);
-  free(p->names);
-  free(p->e);
+  caws_profile_free(&p->prof);
 }
 
-/* Reads a profile; 0, or -1 with a message. */
-static int profile_read(CawsProfile *p, const char *path, char *msg, size_t len) {
-  FILE *f = fopen(path, "r");
-  if (!f) return snprintf(msg, len, "cannot read the profile %s (write it first with sched.caws.mode = write)", path), -1;
-  char line[1200];
-  unsigned lineno = 0;
-  int rc = 0;
-  while (rc == 0 && fgets(line, sizeof line, f)) {
-    lineno++;
-    if (line[0] == '#' || line[0] == '\n') continue;
-    unsigned a, b, c;
-    unsigned long long cyc;
-    char name[1024];
-    if (sscanf(line, "kernel %u %1023s", &a, name) == 2) {
-      if (profile_name(p, a, name)) rc = (snprintf(msg, len, "out of memory"), -1);
-    } else if (sscanf(line, "%u %u %u %llu", &a, &b, &c, &cyc) == 4) {
-      if (profile_add(p, (CawsEntry){.launch = a, .cta = b, .warp = c, .cycles = cyc}))
-        rc = (snprintf(msg, len, "out of memory"), -1);
-    } else {
-      rc = (snprintf(msg, len, "%s:%u: not a caws profile line", path, lineno), -1);
-    }
-  }
-  fclose(f);
+/* Reads a profile (a regular file of bounded size); 0, or -1 with a message. */
+static int profile_read(CawsShared *p, const char *path, char *msg, size_t len) {
+  char err[1200];
+  char *text = in_read(path, CAWS_MAX_FILE, NULL, err, sizeof err);
+  if (!text) return snprintf(msg, len, "%s%s", err, strstr(err, strerror(ENOENT)) ? " (write it first with sched.caws.mode = write)" : ""), -1;
+  int rc = caws_profile_parse(&p->prof, text, path, msg, len);
+  free(text);
   if (rc) return rc;
-  if (p->n) qsort(p->e, p->n, sizeof *p->e, entry_cmp);
   p->loaded = 1;
   return 0;
-}
-
-static const CawsEntry *profile_find(const CawsProfile *p, uint32_t launch, uint32_t cta, uint32_t warp) {
-  CawsEntry k = {.launch = launch, .cta = cta, .warp = warp};
-  return p->n ? bsearch(&k, p->e, p->n, sizeof *p->e, entry_cmp) : NULL;
 }
 
 /* ---- the schedulers ---- */
@@ -143,7 +79,7 @@ typedef struct Gcaws {
   PolicyGpu *gpu;
   int oracle;              /* caws */
   int reading;             /* caws, mode = read */
-  CawsProfile *prof;
+  CawsShared *prof;
   uint32_t nslots;
   int64_t *key;            /* per slot: the criticality the order sorts by */
   uint64_t *oracle_cycles; /* caws read: the profiled time per slot */
@@ -160,7 +96,7 @@ static const CfgParam caws_params[] = {
      .desc = "the statistics' CPL: critical warp by CTA maximum or SM threshold"},
     {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic"},
-    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 24,
+    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 20,
      .desc = "(warp, line) pairs of the CPL re-reference statistics per SM, a power of 2 (0: off)"},
     {.key = "priority_file", .type = CFG_STRING, .def = "",
      .desc = "file for the critical warp's CPL priority over time (SM 0, first CTA; empty: none)"},
@@ -222,13 +158,12 @@ static int gcaws_init_common(void **state, const WarpSchedEnv *env, char *err, s
         gcaws_free(g);
         return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen, "%s", msg);
       }
-      if (!g->reading) {
-        FILE *f = fopen(path, "a"); /* fail now if it cannot be written, not after the run */
-        if (!f) {
+      if (!g->reading) { /* fails now if it cannot be written, not after the run */
+        g->prof->gpu = env->gpu;
+        if ((g->prof->out = policy_out(env->gpu, "sched.caws.profile", path, msg, sizeof msg)) < 0) {
           gcaws_free(g);
-          return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen, "cannot write %s", path);
+          return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen, "%s", msg);
         }
-        fclose(f);
         g->prof->writing = 1;
       }
     }
@@ -251,7 +186,7 @@ static uint64_t oracle_key(Gcaws *g, const WarpView *v) {
   uint32_t s = v->slot;
   if (g->have[s]) return g->oracle_cycles[s];
   const PolicyKernel *k = policy_gpu_kernel(g->gpu);
-  const CawsEntry *e = profile_find(g->prof, k->launch_index, v->cta_id, v->warp_in_cta);
+  const CawsEntry *e = caws_profile_find(&g->prof->prof, k->launch_index, v->cta_id, v->warp_in_cta);
   if (!e)
     policy_gpu_fail(g->gpu, "caws profile %s has no entry for kernel %s launch %u CTA %u warp %u "
                     "(write the profile with the same benchmark, size and seed)",
@@ -289,14 +224,14 @@ static void gcaws_issue(void *state, const WarpView *v, const SchedIssue *is) {
 static void gcaws_event(void *state, const SchedEvent *ev) {
   Gcaws *g = state;
   cpl_event(&g->cpl, ev);
-  CawsProfile *p = g->prof;
+  CawsShared *p = g->prof;
   if (!g->oracle || !p) return;
   if (ev->kind == SCHED_EV_WARP_LAUNCH && ev->slot < g->nslots) g->have[ev->slot] = 0;
   if (ev->kind == SCHED_EV_KERNEL_BEGIN && ev->kernel) {
     const PolicyKernel *k = ev->kernel;
-    if (p->writing && profile_name(p, k->launch_index, k->name ? k->name : "?")) p->oom = 1;
+    if (p->writing && caws_profile_name(&p->prof, k->launch_index, k->name ? k->name : "?")) p->oom = 1;
     if (p->loaded) {
-      const char *want = k->launch_index < p->nnames ? p->names[k->launch_index] : NULL;
+      const char *want = k->launch_index < p->prof.nnames ? p->prof.names[k->launch_index] : NULL;
       if (!want)
         policy_gpu_fail(g->gpu, "caws profile %s has no kernel launch %u (%s)", p->path, k->launch_index,
                         k->name ? k->name : "?");
@@ -309,7 +244,7 @@ static void gcaws_event(void *state, const SchedEvent *ev) {
     const PolicyKernel *k = ev->kernel ? ev->kernel : policy_gpu_kernel(g->gpu);
     CawsEntry e = {.launch = k->launch_index, .cta = ev->cta_id, .warp = g->warp_in_cta[ev->slot],
                    .cycles = ev->cycle - g->cpl.w[ev->slot].launch};
-    if (profile_add(p, e)) p->oom = 1;
+    if (caws_profile_add(&p->prof, e)) p->oom = 1;
   }
 }
 
