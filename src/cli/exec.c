@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/outfile.h"
+#include "core/outfile.h"
 #include "cli/timeline_out.h"
 #include "sm/gpu.h"
 
@@ -207,6 +207,12 @@ int cli_exec(int argc, char **argv) {
   cli_find_config(ro.config ? ro.config : "gtx480", preset, sizeof preset);
   char abs_preset[PATH_MAX];
   if (!realpath(preset, abs_preset)) snprintf(abs_preset, sizeof abs_preset, "%s", preset);
+  if (json && strcmp(cfg_str(cfg, "timeline.file"), "none") && out_same(json, cfg_str(cfg, "timeline.file"))) {
+    fprintf(stderr, "warpsim exec: --json %s and the timeline %s are the same file (one would be lost)\n", json,
+            cfg_str(cfg, "timeline.file"));
+    cfg_free(cfg);
+    return 2;
+  }
   OutFile of = {0};
   if (json && out_open(&of, json, err, sizeof err)) { fprintf(stderr, "warpsim exec: %s\n", err); cfg_free(cfg); return 1; }
   CliTimeline tl; /* opened here (an unwritable path fails now), written by the library through its descriptor */

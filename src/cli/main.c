@@ -249,7 +249,7 @@ void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk) {
 
 static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
 
-/* Writes the statistics to an output opened before the run (cli/outfile.h: whole file or nothing). */
+/* Writes the statistics to an output opened before the run (core/outfile.h: whole file or nothing). */
 static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
                       const Gpu *g, const Config *cfg) {
   FILE *f = of->f;

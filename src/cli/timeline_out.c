@@ -1,6 +1,6 @@
 /* timeline_out.c - the timeline file of `run` and `launch` (timeline.file; doc/timeline.md):
  * opened before the run (an unwritable path fails at once), written whole or not at all
- * (cli/outfile.h), gzip-compressed when the name ends in .gz through the system's gzip (a
+ * (core/outfile.h), gzip-compressed when the name ends in .gz through the system's gzip (a
  * pipe to `gzip -c -n`: no library to build against; Perfetto and the viewer open .json.gz). */
 #include "cli/timeline_out.h"
 

@@ -249,7 +249,10 @@ static void write_report(void) {
     fprintf(stderr, "---- warpsim statistics ----\n");
     print_text(stderr, secs);
   }
-  if (cudart.gpu) gpu_free(cudart.gpu);
+  if (cudart.gpu) { /* commits the policies' output files (profiles, traces) when every launch completed */
+    char err[512];
+    if (gpu_close(cudart.gpu, err, sizeof err)) fprintf(stderr, "warpsim cudart: %s\n", err);
+  }
   ws_ctx_destroy(cudart.ctx);
   cfg_free(cudart.cfg);
   for (CudartKernel *k = cudart.kernels, *n; k; k = n) { n = k->next; free(k->name); free(k); }

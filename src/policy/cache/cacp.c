@@ -106,15 +106,13 @@ static int init_common(void **state, const CachePolicyEnv *env, char *err, size_
     if (ccbp0 > c->cmax) {
       unsigned cmax = c->cmax; /* read before the free */
       snprintf(key, sizeof key, "%s.ccbp_init", env->prefix);
-      unsigned cmax = c->cmax;
       cacp_free(c);
       return cfg_errorf(env->cfg, key, err, errlen, "above counter_max (%u)", cmax);
     }
   }
   if (ship0 > c->cmax) {
-    unsigned cmax = c->cmax;
+    unsigned cmax = c->cmax; /* read before the free */
     snprintf(key, sizeof key, "%s.ship_init", env->prefix);
-    unsigned cmax = c->cmax;
     cacp_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "above counter_max (%u)", cmax);
   }
