@@ -6,7 +6,11 @@
  * integer nInst * CPI_avg arithmetic; the critical warp of a CTA (cta_max and
  * sm_threshold), exited warps left out; the accuracy statistic (the warp that
  * finished last ranked slow or not). gcaws: greedy first, then nCrit
- * descending, ties by age; the hint on the critical warp's memory requests.
+ * descending, ties by age; the hint on the critical warp's memory requests;
+ * the greedy warp's time slice (slice_ends = stall|memory|barrier): which of
+ * its waits hold its scheduler and which end the slice, and on the simulator
+ * two warps on one scheduler and a 1-line L1D (refused cycles, and only the
+ * slice held through a load's wait keeps the line for the reload).
  * cacp on a 1-set 4-way cache: the partition CCBP chooses, victims only
  * within it (even with invalid ways in the other), CCBP learning from
  * critical hits and unlearning from non-critical reuse, saturation at
@@ -400,6 +404,109 @@ static void test_gcaws_order(void) {
   cfg_free(cfg);
 }
 
+/* ---- gcaws's time slice (sched.gcaws.slice_ends) ---- */
+/* 4 warps on 2 schedulers (0, 2 on scheduler 0; 1, 3 on 1): once warp 0 issued,
+ * may warp `w` issue, with warp 0 in state `v0`? */
+static void test_gcaws_slice(void) {
+  const WarpSchedPolicy *p = policy_find_warp("gcaws");
+  CHECK(p != NULL && p->can_issue != NULL);
+  if (!p || !p->can_issue) return;
+  const char *modes[] = {"stall", "memory", "barrier"};
+  for (int m = 0; m < 3; m++) {
+    char set[64];
+    snprintf(set, sizeof set, "sched.gcaws.slice_ends=%s", modes[m]);
+    const char *sets[] = {set, NULL};
+    Config *cfg = cfg_with(sets);
+    WarpView v[4];
+    for (uint32_t w = 0; w < 4; w++) v[w] = (WarpView){.slot = w, .cta_slot = 0, .valid = 1, .age = w};
+    void *st = NULL;
+    char err[256] = "";
+    WarpSchedEnv env = {.nsched = 2, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg, .views = v};
+    CHECK(p->init(&st, &env, err, sizeof err) == 0);
+    if (!st) { cfg_free(cfg); continue; }
+    for (uint32_t w = 0; w < 4; w++) {
+      SchedEvent e = {.kind = SCHED_EV_WARP_LAUNCH, .slot = w, .cycle = 0, .cta_slot = 0, .other_slot = -1};
+      p->on_event(st, &e);
+    }
+    CHECK(p->can_issue(st, &v[2], WINST_GLOBAL_LOAD)); /* nobody issued yet: no slice */
+    SchedIssue is = {.cycle = 5, .pc = 0, .next_pc = 1, .kind = WINST_ALU};
+    p->on_issue(st, &v[0], &is);
+    /* warp 0 waits on a short hazard (an ALU result), a busy unit, its I-buffer: its slice holds under memory and barrier */
+    const WarpWait shortw[] = {WARP_WAIT_SCOREBOARD, WARP_WAIT_UNIT, WARP_WAIT_EMPTY, WARP_WAIT_NONE};
+    for (int k = 0; k < 4; k++) {
+      v[0].wait = (uint8_t)shortw[k], v[0].long_pending = 0;
+      CHECK(p->can_issue(st, &v[2], WINST_ALU) == (m == 0));
+      CHECK(p->can_issue(st, &v[0], WINST_ALU));                        /* the holder itself */
+      CHECK(p->can_issue(st, &v[1], WINST_ALU) && p->can_issue(st, &v[3], WINST_ALU)); /* the other scheduler */
+    }
+    /* waiting on a long-latency load ends it under memory, not under barrier */
+    v[0].wait = WARP_WAIT_SCOREBOARD, v[0].long_pending = 1;
+    CHECK(p->can_issue(st, &v[2], WINST_ALU) == (m != 2));
+    /* a barrier, the drain and the exit end it in every mode */
+    const WarpWait endw[] = {WARP_WAIT_BARRIER, WARP_WAIT_DRAIN, WARP_WAIT_EXITED};
+    for (int k = 0; k < 3; k++) {
+      v[0].wait = (uint8_t)endw[k];
+      CHECK(p->can_issue(st, &v[2], WINST_ALU));
+    }
+    /* warp 2 issues: its slice now; warp 0 waits for it */
+    v[0].wait = WARP_WAIT_NONE, v[2].wait = WARP_WAIT_SCOREBOARD, v[2].long_pending = 0;
+    p->on_issue(st, &v[2], &is);
+    CHECK(p->can_issue(st, &v[0], WINST_ALU) == (m == 0));
+    /* warp 2 exits: a new warp in its slot holds nothing */
+    SchedEvent x = {.kind = SCHED_EV_WARP_EXIT, .slot = 2, .cycle = 9, .cta_slot = 0, .other_slot = -1};
+    p->on_event(st, &x);
+    CHECK(p->can_issue(st, &v[0], WINST_ALU));
+    p->free(st);
+    cfg_free(cfg);
+  }
+  /* caws has no time slice */
+  const WarpSchedPolicy *c = policy_find_warp("caws");
+  CHECK(c && c->can_issue == NULL);
+}
+
+/* Two warps on one scheduler with a 1-line L1D: each runs a chain of k
+ * dependent adds (short hazards), loads its own line, uses it and loads it
+ * again. stall: the chains interleave and the other warp's load evicts the
+ * line before its reload (no hit). memory: the slice holds through a chain
+ * (ready warps refused) and ends at the load's wait: still no hit.
+ * barrier: the slice also holds through the load's wait: each reload hits. */
+static const char sl_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry sl(.param .u64 buf, .param .u32 k)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n"
+    "  ld.param.u64 %rd1, [buf];\n  ld.param.u32 %r4, [k];\n  mov.u32 %r5, 0;\n"
+    "$L_chain:\n  add.u32 %r5, %r5, 1;\n  setp.lt.u32 %p1, %r5, %r4;\n  @%p1 bra $L_chain;\n"
+    "  shl.b32 %r6, %r2, 7;\n  cvt.u64.u32 %rd2, %r6;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r7, [%rd3];\n  add.u32 %r8, %r7, %r5;\n"
+    "  ld.global.u32 %r9, [%rd3];\n  add.u32 %r10, %r9, %r8;\n"
+    "  ret;\n}\n"
+    "//@warpsim regs sl 16\n";
+
+static char *run_sl(const char *slice) {
+  char set[64];
+  snprintf(set, sizeof set, "sched.gcaws.slice_ends=%s", slice);
+  const char *sets[] = {"sm.count=1", "sched.count=1", "sched.policy=gcaws", set, "l1d.size=128", "l1d.assoc=1", NULL};
+  const uint32_t k = 20;
+  return test_run_kernel(sets, sl_ptx, "sl", 64, &k, 1);
+}
+
+static void test_gcaws_slice_sim(void) {
+  const char *modes[] = {"stall", "memory", "barrier"};
+  for (int m = 0; m < 3; m++) {
+    char *j = run_sl(modes[m]);
+    CHECK(j != NULL);
+    if (!j) continue;
+    const uint64_t hits = test_json_u64(j, "\"l1d\": {", "read_hits"),
+                   misses = test_json_u64(j, "\"l1d\": {", "read_misses"),
+                   refused = test_json_u64(j, "\"sched_stall_cycles\": {", "policy");
+    CHECK_EQ_U64(hits, m == 2 ? 2 : 0);   /* only a slice held through the load keeps the line for its reload */
+    CHECK_EQ_U64(misses, m == 2 ? 2 : 4);
+    CHECK(m == 0 ? refused == 0 : refused > 0); /* a ready warp refused while the other's slice holds */
+    free(j);
+  }
+}
+
 /* ---- cacp and ship on a 1-set cache ---- */
 typedef struct PC {
   const CachePolicy *p;
@@ -644,6 +751,8 @@ int main(void) {
   TEST_RUN(test_cpl_rerefs);
   TEST_RUN(test_sched_wait_sim);
   TEST_RUN(test_gcaws_order);
+  TEST_RUN(test_gcaws_slice);
+  TEST_RUN(test_gcaws_slice_sim);
   TEST_RUN(test_cacp_partition);
   TEST_RUN(test_ship_insertion);
   TEST_RUN(test_caws_profile);

@@ -1,4 +1,4 @@
-/* t306_iwarp.c - iWarp (policy/warp/iwarp.c) on the shared victim tag arrays
+/* t308_iwarp.c - iWarp (policy/warp/iwarp.c) on the shared victim tag arrays
  * (policy/warp/vta.c) and the missclass observer
  * (policy/observer/missclass.c). The VTA's miss classes and forgetting a
  * relaunched slot's interferer. The scheduler driven by hand-built events
@@ -11,7 +11,13 @@
  * lazily equal those of an instance ticked every cycle. On the simulator: two
  * warps thrashing a 1-line L1D (exact counts under iwarp and under missclass
  * with gto); benchmarks under iwarp pass their checks, throttle, and give
- * identical statistics with sm.skip_idle_cycles=false. */
+ * identical statistics with sm.skip_idle_cycles=false. All of that is the
+ * notes reading (sched.iwarp.reading=notes); the ciao reading (the default)
+ * on hand-built events: hits only counted until the epoch's end, the
+ * interference score against the high and low cutoffs (throttle, hold,
+ * reactivate), nothing issued while throttled, release by exits, newest
+ * first, the cap, no mutual throttling; lazily ticked equals every cycle; and
+ * on the two thrashing warps. */
 #include <stdlib.h>
 
 #include "bench.h"
@@ -61,6 +67,7 @@ static int open_iwarp(C *c, const char *const *sets) {
   CHECK(c->p != NULL && c->cfg != NULL);
   if (!c->p || !c->cfg) return -1;
   CHECK(cfg_set(c->cfg, "sched.iwarp.release_cycles=100") == 0);
+  CHECK(cfg_set(c->cfg, "sched.iwarp.reading=notes") == 0); /* the ciao tests set it back */
   for (int i = 0; sets && sets[i]; i++) CHECK(cfg_set(c->cfg, sets[i]) == 0);
   char err[256] = "";
   WarpSchedEnv env = {
@@ -261,9 +268,10 @@ static void test_throttle_cap(void) {
 
 /* One event stream into an instance ticked only when it asks and one ticked
  * every cycle: the same decisions every cycle and the same statistics. */
-static void test_lazy_equals_every_cycle(void) {
+static void lazy_equals_every_cycle(const char *reading) {
   C a, b;
-  if (open_iwarp(&a, NULL) || open_iwarp(&b, NULL)) return;
+  const char *sets[] = {reading, "sched.iwarp.epoch_cycles=300", NULL};
+  if (open_iwarp(&a, sets) || open_iwarp(&b, sets)) return;
   launch_all(&a, 0);
   launch_all(&b, 0);
   uint64_t wake = UINT64_MAX;
@@ -271,6 +279,12 @@ static void test_lazy_equals_every_cycle(void) {
   for (uint64_t t = 1; t < 3000; t++) {
     b.p->tick(b.st, t);
     if (t == wake) a.p->tick(a.st, t), wake = next(&a, t);
+    if (t % 3 == 0) { /* an instruction every third cycle: it may end an epoch in a cycle nobody ticked */
+      WarpView v = {.slot = (uint32_t)(t / 3) % NW, .valid = 1};
+      SchedIssue is = {.cycle = t, .kind = WINST_ALU};
+      a.p->on_issue(a.st, &v, &is), b.p->on_issue(b.st, &v, &is);
+      wake = next(&a, t);
+    }
     if (t % 37 == 0 && t < 2200) { /* the k-th: victim k%4 names another warp */
       uint32_t k = (uint32_t)(t / 37), v = k % NW, i = (k + 1 + (k / NW) % 3) % NW;
       uint64_t l = 0x10000 + 128 * (line++ % 64);
@@ -287,13 +301,141 @@ static void test_lazy_equals_every_cycle(void) {
   }
   a.p->tick(a.st, 3000), b.p->tick(b.st, 3000);
   const char *names[] = {"throttle_events", "throttle_refreshes", "releases_timeout", "releases_victim_exit",
-                         "throttled_warp_cycles", "throttle_cycles", "active_cycles",
-                         "cap_refusals", "throttled_warps_window00"};
+                         "throttled_warp_cycles", "throttle_cycles", "active_cycles", "cap_refusals",
+                         "throttled_warps_window00", "releases_low_cutoff", "epochs", "epoch_victims_over_high_cutoff"};
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) CHECK_EQ_U64(stat(&a, names[k]), stat(&b, names[k]));
   CHECK(stat(&a, "throttle_events") > 2);
-  CHECK(stat(&a, "releases_timeout") > 0);
+  CHECK(stat(&a, "releases_timeout") + stat(&a, "releases_low_cutoff") > 0);
   close_iwarp(&a);
   close_iwarp(&b);
+}
+static void test_lazy_equals_every_cycle(void) {
+  lazy_equals_every_cycle("sched.iwarp.reading=notes");
+  lazy_equals_every_cycle("sched.iwarp.reading=ciao");
+}
+
+/* ---- the ciao reading: epochs, interference scores, cutoffs ---- */
+#define EP 1000 /* epoch_cycles in these tests; high_cutoff 0.01, low_cutoff 0.005 (the defaults) */
+static int open_ciao(C *c, const char *extra) {
+  const char *sets[] = {"sched.iwarp.reading=ciao", "sched.iwarp.epoch_cycles=1000", extra, NULL};
+  return open_iwarp(c, sets);
+}
+/* `n` warp instructions issued at `cycle` (IRS's denominator), spread over the warps */
+static void issue_n(C *c, uint64_t cycle, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) {
+    WarpView v = {.slot = k % NW, .valid = 1};
+    SchedIssue is = {.cycle = cycle, .kind = WINST_ALU};
+    c->p->on_issue(c->st, &v, &is);
+  }
+}
+
+/* The detector counts, the epoch's end judges: 400 instructions over 4 warps
+ * are 100 per warp; victim 0's 4 hits (3 naming warp 2, 1 naming warp 3) are
+ * IRS 0.04 > 0.01: warp 2, its worst interferer, is throttled at the epoch's
+ * end (not at the hits) and issues nothing. One hit the next epoch (IRS
+ * 0.01: neither above high nor below low) keeps it; none the epoch after
+ * reactivates it. */
+static void test_ciao_throttle_and_release(void) {
+  C c;
+  if (open_ciao(&c, NULL)) return;
+  launch_all(&c, 0);
+  CHECK_EQ_U64(next(&c, 0), EP);
+  issue_n(&c, 5, 400);
+  interfere(&c, 0, 2, 0x1000, 10);
+  interfere(&c, 0, 2, 0x1080, 20);
+  interfere(&c, 0, 3, 0x1100, 30);
+  interfere(&c, 0, 2, 0x1180, 40);
+  interfere(&c, 1, 1, 0x2000, 50); /* intra-warp: not interference */
+  CHECK_EQ_U64(stat(&c, "vta_hits_inter_warp"), 4);
+  CHECK_EQ_U64(stat(&c, "throttle_events"), 0); /* nothing until the epoch ends */
+  for (uint32_t w = 0; w < NW; w++) CHECK(may_load(&c, w));
+  c.p->tick(c.st, EP - 1);
+  CHECK(may_load(&c, 2));
+  c.p->tick(c.st, EP);
+  CHECK_EQ_U64(stat(&c, "epochs"), 1);
+  CHECK_EQ_U64(stat(&c, "epoch_victims_over_high_cutoff"), 1);
+  CHECK_EQ_U64(stat(&c, "throttle_events"), 1);
+  CHECK(!may(&c, 2, WINST_ALU) && !may_load(&c, 2) && !may(&c, 2, WINST_GLOBAL_STORE)); /* execution throttled */
+  CHECK(may_load(&c, 0) && may_load(&c, 1) && may_load(&c, 3));
+  CHECK_EQ_U64(next(&c, EP), 2 * EP);
+  /* epoch 2: IRS 1 / 100 = 0.01, between the cutoffs: warp 2 stays, warp 3 is not throttled */
+  issue_n(&c, EP + 5, 400);
+  interfere(&c, 0, 3, 0x1200, EP + 10);
+  c.p->tick(c.st, 2 * EP);
+  CHECK(!may(&c, 2, WINST_ALU));
+  CHECK(may_load(&c, 3));
+  CHECK_EQ_U64(stat(&c, "throttle_events"), 1);
+  CHECK_EQ_U64(stat(&c, "releases_low_cutoff"), 0);
+  /* epoch 3: no hit, IRS 0 < 0.005: reactivated */
+  issue_n(&c, 2 * EP + 5, 400);
+  c.p->tick(c.st, 3 * EP);
+  CHECK(may(&c, 2, WINST_ALU) && may_load(&c, 2));
+  CHECK_EQ_U64(stat(&c, "releases_low_cutoff"), 1);
+  CHECK_EQ_U64(stat(&c, "throttled_warp_cycles"), 2 * EP); /* [1000, 3000) */
+  /* the same hits with few instructions (800 per warp) are IRS 0.005: nobody throttled */
+  issue_n(&c, 3 * EP + 5, 3200);
+  for (uint32_t k = 0; k < 4; k++) interfere(&c, 0, 2, 0x3000 + 128 * k, 3 * EP + 10 + k);
+  c.p->tick(c.st, 4 * EP);
+  CHECK_EQ_U64(stat(&c, "throttle_events"), 1);
+  close_iwarp(&c);
+}
+
+/* Releases by exit; no mutual throttling; the newest throttle is released
+ * first; the cap. */
+static void test_ciao_exits_order_cap(void) {
+  C c;
+  if (open_ciao(&c, NULL)) return;
+  launch_all(&c, 0);
+  issue_n(&c, 5, 400);
+  /* victims 0 and 1 name each other: warp 1 (victim 0's worst) is throttled; victim 1 is then throttled itself */
+  for (uint32_t k = 0; k < 3; k++) interfere(&c, 0, 1, 0x1000 + 128 * k, 10 + k);
+  for (uint32_t k = 0; k < 3; k++) interfere(&c, 1, 0, 0x2000 + 128 * k, 20 + k);
+  c.p->tick(c.st, EP);
+  CHECK_EQ_U64(stat(&c, "throttle_events"), 1);
+  CHECK(!may(&c, 1, WINST_ALU) && may(&c, 0, WINST_ALU));
+  /* the victim exits: its interferer is reactivated at once */
+  ev(&c, SCHED_EV_WARP_EXIT, 0, EP + 50, 0, -1, 0);
+  CHECK(may(&c, 1, WINST_ALU));
+  CHECK_EQ_U64(stat(&c, "releases_victim_exit"), 1);
+  /* victim 2 throttles 3 in one epoch, and 1 in the next (3 stays: its score is between the cutoffs) */
+  ev(&c, SCHED_EV_WARP_LAUNCH, 0, EP + 60, 0, -1, 0);
+  issue_n(&c, EP + 100, 400);
+  for (uint32_t k = 0; k < 3; k++) interfere(&c, 2, 3, 0x3000 + 128 * k, EP + 200 + k);
+  c.p->tick(c.st, 2 * EP);
+  CHECK(!may(&c, 3, WINST_ALU));
+  issue_n(&c, 2 * EP + 100, 400);
+  for (uint32_t k = 0; k < 3; k++) interfere(&c, 2, 1, 0x4000 + 128 * k, 2 * EP + 200 + k);
+  c.p->tick(c.st, 3 * EP);
+  CHECK(!may(&c, 1, WINST_ALU) && !may(&c, 3, WINST_ALU));
+  CHECK_EQ_U64(stat(&c, "throttled_warps_max"), 2);
+  /* a throttled warp that exits is released too */
+  ev(&c, SCHED_EV_WARP_EXIT, 3, 3 * EP + 10, 0, -1, 0);
+  CHECK_EQ_U64(stat(&c, "releases_own_exit"), 1);
+  CHECK(!may(&c, 1, WINST_ALU));
+  issue_n(&c, 3 * EP + 100, 400);
+  c.p->tick(c.st, 4 * EP); /* victim 2 quiet: warp 1 reactivated */
+  CHECK(may(&c, 1, WINST_ALU));
+  close_iwarp(&c);
+  /* max_throttled = 1: the second victim's worst interferer is refused */
+  if (open_ciao(&c, "sched.iwarp.max_throttled=1")) return;
+  launch_all(&c, 0);
+  issue_n(&c, 5, 400);
+  for (uint32_t k = 0; k < 3; k++) interfere(&c, 0, 1, 0x1000 + 128 * k, 10 + k);
+  for (uint32_t k = 0; k < 3; k++) interfere(&c, 2, 3, 0x2000 + 128 * k, 20 + k);
+  c.p->tick(c.st, EP);
+  CHECK(!may(&c, 1, WINST_ALU) && may(&c, 3, WINST_ALU));
+  CHECK_EQ_U64(stat(&c, "cap_refusals"), 1);
+  close_iwarp(&c);
+  /* bad cutoffs name the key */
+  c.p = policy_find_warp("iwarp");
+  c.cfg = cfg_create();
+  CHECK(cfg_set(c.cfg, "sched.iwarp.low_cutoff=0.5") == 0);
+  char err[256] = "";
+  WarpSchedEnv env = {.nsched = 2, .max_warps = NW, .max_ctas = 2, .prefix = "sched.iwarp", .cfg = c.cfg};
+  c.st = NULL;
+  CHECK(c.p->init(&c.st, &env, err, sizeof err) != 0);
+  CHECK_STR_CONTAINS(err, "low_cutoff");
+  cfg_free(c.cfg);
 }
 
 /* ---- on the simulator ---- */
@@ -321,12 +463,15 @@ static const char rl_ptx[] =
     "$L_end:\n  ret;\n}\n"
     "//@warpsim regs rl 16\n";
 
-static char *run_rl(const char *sched, uint32_t warps, uint32_t delay) {
+static char *run_rl_reading(const char *sched, uint32_t warps, uint32_t delay, const char *reading) {
   char pol[64];
   snprintf(pol, sizeof pol, "sched.policy=%s", sched);
   const char *sets[] = {"sm.count=1", pol, "l1d.size=128", "l1d.assoc=1", "sm.observers=missclass",
-                        "sched.iwarp.release_cycles=1000000", NULL};
+                        "sched.iwarp.release_cycles=1000000", reading, "sched.iwarp.epoch_cycles=500", NULL};
   return test_run_kernel(sets, rl_ptx, "rl", warps * 32, &delay, 1);
+}
+static char *run_rl(const char *sched, uint32_t warps, uint32_t delay) {
+  return run_rl_reading(sched, warps, delay, "sched.iwarp.reading=notes");
 }
 
 /* The number after "\"key\": " after `from` in the JSON's policies section. */
@@ -376,11 +521,30 @@ static void test_thrashing_warps_on_the_simulator(void) {
   free(j);
 }
 
+/* The same two warps under the ciao reading (500-cycle epochs): warp 0's
+ * reload names warp 1; at that epoch's end warp 0's score is over the high
+ * cutoff and warp 1 is throttled (it issues nothing); an epoch without hits
+ * reactivates it. Warp 1's reload names warp 0 too, but in an epoch whose
+ * score stays under the cutoff: nobody else is throttled. */
+static void test_ciao_on_the_simulator(void) {
+  char *j = run_rl_reading("iwarp", 2, 200, "sched.iwarp.reading=ciao");
+  CHECK(j != NULL);
+  CHECK_EQ_U64(json_u64(j, "vta_probes"), 4);
+  CHECK_EQ_U64(json_u64(j, "vta_hits_inter_warp"), 2);
+  CHECK_EQ_U64(json_u64(j, "epoch_victims_over_high_cutoff"), 1);
+  CHECK_EQ_U64(json_u64(j, "throttle_events"), 1);
+  CHECK_EQ_U64(json_u64(j, "releases_low_cutoff"), 1);   /* not warp 0's exit, as under notes */
+  CHECK_EQ_U64(json_u64(j, "releases_victim_exit"), 0);
+  CHECK_EQ_U64(json_u64(j, "throttled_warp_cycles"), 500); /* exactly one epoch */
+  CHECK(stall_policy(j) > 0);
+  free(j);
+}
+
 /* Exact with the engine's shortcuts off; bfs and kmeans see inter-warp VTA
  * hits under iwarp, so it throttles and the schedule differs from gto's. */
 static void test_skip_idle_identical(void) {
-  const char *on[] = {"sched.policy=iwarp", NULL};
-  const char *off[] = {"sched.policy=iwarp", "sm.skip_idle_cycles=false", NULL};
+  const char *on[] = {"sched.policy=iwarp", "sched.iwarp.reading=notes", NULL};
+  const char *off[] = {"sched.policy=iwarp", "sched.iwarp.reading=notes", "sm.skip_idle_cycles=false", NULL};
   const char *gto[] = {"sched.policy=gto", NULL};
   const char *names[] = {"kmeans", "bfs", "srad_v1", NULL};
   uint64_t c1 = 0, c2 = 0, c3 = 0;
@@ -402,6 +566,18 @@ static void test_skip_idle_identical(void) {
   free(a);
   free(b);
   free(g);
+  /* the ciao reading: throttles and reactivates on kmeans and bfs, identical with the shortcuts off */
+  const char *con[] = {"sched.policy=iwarp", "sched.iwarp.reading=ciao", NULL};
+  const char *coff[] = {"sched.policy=iwarp", "sched.iwarp.reading=ciao", "sm.skip_idle_cycles=false", NULL};
+  const char *two[] = {"kmeans", "bfs", NULL};
+  a = test_run_benches(NULL, con, two, &c1), b = test_run_benches(NULL, coff, two, &c2);
+  CHECK(a && b);
+  CHECK_EQ_U64(c1, c2);
+  CHECK(json_u64(a, "throttle_events") > 0);
+  CHECK(json_u64(a, "releases_low_cutoff") > 0);
+  CHECK(a && b && !strcmp(a, b));
+  free(a);
+  free(b);
 }
 
 int main(void) {
@@ -410,8 +586,11 @@ int main(void) {
   TEST_RUN(test_release_on_timeout);
   TEST_RUN(test_release_on_victim_exit);
   TEST_RUN(test_throttle_cap);
+  TEST_RUN(test_ciao_throttle_and_release);
+  TEST_RUN(test_ciao_exits_order_cap);
   TEST_RUN(test_lazy_equals_every_cycle);
   TEST_RUN(test_thrashing_warps_on_the_simulator);
+  TEST_RUN(test_ciao_on_the_simulator);
   TEST_RUN(test_skip_idle_identical);
   return TEST_DONE();
 }

@@ -76,6 +76,9 @@ typedef struct WarpSchedEnv {
   const Config *cfg;
   PolicyGpu *gpu;           /* the GPU's shared policy state (policy_shared), never NULL in an SM */
   const PolicyKernel *kernel; /* the running kernel, updated at each kernel (also in its events) */
+  const WarpView *views;    /* the SM's max_warps views (the array order() gets), live for the plugin's
+                             * life: a hook may read any warp's view, e.g. can_issue another warp's
+                             * (gcaws's time slice). NULL where no SM exists (unit tests) */
 } WarpSchedEnv;
 
 /* Events the SM reports to its plugins (on_event). Fields per kind, beyond

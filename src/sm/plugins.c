@@ -173,7 +173,7 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
   if (nobs < 0) return -1;
   PolicyGpu *pg = memsys_policy_gpu(sm->ms);
   sm->env = (WarpSchedEnv){.sm = sm->id, .nsched = sm->nsched, .max_warps = sm->max_warps, .max_ctas = sm->max_ctas,
-                           .cfg = cfg, .gpu = pg, .kernel = policy_gpu_kernel(pg)};
+                           .cfg = cfg, .gpu = pg, .kernel = policy_gpu_kernel(pg), .views = sm->views};
   char prefix[96];
   WarpSchedEnv env = sm->env;
   env.prefix = prefix;

@@ -5,6 +5,22 @@
  *    its keys sched.gcaws.critical, .sample_period, .priority_file) and marks
  *    the memory requests of the critical warp MEM_HINT_CRITICAL, so
  *    `sched.policy = gcaws` with `l1d.policy = cacp` is CAWA.
+ *    How long the greedy warp keeps its scheduler is `sched.gcaws.slice_ends`.
+ *    CAWA (Sec. 3.2) has gCAWS "greedily execute instructions from the
+ *    selected critical warp until this particular warp has no further
+ *    available instructions", and (Sec. 5.3) say that this greedy scheme
+ *    temporarily limits the number of active warps; neither CAWA nor the
+ *    abstract of CAWS (PACT'14, its full text not available here) says what
+ *    "no further available instructions" is. `stall` (the default, the
+ *    earlier reading): GTO's greedy: the last warp that issued comes first
+ *    and any warp issues whenever it cannot. `memory` (the most literal
+ *    reading we find): the warp that issued last keeps its scheduler, no
+ *    other warp of it issuing, while it has instructions to come and is only
+ *    waiting on a short hazard (a register of a non-memory instruction, a
+ *    busy unit, its I-buffer's refill); the slice ends when it waits on a
+ *    long-latency load, at a barrier, or finishes. `barrier`: it also keeps
+ *    the scheduler through its memory waits: one warp per scheduler at a time
+ *    until a barrier or its end.
  *  - `caws`: the oracle (CAWS, Lee and Wu, PACT'14, as CAWA's Figure 13 runs
  *    it): the same order with each warp's criticality taken from a profile of
  *    a previous run, its execution time (exit - launch cycles). With
@@ -73,8 +89,14 @@ static int profile_read(CawsShared *p, const char *path, char *msg, size_t len) 
 }
 
 /* ---- the schedulers ---- */
+enum { SLICE_STALL = 0, SLICE_MEMORY, SLICE_BARRIER };
+
 typedef struct Gcaws {
   Cpl cpl;
+  int slice;               /* gcaws: SLICE_*, what ends the greedy warp's time slice */
+  const WarpView *views;   /* the SM's views (env->views; NULL: no time slice beyond stall) */
+  uint32_t nsched;
+  int32_t *holder;         /* per scheduler: the warp whose slice runs (the last that issued), -1 none */
   SchedAgeCache age;
   PolicyGpu *gpu;
   int oracle;              /* caws */
@@ -86,6 +108,23 @@ typedef struct Gcaws {
   uint8_t *have;           /* caws read: looked up for the slot's current warp */
   uint32_t *cta_id, *warp_in_cta; /* caws write: per slot, from the views */
 } Gcaws;
+
+/* cpl's keys (cpl_params) and the time slice */
+static const CfgParam gcaws_params[] = {
+    {.key = "slice_ends", .type = CFG_ENUM, .def = "stall", .choices = "stall|memory|barrier",
+     .desc = "what ends the greedy warp's hold on its scheduler: any stall (GTO's greedy), a wait on a "
+             "long-latency load, or only a barrier (and its end)"},
+    {.key = "critical", .type = CFG_ENUM, .def = "cta_max", .choices = "cta_max|sm_threshold",
+     .desc = "critical warp: the largest nCrit of its CTA, or normalised nCrit over the SM > 0.5"},
+    {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
+     .desc = "cycles between two samples of the CPL accuracy statistic (and the priority series)"},
+    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 24,
+     .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they "
+             "cost host time)"},
+    {.key = "priority_file", .type = CFG_STRING, .def = "",
+     .desc = "file for the critical warp's priority over time (SM 0, first CTA; empty: none)"},
+    {0},
+};
 
 static const CfgParam caws_params[] = {
     {.key = "mode", .type = CFG_ENUM, .def = "write", .choices = "write|read",
@@ -113,6 +152,7 @@ static void gcaws_free(void *state) {
   free(g->have);
   free(g->cta_id);
   free(g->warp_in_cta);
+  free(g->holder);
   free(g);
 }
 
@@ -126,6 +166,14 @@ static int gcaws_init_common(void **state, const WarpSchedEnv *env, char *err, s
   g->nslots = env->max_warps;
   g->gpu = env->gpu;
   g->oracle = oracle;
+  g->views = env->views;
+  g->nsched = env->nsched ? env->nsched : 1;
+  g->holder = malloc(g->nsched * sizeof *g->holder);
+  for (uint32_t q = 0; g->holder && q < g->nsched; q++) g->holder[q] = -1;
+  if (!oracle) {
+    const char *sl = cfg_str_in(env->cfg, env->prefix, "slice_ends");
+    g->slice = !strcmp(sl, "memory") ? SLICE_MEMORY : !strcmp(sl, "barrier") ? SLICE_BARRIER : SLICE_STALL;
+  }
   size_t n = env->max_warps ? env->max_warps : 1;
   g->key = calloc(n, sizeof *g->key);
   g->oracle_cycles = calloc(n, sizeof *g->oracle_cycles);
@@ -133,7 +181,7 @@ static int gcaws_init_common(void **state, const WarpSchedEnv *env, char *err, s
   g->cta_id = calloc(n, sizeof *g->cta_id);
   g->warp_in_cta = calloc(n, sizeof *g->warp_in_cta);
   if (sched_age_cache_init(&g->age, env, env->nsched) || !g->key || !g->oracle_cycles || !g->have || !g->cta_id ||
-      !g->warp_in_cta) {
+      !g->warp_in_cta || !g->holder) {
     gcaws_free(g);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
   }
@@ -218,12 +266,15 @@ static uint32_t gcaws_order(void *state, uint32_t sched, const WarpView *v, uint
 static void gcaws_issue(void *state, const WarpView *v, const SchedIssue *is) {
   Gcaws *g = state;
   cpl_issue(&g->cpl, v, is);
+  g->holder[v->slot % g->nsched] = (int32_t)v->slot;
   if (v->slot < g->nslots) g->cta_id[v->slot] = v->cta_id, g->warp_in_cta[v->slot] = v->warp_in_cta;
 }
 
 static void gcaws_event(void *state, const SchedEvent *ev) {
   Gcaws *g = state;
   cpl_event(&g->cpl, ev);
+  if (ev->kind == SCHED_EV_WARP_EXIT && ev->slot < g->nslots && g->holder[ev->slot % g->nsched] == (int32_t)ev->slot)
+    g->holder[ev->slot % g->nsched] = -1; /* its slice ends with it (a new warp in the slot holds nothing) */
   CawsShared *p = g->prof;
   if (!g->oracle || !p) return;
   if (ev->kind == SCHED_EV_WARP_LAUNCH && ev->slot < g->nslots) g->have[ev->slot] = 0;
@@ -248,6 +299,32 @@ static void gcaws_event(void *state, const SchedEvent *ev) {
   }
 }
 
+/* Does warp `h`'s time slice still run (it has instructions to come and waits
+ * on nothing that ends the slice)? */
+static bool slice_runs(const Gcaws *g, const WarpView *h) {
+  if (!h->valid) return false;
+  switch (h->wait) {
+  case WARP_WAIT_BARRIER:
+  case WARP_WAIT_DRAIN:
+  case WARP_WAIT_EXITED:
+    return false;
+  case WARP_WAIT_SCOREBOARD:
+    return g->slice == SLICE_BARRIER || !h->long_pending;
+  default:
+    return true; /* ready, a busy unit, an I-buffer being refilled */
+  }
+}
+
+/* gcaws with slice_ends = memory|barrier: while the warp that issued last on
+ * this scheduler keeps its slice, no other warp of the scheduler issues. */
+static bool gcaws_can_issue(void *state, const WarpView *v, WarpInstKind kind) {
+  (void)kind;
+  const Gcaws *g = state;
+  if (g->slice == SLICE_STALL || !g->views || v->slot >= g->nslots) return true;
+  const int32_t h = g->holder[v->slot % g->nsched];
+  return h < 0 || (uint32_t)h == v->slot || (uint32_t)h >= g->nslots || !slice_runs(g, &g->views[h]);
+}
+
 static void gcaws_annotate(void *state, const WarpView *v, SchedMemAnnot *m) {
   Gcaws *g = state;
   if (!g->oracle) cpl_annotate(&g->cpl, v, m);
@@ -270,8 +347,8 @@ static void gcaws_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
 }
 
 const WarpSchedPolicy warp_policy_gcaws = {
-    .name = "gcaws", .params = cpl_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
-    .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
+    .name = "gcaws", .params = gcaws_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
+    .lists_all = true, .can_issue = gcaws_can_issue, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
     .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
     .sched_wait = true, .gauges = gcaws_gauges};
 const WarpSchedPolicy warp_policy_caws = {

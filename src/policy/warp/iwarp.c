@@ -1,26 +1,47 @@
-/* iwarp.c - interference-aware warp throttling (iWarp, the draft in
- * ../shared/papers/iwarp-draft.txt), as ../shared/spec/policies.md section 5
- * resolves it. Every warp's L1D lines lost to evictions go into its victim
- * tag array (vta.h, shared with ccws), each entry naming the warp whose
- * request evicted the line (the interferer). A real load miss (not a hit,
- * merge, bypass or reservation failure) of victim v that finds its line there
- * names the pair (v, interferer i): when i is another live warp, i is
- * throttled (it may not issue global loads) until v exits or v has had no
- * VTA hit naming i for `release_cycles` (a warp throttled by several victims
- * is released when the last pair ends). At most `max_throttled` warps are
- * throttled at once (0: half the SM's warp slots); a hit naming a warp that
- * is not throttled when the cap is reached throttles nobody. Everything else
- * issues in GTO order.
+/* iwarp.c - interference-aware warp throttling: iWarp (the draft in
+ * ../shared/papers/iwarp-draft.txt), in two readings chosen by
+ * `sched.iwarp.reading`. Both share the detector the draft's Section 4.1 and
+ * its published version CIAO (Zhang, Gao, Kim, Jung, IPDPS'18) describe: every
+ * warp's L1D lines lost to evictions go into its victim tag array (vta.h,
+ * shared with ccws), each entry naming the warp whose request evicted the line
+ * (the interferer); a real load miss (not a hit, merge, bypass or reservation
+ * failure) of victim v that finds its line there names the pair (v, interferer
+ * i). A hit naming v itself is intra-warp contention (counted, nobody
+ * throttled). Everything not throttled issues in GTO order.
  *
- * A VTA hit whose interferer is the victim itself is intra-warp contention
- * (counted, nobody throttled); one naming another warp is inter-warp
- * contention. The release timers run without a per-cycle tick: next_tick asks
- * for the earliest release cycle, every tick or event first accounts the
- * cycles since the last one (releasing in time order whatever expired), so
+ * reading = ciao (default): CIAO's warp throttling (CIAO-T; its redirection of
+ * interfering warps' requests to unused shared memory, CIAO-P/C, needs the L1D
+ * and shared-memory model, not a scheduler, and is not modelled). Interference
+ * is judged per epoch (`epoch_cycles`, boundaries at its multiples), not per
+ * hit: a victim's interference score over the epoch is
+ *   IRS_v = (inter-warp VTA hits of v) / (warp instructions the SM issued / live warps),
+ * VTA hits per instruction of an average warp (CCWS's normalisation). At an
+ * epoch's end, first every throttled warp whose victim's IRS fell below
+ * `low_cutoff` is reactivated (newest first), then every live, unthrottled
+ * victim whose IRS exceeds `high_cutoff` throttles the live warp that
+ * interfered with it most in the epoch (ties: the lowest slot), one per victim
+ * and epoch, at most `max_throttled` at once. A throttled warp issues nothing
+ * ("throttle execution"); it is reactivated at once when its victim exits.
+ * The two cutoffs and the epoch are keys with our defaults: the stored copies
+ * of CIAO available here give its abstract only, so the values are not CIAO's
+ * published ones (doc/policies.md, iWarp).
+ *
+ * reading = notes (../shared/spec/policies.md section 5): the draft's
+ * scheduling section is empty; this reading throttles on every VTA hit: i may
+ * not issue global loads until v exits or v has had no VTA hit naming i for
+ * `release_cycles` (a warp throttled by several victims is released when the
+ * last pair ends). At most `max_throttled` warps are throttled at once (0:
+ * half the SM's warp slots); a hit naming a warp that is not throttled when
+ * the cap is reached throttles nobody.
+ *
+ * Both run without a per-cycle tick: next_tick asks for the earliest release
+ * cycle or epoch end, every tick, issue or event first accounts the cycles
+ * since the last one (releasing in time order whatever expired), so
  * sm.skip_idle_cycles=false gives identical results. A throttled warp cannot
  * miss on a global load, so it names nobody: throttling never forms a cycle,
- * and the timers release every throttled warp eventually (a victim waiting
- * at a barrier for its interferer waits at most release_cycles).
+ * and the timers, epochs or victims' exits release every throttled warp
+ * eventually (a victim waiting at a barrier for its interferer waits at most
+ * release_cycles, or scores 0 and releases it at the epoch's end).
  *
  * can_issue depends only on the throttled set, which changes only at events
  * and at the ticks next_tick asks for (stable_refusals): a throttled SM whose
@@ -39,7 +60,16 @@
 
 typedef struct Iwarp {
   uint32_t nw, cap;
+  int ciao; /* reading = ciao */
   uint64_t release, sample;
+  /* ciao: the epoch's counts and the throttled warps' victims */
+  uint64_t epoch, ep_insts;
+  double high, low;
+  uint32_t *ep_hits;   /* [victim]: inter-warp VTA hits naming a live warp this epoch */
+  uint32_t *ep_pair;   /* [victim * nw + interferer]: those hits by interferer */
+  uint32_t *victim_of; /* [throttled warp]: the victim that throttled it */
+  uint64_t *seq;       /* [throttled warp]: when (order) it was throttled: newest released first */
+  uint64_t nseq;
   SchedAgeCache age;
   Vta vta;
   /* per warp slot */
@@ -52,12 +82,31 @@ typedef struct Iwarp {
   /* statistics */
   uint64_t st_probes, st_hits[VTA_MISS__COUNT], st_unknown, st_inserts, st_store_inv, st_events, st_refreshes,
       st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_throttle_cycles,
-      st_throttled_warp_cycles, st_active_cycles;
+      st_throttled_warp_cycles, st_active_cycles, st_epochs, st_irs_high, st_rel_low;
   uint32_t st_throttled_max, nactive;
   uint64_t st_window[IWARP_WINDOWS]; /* throttled warp-cycles per window */
 } Iwarp;
 
 static const CfgParam iwarp_params[] = {
+    {.key = "reading",
+     .type = CFG_ENUM,
+     .def = "ciao",
+     .choices = "ciao|notes",
+     .desc = "ciao: CIAO's epoch throttling by interference score; notes: throttle on each VTA hit, timed release"},
+    {.key = "epoch_cycles",
+     .type = CFG_INT,
+     .def = "5000",
+     .min = 1,
+     .max = 1000000000,
+     .desc = "ciao: cycles of an epoch, at whose end interference scores are judged"},
+    {.key = "high_cutoff",
+     .type = CFG_DOUBLE,
+     .def = "0.01",
+     .desc = "ciao: a victim whose epoch score (VTA hits per average warp's instruction) exceeds this throttles its worst interferer"},
+    {.key = "low_cutoff",
+     .type = CFG_DOUBLE,
+     .def = "0.005",
+     .desc = "ciao: a throttled warp is reactivated when its victim's epoch score falls below this"},
     {.key = "vta_entries",
      .type = CFG_INT,
      .def = "16",
@@ -75,7 +124,7 @@ static const CfgParam iwarp_params[] = {
      .def = "2000",
      .min = 1,
      .max = 1000000000,
-     .desc = "an interferer is released when its victim had no VTA hit naming it for this long"},
+     .desc = "notes: an interferer is released when its victim had no VTA hit naming it for this long"},
     {.key = "max_throttled",
      .type = CFG_INT,
      .def = "0",
@@ -100,6 +149,10 @@ static void iwarp_free(void *state) {
   free(c->throttled);
   free(c->until);
   free(c->pair);
+  free(c->ep_hits);
+  free(c->ep_pair);
+  free(c->victim_of);
+  free(c->seq);
   free(c);
 }
 
@@ -115,11 +168,26 @@ static int iwarp_init(void **state, const WarpSchedEnv *env, char *err, size_t e
   c->cap = (uint32_t)cfg_int_in(env->cfg, env->prefix, "max_throttled");
   if (!c->cap) c->cap = nw / 2 ? nw / 2 : 1;
   c->first = UINT64_MAX;
+  c->ciao = !strcmp(cfg_str_in(env->cfg, env->prefix, "reading"), "ciao");
+  c->epoch = (uint64_t)cfg_int_in(env->cfg, env->prefix, "epoch_cycles");
+  c->high = cfg_double_in(env->cfg, env->prefix, "high_cutoff");
+  c->low = cfg_double_in(env->cfg, env->prefix, "low_cutoff");
+  if (!(c->low >= 0 && c->low <= c->high)) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.low_cutoff", env->prefix);
+    iwarp_free(c);
+    return cfg_errorf(env->cfg, key, err, errlen, "low_cutoff must be at least 0 and at most high_cutoff");
+  }
+  c->ep_hits = calloc(nw, sizeof *c->ep_hits);
+  c->ep_pair = calloc((size_t)nw * nw, sizeof *c->ep_pair);
+  c->victim_of = calloc(nw, sizeof *c->victim_of);
+  c->seq = calloc(nw, sizeof *c->seq);
   c->valid = calloc(nw, 1);
   c->throttled = calloc(nw, 1);
   c->until = calloc(nw, sizeof *c->until);
   c->pair = calloc((size_t)nw * nw, sizeof *c->pair);
-  if (!c->valid || !c->throttled || !c->until || !c->pair || sched_age_cache_init(&c->age, env, env->nsched) ||
+  if (!c->valid || !c->throttled || !c->until || !c->pair || !c->ep_hits || !c->ep_pair || !c->victim_of ||
+      !c->seq || sched_age_cache_init(&c->age, env, env->nsched) ||
       vta_init(&c->vta, nw, entries, ways)) {
     iwarp_free(c);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
@@ -147,12 +215,17 @@ static void iwarp_account(Iwarp *c, uint64_t to) {
   c->t_acc = to;
 }
 
-/* c->first anew, after a release cycle or the throttled set changed (not per event). */
+/* c->first anew, after a release cycle or the throttled set changed (not per
+ * event): notes, the earliest release cycle; ciao, the end of the epoch that
+ * holds t_acc while the SM has warps. */
 static void iwarp_refirst(Iwarp *c) {
   uint64_t first = UINT64_MAX;
-  if (c->nthrottled)
+  if (c->ciao) {
+    if (c->nactive) first = (c->t_acc / c->epoch + 1) * c->epoch;
+  } else if (c->nthrottled) {
     for (uint32_t i = 0; i < c->nw; i++)
       if (c->throttled[i] && c->until[i] < first) first = c->until[i];
+  }
   c->first = first;
 }
 
@@ -163,14 +236,68 @@ static void iwarp_unthrottle(Iwarp *c, uint32_t i) {
   for (uint32_t v = 0; v < c->nw; v++) c->pair[(size_t)v * c->nw + i] = 0;
 }
 
+static void iwarp_throttle(Iwarp *c, uint32_t i) {
+  c->throttled[i] = 1;
+  c->nthrottled++;
+  c->st_events++;
+  if (c->nthrottled > c->st_throttled_max) c->st_throttled_max = c->nthrottled;
+}
+
+/* ciao: IRS_v > x over the epoch, VTA hits per instruction of an average warp. */
+static bool iwarp_irs_above(const Iwarp *c, uint32_t v, double x) {
+  const double per_warp = (double)c->ep_insts / (double)(c->nactive ? c->nactive : 1);
+  return (double)c->ep_hits[v] > x * per_warp;
+}
+
+/* ciao: the end of an epoch. Reactivations first (newest throttle first, so a
+ * victim's latest interferer returns before its earlier ones), then each
+ * victim over the high cutoff throttles its worst live interferer. */
+static void iwarp_epoch_end(Iwarp *c) {
+  const uint32_t nw = c->nw;
+  c->st_epochs++;
+  for (;;) {
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < nw; i++)
+      if (c->throttled[i] && !iwarp_irs_above(c, c->victim_of[i], c->low) && (best == UINT32_MAX || c->seq[i] > c->seq[best]))
+        best = i;
+    if (best == UINT32_MAX) break;
+    iwarp_unthrottle(c, best);
+    c->st_rel_low++;
+  }
+  for (uint32_t v = 0; v < nw; v++) {
+    if (!c->valid[v] || c->throttled[v] || !c->ep_hits[v] || !iwarp_irs_above(c, v, c->high)) continue;
+    c->st_irs_high++;
+    uint32_t worst = UINT32_MAX, most = 0;
+    for (uint32_t i = 0; i < nw; i++) {
+      const uint32_t n = c->ep_pair[(size_t)v * nw + i];
+      if (n > most && i != v && c->valid[i] && !c->throttled[i]) most = n, worst = i;
+    }
+    if (worst == UINT32_MAX) continue;
+    if (c->nthrottled >= c->cap) {
+      c->st_cap_refusals++;
+      continue;
+    }
+    iwarp_throttle(c, worst);
+    c->victim_of[worst] = v;
+    c->seq[worst] = ++c->nseq;
+  }
+  c->ep_insts = 0;
+  memset(c->ep_hits, 0, nw * sizeof *c->ep_hits);
+  memset(c->ep_pair, 0, (size_t)nw * nw * sizeof *c->ep_pair);
+}
+
 /* Accounts up to `now`, releasing each throttled warp at its release cycle
- * (in time order, so the statistics are exact however late we are told). */
+ * or ending each epoch (in time order, so the statistics are exact however
+ * late we are told). */
 static void iwarp_advance(Iwarp *c, uint64_t now) {
   while (c->first <= now) {
     const uint64_t first = c->first;
     iwarp_account(c, first);
-    for (uint32_t i = 0; i < c->nw; i++)
-      if (c->throttled[i] && c->until[i] == first) iwarp_unthrottle(c, i), c->st_rel_timeout++;
+    if (c->ciao)
+      iwarp_epoch_end(c);
+    else
+      for (uint32_t i = 0; i < c->nw; i++)
+        if (c->throttled[i] && c->until[i] == first) iwarp_unthrottle(c, i), c->st_rel_timeout++;
     iwarp_refirst(c);
   }
   iwarp_account(c, now);
@@ -183,9 +310,12 @@ static uint64_t iwarp_next_tick(void *state, uint64_t now) {
   return ((const Iwarp *)state)->first;
 }
 
-/* Victim v exits: the pairs it named end; an interferer left with none is released. */
+/* Victim v exits: the pairs it named end; an interferer left with none is
+ * released (ciao: every warp it throttled). */
 static void iwarp_victim_gone(Iwarp *c, uint32_t v) {
-  for (uint32_t i = 0; i < c->nw; i++) {
+  for (uint32_t i = 0; c->ciao && i < c->nw; i++)
+    if (c->throttled[i] && c->victim_of[i] == v) iwarp_unthrottle(c, i), c->st_rel_victim_exit++;
+  for (uint32_t i = 0; !c->ciao && i < c->nw; i++) {
     uint64_t *p = &c->pair[(size_t)v * c->nw + i];
     if (!*p) continue;
     *p = 0;
@@ -202,23 +332,26 @@ static void iwarp_victim_gone(Iwarp *c, uint32_t v) {
   iwarp_refirst(c);
 }
 
-/* A VTA hit of victim v naming interferer i (another warp) at `now`. */
+/* A VTA hit of victim v naming interferer i (another warp) at `now`: notes,
+ * throttle i now; ciao, count it toward the epoch's judgement. */
 static void iwarp_interference(Iwarp *c, uint32_t v, int32_t who, uint64_t now) {
   if (who < 0 || (uint32_t)who >= c->nw || !c->valid[who]) {
     c->st_unknown++; /* the interferer has exited (or its slot has a new warp): nobody to throttle */
     return;
   }
   const uint32_t i = (uint32_t)who;
+  if (c->ciao) {
+    c->ep_hits[v]++;
+    c->ep_pair[(size_t)v * c->nw + i]++;
+    return;
+  }
   if (c->throttled[i]) {
     c->st_refreshes++;
   } else if (c->nthrottled >= c->cap) {
     c->st_cap_refusals++;
     return;
   } else {
-    c->throttled[i] = 1;
-    c->nthrottled++;
-    c->st_events++;
-    if (c->nthrottled > c->st_throttled_max) c->st_throttled_max = c->nthrottled;
+    iwarp_throttle(c, i);
     c->until[i] = 0;
   }
   c->pair[(size_t)v * c->nw + i] = now + 1;
@@ -236,6 +369,11 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
     if (!mine) return;
     if (!c->valid[w]) c->nactive++;
     c->valid[w] = 1;
+    if (c->ciao) { /* the slot's new warp starts the epoch with no score, blamed for nothing */
+      c->ep_hits[w] = 0;
+      for (uint32_t u = 0; u < c->nw; u++) c->ep_pair[(size_t)w * c->nw + u] = c->ep_pair[(size_t)u * c->nw + w] = 0;
+      if (c->nactive == 1) iwarp_refirst(c);
+    }
     vta_clear_warp(&c->vta, w);
     vta_forget_interferer(&c->vta, (int32_t)w); /* the slot's previous warp evicted those */
     return;
@@ -270,9 +408,20 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
   }
 }
 
+/* notes: a throttled warp may not issue global loads; ciao: nothing. */
 static bool iwarp_can_issue(void *state, const WarpView *v, WarpInstKind kind) {
   const Iwarp *c = state;
-  return kind != WINST_GLOBAL_LOAD || v->slot >= c->nw || !c->throttled[v->slot];
+  if (v->slot >= c->nw || !c->throttled[v->slot]) return true;
+  return !c->ciao && kind != WINST_GLOBAL_LOAD;
+}
+
+/* ciao: the epoch's instruction count (IRS's denominator). */
+static void iwarp_issue(void *state, const WarpView *v, const SchedIssue *is) {
+  Iwarp *c = state;
+  (void)v;
+  if (!c->ciao) return;
+  iwarp_advance(c, is->cycle);
+  c->ep_insts++;
 }
 
 static void iwarp_warps_change(void *state) { sched_age_cache_changed(&((Iwarp *)state)->age); }
@@ -296,6 +445,9 @@ static void iwarp_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "throttle_refreshes", c->st_refreshes);
   policy_stat_u64(out, "cap_refusals", c->st_cap_refusals);
   policy_stat_u64(out, "releases_timeout", c->st_rel_timeout);
+  policy_stat_u64(out, "releases_low_cutoff", c->st_rel_low);
+  policy_stat_u64(out, "epochs", c->st_epochs);
+  policy_stat_u64(out, "epoch_victims_over_high_cutoff", c->st_irs_high);
   policy_stat_u64(out, "releases_victim_exit", c->st_rel_victim_exit);
   policy_stat_u64(out, "releases_own_exit", c->st_rel_self_exit);
   policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
@@ -325,6 +477,7 @@ const WarpSchedPolicy warp_policy_iwarp = {.name = "iwarp",
                                            .lists_all = true,
                                            .can_issue = iwarp_can_issue,
                                            .stable_refusals = true,
+                                           .on_issue = iwarp_issue,
                                            .on_event = iwarp_event,
                                            .tick = iwarp_tick,
                                            .next_tick = iwarp_next_tick,
