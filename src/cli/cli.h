@@ -39,6 +39,8 @@ void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk);
 int cli_belady(int argc, char **argv);
 /* classify TARGET: per-load L1D classes by profiling (cli/classify.c). */
 int cli_classify(int argc, char **argv);
+/* stats --schema: the statistics' declarations as JSON (cli/stats_cmd.c). */
+int cli_stats(int argc, char **argv);
 /* An option of `opts` at argv[i] without its value: prints the error, returns 1. */
 int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts);
 /* sweep / report: execs the experiment tool (tools/wsexp); returns only on failure. */

@@ -29,7 +29,7 @@
 #include "cli/cli.h"
 #include "cli/outfile.h"
 #include "cli/timeline_out.h"
-#include "sm/gpu.h"
+#include "sim/gpu.h"
 
 #define MAX_ITEMS 64
 

@@ -15,7 +15,7 @@
 #include "cli/outfile.h"
 #include "cli/timeline_out.h"
 #include "core/config.h"
-#include "sm/gpu.h"
+#include "sim/gpu.h"
 
 static const char *usage =
     "usage: warpsim <command> [options]\n"
@@ -46,13 +46,8 @@ static const char *usage =
     "  belady <trace> [--config C] [--set K=V ...]     L1D misses per SM of an l1d-trace file under OPT, LRU, FIFO\n"
     "  classify <bench|launch file> [--size S] [--profile-size S] [--high H] [--low L] [--no-groups] [--out F]\n"
     "                                                  per-load L1D classes ca/cg/cm by profiling (bypass observer)\n"
+    "  stats --schema [--config C] [--set K=V ...]     every statistic of a run: name, unit, aggregation, description\n"
     "  help                         this text\n";
-
-double cli_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* CPU time of this process: speed figures that a loaded machine does not distort. */
 static double cpu_now(void) {
@@ -81,76 +76,6 @@ typedef struct RunResult {
   int nk;
 } RunResult;
 
-/* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree.
- * Only existence is checked (opening a FIFO would block): cfg_load_file rejects what is
- * not a regular file. */
-int cli_find_config(const char *name, char *out, size_t len) {
-  const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
-  for (int i = 0; cands[i]; i++) {
-    snprintf(out, len, cands[i], name);
-    struct stat st;
-    /* a bare preset name that happens to be a folder here ("gtx480/") still means the preset */
-    if (i == 0 && !strchr(name, '/') && !stat(out, &st) && S_ISDIR(st.st_mode)) continue;
-    if (!access(out, F_OK)) return 0;
-  }
-  char exe[1024];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(out, len, "%s/../../configs/%s.cfg", exe, name);
-    if (!access(out, F_OK)) return 0;
-  }
-  return -1;
-}
-
-/* argv[i] is one of the value-taking options `opts` (NULL-terminated) but the
- * last argument: prints "<cmd>: option '...' needs a value" and returns 1. */
-int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts) {
-  if (i + 1 < argc) return 0;
-  for (; *opts; opts++)
-    if (!strcmp(argv[i], *opts)) {
-      fprintf(stderr, "%s: option '%s' needs a value\n", cmd, argv[i]);
-      return 1;
-    }
-  return 0;
-}
-
-/* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
-int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
-  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", "--timeline",
-                                       "--timeline-cycles", "--timeline-sms", NULL};
-  const char *a = argv[*i];
-  if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
-  if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
-  if (*i + 1 >= argc) return 0;
-  if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
-  if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
-  if (!strcmp(a, "--max-insts") || !strcmp(a, "--max-cycles")) {
-    int c = a[6] == 'c';
-    snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
-    return 1;
-  }
-  static const char *const tl_opts[3] = {"--timeline", "--timeline-cycles", "--timeline-sms"};
-  static const char *const tl_keys[3] = {"file", "cycles", "sms"};
-  for (int k = 0; k < 3; k++)
-    if (!strcmp(a, tl_opts[k])) {
-      if (snprintf(o->tl_sets[k], sizeof o->tl_sets[k], "timeline.%s=%s", tl_keys[k], argv[++*i]) >= (int)sizeof o->tl_sets[k]) {
-        fprintf(stderr, "warpsim: %s: value too long\n", a);
-        return -1;
-      }
-      return 1;
-    }
-  if (!strcmp(a, "--set")) {
-    if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
-    o->sets[o->nsets++] = argv[++*i];
-    return 1;
-  }
-  return 0;
-}
-
-/* Builds the resolved configuration; prints the error and returns NULL on failure. */
 /* A configuration is only known to be usable once a GPU is built from it
  * (policy names, cross-key checks): try once, report and fail early. */
 static int check_gpu_config(const Config *cfg) {
@@ -159,38 +84,6 @@ static int check_gpu_config(const Config *cfg) {
   if (!g) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
   gpu_free(g);
   return 0;
-}
-
-Config *cli_make_config(RunOpts *o) {
-  char path[2048];
-  const char *name = o->config ? o->config : "gtx480";
-  if (cli_find_config(name, path, sizeof path)) {
-    fprintf(stderr, "warpsim: no configuration '%s' (a file, or a preset in configs/: gtx480, ccws-gt200)\n", name);
-    return NULL;
-  }
-  Config *cfg = cfg_create();
-  if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
-  const char *files[1] = {path};
-  int n = 0;
-  const char *sets[MAX_SETS + 6];
-  if (o->sched_set[0]) sets[n++] = o->sched_set;
-  for (int c = 0; c < 2; c++)
-    if (o->limit_sets[c][0]) sets[n++] = o->limit_sets[c];
-  for (int c = 0; c < 3; c++)
-    if (o->tl_sets[c][0]) sets[n++] = o->tl_sets[c];
-  for (int i = 0; i < o->nsets; i++) sets[n++] = o->sets[i];
-  if (cfg_resolve(cfg, files, 1, sets, n)) {
-    fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
-    cfg_free(cfg);
-    return NULL;
-  }
-  return cfg;
-}
-
-WsContextOptions cli_ctx_options(const Config *cfg) {
-  WsContextOptions o = {0};
-  o.max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
-  return o;
 }
 
 /* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees).
@@ -228,20 +121,6 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
   if (gpu_out) *gpu_out = g;
   else gpu_free(g);
   return res->status;
-}
-
-void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk) {
-  for (int i = 0; i < nk; i++) {
-    fprintf(out, "regs                 %s %u per thread (%s", k[i].name, k[i].regs_per_thread,
-            k[i].regs_estimated ? "estimated by warpsim" : "ptxas");
-    if (k[i].regs_compiled != k[i].regs_per_thread) /* sm.regs_max_per_thread / regs_kernel / regs_alloc_unit */
-      fprintf(out, " %u; allocated as set by sm.regs_*", k[i].regs_compiled);
-    fprintf(out, ")\n");
-    if (k[i].regs_estimated)
-      fprintf(stderr, "warpsim: warning: kernel %s: no ptxas register count in its PTX (a `//@warpsim regs` line); "
-              "occupancy uses warpsim's liveness estimate of %u registers per thread, which can be far from ptxas's "
-              "(tools/annotate_regs.sh adds the real count)\n", k[i].name, k[i].regs_per_thread);
-  }
 }
 
 static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
@@ -495,7 +374,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
   if (!strcmp(cmd, "belady")) return cli_belady(argc - 2, argv + 2);
   if (!strcmp(cmd, "classify")) return cli_classify(argc - 2, argv + 2);
+  if (!strcmp(cmd, "stats")) return cli_stats(argc - 2, argv + 2);
   if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, belady, classify, sweep, report, reproduce, help)\n", cmd);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, config, belady, classify, stats, sweep, report, reproduce, help)\n", cmd);
   return 2;
 }

@@ -76,6 +76,7 @@ typedef struct WarpSchedEnv {
   const Config *cfg;
   PolicyGpu *gpu;           /* the GPU's shared policy state (policy_shared), never NULL in an SM */
   const PolicyKernel *kernel; /* the running kernel, updated at each kernel (also in its events) */
+  CacheGeom l1d;            /* the SM's L1 data cache */
 } WarpSchedEnv;
 
 /* Events the SM reports to its plugins (on_event). Fields per kind, beyond

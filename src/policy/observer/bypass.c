@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem/mem_req.h"
+#include "policy/mem_req.h"
 #include "policy/warp_sched.h"
 
 #define BP_MAX_TB 64 /* CHSS table entries: TB_bg in [0, BP_MAX_TB) */
