@@ -15,6 +15,7 @@
 #include "cli/outfile.h"
 #include "cli/timeline_out.h"
 #include "core/config.h"
+#include "core/stats.h"
 #include "sim/gpu.h"
 
 static const char *usage =
@@ -67,14 +68,6 @@ static int cmd_list(void) {
   return 0;
 }
 
-typedef struct RunResult {
-  int status;
-  double seconds, cpu_seconds;
-  WsLaunchStats st;
-  uint64_t cycles;
-  WsKernelInfo k[16];
-  int nk;
-} RunResult;
 
 /* A configuration is only known to be usable once a GPU is built from it
  * (policy names, cross-key checks): try once, report and fail early. */
@@ -128,28 +121,11 @@ static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == B
 /* Writes the statistics to an output opened before the run (cli/outfile.h: whole file or nothing). */
 static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
                       const Gpu *g, const Config *cfg) {
-  FILE *f = of->f;
-  fprintf(f, "{\n  \"benchmark\": \"%s\",\n  \"size\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"%s\",\n  \"check\": \"%s\",\n",
-          b->name, bench_size_name(size), (unsigned long long)seed, g ? "timing" : "functional", status_name(res->status));
-  if (g) {
-    fputs("  \"gpu\": ", f);
-    gpu_print_stats(g, f, true, res->seconds);
-    fputs(",\n  \"config\": ", f);
-    cfg_print_json(cfg, f);
-    fputs(",\n", f);
-  }
-  fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
-          (unsigned long long)res->st.warp_insts, (unsigned long long)res->st.thread_insts, (unsigned long long)res->st.ctas,
-          (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
-  fputs("  \"kernel_regs\": [", f); /* a list: the report's CSV keeps scalars only */
-  for (int i = 0; i < res->nk; i++)
-    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\", \"compiled\": %u}", i ? "," : "",
-            res->k[i].name, res->k[i].regs_per_thread, res->k[i].regs_estimated ? "estimate" : "ptxas", res->k[i].regs_compiled);
-  fputs(res->nk ? "\n  ],\n" : "],\n", f);
-  fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
-  fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
-          res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,
-          res->seconds > 0 ? (double)res->st.thread_insts / res->seconds : 0.0);
+  StatsOut *o = stats_open(of->f, STATS_JSON, "");
+  if (!o) { fprintf(stderr, "warpsim: out of memory\n"); return -1; }
+  cli_run_stats_emit(o, b->name, bench_size_name(size), seed, status_name(res->status), res, g, cfg);
+  stats_close(o);
+  fputc('\n', of->f);
   char err[PATH_MAX + 128];
   if (out_commit(of, err, sizeof err)) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
   return 0;
@@ -216,26 +192,16 @@ static int cmd_run(int argc, char **argv) {
   RunResult res;
   Gpu *g = NULL;
   run_one(b, size, seed, verbose, cfg, &g, &res, &copts, tl.f);
-  printf("benchmark            %s (size %s, seed %llu)\n", b->name, bench_size_name(size), (unsigned long long)seed);
-  printf("mode                 %s\n", cfg ? "timing" : "functional");
-  if (cfg) {
-    printf("config               %s%s", ro.config ? ro.config : "gtx480", ro.sched_set[0] || ro.nsets ? " with" : "");
+  if (cfg) { /* how the configuration was made (the resolved one: --json) */
+    printf("%-44s %s%s", "config", ro.config ? ro.config : "gtx480", ro.sched_set[0] || ro.nsets ? " with" : "");
     if (ro.sched_set[0]) printf(" %s", ro.sched_set);
     for (int i = 0; i < ro.nsets; i++) printf(" %s", ro.sets[i]);
-    printf(" (resolved config: --json)\n");
+    printf("\n");
   }
-  printf("check                %s\n", status_name(res.status));
-  printf("warp_insts           %llu\n", (unsigned long long)res.st.warp_insts);
-  printf("thread_insts         %llu\n", (unsigned long long)res.st.thread_insts);
-  printf("ctas                 %llu\n", (unsigned long long)res.st.ctas);
-  printf("barrier_arrivals     %llu\n", (unsigned long long)res.st.barriers);
-  printf("sim_seconds          %.3f\n", res.seconds);
-  printf("sim_cpu_seconds      %.3f\n", res.cpu_seconds);
-  printf("warp_insts_per_sec   %.0f\n", res.seconds > 0 ? (double)res.st.warp_insts / res.seconds : 0.0);
-  printf("thread_insts_per_sec %.0f\n", res.seconds > 0 ? (double)res.st.thread_insts / res.seconds : 0.0);
-  printf("warp_insts_per_cpu_sec %.0f\n", res.cpu_seconds > 0 ? (double)res.st.warp_insts / res.cpu_seconds : 0.0);
   cli_print_regs(stdout, res.k, res.nk);
-  if (g) gpu_print_stats(g, stdout, false, res.seconds);
+  StatsOut *so = stats_open(stdout, STATS_TEXT, "");
+  cli_run_stats_emit(so, b->name, bench_size_name(size), seed, status_name(res.status), &res, g, cfg);
+  stats_close(so);
   int rc = res.status == BENCH_PASS ? 0 : 1;
   if (cli_timeline_close(&tl, g, "warpsim run")) rc = 1;
   if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;

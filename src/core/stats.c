@@ -148,6 +148,11 @@ void stats_end(StatsOut *o) {
   o->depth--;
 }
 
+void stats_json_value(StatsOut *o, const char *name, void (*fn)(const void *ctx, FILE *out), const void *ctx) {
+  if (!o || o->fmt != STATS_JSON || !member(o, name, true)) return;
+  fn(ctx, o->out);
+}
+
 /* The schema's entry for one statistic. */
 static void schema_entry(StatsOut *o, const StatDecl *d, const char *type) {
   if (schema_repeat(o)) return;

@@ -59,6 +59,9 @@ void stats_u64(StatsOut *o, const StatDecl *d, uint64_t v);
 void stats_f64(StatsOut *o, const StatDecl *d, double v); /* NaN and infinities print as JSON null */
 void stats_str(StatsOut *o, const StatDecl *d, const char *v);
 
+/* A member whose value is JSON written by fn (a configuration, not a statistic): JSON only. */
+void stats_json_value(StatsOut *o, const char *name, void (*fn)(const void *ctx, FILE *out), const void *ctx);
+
 /* True while writing the schema: an emitter writes one element of a list even when it has none
  * (its values do not matter), so every statistic appears. */
 bool stats_schema(const StatsOut *o);

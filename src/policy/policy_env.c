@@ -94,6 +94,8 @@ typedef struct PolicyStat {
   double *v;    /* per instance (0 where an instance did not report it) */
   uint64_t *u;  /* per instance, for counts (exact beyond 2^53) */
   uint32_t cap; /* entries in v and u */
+  const char *unit, *desc; /* policy_stat_describe (string literals), or NULL */
+  StatBetter better;
 } PolicyStat;
 
 struct PolicyStats {
@@ -162,6 +164,14 @@ void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t 
   if (p) p->v[s->ninst - 1] = (double)num, p->u[s->ninst - 1] = den;
 }
 
+void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (!strcmp(s->st[i].name, name)) {
+      s->st[i].unit = unit, s->st[i].desc = desc, s->st[i].better = better;
+      return;
+    }
+}
+
 uint32_t policy_stats_count(const PolicyStats *s) { return s->n; }
 const char *policy_stats_name(const PolicyStats *s, uint32_t i) { return i < s->n ? s->st[i].name : NULL; }
 
@@ -204,7 +214,8 @@ void policy_stats_emit(const PolicyStats *s, const char *policy, StatsOut *o) {
   STAT_STR(o, "policy", "the policy's name", policy ? policy : "");
   for (uint32_t i = 0; i < s->n; i++) {
     const PolicyStat *p = &s->st[i];
-    const StatDecl d = {p->name, "", p->agg, STAT_NEUTRAL, STAT_PREC_G, "a policy's own statistic, over its instances"};
+    const StatDecl d = {p->name, p->unit ? p->unit : "", p->agg, p->better, STAT_PREC_G,
+                        p->desc ? p->desc : "a policy's own statistic, over its instances"};
     uint64_t u;
     double t = stat_total(s, p, &u);
     emit_value(o, p, &d, t, u);
@@ -212,7 +223,8 @@ void policy_stats_emit(const PolicyStats *s, const char *policy, StatsOut *o) {
   stats_group(o, "per_instance", STATS_DETAIL, "each statistic's value on each instance (SM, cache, slice)");
   for (uint32_t i = 0; i < s->n; i++) {
     const PolicyStat *p = &s->st[i];
-    const StatDecl d = {p->name, "", p->agg, STAT_NEUTRAL, STAT_PREC_G, "the statistic on one instance"};
+    const StatDecl d = {p->name, p->unit ? p->unit : "", p->agg, p->better, STAT_PREC_G,
+                        p->desc ? p->desc : "the statistic on one instance"};
     stats_list(o, p->name, 0, NULL);
     for (uint32_t k = 0; k < s->ninst; k++) {
       if (k < p->cap && p->agg == PSTAT_RATIO) stats_f64(o, &d, p->u[k] ? p->v[k] / (double)p->u[k] : 0);

@@ -83,6 +83,11 @@ void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg a
  * every den is 0. Each instance's own ratio is its per_instance value. */
 void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t den);
 
+/* Optional, after the statistic's first value: its unit ("cycles", "warp_insts", "fraction"),
+ * better direction and one-line description (string literals, kept), for the text printer and
+ * `warpsim stats --schema` (core/stats.h). */
+void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc);
+
 /* ---- timeline counter tracks (doc/timeline.md) ----
  * A plugin's gauges hook names a few of its current values ("allowed_warps", "score"); while a
  * timeline records, each SM asks at the end of every counter window and draws one counter track
