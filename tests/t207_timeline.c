@@ -1,7 +1,7 @@
 /* t207_timeline.c - the per-warp timeline recorder (src/sm/timeline.c) on a hand-built scenario:
  * one SM, one CTA of two warps running the same loop, under a scheduler registered here that
  * refuses warp 1 (the only warp of scheduler 1) until cycle HOLD. Checked, with no merging:
- * warp 1's throttled intervals end exactly at HOLD and add up to the run's sched.stall.policy
+ * warp 1's throttled intervals end exactly at HOLD and add up to the run's gpu.sched_stall_cycles.policy
  * (scheduler 1 stalls for the policy exactly while warp 1 is throttled), warp 0 is never
  * throttled, each warp's issue counts add up to its instructions, the policy's counter track
  * (gauges) steps from 1 to 0 at the first window after HOLD, the same intervals with

@@ -7,6 +7,7 @@
 
 #include "common/test.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "mem/cache.h"
 #include "policy/registry.h"
 

@@ -21,6 +21,7 @@
 #include "common/test.h"
 #include "common/timing.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "policy/cache_policy.h"
 #include "policy/registry.h"
 #include "policy/warp/vta.h"

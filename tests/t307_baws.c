@@ -20,6 +20,7 @@
 #include "common/test.h"
 #include "common/timing.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "policy/registry.h"
 #include "sm/barrier_stats.h"
 

@@ -24,6 +24,7 @@
 #include "common/test.h"
 #include "common/timing.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "policy/cache_policy.h"
 #include "policy/registry.h"
 #include "policy/warp/vta.h"
@@ -482,7 +483,7 @@ static uint64_t json_u64_in(const char *j, const char *from, const char *key) {
 }
 static uint64_t json_u64(const char *j, const char *key) { return json_u64_in(j, NULL, key); }
 /* The core's scheduler-cycles with ready warps none of which issued because
- * the policy refused them (iwarp lists every ready warp): sched.stall.policy. */
+ * the policy refused them (iwarp lists every ready warp): gpu.sched_stall_cycles.policy. */
 static uint64_t stall_policy(const char *j) {
   const uint64_t v = test_json_u64(j, "\"sched_stall_cycles\": {", "policy");
   CHECK(v != UINT64_MAX);

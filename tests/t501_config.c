@@ -6,6 +6,7 @@
 
 #include "common/test.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "policy/registry.h"
 
 TEST_GLOBALS;

@@ -7,6 +7,7 @@
 
 #include "common/test.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "mem/memsys.h"
 
 TEST_GLOBALS;
@@ -16,10 +17,18 @@ static MemSys *make(const char *preset, const char *const *sets, int n) {
   CHECK(cfg_load_file(cfg, preset) == 0);
   for (int i = 0; i < n; i++) CHECK(cfg_set(cfg, sets[i]) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, err, sizeof err);
+  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
   if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;
+}
+
+/* The value on the text printer's line of statistic `name` ("name   value unit"), or UINT64_MAX. */
+static uint64_t text_stat(const char *text, const char *name) {
+  size_t n = strlen(name);
+  for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+    if (!strncmp(l, name, n) && l[n] == ' ') return strtoull(l + n, NULL, 10);
+  return UINT64_MAX;
 }
 
 static char *stats_json(const MemSys *ms) {
@@ -246,11 +255,15 @@ static void test_determinism_and_skipping(void) {
   FILE *f = open_memstream(&t, &len);
   memsys_print_stats(a, f, false);
   fclose(f);
-  CHECK_STR_CONTAINS(t, "l2: accesses ");
-  CHECK_STR_CONTAINS(t, "dram: reads ");
+  CHECK_STR_CONTAINS(t, "memory.l2.accesses ");
+  CHECK_STR_CONTAINS(t, "memory.dram.reads ");
+  CHECK(!strstr(t, "memory.l2_slices")); /* per-slice detail: JSON only */
   /* GPGPU-Sim 3.2.2's ROP delay 120 and DRAM latency queue 100 are the two delays; the path adds
    * 24 cycles (a 5-flit reply at 1 flit/cycle included), the DRAM row hit 13 */
-  CHECK_STR_CONTAINS(t, "mem: derived delays: l2 input 120, dram controller 100 (l2 fixed path 24, dram row hit 13)");
+  CHECK_EQ_U64(text_stat(t, "memory.delays.l2_input"), 120);
+  CHECK_EQ_U64(text_stat(t, "memory.delays.dram_ctrl"), 100);
+  CHECK_EQ_U64(text_stat(t, "memory.delays.l2_fixed"), 24);
+  CHECK_EQ_U64(text_stat(t, "memory.delays.dram_row_hit"), 13);
   free(t);
   CHECK(memsys_idle(a) && memsys_next_event(a, e1) == UINT64_MAX);
   memsys_free(a), memsys_free(b), memsys_free(s);

@@ -9,6 +9,7 @@
 
 #include "common/test.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "mem/memsys.h"
 
 TEST_GLOBALS;
@@ -18,7 +19,7 @@ static MemSys *make(const char *preset, const char *set) {
   CHECK(cfg_load_file(cfg, preset) == 0);
   if (set) CHECK(cfg_set(cfg, set) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, err, sizeof err);
+  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
   if (!ms && set)
     CHECK_STR_CONTAINS(err, "l1d.line_size");
   else if (!ms)

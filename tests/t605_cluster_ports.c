@@ -9,6 +9,7 @@
 
 #include "common/test.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "mem/memsys.h"
 
 TEST_GLOBALS;
@@ -18,7 +19,7 @@ static MemSys *make(const char *set) {
   CHECK(cfg_load_file(cfg, "configs/ccws-gt200.cfg") == 0);
   if (set) CHECK(cfg_set(cfg, set) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, err, sizeof err);
+  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
   if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;

@@ -10,6 +10,7 @@
 
 #include "common/test.h"
 #include "core/config.h"
+#include "sim/config_schema.h"
 #include "mem/addrmap.h"
 #include "mem/dram.h"
 #include "mem/memsys.h"
@@ -221,7 +222,7 @@ static void test_config_errors(void) {
     CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);
     CHECK(cfg_set(cfg, bad[k]) == 0);
     char err[512] = "";
-    MemSys *ms = memsys_create(cfg, err, sizeof err);
+    MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
     CHECK(ms == NULL);
     CHECK_STR_CONTAINS(err, key[k]);
     memsys_free(ms);
@@ -230,7 +231,7 @@ static void test_config_errors(void) {
   Config *cfg = cfg_create(); /* the presets load */
   CHECK(cfg_load_file(cfg, "configs/ccws-gt200.cfg") == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, err, sizeof err);
+  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
   CHECK(ms != NULL);
   memsys_free(ms);
   cfg_free(cfg);

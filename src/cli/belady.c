@@ -9,6 +9,7 @@
 #include "analysis/belady.h"
 #include "cli/cli.h"
 #include "core/infile.h"
+#include "mem/cache.h"
 
 static double mpki(uint64_t misses, uint64_t insts) {
   return insts ? 1000.0 * (double)misses / (double)insts : 0.0;
@@ -36,18 +37,19 @@ int cli_belady(int argc, char **argv) {
   }
   Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
-  const uint64_t size = (uint64_t)cfg_int(cfg, "l1d.size"), assoc = (uint64_t)cfg_int(cfg, "l1d.assoc"),
-                 ls = (uint64_t)cfg_int(cfg, "l1d.line_size");
+  /* the L1D's geometry as the cache computes it (the same checks and messages) */
+  CacheParams l1d;
+  char perr[1024];
+  CacheGeom cg;
+  const int bad = cache_params_read(cfg, "l1d", &l1d, perr, sizeof perr) ||
+                  cache_geom_make(l1d.size, l1d.assoc, l1d.line_size, &cg);
   cfg_free(cfg);
-  if (!assoc || !ls || size % (assoc * ls) || (ls & (ls - 1))) {
-    fprintf(stderr,
-            "warpsim belady: l1d.size %llu is not a multiple of l1d.assoc x l1d.line_size (or the line size "
-            "not a power of two)\n",
-            (unsigned long long)size);
+  if (bad) {
+    fprintf(stderr, "warpsim belady: %s\n", perr);
     return 2;
   }
-  BeladyGeom g = {
-      .sets = (uint32_t)(size / (assoc * ls)), .assoc = (uint32_t)assoc, .line_size = (uint32_t)ls};
+  const uint64_t size = l1d.size;
+  BeladyGeom g = {.sets = cg.sets, .assoc = cg.ways, .line_size = cg.line_size};
   char err[PATH_MAX + 64];
   FILE *f = in_open(path, (size_t)1 << 40, err, sizeof err); /* a regular file: a FIFO would block */
   if (!f) {

@@ -5,7 +5,9 @@
 #include <stddef.h>
 
 #include "core/config.h"
+#include "core/stats.h"
 #include "runtime/warpsim.h"
+#include "sim/gpu.h"
 
 #define MAX_SETS 128
 
@@ -43,6 +45,22 @@ int cli_exec(int argc, char **argv);
 int cli_belady(int argc, char **argv);
 /* classify TARGET: per-load L1D classes by profiling (cli/classify.c). */
 int cli_classify(int argc, char **argv);
+/* What a run of a benchmark gives back (cli/main.c run_one). */
+typedef struct RunResult {
+  int status;
+  double seconds, cpu_seconds;
+  WsLaunchStats st;
+  uint64_t cycles;
+  WsKernelInfo k[16];
+  int nk;
+} RunResult;
+/* A run's statistics (core/stats.h) for any printer: its identity, the GPU's statistics and
+ * resolved configuration (g, cfg: timing runs, else NULL), the launches' totals, registers and
+ * host times (cli/stats_cmd.c). */
+void cli_run_stats_emit(StatsOut *o, const char *bench, const char *size, uint64_t seed, const char *check,
+                        const RunResult *res, const Gpu *g, const Config *cfg);
+/* stats --schema: the statistics' declarations as JSON (cli/stats_cmd.c). */
+int cli_stats(int argc, char **argv);
 /* An option of `opts` at argv[i] without its value: prints the error, returns 1. */
 int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts);
 /* sweep / report: execs the experiment tool (tools/wsexp); returns only on failure. */

@@ -17,7 +17,7 @@
 #include "cli/cli.h"
 #include "core/outfile.h"
 #include "cli/timeline_out.h"
-#include "sm/gpu.h"
+#include "sim/gpu.h"
 
 /* ---- the program's ELF: does it load libcudart.so dynamically? ---- */
 

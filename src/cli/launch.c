@@ -30,7 +30,7 @@
 #include "core/infile.h"
 #include "core/outfile.h"
 #include "cli/timeline_out.h"
-#include "sm/gpu.h"
+#include "sim/gpu.h"
 
 #define MAX_ITEMS 64
 

@@ -15,7 +15,8 @@
 #include "core/outfile.h"
 #include "cli/timeline_out.h"
 #include "core/config.h"
-#include "sm/gpu.h"
+#include "core/stats.h"
+#include "sim/gpu.h"
 
 static const char *usage =
     "usage: warpsim <command> [options]\n"
@@ -48,13 +49,8 @@ static const char *usage =
     "  belady <trace> [--config C] [--set K=V ...]     L1D misses per SM of an l1d-trace file under OPT, LRU, FIFO\n"
     "  classify <bench|launch file> [--size S] [--profile-size S] [--high H] [--low L] [--no-groups] [--out F]\n"
     "                                                  per-load L1D classes ca/cg/cm by profiling (bypass observer)\n"
+    "  stats --schema [--config C] [--set K=V ...]     every statistic of a run: name, unit, aggregation, description\n"
     "  help                         this text\n";
-
-double cli_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* CPU time of this process: speed figures that a loaded machine does not distort. */
 static double cpu_now(void) {
@@ -74,91 +70,7 @@ static int cmd_list(void) {
   return 0;
 }
 
-typedef struct RunResult {
-  int status;
-  double seconds, cpu_seconds;
-  WsLaunchStats st;
-  uint64_t cycles;
-  WsKernelInfo k[16];
-  int nk;
-} RunResult;
 
-/* Finds a preset: a path as given, else configs/NAME.cfg here or next to the binary's tree.
- * Only existence is checked (opening a FIFO would block): cfg_load_file rejects what is
- * not a regular file. */
-int cli_find_config(const char *name, char *out, size_t len) {
-  const char *cands[3] = {"%s", "configs/%s.cfg", NULL};
-  for (int i = 0; cands[i]; i++) {
-    snprintf(out, len, cands[i], name);
-    struct stat st;
-    /* a bare preset name that happens to be a folder here ("gtx480/") still means the preset */
-    if (i == 0 && !strchr(name, '/') && !stat(out, &st) && S_ISDIR(st.st_mode)) continue;
-    if (!access(out, F_OK)) return 0;
-  }
-  char exe[1024];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(out, len, "%s/../../configs/%s.cfg", exe, name);
-    if (!access(out, F_OK)) return 0;
-    snprintf(out, len, "%s/../share/warpsim/configs/%s.cfg", exe, name); /* make install */
-    if (!access(out, F_OK)) return 0;
-  }
-  return -1;
-}
-
-/* argv[i] is one of the value-taking options `opts` (NULL-terminated) but the
- * last argument: prints "<cmd>: option '...' needs a value" and returns 1. */
-int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char *const *opts) {
-  if (i + 1 < argc) return 0;
-  for (; *opts; opts++)
-    if (!strcmp(argv[i], *opts)) {
-      fprintf(stderr, "%s: option '%s' needs a value\n", cmd, argv[i]);
-      return 1;
-    }
-  return 0;
-}
-
-/* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
-int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
-  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", "--timeline",
-                                       "--timeline-cycles", "--timeline-sms", NULL};
-  const char *a = argv[*i];
-  if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
-  if (o->nall == (int)(sizeof o->all / sizeof o->all[0])) { fprintf(stderr, "warpsim: too many options\n"); return -1; }
-  if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
-  if (*i + 1 >= argc) return 0;
-  if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
-  if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); o->all[o->nall++] = o->sched_set; return 1; }
-  if (!strcmp(a, "--max-insts") || !strcmp(a, "--max-cycles")) {
-    int c = a[6] == 'c';
-    snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
-    o->all[o->nall++] = o->limit_sets[c];
-    return 1;
-  }
-  static const char *const tl_opts[3] = {"--timeline", "--timeline-cycles", "--timeline-sms"};
-  static const char *const tl_keys[3] = {"file", "cycles", "sms"};
-  for (int k = 0; k < 3; k++)
-    if (!strcmp(a, tl_opts[k])) {
-      if (snprintf(o->tl_sets[k], sizeof o->tl_sets[k], "timeline.%s=%s", tl_keys[k], argv[++*i]) >= (int)sizeof o->tl_sets[k]) {
-        fprintf(stderr, "warpsim: %s: value too long\n", a);
-        return -1;
-      }
-      o->all[o->nall++] = o->tl_sets[k];
-      return 1;
-    }
-  if (!strcmp(a, "--set")) {
-    if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
-    o->sets[o->nsets++] = argv[++*i];
-    o->all[o->nall++] = argv[*i];
-    return 1;
-  }
-  return 0;
-}
-
-/* Builds the resolved configuration; prints the error and returns NULL on failure. */
 /* A configuration is only known to be usable once a GPU is built from it
  * (policy names, cross-key checks): try once, report and fail early. */
 static int check_gpu_config(const Config *cfg) {
@@ -167,33 +79,6 @@ static int check_gpu_config(const Config *cfg) {
   if (!g) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
   gpu_free(g);
   return 0;
-}
-
-Config *cli_make_config(RunOpts *o) {
-  char path[2048];
-  const char *name = o->config ? o->config : "gtx480";
-  if (cli_find_config(name, path, sizeof path)) {
-    fprintf(stderr, "warpsim: no configuration '%s' (a file, or a preset in configs/: gtx480, ccws-gt200)\n", name);
-    return NULL;
-  }
-  Config *cfg = cfg_create();
-  if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
-  const char *files[1] = {path};
-  int n = 0;
-  const char *sets[MAX_SETS + 8];
-  for (int i = 0; i < o->nall; i++) sets[n++] = o->all[i]; /* in command-line order: `--set sched.policy=lrr --sched gto` is gto */
-  if (cfg_resolve(cfg, files, 1, sets, n)) {
-    fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
-    cfg_free(cfg);
-    return NULL;
-  }
-  return cfg;
-}
-
-WsContextOptions cli_ctx_options(const Config *cfg) {
-  WsContextOptions o = {0};
-  o.max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
-  return o;
 }
 
 /* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees).
@@ -233,47 +118,16 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
   return res->status;
 }
 
-void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk) {
-  for (int i = 0; i < nk; i++) {
-    fprintf(out, "regs                 %s %u per thread (%s", k[i].name, k[i].regs_per_thread,
-            k[i].regs_estimated ? "estimated by warpsim" : "ptxas");
-    if (k[i].regs_compiled != k[i].regs_per_thread) /* sm.regs_max_per_thread / regs_kernel / regs_alloc_unit */
-      fprintf(out, " %u; allocated as set by sm.regs_*", k[i].regs_compiled);
-    fprintf(out, ")\n");
-    if (k[i].regs_estimated)
-      fprintf(stderr, "warpsim: warning: kernel %s: no ptxas register count in its PTX (a `//@warpsim regs` line); "
-              "occupancy uses warpsim's liveness estimate of %u registers per thread, which can be far from ptxas's "
-              "(tools/annotate_regs.sh adds the real count)\n", k[i].name, k[i].regs_per_thread);
-  }
-}
-
 static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
 
 /* Writes the statistics to an output opened before the run (core/outfile.h: whole file or nothing). */
 static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
                       const Gpu *g, const Config *cfg) {
-  FILE *f = of->f;
-  fprintf(f, "{\n  \"benchmark\": \"%s\",\n  \"size\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"%s\",\n  \"check\": \"%s\",\n",
-          b->name, bench_size_name(size), (unsigned long long)seed, g ? "timing" : "functional", status_name(res->status));
-  if (g) {
-    fputs("  \"gpu\": ", f);
-    gpu_print_stats(g, f, true, res->seconds);
-    fputs(",\n  \"config\": ", f);
-    cfg_print_json(cfg, f);
-    fputs(",\n", f);
-  }
-  fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
-          (unsigned long long)res->st.warp_insts, (unsigned long long)res->st.thread_insts, (unsigned long long)res->st.ctas,
-          (unsigned long long)res->st.warps, (unsigned long long)res->st.barriers);
-  fputs("  \"kernel_regs\": [", f); /* a list: the report's CSV keeps scalars only */
-  for (int i = 0; i < res->nk; i++)
-    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\", \"compiled\": %u}", i ? "," : "",
-            res->k[i].name, res->k[i].regs_per_thread, res->k[i].regs_estimated ? "estimate" : "ptxas", res->k[i].regs_compiled);
-  fputs(res->nk ? "\n  ],\n" : "],\n", f);
-  fprintf(f, "  \"sim_cpu_seconds\": %.6f,\n", res->cpu_seconds);
-  fprintf(f, "  \"sim_seconds\": %.6f,\n  \"warp_insts_per_sec\": %.1f,\n  \"thread_insts_per_sec\": %.1f\n}\n", res->seconds,
-          res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0,
-          res->seconds > 0 ? (double)res->st.thread_insts / res->seconds : 0.0);
+  StatsOut *o = stats_open(of->f, STATS_JSON, "");
+  if (!o) { fprintf(stderr, "warpsim: out of memory\n"); return -1; }
+  cli_run_stats_emit(o, b->name, bench_size_name(size), seed, status_name(res->status), res, g, cfg);
+  stats_close(o);
+  fputc('\n', of->f);
   char err[PATH_MAX + 128];
   if (out_commit(of, err, sizeof err)) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
   return 0;
@@ -346,26 +200,16 @@ static int cmd_run(int argc, char **argv) {
   RunResult res;
   Gpu *g = NULL;
   run_one(b, size, seed, verbose, cfg, &g, &res, &copts, tl.f);
-  printf("benchmark            %s (size %s, seed %llu)\n", b->name, bench_size_name(size), (unsigned long long)seed);
-  printf("mode                 %s\n", cfg ? "timing" : "functional");
-  if (cfg) {
-    printf("config               %s%s", ro.config ? ro.config : "gtx480", ro.sched_set[0] || ro.nsets ? " with" : "");
+  if (cfg) { /* how the configuration was made (the resolved one: --json) */
+    printf("%-44s %s%s", "config", ro.config ? ro.config : "gtx480", ro.sched_set[0] || ro.nsets ? " with" : "");
     if (ro.sched_set[0]) printf(" %s", ro.sched_set);
     for (int i = 0; i < ro.nsets; i++) printf(" %s", ro.sets[i]);
-    printf(" (resolved config: --json)\n");
+    printf("\n");
   }
-  printf("check                %s\n", status_name(res.status));
-  printf("warp_insts           %llu\n", (unsigned long long)res.st.warp_insts);
-  printf("thread_insts         %llu\n", (unsigned long long)res.st.thread_insts);
-  printf("ctas                 %llu\n", (unsigned long long)res.st.ctas);
-  printf("barrier_arrivals     %llu\n", (unsigned long long)res.st.barriers);
-  printf("sim_seconds          %.3f\n", res.seconds);
-  printf("sim_cpu_seconds      %.3f\n", res.cpu_seconds);
-  printf("warp_insts_per_sec   %.0f\n", res.seconds > 0 ? (double)res.st.warp_insts / res.seconds : 0.0);
-  printf("thread_insts_per_sec %.0f\n", res.seconds > 0 ? (double)res.st.thread_insts / res.seconds : 0.0);
-  printf("warp_insts_per_cpu_sec %.0f\n", res.cpu_seconds > 0 ? (double)res.st.warp_insts / res.cpu_seconds : 0.0);
   cli_print_regs(stdout, res.k, res.nk);
-  if (g) gpu_print_stats(g, stdout, false, res.seconds);
+  StatsOut *so = stats_open(stdout, STATS_TEXT, "");
+  cli_run_stats_emit(so, b->name, bench_size_name(size), seed, status_name(res.status), &res, g, cfg);
+  stats_close(so);
   int rc = res.status == BENCH_PASS ? 0 : 1;
   if (cli_timeline_close(&tl, g, "warpsim run")) rc = 1;
   if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;
@@ -506,7 +350,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "belady")) return cli_belady(argc - 2, argv + 2);
   if (!strcmp(cmd, "exec")) return cli_exec(argc - 2, argv + 2);
   if (!strcmp(cmd, "classify")) return cli_classify(argc - 2, argv + 2);
+  if (!strcmp(cmd, "stats")) return cli_stats(argc - 2, argv + 2);
   if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, exec, config, belady, classify, sweep, report, reproduce, help)\n", cmd);
+  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, exec, config, belady, classify, stats, sweep, report, reproduce, help)\n", cmd);
   return 2;
 }

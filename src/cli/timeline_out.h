@@ -6,7 +6,7 @@
 
 #include "core/outfile.h"
 #include "core/config.h"
-#include "sm/gpu.h"
+#include "sim/gpu.h"
 
 typedef struct CliTimeline {
   OutFile of;

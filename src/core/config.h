@@ -48,10 +48,8 @@ typedef struct CfgGroup {
 
 typedef struct Config Config;
 
-/* Creates a config holding every key of the built-in schema (config_schema.c:
- * every component's table) at its default. */
-Config *cfg_create(void);
-/* Creates a config over an explicit schema (tests); groups end with {0}. */
+/* Creates a config over an explicit schema; groups end with {0}. The simulator's whole schema
+ * is assembled above the core, by the composition root (sim/config_schema.h: cfg_create). */
 Config *cfg_create_schema(const CfgGroup *groups);
 void cfg_free(Config *cfg);
 

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "cudart/cudart.h"
-#include "sm/gpu.h"
+#include "sim/gpu.h"
+#include "sim/config_schema.h"
 
 CudartState cudart;
 

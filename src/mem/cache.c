@@ -1,8 +1,8 @@
 /* cache.c - the generic cache mechanism: tag lookup, line reservation,
  * MSHR merging, miss queue, reply queues, write-evict and write-back.
  * Every replacement/insertion/promotion/bypass decision is a CachePolicy hook;
- * nothing here may test a policy's name. Depends on policy/ (interface and
- * registry) and core/config only.
+ * nothing here may test a policy's name (its parameters, geometry rule and statistics'
+ * declarations are in cache_params.c). Depends on policy/cache_policy.h and core/ only.
  */
 #include "mem/cache.h"
 
@@ -12,7 +12,7 @@
 #include "core/fastdiv.h"
 #include "mem/mem_assert.h"
 #include "mem/reqq.h"
-#include "policy/registry.h"
+#include "policy/cache_policy.h"
 
 /* 32 bytes, aligned: an entry never straddles two host cache lines. */
 typedef struct MshrEntry {
@@ -84,118 +84,20 @@ struct Cache {
   char pprefix[96];
 };
 
-const CfgParam cache_params[] = {
-    {.key = "size",
-     .type = CFG_INT,
-     .def = "16K",
-     .min = 1,
-     .max = INT32_MAX,
-     .desc = "capacity in bytes (l2: total over all memory partitions)"},
-    {.key = "line_size",
-     .type = CFG_INT,
-     .def = "128",
-     .min = 4,
-     .max = 65536,
-     .desc = "line size in bytes (power of 2)"},
-    {.key = "assoc", .type = CFG_INT, .def = "4", .min = 1, .max = 1024, .desc = "ways per set"},
-    {.key = "mshr_entries",
-     .type = CFG_INT,
-     .def = "32",
-     .min = 1,
-     .max = 65535,
-     .desc = "MSHR entries (lines with a miss in flight)"},
-    {.key = "mshr_max_merge",
-     .type = CFG_INT,
-     .def = "8",
-     .min = 1,
-     .max = 65535,
-     .desc = "requests one MSHR entry can hold (the first miss + merged ones)"},
-    {.key = "miss_queue",
-     .type = CFG_INT,
-     .def = "8",
-     .min = 1,
-     .max = 65535,
-     .desc = "miss queue entries toward the next level"},
-    {.key = "latency",
-     .type = CFG_INT,
-     .def = "1",
-     .min = 0,
-     .max = 100000,
-     .desc = "hit latency in core cycles (accepted at t, reply at t+latency)"},
-    {.key = "ports", .type = CFG_INT, .def = "1", .min = 1, .max = 64, .desc = "accesses accepted per cycle"},
-    {.key = "policy",
-     .type = CFG_STRING,
-     .def = "lru",
-     .desc = "replacement/bypass policy (policy/registry.def)"},
-    {.key = "write_policy",
-     .type = CFG_ENUM,
-     .def = "evict",
-     .choices = "evict|back|local_back",
-     .desc = "evict: no write-allocate, store hit invalidates; back: write-back, write-allocate; "
-             "local_back: GPGPU-Sim's 'L', global stores evict, local store hits stay dirty (written back)"},
-    {.key = "set_index",
-     .type = CFG_ENUM,
-     .def = "linear",
-     .choices = "linear|fermi",
-     .desc = "set index: linear (GPGPU-Sim 3.x, the papers' runs) or fermi (the Fermi hash of later "
-             "GPGPU-Sim: bits 7-11 XOR 13,14,15,17,19; 32 or 64 sets)"},
-    {.key = "bypass_cg", .type = CFG_BOOL, .def = "true", .desc = "loads of class cg (.cg loads, atomics) go around this cache (L1) without a lookup"},
-    {0},
-};
-
 static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
-
-int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, char *err, size_t errlen) {
-  char key[128];
-  memset(p, 0, sizeof *p);
-  p->name = prefix;
-  p->level = 1;
-  p->size = (uint32_t)cfg_int_in(cfg, prefix, "size");
-  p->line_size = (uint32_t)cfg_int_in(cfg, prefix, "line_size");
-  p->assoc = (uint32_t)cfg_int_in(cfg, prefix, "assoc");
-  p->mshr_entries = (uint32_t)cfg_int_in(cfg, prefix, "mshr_entries");
-  p->mshr_max_merge = (uint32_t)cfg_int_in(cfg, prefix, "mshr_max_merge");
-  p->miss_queue = (uint32_t)cfg_int_in(cfg, prefix, "miss_queue");
-  p->latency = (uint32_t)cfg_int_in(cfg, prefix, "latency");
-  p->ports = (uint32_t)cfg_int_in(cfg, prefix, "ports");
-  const char *wp = cfg_str_in(cfg, prefix, "write_policy");
-  p->write_policy = !strcmp(wp, "back")         ? CACHE_WRITE_BACK
-                    : !strcmp(wp, "local_back") ? CACHE_WRITE_LOCAL_BACK
-                                                : CACHE_WRITE_EVICT;
-  p->set_index = !strcmp(cfg_str_in(cfg, prefix, "set_index"), "fermi") ? CACHE_INDEX_FERMI : CACHE_INDEX_LINEAR;
-  p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
-  p->index_parts = p->index_chunk_lines = 1;
-  p->sm = -1, p->instance = 0, p->gpu = NULL; /* the memory system says whose it is */
-  const char *pol = cfg_str_in(cfg, prefix, "policy");
-  p->policy = policy_find_cache(pol);
-  if (!p->policy) {
-    char names[512];
-    policy_names(POLICY_CACHE, names, sizeof names);
-    snprintf(key, sizeof key, "%s.policy", prefix);
-    return cfg_errorf(cfg, key, err, errlen, "unknown cache policy '%s' (valid: %s)", pol, names);
-  }
-  snprintf(key, sizeof key, "%s.line_size", prefix);
-  if (!is_pow2(p->line_size))
-    return cfg_errorf(cfg, key, err, errlen, "%u is not a power of 2", p->line_size);
-  snprintf(key, sizeof key, "%s.size", prefix);
-  if (p->size % (p->line_size * p->assoc))
-    return cfg_errorf(cfg, key, err, errlen, "%u bytes is not a whole number of sets of %u ways x %u B",
-                      p->size, p->assoc, p->line_size);
-  uint32_t sets = p->size / (p->line_size * p->assoc);
-  snprintf(key, sizeof key, "%s.set_index", prefix);
-  if (p->set_index == CACHE_INDEX_FERMI && sets != 32 && sets != 64)
-    return cfg_errorf(cfg, key, err, errlen, "the fermi hash needs 32 or 64 sets (%u)", sets);
-  return 0;
-}
 
 /* ---- creation ---- */
 
+CacheGeom cache_geom(const Cache *c) {
+  return (CacheGeom){.sets = c->sets, .ways = c->p.assoc, .line_size = c->p.line_size};
+}
+
 Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t errlen) {
-  if (!p->policy || !is_pow2(p->line_size) || !p->assoc || p->size % (p->line_size * p->assoc) ||
+  CacheGeom g = {0};
+  if (!p->policy || cache_geom_make(p->size, p->assoc, p->line_size, &g) ||
       !p->mshr_entries || p->mshr_entries > 65535 || !p->mshr_max_merge || !p->miss_queue || !p->ports ||
       !p->index_parts || !p->index_chunk_lines || (p->level != 1 && p->level != 2) ||
-      (p->set_index == CACHE_INDEX_FERMI && (p->index_parts != 1 || (p->size / (p->line_size * p->assoc) != 32 &&
-                                                                     p->size / (p->line_size * p->assoc) != 64)))) {
+      (p->set_index == CACHE_INDEX_FERMI && (p->index_parts != 1 || (g.sets != 32 && g.sets != 64)))) {
     snprintf(err, errlen, "%s: invalid cache geometry", p->name ? p->name : "cache");
     return NULL;
   }
@@ -205,7 +107,7 @@ Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t e
   c->p = *p;
   snprintf(c->name, sizeof c->name, "%s", p->name ? p->name : "cache");
   c->p.name = c->name;
-  c->sets = p->size / (p->line_size * p->assoc);
+  c->sets = g.sets;
   while ((1u << c->line_shift) < p->line_size) c->line_shift++;
   c->set_mask = is_pow2(c->sets) && c->sets > 1 ? c->sets - 1 : 0;
   c->off_mask = p->line_size - 1;
@@ -846,64 +748,6 @@ uint32_t cache_miss_queue_len(const Cache *c) { return c->miss_q.count; }
 const CacheParams *cache_params_of(const Cache *c) { return &c->p; }
 const CacheStats *cache_stats(const Cache *c) { return &c->st; }
 uint32_t cache_sets(const Cache *c) { return c->sets; }
-
-/* ---- statistics ---- */
-
-const char *cache_fail_name(CacheFailReason r) {
-  static const char *names[CACHE_FAIL__COUNT] = {"none",       "no_line", "no_mshr",    "merge_limit",
-                                                 "miss_queue", "port",    "reply_queue"};
-  return r < CACHE_FAIL__COUNT ? names[r] : "?";
-}
-
-const char *cache_outcome_name(CacheOutcome o) {
-  static const char *names[] = {"hit", "miss", "merged", "bypassed", "resfail"};
-  return o <= CACHE_RESFAIL ? names[o] : "?";
-}
-
-_Static_assert(sizeof(CacheStats) % sizeof(uint64_t) == 0, "CacheStats must hold only uint64_t counters");
-void cache_stats_add(CacheStats *sum, const CacheStats *s) {
-  const uint64_t *src = (const uint64_t *)s;
-  uint64_t *dst = (uint64_t *)sum;
-  for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++) dst[i] += src[i];
-}
-
-void cache_stats_print_text(const CacheStats *s, const char *name, FILE *out) {
-  uint64_t acc = s->reads + s->writes, hits = s->read_hits + s->write_hits;
-  uint64_t fails = 0;
-  for (int r = 1; r < CACHE_FAIL__COUNT; r++) fails += s->resfail[r];
-  fprintf(out,
-          "%s: accesses %llu (reads %llu, writes %llu), hits %llu (%.2f%%), read misses %llu, merges %llu, "
-          "bypasses %llu\n",
-          name, (unsigned long long)acc, (unsigned long long)s->reads, (unsigned long long)s->writes,
-          (unsigned long long)hits, acc ? 100.0 * (double)hits / (double)acc : 0.0,
-          (unsigned long long)s->read_misses, (unsigned long long)s->read_merges,
-          (unsigned long long)s->bypasses);
-  fprintf(out, "%s: reservation fails %llu:", name, (unsigned long long)fails);
-  for (int r = 1; r < CACHE_FAIL__COUNT; r++)
-    fprintf(out, " %s %llu", cache_fail_name((CacheFailReason)r), (unsigned long long)s->resfail[r]);
-  fprintf(out, "; evictions %llu, writebacks %llu, invalidations %llu, fills %llu\n",
-          (unsigned long long)s->evictions, (unsigned long long)s->writebacks,
-          (unsigned long long)s->invalidations, (unsigned long long)s->fills);
-}
-
-void cache_stats_print_json(const CacheStats *s, FILE *out) {
-  fprintf(out,
-          "{\"accesses\": %llu, \"reads\": %llu, \"writes\": %llu, \"hits\": %llu, \"read_hits\": %llu, "
-          "\"read_misses\": %llu, \"read_merges\": %llu, \"bypasses\": %llu, \"fail_bypasses\": %llu, "
-          "\"write_hits\": %llu, \"write_misses\": %llu, \"resfail\": {",
-          (unsigned long long)(s->reads + s->writes), (unsigned long long)s->reads,
-          (unsigned long long)s->writes, (unsigned long long)(s->read_hits + s->write_hits),
-          (unsigned long long)s->read_hits, (unsigned long long)s->read_misses,
-          (unsigned long long)s->read_merges, (unsigned long long)s->bypasses,
-          (unsigned long long)s->fail_bypasses, (unsigned long long)s->write_hits,
-          (unsigned long long)s->write_misses);
-  for (int r = 1; r < CACHE_FAIL__COUNT; r++)
-    fprintf(out, "%s\"%s\": %llu", r > 1 ? ", " : "", cache_fail_name((CacheFailReason)r),
-            (unsigned long long)s->resfail[r]);
-  fprintf(out, "}, \"evictions\": %llu, \"writebacks\": %llu, \"invalidations\": %llu, \"fills\": %llu}",
-          (unsigned long long)s->evictions, (unsigned long long)s->writebacks,
-          (unsigned long long)s->invalidations, (unsigned long long)s->fills);
-}
 
 void cache_policy_stats(const Cache *c, PolicyStats *out) {
   policy_stats_begin_instance(out);

@@ -25,7 +25,8 @@
 #include <stdio.h>
 
 #include "core/config.h"
-#include "mem/mem_req.h"
+#include "core/stats.h"
+#include "policy/mem_req.h"
 #include "policy/cache_policy.h"
 
 typedef enum CacheOutcome {
@@ -160,6 +161,10 @@ void cache_set_miss_notify(Cache *c, uint64_t *word, uint64_t bit);
 const CacheParams *cache_params_of(const Cache *c);
 const CacheStats *cache_stats(const Cache *c);
 uint32_t cache_sets(const Cache *c);
+/* The geometry rule, the only one: size bytes in sets of assoc ways of line_size bytes. Returns 0
+ * and fills g, or -1 when line_size is not a power of two or size is not whole sets. */
+int cache_geom_make(uint32_t size, uint32_t assoc, uint32_t line_size, CacheGeom *g);
+CacheGeom cache_geom(const Cache *c);
 uint32_t cache_set_of(const Cache *c, uint64_t line_addr);
 /* The lines of a set (read-only; tests and debugging). */
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set);
@@ -173,9 +178,8 @@ int cache_probe(const Cache *c, uint64_t line_addr);
 const char *cache_fail_name(CacheFailReason r);
 const char *cache_outcome_name(CacheOutcome o);
 void cache_stats_add(CacheStats *sum, const CacheStats *s);
-void cache_stats_print_text(const CacheStats *s, const char *name, FILE *out);
-/* One JSON object (no trailing newline). */
-void cache_stats_print_json(const CacheStats *s, FILE *out);
+/* Emits the statistics in s (stats.h) into the group the caller opened. */
+void cache_stats_emit(const CacheStats *s, StatsOut *o);
 /* Begins an instance in `out` and adds the policy's statistics (its stats hook, if any). */
 void cache_policy_stats(const Cache *c, PolicyStats *out);
 /* Called with every line the cache evicts or invalidates (after the policy's

@@ -555,33 +555,28 @@ void dram_stats_add(DramStats *sum, const DramStats *s) {
   sum->first_cycle = first, sum->last_cycle = last;
 }
 
-void dram_stats_print_text(const DramStats *s, const DramParams *p, const char *name, FILE *out) {
+/* The channel's statistics (stats.h); p gives the peak bandwidth. */
+void dram_stats_emit(const DramStats *s, const DramParams *p, StatsOut *o) {
   uint64_t acc = s->reads + s->writes;
-  double span = (double)(s->last_cycle - s->first_cycle);
-  double gbs = span > 0 ? (double)s->bytes / (span / ((double)p->dram_mhz * 1e6)) / 1e9 : 0.0;
-  fprintf(out,
-          "%s: reads %llu, writes %llu, row hits %llu (%.2f%%), closed %llu, conflicts %llu, activates %llu, "
-          "avg read latency %.2f, bytes %llu, bus busy %llu cycles, %.2f GB/s over the active span\n",
-          name, (unsigned long long)s->reads, (unsigned long long)s->writes, (unsigned long long)s->row_hits,
-          acc ? 100.0 * (double)s->row_hits / (double)acc : 0.0, (unsigned long long)s->row_closed,
-          (unsigned long long)s->row_conflicts, (unsigned long long)s->activates,
-          s->reads ? (double)s->latency_sum / (double)s->reads : 0.0, (unsigned long long)s->bytes,
-          (unsigned long long)s->data_cycles, gbs);
-}
-
-void dram_stats_print_json(const DramStats *s, const DramParams *p, FILE *out) {
-  uint64_t acc = s->reads + s->writes;
-  fprintf(out,
-          "{\"reads\": %llu, \"writes\": %llu, \"row_hits\": %llu, \"row_closed\": %llu, \"row_conflicts\": "
-          "%llu, "
-          "\"row_hit_rate\": %.6f, \"activates\": %llu, \"precharges\": %llu, \"bytes\": %llu, "
-          "\"data_cycles\": %llu, "
-          "\"avg_read_latency\": %.4f, \"peak_bytes_per_core_cycle\": %.4f}",
-          (unsigned long long)s->reads, (unsigned long long)s->writes, (unsigned long long)s->row_hits,
-          (unsigned long long)s->row_closed, (unsigned long long)s->row_conflicts,
-          acc ? (double)s->row_hits / (double)acc : 0.0, (unsigned long long)s->activates,
-          (unsigned long long)s->precharges, (unsigned long long)s->bytes, (unsigned long long)s->data_cycles,
-          s->reads ? (double)s->latency_sum / (double)s->reads : 0.0, dram_peak_bytes_per_core_cycle(p));
+  STAT_U64(o, "reads", "requests", STAT_SUM, STAT_NEUTRAL, "read requests served", s->reads);
+  STAT_U64(o, "writes", "requests", STAT_SUM, STAT_NEUTRAL, "write requests served", s->writes);
+  STAT_U64(o, "row_hits", "requests", STAT_SUM, STAT_HIGHER, "requests whose row was open", s->row_hits);
+  STAT_U64(o, "row_closed", "requests", STAT_SUM, STAT_NEUTRAL, "requests that needed an activate only",
+           s->row_closed);
+  STAT_U64(o, "row_conflicts", "requests", STAT_SUM, STAT_LOWER, "requests that needed a precharge and an activate",
+           s->row_conflicts);
+  STAT_F64(o, "row_hit_rate", "fraction", STAT_RATIO, STAT_HIGHER, 6, "row_hits / (reads + writes)",
+           acc ? (double)s->row_hits / (double)acc : 0.0);
+  STAT_U64(o, "activates", "commands", STAT_SUM, STAT_NEUTRAL, "row activations", s->activates);
+  STAT_U64(o, "precharges", "commands", STAT_SUM, STAT_NEUTRAL, "row precharges", s->precharges);
+  STAT_U64(o, "bytes", "bytes", STAT_SUM, STAT_NEUTRAL, "bytes moved on the data bus", s->bytes);
+  STAT_U64(o, "data_cycles", "dram_cycles", STAT_SUM, STAT_NEUTRAL, "DRAM cycles the data bus carried data",
+           s->data_cycles);
+  STAT_F64(o, "avg_read_latency", "cycles", STAT_MEAN, STAT_LOWER, 4,
+           "core cycles from the controller's queue to a read's last data beat",
+           s->reads ? (double)s->latency_sum / (double)s->reads : 0.0);
+  STAT_F64(o, "peak_bytes_per_core_cycle", "bytes/cycle", STAT_INFO, STAT_NEUTRAL, 4,
+           "the channel's peak bandwidth (a setting)", dram_peak_bytes_per_core_cycle(p));
 }
 
 void dram_dump(const DramChannel *d, FILE *out) {

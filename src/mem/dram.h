@@ -14,7 +14,8 @@
 #include <stdio.h>
 
 #include "core/config.h"
-#include "mem/mem_req.h"
+#include "core/stats.h"
+#include "policy/mem_req.h"
 
 typedef struct DramParams {
   const char *name;
@@ -74,8 +75,8 @@ double dram_peak_bytes_per_core_cycle(const DramParams *p);
 
 const DramStats *dram_stats(const DramChannel *d);
 void dram_stats_add(DramStats *sum, const DramStats *s);
-void dram_stats_print_text(const DramStats *s, const DramParams *p, const char *name, FILE *out);
-void dram_stats_print_json(const DramStats *s, const DramParams *p, FILE *out);
+/* Emits the statistics in s (stats.h) into the group the caller opened. */
+void dram_stats_emit(const DramStats *s, const DramParams *p, StatsOut *o);
 void dram_dump(const DramChannel *d, FILE *out);
 
 #endif

@@ -398,19 +398,15 @@ bool icnt_idle(const Icnt *x) {
 
 const IcntStats *icnt_stats(const Icnt *x) { return &x->st; }
 
-void icnt_stats_print_text(const IcntStats *s, const char *name, FILE *out) {
-  fprintf(out, "%s: packets %llu, flits %llu, bytes %llu, avg latency %.2f, credit stalls %llu\n", name,
-          (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
-          s->packets ? (double)s->latency_sum / (double)s->packets : 0.0,
-          (unsigned long long)s->credit_stalls);
-}
-
-void icnt_stats_print_json(const IcntStats *s, FILE *out) {
-  fprintf(
-      out,
-      "{\"packets\": %llu, \"flits\": %llu, \"bytes\": %llu, \"avg_latency\": %.4f, \"credit_stalls\": %llu}",
-      (unsigned long long)s->packets, (unsigned long long)s->flits, (unsigned long long)s->bytes,
-      s->packets ? (double)s->latency_sum / (double)s->packets : 0.0, (unsigned long long)s->credit_stalls);
+/* The network's statistics (stats.h). */
+void icnt_stats_emit(const IcntStats *s, StatsOut *o) {
+  STAT_U64(o, "packets", "packets", STAT_SUM, STAT_NEUTRAL, "packets delivered", s->packets);
+  STAT_U64(o, "flits", "flits", STAT_SUM, STAT_NEUTRAL, "flits delivered", s->flits);
+  STAT_U64(o, "bytes", "bytes", STAT_SUM, STAT_NEUTRAL, "payload bytes delivered", s->bytes);
+  STAT_F64(o, "avg_latency", "cycles", STAT_MEAN, STAT_LOWER, 4, "cycles from a packet's push to its arrival",
+           s->packets ? (double)s->latency_sum / (double)s->packets : 0.0);
+  STAT_U64(o, "credit_stalls", "cycles", STAT_SUM, STAT_LOWER, "cycles a head packet found its destination full",
+           s->credit_stalls);
 }
 
 void icnt_dump(const Icnt *x, FILE *out) {

@@ -16,7 +16,8 @@
 #include <stdio.h>
 
 #include "core/config.h"
-#include "mem/mem_req.h"
+#include "core/stats.h"
+#include "policy/mem_req.h"
 
 typedef struct IcntParams {
   const char *name; /* "icnt.req" / "icnt.reply" for messages */
@@ -65,8 +66,8 @@ uint64_t icnt_next_event(const Icnt *x, uint64_t now);
 bool icnt_idle(const Icnt *x);
 uint32_t icnt_flits(const Icnt *x, uint32_t bytes);
 const IcntStats *icnt_stats(const Icnt *x);
-void icnt_stats_print_text(const IcntStats *s, const char *name, FILE *out);
-void icnt_stats_print_json(const IcntStats *s, FILE *out);
+/* Emits the statistics in s (stats.h) into the group the caller opened. */
+void icnt_stats_emit(const IcntStats *s, StatsOut *o);
 void icnt_dump(const Icnt *x, FILE *out);
 
 #endif

@@ -106,7 +106,6 @@ struct MemSys {
   uint32_t header_bytes;
   MemSysDelays delays;
   DramParams dram;
-  PolicyGpu *pgpu;    /* the policies' per-GPU context (policy_env.h): made first, freed last */
 };
 
 /* ---- delay derivation ----
@@ -186,7 +185,7 @@ static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name
   return 0;
 }
 
-MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
+MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, char *err, size_t errlen) {
   MemSys *ms = calloc(1, sizeof *ms);
   if (!ms) return snprintf(err, errlen, "out of memory"), NULL;
   if (errlen) err[0] = 0;
@@ -194,7 +193,6 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   ms->n_part = (uint32_t)cfg_int(cfg, "mem.partitions");
   ms->header_bytes = (uint32_t)cfg_int(cfg, "icnt.header_bytes");
   ms->sleep = cfg_bool(cfg, "sm.skip_idle_cycles");
-  if (!(ms->pgpu = policy_gpu_create())) goto oom;
   CacheParams l1d, l1i, l2;
   if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
       cache_params_read(cfg, "l2", &l2, err, errlen))
@@ -254,7 +252,7 @@ MemSys *memsys_create(const Config *cfg, char *err, size_t errlen) {
   if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
   ms->pop_events = ms->sm_events + bitmap_words(ms->n_sm);
   l1d.level = l1i.level = 1;
-  l1d.gpu = l1i.gpu = l2.gpu = ms->pgpu;
+  l1d.gpu = l1i.gpu = l2.gpu = pg;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
     l1d.sm = l1i.sm = (int32_t)s;
     l1d.instance = l1i.instance = s;
@@ -296,11 +294,8 @@ void memsys_free(MemSys *ms) {
   free(ms->part);
   icnt_free(ms->req);
   icnt_free(ms->reply);
-  policy_gpu_free(ms->pgpu);
   free(ms);
 }
-
-PolicyGpu *memsys_policy_gpu(MemSys *ms) { return ms->pgpu; }
 
 uint32_t memsys_sms(const MemSys *ms) { return ms->n_sm; }
 uint64_t *memsys_sm_events(MemSys *ms) { return ms->sm_events; }
@@ -440,7 +435,7 @@ static void memsys_sum_l1(const MemSys *ms, MemUnit u, CacheStats *sum) {
   for (uint32_t s = 0; s < ms->n_sm; s++) cache_stats_add(sum, cache_stats(ms->l1[s * MEM_UNIT__COUNT + u]));
 }
 
-void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
+void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
   CacheStats l1d, l1i, l2 = {0};
   DramStats dr = {0};
   memsys_sum_l1(ms, MEM_UNIT_L1D, &l1d);
@@ -449,45 +444,53 @@ void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
     cache_stats_add(&l2, cache_stats(partition_l2(ms->part[p].pt)));
     dram_stats_add(&dr, dram_stats(partition_dram(ms->part[p].pt)));
   }
-  if (!json) {
-    cache_stats_print_text(&l1d, "l1d", out);
-    cache_stats_print_text(&l1i, "l1i", out);
-    cache_stats_print_text(&l2, "l2", out);
-    dram_stats_print_text(&dr, &ms->dram, "dram", out);
-    icnt_stats_print_text(icnt_stats(ms->req), "icnt.req", out);
-    icnt_stats_print_text(icnt_stats(ms->reply), "icnt.reply", out);
-    fprintf(out, "mem: derived delays: l2 input %u, dram controller %u (l2 fixed path %u, dram row hit %u)\n",
-            ms->delays.l2_input, ms->delays.dram_ctrl, ms->delays.l2_fixed, ms->delays.dram_row_hit);
-    const CacheParams *p1 = cache_params_of(ms->l1[MEM_UNIT_L1D]);
-    static const char *const wp[] = {"evict", "back", "local_back"};
-    fprintf(out, "mem: l1d set index %s (l1d.set_index), write policy %s (l1d.write_policy)\n",
-            p1->set_index == CACHE_INDEX_FERMI ? "fermi" : "linear", wp[p1->write_policy]);
-    return;
-  }
-  fputs("{\"l1d\": ", out);
-  cache_stats_print_json(&l1d, out);
-  fputs(", \"l1i\": ", out);
-  cache_stats_print_json(&l1i, out);
-  fputs(", \"l2\": ", out);
-  cache_stats_print_json(&l2, out);
-  fputs(", \"l2_slices\": [", out);
+  stats_group(o, "l1d", 0, "the L1 data caches, summed over the SMs");
+  cache_stats_emit(&l1d, o);
+  stats_end(o);
+  stats_group(o, "l1i", 0, "the L1 instruction caches, summed over the SMs");
+  cache_stats_emit(&l1i, o);
+  stats_end(o);
+  stats_group(o, "l2", 0, "the L2 slices, summed");
+  cache_stats_emit(&l2, o);
+  stats_end(o);
+  stats_list(o, "l2_slices", STATS_DETAIL, "each L2 slice (one per memory partition)");
   for (uint32_t p = 0; p < ms->n_part; p++) {
-    fputs(p ? ", " : "", out);
-    cache_stats_print_json(cache_stats(partition_l2(ms->part[p].pt)), out);
+    stats_group(o, NULL, 0, NULL);
+    cache_stats_emit(cache_stats(partition_l2(ms->part[p].pt)), o);
+    stats_end(o);
   }
-  fputs("], \"dram\": ", out);
-  dram_stats_print_json(&dr, &ms->dram, out);
-  fputs(", \"dram_channels\": [", out);
+  stats_end(o);
+  stats_group(o, "dram", 0, "the DRAM channels, summed");
+  dram_stats_emit(&dr, &ms->dram, o);
+  stats_end(o);
+  stats_list(o, "dram_channels", STATS_DETAIL, "each DRAM channel (one per memory partition)");
   for (uint32_t p = 0; p < ms->n_part; p++) {
-    fputs(p ? ", " : "", out);
-    dram_stats_print_json(dram_stats(partition_dram(ms->part[p].pt)), &ms->dram, out);
+    stats_group(o, NULL, 0, NULL);
+    dram_stats_emit(dram_stats(partition_dram(ms->part[p].pt)), &ms->dram, o);
+    stats_end(o);
   }
-  fputs("], \"icnt_req\": ", out);
-  icnt_stats_print_json(icnt_stats(ms->req), out);
-  fputs(", \"icnt_reply\": ", out);
-  icnt_stats_print_json(icnt_stats(ms->reply), out);
-  fprintf(out, ", \"delays\": {\"l2_input\": %u, \"dram_ctrl\": %u, \"l2_fixed\": %u, \"dram_row_hit\": %u}}",
-          ms->delays.l2_input, ms->delays.dram_ctrl, ms->delays.l2_fixed, ms->delays.dram_row_hit);
+  stats_end(o);
+  stats_group(o, "icnt_req", 0, "the request network (SMs to partitions)");
+  icnt_stats_emit(icnt_stats(ms->req), o);
+  stats_end(o);
+  stats_group(o, "icnt_reply", 0, "the reply network (partitions to SMs)");
+  icnt_stats_emit(icnt_stats(ms->reply), o);
+  stats_end(o);
+  stats_group(o, "delays", 0, "fixed pipeline delays derived from the configured latencies");
+  STAT_U64(o, "l2_input", "cycles", STAT_INFO, STAT_NEUTRAL, "delay of a request entering the L2 (the ROP delay)",
+           ms->delays.l2_input);
+  STAT_U64(o, "dram_ctrl", "cycles", STAT_INFO, STAT_NEUTRAL, "delay queue in front of the DRAM controller",
+           ms->delays.dram_ctrl);
+  STAT_U64(o, "l2_fixed", "cycles", STAT_INFO, STAT_NEUTRAL, "fixed cycles of the path to the L2 and back",
+           ms->delays.l2_fixed);
+  STAT_U64(o, "dram_row_hit", "cycles", STAT_INFO, STAT_NEUTRAL, "cycles of a DRAM row hit", ms->delays.dram_row_hit);
+  stats_end(o);
+}
+
+void memsys_print_stats(const MemSys *ms, FILE *out, bool json) {
+  StatsOut *o = stats_open(out, json ? STATS_JSON : STATS_TEXT, "memory");
+  memsys_stats_emit(ms, o);
+  stats_close(o);
 }
 
 void memsys_dump(const MemSys *ms, FILE *out) {

@@ -48,7 +48,10 @@ extern const CfgGroup memsys_cfg_groups[];
 /* Cache instances whose policies get "<cache>.<policy>." keys, ending with NULL. */
 extern const char *const memsys_cache_names[];
 
-MemSys *memsys_create(const Config *cfg, char *err, size_t errlen);
+/* pg: the policies' per-GPU context (policy_env.h), owned by the caller (the composition root)
+ * and outliving the memory system; NULL for a memory system alone (its cache policies then see
+ * no kernel and no shared blocks). */
+MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, char *err, size_t errlen);
 void memsys_free(MemSys *ms);
 
 uint32_t memsys_sms(const MemSys *ms);
@@ -58,8 +61,6 @@ uint32_t memsys_sms(const MemSys *ms);
  * besides its own timers. The engine clears them once it has seen them. */
 uint64_t *memsys_sm_events(MemSys *ms);
 uint32_t memsys_partitions(const MemSys *ms);
-/* The per-GPU context of every policy (cache policies here, the SMs' plugins). */
-PolicyGpu *memsys_policy_gpu(MemSys *ms);
 Cache *memsys_l1d(MemSys *ms, uint32_t sm);
 Cache *memsys_l1i(MemSys *ms, uint32_t sm);
 Cache *memsys_l2(MemSys *ms, uint32_t partition);
@@ -76,7 +77,10 @@ void memsys_tick(MemSys *ms, uint64_t now);
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now);
 bool memsys_idle(const MemSys *ms);
 
-/* Totals over L1Ds, L1Is, L2 slices, DRAM channels and the two networks. */
+/* Totals over L1Ds, L1Is, L2 slices, DRAM channels and the two networks, and each slice and
+ * channel (stats.h), into the group the caller opened. */
+void memsys_stats_emit(const MemSys *ms, StatsOut *o);
+/* The same through one printer (text names under "memory."; JSON: one object). */
 void memsys_print_stats(const MemSys *ms, FILE *out, bool json);
 /* Occupancy of every queue (for deadlock reports). */
 void memsys_dump(const MemSys *ms, FILE *out);

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "mem/mem_req.h"
+#include "policy/mem_req.h"
 
 typedef struct ReqSlot {
   MemRequest req;

@@ -2,7 +2,7 @@
  * promotion and bypass decisions of one cache (L1D, L1I or an L2 slice).
  * The generic cache (mem/cache.c) holds the mechanism (tags, line states,
  * MSHRs, queues) and asks a CachePolicy for every decision; it never contains
- * policy logic itself. Depends on mem/mem_req.h, core/config.h and policy/policy_env.h only.
+ * policy logic itself. Depends on policy/mem_req.h, core/config.h and policy/policy_env.h only.
  *
  * Contract:
  *  - A policy is a const CachePolicy with designated initialisers; every hook
@@ -40,7 +40,7 @@
 #include <stdio.h>
 
 #include "core/config.h"
-#include "mem/mem_req.h"
+#include "policy/mem_req.h"
 #include "policy/policy_env.h"
 
 typedef enum CacheLineState {

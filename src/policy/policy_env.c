@@ -177,6 +177,8 @@ typedef struct PolicyStat {
   double *v;    /* per instance (0 where an instance did not report it) */
   uint64_t *u;  /* per instance, for counts (exact beyond 2^53) */
   uint32_t cap; /* entries in v and u */
+  const char *unit, *desc; /* policy_stat_describe (string literals), or NULL */
+  StatBetter better;
 } PolicyStat;
 
 struct PolicyStats {
@@ -245,6 +247,14 @@ void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t 
   if (p) p->v[s->ninst - 1] = (double)num, p->u[s->ninst - 1] = den;
 }
 
+void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (!strcmp(s->st[i].name, name)) {
+      s->st[i].unit = unit, s->st[i].desc = desc, s->st[i].better = better;
+      return;
+    }
+}
+
 uint32_t policy_stats_count(const PolicyStats *s) { return s->n; }
 const char *policy_stats_name(const PolicyStats *s, uint32_t i) { return i < s->n ? s->st[i].name : NULL; }
 
@@ -277,45 +287,34 @@ double policy_stats_total(const PolicyStats *s, const char *name, bool *found) {
   return 0;
 }
 
-static void print_value(FILE *out, const PolicyStat *p, double v, uint64_t u) {
-  if (p->is_int && p->agg == PSTAT_SUM) fprintf(out, "%llu", (unsigned long long)u);
-  else if (v != v || v == 1.0 / 0.0 || v == -1.0 / 0.0) fprintf(out, "null"); /* JSON has no NaN/inf */
-  else fprintf(out, "%.6g", v);
+/* One value: a summed count exactly, anything else as a real (StatDecl's STAT_PREC_G). */
+static void emit_value(StatsOut *o, const PolicyStat *p, const StatDecl *d, double v, uint64_t u) {
+  if (p->is_int && p->agg == PSTAT_SUM) stats_u64(o, d, u);
+  else stats_f64(o, d, v);
 }
 
-void policy_stats_print(const PolicyStats *s, const char *policy, const char *prefix, FILE *out, bool json) {
-  if (!json) {
-    for (uint32_t i = 0; i < s->n; i++) {
-      const PolicyStat *p = &s->st[i];
-      uint64_t u;
-      double t = stat_total(s, p, &u);
-      int w = fprintf(out, "%s.%s", prefix, p->name);
-      fprintf(out, "%*s", w < 28 ? 28 - w : 1, "");
-      print_value(out, p, t, u);
-      fprintf(out, "%s\n", p->agg == PSTAT_MEAN ? " (mean over instances)" : p->agg == PSTAT_MAX ? " (max over instances)"
-                   : p->agg == PSTAT_RATIO ? " (ratio of sums over instances)" : "");
-    }
-    return;
-  }
-  fprintf(out, "{\"policy\": \"%s\"", policy ? policy : "");
+void policy_stats_emit(const PolicyStats *s, const char *policy, StatsOut *o) {
+  STAT_STR(o, "policy", "the policy's name", policy ? policy : "");
   for (uint32_t i = 0; i < s->n; i++) {
     const PolicyStat *p = &s->st[i];
+    const StatDecl d = {p->name, p->unit ? p->unit : "", p->agg, p->better, STAT_PREC_G,
+                        p->desc ? p->desc : "a policy's own statistic, over its instances"};
     uint64_t u;
     double t = stat_total(s, p, &u);
-    fprintf(out, ", \"%s\": ", p->name);
-    print_value(out, p, t, u);
+    emit_value(o, p, &d, t, u);
   }
-  fprintf(out, ", \"per_instance\": {");
+  stats_group(o, "per_instance", STATS_DETAIL, "each statistic's value on each instance (SM, cache, slice)");
   for (uint32_t i = 0; i < s->n; i++) {
     const PolicyStat *p = &s->st[i];
-    fprintf(out, "%s\"%s\": [", i ? ", " : "", p->name);
+    const StatDecl d = {p->name, p->unit ? p->unit : "", p->agg, p->better, STAT_PREC_G,
+                        p->desc ? p->desc : "the statistic on one instance"};
+    stats_list(o, p->name, 0, NULL);
     for (uint32_t k = 0; k < s->ninst; k++) {
-      fprintf(out, "%s", k ? ", " : "");
-      if (k < p->cap && p->agg == PSTAT_RATIO) print_value(out, p, p->u[k] ? p->v[k] / (double)p->u[k] : 0, 0);
-      else if (k < p->cap) print_value(out, p, p->v[k], p->u[k]);
-      else fprintf(out, "0");
+      if (k < p->cap && p->agg == PSTAT_RATIO) stats_f64(o, &d, p->u[k] ? p->v[k] / (double)p->u[k] : 0);
+      else if (k < p->cap) emit_value(o, p, &d, p->v[k], p->u[k]);
+      else stats_u64(o, &d, 0);
     }
-    fprintf(out, "]");
+    stats_end(o);
   }
-  fprintf(out, "}}");
+  stats_end(o);
 }

@@ -1,7 +1,7 @@
 /* policy_env.h - what every policy plugin (warp scheduler, observer, fetch
  * and cache policy) may use besides its own hooks: the running kernel's
  * identity, blocks of state shared by all policy instances of one GPU, and
- * the sink its statistics go to. Depends on nothing but the C library.
+ * the sink its statistics go to. Depends on core/stats.h and the C library.
  *
  * PC space (one for every policy): a PC is the instruction's index counted
  * from the first instruction of the running kernel's entry function, in the
@@ -19,6 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "core/stats.h"
+
+/* A cache's geometry, as its cache computed it (mem/cache.h cache_geom_make: the one rule). */
+typedef struct CacheGeom {
+  uint32_t sets, ways, line_size; /* line_size a power of two */
+} CacheGeom;
 
 /* The kernel being simulated (valid while it runs; name NULL between kernels). */
 typedef struct PolicyKernel {
@@ -79,7 +86,12 @@ int policy_gpu_close(PolicyGpu *g, char *err, size_t errlen);
 /* ---- statistics ---- */
 /* How the values of one statistic combine over the instances of a policy
  * (the SMs' schedulers, the L1Ds, the L2 slices). */
-typedef enum PolicyStatAgg { PSTAT_SUM = 0, PSTAT_MEAN, PSTAT_MAX, PSTAT_RATIO } PolicyStatAgg;
+/* The registry's aggregations (core/stats.h) under the policy interface's names. */
+typedef StatAgg PolicyStatAgg;
+#define PSTAT_SUM STAT_SUM
+#define PSTAT_MEAN STAT_MEAN
+#define PSTAT_MAX STAT_MAX
+#define PSTAT_RATIO STAT_RATIO
 
 typedef struct PolicyStats PolicyStats;
 /* Adds one statistic of this instance. `name` is a key ("vta_hits"): letters,
@@ -91,6 +103,11 @@ void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg a
  * (a hit rate over all SMs' accesses, not the mean of per-SM rates); 0 when
  * every den is 0. Each instance's own ratio is its per_instance value. */
 void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t den);
+
+/* Optional, after the statistic's first value: its unit ("cycles", "warp_insts", "fraction"),
+ * better direction and one-line description (string literals, kept), for the text printer and
+ * `warpsim stats --schema` (core/stats.h). */
+void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc);
 
 /* ---- timeline counter tracks (doc/timeline.md) ----
  * A plugin's gauges hook names a few of its current values ("allowed_warps", "score"); while a
@@ -115,9 +132,8 @@ uint32_t policy_stats_count(const PolicyStats *s); /* distinct statistics */
 const char *policy_stats_name(const PolicyStats *s, uint32_t i);
 /* The statistic named `name` over all instances (0 if absent); *found tells. */
 double policy_stats_total(const PolicyStats *s, const char *name, bool *found);
-/* Text: "<prefix>.<name>  <total>" per statistic. JSON: one object value
- * {"policy": "<policy>", "name": total, ..., "per_instance": {"name": [v0, v1, ...]}}
- * (no newline; prefix unused). */
-void policy_stats_print(const PolicyStats *s, const char *policy, const char *prefix, FILE *out, bool json);
+/* Emits "policy": <policy>, each statistic's total, and "per_instance": {"name": [v0, v1, ...]}
+ * (stats.h) into the group the caller opened. */
+void policy_stats_emit(const PolicyStats *s, const char *policy, StatsOut *o);
 
 #endif

@@ -79,6 +79,7 @@ typedef struct WarpSchedEnv {
   const WarpView *views;    /* the SM's max_warps views (the array order() gets), live for the plugin's
                              * life: a hook may read any warp's view, e.g. can_issue another warp's
                              * (gcaws's time slice). NULL where no SM exists (unit tests) */
+  CacheGeom l1d;            /* the SM's L1 data cache */
 } WarpSchedEnv;
 
 /* Events the SM reports to its plugins (on_event). Fields per kind, beyond

@@ -1,5 +1,5 @@
 /* parse_int.h - internals shared by the PTX lexer, parser and instruction
- * decoder (lex.c, parse.c, decode.c, layout.c). Not for use outside src/ptx/.
+ * decoder (lex.c, parse.c, symtab.c, decode.c, layout.c). Not for use outside src/ptx/.
  * Invariant: a parse error is recorded once (the first) in ParseCtx.err and
  * every function returns -1 from then on; nothing aborts. */
 #ifndef PTX_PARSE_INT_H
@@ -82,7 +82,11 @@ int tok_is(const Tok *t, const char *s);
 int tok_punct(const Tok *t, char ch);
 void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem);
 
-/* parse.c: register / symbol lookup used by the decoder */
+/* symtab.c: register / symbol lookup used by the parser, the decoder and the layout passes */
+/* Adds the newest symbol (function) of the module to its name index: 0, or -1 (out of memory). */
+int ctx_index_sym(ParseCtx *c);
+int ctx_index_func(ParseCtx *c);
+void ctx_free_indexes(ParseCtx *c);
 int ctx_lookup_reg(ParseCtx *c, const char *p, uint32_t len, uint32_t *row, int *is_pred);
 int32_t ctx_lookup_sym(ParseCtx *c, const char *p, uint32_t len);
 /* Index of the function named p[0..len), or -1. */

@@ -171,9 +171,10 @@ int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
   const SmObserver *obs[SM_MAX_OBSERVERS];
   int nobs = find_observers(sm, obs, err, errlen);
   if (nobs < 0) return -1;
-  PolicyGpu *pg = memsys_policy_gpu(sm->ms);
+  PolicyGpu *pg = sm->pgpu;
   sm->env = (WarpSchedEnv){.sm = sm->id, .nsched = sm->nsched, .max_warps = sm->max_warps, .max_ctas = sm->max_ctas,
-                           .cfg = cfg, .gpu = pg, .kernel = policy_gpu_kernel(pg), .views = sm->views};
+                           .cfg = cfg, .gpu = pg, .kernel = policy_gpu_kernel(pg), .views = sm->views,
+                           .l1d = cache_geom(sm->l1d)};
   char prefix[96];
   WarpSchedEnv env = sm->env;
   env.prefix = prefix;

@@ -1,6 +1,7 @@
 /* sm.c - the SM pipeline, ticked in reverse order each cycle: writeback,
  * memory replies, LD/ST unit, issue (schedulers + policy), fetch/decode.
- * See sm.h for the model and its invariant. No policy is named here. */
+ * See sm.h for the model and its invariant. No policy is named here. Creation,
+ * kernel setup, CTA capacity and the deadlock dump are in sm_setup.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,133 +16,7 @@ static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() 
 static void settle_memo(Sm *sm);                  /* issue memo, with stage_issue() */
 static void warps_changed(const Sm *sm);          /* with live_add() */
 
-/* ---- creation ---- */
-Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errlen) {
-  Sm *sm = aligned_alloc(_Alignof(Sm), sizeof *sm); /* its hot fields fill whole host cache lines */
-  if (!sm) { snprintf(err, errlen, "out of memory"); return NULL; }
-  memset(sm, 0, sizeof *sm);
-  sm->id = id;
-  sm->cfg = cfg;
-  sm->ms = ms;
-  sm->l1d = memsys_l1d(ms, id);
-  sm->l1i = memsys_l1i(ms, id);
-  sm->l1d_may_bypass = cache_policy_may_bypass(sm->l1d);
-  sm->l1d_fill = cache_fill_version_ptr(sm->l1d);
-  sm->l1i_fill = cache_fill_version_ptr(sm->l1i);
-  sm->l1d_pop = cache_pop_version_ptr(sm->l1d);
-  sm->l1i_pop = cache_pop_version_ptr(sm->l1i);
-  for (int r = 0; r < CACHE_FAIL__COUNT; r++) {
-    sm->l1d_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)r) << r);
-    sm->l1i_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)r) << r);
-  }
-  sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
-  sm->q_fail = sm->q_ffail = -1;
-  sm->ev_next = UINT64_MAX;
-  sm->progress = &sm->own_progress;
-  sm->accept_cache = -1;
-  sm->max_warps = (uint32_t)cfg_int(cfg, "sm.max_warps");
-  sm->max_ctas = (uint32_t)cfg_int(cfg, "sm.max_ctas");
-  sm->max_threads = (uint32_t)cfg_int(cfg, "sm.max_threads");
-  sm->max_regs = (uint32_t)cfg_int(cfg, "sm.registers");
-  sm->max_shared = (uint32_t)cfg_int(cfg, "sm.shared_mem");
-  sm->nsched = (uint32_t)cfg_int(cfg, "sched.count");
-  sm->issue_width = (uint32_t)cfg_int(cfg, "sched.issue_per_cycle");
-  sm->ib_slots = (uint32_t)cfg_int(cfg, "sm.ibuffer_slots");
-  sm->issue_per_warp = (uint32_t)cfg_int(cfg, "sm.max_insn_issue_per_warp");
-  sm->fetch_width = (uint32_t)cfg_int(cfg, "sm.fetch_width");
-  if (sm->ib_slots > SM_IB_MAX) sm->ib_slots = SM_IB_MAX;
-  if (sm->fetch_width > sm->ib_slots) sm->fetch_width = sm->ib_slots;
-  sm->nunits[SM_UNIT_SP] = (uint32_t)cfg_int(cfg, "unit.sp.count");
-  sm->nunits[SM_UNIT_SFU] = (uint32_t)cfg_int(cfg, "unit.sfu.count");
-  sm->nunits[SM_UNIT_LDST] = (uint32_t)cfg_int(cfg, "unit.ldst.count");
-  sm->shared_banks = (uint32_t)cfg_int(cfg, "sm.shared_banks");
-  sm->shared_latency = (uint32_t)cfg_int(cfg, "sm.shared_latency");
-  sm->const_latency = (uint32_t)cfg_int(cfg, "sm.const_latency");
-  sm->ldst_latency = (uint32_t)cfg_int(cfg, "unit.ldst.latency");
-  sm->line_size = (uint32_t)cfg_int(cfg, "l1d.line_size");
-  uint32_t nu = 0;
-  for (int u = 0; u < SM_UNIT__COUNT; u++) { sm->unit_base[u] = nu; nu += sm->nunits[u]; }
-  sm->unit_free = calloc(nu + 1, sizeof(uint64_t));
-  sm->oc_banks = (uint32_t)cfg_int(cfg, "sm.reg_banks");
-  static const char *const oc_units_key[3] = {"sm.oc_units_sp", "sm.oc_units_sfu", "sm.oc_units_mem"};
-  static const char *const oc_ports_key[3] = {"sm.oc_ports_sp", "sm.oc_ports_sfu", "sm.oc_ports_mem"};
-  uint32_t ncu = 0;
-  for (int c = 0; c < 3; c++) {
-    sm->oc_units[c] = (uint32_t)cfg_int(cfg, oc_units_key[c]);
-    sm->oc_ports[c] = (uint32_t)cfg_int(cfg, oc_ports_key[c]);
-    sm->oc_cu_base[c] = ncu;
-    ncu += sm->oc_units[c];
-  }
-  sm->oc_cu_free = calloc(ncu + 1, sizeof(uint64_t));
-  sm->oc_bank_next = calloc(sm->oc_banks + 1, sizeof(uint64_t));
-  sm->oc_port_next = calloc(3 * SM_OC_PORTS_MAX, sizeof(uint64_t));
-  sm->warps = aligned_alloc(_Alignof(SmWarp), sizeof(SmWarp) * sm->max_warps);
-  if (sm->warps) memset(sm->warps, 0, sizeof(SmWarp) * sm->max_warps);
-  sm->views = aligned_alloc(_Alignof(WarpView), sizeof(WarpView) * sm->max_warps);
-  if (sm->views) memset(sm->views, 0, sizeof(WarpView) * sm->max_warps);
-  sm->ctas = calloc(sm->max_ctas, sizeof(SmCta));
-  sm->greedy = malloc(sizeof(int32_t) * sm->nsched);
-  sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
-  sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
-  sm->sched_of = malloc(sm->max_warps + 1);
-  sm->bm_words = bitmap_words(sm->max_warps);
-  uint32_t nq = sm->nsched < 64 ? sm->nsched : 64;
-  sm->live_bm = calloc(sm->bm_words, sizeof(uint64_t));
-  sm->skip_sb = calloc(sm->bm_words, sizeof(uint64_t));
-  sm->skip_ldst = calloc(sm->bm_words, sizeof(uint64_t));
-  sm->fetch_bm = calloc(sm->bm_words, sizeof(uint64_t));
-  sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
-  sm->ev_cap = 1024;
-  sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
-      !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
-    snprintf(err, errlen, "out of memory");
-    sm_free(sm);
-    return NULL;
-  }
-  sm->bstat = sm_bstat_create(sm->max_warps, sm->max_ctas); /* barrier/exit statistics */
-  if (!sm->bstat) { snprintf(err, errlen, "out of memory"); sm_free(sm); return NULL; }
-  for (uint32_t i = 0; i < sm->nsched; i++) sm->greedy[i] = -1;
-  for (uint32_t w = 0; w < sm->max_warps; w++) {
-    sm->sched_of[w] = (uint8_t)(w % sm->nsched % 64);
-    bitmap_set(&sm->sched_bm[(size_t)sm->sched_of[w] * sm->bm_words], w);
-  }
-  for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
-  sm->last_fetch = sm->max_warps - 1;
-  if (sm_plugins_create(sm, err, errlen)) { sm_free(sm); return NULL; }
-  return sm;
-}
-
-void sm_free(Sm *sm) {
-  if (!sm) return;
-  sm_end_kernel(sm, 0);
-  sm_plugins_free(sm);
-  free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next);
-  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
-  free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
-  sm_bstat_free(sm->bstat);
-  free(sm->lane_lines); free(sm->req_lanes);
-  free(sm);
-}
-
 /* ---- kernel and CTA management ---- */
-void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k, uint64_t now) {
-  sm->launch = l;
-  sm->accept_cache = -1;
-  sm->kinfo = k;
-  sm->occ_ctas = sm_occupancy(sm->cfg, l->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
-  uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
-  sm->sb_words = (rows + 63) / 64;
-  sm->sb_pred_off = l->fn->rf_rows;
-  sm->pc_base = l->fn->first_pc;
-  for (uint32_t w = 0; w < sm->max_warps; w++) {
-    free(sm->warps[w].sb);
-    sm->warps[w].sb = calloc(sm->sb_words + 1, sizeof(uint64_t));
-  }
-  sm_plugins_kernel(sm, true, now);
-}
-
 void sm_end_kernel(Sm *sm, uint64_t end) {
   settle_quiet(sm, end);
   settle_memo(sm);
@@ -173,40 +48,6 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   warps_changed(sm);
   sm->quiet = sm->q_pop = 0;
   memset(&sm->ldst, 0, sizeof sm->ldst);
-}
-
-static uint32_t cta_regs(const Sm *sm) {
-  const PtxLaunch *l = sm->launch;
-  return l->regs_per_thread * l->warps_per_cta * 32;
-}
-
-uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
-  uint32_t n = sm->occ_ctas;
-  *limiter = sm->occ_limiter;
-  if (sm->policy->cta_limit) {
-    uint32_t p = sm->policy->cta_limit(sm->pstate);
-    if (p < n) { n = p; *limiter = "scheduler policy"; }
-  }
-  return n;
-}
-
-static bool can_accept_cta(const Sm *sm) {
-  const PtxLaunch *l = sm->launch;
-  if (!l) return false;
-  const char *lim;
-  if (sm->resident_ctas >= sm_max_ctas(sm, &lim)) return false;
-  return sm->used_threads + l->warps_per_cta * 32 <= sm->max_threads && sm->used_warps + l->warps_per_cta <= sm->max_warps &&
-         sm->used_regs + cta_regs(sm) <= sm->max_regs && sm->used_shared + l->shared_per_cta <= sm->max_shared;
-}
-
-bool sm_policy_limits_ctas(const Sm *sm) { return sm->policy->cta_limit != NULL; }
-
-/* Cached between CTA launches and exits unless the policy limits CTAs (its limit may move at any time). */
-bool sm_can_accept_cta(const Sm *sm) {
-  if (sm->policy->cta_limit) return can_accept_cta(sm);
-  Sm *m = (Sm *)sm; /* the cache is not observable state */
-  if (m->accept_cache < 0) m->accept_cache = can_accept_cta(sm);
-  return m->accept_cache;
 }
 
 static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
@@ -246,7 +87,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   c->warp_tmin = UINT64_MAX;
   c->threads = cta->nwarps * 32;
   c->warps = cta->nwarps;
-  c->regs = cta_regs(sm);
+  c->regs = sm_cta_regs(sm);
   c->shared = sm->launch->shared_per_cta;
   cta->smid = sm->id;
   sm->resident_ctas++;
@@ -947,23 +788,3 @@ bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }
 void sm_count_progress(Sm *sm, uint64_t *counter) { sm->progress = counter ? counter : &sm->own_progress; }
 const SmStats *sm_stats(const Sm *sm) { return &sm->st; }
-
-void sm_dump(const Sm *sm, FILE *out) {
-  static const char *wn[] = {"ready", "ibuffer-empty", "scoreboard", "barrier", "unit-busy", "draining", "exited"};
-  fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");
-  if (sm->ldst.busy) fprintf(out, " (warp %u, request %u of %u)", sm->ldst.slot, sm->ldst.next, sm->ldst.nreq);
-  fprintf(out, "\n");
-  for (uint32_t c = 0; c < sm->max_ctas; c++) {
-    char buf[1024];
-    if (!sm->ctas[c].cta) continue;
-    ptx_cta_describe(sm->ctas[c].cta, buf, sizeof buf);
-    fprintf(out, " %s\n", buf);
-  }
-  for (uint32_t s = 0; s < sm->max_warps; s++) {
-    const SmWarp *w = &sm->warps[s];
-    if (!w->pw) continue;
-    fprintf(out, "  warp slot %u (CTA %u warp %u) pc %u: %s, %u pending writes, %u pending loads%s\n", s,
-            sm->views[s].cta_id, sm->views[s].warp_in_cta, sm->views[s].pc, wn[sm->views[s].wait], w->pending_writes,
-            w->pending_loads, w->fetch_pending ? ", I-cache miss pending" : "");
-  }
-}

@@ -79,7 +79,8 @@ typedef struct SmKernelInfo SmKernelInfo;
 SmKernelInfo *sm_kernel_info_create(const Config *cfg, const PtxLaunch *l);
 void sm_kernel_info_free(SmKernelInfo *k);
 
-Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, char *err, size_t errlen);
+/* pg: the policies' per-GPU context (policy_env.h), owned by the caller and outliving the SM. */
+Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *err, size_t errlen);
 void sm_free(Sm *sm);
 
 /* Kernel boundaries: attach the launch (its static info) / detach. */

@@ -148,6 +148,7 @@ struct Sm {
   uint32_t id;
   const Config *cfg;
   MemSys *ms;
+  PolicyGpu *pgpu; /* the policies' per-GPU context (the composition root's) */
   /* parameters */
   uint32_t max_warps, max_ctas, max_threads, max_regs, max_shared, issue_width, ib_slots, fetch_width;
   uint32_t issue_per_warp; /* sm.max_insn_issue_per_warp: instructions of one warp a scheduler may issue per cycle */
@@ -257,6 +258,11 @@ void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n);
 void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n);
 
 /* plugins.c: the SM's plugins (warp scheduler and observers) and what the SM tells them. */
+/* Registers a CTA of the current kernel holds. */
+static inline uint32_t sm_cta_regs(const Sm *sm) {
+  const PtxLaunch *l = sm->launch;
+  return l->regs_per_thread * l->warps_per_cta * 32;
+}
 /* Creates the scheduler, the observers and the fetch policy from cfg; -1 with err set. */
 int sm_plugins_create(Sm *sm, char *err, size_t errlen);
 void sm_plugins_free(Sm *sm);

@@ -39,7 +39,7 @@ for k, f in r.items():
     assert int(f[7]) <= int(f[5]), (k, f)
     assert f[3] == f[5], ("replayed LRU != online on SM", k, f)
 # the l1d-opt observer (same run, in memory) reports the same replay
-obs = {l.split()[0].split(".")[-1]: l.split()[1] for l in open(sys.argv[4]) if l.startswith("observer.l1d-opt.")}
+obs = {l.split()[0].split(".")[-1]: l.split()[1] for l in open(sys.argv[4]) if l.startswith("gpu.policies.observers.l1d-opt.")}
 assert int(obs["opt_misses"]) == opt and int(obs["lru_misses"]) == lru and int(obs["online_misses"]) == online, obs
 assert int(obs["loads"]) == loads and obs["failed"] == "0", obs
 assert abs(float(obs["opt_mpki"]) - 1000.0 * opt / wi) < 1e-3, obs

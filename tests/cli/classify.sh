@@ -35,7 +35,7 @@ grep -q "no groups" "$d/i.cls" || fail "header"
 # the observer reads it: the run passes its check and bypasses the cg loads
 out=$($W run vecadd --size tiny --set sm.observers=bypass --set observer.bypass.classes="$d/i.cls" --set observer.bypass.cm=ca)
 echo "$out" | grep -q "^check  *PASS" || fail "vecadd with the class file: $out"
-echo "$out" | grep -Eq "^observer.bypass.loads_cg_bypassed +[1-9]" || fail "no cg load bypassed: $out"
+echo "$out" | grep -Eq "^gpu.policies.observers.bypass.loads_cg_bypassed +[1-9]" || fail "no cg load bypassed: $out"
 # errors
 expect2() { local rc=0; "$@" > /dev/null 2> "$d/e" || rc=$?; [ $rc = 2 ] || fail "expected exit 2 from $*: $rc $(cat "$d/e")"; }
 expect2 $W classify nosuchbench

@@ -11,7 +11,8 @@ d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 $W run bfs --size tiny --sched two-level --set sched.two-level.group_size=2 --json "$d/r.json" > "$d/r.txt" \
   || fail "run: $(tail -3 "$d/r.txt")"
-line=$(grep -E '^sched\.two-level\.group_switches +[0-9]+$' "$d/r.txt") || fail "no group_switches line in the text"
+grep -Eq '^gpu\.policies\.sched\.policy +two-level$' "$d/r.txt" || fail "no policy name line in the text"
+line=$(grep -E '^gpu\.policies\.sched\.group_switches +[0-9]+$' "$d/r.txt") || fail "no group_switches line in the text"
 python3 - "$d/r.json" "${line##* }" <<'P'
 import json, sys
 p = json.load(open(sys.argv[1]))["gpu"]["policies"]

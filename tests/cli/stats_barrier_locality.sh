@@ -21,18 +21,20 @@ between() {  # between VALUE LO HI NAME
 }
 out=$($W launch --ptx $K --kernel phases --grid 1 --block 64 --buffer "buf f32 1024 seq 0 1" --arg buf --arg "u32 2000" 2>&1) \
   || fail "phases: $out"
-printf '%s\n' "$out" | grep -q "l1d.read_hits_pki .*(per 1000 warp_insts; hits 1 and 1)" || fail "hits: $(printf '%s\n' "$out" | grep hits_pki)"
-printf '%s\n' "$out" | grep -q "mean RTRU over 1 warp-phases ended by a barrier" || fail "phases: $(printf '%s\n' "$out" | grep rtru)"
-between "$(num "$out" 'warp.barrier_stall_fraction')" 0.45 0.5 "barrier stall (phases)"
-between "$(num "$out" 'warp.rtru_barrier_phase')" 0.45 0.5 "RTRU (phases)"
-between "$(num "$out" 'warp.exit_stall_fraction')" -1 0.05 "exit stall (phases)"
+[ "$(num "$out" '^gpu\.l1d_read_hits_same_warp ')" = 1 ] && [ "$(num "$out" '^gpu\.l1d_read_hits_other_warp ')" = 1 ] \
+  || fail "hits: $(printf '%s\n' "$out" | grep l1d_read_hits)"
+[ "$(num "$out" '^gpu\.barrier_phases ')" = 1 ] || fail "phases: $(printf '%s\n' "$out" | grep barrier_phases)"
+between "$(num "$out" '^gpu\.barrier_stall_fraction ')" 0.45 0.5 "barrier stall (phases)"
+between "$(num "$out" '^gpu\.rtru_barrier_phase ')" 0.45 0.5 "RTRU (phases)"
+between "$(num "$out" '^gpu\.exit_stall_fraction ')" -1 0.05 "exit stall (phases)"
 out=$($W launch --ptx $K --kernel exits --grid 1 --block 64 --arg "u32 2000" 2>&1) || fail "exits: $out"
-between "$(num "$out" 'warp.exit_stall_fraction')" 0.45 0.5 "exit stall (exits)"
-between "$(num "$out" 'warp.barrier_stall_fraction')" -1 0 "barrier stall (exits)"
-printf '%s\n' "$out" | grep -q "CTAs by disparity (bins of 0.1): 0 0 0 0 0 0 0 0 0 1$" || fail "disparity: $(printf '%s\n' "$out" | grep disparity)"
-between "$(num "$out" 'cta.warp_time_disparity_max')" 0.9 1 "disparity max (exits)"
+between "$(num "$out" '^gpu\.exit_stall_fraction ')" 0.45 0.5 "exit stall (exits)"
+between "$(num "$out" '^gpu\.barrier_stall_fraction ')" -1 0 "barrier stall (exits)"
+hist=$(printf '%s\n' "$out" | awk '/^gpu\.warp_time_disparity_hist\./ {printf "%s ", $2}')
+[ "$hist" = "0 0 0 0 0 0 0 0 0 1 " ] || fail "disparity: $hist"
+between "$(num "$out" '^gpu\.warp_time_disparity_max ')" 0.9 1 "disparity max (exits)"
 out=$($W launch --ptx $K --kernel exits --grid 1 --block 64 --arg "u32 0" 2>&1) || fail "exits 0: $out"
-between "$(num "$out" 'warp.exit_stall_fraction')" -1 0.2 "exit stall (no spin)"
+between "$(num "$out" '^gpu\.exit_stall_fraction ')" -1 0.2 "exit stall (no spin)"
 # config --check: builds the GPU (policy names), prints nothing
 out=$($W config --check --sched gto 2>&1) || fail "config --check: $out"
 [ -z "$out" ] || fail "config --check printed: $out"

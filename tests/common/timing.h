@@ -6,7 +6,8 @@
 
 #include "core/config.h"
 #include "runtime/warpsim.h"
-#include "sm/gpu.h"
+#include "sim/config_schema.h"
+#include "sim/gpu.h"
 
 typedef struct TestGpu {
   Config *cfg;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "sim/config_schema.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

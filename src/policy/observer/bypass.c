@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "core/infile.h"
-#include "mem/mem_req.h"
+#include "policy/mem_req.h"
 #include "policy/observer/bypass_classes.h"
 #include "policy/warp_sched.h"
 

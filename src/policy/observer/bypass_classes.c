@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem/mem_req.h"
+#include "policy/mem_req.h"
 
 uint8_t bp_class_of(const char *s) {
   return !strcmp(s, "ca")   ? MEM_CLASS_CA

@@ -46,14 +46,8 @@ static int opt_init(void **state, const WarpSchedEnv *env, char *err, size_t err
     free(o);
     return snprintf(err, errlen, "l1d-opt: out of memory"), -1;
   }
-  int64_t size = cfg_int(env->cfg, "l1d.size"), assoc = cfg_int(env->cfg, "l1d.assoc"),
-          ls = cfg_int(env->cfg, "l1d.line_size");
-  if (assoc <= 0 || ls <= 0 || size % (assoc * ls)) {
-    free(o);
-    return snprintf(err, errlen, "l1d-opt: l1d.size is not a multiple of l1d.assoc x l1d.line_size"), -1;
-  }
-  sh->g = (BeladyGeom){
-      .sets = (uint32_t)(size / (assoc * ls)), .assoc = (uint32_t)assoc, .line_size = (uint32_t)ls};
+  /* the SM's L1D as the cache computed it */
+  sh->g = (BeladyGeom){.sets = env->l1d.sets, .assoc = env->l1d.ways, .line_size = env->l1d.line_size};
   sh->replayed_n = SIZE_MAX;
   if (env->sm + 1 > sh->nsm) sh->nsm = env->sm + 1;
   o->sh = sh;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem/mem_req.h"
+#include "policy/mem_req.h"
 
 const CfgParam cpl_params[] = {
     {.key = "critical",

@@ -46,7 +46,7 @@
  * can_issue depends only on the throttled set, which changes only at events
  * and at the ticks next_tick asks for (stable_refusals): a throttled SM whose
  * ready warps are all refused goes quiet until then. Refused scheduler-cycles
- * are the core's sched.stall.policy (iwarp lists every ready warp, so a
+ * are the core's gpu.sched_stall_cycles.policy (iwarp lists every ready warp, so a
  * ready warp left unissued was refused or found its unit taken:
  * other_sched); can_issue counts nothing per call. */
 #include <stdlib.h>

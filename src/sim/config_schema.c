@@ -1,4 +1,4 @@
-/* config_schema.c - the one place where every component's parameter table is
+/* config_schema.c - the composition root's one place where every component's parameter table is
  * collected into the schema: SM pipeline tables, the memory system's groups,
  * and each cache policy's table once per cache instance
  * ("<cache>.<policy>.<key>"). A new component adds its table here; a new cache
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
-#include "core/sm_params.h"
+#include "sim/config_schema.h"
+#include "sm/sm_params.h"
 #include "mem/memsys.h"
 #include "policy/registry.h"
 #include "sm/timeline.h"

@@ -3,7 +3,7 @@
  * over cycles in which nothing can happen until the next event, reports
  * progress, and stops a run that makes no progress with a dump of which warps
  * wait on what. Also the statistics printers (text and JSON). */
-#include "sm/gpu.h"
+#include "sim/gpu.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -30,6 +30,7 @@ struct Gpu {
   const Config *cfg;
   Timeline *tl;      /* timeline.file: the recorder (NULL: off) */
   MemSys *ms;
+  PolicyGpu *pgpu; /* the policies' per-GPU context (policy_env.h), handed to every component */
   Sm **sms;
   uint32_t nsm;
   uint64_t cycle;
@@ -132,8 +133,10 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
   g->max_cycles = (uint64_t)cfg_int(cfg, "limit.max_cycles");
   g->max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
-  g->ms = memsys_create(cfg, err, errlen);
-  if (!g->ms) { free(g); return NULL; }
+  /* the policies' per-GPU context: made first, handed to every component, freed last */
+  if (!(g->pgpu = policy_gpu_create())) { free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  g->ms = memsys_create(cfg, g->pgpu, err, errlen);
+  if (!g->ms) { policy_gpu_free(g->pgpu); free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
   g->gs = calloc(g->nsm, sizeof *g->gs);
@@ -148,7 +151,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->due = g->pop_wake + g->nwords;
   g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++) {
-    if (!(g->sms[i] = sm_create(i, cfg, g->ms, err, errlen))) { gpu_free(g); return NULL; }
+    if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, err, errlen))) { gpu_free(g); return NULL; }
     sm_count_progress(g->sms[i], &g->prog_sum);
   }
   return g;
@@ -156,7 +159,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
 
 int gpu_close(Gpu *g, char *err, size_t errlen) {
   if (!g) return 0;
-  int rc = g->ms ? policy_gpu_close(memsys_policy_gpu(g->ms), err, errlen) : 0;
+  int rc = g->pgpu ? policy_gpu_close(g->pgpu, err, errlen) : 0;
   gpu_free(g);
   return rc;
 }
@@ -169,6 +172,7 @@ void gpu_free(Gpu *g) {
   free(g->gs);
   free(g->every);
   memsys_free(g->ms);
+  policy_gpu_free(g->pgpu); /* last: the components' shared blocks live until they are gone */
   free(g->kern);
   free(g);
 }
@@ -276,7 +280,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   ks->threads_per_cta = L->threads_per_cta;
   ks->shared_per_cta = L->shared_per_cta;
   L->nsm = g->nsm;
-  PolicyGpu *pg = memsys_policy_gpu(g->ms);
+  PolicyGpu *pg = g->pgpu;
   const char *occ_lim;
   PolicyKernel pk = {.name = L->fn->name, .launch_index = g->nkern - 1, .grid = {L->grid[0], L->grid[1], L->grid[2]},
                      .block = {L->block[0], L->block[1], L->block[2]}, .ctas_total = L->ctas_total,
@@ -450,9 +454,9 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
 /* ---- statistics ---- */
 static const char *const stall_names[SM_STALL__COUNT] = {"no_warp", "ibuffer", "scoreboard", "barrier", "unit_busy", "ldst_busy", "policy", "drain", "other_sched"};
 
-/* One section of the policies' statistics: `name`'s stats hook over its
- * instances (the SMs' plugin `plugin`, or every cache of kind `cache`). */
-static void gpu_policy_section(const Gpu *g, FILE *out, bool json, const char *section, int plugin, int cache) {
+/* The policies' statistics of one section: the stats hook of the SMs' plugin `plugin`, or of
+ * every cache of kind `cache` (0 l1d, 1 l1i, 2 l2), over their instances. */
+static void gpu_policy_section(const Gpu *g, StatsOut *o, const char *key, int plugin, int cache, const char *desc) {
   PolicyStats *ps = policy_stats_create();
   if (!ps) return;
   const char *name = "";
@@ -467,38 +471,55 @@ static void gpu_policy_section(const Gpu *g, FILE *out, bool json, const char *s
       cache_policy_stats(c, ps);
     }
   }
-  char prefix[128];
-  snprintf(prefix, sizeof prefix, "%s.%s", section, name);
-  policy_stats_print(ps, name, prefix, out, json);
+  stats_group(o, key, 0, desc);
+  policy_stats_emit(ps, name, o);
+  stats_end(o);
   policy_stats_free(ps);
 }
 
-/* The plugins' and cache policies' own statistics over the whole GPU. Text:
- * "<section>.<policy>.<stat>" lines; JSON: the "policies" object,
+/* The plugins' and cache policies' own statistics over the whole GPU:
  * {"sched": {...}, "observers": {"name": {...}}, "l1d": ..., "l1i": ..., "l2": ...}. */
-static void gpu_print_policy_stats(const Gpu *g, FILE *out, bool json) {
-  static const char *const caches[] = {"l1d", "l1i", "l2"};
+static void gpu_policy_stats_emit(const Gpu *g, StatsOut *o) {
   const uint32_t nplug = sm_plugin_count(g->sms[0]);
-  if (json) fprintf(out, "{\"sched\": ");
-  gpu_policy_section(g, out, json, "sched", 0, -1);
-  if (json && nplug > 1) fprintf(out, ", \"observers\": {");
-  for (uint32_t k = 1; k < nplug; k++) {
-    if (json) fprintf(out, "%s\"%s\": ", k > 1 ? ", " : "", sm_plugin_name(g->sms[0], k));
-    gpu_policy_section(g, out, json, "observer", (int)k, -1);
-  }
-  if (json && nplug > 1) fprintf(out, "}");
-  for (int c = 0; c < 3; c++) {
-    if (json) fprintf(out, ", \"%s\": ", caches[c]);
-    gpu_policy_section(g, out, json, caches[c], -1, c);
-  }
-  if (json) fprintf(out, "}");
+  stats_group(o, "policies", 0, "the policies' own statistics (policy_env.h)");
+  gpu_policy_section(g, o, "sched", 0, -1, "the warp scheduler, over the SMs");
+  if (nplug > 1) stats_group(o, "observers", 0, "each observer plugin, over the SMs");
+  for (uint32_t k = 1; k < nplug; k++)
+    gpu_policy_section(g, o, sm_plugin_name(g->sms[0], k), (int)k, -1, "an observer, over the SMs");
+  if (nplug > 1) stats_end(o);
+  gpu_policy_section(g, o, "l1d", -1, 0, "the L1D replacement policy, over the SMs");
+  gpu_policy_section(g, o, "l1i", -1, 1, "the L1I replacement policy, over the SMs");
+  gpu_policy_section(g, o, "l2", -1, 2, "the L2 replacement policy, over the slices");
+  stats_end(o);
 }
 
 static const char *const kind_names[WINST__COUNT] = {"alu", "sfu", "global_load", "global_store", "local_load", "local_store",
                                                      "shared", "const", "atomic", "branch", "barrier", "other"};
 static const char *const unit_names[SM_UNIT__COUNT] = {"sp", "sfu", "ldst", "none"};
 
-void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
+/* One launch's statistics (a kernels[] element). */
+static void gpu_kernel_stats_emit(const GpuKernelStats *ks, StatsOut *o) {
+  STAT_STR(o, "name", "the kernel's entry function", ks->name);
+  STAT_U64(o, "cycles", "cycles", STAT_SUM, STAT_LOWER, "core cycles from launch to the last CTA's exit", ks->cycles);
+  STAT_U64(o, "warp_insts", "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions issued", ks->warp_insts);
+  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL, "thread instructions executed", ks->thread_insts);
+  STAT_U64(o, "ctas", "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs run", ks->ctas);
+  STAT_U64(o, "ctas_per_sm", "ctas", STAT_INFO, STAT_NEUTRAL, "occupancy: CTAs one SM can hold", ks->ctas_per_sm);
+  STAT_STR(o, "occupancy_limiter", "the resource that limits ctas_per_sm", ks->limiter ? ks->limiter : "");
+  STAT_U64(o, "regs_per_thread", "registers", STAT_INFO, STAT_NEUTRAL, "registers allocated per thread",
+           ks->regs_per_thread);
+  STAT_STR(o, "regs_source", "where regs_per_thread came from (ptxas's annotation or an estimate)", ks->regs_source);
+  STAT_U64(o, "threads_per_cta", "threads", STAT_INFO, STAT_NEUTRAL, "threads per CTA", ks->threads_per_cta);
+  STAT_U64(o, "shared_bytes_per_cta", "bytes", STAT_INFO, STAT_NEUTRAL, "shared memory per CTA", ks->shared_per_cta);
+  STAT_U64(o, "l2_reads", "requests", STAT_SUM, STAT_NEUTRAL, "reads the L2 accepted during the kernel", ks->l2_reads);
+  STAT_U64(o, "l2_read_misses", "requests", STAT_SUM, STAT_LOWER, "allocating L2 read misses during the kernel",
+           ks->l2_read_misses);
+  STAT_F64(o, "l2_read_miss_rate", "fraction", STAT_RATIO, STAT_LOWER, 6, "l2_read_misses / l2_reads",
+           ks->l2_reads ? (double)ks->l2_read_misses / (double)ks->l2_reads : 0.0);
+}
+
+/* Every statistic of the GPU (stats.h), in the order of the JSON object. */
+void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   SmStats t;
   sum_sm_stats(g, &t);
   CacheStats l1 = {0}, l2 = {0};
@@ -506,158 +527,169 @@ void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
   for (uint32_t p = 0; p < memsys_partitions(g->ms); p++) cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
   double cyc = g->cycle ? (double)g->cycle : 1.0, kinst = t.warp_insts ? (double)t.warp_insts / 1000.0 : 1.0;
   uint64_t l1_miss = l1.read_misses + l1.read_merges, l2_miss = l2.read_misses;
-  double lat = t.loads_completed ? (double)t.load_latency_sum / (double)t.loads_completed : 0.0;
-  double disp = t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0;
-  double wips = wall > 0 ? (double)t.warp_insts / wall : 0.0;
   /* barrier/exit and locality statistics (barrier_stats.c, cache.c read_hits_other_warp) */
   double res = t.warp_resident_cycles ? (double)t.warp_resident_cycles : 1.0;
-  double bar_frac = (double)t.barrier_wait_cycles / res, exit_frac = (double)t.exit_wait_cycles / res;
-  double rtru_bar = t.barrier_phases ? (double)t.barrier_rtru_e6_sum / 1e6 / (double)t.barrier_phases : 0.0;
-  double rtru_exit = t.exit_phases ? (double)t.exit_rtru_e6_sum / 1e6 / (double)t.exit_phases : 0.0;
-  double bar_wait = t.barrier_phases ? (double)t.barrier_wait_cycles / (double)t.barrier_phases : 0.0; /* per barrier */
-  double hits_same = (double)(l1.read_hits - l1.read_hits_other_warp) / kinst, hits_other = (double)l1.read_hits_other_warp / kinst;
   /* misses split the same way: on a line an eviction took from this warp / another warp, or neither (cold) */
   uint64_t miss_same = l1.read_misses_evicted_same_warp, miss_other = l1.read_misses_evicted_other_warp;
   uint64_t miss_cold = l1.read_misses - miss_same - miss_other;
   const bool split = g->nsm && cache_tracks_lost_lines(memsys_l1d(g->ms, 0)); /* l1_stream_events plugins */
   /* and same-warp hits by thread (ldst.c): the share that other threads of the warp made possible */
   const uint64_t thread_hits = t.l1d_read_hits_same_thread + t.l1d_read_hits_other_thread;
-  const double thread_frac = thread_hits ? (double)t.l1d_read_hits_other_thread / (double)thread_hits : 0.0;
-  if (!json) {
-    fprintf(out, "gpu.cycles                  %llu\n", (unsigned long long)g->cycle);
-    fprintf(out, "gpu.warp_insts              %llu\n", (unsigned long long)t.warp_insts);
-    fprintf(out, "gpu.thread_insts            %llu\n", (unsigned long long)t.thread_insts);
-    fprintf(out, "gpu.ipc_warp_insts_per_cycle   %.4f\n", (double)t.warp_insts / cyc);
-    fprintf(out, "gpu.ipc_thread_insts_per_cycle %.4f\n", (double)t.thread_insts / cyc);
-    for (uint32_t k = 0; k < g->nkern; k++) {
-      const GpuKernelStats *ks = &g->kern[k];
-      fprintf(out, "kernel[%u] %-24s cycles %llu warp_insts %llu ipc %.3f ctas %llu occupancy %u CTAs/SM (%s; %u regs/thread [%s], %u threads, %u B shared)\n", k,
-              ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
-              ks->cycles ? (double)ks->warp_insts / (double)ks->cycles : 0.0, (unsigned long long)ks->ctas, ks->ctas_per_sm,
-              ks->limiter ? ks->limiter : "?", ks->regs_per_thread, ks->regs_source, ks->threads_per_cta, ks->shared_per_cta);
-      fprintf(out, "kernel[%u].l2_read_miss_rate %.4f (%llu of %llu L2 reads missed)\n", k,
-              ks->l2_reads ? (double)ks->l2_read_misses / (double)ks->l2_reads : 0.0, (unsigned long long)ks->l2_read_misses,
-              (unsigned long long)ks->l2_reads);
-    }
-    for (int r = 0; r < SM_STALL__COUNT; r++)
-      fprintf(out, "sched.stall.%-16s %llu scheduler-cycles\n", stall_names[r], (unsigned long long)t.stall[r]);
-    fprintf(out, "sched.multi_issues          %llu warp_insts (issued after another of their warp in the same cycle)\n",
-            (unsigned long long)t.multi_issues);
-    fprintf(out, "oc.register_reads          %llu (waited for their bank %llu)\n", (unsigned long long)t.oc_reads,
-            (unsigned long long)t.oc_bank_conflicts);
-    for (int u = 0; u < SM_UNIT_NONE; u++)
-      fprintf(out, "unit.%s.issue_cycles      %llu (%.1f%% of SM cycles)\n", unit_names[u], (unsigned long long)t.unit_busy[u],
-              100.0 * (double)t.unit_busy[u] / (cyc * g->nsm));
-    for (int k = 0; k < WINST__COUNT; k++)
-      if (t.issue_kind[k]) fprintf(out, "insts.%-18s %llu warp_insts\n", kind_names[k], (unsigned long long)t.issue_kind[k]);
-    for (int r = 1; r < CACHE_FAIL__COUNT; r++)
-      fprintf(out, "ldst.stall.%-15s %llu cycles\n", cache_fail_name((CacheFailReason)r), (unsigned long long)t.ldst_resfail[r]);
-    fprintf(out, "ldst.busy_cycles            %llu\n", (unsigned long long)t.ldst_busy_cycles);
-    fprintf(out, "ldst.requests               global_load %llu global_store %llu local %llu atomic %llu const %llu\n",
-            (unsigned long long)t.global_load_reqs, (unsigned long long)t.global_store_reqs, (unsigned long long)t.local_reqs,
-            (unsigned long long)t.atomic_reqs, (unsigned long long)t.const_loads);
-    fprintf(out, "shared.accesses             %llu (bank-conflict extra passes %llu)\n", (unsigned long long)t.shared_accesses,
-            (unsigned long long)t.shared_conflict_passes);
-    fprintf(out, "l1d.read_mpki               %.3f (misses incl. MSHR merges per 1000 warp_insts)\n", (double)l1_miss / kinst);
-    fprintf(out, "l1d.read_miss_rate          %.4f\n", l1.reads ? (double)l1_miss / (double)l1.reads : 0.0);
-    fprintf(out, "l2.read_mpki                %.3f\n", (double)l2_miss / kinst);
-    fprintf(out, "l2.read_miss_rate           %.4f\n", l2.reads ? (double)l2_miss / (double)l2.reads : 0.0);
-    fprintf(out, "mem.avg_load_latency        %.1f cycles (global/local load issue to last reply)\n", lat);
-    fprintf(out, "cta.count                   %llu (avg %.0f cycles)\n", (unsigned long long)t.ctas_done,
-            t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0);
-    fprintf(out, "cta.warp_time_disparity     %.4f (mean over CTAs of (slowest-fastest)/slowest warp)\n", disp);
-    fprintf(out, "cta.warp_time_disparity_max %.4f; CTAs by disparity (bins of %.1f):", (double)t.warp_disparity_max_e6 / 1e6,
-            1.0 / SM_DISPARITY_BINS);
-    for (int b = 0; b < SM_DISPARITY_BINS; b++) fprintf(out, " %llu", (unsigned long long)t.warp_disparity_hist[b]);
-    fprintf(out, "\nwarp.barrier_stall_fraction  %.4f (warp-cycles waiting at barriers / warp-cycles resident)\n", bar_frac);
-    fprintf(out, "warp.exit_stall_fraction     %.4f (warp-cycles retired, waiting for the CTA to exit / resident)\n", exit_frac);
-    fprintf(out, "warp.rtru_barrier_phase     %.4f (mean RTRU over %llu warp-phases ended by a barrier; exit phase %.4f)\n", rtru_bar,
-            (unsigned long long)t.barrier_phases, rtru_exit);
-    fprintf(out, "warp.barrier_wait_per_phase %.1f (warp-cycles waited at one barrier, summed over its warps)\n", bar_wait);
-    fprintf(out, "l1d.read_hits_pki           same warp %.3f, other warp %.3f (per 1000 warp_insts; hits %llu and %llu)\n",
-            hits_same, hits_other, (unsigned long long)(l1.read_hits - l1.read_hits_other_warp),
-            (unsigned long long)l1.read_hits_other_warp);
-    if (split)
-      fprintf(out, "l1d.read_hits_same_warp_pki same thread %.3f, other thread %.3f (same-warp read hits per 1000 warp_insts; %llu, %llu; other-thread fraction %.4f)\n",
-              (double)t.l1d_read_hits_same_thread / kinst, (double)t.l1d_read_hits_other_thread / kinst,
-              (unsigned long long)t.l1d_read_hits_same_thread, (unsigned long long)t.l1d_read_hits_other_thread, thread_frac);
-    if (split) fprintf(out, "l1d.read_misses_pki         evicted same warp %.3f, evicted other warp %.3f, cold/other %.3f (allocating misses per 1000 warp_insts; %llu, %llu, %llu)\n",
-            (double)miss_same / kinst, (double)miss_other / kinst, (double)miss_cold / kinst, (unsigned long long)miss_same,
-            (unsigned long long)miss_other, (unsigned long long)miss_cold);
-    memsys_print_stats(g->ms, out, false);
-    gpu_print_policy_stats(g, out, false);
-    fprintf(out, "sim.wall_seconds            %.3f\n", wall);
-    fprintf(out, "sim.warp_insts_per_sec      %.0f\n", wips);
-    return;
-  }
-  fprintf(out, "{\"cycles\": %llu, \"warp_insts\": %llu, \"thread_insts\": %llu, \"ipc_warp_insts_per_cycle\": %.6f, "
-               "\"ipc_thread_insts_per_cycle\": %.6f,\n",
-          (unsigned long long)g->cycle, (unsigned long long)t.warp_insts, (unsigned long long)t.thread_insts,
-          (double)t.warp_insts / cyc, (double)t.thread_insts / cyc);
-  fprintf(out, " \"kernels\": [");
-  for (uint32_t k = 0; k < g->nkern; k++) {
-    const GpuKernelStats *ks = &g->kern[k];
-    fprintf(out, "%s{\"name\": \"%s\", \"cycles\": %llu, \"warp_insts\": %llu, \"thread_insts\": %llu, \"ctas\": %llu, "
-                 "\"ctas_per_sm\": %u, \"occupancy_limiter\": \"%s\", \"regs_per_thread\": %u, \"regs_source\": \"%s\", "
-                 "\"threads_per_cta\": %u, \"shared_bytes_per_cta\": %u, \"l2_reads\": %llu, \"l2_read_misses\": %llu, "
-                 "\"l2_read_miss_rate\": %.6f}",
-            k ? ", " : "", ks->name, (unsigned long long)ks->cycles, (unsigned long long)ks->warp_insts,
-            (unsigned long long)ks->thread_insts, (unsigned long long)ks->ctas, ks->ctas_per_sm, ks->limiter ? ks->limiter : "",
-            ks->regs_per_thread, ks->regs_source, ks->threads_per_cta, ks->shared_per_cta, (unsigned long long)ks->l2_reads,
-            (unsigned long long)ks->l2_read_misses, ks->l2_reads ? (double)ks->l2_read_misses / (double)ks->l2_reads : 0.0);
-  }
-  fprintf(out, "],\n \"sched_stall_cycles\": {");
-  for (int r = 0; r < SM_STALL__COUNT; r++) fprintf(out, "%s\"%s\": %llu", r ? ", " : "", stall_names[r], (unsigned long long)t.stall[r]);
-  fprintf(out, "}, \"multi_issues\": %llu, \"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu,\n \"unit_issue_cycles\": {",
-          (unsigned long long)t.multi_issues, (unsigned long long)t.oc_reads, (unsigned long long)t.oc_bank_conflicts);
-  for (int u = 0; u < SM_UNIT_NONE; u++) fprintf(out, "%s\"%s\": %llu", u ? ", " : "", unit_names[u], (unsigned long long)t.unit_busy[u]);
-  fprintf(out, "},\n \"warp_insts_by_kind\": {");
-  for (int k = 0; k < WINST__COUNT; k++) fprintf(out, "%s\"%s\": %llu", k ? ", " : "", kind_names[k], (unsigned long long)t.issue_kind[k]);
-  fprintf(out, "},\n \"ldst_stall_cycles\": {");
-  for (int r = 1; r < CACHE_FAIL__COUNT; r++) fprintf(out, "%s\"%s\": %llu", r > 1 ? ", " : "", cache_fail_name((CacheFailReason)r), (unsigned long long)t.ldst_resfail[r]);
-  fprintf(out, "}, \"ldst_busy_cycles\": %llu,\n \"requests\": {\"global_load\": %llu, \"global_store\": %llu, \"local\": %llu, "
-               "\"atomic\": %llu, \"const\": %llu}, \"shared_accesses\": %llu, \"shared_conflict_passes\": %llu,\n",
-          (unsigned long long)t.ldst_busy_cycles, (unsigned long long)t.global_load_reqs, (unsigned long long)t.global_store_reqs,
-          (unsigned long long)t.local_reqs, (unsigned long long)t.atomic_reqs, (unsigned long long)t.const_loads,
-          (unsigned long long)t.shared_accesses, (unsigned long long)t.shared_conflict_passes);
-  fprintf(out, " \"l1d_read_mpki\": %.6f, \"l1d_read_miss_rate\": %.6f, \"l2_read_mpki\": %.6f, \"l2_read_miss_rate\": %.6f, "
-               "\"avg_load_latency_cycles\": %.3f,\n",
-          (double)l1_miss / kinst, l1.reads ? (double)l1_miss / (double)l1.reads : 0.0, (double)l2_miss / kinst,
-          l2.reads ? (double)l2_miss / (double)l2.reads : 0.0, lat);
-  fprintf(out, " \"ctas\": %llu, \"avg_cta_cycles\": %.3f, \"warp_time_disparity\": %.6f,\n",
-          (unsigned long long)t.ctas_done, t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0, disp);
-  fprintf(out, " \"warp_time_disparity_max\": %.6f, \"warp_time_disparity_hist\": {", (double)t.warp_disparity_max_e6 / 1e6);
-  for (int b = 0; b < SM_DISPARITY_BINS; b++)
-    fprintf(out, "%s\"pct%02d_%02d\": %llu", b ? ", " : "", 100 * b / SM_DISPARITY_BINS, 100 * (b + 1) / SM_DISPARITY_BINS,
-            (unsigned long long)t.warp_disparity_hist[b]);
-  fprintf(out, "},\n \"barrier_stall_fraction\": %.6f, \"exit_stall_fraction\": %.6f, \"rtru_barrier_phase\": %.6f, "
-               "\"rtru_exit_phase\": %.6f, \"barrier_phases\": %llu, \"barrier_wait_cycles\": %llu, \"exit_wait_cycles\": %llu, "
-               "\"warp_resident_cycles\": %llu, \"barrier_wait_per_phase\": %.3f,\n",
-          bar_frac, exit_frac, rtru_bar, rtru_exit, (unsigned long long)t.barrier_phases, (unsigned long long)t.barrier_wait_cycles,
-          (unsigned long long)t.exit_wait_cycles, (unsigned long long)t.warp_resident_cycles, bar_wait);
   uint64_t resfail_cycles = 0;
   for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
-  fprintf(out, " \"l1d_read_hits_same_warp\": %llu, \"l1d_read_hits_other_warp\": %llu, \"l1d_read_hits_same_warp_pki\": %.6f, "
-               "\"l1d_read_hits_other_warp_pki\": %.6f, \"l1d_read_hit_rate\": %.6f, \"l1d_read_hit_rate_cached\": %.6f, "
-               "\"ldst_resfail_stall_cycles\": %llu,\n",
-          (unsigned long long)(l1.read_hits - l1.read_hits_other_warp), (unsigned long long)l1.read_hits_other_warp, hits_same,
-          hits_other, l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0,
-          /* over the reads not bypassed (as GPGPU-Sim counts its L1D: a bypass never reaches it) */
-          l1.reads > l1.bypasses ? (double)l1.read_hits / (double)(l1.reads - l1.bypasses) : 0.0, (unsigned long long)resfail_cycles);
-  if (split)
-    fprintf(out, " \"l1d_read_misses_evicted_same_warp\": %llu, \"l1d_read_misses_evicted_other_warp\": %llu, \"l1d_read_misses_cold\": %llu, "
-               "\"l1d_read_misses_evicted_same_warp_pki\": %.6f, \"l1d_read_misses_evicted_other_warp_pki\": %.6f, \"l1d_read_misses_cold_pki\": %.6f,\n",
-          (unsigned long long)miss_same, (unsigned long long)miss_other, (unsigned long long)miss_cold, (double)miss_same / kinst,
-          (double)miss_other / kinst, (double)miss_cold / kinst);
-  if (split)
-    fprintf(out, " \"l1d_read_hits_same_warp_same_thread\": %llu, \"l1d_read_hits_same_warp_other_thread\": %llu, "
-               "\"l1d_read_hits_same_warp_same_thread_pki\": %.6f, \"l1d_read_hits_same_warp_other_thread_pki\": %.6f, "
-               "\"l1d_read_hits_same_warp_other_thread_fraction\": %.6f,\n",
-          (unsigned long long)t.l1d_read_hits_same_thread, (unsigned long long)t.l1d_read_hits_other_thread,
-          (double)t.l1d_read_hits_same_thread / kinst, (double)t.l1d_read_hits_other_thread / kinst, thread_frac);
-  fprintf(out, " \"memory\": ");
-  memsys_print_stats(g->ms, out, true);
-  fprintf(out, ",\n \"policies\": ");
-  gpu_print_policy_stats(g, out, true);
-  fprintf(out, ",\n \"wall_seconds\": %.6f, \"warp_insts_per_sec\": %.1f}", wall, wips);
+
+  STAT_U64(o, "cycles", "cycles", STAT_SUM, STAT_LOWER, "core cycles of the whole run (all launches)", g->cycle);
+  STAT_U64(o, "warp_insts", "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions issued", t.warp_insts);
+  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL, "thread instructions executed", t.thread_insts);
+  STAT_F64(o, "ipc_warp_insts_per_cycle", "warp_insts/cycle", STAT_RATIO, STAT_HIGHER, 6,
+           "warp instructions per core cycle, all SMs", (double)t.warp_insts / cyc);
+  STAT_F64(o, "ipc_thread_insts_per_cycle", "thread_insts/cycle", STAT_RATIO, STAT_HIGHER, 6,
+           "thread instructions per core cycle, all SMs", (double)t.thread_insts / cyc);
+  stats_list(o, "kernels", 0, "each kernel launch, in order");
+  for (uint32_t k = 0; k < g->nkern || (k == 0 && stats_schema(o)); k++) {
+    static const GpuKernelStats none; /* the schema's element when no kernel ran */
+    stats_group(o, NULL, 0, NULL);
+    gpu_kernel_stats_emit(k < g->nkern ? &g->kern[k] : &none, o);
+    stats_end(o);
+  }
+  stats_end(o);
+  stats_group(o, "sched_stall_cycles", 0, "scheduler-cycles with no issue, by the first reason found");
+  for (int r = 0; r < SM_STALL__COUNT; r++)
+    STAT_U64(o, stall_names[r], "cycles", STAT_SUM, STAT_LOWER, "scheduler-cycles that issued nothing for this reason",
+             t.stall[r]);
+  stats_end(o);
+  STAT_U64(o, "multi_issues", "warp_insts", STAT_SUM, STAT_NEUTRAL,
+           "warp instructions issued after another of their warp in the same cycle", t.multi_issues);
+  STAT_U64(o, "oc_register_reads", "reads", STAT_SUM, STAT_NEUTRAL, "operand collector register reads", t.oc_reads);
+  STAT_U64(o, "oc_bank_conflicts", "reads", STAT_SUM, STAT_LOWER, "register reads that waited for their bank",
+           t.oc_bank_conflicts);
+  stats_group(o, "unit_issue_cycles", 0, "cycles each execution unit accepted an instruction, summed over the SMs");
+  for (int u = 0; u < SM_UNIT_NONE; u++)
+    STAT_U64(o, unit_names[u], "cycles", STAT_SUM, STAT_NEUTRAL, "SM-cycles this unit accepted an instruction",
+             t.unit_busy[u]);
+  stats_end(o);
+  stats_group(o, "warp_insts_by_kind", 0, "warp instructions issued, by kind");
+  for (int k = 0; k < WINST__COUNT; k++)
+    STAT_U64(o, kind_names[k], "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions of this kind", t.issue_kind[k]);
+  stats_end(o);
+  stats_group(o, "ldst_stall_cycles", 0, "LD/ST unit cycles stalled by an L1 reservation failure, by reason");
+  for (int r = 1; r < CACHE_FAIL__COUNT; r++)
+    STAT_U64(o, cache_fail_name((CacheFailReason)r), "cycles", STAT_SUM, STAT_LOWER,
+             "LD/ST cycles stalled for want of this L1 resource", t.ldst_resfail[r]);
+  stats_end(o);
+  STAT_U64(o, "ldst_busy_cycles", "cycles", STAT_SUM, STAT_NEUTRAL, "SM-cycles the LD/ST unit held an instruction",
+           t.ldst_busy_cycles);
+  stats_group(o, "requests", 0, "memory requests the LD/ST units sent, by kind");
+  STAT_U64(o, "global_load", "requests", STAT_SUM, STAT_NEUTRAL, "global load requests (after coalescing)",
+           t.global_load_reqs);
+  STAT_U64(o, "global_store", "requests", STAT_SUM, STAT_NEUTRAL, "global store requests", t.global_store_reqs);
+  STAT_U64(o, "local", "requests", STAT_SUM, STAT_NEUTRAL, "local memory requests", t.local_reqs);
+  STAT_U64(o, "atomic", "requests", STAT_SUM, STAT_NEUTRAL, "atomic requests", t.atomic_reqs);
+  STAT_U64(o, "const", "requests", STAT_SUM, STAT_NEUTRAL, "constant cache loads", t.const_loads);
+  stats_end(o);
+  STAT_U64(o, "shared_accesses", "warp_insts", STAT_SUM, STAT_NEUTRAL, "shared memory accesses", t.shared_accesses);
+  STAT_U64(o, "shared_conflict_passes", "passes", STAT_SUM, STAT_LOWER, "extra passes for shared bank conflicts",
+           t.shared_conflict_passes);
+  STAT_F64(o, "l1d_read_mpki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
+           "L1D read misses (MSHR merges included) per 1000 warp instructions", (double)l1_miss / kinst);
+  STAT_F64(o, "l1d_read_miss_rate", "fraction", STAT_RATIO, STAT_LOWER, 6,
+           "L1D read misses (MSHR merges included) / L1D reads", l1.reads ? (double)l1_miss / (double)l1.reads : 0.0);
+  STAT_F64(o, "l2_read_mpki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
+           "L2 allocating read misses per 1000 warp instructions", (double)l2_miss / kinst);
+  STAT_F64(o, "l2_read_miss_rate", "fraction", STAT_RATIO, STAT_LOWER, 6, "L2 allocating read misses / L2 reads",
+           l2.reads ? (double)l2_miss / (double)l2.reads : 0.0);
+  STAT_F64(o, "avg_load_latency_cycles", "cycles", STAT_MEAN, STAT_LOWER, 3,
+           "mean cycles from a global or local load's issue to its last reply",
+           t.loads_completed ? (double)t.load_latency_sum / (double)t.loads_completed : 0.0);
+  STAT_U64(o, "ctas", "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs completed", t.ctas_done);
+  STAT_F64(o, "avg_cta_cycles", "cycles", STAT_MEAN, STAT_NEUTRAL, 3, "mean cycles from a CTA's launch to its exit",
+           t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0);
+  STAT_F64(o, "warp_time_disparity", "fraction", STAT_MEAN, STAT_LOWER, 6,
+           "mean over CTAs of (slowest - fastest) / slowest warp's execution time",
+           t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0);
+  STAT_F64(o, "warp_time_disparity_max", "fraction", STAT_MAX, STAT_LOWER, 6, "the largest CTA's warp time disparity",
+           (double)t.warp_disparity_max_e6 / 1e6);
+  stats_group(o, "warp_time_disparity_hist", 0, "CTAs by warp time disparity, in tenths");
+  for (int b = 0; b < SM_DISPARITY_BINS; b++) {
+    char key[32];
+    snprintf(key, sizeof key, "pct%02d_%02d", 100 * b / SM_DISPARITY_BINS, 100 * (b + 1) / SM_DISPARITY_BINS);
+    STAT_U64(o, key, "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs whose disparity falls in this bin", t.warp_disparity_hist[b]);
+  }
+  stats_end(o);
+  STAT_F64(o, "barrier_stall_fraction", "fraction", STAT_RATIO, STAT_LOWER, 6,
+           "warp-cycles waiting at barriers / warp-cycles resident", (double)t.barrier_wait_cycles / res);
+  STAT_F64(o, "exit_stall_fraction", "fraction", STAT_RATIO, STAT_LOWER, 6,
+           "warp-cycles retired, waiting for the CTA to exit / warp-cycles resident", (double)t.exit_wait_cycles / res);
+  STAT_F64(o, "rtru_barrier_phase", "fraction", STAT_MEAN, STAT_HIGHER, 6,
+           "mean RTRU (run-time resource utilisation) over warp-phases ended by a barrier",
+           t.barrier_phases ? (double)t.barrier_rtru_e6_sum / 1e6 / (double)t.barrier_phases : 0.0);
+  STAT_F64(o, "rtru_exit_phase", "fraction", STAT_MEAN, STAT_HIGHER, 6, "mean RTRU over warp-phases ended by the exit",
+           t.exit_phases ? (double)t.exit_rtru_e6_sum / 1e6 / (double)t.exit_phases : 0.0);
+  STAT_U64(o, "barrier_phases", "phases", STAT_SUM, STAT_NEUTRAL, "warp-phases ended by a barrier", t.barrier_phases);
+  STAT_U64(o, "barrier_wait_cycles", "warp_cycles", STAT_SUM, STAT_LOWER, "warp-cycles waiting at barriers",
+           t.barrier_wait_cycles);
+  STAT_U64(o, "exit_wait_cycles", "warp_cycles", STAT_SUM, STAT_LOWER, "warp-cycles retired, waiting for the CTA",
+           t.exit_wait_cycles);
+  STAT_U64(o, "warp_resident_cycles", "warp_cycles", STAT_SUM, STAT_NEUTRAL, "warp-cycles resident on an SM",
+           t.warp_resident_cycles);
+  STAT_F64(o, "barrier_wait_per_phase", "warp_cycles", STAT_MEAN, STAT_LOWER, 3,
+           "warp-cycles waited at one barrier, summed over its warps",
+           t.barrier_phases ? (double)t.barrier_wait_cycles / (double)t.barrier_phases : 0.0);
+  STAT_U64(o, "l1d_read_hits_same_warp", "requests", STAT_SUM, STAT_NEUTRAL,
+           "L1D read hits on a line the same warp allocated (intra-warp locality)",
+           l1.read_hits - l1.read_hits_other_warp);
+  STAT_U64(o, "l1d_read_hits_other_warp", "requests", STAT_SUM, STAT_NEUTRAL,
+           "L1D read hits on a line another warp allocated (inter-warp locality)", l1.read_hits_other_warp);
+  STAT_F64(o, "l1d_read_hits_same_warp_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
+           "l1d_read_hits_same_warp per 1000 warp instructions", (double)(l1.read_hits - l1.read_hits_other_warp) / kinst);
+  STAT_F64(o, "l1d_read_hits_other_warp_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
+           "l1d_read_hits_other_warp per 1000 warp instructions", (double)l1.read_hits_other_warp / kinst);
+  STAT_F64(o, "l1d_read_hit_rate", "fraction", STAT_RATIO, STAT_HIGHER, 6, "L1D read hits / L1D reads",
+           l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0);
+  /* over the reads not bypassed (as GPGPU-Sim counts its L1D: a bypass never reaches it) */
+  STAT_F64(o, "l1d_read_hit_rate_cached", "fraction", STAT_RATIO, STAT_HIGHER, 6,
+           "L1D read hits / L1D reads not bypassed (GPGPU-Sim's L1D hit rate)",
+           l1.reads > l1.bypasses ? (double)l1.read_hits / (double)(l1.reads - l1.bypasses) : 0.0);
+  STAT_U64(o, "ldst_resfail_stall_cycles", "cycles", STAT_SUM, STAT_LOWER,
+           "LD/ST cycles stalled by any L1 reservation failure (ldst_stall_cycles summed)", resfail_cycles);
+  if (split || stats_schema(o)) {
+    STAT_U64(o, "l1d_read_misses_evicted_same_warp", "requests", STAT_SUM, STAT_LOWER,
+             "L1D allocating read misses on a line evicted from the same warp (lost intra-warp locality)", miss_same);
+    STAT_U64(o, "l1d_read_misses_evicted_other_warp", "requests", STAT_SUM, STAT_LOWER,
+             "L1D allocating read misses on a line evicted from another warp (lost inter-warp locality)", miss_other);
+    STAT_U64(o, "l1d_read_misses_cold", "requests", STAT_SUM, STAT_NEUTRAL,
+             "L1D allocating read misses on a line never evicted (cold, or after an invalidation)", miss_cold);
+    STAT_F64(o, "l1d_read_misses_evicted_same_warp_pki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
+             "l1d_read_misses_evicted_same_warp per 1000 warp instructions", (double)miss_same / kinst);
+    STAT_F64(o, "l1d_read_misses_evicted_other_warp_pki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
+             "l1d_read_misses_evicted_other_warp per 1000 warp instructions", (double)miss_other / kinst);
+    STAT_F64(o, "l1d_read_misses_cold_pki", "misses/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
+             "l1d_read_misses_cold per 1000 warp instructions", (double)miss_cold / kinst);
+    STAT_U64(o, "l1d_read_hits_same_warp_same_thread", "requests", STAT_SUM, STAT_NEUTRAL,
+             "same-warp L1D read hits on data the same thread touched before", t.l1d_read_hits_same_thread);
+    STAT_U64(o, "l1d_read_hits_same_warp_other_thread", "requests", STAT_SUM, STAT_NEUTRAL,
+             "same-warp L1D read hits that only another thread of the warp made possible", t.l1d_read_hits_other_thread);
+    STAT_F64(o, "l1d_read_hits_same_warp_same_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
+             "l1d_read_hits_same_warp_same_thread per 1000 warp instructions",
+             (double)t.l1d_read_hits_same_thread / kinst);
+    STAT_F64(o, "l1d_read_hits_same_warp_other_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
+             "l1d_read_hits_same_warp_other_thread per 1000 warp instructions",
+             (double)t.l1d_read_hits_other_thread / kinst);
+    STAT_F64(o, "l1d_read_hits_same_warp_other_thread_fraction", "fraction", STAT_RATIO, STAT_NEUTRAL, 6,
+             "the other-thread share of same-warp L1D read hits",
+             thread_hits ? (double)t.l1d_read_hits_other_thread / (double)thread_hits : 0.0);
+  }
+  stats_group(o, "memory", 0, "the memory system");
+  memsys_stats_emit(g->ms, o);
+  stats_end(o);
+  gpu_policy_stats_emit(g, o);
+  STAT_F64(o, "wall_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation", wall);
+  STAT_F64(o, "warp_insts_per_sec", "warp_insts/s", STAT_MEAN, STAT_HIGHER, 1,
+           "simulation speed: warp instructions per host second", wall > 0 ? (double)t.warp_insts / wall : 0.0);
+}
+
+void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {
+  StatsOut *o = stats_open(out, json ? STATS_JSON : STATS_TEXT, "gpu");
+  gpu_stats_emit(g, o, wall);
+  stats_close(o);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/config.h"
+#include "core/stats.h"
 #include "runtime/warpsim.h"
 #include "sm/sm.h"
 
@@ -37,6 +38,9 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *launch, WsLaunchStats *st, 
 /* Shows a progress line on stderr for runs longer than a few seconds. */
 void gpu_set_progress(Gpu *g, bool on);
 uint64_t gpu_cycles(const Gpu *g);
+/* Every statistic of the run (core/stats.h) into the group the caller opened; wall_seconds is the
+ * host time it took. gpu_print_stats writes them through one printer (text, or one JSON object). */
+void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall_seconds);
 void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall_seconds);
 const MemSys *gpu_memsys(const Gpu *g);
 /* The timeline (timeline.file; doc/timeline.md) written to `out` (opened and closed by the caller)

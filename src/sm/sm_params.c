@@ -2,9 +2,9 @@
  * defaults (gpgpusim.config of the GTX480 preset: -gpgpu_shader_core_pipeline
  * 1536:32, -gpgpu_shader_cta 8, -gpgpu_shader_registers 32768,
  * -gpgpu_num_sched_per_core 2, -ptx_opcode_latency_* and _initiation_*).
- * Until the SM model exists only sm.count and sm.clock_mhz have a reader
- * (the memory system); the rest is the SM model's to read. Depends on config.h. */
-#include "core/sm_params.h"
+ * The SM model reads them; the memory system reads sm.count and sm.clock_mhz.
+ * Depends on config.h. */
+#include "sm/sm_params.h"
 
 const CfgParam sm_cfg_params[] = {
     {.key = "count",

@@ -1,7 +1,7 @@
-/* sm_params.h - configuration keys of the SM pipeline (sm.*, sched.*, unit.*).
- * Declared here, ahead of the SM model, so presets and --set can name them;
- * the SM model (src/sm/) will read them and take this table over. The memory
- * system reads sm.count and sm.clock_mhz. Depends on core/config.h. */
+/* sm_params.h - configuration keys of the SM pipeline (sm.*, sched.*, unit.*, limit.*),
+ * declared next to the SM model that reads them; the composition root (sim/config_schema.c)
+ * puts them in the schema. The memory system reads sm.count and sm.clock_mhz.
+ * Depends on core/config.h. */
 #ifndef WS_SM_PARAMS_H
 #define WS_SM_PARAMS_H
 
