@@ -18,6 +18,7 @@ typedef struct RunOpts {
   char sched_set[128];
   char limit_sets[2][64];  /* --max-insts / --max-cycles as limit.* overrides */
   char tl_sets[3][1100];   /* --timeline / --timeline-cycles / --timeline-sms as timeline.* overrides */
+  const char *accelsim_dir; /* --accelsim-trace DIR: the run's instruction stream as an Accel-Sim trace */
 } RunOpts;
 
 double cli_now(void);

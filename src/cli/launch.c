@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/accelsim_trace.h"
 #include "bench.h"
 #include "cli/cli.h"
 #include "cli/outfile.h"
@@ -370,6 +371,7 @@ int cli_launch(int argc, char **argv) {
   Config *cfg = NULL;
   Gpu *gpu = NULL;
   CliTimeline tl = {.gz = -1};
+  AtWriter *at = NULL;
   char *line = NULL;
   size_t linecap = 0;
   for (int i = 0; i < argc; i++) {
@@ -421,6 +423,12 @@ int cli_launch(int argc, char **argv) {
     else ws_ctx_set_engine(L->ctx, gpu_engine_run, gpu);
     if (gpu && cli_timeline_open(&tl, cfg, "warpsim launch")) goto out;
     if (tl.f && gpu_timeline_start(gpu, tl.f, err, sizeof err)) { fprintf(stderr, "warpsim launch: timeline: %s\n", err); goto out; }
+    if (ro.accelsim_dir) {
+      char aerr[4200];
+      if (!(at = at_create(ro.accelsim_dir, aerr, sizeof aerr))) { fprintf(stderr, "warpsim launch: %s\n", aerr); rc = 1; goto out; }
+      WsObserver obs = at_observer(at);
+      ws_ctx_set_observer(L->ctx, &obs);
+    }
   }
   WsFunction *fn;
   if (ws_module_load(L->ctx, &mod, L->ptx) != WS_SUCCESS || ws_module_get_function(&fn, mod, L->kernel) != WS_SUCCESS) {
@@ -455,6 +463,10 @@ int cli_launch(int argc, char **argv) {
   const int tl_bad = cli_timeline_close(&tl, gpu, "warpsim launch"); /* also after a failed kernel */
   if (r != WS_SUCCESS) { fprintf(stderr, "warpsim launch: %s: %s\n", ws_result_name(r), ws_ctx_error(L->ctx)); rc = 1; goto out; }
   if (tl_bad) { rc = 1; goto out; }
+  if (at) {
+    char aerr[4200];
+    if (at_finish(at, aerr, sizeof aerr)) { fprintf(stderr, "warpsim launch: %s\n", aerr); rc = 1; goto out; }
+  }
   const WsLaunchStats *st = ws_ctx_last_stats(L->ctx);
   printf("kernel %s: %llu warp instructions, %llu thread instructions, %llu CTAs, %llu cycles, %.3f s\n", L->kernel,
          (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts, (unsigned long long)st->ctas,
@@ -490,6 +502,7 @@ out:
   cli_timeline_abort(&tl);
   free(line);
   launch_free(L);
+  at_free(at);
   gpu_free(gpu);
   cfg_free(cfg);
   return rc;
