@@ -378,6 +378,7 @@ int cli_launch(int argc, char **argv) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) goto out;
     if (k) continue;
+    if (!strcmp(argv[i], "--accelsim-trace") && i + 1 < argc) { ro.accelsim_dir = argv[++i]; continue; }
     if (argv[i][0] == '-' && argv[i][1] == '-' && i + 1 < argc) {
       L->src = "command line";
       L->line = i + 1;
@@ -405,7 +406,7 @@ int cli_launch(int argc, char **argv) {
       fclose(f);
       if (bad) { fprintf(stderr, "warpsim launch: cannot read '%s'\n", argv[i]); goto out; }
     } else {
-      fprintf(stderr, "warpsim launch: unknown option '%s' (valid: --ptx --kernel --grid --block --shared --buffer --arg --output --print --symbol)\n", argv[i]);
+      fprintf(stderr, "warpsim launch: unknown option '%s' (valid: --ptx --kernel --grid --block --shared --buffer --arg --output --print --symbol --accelsim-trace)\n", argv[i]);
       goto out;
     }
   }

@@ -123,13 +123,12 @@ int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
   static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", "--timeline",
-                                       "--timeline-cycles", "--timeline-sms", "--accelsim-trace", NULL};
+                                       "--timeline-cycles", "--timeline-sms", NULL};
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
   if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
   if (*i + 1 >= argc) return 0;
   if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
-  if (!strcmp(a, "--accelsim-trace")) { o->accelsim_dir = argv[++*i]; return 1; }
   if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); return 1; }
   if (!strcmp(a, "--max-insts") || !strcmp(a, "--max-cycles")) {
     int c = a[6] == 'c';
@@ -304,8 +303,9 @@ static int cmd_run(int argc, char **argv) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
-    static const char *const valued[] = {"--size", "--seed", "--json", NULL};
+    static const char *const valued[] = {"--size", "--seed", "--json", "--accelsim-trace", NULL};
     if (cli_missing_value("warpsim run", argc, argv, i, valued)) return 2;
+    if (!strcmp(a, "--accelsim-trace")) { ro.accelsim_dir = argv[++i]; continue; }
     if (!strcmp(a, "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--seed") && i + 1 < argc) {
@@ -440,11 +440,6 @@ static int cmd_suite(int argc, char **argv) {
   if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
   if (strcmp(cfg_str(cfg, "timeline.file"), "none")) { /* one file per run: `run` writes it */
     fprintf(stderr, "warpsim suite: timeline.file is for one run (warpsim run BENCH --timeline FILE)\n");
-    cfg_free(cfg);
-    return 2;
-  }
-  if (ro.accelsim_dir) {
-    fprintf(stderr, "warpsim suite: --accelsim-trace is for one run (warpsim run BENCH --accelsim-trace DIR)\n");
     cfg_free(cfg);
     return 2;
   }
