@@ -116,14 +116,15 @@ def accelsim_stats(text):
         "l2_miss_rate": last(text, "L2_total_cache_miss_rate"),
         "l1d_resfails": last(text, "L1D_total_cache_reservation_fails", int),
     }
-    # reservation failures by reason, summed over the per-SM L1D lines
-    # ("L1D_cache_core[i]: ... \n\tL1D_cache_core[i] ... MSHR_ENRTY_FAIL" style lines differ by version)
+    # reservation failures by reason of the core caches (L1D, L1I, constant), the last report:
+    # "Total_core_cache_fail_stats_breakdown[GLOBAL_ACC_R][MSHR_ENRTY_FAIL] = N"
     fails = {}
-    for m in re.finditer(r"L1D_total_cache_reservation_fail_breakdown\[.*?\]\[(\w+)\]\s*=\s*(\d+)", text):
-        fails[m.group(1)] = fails.get(m.group(1), 0) + int(m.group(2))
-    if not fails:
-        for m in re.finditer(r"L1D_cache_fail_stats:.*", text):
-            pass
+    block = text[text.rfind("Total_core_cache_fail_stats:"):] if "Total_core_cache_fail_stats:" in text else ""
+    for line in block.splitlines()[1:]:
+        m = re.match(r"\s*Total_core_cache_fail_stats_breakdown\[(\w+)\]\[(\w+)\]\s*=\s*(\d+)", line)
+        if not m:
+            break
+        fails[m.group(2)] = fails.get(m.group(2), 0) + int(m.group(3))
     s["l1d_resfail_by"] = fails
     # issue stalls: GPGPU-Sim's warp-occupancy line "Stall:N W0_Idle:N W0_Scoreboard:N W1:..."
     m = re.findall(r"Stall:(\d+)\s+W0_Idle:(\d+)\s+W0_Scoreboard:(\d+)", text)
