@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """accelsim_table.py - the Markdown tables of doc/fidelity.md's Accel-Sim section from the CSV rows
 that tools/accelsim_compare.py --csv appends: per preset and scheduler, each benchmark's cycles,
-IPC and L1D miss rate in warpsim and in Accel-Sim, then the IPC correlation (Pearson) and the
+IPC and L1D and L2 miss rates in warpsim and in Accel-Sim, then the IPC correlation (Pearson) and the
 geometric mean of the cycle ratio warpsim / Accel-Sim.
 
   tools/accelsim_table.py results.csv
@@ -32,16 +32,18 @@ def main():
         groups.setdefault((r["config"], r["sched"]), {})[(r["bench"], r["size"])] = r
     for (cfg, sched), cases in sorted(groups.items()):
         print("\n#### %s, %s\n" % (cfg, sched))
-        print("| benchmark | size | cycles warpsim / Accel-Sim (ratio) | IPC warpsim / Accel-Sim | L1D miss rate warpsim / Accel-Sim |")
-        print("|---|---|---:|---:|---:|")
+        print("| benchmark | size | cycles warpsim / Accel-Sim (ratio) | IPC warpsim / Accel-Sim | L1D read miss rate warpsim / Accel-Sim | L1D miss rate, all accesses | L2 miss rate |")
+        print("|---|---|---:|---:|---:|---:|---:|")
         wi, ai, ratios = [], [], []
         for (bench, size), r in sorted(cases.items()):
             wc, ac = int(r["ws_cycles"]), int(r["as_cycles"])
             wp, apc = float(r["ws_ipc_warp"]), float(r["as_ipc_warp"])
             flag = "" if r["ws_warp_insts"] == r["as_warp_insts"] else " (instruction counts differ)"
-            print("| %s | %s | %s / %s (%.2f)%s | %.2f / %.2f | %.3f / %.3f |" % (
+            print("| %s | %s | %s / %s (%.2f)%s | %.2f / %.2f | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f |" % (
                 bench, size, format(wc, ","), format(ac, ","), wc / ac, flag, wp, apc,
-                float(r["ws_l1d_miss_rate"]), float(r["as_l1d_miss_rate"])))
+                float(r["ws_l1d_read_miss_rate"]), float(r["as_l1d_read_miss_rate"]),
+                float(r["ws_l1d_miss_rate"]), float(r["as_l1d_miss_rate"]),
+                float(r["ws_l2_miss_rate"]), float(r["as_l2_miss_rate"])))
             wi.append(wp)
             ai.append(apc)
             ratios.append(wc / ac)
