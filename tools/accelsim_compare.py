@@ -160,7 +160,10 @@ def warpsim_stats(j):
         "warp_insts": g["warp_insts"],
         "ipc_warp": g["ipc_warp_insts_per_cycle"],
         "ipc_thread": g["ipc_thread_insts_per_cycle"],
-        "l1d_read_miss_rate": g["l1d_read_miss_rate"],
+        # reads the L1D looked up (bypassed ones, e.g. atomics and .cg loads, go around it in both)
+        # that missed, MSHR merges included
+        "l1d_read_miss_rate": ((l1["read_misses"] + l1["read_merges"]) / (l1["reads"] - l1["bypasses"])
+                               if l1["reads"] > l1["bypasses"] else 0.0),
         # Accel-Sim's L1D_total_cache_miss_rate counts every access (reads, writes, MSHR merges)
         "l1d_miss_rate": (acc1 - l1["hits"]) / acc1 if acc1 else 0.0,
         "l2_miss_rate": (acc2 - l2["hits"]) / acc2 if acc2 else 0.0,
