@@ -138,6 +138,12 @@ def accelsim_stats(text):
     br = {}
     for m in re.finditer(r"Total_core_cache_stats_breakdown\[(GLOBAL_ACC_R|LOCAL_ACC_R)\]\[(\w+)\]\s*=\s*(\d+)", text):
         br[(m.group(1), m.group(2))] = int(m.group(3))
+    # the L2's read miss rate the same way (writes: allocation policies differ by configuration)
+    l2r = {}
+    for m in re.finditer(r"L2_cache_stats_breakdown\[GLOBAL_ACC_R\]\[(\w+)\]\s*=\s*(\d+)", text):
+        l2r[m.group(1)] = int(m.group(2))
+    s["l2_read_miss_rate"] = ((l2r["TOTAL_ACCESS"] - l2r.get("HIT", 0)) / l2r["TOTAL_ACCESS"]
+                              if l2r.get("TOTAL_ACCESS") else None)
     tot = sum(v for (t, k), v in br.items() if k == "TOTAL_ACCESS")
     hits = sum(v for (t, k), v in br.items() if k == "HIT")
     s["l1d_read_miss_rate"] = (tot - hits) / tot if tot else None
@@ -224,7 +230,9 @@ def main():
     print("%s %s %s %s: warpsim %.1f s, Accel-Sim %.1f s (wall, including the trace)" % (args.bench, args.size, args.config, args.sched, wt, at))
     rows = [("cycles", "cycles"), ("warp instructions", "warp_insts"), ("IPC (warp insts/cycle)", "ipc_warp"),
             ("IPC (thread insts/cycle)", "ipc_thread"), ("L1D accesses", "l1d_accesses"),
-            ("L1D read miss rate", "l1d_read_miss_rate"), ("L1D miss rate (all accesses)", "l1d_miss_rate"), ("L2 miss rate (all accesses)", "l2_miss_rate"),
+            ("L1D read miss rate", "l1d_read_miss_rate"), ("L1D miss rate (all accesses)", "l1d_miss_rate"),
+            ("L2 read miss rate", "l2_read_miss_rate"),
+            ("L2 miss rate (all accesses)", "l2_miss_rate"),
             ("L1D reservation failures", "l1d_resfails"), ("issue: no warp / idle", "stall_idle"),
             ("issue: scoreboard", "stall_scoreboard"), ("issue: other stalls", "stall_other")]
     print("%-30s %14s %14s %8s" % ("", "warpsim", "Accel-Sim", "ratio"))
@@ -239,8 +247,8 @@ def main():
     if w["warp_insts"] != a["warp_insts"]:
         print("WARNING: the warp-instruction counts differ: the trace did not reach Accel-Sim whole", file=sys.stderr)
     if args.csv:
-        keys = ["cycles", "warp_insts", "ipc_warp", "ipc_thread", "l1d_read_miss_rate", "l1d_miss_rate", "l2_miss_rate",
-                "l1d_resfails"]
+        keys = ["cycles", "warp_insts", "ipc_warp", "ipc_thread", "l1d_read_miss_rate", "l1d_miss_rate", "l2_read_miss_rate",
+                "l2_miss_rate", "l1d_resfails"]
         new = not os.path.exists(args.csv)
         with open(args.csv, "a", newline="") as f:
             wr = csv.writer(f)

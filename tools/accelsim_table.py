@@ -22,6 +22,10 @@ def pearson(x, y):
     return sxy / (sx * sy) if sx and sy else float("nan")
 
 
+def rate(r, k):
+    return "%.3f" % float(r[k]) if r.get(k) not in (None, "") else "-"
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -32,18 +36,17 @@ def main():
         groups.setdefault((r["config"], r["sched"]), {})[(r["bench"], r["size"])] = r
     for (cfg, sched), cases in sorted(groups.items()):
         print("\n#### %s, %s\n" % (cfg, sched))
-        print("| benchmark | size | cycles warpsim / Accel-Sim (ratio) | IPC warpsim / Accel-Sim | L1D read miss rate warpsim / Accel-Sim | L1D miss rate, all accesses | L2 miss rate |")
+        print("| benchmark | size | cycles warpsim / Accel-Sim (ratio) | IPC warpsim / Accel-Sim | L1D read miss rate warpsim / Accel-Sim | L1D miss rate, all accesses | L2 read miss rate |")
         print("|---|---|---:|---:|---:|---:|---:|")
         wi, ai, ratios = [], [], []
         for (bench, size), r in sorted(cases.items()):
             wc, ac = int(r["ws_cycles"]), int(r["as_cycles"])
             wp, apc = float(r["ws_ipc_warp"]), float(r["as_ipc_warp"])
             flag = "" if r["ws_warp_insts"] == r["as_warp_insts"] else " (instruction counts differ)"
-            print("| %s | %s | %s / %s (%.2f)%s | %.2f / %.2f | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f |" % (
+            print("| %s | %s | %s / %s (%.2f)%s | %.2f / %.2f | %s / %s | %s / %s | %s / %s |" % (
                 bench, size, format(wc, ","), format(ac, ","), wc / ac, flag, wp, apc,
-                float(r["ws_l1d_read_miss_rate"]), float(r["as_l1d_read_miss_rate"]),
-                float(r["ws_l1d_miss_rate"]), float(r["as_l1d_miss_rate"]),
-                float(r["ws_l2_miss_rate"]), float(r["as_l2_miss_rate"])))
+                rate(r, "ws_l1d_read_miss_rate"), rate(r, "as_l1d_read_miss_rate"), rate(r, "ws_l1d_miss_rate"),
+                rate(r, "as_l1d_miss_rate"), rate(r, "ws_l2_read_miss_rate"), rate(r, "as_l2_read_miss_rate")))
             wi.append(wp)
             ai.append(apc)
             ratios.append(wc / ac)
