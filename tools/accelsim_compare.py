@@ -170,7 +170,8 @@ def warpsim_stats(j):
         # that missed, MSHR merges included
         "l1d_read_miss_rate": ((l1["read_misses"] + l1["read_merges"]) / (l1["reads"] - l1["bypasses"])
                                if l1["reads"] > l1["bypasses"] else 0.0),
-        # Accel-Sim's L1D_total_cache_miss_rate counts every access (reads, writes, MSHR merges)
+        # all accesses (reads and writes; an MSHR merge is a miss here, not in Accel-Sim's
+        # L1D_total_cache_miss_rate)
         "l1d_miss_rate": (acc1 - l1["hits"]) / acc1 if acc1 else 0.0,
         "l2_miss_rate": (acc2 - l2["hits"]) / acc2 if acc2 else 0.0,
         "l2_read_miss_rate": g["l2_read_miss_rate"],
