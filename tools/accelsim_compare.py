@@ -28,8 +28,9 @@ PRESETS = {
     "ccws-gt200": ["ccws-gt200.config"],
 }
 # warpsim scheduler -> GPGPU-Sim -gpgpu_scheduler (two-level: warpsim's 8-warp fetch groups,
-# LRR inside and between them; GPGPU-Sim's two_level_active keeps 8 warps active, LRR/LRR)
-SCHEDS = {"lrr": "lrr", "gto": "gto", "two-level": "two_level_active:8:0:0"}
+# LRR inside and between them; GPGPU-Sim's two_level_active keeps 8 warps active, LRR inside
+# and strict round robin between the groups: the only outer order it implements)
+SCHEDS = {"lrr": "lrr", "gto": "gto", "two-level": "two_level_active:8:0:1"}
 
 
 def die(msg):

@@ -51,8 +51,9 @@ def main():
             ai.append(apc)
             ratios.append(wc / ac)
         gm = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        print("\n%d benchmarks: IPC correlation %.3f, geometric mean of the cycle ratio %.3f (range %.2f-%.2f)" % (
-            len(ratios), pearson(wi, ai), gm, min(ratios), max(ratios)))
+        corr = "%.3f" % pearson(wi, ai) if len(wi) > 1 else "-"
+        print("\n%d benchmarks: IPC correlation %s, geometric mean of the cycle ratio %.3f (range %.2f-%.2f)" % (
+            len(ratios), corr, gm, min(ratios), max(ratios)))
     return 0
 
 
