@@ -22,6 +22,7 @@ typedef struct RunOpts {
   char tl_sets[3][1100];   /* --timeline / --timeline-cycles / --timeline-sms as timeline.* overrides */
   const char *all[MAX_SETS + 8]; /* every override above in command-line order: a later one wins */
   int nall;
+  const char *accelsim_dir; /* --accelsim-trace DIR: the run's instruction stream as an Accel-Sim trace */
 } RunOpts;
 
 double cli_now(void);

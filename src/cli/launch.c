@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/accelsim_trace.h"
 #include "bench.h"
 #include "cli/cli.h"
 #include "core/infile.h"
@@ -404,12 +405,14 @@ int cli_launch(int argc, char **argv) {
   Config *cfg = NULL;
   Gpu *gpu = NULL;
   CliTimeline tl = {.gz = -1};
+  AtWriter *at = NULL;
   char *line = NULL;
   size_t linecap = 0;
   for (int i = 0; i < argc; i++) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) goto out;
     if (k) continue;
+    if (!strcmp(argv[i], "--accelsim-trace") && i + 1 < argc) { ro.accelsim_dir = argv[++i]; continue; }
     if (argv[i][0] == '-' && argv[i][1] == '-' && i + 1 < argc) {
       L->src = "command line";
       L->line = i + 1;
@@ -438,7 +441,7 @@ int cli_launch(int argc, char **argv) {
       fclose(f);
       if (bad) { fprintf(stderr, "warpsim launch: cannot read '%s'\n", argv[i]); goto out; }
     } else {
-      fprintf(stderr, "warpsim launch: unknown option '%s' (valid: --ptx --kernel --grid --block --shared --buffer --arg --output --print --symbol)\n", argv[i]);
+      fprintf(stderr, "warpsim launch: unknown option '%s' (valid: --ptx --kernel --grid --block --shared --buffer --arg --output --print --symbol --accelsim-trace)\n", argv[i]);
       goto out;
     }
   }
@@ -456,6 +459,12 @@ int cli_launch(int argc, char **argv) {
     else ws_ctx_set_engine(L->ctx, gpu_engine_run, gpu);
     if (gpu && cli_timeline_open(&tl, cfg, "warpsim launch")) goto out;
     if (tl.f && gpu_timeline_start(gpu, tl.f, err, sizeof err)) { fprintf(stderr, "warpsim launch: timeline: %s\n", err); goto out; }
+    if (ro.accelsim_dir) {
+      char aerr[4200];
+      if (!(at = at_create(ro.accelsim_dir, aerr, sizeof aerr))) { fprintf(stderr, "warpsim launch: %s\n", aerr); rc = 1; goto out; }
+      WsObserver obs = at_observer(at);
+      ws_ctx_set_observer(L->ctx, &obs);
+    }
   }
   WsFunction *fn;
   if (ws_module_load(L->ctx, &mod, L->ptx) != WS_SUCCESS || ws_module_get_function(&fn, mod, L->kernel) != WS_SUCCESS) {
@@ -490,6 +499,10 @@ int cli_launch(int argc, char **argv) {
   const int tl_bad = cli_timeline_close(&tl, gpu, "warpsim launch"); /* also after a failed kernel */
   if (r != WS_SUCCESS) { fprintf(stderr, "warpsim launch: %s: %s\n", ws_result_name(r), ws_ctx_error(L->ctx)); rc = 1; goto out; }
   if (tl_bad) { rc = 1; goto out; }
+  if (at) {
+    char aerr[4200];
+    if (at_finish(at, aerr, sizeof aerr)) { fprintf(stderr, "warpsim launch: %s\n", aerr); rc = 1; goto out; }
+  }
   const WsLaunchStats *st = ws_ctx_last_stats(L->ctx);
   printf("kernel %s: %llu warp instructions, %llu thread instructions, %llu CTAs, %llu cycles, %.3f s\n", L->kernel,
          (unsigned long long)st->warp_insts, (unsigned long long)st->thread_insts, (unsigned long long)st->ctas,
@@ -525,6 +538,7 @@ out:
   cli_timeline_abort(&tl);
   free(line);
   launch_free(L);
+  at_free(at);
   char cerr[PATH_MAX + 160];
   if (gpu_close(gpu, cerr, sizeof cerr)) { /* the policies' output files (profiles, traces) */
     fprintf(stderr, "warpsim launch: %s\n", cerr);

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "core/outfile.h"
 #include "cli/timeline_out.h"
+#include "analysis/accelsim_trace.h"
 #include "core/config.h"
 #include "core/stats.h"
 #include "sim/gpu.h"
@@ -36,6 +37,8 @@ static const char *usage =
     "                               tools/timeline_viewer.html (timeline.file; doc/timeline.md)\n"
     "      --timeline-cycles A:B    only cycles A to B (timeline.cycles)\n"
     "      --timeline-sms LIST      only these SMs: 0,3,5-7 (timeline.sms)\n"
+    "      --accelsim-trace DIR     write the executed warp instructions as an Accel-Sim trace (DIR/kernelslist.g,\n"
+    "                               DIR/kernel-N.traceg; doc/accelsim.md), either mode\n"
     "      -v                       verbose\n"
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
     "  config [--config C] [--set K=V ...] [--check]    print the resolved configuration (--check: also build\n"
@@ -84,7 +87,7 @@ static int check_gpu_config(const Config *cfg) {
 /* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees).
  * opts: the context's options (the functional engine's limits). */
 static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, const Config *cfg, Gpu **gpu_out,
-                   RunResult *res, const WsContextOptions *opts, FILE *timeline) {
+                   RunResult *res, const WsContextOptions *opts, FILE *timeline, AtWriter *at) {
   WsContext *ctx;
   memset(res, 0, sizeof *res);
   res->status = BENCH_ERROR;
@@ -102,6 +105,10 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
     }
     ws_ctx_set_engine(ctx, gpu_engine_run, g);
     gpu_set_progress(g, isatty(2));
+  }
+  if (at) {
+    WsObserver obs = at_observer(at);
+    ws_ctx_set_observer(ctx, &obs);
   }
   BenchRun r = {ctx, size, seed, stderr, verbose};
   double t0 = cli_now(), c0 = cpu_now();
@@ -153,15 +160,16 @@ static int cmd_run(int argc, char **argv) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
-    static const char *const valued[] = {"--size", "--seed", "--json", NULL};
+    static const char *const valued[] = {"--size", "--seed", "--json", "--accelsim-trace", NULL};
     if (cli_missing_value("warpsim run", argc, argv, i, valued)) return 2;
+    if (!strcmp(a, "--accelsim-trace")) { ro.accelsim_dir = argv[++i]; continue; }
     if (!strcmp(a, "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--seed") && i + 1 < argc) {
       if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST, -v)\n", a); return 2; }
+    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST, --accelsim-trace DIR, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }
@@ -199,7 +207,18 @@ static int cmd_run(int argc, char **argv) {
   if (cli_timeline_open(&tl, cfg, "warpsim run")) { out_abort(&of); cfg_free(cfg); return 1; }
   RunResult res;
   Gpu *g = NULL;
-  run_one(b, size, seed, verbose, cfg, &g, &res, &copts, tl.f);
+  AtWriter *at = NULL;
+  if (ro.accelsim_dir) { /* an unusable folder fails now, not after the run */
+    char err[4200];
+    if (!(at = at_create(ro.accelsim_dir, err, sizeof err))) {
+      fprintf(stderr, "warpsim run: %s\n", err);
+      cli_timeline_abort(&tl);
+      out_abort(&of);
+      cfg_free(cfg);
+      return 1;
+    }
+  }
+  run_one(b, size, seed, verbose, cfg, &g, &res, &copts, tl.f, at);
   if (cfg) { /* how the configuration was made (the resolved one: --json) */
     printf("%-44s %s%s", "config", ro.config ? ro.config : "gtx480", ro.sched_set[0] || ro.nsets ? " with" : "");
     if (ro.sched_set[0]) printf(" %s", ro.sched_set);
@@ -213,6 +232,12 @@ static int cmd_run(int argc, char **argv) {
   int rc = res.status == BENCH_PASS ? 0 : 1;
   if (cli_timeline_close(&tl, g, "warpsim run")) rc = 1;
   if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;
+  if (at) {
+    char err[4200];
+    if (at_finish(at, err, sizeof err)) { fprintf(stderr, "warpsim run: %s\n", err); rc = 1; }
+    else printf("%-44s %s (%u kernels)\n", "accelsim_trace", ro.accelsim_dir, at_kernels(at));
+    at_free(at);
+  }
   out_abort(&of);
   char cerr[PATH_MAX + 160];
   if (gpu_close(g, cerr, sizeof cerr)) { fprintf(stderr, "warpsim run: %s\n", cerr); rc = 1; } /* the policies' files */
@@ -284,7 +309,7 @@ static int cmd_suite(int argc, char **argv) {
     if (only && !in_list(only, b->name)) continue;
     RunResult res;
     WsContextOptions copts = cli_ctx_options(cfg);
-    run_one(b, size, 1, 0, tcfg, NULL, &res, &copts, NULL);
+    run_one(b, size, 1, 0, tcfg, NULL, &res, &copts, NULL, NULL);
     ran++;
     if (res.status != BENCH_PASS) failed++;
     if (markdown) {

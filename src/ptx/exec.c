@@ -335,7 +335,7 @@ void ptx_cta_destroy(PtxCta *c) {
 }
 
 /* ---- the step ---- */
-PtxStepResult ptx_warp_step(PtxWarp *w) {
+static inline __attribute__((always_inline)) PtxStepResult step(PtxWarp *w) {
   PtxSimtEntry *top = &w->stack[w->sp - 1];
   const PtxInst *in = &w->cta->launch->mod->code[top->pc];
   uint32_t mask = top->mask, active = mask;
@@ -368,6 +368,33 @@ PtxStepResult ptx_warp_step(PtxWarp *w) {
   }
   if (in->cls == PTX_CLS_BAR) return w->state == PTX_WARP_BARRIER ? PTX_STEP_BARRIER : PTX_STEP_RELEASED;
   return PTX_STEP_OK;
+}
+
+/* A step of an observed launch: a memory instruction records its accesses (into the engine's
+ * trace when it keeps one, else into a local one); after the step (the warp's SIMT stack popped,
+ * its exit counted) the observer sees the instruction. A faulting instruction is not reported. */
+static PtxStepResult observed_step(PtxWarp *w) {
+  const PtxLaunch *L = w->cta->launch;
+  const PtxSimtEntry *top = &w->stack[w->sp - 1];
+  const uint32_t pc = top->pc;
+  const PtxInst *in = &L->mod->code[pc];
+  uint32_t active = top->mask;
+  if (in->guard >= 0) active &= in->guard_neg ? ~w->pf[in->guard] : w->pf[in->guard];
+  PtxMemTrace local, *saved = w->trace, *t = NULL;
+  if (in->cls == PTX_CLS_MEM) {
+    t = saved ? saved : &local;
+    t->mask = 0;
+    w->trace = t;
+  }
+  PtxStepResult r = step(w);
+  w->trace = saved;
+  if (r != PTX_STEP_FAULT) L->observe(L->observe_ctx, w, pc, active, t);
+  return r;
+}
+
+PtxStepResult ptx_warp_step(PtxWarp *w) {
+  if (__builtin_expect(w->cta->launch->observe != NULL, 0)) return observed_step(w);
+  return step(w);
 }
 
 void ptx_inst_describe(const PtxModule *m, uint32_t pc, char *buf, size_t len) {

@@ -310,6 +310,12 @@ typedef struct PtxBarrier {
 
 struct PtxLaunch;
 
+/* An observer of the executed instruction stream (trace exporters): called by ptx_warp_step after
+ * each warp instruction with its pc, the lanes that executed it (SIMT mask AND guard predicate) and,
+ * for a memory instruction, its per-lane accesses (mem->mask: the lanes that accessed; NULL for other
+ * instructions). Both engines step warps through ptx_warp_step, so either engine's stream reaches it. */
+typedef void (*PtxStepObserver)(void *ctx, const PtxWarp *w, uint32_t pc, uint32_t active, const PtxMemTrace *mem);
+
 typedef struct PtxCta {
   uint32_t ctaid[3];
   uint32_t linear_id;
@@ -345,6 +351,8 @@ typedef struct PtxLaunch {
    * NULL: written to stdout. */
   void (*print)(void *print_ctx, const char *text, size_t len);
   void *print_ctx;
+  PtxStepObserver observe;   /* NULL: none (the runtime sets it from the context) */
+  void *observe_ctx;
 } PtxLaunch;
 
 /* Creates a CTA's state (registers, shared, local, SIMT stacks). Returns NULL on OOM. */

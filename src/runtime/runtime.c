@@ -36,6 +36,7 @@ struct WsContext {
   void *engine_ctx;
   WsKernelInfo *kinfo;
   int nkinfo, kcap;
+  WsObserver obs;
 };
 
 static WsResult fail(WsContext *ctx, WsResult rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -79,6 +80,10 @@ void ws_ctx_destroy(WsContext *ctx) {
 const char *ws_ctx_error(const WsContext *ctx) { return ctx ? ctx->err : "no context"; }
 WsResult ws_ctx_synchronize(WsContext *ctx) { return ctx ? WS_SUCCESS : WS_ERROR_INVALID_VALUE; }
 void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine) { ctx->engine = run; ctx->engine_ctx = engine; }
+void ws_ctx_set_observer(WsContext *ctx, const WsObserver *obs) {
+  if (obs) ctx->obs = *obs;
+  else memset(&ctx->obs, 0, sizeof ctx->obs);
+}
 void ws_ctx_set_max_warp_insts(WsContext *ctx, uint64_t max_warp_insts) { ctx->opt.max_warp_insts = max_warp_insts; }
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx) { return &ctx->last; }
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx) { return &ctx->total; }
@@ -431,14 +436,26 @@ WsResult ws_launch_kernel(WsFunction *fn, unsigned gx, unsigned gy, unsigned gz,
   L.shared_per_cta = (uint32_t)shared;
   L.regs_per_thread = f->regs_per_thread; /* a timing engine may override it (sm.regs_*) */
   snprintf(L.regs_source, sizeof L.regs_source, "%s", f->regs_from_ptxas ? "ptxas" : "liveness");
+  L.observe = ctx->obs.step;
+  L.observe_ctx = ctx->obs.ctx;
   WsLaunchStats st = {0};
-  WsResult rc;
+  WsResult rc = WS_SUCCESS;
+  if (ctx->obs.begin) {
+    char err[1024] = "";
+    rc = ctx->obs.begin(ctx->obs.ctx, &L, err, sizeof err);
+    if (rc != WS_SUCCESS) { free(pbuf); return fail(ctx, rc, "%s", err); }
+  }
   if (ctx->engine) {
     char err[1024] = "";
     rc = ctx->engine(ctx->engine_ctx, &L, &st, err, sizeof err);
     if (rc != WS_SUCCESS) fail(ctx, rc, "%s", err);
   } else {
     rc = run_functional(ctx, &L, &st);
+  }
+  if (ctx->obs.end) {
+    char err[1024] = "";
+    WsResult orc = ctx->obs.end(ctx->obs.ctx, &L, rc, err, sizeof err);
+    if (orc != WS_SUCCESS && rc == WS_SUCCESS) rc = fail(ctx, orc, "%s", err);
   }
   free(pbuf);
   log_kernel(ctx, &L, &st);

@@ -73,6 +73,19 @@ WsResult ws_ctx_synchronize(WsContext *ctx);
 void ws_ctx_set_engine(WsContext *ctx, WsEngineRunFn run, void *engine);
 /* Changes WsContextOptions.max_warp_insts of a live context (0 = no limit). */
 void ws_ctx_set_max_warp_insts(WsContext *ctx, uint64_t max_warp_insts);
+/* An observer of the executed instruction stream (trace exporters), either engine: begin is
+ * called before each launch runs (a failure stops the launch with its message), step after each
+ * warp instruction (ptx.h PtxStepObserver), end after the launch with its result (a failure turns
+ * a successful launch into WS_ERROR_FILE). NULL members are skipped; NULL observer: none. */
+struct PtxWarp;
+struct PtxMemTrace;
+typedef struct WsObserver {
+  void *ctx;
+  WsResult (*begin)(void *ctx, const struct PtxLaunch *launch, char *err, size_t errlen);
+  void (*step)(void *ctx, const struct PtxWarp *w, uint32_t pc, uint32_t active, const struct PtxMemTrace *mem);
+  WsResult (*end)(void *ctx, const struct PtxLaunch *launch, WsResult rc, char *err, size_t errlen);
+} WsObserver;
+void ws_ctx_set_observer(WsContext *ctx, const WsObserver *obs);
 /* Statistics of the most recent launch and the sum over all launches. */
 const WsLaunchStats *ws_ctx_last_stats(const WsContext *ctx);
 const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx);
