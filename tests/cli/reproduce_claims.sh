@@ -2,7 +2,7 @@
 # warpsim reproduce on a hand-made paper folder run by the stand-in binary (tests/cli/exp/fake_warpsim,
 # known IPC and MPKI): the claims arithmetic (harmonic/geometric/arithmetic means of per-benchmark
 # ratios, ratio of means, maxima over a union of groups, differences, Best-SWL, single values),
-# the direction and ratio columns, claims needing a missing technique or statistic listed as not
+# the effect ratio and verdict columns, claims needing a missing technique or statistic listed as not
 # available, a figure's data normalised with its mean, --list, and bad input giving one clear error.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
@@ -44,28 +44,28 @@ claim c8 sweep=toy text="difference" metric=ipc group=g2 agg=amean mode=mean-of-
 claim c9 sweep=toy text="a statistic to come" metric=ipc group=g1 a=sched:lrr paper=0.5 needs="a statistic (issue 9)"
 S
 $W reproduce toy --size tiny -o "$d/out" -j 2 --plot none -q > "$d/run.out" 2>&1 || fail "reproduce: $(cat "$d/run.out")"
-grep -q "9 claim(s) (4 agree, 2 do not, 1 values, 0 no result, 2 not available)" "$d/run.out" || fail "summary: $(cat "$d/run.out")"
+grep -q "9 claim(s) (5 hold, 1 weaker, 0 stronger, 1 opposite, 0 no result, 2 not available)" "$d/run.out" || fail "summary: $(cat "$d/run.out")"
 python3 - "$d/out" <<'P'
 import csv, sys
 out = sys.argv[1]
 rows = {r["claim"]: r for r in csv.DictReader(open(f"{out}/claims.csv"))}
 def near(s, v):
     assert s != "" and abs(float(s) - v) < 1e-9, (s, v)
-near(rows["c1"]["warpsim"], 0.8); assert rows["c1"]["direction_agrees"] == "no"; near(rows["c1"]["ratio"], 0.8 / 1.2)
-near(rows["c2"]["warpsim"], 1.0); assert rows["c2"]["direction_agrees"] == "yes"
-near(rows["c3"]["warpsim"], 2.0); assert rows["c3"]["direction_agrees"] == "yes" and rows["c3"]["ratio"] == ""
-near(rows["c4"]["warpsim"], 40.0); assert rows["c4"]["direction_agrees"] == "n/a"; near(rows["c4"]["ratio"], 1.0)
-near(rows["c5"]["warpsim"], 1.0); assert rows["c5"]["direction_agrees"] == "no"
-assert rows["c6"]["direction_agrees"] == "not available" and "needs ccws (issue 7)" in rows["c6"]["note"], rows["c6"]
-near(rows["c7"]["warpsim"], 2.0); assert rows["c7"]["direction_agrees"] == "yes"; near(rows["c7"]["ratio"], 0.8)
-near(rows["c8"]["warpsim"], -2.0); assert rows["c8"]["direction_agrees"] == "yes"; near(rows["c8"]["ratio"], 2.0)
-assert rows["c9"]["direction_agrees"] == "not available" and "a statistic (issue 9)" in rows["c9"]["note"]
+near(rows["c1"]["warpsim"], 0.8); assert rows["c1"]["verdict"] == "opposite"; near(rows["c1"]["effect_ratio"], -1.0)
+near(rows["c2"]["warpsim"], 1.0); assert rows["c2"]["verdict"] == "holds" and rows["c2"]["effect_ratio"] == ""
+near(rows["c3"]["warpsim"], 2.0); assert rows["c3"]["verdict"] == "holds" and rows["c3"]["effect_ratio"] == ""
+near(rows["c4"]["warpsim"], 40.0); assert rows["c4"]["verdict"] == "holds"; near(rows["c4"]["effect_ratio"], 1.0)
+near(rows["c5"]["warpsim"], 1.0); assert rows["c5"]["verdict"] == "weaker"; near(rows["c5"]["effect_ratio"], 0.0)
+assert rows["c6"]["verdict"] == "not available" and "needs ccws (issue 7)" in rows["c6"]["note"], rows["c6"]
+near(rows["c7"]["warpsim"], 2.0); assert rows["c7"]["verdict"] == "holds"; near(rows["c7"]["effect_ratio"], 1 / 1.5)
+near(rows["c8"]["warpsim"], -2.0); assert rows["c8"]["verdict"] == "holds"; near(rows["c8"]["effect_ratio"], 2.0)
+assert rows["c9"]["verdict"] == "not available" and "a statistic (issue 9)" in rows["c9"]["note"]
 f = {(r["group"], r["benchmark"]): r for r in csv.DictReader(open(f"{out}/figures/f1.csv"))}
 assert list(f[("g1", "a")].keys()) == ["group", "benchmark", "lrr", "gto"], f[("g1", "a")].keys()
 near(f[("g1", "a")]["gto"], 2.0); near(f[("g1", "b")]["gto"], 0.5); near(f[("g1", "gmean")]["gto"], 1.0)
 near(f[("g2", "c")]["gto"], 1.0)
 md = open(f"{out}/report.md").read()
-for want in ("| claim |", "direction agrees", "**missing**", "needs ccws (issue 7)", "Not available: needs a statistic (issue 9)",
+for want in ("| claim |", "| effect ratio | verdict |", "**missing**", "needs ccws (issue 7)", "Not available: needs a statistic (issue 9)",
              "some series not available"):
     assert want in md, want
 P

@@ -20,14 +20,7 @@ import signal
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import plot      # noqa: E402
-import report    # noqa: E402
-import reproduce  # noqa: E402
-import runner    # noqa: E402
-import spec      # noqa: E402
-import timeline_fig  # noqa: E402
+from . import plot, report, reproduce, runner, spec, timeline_fig
 
 
 class Usage(Exception):

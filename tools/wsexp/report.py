@@ -11,11 +11,11 @@ per combination of the other dims that vary.
 
 import csv
 import io
-import math
 import os
 import re
 
-from runner import Results, read_json, STATES_OK
+from . import means
+from .runner import Results, read_json, STATES_OK
 
 # name -> (stat column, title, unit, higher is better)
 METRICS = {
@@ -66,18 +66,29 @@ class ReportError(Exception):
 # ---- means ----
 
 def geomean(xs):
-    xs = [x for x in xs if x is not None and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+    """The mean of the values present (None: no result); a value it is not defined for raises MeanError."""
+    xs = [x for x in xs if x is not None]
+    return means.geometric(xs) if xs else None
 
 
 def harmean(xs):
-    xs = [x for x in xs if x is not None and x > 0]
-    return len(xs) / sum(1.0 / x for x in xs) if xs else None
+    xs = [x for x in xs if x is not None]
+    return means.harmonic(xs) if xs else None
 
 
 def arimean(xs):
     xs = [x for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
+    return means.arithmetic(xs) if xs else None
+
+
+def _table_mean(fn, xs, t, where):
+    """fn(xs) for a table cell; a mean that is not defined (a zero in a geometric mean) is no cell,
+    and the table says why under it instead of leaving the value out."""
+    try:
+        return fn(xs)
+    except means.MeanError as e:
+        t.notes.append(f"{where}: {e}")
+        return None
 
 
 # ---- units of the CSV columns ----
@@ -410,6 +421,7 @@ class Table:
         self.cells = {}
         self.failed = {}      # bench -> {col: state}
         self.means = []       # (group, n benchmarks, {mean name: {col: value}})
+        self.notes = []       # why a mean has no value
 
 
 def metric_spec(m):
@@ -463,12 +475,13 @@ def build_tables(data, metrics, column, baseline):
                 ms = {}
                 for c in cols:
                     xs = [t.cells[b][c] for b in members]
+                    at = f"{g}, {c if c is not None else 'value'}"
                     if mode == "norm":
-                        ms.setdefault("geomean", {})[c] = geomean(xs)
-                        ms.setdefault("harmonic mean", {})[c] = harmean(xs)
+                        ms.setdefault("geomean", {})[c] = _table_mean(geomean, xs, t, at)
+                        ms.setdefault("harmonic mean", {})[c] = _table_mean(harmean, xs, t, at)
                     else:
-                        ms.setdefault("mean", {})[c] = arimean(xs)
-                        ms.setdefault("geomean", {})[c] = geomean(xs)
+                        ms.setdefault("mean", {})[c] = _table_mean(arimean, xs, t, at)
+                        ms.setdefault("geomean", {})[c] = _table_mean(geomean, xs, t, at)
                 t.means.append((g, members, ms))
             tables.append(t)
     return tables
@@ -504,6 +517,7 @@ def table_text(t, blocks):
             out.append(f"{b:<{w0}}" + "".join(cells))
         for mname, vals in ms.items():
             out.append(f"{'  ' + mname:<{w0}}" + "".join(f"{fmt(vals[c], t.mode):>{w}}" for c, w in zip(t.cols, widths)))
+    out += [f"  (no mean: {n})" for n in t.notes]
     return "\n".join(out)
 
 
@@ -520,6 +534,8 @@ def table_markdown(t, blocks):
             out.append(f"| {b} | " + " | ".join(cells) + " |")
         for mname, vals in ms.items():
             out.append(f"| *{g} {mname}* | " + " | ".join(fmt(vals[c], t.mode) for c in t.cols) + " |")
+    if t.notes:
+        out += [""] + [f"No mean: {n}." for n in t.notes]
     return "\n".join(out)
 
 

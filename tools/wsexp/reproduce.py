@@ -15,19 +15,15 @@ Stdlib only.
 """
 
 import csv
-import math
+import io
 import os
 import shlex
 import subprocess
 import sys
 import time
 
-import plot
-import report
-import runner
-import seriesfig
-import spec as specmod
-import timeline_fig
+from . import claims, plot, report, runner, seriesfig, timeline_fig
+from . import spec as specmod
 
 
 class ReproError(Exception):
@@ -80,21 +76,13 @@ def _lines(path, raw_text=False):
 
 
 def _sel(text, where):
-    """'sched:lrr,l1d.size:16K' -> {'sched': 'lrr', 'l1d.size': '16K'}"""
-    out = {}
-    for part in [p for p in (text or "").split(",") if p]:
-        d, colon, lab = part.partition(":")
-        if not colon or not d or not lab:
-            raise ReproError(f"{where}: expected DIM:LABEL, got '{part}'")
-        out[d] = lab
-    return out
+    return claims.parse_sel(text, where, ReproError)
 
 
 FIG_KEYS = {"sweep", "title", "paper", "metric", "labels", "series", "where", "norm", "mean", "kind", "groups",
             "ylabel", "note", "needs"}
-CLAIM_KEYS = {"sweep", "text", "figure", "section", "metric", "metric_b", "group", "bench", "agg", "a", "b", "where",
-              "paper", "source", "neutral", "mode", "note", "needs"}
-AGGS = ("hmean", "gmean", "amean", "max", "min")
+CLAIM_KEYS = claims.KEYS
+AGGS = claims.AGGS
 FIG_KEYS |= seriesfig.KEYS   # kind=series: a file a run wrote, over time (seriesfig.py)
 
 
@@ -135,49 +123,6 @@ class Figure:
         self.ylabel = kv.get("ylabel")
         self.note = kv.get("note", "")
         self.needs = kv.get("needs")     # something no label shows: a statistic or benchmark to come
-
-
-class Claim:
-    def __init__(self, cid, kv, where):
-        self.id, self.where = cid, where
-        for k in ("sweep", "metric", "a", "paper", "text"):
-            if k not in kv:
-                raise ReproError(f"{where}: claim {cid} needs {k}=")
-        if ("group" in kv) == ("bench" in kv):
-            raise ReproError(f"{where}: claim {cid} needs exactly one of group= or bench=")
-        self.sweep, self.metric, self.text = kv["sweep"], kv["metric"], kv["text"]
-        self.group, self.bench = kv.get("group"), kv.get("bench")
-        self.agg = kv.get("agg", "amean" if self.group else "value")
-        if self.agg not in AGGS + ("value",):
-            raise ReproError(f"{where}: agg= is one of {', '.join(AGGS)}, value")
-        self.a = _sel(kv["a"], where)
-        self.metric_b = kv.get("metric_b")
-        self.b = _sel(kv.get("b"), where) if kv.get("b") else (dict(self.a) if self.metric_b else None)
-        self.fixed = _sel(kv.get("where"), where)
-        self.needs = kv.get("needs")
-        # a number, or >1 / <1: a direction the paper states without a number (ratio n/a)
-        self.paper_dir = kv["paper"] if kv["paper"] in (">1", "<1") else None
-        if self.paper_dir and not self.b:
-            raise ReproError(f"{where}: paper={kv['paper']} needs a comparison (b= or metric_b=)")
-        try:
-            self.paper = {">1": 2.0, "<1": 0.5}[kv["paper"]] if self.paper_dir else float(kv["paper"])
-        except ValueError:
-            raise ReproError(f"{where}: paper= must be a number, >1 or <1, got '{kv['paper']}'")
-        self.source = kv.get("source", "stated")
-        if self.source not in ("stated", "figure"):
-            raise ReproError(f"{where}: source= is stated (a number in the text) or figure (read off a figure)")
-        try:
-            self.neutral = float(kv["neutral"]) if "neutral" in kv else None
-        except ValueError:
-            raise ReproError(f"{where}: neutral= must be a number (the tolerance around 1)")
-        self.mode = kv.get("mode", "mean-of-ratios")
-        if self.mode not in ("mean-of-ratios", "ratio-of-means", "mean-of-differences"):
-            raise ReproError(f"{where}: mode= is mean-of-ratios, ratio-of-means or mean-of-differences")
-        if self.mode == "mean-of-differences" and self.paper_dir:
-            raise ReproError(f"{where}: mode=mean-of-differences takes a number (paper=)")
-        self.figure = kv.get("figure", "")
-        self.section = kv.get("section", "")
-        self.note = kv.get("note", "")
 
 
 class Paper:
@@ -224,7 +169,7 @@ class Paper:
         self.timelines = []  # `timeline ID ...` lines of figures.txt (timeline_fig.TimelineSpec)
         seen = set()
         for fname, cls, kw_want, keys, out in (("figures.txt", Figure, "figure", FIG_KEYS, self.figures),
-                                               ("claims.txt", Claim, "claim", CLAIM_KEYS, self.claims)):
+                                               ("claims.txt", claims.Claim, "claim", CLAIM_KEYS, self.claims)):
             path = os.path.join(self.dir, fname)
             if not os.path.exists(path):
                 continue
@@ -250,16 +195,19 @@ class Paper:
                     except seriesfig.SeriesError as e:
                         raise ReproError(str(e))
                 else:
-                    obj = cls(w[1], kv, where)
+                    try:
+                        obj = cls(w[1], kv, where)
+                    except claims.ClaimError as e:
+                        raise ReproError(str(e))
                 if obj.sweep not in self.sweeps:
                     raise ReproError(f"{where}: no sweep '{obj.sweep}' in {self.dir} "
                                      f"(sweeps: {', '.join(self.sweeps) or 'none'})")
                 sp = self.sweeps[obj.sweep]
                 dims = {"benchmark", "size", "config", "seed"} | {d.name for d in sp.dims}
-                sels = [obj.fixed] + ([obj.norm] if not isinstance(obj, Claim) else [obj.a] + ([obj.b] if obj.b else []))
-                if not isinstance(obj, Claim) and obj.series_dim:
+                sels = [obj.fixed] + ([obj.norm] if not isinstance(obj, claims.Claim) else [obj.a] + ([obj.b] if obj.b else []))
+                if not isinstance(obj, claims.Claim) and obj.series_dim:
                     sels += [{obj.series_dim: s} for s in obj.series]
-                if not isinstance(obj, Claim) and obj.kind == "series":
+                if not isinstance(obj, claims.Claim) and obj.kind == "series":
                     try:
                         seriesfig.check_sweep(obj, sp)
                     except seriesfig.SeriesError as e:
@@ -275,7 +223,7 @@ class Paper:
                             elif dd and lab not in dd.labels:
                                 raise ReproError(f"{where}: '{lab}' is not a label of {d} in sweep '{obj.sweep}' "
                                                  f"(labels: {', '.join(dd.labels)})")
-                if isinstance(obj, Claim) and obj.group and obj.group != "all":
+                if isinstance(obj, claims.Claim) and obj.group and obj.group != "all":
                     for g in obj.group.split("+"):
                         if g not in sp.groups:
                             raise ReproError(f"{where}: sweep '{obj.sweep}' has no group '{g}' "
@@ -489,20 +437,7 @@ def _stat(metric):
 
 
 def aggregate(vals, how):
-    xs = [v for v in vals if v is not None]
-    if not xs:
-        return None
-    if how == "hmean":
-        return report.harmean(xs)
-    if how == "gmean":
-        return report.geomean(xs)
-    if how == "amean":
-        return report.arimean(xs)
-    if how == "max":
-        return max(xs)
-    if how == "min":
-        return min(xs)
-    raise ValueError(how)
+    return claims.aggregate(vals, how)
 
 
 def claim_value(claim, sp, sd):
@@ -511,42 +446,7 @@ def claim_value(claim, sp, sd):
     stat_b = _stat(claim.metric_b)[0] if claim.metric_b else stat
     benches = [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
                                                  [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
-    sa = dict(claim.fixed, **claim.a)
-    sb = dict(claim.fixed, **claim.b) if claim.b else None
-    per, used, missing = [], [], []
-    va_all, vb_all = [], []
-    for b in benches:
-        va = sd.value(b, sa, stat)
-        vb = sd.value(b, sb, stat_b) if sb else None
-        if va is None or (sb and (vb is None or (vb == 0 and claim.mode != "mean-of-differences"))):
-            missing.append(b)
-            continue
-        used.append(b)
-        va_all.append(va)
-        vb_all.append(vb)
-        per.append(va - vb if sb and claim.mode == "mean-of-differences" else va / vb if sb else va)
-    if not used:
-        return None, used, missing
-    how = "amean" if claim.agg == "value" else claim.agg
-    if sb and claim.mode == "ratio-of-means":
-        num, den = aggregate(va_all, how), aggregate(vb_all, how)
-        return (num / den if num is not None and den else None), used, missing
-    return aggregate(per, how), used, missing
-
-
-def direction(claim, ours):
-    """'yes' / 'no' / 'n/a': for a comparison (b given), does warpsim move the same way from 1 as the paper
-    (within `neutral` of 1 counts as no change; a paper value within it claims no change)?"""
-    if ours is None:
-        return "n/a"
-    if not claim.b:
-        return "n/a"
-    tol = claim.neutral or 0.0
-    ref = 0.0 if claim.mode == "mean-of-differences" else 1.0
-
-    def side(x):
-        return 0 if abs(x - ref) <= tol else (1 if x > ref else -1)
-    return "yes" if side(claim.paper) == side(ours) else "no"
+    return claims.claim_value(claim, benches, sd.value, stat, stat_b)
 
 
 def fmtv(v):
@@ -596,7 +496,14 @@ def figure_data(fig, sp, sd, av):
                     vals.append(v)
             rows.append((b, vals))
         if rows and fig.mean != "none":
-            rows.append((f"{fig.mean}", [aggregate([r[1][i] for r in rows], fig.mean) for i in range(len(names))]))
+            mrow = []
+            for i in range(len(names)):
+                try:
+                    mrow.append(aggregate([r[1][i] for r in rows], fig.mean))
+                except claims.means.MeanError as e:   # shown under the figure, never a silent gap
+                    mrow.append(None)
+                    missing.append(f"no {fig.mean} of {names[i]} in {g}: {e}")
+            rows.append((f"{fig.mean}", mrow))
         if rows:
             blocks.append((g, rows))
     return blocks, names, (f"some series not available: {'; '.join(sorted(set(missing)))}" if missing else None)
@@ -739,12 +646,36 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
     if not pl.backend:
         md += [f"*Figures not drawn: {pl.why}.*", ""]
     md += timeline_fig.report_section(paper.timelines, outdir)  # per-warp timelines (doc/timeline.md)
-    md += ["## Claims", "",
-           "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
-           "Direction agrees: for a comparison, both sides of 1 the same way (within the claim's neutral band, "
-           "if it states one). Ratio: warpsim / paper.", ""]
-    crow, counts, partial = [], {"yes": 0, "no": 0, "n/a": 0, "no result": 0, "not available": 0}, 0
-    claims_csv = []
+    cmd, crows, counts = claims_section(paper, prepared, sds)
+    md += cmd
+    os.makedirs(outdir, exist_ok=True)
+    runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
+    s = io.StringIO()
+    csv.writer(s, lineterminator="\n").writerows([CLAIMS_CSV_HEAD] + crows)
+    runner.atomic_write(os.path.join(outdir, "claims.csv"), s.getvalue())
+    out.write(f"wrote {os.path.join(outdir, 'report.md')}: {nfig} figure(s), {len(paper.claims)} claim(s) "
+              f"({claims.summary(counts)})\n")
+    return counts
+
+
+CLAIMS_CSV_HEAD = ["claim", "paper", "source", "warpsim", "effect_ratio", "verdict", "note"]
+CLAIMS_MD_HEAD = ["id", "claim", "where", "compared", "paper", "warpsim", "effect ratio", "verdict", "note"]
+
+
+def claims_section(paper, prepared, sds):
+    """(report.md lines, claims.csv rows, {verdict: n}) of the paper's claims over the sweeps' data."""
+    md = ["## Claims", "",
+          "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
+          "Effect ratio: (warpsim - 1) / (paper - 1) for a ratio (- 0 for a difference or a value). Verdict: "
+          f"*holds* for an effect ratio of {claims.EFFECT_LOW:g}-{claims.EFFECT_HIGH:g} (a no-change claim: inside "
+          "its band; a qualitative claim: an effect of at least its band, "
+          f"{claims.QUALITATIVE_BAND:.0%} unless stated), *weaker* below, *stronger* above (or outside a no-change "
+          "claim's band), *opposite* on the other side; *no result* when runs are missing or failed, *not "
+          "available* when a technique, statistic or benchmark does not exist yet. Source: *stated* in the text, "
+          "read off a *figure*, or *derived* from stated numbers. A measurement made by two claims is counted "
+          "once.", ""]
+    rows, csv_rows, judged, partial = [], [], [], 0
+    first = {}
     for c in paper.claims:
         sp = next(p for n, p, a, r in prepared if n == c.sweep)
         av = next(a for n, p, a, r in prepared if n == c.sweep)
@@ -758,44 +689,40 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
         if c.fixed:
             what += " (" + ", ".join(f"{d} {lab}" for d, lab in c.fixed.items()) + ")"
         pv = (f"{c.paper_dir} (qualitative)" if c.paper_dir else fmtv(c.paper)) + f" ({c.source})"
+        note = []
+        key = c.measurement() + ((c.paper, c.paper_dir),)
+        if key in first:
+            note.append(f"the same measurement as {first[key]}, counted once")
+        first.setdefault(key, c.id)
         if why:
-            counts["not available"] += 1
-            crow.append((c.id, c.text, where, what, pv, "not available", "-", "-", why))
-            claims_csv.append([c.id, c.paper_dir or c.paper, "", "not available", "", why])
+            judged.append((c, "not available"))
+            rows.append((c.id, c.text, where, what, pv, "not available", "-", "not available", why))
+            csv_rows.append([c.id, c.paper_dir or c.paper, c.source, "", "", "not available", "; ".join([why] + note)])
             continue
-        v, used, missing = claim_value(c, sp, sds[c.sweep])
-        d = direction(c, v) if v is not None else "no result"
-        counts[d] += 1
+        try:
+            v, used, missing = claim_value(c, sp, sds[c.sweep])
+        except claims.means.MeanError as e:
+            v, used, missing = None, [], []
+            note.append(str(e))
+        d, e = claims.verdict(c, v)
+        judged.append((c, d))
         if v is not None and missing:   # computed over part of the group: say so where it shows
             partial += 1
-            d += " (partial)"
-        ratio = v / c.paper if v is not None and c.paper and not c.paper_dir else None
-        note = []
-        if missing:
             note.append("no result: " + ", ".join(missing))
+        if c.outside:
+            note.append(f"outside the paper: {c.outside}")
         if c.note:
             note.append(c.note)
-        crow.append((c.id, c.text, where, what, pv, fmtv(v), d, fmtv(ratio),
-                     "; ".join(note) or "-"))
-        claims_csv.append([c.id, c.paper_dir or c.paper, "" if v is None else f"{v:.10g}", d, "" if ratio is None else f"{ratio:.10g}",
-                           "; ".join(note)])
-    md += [md_table(["id", "claim", "where", "compared", "paper", "warpsim", "direction agrees", "ratio", "note"], crow), ""]
-    md += [f"Claims: {counts['yes']} agree in direction, {counts['no']} do not, {counts['n/a']} are values without a "
-           f"direction, {counts['no result']} have no result yet (runs missing or failed), {counts['not available']} "
-           f"need a technique, statistic or benchmark that does not exist yet."
+        shown = d + (" (partial)" if v is not None and missing else "") + (" (our choice)" if c.outside else "")
+        rows.append((c.id, c.text, where, what, pv, fmtv(v), fmtv(e), shown, "; ".join(note) or "-"))
+        csv_rows.append([c.id, c.paper_dir or c.paper, c.source, "" if v is None else f"{v:.10g}",
+                         "" if e is None else f"{e:.10g}", d, "; ".join(note)])
+    counts = claims.count(judged)
+    md += [md_table(CLAIMS_MD_HEAD, rows), ""]
+    md += [f"Claims: {claims.summary(counts)} ({sum(counts.values())} measurements of {len(paper.claims)} claims)."
            + (f" {partial} of those with a value are computed over part of their group (the note names the "
               f"benchmarks without a result)." if partial else ""), ""]
-    os.makedirs(outdir, exist_ok=True)
-    runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
-    buf = [["claim", "paper", "warpsim", "direction_agrees", "ratio", "note"]] + claims_csv
-    import io
-    s = io.StringIO()
-    csv.writer(s, lineterminator="\n").writerows(buf)
-    runner.atomic_write(os.path.join(outdir, "claims.csv"), s.getvalue())
-    out.write(f"wrote {os.path.join(outdir, 'report.md')}: {nfig} figure(s), {len(paper.claims)} claim(s) "
-              f"({counts['yes']} agree, {counts['no']} do not, {counts['n/a']} values, {counts['no result']} no result, "
-              f"{counts['not available']} not available)\n")
-    return counts
+    return md, csv_rows, counts
 
 
 # ---- --list ----

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-import spec as specmod
+from . import spec as specmod
 
 STATES_OK = ("ok",)
 # state -> what it means (status.json "state")

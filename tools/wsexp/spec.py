@@ -32,6 +32,9 @@ import os
 import re
 
 SIZES = ("tiny", "small", "paper")
+# The most values one A..B range gives: every warp limit or CTA count a study tries fits, and a
+# range past it is a typo (1..99999) that would plan and hash 10^5 labels before saying anything.
+MAX_RANGE = 4096
 # The scheduler axis's shorthand NAME:P sets this key of policy NAME.
 SCHED_PARAM = {"swl": "sched.swl.limit", "two-level": "sched.two-level.group_size"}
 
@@ -134,8 +137,9 @@ def expand_values(token, where):
             a, b, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
             if step <= 0 or b < a:
                 raise SpecError(f"{where}: bad range '{part}' (want A..B or A..B/STEP with A <= B)")
-            if (b - a) // step >= 100000:
-                raise SpecError(f"{where}: range '{part}' is too long")
+            if (b - a) // step >= MAX_RANGE:
+                raise SpecError(f"{where}: range '{part}' is too long ({(b - a) // step + 1} values; at most "
+                                f"{MAX_RANGE}: split the study into several sweeps)")
             out += [prefix + str(v) for v in range(a, b + 1, step)]
         elif part == "":
             raise SpecError(f"{where}: empty value in '{token}'")
