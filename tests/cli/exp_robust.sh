@@ -29,6 +29,26 @@ echo '{"check": "PA' > "$d/r/runs/$id/stats.json"
 expect 0 "4 runs: 3 ok, 1 corrupt.*corrupt +$id: stats.json of a finished run" -- $W report "$d/r" --plot none
 expect 0 "1 run\(s\) in .*: 1 ok; 3 already finished" -- $W sweep "$d/s.sweep" -o "$d/r" -q --retry-failed
 expect 0 "4 runs: 4 ok" -- $W report "$d/r" --plot none
+# a stats.json that parses and says PASS but cannot stand for its run is corrupt, named, and rerun
+# by the next sweep without --retry-failed
+good=$(cat "$d/r/runs/$id/stats.json")
+damage() {  # damage PYTHON-EXPRESSION-ON-s WANT
+  python3 -c "import json,sys; s=json.loads(sys.argv[1]); $1; open(sys.argv[2],'w').write(json.dumps(s))" \
+    "$good" "$d/r/runs/$id/stats.json"
+  expect 0 "4 runs: 3 ok, 1 corrupt.*stats.json of a finished run: $2" -- $W report "$d/r" --plot none
+}
+damage 'del s["gpu"]' "it has no gpu statistics"
+damage 'del s["gpu"]["cycles"]' "gpu.cycles is missing"
+damage 's["gpu"]["ipc_warp_insts_per_cycle"] = "fast"' "gpu.ipc_warp_insts_per_cycle is 'fast', not a number"
+damage 's["gpu"]["l1d_read_mpki"] = None' "gpu.l1d_read_mpki is null"
+damage 's["gpu"]["ipc_warp_insts_per_cycle"] = -1.5' "gpu.ipc_warp_insts_per_cycle is negative"
+damage 's["gpu"]["memory"]["l1d"]["hits"] = -7' "gpu.memory.l1d.hits is negative"
+sed -i 's/"ipc_warp_insts_per_cycle": [0-9.]*/"ipc_warp_insts_per_cycle": NaN/' "$d/r/runs/$id/stats.json"
+expect 0 "4 runs: 3 ok, 1 corrupt.*stats.json of a finished run is missing or unreadable" -- $W report "$d/r" --plot none
+sed -i 's/NaN/Infinity/' "$d/r/runs/$id/stats.json"
+expect 0 "4 runs: 3 ok, 1 corrupt" -- $W report "$d/r" --plot none
+expect 0 "1 run\(s\) in .*: 1 ok; 3 already finished" -- $W sweep "$d/s.sweep" -o "$d/r" -q
+expect 0 "4 runs: 4 ok" -- $W report "$d/r" --plot none
 echo '[1, 2]' > "$d/r/runs/$id/stats.json"
 expect 0 "4 runs: 3 ok, 1 corrupt" -- $W report "$d/r" --plot none
 echo 'not json' > "$d/r/runs/$id/status.json"

@@ -15,6 +15,7 @@ import os
 import re
 
 from . import means
+from . import runner
 from .runner import Results, read_json, STATES_OK
 
 # name -> (stat column, title, unit, higher is better)
@@ -57,6 +58,7 @@ METRICS = {
     "crit_sched_wait_stall": ("gpu.policies.observers.cpl.crit_sched_wait_of_stall", "critical warp's scheduler wait (of its stalls)", "fraction", False),
 }
 BASE_DIMS = ("benchmark", "size", "config", "seed")
+runner.NUMERIC_STATS.update(s for stat, _, _, _ in METRICS.values() for s in stat.split("+"))
 
 
 class ReportError(Exception):
