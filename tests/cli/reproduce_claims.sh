@@ -19,6 +19,7 @@ bench     A  a   g1
 bench     B  b   g1
 bench     C  c   g2
 bench     D  -   "not written"
+input     a  small "the paper's own input of A"
 technique ccws 7 sched.policy=ccws
 S
 cat > "$d/papers/toy/toy.sweep" <<'S'
@@ -88,6 +89,16 @@ grep -q -- "--no-run" "$d/emit.out" || fail "--emit: no follow-up command: $(cat
 [ ! -e "$d/cl/report.md" ] || fail "--emit wrote a report before any run"
 $W reproduce toy --size tiny -o "$d/cs" --emit slurm > "$d/emit.out" 2>&1 || fail "--emit slurm: $(cat "$d/emit.out")"
 grep -q "^#SBATCH --array=0-11$" "$d/cs/sweeps/toy/slurm.sh" || fail "slurm.sh: $(cat "$d/cs/sweeps/toy/slurm.sh")"
+# --size paper runs each benchmark at the input its paper.txt declares (a at small), the others at paper
+$W reproduce toy --size paper -o "$d/ps" --emit parallel > "$d/emit.out" 2>&1 || fail "--size paper: $(cat "$d/emit.out")"
+python3 - "$d/ps/sweeps/toy/plan.json" <<'P' || fail "--size paper sizes"
+import json, sys
+sizes = {(r["benchmark"], r["size"]) for r in json.load(open(sys.argv[1]))["runs"]}
+assert sizes == {("a", "small"), ("b", "paper"), ("c", "paper")}, sizes
+P
+grep -q "| a | .* | \`small\`: the paper's own input of A |" "$d/out/report.md" || fail "report: no input column"
+$W reproduce --list > "$d/list.out" 2>&1
+grep -q "inputs: 1 stated by the paper (report.md lists them); --size paper runs a small" "$d/list.out" || fail "list inputs: $(cat "$d/list.out")"
 # bad input: exit 2, one line naming the problem, never a traceback
 bad() {  # bad WANT-IN-MESSAGE ARGS...
   local want=$1; shift
@@ -110,6 +121,14 @@ sed -i '$d' "$d/papers/toy/claims.txt"
 echo 'claim c10 sweep=toy metric=ipc group=g1 a=sched:lrr paper=lots text=x' >> "$d/papers/toy/claims.txt"
 bad "claims.txt:10: paper= must be a number" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"
+cp "$d/papers/toy/paper.txt" "$d/paper.txt"
+echo 'input zz small' >> "$d/papers/toy/paper.txt"
+bad "paper.txt: input zz: not a benchmark of a bench line (ours: a, b, c)" toy -o "$d/o2"
+cp "$d/paper.txt" "$d/papers/toy/paper.txt"; echo 'input b huge' >> "$d/papers/toy/paper.txt"
+bad "paper.txt:10: input b: unknown size 'huge' (sizes: tiny, small, paper)" toy -o "$d/o2"
+cp "$d/paper.txt" "$d/papers/toy/paper.txt"; echo 'input a tiny' >> "$d/papers/toy/paper.txt"
+bad "paper.txt:10: input a declared twice" toy -o "$d/o2"
+cp "$d/paper.txt" "$d/papers/toy/paper.txt"
 echo 'figure f9 sweep=toy metric=ipc kind=pie' >> "$d/papers/toy/figures.txt"
 bad "figures.txt:3: kind= is bars, lines or series" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/figures.txt"

@@ -133,11 +133,12 @@ class Paper:
             raise ReproError(f"no paper '{name}' (papers: {', '.join(list_papers(root)) or 'none'})")
         self.title, self.source, self.baseline = name, "", ""
         self.benches = []        # (paper name, our name or None, note)
+        self.inputs = {}         # our benchmark -> (size standing for the paper's input, what the paper states)
         self.techniques = []     # (name, issue, [key=value...])
         for where, w in _lines(os.path.join(self.dir, "paper.txt"), raw_text=True):
             kw = w[0]
             try:
-                args = shlex.split(w[1]) if kw in ("bench", "technique") and len(w) > 1 else w[1:]
+                args = shlex.split(w[1]) if kw in ("bench", "input", "technique") and len(w) > 1 else w[1:]
             except ValueError as e:
                 raise ReproError(f"{where}: {e}")
             if kw == "title":
@@ -150,12 +151,27 @@ class Paper:
                 if len(args) < 2:
                     raise ReproError(f"{where}: bench PAPER-NAME OUR-NAME|- [note]")
                 self.benches.append((args[0], None if args[1] == "-" else args[1], " ".join(args[2:])))
+            elif kw == "input":
+                if len(args) < 2:
+                    raise ReproError(f"{where}: input OUR-NAME SIZE [what the paper states]")
+                if args[1] not in specmod.SIZES:
+                    raise ReproError(f"{where}: input {args[0]}: unknown size '{args[1]}' "
+                                     f"(sizes: {', '.join(specmod.SIZES)})")
+                if args[0] in self.inputs:
+                    raise ReproError(f"{where}: input {args[0]} declared twice")
+                self.inputs[args[0]] = (args[1], " ".join(args[2:]))
             elif kw == "technique":
                 if len(args) < 3:
                     raise ReproError(f"{where}: technique NAME ISSUE KEY=VALUE...")
                 self.techniques.append((args[0], args[1], args[2:]))
             else:
-                raise ReproError(f"{where}: unknown statement '{kw}' (valid: title, source, baseline, bench, technique)")
+                raise ReproError(f"{where}: unknown statement '{kw}' (valid: title, source, baseline, bench, input, "
+                                 f"technique)")
+        ours = {o for _, o, _ in self.benches if o}
+        for b in self.inputs:
+            if b not in ours:
+                raise ReproError(f"{os.path.join(self.dir, 'paper.txt')}: input {b}: not a benchmark of a bench line "
+                                 f"(ours: {', '.join(sorted(ours))})")
         self.sweeps = {}
         for fn in sorted(os.listdir(self.dir)):
             if fn.endswith(".sweep"):
@@ -333,6 +349,7 @@ def prepare(paper, size, benches, checker):
                 raise ReproError(f"sweep '{name}': configuration {config} does not build: {msg}")
         av = availability(paper, sp, checker)
         sp.sizes = [size]
+        sp.paper_sizes = {b: s for b, (s, _) in paper.inputs.items()}   # --size paper: each paper's own input
         if benches:
             sp.benchmarks = [b for b in sp.benchmarks if b in benches]
             sp.groups = {g: [b for b in m if b in benches] for g, m in sp.groups.items()}
@@ -591,14 +608,25 @@ def md_table(head, rows):
     return "\n".join(out)
 
 
+def input_text(paper, bench):
+    """What --size paper runs for a benchmark: the size its paper.txt declares and why, or `paper`."""
+    if not bench:
+        return "-"
+    if bench in paper.inputs:
+        s, why = paper.inputs[bench]
+        return f"`{s}`" + (f": {why}" if why else "")
+    return "`paper` (the paper states no input)"
+
+
 def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
     pl = plot.Plotter(plot_which)
     md = [f"# Reproducing {paper.title}", ""]
     md.append(f"Paper text: `{paper.source}`. Size `{size}`. Baseline: {paper.baseline}" if paper.source else
               f"Size `{size}`. Baseline: {paper.baseline}")
     md.append("")
-    md += ["## Benchmarks", "", md_table(["paper", "warpsim", "note"],
-                                          [(p, o or "**missing**", n) for p, o, n in paper.benches]), ""]
+    md += ["## Benchmarks", "", md_table(["paper", "warpsim", "note", "input at --size paper"],
+                                          [(p, o or "**missing**", n, input_text(paper, o))
+                                           for p, o, n in paper.benches]), ""]
     md += ["## Experiments", ""]
     rows = []
     sds = {}
@@ -738,6 +766,10 @@ def do_list(warpsim, out=sys.stdout):
         missing = [pn for pn, o, _ in p.benches if not o]
         out.write(f"  benchmarks: {len(p.benches) - len(missing)} of {len(p.benches)} mapped"
                   + (f" (missing: {', '.join(missing)})" if missing else "") + "\n")
+        if p.inputs:
+            other = [f"{b} {s}" for b, (s, _) in sorted(p.inputs.items()) if s != "paper"]
+            out.write(f"  inputs: {len(p.inputs)} stated by the paper (report.md lists them)"
+                      + (f"; --size paper runs {', '.join(other)}" if other else "") + "\n")
         avs = {}
         for sname, sp in p.sweeps.items():
             av = availability(p, sp, checker)

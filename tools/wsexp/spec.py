@@ -179,6 +179,11 @@ class Spec:
         self.groups = {}        # name -> [benchmarks], file order
         self.report = {}
         self.timeout = None
+        # benchmark -> the size that stands for size `paper` (a paper's own input, from its paper.txt)
+        self.paper_sizes = {}
+
+    def size_of(self, bench, size):
+        return self.paper_sizes.get(bench, size) if size == "paper" else size
 
     def dim(self, name):
         for d in self.dims:
@@ -190,7 +195,8 @@ class Spec:
         return {"name": self.name, "spec": os.path.abspath(self.path), "benchmarks": self.benchmarks,
                 "sizes": self.sizes, "configs": self.configs, "seeds": self.seeds,
                 "dims": [{"name": d.name, "key": d.key, "labels": d.labels, "sets": d.sets} for d in self.dims],
-                "sets": self.sets, "groups": self.groups, "report": self.report, "timeout": self.timeout}
+                "sets": self.sets, "groups": self.groups, "report": self.report, "timeout": self.timeout,
+                "paper_sizes": self.paper_sizes}
 
 
 def parse(path):
@@ -331,7 +337,7 @@ def expand(spec):
                 cpath = config_file(spec, config)
                 for seed in spec.seeds:
                     for sets, labels, ls in combos:
-                        r = Run(b, size, config, seed, spec.sets + sets, labels, ls, cpath)
+                        r = Run(b, spec.size_of(b, size), config, seed, spec.sets + sets, labels, ls, cpath)
                         r.index = len(runs)
                         runs.append(r)
     _link_after(spec, runs)
