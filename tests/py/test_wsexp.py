@@ -5,7 +5,10 @@ expansion, best-of families. Run by tests/cli/wsexp_unit.sh (PYTHONPATH=tools py
 import math
 import unittest
 
-from wsexp import claims, means, report, spec
+import os
+import tempfile
+
+from wsexp import claims, means, plot, report, spec
 
 
 def claim(paper, b="sched:gto", **kv):
@@ -204,6 +207,28 @@ class Families(unittest.TestCase):
         self.assertTrue(report.family_member("swl:16", "swl"))
         self.assertFalse(report.family_member("gto", "swl"))
         self.assertFalse(report.family_member("k8", "swl"))
+
+
+class LogScale(unittest.TestCase):
+    def test_rule(self):
+        self.assertTrue(plot.log_y([0.5, 4655.0, None]))     # MPKI of kmeans beside a streaming kernel
+        self.assertTrue(plot.log_y([0.0, 1.0, 100.0]))       # zeros are not drawn, the rest decide
+        self.assertFalse(plot.log_y([10.0, 20.0, 40.0]))
+        self.assertFalse(plot.log_y([0.0, None]))
+
+    def test_gnuplot_script(self):
+        # the script is written before gnuplot runs; without gnuplot the run fails and the script stays
+        with tempfile.TemporaryDirectory() as d:
+            base = os.path.join(d, "f")
+            try:
+                plot._gp_bars(base, "t", "MPKI", [(None, [("a", [0.5]), ("b", [4655.0]), ("c", [0.0])])], ["lrr"],
+                              None, True)
+            except plot.PlotError:
+                pass
+            gp = open(base + ".gp").read()
+            self.assertIn("set logscale y", gp)
+            self.assertIn("MPKI (log scale)", gp)
+            self.assertNotIn("set yrange [0:*]", gp)
 
 
 if __name__ == "__main__":

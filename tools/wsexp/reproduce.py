@@ -80,7 +80,7 @@ def _sel(text, where):
 
 
 FIG_KEYS = {"sweep", "title", "paper", "metric", "labels", "series", "where", "norm", "mean", "kind", "groups",
-            "ylabel", "note", "needs"}
+            "ylabel", "note", "needs", "yscale"}
 CLAIM_KEYS = claims.KEYS
 AGGS = claims.AGGS
 FIG_KEYS |= seriesfig.KEYS   # kind=series: a file a run wrote, over time (seriesfig.py)
@@ -120,6 +120,10 @@ class Figure:
         if self.kind == "lines" and (not self.series_dim or len(self.metrics) != 1):
             raise ReproError(f"{where}: kind=lines needs series=DIM:... (the x axis) and one metric")
         self.groups = [g for g in kv.get("groups", "").split(",") if g] or None
+        # auto: a log axis when the values span two orders of magnitude (plot.log_y)
+        self.yscale = kv.get("yscale", "auto")
+        if self.yscale not in ("auto", "log", "linear"):
+            raise ReproError(f"{where}: yscale= is auto, log or linear; got '{self.yscale}'")
         self.ylabel = kv.get("ylabel")
         self.note = kv.get("note", "")
         self.needs = kv.get("needs")     # something no label shows: a statistic or benchmark to come
@@ -553,6 +557,7 @@ def draw(fig, blocks, names, outdir, pl):
                 w.writerow([g, b] + ["" if v is None else f"{v:.10g}" for v in vals])
     if not pl.backend:
         return []
+    logy = {"auto": None, "log": True, "linear": False}[fig.yscale]
     if fig.kind == "lines":
         xs = [_num(s.rsplit(":", 1)[-1]) for s in fig.series]
         if any(x is None for x in xs):
@@ -560,9 +565,9 @@ def draw(fig, blocks, names, outdir, pl):
         series = [(b, vals) for g, rows in blocks for b, vals in rows]
         prefix = fig.series[0].rsplit(":", 1)[0] if ":" in fig.series[0] else ""
         xlabel = fig.series_dim + (f" ({prefix}:N)" if prefix else "")
-        return pl.lines(base, title, xlabel, ylabel, xs, series, 1.0 if fig.norm else None)
+        return pl.lines(base, title, xlabel, ylabel, xs, series, 1.0 if fig.norm else None, logy=logy)
     return pl.bars(base, title, ylabel, [(g if len(blocks) > 1 or g != "all" else None, rows) for g, rows in blocks],
-                   names, 1.0 if fig.norm else None)
+                   names, 1.0 if fig.norm else None, logy=logy)
 
 
 def series_report(fig, sd, av, outdir, pl):
