@@ -8,7 +8,7 @@ import unittest
 import os
 import tempfile
 
-from wsexp import claims, means, plot, report, spec
+from wsexp import claims, means, plot, report, runner, spec
 
 
 def claim(paper, b="sched:gto", **kv):
@@ -195,6 +195,23 @@ class Expansion(unittest.TestCase):
                 spec.expand_values(bad, "f.sweep:3")
             self.assertIn(want, str(cm.exception))
             self.assertIn("f.sweep:3", str(cm.exception))
+
+
+class SweepDir(unittest.TestCase):
+    def test_resolved_when_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "p.sweep")
+            with open(path, "w") as f:
+                f.write("name p\nbenchmarks a\naxis sched lrr\nvariant sched st sm.observers=bypass "
+                        "observer.bypass.classes={sweepdir}/classes.cls\n")
+            runs = spec.expand(spec.parse(path))
+            st = [r for r in runs if r.labels["sched"] == "st"][0]
+            self.assertIn("observer.bypass.classes={sweepdir}/classes.cls", st.sets)   # the id keeps it
+            cmd = runner.command("warpsim", st.definition(), "/r/runs/x/stats.json")
+            self.assertIn(f"observer.bypass.classes={d}/classes.cls", cmd)
+            old = dict(st.definition(), sweep_dir=None)                                 # a plan made before
+            with self.assertRaises(RuntimeError):
+                runner.command("warpsim", old, "/r/runs/x/stats.json")
 
 
 class Families(unittest.TestCase):

@@ -323,8 +323,10 @@ def availability(paper, sp, checker):
             # until it has run) is available when the label it reads is
             refs = [lb for dm, lb in specmod.run_refs(d.sets[lab]) if dm == d.name and lb in d.sets]
             lsets = d.sets[refs[0]] if refs else d.sets[lab]
+            here = os.path.dirname(os.path.abspath(sp.path))
             for config in sp.configs:
-                c_ok, c_msg = checker.check(specmod.config_file(sp, config), sp.sets + lsets)
+                c_ok, c_msg = checker.check(specmod.config_file(sp, config),
+                                            specmod.resolve_sweepdir(sp.sets + lsets, here))
                 if not c_ok:
                     ok, msg = False, c_msg
                     break
@@ -348,7 +350,8 @@ def prepare(paper, size, benches, checker):
     out = []
     for name, sp in paper.sweeps.items():
         for config in sp.configs:   # the sweep's own configuration must build, whatever its labels
-            ok, msg = checker.check(specmod.config_file(sp, config), sp.sets)
+            ok, msg = checker.check(specmod.config_file(sp, config),
+                                    specmod.resolve_sweepdir(sp.sets, os.path.dirname(os.path.abspath(sp.path))))
             if not ok:
                 raise ReproError(f"sweep '{name}': configuration {config} does not build: {msg}")
         av = availability(paper, sp, checker)

@@ -228,7 +228,13 @@ def resolved_sets(run, run_dir):
             raise RuntimeError(f"run {run['id']}: {{rundir:{ref}}} names no run of the plan "
                                f"(plan.json predates it: run the sweep file again)")
         return os.path.join(parent, after[ref])
-    return specmod.resolve_rundirs(run["sets"], run_dir, dir_of)
+    sets = run["sets"]
+    if any(specmod.SWEEPDIR in s for s in sets):
+        if not run.get("sweep_dir"):
+            raise RuntimeError(f"run {run['id']}: {specmod.SWEEPDIR} but no sweep folder in the plan "
+                               f"(plan.json predates it: run the sweep file again)")
+        sets = specmod.resolve_sweepdir(sets, run["sweep_dir"])
+    return specmod.resolve_rundirs(sets, run_dir, dir_of)
 
 
 def command(warpsim, run, stats_path):

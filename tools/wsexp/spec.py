@@ -63,8 +63,9 @@ class Dim:
 class Run:
     """One simulation: what to run and where it sits in the matrix."""
 
-    def __init__(self, benchmark, size, config, seed, sets, labels, label_sets, config_path=None):
+    def __init__(self, benchmark, size, config, seed, sets, labels, label_sets, config_path=None, sweep_dir=None):
         self.benchmark = benchmark
+        self.sweep_dir = sweep_dir          # what {sweepdir} stands for (not part of the id)
         self.size = size
         self.config = config              # as written in the spec (part of the id)
         self.config_path = config_path or config   # what warpsim is given (absolute for files)
@@ -80,7 +81,7 @@ class Run:
     def definition(self):
         return {"id": self.id, "index": self.index, "benchmark": self.benchmark, "size": self.size,
                 "config": self.config, "config_path": self.config_path, "seed": self.seed, "sets": self.sets, "labels": self.labels,
-                "label_sets": self.label_sets, "after": self.after}
+                "label_sets": self.label_sets, "after": self.after, "sweep_dir": self.sweep_dir}
 
 
 def _safe(part):
@@ -109,6 +110,15 @@ def make_id(run):
 # run starts after it; e.g. sched.caws.profile={rundir:sched=caws-write}/caws.profile). Ids keep
 # the placeholders as written, so they do not depend on where results go.
 RUNDIR_RE = re.compile(r"\{rundir(?::([^=}]+)=([^}]*))?\}")
+
+
+# `{sweepdir}` is the folder of the sweep file: a file that belongs with it (a paper folder's class
+# file) is found wherever the sweep is run from. Kept as written in ids, replaced when a run starts.
+SWEEPDIR = "{sweepdir}"
+
+
+def resolve_sweepdir(sets, sweep_dir):
+    return [s.replace(SWEEPDIR, sweep_dir) for s in sets]
 
 
 def run_refs(sets):
@@ -337,7 +347,8 @@ def expand(spec):
                 cpath = config_file(spec, config)
                 for seed in spec.seeds:
                     for sets, labels, ls in combos:
-                        r = Run(b, spec.size_of(b, size), config, seed, spec.sets + sets, labels, ls, cpath)
+                        r = Run(b, spec.size_of(b, size), config, seed, spec.sets + sets, labels, ls, cpath,
+                                os.path.dirname(os.path.abspath(spec.path)))
                         r.index = len(runs)
                         runs.append(r)
     _link_after(spec, runs)
