@@ -6,9 +6,11 @@ import math
 import unittest
 
 import os
+import random
+import shlex
 import tempfile
 
-from wsexp import claims, means, plot, report, runner, spec
+from wsexp import claims, means, plot, report, runner, spec, words
 
 
 def claim(paper, b="sched:gto", **kv):
@@ -212,6 +214,27 @@ class SweepDir(unittest.TestCase):
             old = dict(st.definition(), sweep_dir=None)                                 # a plan made before
             with self.assertRaises(RuntimeError):
                 runner.command("warpsim", old, "/r/runs/x/stats.json")
+
+
+class Words(unittest.TestCase):
+    def test_as_shlex(self):
+        rnd = random.Random(7)
+        alpha = "ab \"'\\#=\t"
+        cases = ['claim c1 text="a b" x', "a 'b c' d", "a # c", 'x "a\\"b" y', '"a\\\\" b', "a\\ b"]
+        cases += ["".join(rnd.choice(alpha) for _ in range(rnd.randint(0, 16))) for _ in range(3000)]
+        for c in cases:
+            try:
+                want = shlex.split(c, comments=True)
+            except ValueError:
+                with self.assertRaises(words.WordsError, msg=repr(c)):
+                    words.split(c)
+                continue
+            self.assertEqual(words.split(c), want, repr(c))
+
+    def test_long_line(self):
+        w = words.split('claim c1 text="' + "x" * (2 << 20) + '" paper=1')
+        self.assertEqual(len(w), 4)
+        self.assertEqual(len(w[2]), 5 + (2 << 20))
 
 
 class Families(unittest.TestCase):

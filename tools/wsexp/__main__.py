@@ -32,6 +32,13 @@ class Parser(argparse.ArgumentParser):
         raise Usage(f"{self.prog}: {message}")
 
 
+def _seconds(v):
+    why = spec.timeout_problem(v)
+    if why:
+        raise argparse.ArgumentTypeError(why)
+    return float(v)
+
+
 def _jobs(v):
     try:
         n = int(v)
@@ -57,7 +64,7 @@ def cmd_sweep(argv):
     p.add_argument("-o", "--out", help="result directory (default results/<name>)")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, help="parallel runs (default: all cores)")
     p.add_argument("--retry-failed", action="store_true", help="run failed runs again")
-    p.add_argument("--timeout", type=float, help="seconds per run (overrides the sweep file)")
+    p.add_argument("--timeout", type=_seconds, help="seconds per run (overrides the sweep file)")
     p.add_argument("--dry-run", action="store_true", help="list the runs and their state; run nothing")
     p.add_argument("--report", action="store_true", help="run `warpsim report` on the results afterwards")
     p.add_argument("--emit", choices=("slurm", "parallel"), help="write a cluster run list instead of running")

@@ -24,6 +24,7 @@ import time
 
 from . import claims, plot, report, runner, seriesfig, timeline_fig
 from . import spec as specmod
+from . import words as wordsmod
 
 
 class ReproError(Exception):
@@ -56,10 +57,23 @@ def _lines(path, raw_text=False):
     """(where, words) per non-empty line ('#' starts a comment; words split as a shell would);
     raw_text: (where, [keyword, rest of the line]) instead (free text with apostrophes)."""
     try:
-        with open(path) as f:
-            text = f.read()
+        if not os.path.isfile(path):
+            raise ReproError(f"cannot read {path}: "
+                             + ("not a regular file" if os.path.exists(path) else "No such file or directory"))
+        if os.path.getsize(path) > (16 << 20):
+            raise ReproError(f"cannot read {path}: larger than 16 MiB")
+        with open(path, "rb") as f:
+            data = f.read(16 << 20)
     except OSError as e:
         raise ReproError(f"cannot read {path}: {e.strerror}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ReproError(f"{path}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x})")
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise ReproError(f"{path}:{line}: a NUL byte (not a text file)")
     for n, raw in enumerate(text.splitlines(), 1):
         where = f"{path}:{n}"
         if raw_text:
@@ -68,8 +82,8 @@ def _lines(path, raw_text=False):
                 yield where, words
             continue
         try:
-            words = shlex.split(raw, comments=True)
-        except ValueError as e:
+            words = wordsmod.split(raw)
+        except wordsmod.WordsError as e:
             raise ReproError(f"{where}: {e}")
         if words:
             yield where, words
@@ -129,6 +143,23 @@ class Figure:
         self.needs = kv.get("needs")     # something no label shows: a statistic or benchmark to come
 
 
+def check_metric(m, where):
+    """A metric of a claim or figure: a name report.py knows (ipc, l1d_mpki, ...) or statistics'
+    dotted names joined by + (gpu.cycles, gpu.policies.observers.x.y); a misspelled name is an error
+    here, not a "no result" in the report."""
+    if m is None:
+        return
+    name = m.partition(":")[0]
+    if name in report.METRICS:
+        return
+    bad = [p for p in name.split("+") if "." not in p or not p.strip(".") or " " in p]
+    if bad:
+        import difflib
+        close = difflib.get_close_matches(bad[0], list(report.METRICS), 3)
+        raise ReproError(f"{where}: unknown metric '{bad[0]}'" + (f" (did you mean {', '.join(close)}?)" if close else "")
+                         + f"; metrics: {', '.join(report.METRICS)}; or a statistic's dotted name (gpu.cycles)")
+
+
 class Paper:
     def __init__(self, name, root=None):
         self.name = name
@@ -142,7 +173,7 @@ class Paper:
         for where, w in _lines(os.path.join(self.dir, "paper.txt"), raw_text=True):
             kw = w[0]
             try:
-                args = shlex.split(w[1]) if kw in ("bench", "input", "technique") and len(w) > 1 else w[1:]
+                args = wordsmod.split(w[1]) if kw in ("bench", "input", "technique") and len(w) > 1 else w[1:]
             except ValueError as e:
                 raise ReproError(f"{where}: {e}")
             if kw == "title":
@@ -248,6 +279,19 @@ class Paper:
                         if g not in sp.groups:
                             raise ReproError(f"{where}: sweep '{obj.sweep}' has no group '{g}' "
                                              f"(groups: {', '.join(sp.groups)})")
+                if isinstance(obj, claims.Claim):
+                    for m in (obj.metric, obj.metric_b):
+                        check_metric(m, where)
+                    if obj.bench and obj.bench not in sp.benchmarks:
+                        raise ReproError(f"{where}: sweep '{obj.sweep}' has no benchmark '{obj.bench}' "
+                                         f"(benchmarks: {', '.join(sp.benchmarks)})")
+                elif obj.kind != "series":
+                    for m in obj.metrics:
+                        check_metric(m, where)
+                    for g in obj.groups or []:
+                        if g != "all" and g not in sp.groups:
+                            raise ReproError(f"{where}: sweep '{obj.sweep}' has no group '{g}' "
+                                             f"(groups: {', '.join(list(sp.groups) + ['all'])})")
                 out.append(obj)
 
     def technique_for(self, sets):
@@ -448,6 +492,10 @@ class SweepData:
         if not ok or len(ok) < len(cands):
             return None   # a member failed or has not run: no best yet
         return _get(max(ok, key=lambda r: r.value(ipc)), stat)
+
+    def has_stat(self, stat):
+        """Does a finished run of the sweep hold this statistic? (False when none has finished.)"""
+        return bool(self.data) and any(r.value(stat) is not None for r in self.data.rows)
 
     def wall(self):
         if not self.data:
@@ -740,6 +788,11 @@ def claims_section(paper, prepared, sds):
         except claims.means.MeanError as e:
             v, used, missing = None, [], []
             note.append(str(e))
+        if v is None and not note:
+            absent = [s for m in (c.metric, c.metric_b) if m for s in _stat(m)[0].split("+")
+                      if not sds[c.sweep].has_stat(s)]
+            if absent:
+                note.append(f"no finished run has the statistic {', '.join(absent)}")
         d, e = claims.verdict(c, v)
         judged.append((c, d))
         if v is not None and missing:   # computed over part of the group: say so where it shows

@@ -170,6 +170,19 @@ def _sched_sets(label, where):
     return sets
 
 
+MAX_TIMEOUT = 30 * 24 * 3600   # a month: past it a timeout is a typo, not a limit
+
+
+def timeout_problem(text):
+    """Why `text` is not a run's time limit in seconds, or None (the sweep file and --timeout)."""
+    if not re.fullmatch(r"\d+(\.\d+)?", text):
+        return f"expected a number of seconds greater than 0, got '{text}'"
+    v = float(text)
+    if v <= 0 or v > MAX_TIMEOUT:
+        return f"{text} seconds is out of range (0 < seconds <= {MAX_TIMEOUT})"
+    return None
+
+
 def _check_set(s, where):
     if "=" not in s or s.startswith("="):
         raise SpecError(f"{where}: expected KEY=VALUE, got '{s}'")
@@ -303,8 +316,11 @@ def parse_text(text, path="<sweep>"):
                     raise SpecError(f"{where}: report takes KEY=VALUE (baseline=, column=, metrics=)")
                 spec.report[k] = v
         elif kw == "timeout":
-            if len(args) != 1 or not re.fullmatch(r"\d+(\.\d+)?", args[0]):
+            if len(args) != 1:
                 raise SpecError(f"{where}: timeout SECONDS")
+            why = timeout_problem(args[0])
+            if why:
+                raise SpecError(f"{where}: timeout: {why}")
             spec.timeout = float(args[0])
         else:
             raise SpecError(f"{where}: unknown statement '{kw}' (valid: name, benchmarks, size, config, seed, "
