@@ -157,6 +157,30 @@ def fmt_time(s):
     return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
 
 
+def _str_map(m):
+    return isinstance(m, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in m.items())
+
+
+def _plan_spec_ok(sp):
+    """The parts of a plan's spec the reports read: dims [{name, labels, sets}], groups {name: [bench]}."""
+    dims = sp.get("dims", [])
+    if not isinstance(dims, list):
+        return False
+    for d in dims:
+        if not isinstance(d, dict) or not isinstance(d.get("name"), str):
+            return False
+        sets = d.get("sets", {})
+        if not isinstance(sets, dict) or not all(isinstance(v, list) and all(isinstance(s, str) for s in v)
+                                                 for v in sets.values()):
+            return False
+        if not isinstance(d.get("labels", []), list):
+            return False
+    groups = sp.get("groups") or {}
+    return isinstance(groups, dict) and all(isinstance(v, list) and all(isinstance(b, str) for b in v)
+                                            for v in groups.values()) \
+        and isinstance(sp.get("report") or {}, dict)
+
+
 class Results:
     """A sweep's result directory."""
 
@@ -212,7 +236,14 @@ class Results:
                     or not isinstance(r["id"], str) or "/" in r["id"] or r["id"] in ("", ".", ".."):
                 raise RuntimeError(f"{self.plan_path}: a run of the wrong shape (plan.json is damaged; "
                                    f"run the sweep file again to rewrite it)")
-        if not isinstance(plan.get("spec", {}), dict):
+        for r in plan["runs"]:
+            if not all(isinstance(r.get(k), str) for k in ("benchmark", "size", "config", "config_path")) \
+                    or not all(isinstance(s, str) for s in r["sets"]) \
+                    or not _str_map(r.get("labels", {})) or not isinstance(r.get("after") or {}, dict):
+                raise RuntimeError(f"{self.plan_path}: a run of the wrong shape (plan.json is damaged; "
+                                   f"run the sweep file again to rewrite it)")
+        sp = plan.get("spec", {})
+        if not isinstance(sp, dict) or not _plan_spec_ok(sp):
             raise RuntimeError(f"{self.plan_path}: its spec is of the wrong shape (plan.json is damaged)")
         return plan
 
