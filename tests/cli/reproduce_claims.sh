@@ -72,6 +72,27 @@ for want in ("| claim |", "| effect ratio | verdict |", "**missing**", "needs cc
 P
 # no run of the unavailable scheduler was made
 ! grep -rq "sched.policy=ccws" "$d/out/sweeps/toy/manifest.tsv" || fail "ccws runs were planned"
+# --doc: the results part of a reference doc rewritten from the results folders (the hand-written part
+# above the marker kept), with the verdict counts per paper and the commit that made the results
+mkdir -p "$d/res" && cp -r "$d/out" "$d/res/toy-tiny"
+python3 - "$d/res/toy-tiny/provenance.json" <<'P'
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["paper"] == "toy" and p["size"] == "tiny" and "commit" in p, p
+P
+printf '# Reference\nhand-written text\n\n%s\nold results\n' "$(PYTHONPATH=tools python3 -c 'from wsexp import reprodoc; print(reprodoc.MARK)')" > "$d/doc.md"
+$W reproduce --doc "$d/doc.md" --size tiny --results "$d/res" > "$d/doc.out" 2>&1 || fail "--doc: $(cat "$d/doc.out")"
+grep -q "^toy: 5 hold, 1 weaker, 0 stronger, 1 opposite, 0 no result, 2 not available" "$d/doc.out" || fail "--doc out: $(cat "$d/doc.out")"
+grep -q "^hand-written text$" "$d/doc.md" || fail "--doc lost the reference part"
+! grep -q "old results" "$d/doc.md" || fail "--doc kept the old results"
+grep -q "^| toy | 5 | 1 | 0 | 1 | 0 | 2 |$" "$d/doc.md" || fail "--doc summary: $(cat "$d/doc.md")"
+grep -q "^### toy: Toy paper" "$d/doc.md" && grep -q "^| c1 | gto over lrr, hmean |" "$d/doc.md" || fail "--doc claims: $(cat "$d/doc.md")"
+grep -q "at commit " "$d/doc.md" || fail "--doc: no commit"
+cp "$d/doc.md" "$d/doc1.md"
+$W reproduce --doc "$d/doc.md" --size tiny --results "$d/res" > /dev/null 2>&1 && cmp -s "$d/doc.md" "$d/doc1.md" || fail "--doc twice differs"
+printf 'no marker\n' > "$d/nomark.md"
+set +e; $W reproduce --doc "$d/nomark.md" --size tiny --results "$d/res" > "$d/nm.out" 2>&1; rc=$?; set -e
+[ $rc = 2 ] && grep -q "nomark.md: no marker line" "$d/nm.out" || fail "--doc without marker: $rc $(cat "$d/nm.out")"
 # --no-run reports again from the same results, identically
 cp "$d/out/claims.csv" "$d/claims1.csv"
 $W reproduce toy --size tiny -o "$d/out" --no-run --plot none > "$d/rerun.out" 2>&1 || fail "--no-run: $(cat "$d/rerun.out")"

@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 
-from . import plot, report, reproduce, runner, spec, timeline_fig
+from . import claims, plot, report, reprodoc, reproduce, runner, spec, timeline_fig
 
 
 class Usage(Exception):
@@ -356,9 +356,19 @@ def cmd_reproduce(argv):
     p.add_argument("--sweeps", help="comma list: run only these sweeps of the paper (the report covers all)")
     p.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"))
     p.add_argument("-q", "--quiet", action="store_true", help="no per-run lines")
+    p.add_argument("--doc", metavar="FILE", help="rewrite FILE's results part (doc/reproducing.md) from the results "
+                   "folders of every paper (or PAPER) at --size under --results; runs nothing")
+    p.add_argument("--results", default=os.path.join("results", "reproduce"),
+                   help="--doc: the folder holding <paper>-<size>/ (default results/reproduce)")
     a = p.parse_args(argv)
     a.jobs = a.jobs or default_jobs()
     try:
+        if a.doc:
+            res = reprodoc.generate(a.doc, a.size, a.results, runner.default_warpsim(), [a.paper] if a.paper else None)
+            for name, counts in res.items():
+                print(f"{name}: " + (claims.summary(counts) if counts else "not run"))
+            print(f"wrote {a.doc}")
+            return 0
         return reproduce.main(a, runner.default_warpsim())
     except reproduce.ReproError as e:
         raise Usage(f"warpsim reproduce: {e}")

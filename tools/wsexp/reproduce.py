@@ -239,6 +239,7 @@ def claim_value(claim, sp, sd):
 def fmtv(v):
     if v is None:
         return "-"
+    v = v + 0.0   # -0.0 prints as 0.000
     a = abs(v)
     return f"{v:.3f}" if a < 10 else f"{v:.2f}" if a < 100 else f"{v:.1f}" if a < 1000 else f"{v:.0f}"
 
@@ -465,7 +466,7 @@ def claims_section(paper, prepared, sds):
     """(report.md lines, claims.csv rows, {verdict: n}) of the paper's claims over the sweeps' data."""
     md = ["## Claims", "",
           "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
-          "Effect ratio: (warpsim - 1) / (paper - 1) for a ratio (- 0 for a difference or a value). Verdict: "
+          "Effect ratio: (warpsim - r) / (paper - r), r = 1 for a ratio, 0 for a difference or a value. Verdict: "
           f"*holds* for an effect ratio of {claims.EFFECT_LOW:g}-{claims.EFFECT_HIGH:g} (a no-change claim: inside "
           "its band; a qualitative claim: an effect of at least its band, "
           f"{claims.QUALITATIVE_BAND:.0%} unless stated), *weaker* below, *stronger* above (or outside a no-change "
@@ -576,6 +577,36 @@ def do_list(warpsim, out=sys.stdout):
     return 0
 
 
+# ---- provenance: which commit made a results folder (reprodoc.py states it) ----
+
+PROVENANCE = "provenance.json"
+
+
+def source_commit():
+    """The project's commit (with '+changes' when the tree differs from it), or None."""
+    root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    try:
+        rev = subprocess.run(["git", "-C", root, "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                             text=True, timeout=30)
+        if rev.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30)
+        return rev.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def write_provenance(outdir, paper, size):
+    """Which commit and command made a results folder: the doc states it once."""
+    os.makedirs(outdir, exist_ok=True)
+    runner.write_json(os.path.join(outdir, PROVENANCE),
+                      {"paper": paper, "size": size, "commit": source_commit(),
+                       "command": f"warpsim reproduce {paper} --size {size}",
+                       "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+
+
+
 # ---- entry point ----
 
 def main(args, warpsim):
@@ -615,6 +646,8 @@ def main(args, warpsim):
             sys.stderr.write(f"timeline figure failed: {msg}\n")
             rc = rc or 1
     wall = time.time() - t0
+    if not args.no_run and not only and not benches:   # a whole paper's runs: say which commit made them
+        write_provenance(outdir, paper.name, args.size)
     write_report(paper, prepared, outdir, args.size, args.plot)
     if not args.no_run:
         sys.stderr.write(f"reproduce {paper.name} --size {args.size}: {runner.fmt_time(wall)} wall\n")
