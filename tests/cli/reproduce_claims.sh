@@ -120,6 +120,10 @@ P
 grep -q "| a | .* | \`small\`: the paper's own input of A |" "$d/out/report.md" || fail "report: no input column"
 $W reproduce --list > "$d/list.out" 2>&1
 grep -q "inputs: 1 stated by the paper (report.md lists them); --size paper runs a small" "$d/list.out" || fail "list inputs: $(cat "$d/list.out")"
+# --estimate: runs per sweep and the single-core hours from measured instruction counts and speed
+$W reproduce toy --size tiny -o "$d/est" --estimate > "$d/est.out" 2>&1 || fail "--estimate: $(cat "$d/est.out")"
+grep -Eq "^toy +12 +0\.00$" "$d/est.out" && grep -Eq "^total +12 +0\.00$" "$d/est.out" || fail "--estimate: $(cat "$d/est.out")"
+[ -s "$d/est/estimate-cache.json" ] && [ ! -e "$d/est/sweeps" ] || fail "--estimate ran the sweep or kept no measurements"
 # bad input: exit 2, one line naming the problem, never a traceback
 bad() {  # bad WANT-IN-MESSAGE ARGS...
   local want=$1; shift

@@ -356,6 +356,8 @@ def cmd_reproduce(argv):
     p.add_argument("--sweeps", help="comma list: run only these sweeps of the paper (the report covers all)")
     p.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"))
     p.add_argument("-q", "--quiet", action="store_true", help="no per-run lines")
+    p.add_argument("--estimate", action="store_true", help="print the single-core hours the paper's runs need "
+                   "at --size (measured: functional runs for the instruction counts, timed tiny runs for the speed)")
     p.add_argument("--doc", metavar="FILE", help="rewrite FILE's results part (doc/reproducing.md) from the results "
                    "folders of every paper (or PAPER) at --size under --results; runs nothing")
     p.add_argument("--results", default=os.path.join("results", "reproduce"),

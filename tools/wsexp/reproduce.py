@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from . import claims, plot, report, runner, seriesfig, timeline_fig
+from . import claims, estimate, plot, report, runner, seriesfig, timeline_fig
 from . import spec as specmod
 
 
@@ -632,6 +632,18 @@ def main(args, warpsim):
         raise ReproError(f"--sweeps: no sweep {', '.join(bad)} in {paper.name} (sweeps: {', '.join(paper.sweeps)})")
     checker = Checker(warpsim)
     prepared = prepare(paper, args.size, benches, checker)
+    if getattr(args, "estimate", False):
+        if only:
+            prepared = [p for p in prepared if p[0] in only]
+        os.makedirs(outdir, exist_ok=True)
+        sys.stdout.write(f"{paper.name} at --size {args.size}: warp instructions of each benchmark (functional "
+                         f"runs) over its timing speed at tiny\n")
+        try:
+            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout)
+        except estimate.EstimateError as e:
+            sys.stderr.write(f"warpsim reproduce --estimate: {e}\n")
+            return 1
+        return 0
     t0 = time.time()
     times, rc = {}, 0
     if not args.no_run:
