@@ -43,9 +43,10 @@ claim c6 sweep=toy text="ccws over gto" metric=ipc group=g1 agg=hmean a=sched:cc
 claim c7 sweep=toy text="max over g1+g2" metric=ipc group=g1+g2 agg=max a=sched:gto b=sched:lrr paper=2.5
 claim c8 sweep=toy text="difference" metric=ipc group=g2 agg=amean mode=mean-of-differences a=sched:swl:4 b=sched:lrr paper=-1
 claim c9 sweep=toy text="a statistic to come" metric=ipc group=g1 a=sched:lrr paper=0.5 needs="a statistic (issue 9)"
+claim c10 sweep=toy text="Best-SWL limit of b" metric=best_param bench=b agg=value a=sched:best:swl paper=2
 S
 $W reproduce toy --size tiny -o "$d/out" -j 2 --plot none -q > "$d/run.out" 2>&1 || fail "reproduce: $(cat "$d/run.out")"
-grep -q "9 claim(s) (5 hold, 1 weaker, 0 stronger, 1 opposite, 0 no result, 2 not available)" "$d/run.out" || fail "summary: $(cat "$d/run.out")"
+grep -q "10 claim(s) (6 hold, 1 weaker, 0 stronger, 1 opposite, 0 no result, 2 not available)" "$d/run.out" || fail "summary: $(cat "$d/run.out")"
 python3 - "$d/out" <<'P'
 import csv, sys
 out = sys.argv[1]
@@ -61,6 +62,7 @@ assert rows["c6"]["verdict"] == "not available" and "needs ccws (issue 7)" in ro
 near(rows["c7"]["warpsim"], 2.0); assert rows["c7"]["verdict"] == "holds"; near(rows["c7"]["effect_ratio"], 1 / 1.5)
 near(rows["c8"]["warpsim"], -2.0); assert rows["c8"]["verdict"] == "holds"; near(rows["c8"]["effect_ratio"], 2.0)
 assert rows["c9"]["verdict"] == "not available" and "a statistic (issue 9)" in rows["c9"]["note"]
+near(rows["c10"]["warpsim"], 2.0); assert rows["c10"]["verdict"] == "holds"   # b: swl:2 4.0 > swl:4 2.0
 f = {(r["group"], r["benchmark"]): r for r in csv.DictReader(open(f"{out}/figures/f1.csv"))}
 assert list(f[("g1", "a")].keys()) == ["group", "benchmark", "lrr", "gto"], f[("g1", "a")].keys()
 near(f[("g1", "a")]["gto"], 2.0); near(f[("g1", "b")]["gto"], 0.5); near(f[("g1", "gmean")]["gto"], 1.0)
@@ -82,10 +84,10 @@ assert p["paper"] == "toy" and p["size"] == "tiny" and "commit" in p, p
 P
 printf '# Reference\nhand-written text\n\n%s\nold results\n' "$(PYTHONPATH=tools python3 -c 'from wsexp import reprodoc; print(reprodoc.MARK)')" > "$d/doc.md"
 $W reproduce --doc "$d/doc.md" --size tiny --results "$d/res" > "$d/doc.out" 2>&1 || fail "--doc: $(cat "$d/doc.out")"
-grep -q "^toy: 5 hold, 1 weaker, 0 stronger, 1 opposite, 0 no result, 2 not available" "$d/doc.out" || fail "--doc out: $(cat "$d/doc.out")"
+grep -q "^toy: 6 hold, 1 weaker, 0 stronger, 1 opposite, 0 no result, 2 not available" "$d/doc.out" || fail "--doc out: $(cat "$d/doc.out")"
 grep -q "^hand-written text$" "$d/doc.md" || fail "--doc lost the reference part"
 ! grep -q "old results" "$d/doc.md" || fail "--doc kept the old results"
-grep -q "^| toy | 5 | 1 | 0 | 1 | 0 | 2 |$" "$d/doc.md" || fail "--doc summary: $(cat "$d/doc.md")"
+grep -q "^| toy | 6 | 1 | 0 | 1 | 0 | 2 |$" "$d/doc.md" || fail "--doc summary: $(cat "$d/doc.md")"
 grep -q "^### toy: Toy paper" "$d/doc.md" && grep -q "^| c1 | gto over lrr, hmean |" "$d/doc.md" || fail "--doc claims: $(cat "$d/doc.md")"
 grep -q "at commit " "$d/doc.md" || fail "--doc: no commit"
 cp "$d/doc.md" "$d/doc1.md"
@@ -101,7 +103,7 @@ $W reproduce --list > "$d/list.out" 2>&1 || fail "--list: $(cat "$d/list.out")"
 grep -q "^toy: Toy paper" "$d/list.out" || fail "list: $(cat "$d/list.out")"
 grep -Eq "Figure 1 +partly available +IPC over lrr \[needs ccws \(issue 7\)\]" "$d/list.out" || fail "list figure: $(cat "$d/list.out")"
 grep -Eq "Figure 2 +not available" "$d/list.out" || fail "list figure 2: $(cat "$d/list.out")"
-grep -q "claims: 9, 7 available now, 2 need a technique" "$d/list.out" || fail "list claims: $(cat "$d/list.out")"
+grep -q "claims: 10, 8 available now, 2 need a technique" "$d/list.out" || fail "list claims: $(cat "$d/list.out")"
 grep -q "missing: D" "$d/list.out" || fail "list benchmarks: $(cat "$d/list.out")"
 # --emit: one cluster run list per sweep (only what is available), and how to report afterwards
 $W reproduce toy --size tiny -o "$d/cl" --emit parallel > "$d/emit.out" 2>&1 || fail "--emit parallel: $(cat "$d/emit.out")"
@@ -137,14 +139,14 @@ bad "which paper"
 bad "--benchmarks: zz not in any sweep" toy --benchmarks zz -o "$d/o2"
 bad "--sweeps: no sweep qq" toy --sweeps qq -o "$d/o2"
 bad "invalid choice" toy --size huge
-echo 'claim c10 sweep=toy metric=ipc group=g9 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
-bad "claims.txt:10: sweep 'toy' has no group 'g9'" toy -o "$d/o2"
+echo 'claim c11 sweep=toy metric=ipc group=g9 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:11: sweep 'toy' has no group 'g9'" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"
-echo 'claim c10 sweep=toy metric=ipc group=g1 a=sched:zzz paper=1 text=x' >> "$d/papers/toy/claims.txt"
-bad "claims.txt:10: 'zzz' is not a label of sched" toy -o "$d/o2"
+echo 'claim c11 sweep=toy metric=ipc group=g1 a=sched:zzz paper=1 text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:11: 'zzz' is not a label of sched" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"
-echo 'claim c10 sweep=toy metric=ipc group=g1 a=sched:lrr paper=lots text=x' >> "$d/papers/toy/claims.txt"
-bad "claims.txt:10: paper= must be a number" toy -o "$d/o2"
+echo 'claim c11 sweep=toy metric=ipc group=g1 a=sched:lrr paper=lots text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:11: paper= must be a number" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"
 cp "$d/papers/toy/paper.txt" "$d/paper.txt"
 echo 'input zz small' >> "$d/papers/toy/paper.txt"
@@ -154,14 +156,14 @@ bad "paper.txt:10: input b: unknown size 'huge' (sizes: tiny, small, paper)" toy
 cp "$d/paper.txt" "$d/papers/toy/paper.txt"; echo 'input a tiny' >> "$d/papers/toy/paper.txt"
 bad "paper.txt:10: input a declared twice" toy -o "$d/o2"
 cp "$d/paper.txt" "$d/papers/toy/paper.txt"
-echo 'claim c10 sweep=toy metric=l1d_mpkii group=g1 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
-bad "claims.txt:10: unknown metric 'l1d_mpkii' (did you mean l1d_mpki" toy -o "$d/o2"
+echo 'claim c11 sweep=toy metric=l1d_mpkii group=g1 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:11: unknown metric 'l1d_mpkii' (did you mean l1d_mpki" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"
-echo 'claim c10 sweep=toy metric=ipc bench=zz a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
-bad "claims.txt:10: sweep 'toy' has no benchmark 'zz' (benchmarks: a, b, c)" toy -o "$d/o2"
+echo 'claim c11 sweep=toy metric=ipc bench=zz a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:11: sweep 'toy' has no benchmark 'zz' (benchmarks: a, b, c)" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"
-echo 'claim c10 sweep=toy metric=ipc group=g1 a=sched:gto b=sched:lrr paper=inf text=x' >> "$d/papers/toy/claims.txt"
-bad "claims.txt:10: paper= must be a finite number, got 'inf'" toy -o "$d/o2"
+echo 'claim c11 sweep=toy metric=ipc group=g1 a=sched:gto b=sched:lrr paper=inf text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:11: paper= must be a finite number, got 'inf'" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"
 echo 'figure f9 sweep=toy metric=ipc series=sched:lrr groups=g1,g7' >> "$d/papers/toy/figures.txt"
 bad "figures.txt:3: sweep 'toy' has no group 'g7' (groups: g1, g2, all)" toy -o "$d/o2"
@@ -169,14 +171,17 @@ sed -i '$d' "$d/papers/toy/figures.txt"
 echo 'figure f9 sweep=toy metric=ipcc series=sched:lrr' >> "$d/papers/toy/figures.txt"
 bad "figures.txt:3: unknown metric 'ipcc' (did you mean ipc" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/figures.txt"
+echo 'claim c11 sweep=toy metric=best_param bench=a a=sched:gto paper=1 text=x' >> "$d/papers/toy/claims.txt"
+bad "claims.txt:11: metric=best_param is the N of a best:P label's choice" toy -o "$d/o2"
+sed -i '$d' "$d/papers/toy/claims.txt"
 printf '# caf\xe9\n' >> "$d/papers/toy/figures.txt"
 bad "figures.txt:3: not UTF-8 text (byte 0xe9)" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/figures.txt"
 # a dotted statistic no run has: named in the claim's note
-echo 'claim c10 sweep=toy metric=gpu.no_such_stat group=g1 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
+echo 'claim c11 sweep=toy metric=gpu.no_such_stat group=g1 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
 $W reproduce toy --size tiny -o "$d/out" --no-run --plot none > "$d/ns.out" 2>&1 || fail "no-such-stat: $(cat "$d/ns.out")"
-grep -q "^c10,1.0,stated,,,no result,no finished run has the statistic gpu.no_such_stat" "$d/out/claims.csv" \
-  || fail "absent statistic: $(grep c10 "$d/out/claims.csv")"
+grep -q "^c11,1.0,stated,,,no result,no finished run has the statistic gpu.no_such_stat" "$d/out/claims.csv" \
+  || fail "absent statistic: $(grep c11 "$d/out/claims.csv")"
 sed -i '$d' "$d/papers/toy/claims.txt"
 echo 'figure f9 sweep=toy metric=ipc kind=pie' >> "$d/papers/toy/figures.txt"
 bad "figures.txt:3: kind= is bars, lines or series" toy -o "$d/o2"

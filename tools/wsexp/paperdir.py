@@ -134,7 +134,7 @@ def check_metric(m, where):
     if m is None:
         return
     name = m.partition(":")[0]
-    if name in report.METRICS:
+    if name in report.METRICS or name == "best_param":
         return
     bad = [p for p in name.split("+") if "." not in p or not p.strip(".") or " " in p]
     if bad:
@@ -266,6 +266,9 @@ class Paper:
                 if isinstance(obj, claims.Claim):
                     for m in (obj.metric, obj.metric_b):
                         check_metric(m, where)
+                    if obj.metric == "best_param" and (obj.b or not any(v.startswith("best:") for v in obj.a.values())):
+                        raise ReproError(f"{where}: metric=best_param is the N of a best:P label's choice: "
+                                         f"a= needs one (a=sched:best:swl) and no b=")
                     if obj.bench and obj.bench not in sp.benchmarks:
                         raise ReproError(f"{where}: sweep '{obj.sweep}' has no benchmark '{obj.bench}' "
                                          f"(benchmarks: {', '.join(sp.benchmarks)})")

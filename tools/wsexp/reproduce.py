@@ -206,7 +206,11 @@ class SweepData:
         ok = [r for r in cands if r.value(ipc) is not None]
         if not ok or len(ok) < len(cands):
             return None   # a member failed or has not run: no best yet
-        return _get(max(ok, key=lambda r: r.value(ipc)), stat)
+        top = max(ok, key=lambda r: r.value(ipc))
+        if stat == BEST_PARAM:   # the N of the chosen label P:N (Best-SWL's warp limit)
+            d = next(iter(best))
+            return report._num(report._MEMBER.fullmatch(top.labels.get(d)).group(2))
+        return _get(top, stat)
 
     def has_stat(self, stat):
         """Does a finished run of the sweep hold this statistic? (False when none has finished.)"""
@@ -218,7 +222,13 @@ class SweepData:
         return sum(float(r.status.get("wall_seconds") or 0) for r in self.data.rows if r.status)
 
 
+# metric=best_param: the parameter N of the label a best:P selection chose (Best-SWL's warp limit)
+BEST_PARAM = "@best_param"
+
+
 def _stat(metric):
+    if metric == "best_param":
+        return BEST_PARAM, "chosen parameter of the best label", ""
     name, stat, title, unit, mode = report.metric_spec(metric)
     return stat, title, unit
 
@@ -506,7 +516,7 @@ def claims_section(paper, prepared, sds):
             note.append(str(e))
         if v is None and not note:
             absent = [s for m in (c.metric, c.metric_b) if m for s in _stat(m)[0].split("+")
-                      if not sds[c.sweep].has_stat(s)]
+                      if s != BEST_PARAM and not sds[c.sweep].has_stat(s)]
             if absent:
                 note.append(f"no finished run has the statistic {', '.join(absent)}")
         d, e = claims.verdict(c, v)
