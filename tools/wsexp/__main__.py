@@ -214,10 +214,8 @@ def do_report(path, a):
         mds.append("```\n" + texts[-1] + "\n```")
     print()
     print("\n\n".join(mds if a.markdown else texts))
-    with open(os.path.join(out, "tables.txt"), "w") as f:
-        f.write("\n\n".join(texts) + "\n")
-    with open(os.path.join(out, "tables.md"), "w") as f:
-        f.write("\n\n".join(mds) + "\n")
+    runner.atomic_write(os.path.join(out, "tables.txt"), "\n\n".join(texts) + "\n")
+    runner.atomic_write(os.path.join(out, "tables.md"), "\n\n".join(mds) + "\n")
     failed = [r for r in plain.rows if not r.ok() and r.state != "pending"]
     if failed:
         print(f"\n{len(failed)} failed run(s) (shown by state in the tables, left out of the means):")

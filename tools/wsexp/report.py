@@ -242,8 +242,7 @@ def write_csv(data, path):
         line += [r.stats.get(c, "") for c in stat_cols]
         line += [r.config.get(k, "") for k in varying_cfg]
         w.writerow(line)
-    with open(path, "w") as f:
-        f.write(buf.getvalue())
+    runner.atomic_write(path, buf.getvalue())
     return len(head)
 
 
@@ -542,16 +541,17 @@ def table_markdown(t, blocks):
 
 
 def table_csv(t, blocks, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["group", "benchmark"] + [c if c is not None else "value" for c in t.cols])
-        num = lambda v: "" if v is None else f"{v:.10g}"
-        for g, bs in blocks or [("all", t.means[-1][1])]:
-            for b in bs:
-                w.writerow([g, b] + [num(t.cells[b][c]) for c in t.cols])
-        for g, members, ms in t.means:
-            for mname, vals in ms.items():
-                w.writerow([g, mname] + [num(vals[c]) for c in t.cols])
+    f = io.StringIO()
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["group", "benchmark"] + [c if c is not None else "value" for c in t.cols])
+    num = lambda v: "" if v is None else f"{v:.10g}"
+    for g, bs in blocks or [("all", t.means[-1][1])]:
+        for b in bs:
+            w.writerow([g, b] + [num(t.cells[b][c]) for c in t.cols])
+    for g, members, ms in t.means:
+        for mname, vals in ms.items():
+            w.writerow([g, mname] + [num(vals[c]) for c in t.cols])
+    runner.atomic_write(path, f.getvalue())
 
 
 def family_text(fam, data, best_by, best_by_title):

@@ -326,12 +326,13 @@ def draw(fig, blocks, names, outdir, pl):
     os.makedirs(os.path.dirname(base), exist_ok=True)
     ylabel = fig.ylabel or (_stat(fig.metrics[0])[1] + (f" / {list(fig.norm.values())[0]}" if fig.norm else ""))
     title = f"{fig.paper}: {fig.title}"
-    with open(base + ".csv", "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["group", "benchmark"] + names)
-        for g, rows in blocks:
-            for b, vals in rows:
-                w.writerow([g, b] + ["" if v is None else f"{v:.10g}" for v in vals])
+    f = io.StringIO()
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["group", "benchmark"] + names)
+    for g, rows in blocks:
+        for b, vals in rows:
+            w.writerow([g, b] + ["" if v is None else f"{v:.10g}" for v in vals])
+    runner.atomic_write(base + ".csv", f.getvalue())
     if not pl.backend:
         return []
     logy = {"auto": None, "log": True, "linear": False}[fig.yscale]
