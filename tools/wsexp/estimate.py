@@ -1,7 +1,7 @@
 """estimate.py - `warpsim reproduce PAPER --size S --estimate`: the single-core hours a paper's runs
 need, from measured speed: each benchmark's warp instructions at the size its runs use (a
-functional run, fast) divided by its timing-model speed (warp instructions per second of a timed
-run at `tiny` on the default configuration). Policies and configurations change a run's speed
+functional run, fast) divided by its timing-model speed (warp instructions per CPU second of a
+timed run at `tiny` on the default configuration: the machine's load does not change it). Policies and configurations change a run's speed
 only a little against the input's size, so every label of a benchmark gets the same estimate.
 Measurements are kept in DIR/estimate-cache.json; nothing of the paper's sweeps is run.
 """
@@ -32,7 +32,7 @@ def _measure(warpsim, bench, size, functional):
             raise EstimateError(f"{' '.join(cmd)}: exit {p.returncode}: {last}")
     gpu = stats.get("gpu") if isinstance(stats.get("gpu"), dict) else {}
     insts = stats.get("warp_insts", gpu.get("warp_insts"))
-    secs = stats.get("sim_seconds")
+    secs = stats.get("sim_cpu_seconds", stats.get("sim_seconds"))   # CPU time: the speed a free core gives
     if not isinstance(insts, (int, float)) or insts <= 0 or not isinstance(secs, (int, float)) or secs < 0:
         raise EstimateError(f"{' '.join(cmd)}: no warp instruction count or time in its statistics")
     return float(insts), float(secs)
