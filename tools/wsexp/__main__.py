@@ -394,7 +394,7 @@ def main(argv):
         return 2
     except KeyboardInterrupt:
         return 130
-    # Issue 19: one line, never a traceback (WSEXP_DEBUG=1 shows it).
+    # One line, never a traceback (WSEXP_DEBUG=1 shows it).
     except OSError as e:  # a full disk, -o naming a file or /proc, an unreadable results folder
         if os.environ.get("WSEXP_DEBUG"):
             raise

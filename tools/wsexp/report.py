@@ -47,7 +47,7 @@ METRICS = {
     "disparity_max": ("gpu.warp_time_disparity_max", "warp time disparity (max)", "fraction", False),
     "ctas_per_sm": ("gpu.kernel_ctas_per_sm", "CTAs per SM (launches weighted by cycles)", "CTAs", False),
     "ldst_resfail_stall": ("gpu.ldst_resfail_stall_cycles", "LD/ST stall cycles (L1D reservation fails)", "cycles", False),
-    # CAWA's CPL statistics (the cpl observer, sm.observers = cpl; issue 23)
+    # CAWA's CPL statistics (the cpl observer, sm.observers = cpl)
     "cpl_accuracy": ("gpu.policies.observers.cpl.cpl_accuracy", "CPL accuracy (critical warp ranked slow)", "fraction", True),
     "crit_l1d_hit_rate": ("gpu.policies.observers.cpl.crit_l1d_hit_rate", "critical-warp L1D hit rate", "fraction", True),
     "crit_zero_reuse": ("gpu.policies.observers.cpl.crit_zero_reuse_fraction", "zero-reuse critical lines", "fraction", False),
