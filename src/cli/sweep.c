@@ -53,17 +53,26 @@ int cli_exp(const char *cmd, int argc, char **argv) {
     return 2;
   }
   if (!getenv("WARPSIM_BIN")) setenv("WARPSIM_BIN", exe, 1);
+  /* wsexp is a package: `python3 -m wsexp` with its parent folder first on the module path, and
+   * not the working directory (PYTHONSAFEPATH), so a folder named wsexp there cannot stand in. */
+  char path[2 * PATH_MAX + 64];
+  const char *old = getenv("PYTHONPATH");
+  snprintf(path, sizeof path, "%.*s%s%s", (int)(strlen(tool) - strlen("/wsexp")), tool, old && *old ? ":" : "",
+           old && *old ? old : "");
+  setenv("PYTHONPATH", path, 1);
+  setenv("PYTHONSAFEPATH", "1", 1);
   const char *py = getenv("WARPSIM_PYTHON");
   if (!py || !*py) py = "python3";
-  char **args = calloc((size_t)argc + 4, sizeof *args);
+  char **args = calloc((size_t)argc + 5, sizeof *args);
   if (!args) {
     fprintf(stderr, "warpsim %s: out of memory\n", cmd);
     return 2;
   }
   args[0] = (char *)py;
-  args[1] = tool;
-  args[2] = (char *)cmd;
-  for (int i = 0; i < argc; i++) args[3 + i] = argv[i];
+  args[1] = (char *)"-m";
+  args[2] = (char *)"wsexp";
+  args[3] = (char *)cmd;
+  for (int i = 0; i < argc; i++) args[4 + i] = argv[i];
   fflush(stdout);
   execvp(py, args);
   fprintf(stderr, "warpsim %s: cannot run %s (needs Python 3; tools/setup-debian.sh installs it)\n", cmd, py);

@@ -41,7 +41,7 @@ rows = {r["claim"]: r for r in csv.DictReader(open(f"{sys.argv[1]}/claims.csv"))
 def near(s, v):
     assert s != "" and abs(float(s) - v) < 1e-9, (s, v)
 # best k: a -> k2 (3.0), b -> k1 (2.5); over k2 (a 3.0, b 2.0): ratios 1.0 and 1.25, hmean 2/(1+0.8)
-near(rows["kopt"]["warpsim"], 2 / 1.8); assert rows["kopt"]["direction_agrees"] == "no", rows["kopt"]
+near(rows["kopt"]["warpsim"], 2 / 1.8); assert rows["kopt"]["verdict"] == "stronger", rows["kopt"]
 near(rows["kb"]["warpsim"], 2.5)
 P
 $W report "$d/out/sweeps/kp" --plot none > "$d/report.out" || fail "report: $(cat "$d/report.out")"

@@ -69,7 +69,7 @@ set -e
 [ $rc -eq 2 ] && grep -q "baseline 'nosuch' is not a label of sched" "$d/r3.out" || fail "bad baseline: rc $rc $(cat "$d/r3.out")"
 # Figures: without any plotting tool the report says so and still succeeds.
 py=$(python3 -c "import sys; print(sys.executable)")
-PATH=/nonexistent "$py" tools/wsexp report "$d/r" --plot gnuplot > "$d/r4.out" 2>&1 || fail "no gnuplot: $(cat "$d/r4.out")"
+PATH=/nonexistent PYTHONPATH=tools "$py" -m wsexp report "$d/r" --plot gnuplot > "$d/r4.out" 2>&1 || fail "no gnuplot: $(cat "$d/r4.out")"
 grep -q "gnuplot is not on PATH: figures skipped; install" "$d/r4.out" || fail "no message: $(cat "$d/r4.out")"
 if command -v gnuplot >/dev/null; then
   $W report "$d/r" --plot gnuplot > "$d/r5.out" || fail "gnuplot report: $(cat "$d/r5.out")"

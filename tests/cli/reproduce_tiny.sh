@@ -23,9 +23,9 @@ check() {  # check PAPER FIGURE-ID [FIGURE-ID...]: report, figure data and claim
   local p=$1 o=$d/$1; shift
   [ -s "$o/report.md" ] || fail "$p: no report.md"
   grep -q "^## Claims" "$o/report.md" || fail "$p: no claims table"
-  grep -q "| id | claim | where | compared | paper | warpsim | direction agrees | ratio | note |" "$o/report.md" \
+  grep -q "| id | claim | where | compared | paper | warpsim | effect ratio | verdict | note |" "$o/report.md" \
     || fail "$p: claims table header"
-  [ "$(head -n 1 "$o/claims.csv")" = "claim,paper,warpsim,direction_agrees,ratio,note" ] || fail "$p: claims.csv"
+  [ "$(head -n 1 "$o/claims.csv")" = "claim,paper,source,warpsim,effect_ratio,verdict,note" ] || fail "$p: claims.csv"
   for f in "$@"; do
     [ -s "$o/figures/$f.csv" ] || fail "$p: no data for figure $f"
     if [ $plots = 1 ]; then

@@ -124,10 +124,9 @@ python3 -c "import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']; v=[
   $d/g.json || fail "gcaws: no max_ncrit track"
 
 # a sweep's relative timeline.file: in the run's directory
-python3 - <<'PY' || fail "sweep timeline.file"
+PYTHONPATH=tools python3 - <<'PY' || fail "sweep timeline.file"
 import sys
-sys.path.insert(0, "tools/wsexp")
-import runner
+from wsexp import runner
 run = {"id": "x", "benchmark": "vecadd", "size": "tiny", "seed": 1, "config_path": "c.cfg", "sets": ["timeline.file=t.json.gz"]}
 cmd = runner.command("warpsim", run, "/r/runs/x/stats.json")
 assert "timeline.file=/r/runs/x/t.json.gz" in cmd, cmd
@@ -135,10 +134,9 @@ PY
 
 # `warpsim report`: a figure per run directory holding a timeline (not from stats.json and the like)
 mkdir -p $d/res/runs/r1 && cp $d/ph.json $d/res/runs/r1/timeline.json && echo '{}' > $d/res/runs/r1/stats.json
-python3 - $d/res <<'PY' || fail "report_runs"
+PYTHONPATH=tools python3 - $d/res <<'PY' || fail "report_runs"
 import os, sys
-sys.path.insert(0, "tools/wsexp")
-import timeline_fig
+from wsexp import timeline_fig
 files = timeline_fig.report_runs(sys.argv[1], os.path.join(sys.argv[1], "report"))
 assert [os.path.basename(f) for f in files if f.endswith(".svg")] == ["r1-timeline.svg"], files
 PY

@@ -20,14 +20,7 @@ import signal
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import plot      # noqa: E402
-import report    # noqa: E402
-import reproduce  # noqa: E402
-import runner    # noqa: E402
-import spec      # noqa: E402
-import timeline_fig  # noqa: E402
+from . import claims, plot, report, reprodoc, reproduce, runner, spec, timeline_fig
 
 
 class Usage(Exception):
@@ -37,6 +30,13 @@ class Usage(Exception):
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise Usage(f"{self.prog}: {message}")
+
+
+def _seconds(v):
+    why = spec.timeout_problem(v)
+    if why:
+        raise argparse.ArgumentTypeError(why)
+    return float(v)
 
 
 def _jobs(v):
@@ -64,7 +64,7 @@ def cmd_sweep(argv):
     p.add_argument("-o", "--out", help="result directory (default results/<name>)")
     p.add_argument("-j", "--jobs", type=_jobs, default=None, help="parallel runs (default: all cores)")
     p.add_argument("--retry-failed", action="store_true", help="run failed runs again")
-    p.add_argument("--timeout", type=float, help="seconds per run (overrides the sweep file)")
+    p.add_argument("--timeout", type=_seconds, help="seconds per run (overrides the sweep file)")
     p.add_argument("--dry-run", action="store_true", help="list the runs and their state; run nothing")
     p.add_argument("--report", action="store_true", help="run `warpsim report` on the results afterwards")
     p.add_argument("--emit", choices=("slurm", "parallel"), help="write a cluster run list instead of running")
@@ -214,10 +214,8 @@ def do_report(path, a):
         mds.append("```\n" + texts[-1] + "\n```")
     print()
     print("\n\n".join(mds if a.markdown else texts))
-    with open(os.path.join(out, "tables.txt"), "w") as f:
-        f.write("\n\n".join(texts) + "\n")
-    with open(os.path.join(out, "tables.md"), "w") as f:
-        f.write("\n\n".join(mds) + "\n")
+    runner.atomic_write(os.path.join(out, "tables.txt"), "\n\n".join(texts) + "\n")
+    runner.atomic_write(os.path.join(out, "tables.md"), "\n\n".join(mds) + "\n")
     failed = [r for r in plain.rows if not r.ok() and r.state != "pending"]
     if failed:
         print(f"\n{len(failed)} failed run(s) (shown by state in the tables, left out of the means):")
@@ -356,9 +354,21 @@ def cmd_reproduce(argv):
     p.add_argument("--sweeps", help="comma list: run only these sweeps of the paper (the report covers all)")
     p.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"))
     p.add_argument("-q", "--quiet", action="store_true", help="no per-run lines")
+    p.add_argument("--estimate", action="store_true", help="print the single-core hours the paper's runs need "
+                   "at --size (measured: functional runs for the instruction counts, timed tiny runs for the speed)")
+    p.add_argument("--doc", metavar="FILE", help="rewrite FILE's results part (doc/reproducing.md) from the results "
+                   "folders of every paper (or PAPER) at --size under --results; runs nothing")
+    p.add_argument("--results", default=os.path.join("results", "reproduce"),
+                   help="--doc: the folder holding <paper>-<size>/ (default results/reproduce)")
     a = p.parse_args(argv)
     a.jobs = a.jobs or default_jobs()
     try:
+        if a.doc:
+            res = reprodoc.generate(a.doc, a.size, a.results, runner.default_warpsim(), [a.paper] if a.paper else None)
+            for name, counts in res.items():
+                print(f"{name}: " + (claims.summary(counts) if counts else "not run"))
+            print(f"wrote {a.doc}")
+            return 0
         return reproduce.main(a, runner.default_warpsim())
     except reproduce.ReproError as e:
         raise Usage(f"warpsim reproduce: {e}")
@@ -384,7 +394,7 @@ def main(argv):
         return 2
     except KeyboardInterrupt:
         return 130
-    # Issue 19: one line, never a traceback (WSEXP_DEBUG=1 shows it).
+    # One line, never a traceback (WSEXP_DEBUG=1 shows it).
     except OSError as e:  # a full disk, -o naming a file or /proc, an unreadable results folder
         if os.environ.get("WSEXP_DEBUG"):
             raise

@@ -39,21 +39,30 @@ class Plotter:
                     "gnuplot": "gnuplot is not on PATH"}.get(which, f"unknown plotting tool '{which}'")
             self.why = f"{want}: figures skipped; {INSTALL_HINT}"
 
-    def bars(self, base, title, ylabel, blocks, series, ref=None):
-        """blocks: [(group name or None, [(category, [value per series or None])])]."""
+    def bars(self, base, title, ylabel, blocks, series, ref=None, logy=None):
+        """blocks: [(group name or None, [(category, [value per series or None])])]; logy None: a
+        log y axis when the values span two orders of magnitude (log_y), else as given."""
+        if logy is None:
+            logy = log_y(v for _, cats in blocks for _, vals in cats for v in vals)
+        if logy:
+            blocks = [(g, [(c, [_positive(v) for v in vals]) for c, vals in cats]) for g, cats in blocks]
         if self.backend == "matplotlib":
-            return _mpl_bars(base, title, ylabel, blocks, series, ref)
+            return _mpl_bars(base, title, ylabel, blocks, series, ref, logy)
         if self.backend == "gnuplot":
-            return _gp_bars(base, title, ylabel, blocks, series, ref)
+            return _gp_bars(base, title, ylabel, blocks, series, ref, logy)
         return []
 
-    def lines(self, base, title, xlabel, ylabel, xs, series, ref=None, logx=None):
+    def lines(self, base, title, xlabel, ylabel, xs, series, ref=None, logx=None, logy=None):
         """series: [(name, [y per x or None])]; xs numeric; logx None: a log2 x axis when the xs
-        span a factor of 8 (warp limits), else as given."""
+        span a factor of 8 (warp limits), else as given; logy as for bars."""
+        if logy is None:
+            logy = log_y(v for _, ys in series for v in ys)
+        if logy:
+            series = [(n, [_positive(v) for v in ys]) for n, ys in series]
         if self.backend == "matplotlib":
-            return _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx)
+            return _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx, logy)
         if self.backend == "gnuplot":
-            return _gp_lines(base, title, xlabel, ylabel, xs, series, ref, logx)
+            return _gp_lines(base, title, xlabel, ylabel, xs, series, ref, logx, logy)
         return []
 
 
@@ -61,6 +70,18 @@ def _log2(xs):
     """A log2 x axis when the values are positive and span a factor of 8 or more (warp limits)."""
     xs = [x for x in xs if x is not None]
     return bool(xs) and min(xs) > 0 and max(xs) / min(xs) >= 8
+
+
+def log_y(values):
+    """A log y axis when the positive values span two orders of magnitude or more (MPKI of a
+    thrashing and a streaming benchmark side by side): on a linear axis the small ones are
+    invisible. Values of 0 or below are not drawn on it (the tables under a figure give them)."""
+    vs = [v for v in values if v is not None and v > 0]
+    return bool(vs) and max(vs) / min(vs) >= 100
+
+
+def _positive(v):
+    return v if v is not None and v > 0 else None
 
 
 def _bar_width_inches(ncat, nser):
@@ -80,7 +101,7 @@ def _mpl_save(fig, base):
     return out
 
 
-def _mpl_bars(base, title, ylabel, blocks, series, ref):
+def _mpl_bars(base, title, ylabel, blocks, series, ref, logy=False):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -107,11 +128,13 @@ def _mpl_bars(base, title, ylabel, blocks, series, ref):
         ax.axvline(s, color="grey", linestyle=":", linewidth=0.8)
     if ref is not None:
         ax.axhline(ref, color="black", linewidth=0.6)
+    if logy:
+        ax.set_yscale("log")
     ax.set_xticks(ticks)
-    ax.set_xticklabels(names, rotation=35, ha="right", fontsize=8)
+    ax.set_xticklabels(names, rotation=35, ha="right", fontsize=9)
     ax.set_xlim(-0.6, x - 0.4)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10, pad=14)
+    ax.set_ylabel(ylabel + (" (log scale)" if logy else ""))
+    ax.set_title(title, fontsize=11, pad=14)
     for i, s in enumerate(series):
         ax.bar(0, 0, 0, color=f"C{i % 10}", edgecolor="black", linewidth=0.4, label=s)
     ax.legend(fontsize=8, ncol=min(len(series), 6), loc="upper center", bbox_to_anchor=(0.5, -0.32), frameon=False)
@@ -119,7 +142,7 @@ def _mpl_bars(base, title, ylabel, blocks, series, ref):
     return _mpl_save(fig, base)
 
 
-def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None):
+def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None, logy=False):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -134,11 +157,13 @@ def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None):
         ax.set_xticks(sorted(set(x for x in xs if x is not None)))
         ax.set_xticklabels([f"{x:g}" for x in sorted(set(x for x in xs if x is not None))])
         ax.minorticks_off()
+    if logy:
+        ax.set_yscale("log")
     if ref is not None:
         ax.axhline(ref, color="black", linewidth=0.6)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_ylabel(ylabel + (" (log scale)" if logy else ""))
+    ax.set_title(title, fontsize=11)
     ax.grid(linewidth=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     return _mpl_save(fig, base)
@@ -172,7 +197,7 @@ def _run_gnuplot(base, body, width_px, height_px):
     return out
 
 
-def _gp_bars(base, title, ylabel, blocks, series, ref):
+def _gp_bars(base, title, ylabel, blocks, series, ref, logy=False):
     rows, labels, seps = [], [], []
     for bi, (g, cats) in enumerate(blocks):
         start = len(rows)
@@ -189,9 +214,10 @@ def _gp_bars(base, title, ylabel, blocks, series, ref):
             f.write('"%s" ' % cat.replace('"', "'") + " ".join(_num(v) for v in vals) + "\n")
     body = ["set style data histograms", "set style histogram clustered gap 1",
             "set style fill solid 0.85 border -1", "set boxwidth 0.9",
-            "set title %s" % _q(title), "set ylabel %s" % _q(ylabel),
-            "set xtics rotate by -35 scale 0 font ',8'", "set grid ytics lw 0.5",
-            "set key outside bottom center horizontal font ',8'", "set yrange [0:*]",
+            "set title %s" % _q(title), "set ylabel %s" % _q(ylabel + (" (log scale)" if logy else "")),
+            "set xtics rotate by -35 scale 0 font ',9'", "set grid ytics lw 0.5",
+            "set key outside bottom center horizontal font ',9'",
+            "set logscale y\nset yrange [*:*]" if logy else "set yrange [0:*]",
             "set xrange [-0.6:%g]" % (len(rows) - 0.4), "set tmargin 4"]
     for x, g in labels:
         body.append("set label %s at %g, graph 1.03 center font ',8'" % (_q(g), x))
@@ -204,13 +230,16 @@ def _gp_bars(base, title, ylabel, blocks, series, ref):
     return _run_gnuplot(base, body, int(_bar_width_inches(ncat, len(series)) * 100), 420)
 
 
-def _gp_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None):
+def _gp_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None, logy=False):
     with open(base + ".dat", "w") as f:
         f.write("x " + " ".join('"%s"' % s.replace('"', "'") for s, _ in series) + "\n")
         for j, x in enumerate(xs):
             f.write(_num(x) + " " + " ".join(_num(ys[j]) for _, ys in series) + "\n")
-    body = ["set title %s" % _q(title), "set xlabel %s" % _q(xlabel), "set ylabel %s" % _q(ylabel),
-            "set grid lw 0.5", "set key outside right center font ',8'"]
+    body = ["set title %s" % _q(title), "set xlabel %s" % _q(xlabel),
+            "set ylabel %s" % _q(ylabel + (" (log scale)" if logy else "")),
+            "set grid lw 0.5", "set key outside right center font ',9'"]
+    if logy:
+        body.append("set logscale y")
     if _log2(xs) if logx is None else logx:
         body.append("set logscale x 2")
     if ref is not None:

@@ -11,11 +11,12 @@ per combination of the other dims that vary.
 
 import csv
 import io
-import math
 import os
 import re
 
-from runner import Results, read_json, STATES_OK
+from . import means
+from . import runner
+from .runner import Results, read_json, STATES_OK
 
 # name -> (stat column, title, unit, higher is better)
 METRICS = {
@@ -46,7 +47,7 @@ METRICS = {
     "disparity_max": ("gpu.warp_time_disparity_max", "warp time disparity (max)", "fraction", False),
     "ctas_per_sm": ("gpu.kernel_ctas_per_sm", "CTAs per SM (launches weighted by cycles)", "CTAs", False),
     "ldst_resfail_stall": ("gpu.ldst_resfail_stall_cycles", "LD/ST stall cycles (L1D reservation fails)", "cycles", False),
-    # CAWA's CPL statistics (the cpl observer, sm.observers = cpl; issue 23)
+    # CAWA's CPL statistics (the cpl observer, sm.observers = cpl)
     "cpl_accuracy": ("gpu.policies.observers.cpl.cpl_accuracy", "CPL accuracy (critical warp ranked slow)", "fraction", True),
     "crit_l1d_hit_rate": ("gpu.policies.observers.cpl.crit_l1d_hit_rate", "critical-warp L1D hit rate", "fraction", True),
     "crit_zero_reuse": ("gpu.policies.observers.cpl.crit_zero_reuse_fraction", "zero-reuse critical lines", "fraction", False),
@@ -57,6 +58,7 @@ METRICS = {
     "crit_sched_wait_stall": ("gpu.policies.observers.cpl.crit_sched_wait_of_stall", "critical warp's scheduler wait (of its stalls)", "fraction", False),
 }
 BASE_DIMS = ("benchmark", "size", "config", "seed")
+runner.NUMERIC_STATS.update(s for stat, _, _, _ in METRICS.values() for s in stat.split("+"))
 
 
 class ReportError(Exception):
@@ -66,18 +68,29 @@ class ReportError(Exception):
 # ---- means ----
 
 def geomean(xs):
-    xs = [x for x in xs if x is not None and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+    """The mean of the values present (None: no result); a value it is not defined for raises MeanError."""
+    xs = [x for x in xs if x is not None]
+    return means.geometric(xs) if xs else None
 
 
 def harmean(xs):
-    xs = [x for x in xs if x is not None and x > 0]
-    return len(xs) / sum(1.0 / x for x in xs) if xs else None
+    xs = [x for x in xs if x is not None]
+    return means.harmonic(xs) if xs else None
 
 
 def arimean(xs):
     xs = [x for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
+    return means.arithmetic(xs) if xs else None
+
+
+def _table_mean(fn, xs, t, where):
+    """fn(xs) for a table cell; a mean that is not defined (a zero in a geometric mean) is no cell,
+    and the table says why under it instead of leaving the value out."""
+    try:
+        return fn(xs)
+    except means.MeanError as e:
+        t.notes.append(f"{where}: {e}")
+        return None
 
 
 # ---- units of the CSV columns ----
@@ -229,8 +242,7 @@ def write_csv(data, path):
         line += [r.stats.get(c, "") for c in stat_cols]
         line += [r.config.get(k, "") for k in varying_cfg]
         w.writerow(line)
-    with open(path, "w") as f:
-        f.write(buf.getvalue())
+    runner.atomic_write(path, buf.getvalue())
     return len(head)
 
 
@@ -410,6 +422,7 @@ class Table:
         self.cells = {}
         self.failed = {}      # bench -> {col: state}
         self.means = []       # (group, n benchmarks, {mean name: {col: value}})
+        self.notes = []       # why a mean has no value
 
 
 def metric_spec(m):
@@ -463,12 +476,13 @@ def build_tables(data, metrics, column, baseline):
                 ms = {}
                 for c in cols:
                     xs = [t.cells[b][c] for b in members]
+                    at = f"{g}, {c if c is not None else 'value'}"
                     if mode == "norm":
-                        ms.setdefault("geomean", {})[c] = geomean(xs)
-                        ms.setdefault("harmonic mean", {})[c] = harmean(xs)
+                        ms.setdefault("geomean", {})[c] = _table_mean(geomean, xs, t, at)
+                        ms.setdefault("harmonic mean", {})[c] = _table_mean(harmean, xs, t, at)
                     else:
-                        ms.setdefault("mean", {})[c] = arimean(xs)
-                        ms.setdefault("geomean", {})[c] = geomean(xs)
+                        ms.setdefault("mean", {})[c] = _table_mean(arimean, xs, t, at)
+                        ms.setdefault("geomean", {})[c] = _table_mean(geomean, xs, t, at)
                 t.means.append((g, members, ms))
             tables.append(t)
     return tables
@@ -504,6 +518,7 @@ def table_text(t, blocks):
             out.append(f"{b:<{w0}}" + "".join(cells))
         for mname, vals in ms.items():
             out.append(f"{'  ' + mname:<{w0}}" + "".join(f"{fmt(vals[c], t.mode):>{w}}" for c, w in zip(t.cols, widths)))
+    out += [f"  (no mean: {n})" for n in t.notes]
     return "\n".join(out)
 
 
@@ -520,20 +535,23 @@ def table_markdown(t, blocks):
             out.append(f"| {b} | " + " | ".join(cells) + " |")
         for mname, vals in ms.items():
             out.append(f"| *{g} {mname}* | " + " | ".join(fmt(vals[c], t.mode) for c in t.cols) + " |")
+    if t.notes:
+        out += [""] + [f"No mean: {n}." for n in t.notes]
     return "\n".join(out)
 
 
 def table_csv(t, blocks, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["group", "benchmark"] + [c if c is not None else "value" for c in t.cols])
-        num = lambda v: "" if v is None else f"{v:.10g}"
-        for g, bs in blocks or [("all", t.means[-1][1])]:
-            for b in bs:
-                w.writerow([g, b] + [num(t.cells[b][c]) for c in t.cols])
-        for g, members, ms in t.means:
-            for mname, vals in ms.items():
-                w.writerow([g, mname] + [num(vals[c]) for c in t.cols])
+    f = io.StringIO()
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["group", "benchmark"] + [c if c is not None else "value" for c in t.cols])
+    num = lambda v: "" if v is None else f"{v:.10g}"
+    for g, bs in blocks or [("all", t.means[-1][1])]:
+        for b in bs:
+            w.writerow([g, b] + [num(t.cells[b][c]) for c in t.cols])
+    for g, members, ms in t.means:
+        for mname, vals in ms.items():
+            w.writerow([g, mname] + [num(vals[c]) for c in t.cols])
+    runner.atomic_write(path, f.getvalue())
 
 
 def family_text(fam, data, best_by, best_by_title):

@@ -1,301 +1,28 @@
 """reproduce.py - `warpsim reproduce <paper>`: a paper's evaluation from its folder
-experiments/papers/<paper>/ (layout and file formats: doc/reproducing.md):
-
-    paper.txt     title, source text, baseline, benchmark mapping (paper name -> ours), techniques
-    *.sweep       one ordinary sweep file per experiment (warpsim sweep can run each alone)
-    figures.txt   one `figure` line per paper figure: sweep, metrics, series, normalisation, mean
-    claims.txt    one `claim` line per quantitative statement of the paper
+experiments/papers/<paper>/ (read by paperdir.py; formats: doc/reproducing.md).
 
 Runs (or resumes) every sweep at the chosen size through runner.py, leaving out the labels whose
 configuration does not build yet (a policy that does not exist: `warpsim config --check`), then
 writes DIR/report.md with each figure drawn from our data (PNG and SVG, plot.py) and the claims
-table: claim | paper | warpsim | direction agrees | ratio. Nothing that needs a missing technique
+table: claim | paper | warpsim | effect ratio | verdict. Nothing that needs a missing technique
 is run, drawn or computed: it is listed as not available, with what it needs.
 Stdlib only.
 """
 
 import csv
-import math
+import io
 import os
 import shlex
 import subprocess
 import sys
 import time
 
-import plot
-import report
-import runner
-import seriesfig
-import spec as specmod
-import timeline_fig
+from . import claims, estimate, plot, report, runner, seriesfig, timeline_fig
+from . import spec as specmod
 
 
-class ReproError(Exception):
-    """A mistake in a paper folder or the command line; the message names file and line."""
-
-
-# ---- paper folders ----
-
-def papers_dir():
-    env = os.environ.get("WARPSIM_PAPERS")
-    if env:
-        return os.path.abspath(env)
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.abspath(os.path.join(here, "..", "..", "experiments", "papers"))
-
-
-def _kv(words, where, allowed):
-    out = {}
-    for w in words:
-        k, eq, v = w.partition("=")
-        if not eq or not k:
-            raise ReproError(f"{where}: expected KEY=VALUE, got '{w}'")
-        if k not in allowed:
-            raise ReproError(f"{where}: unknown key '{k}' (valid: {', '.join(sorted(allowed))})")
-        out[k] = v
-    return out
-
-
-def _lines(path, raw_text=False):
-    """(where, words) per non-empty line ('#' starts a comment; words split as a shell would);
-    raw_text: (where, [keyword, rest of the line]) instead (free text with apostrophes)."""
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError as e:
-        raise ReproError(f"cannot read {path}: {e.strerror}")
-    for n, raw in enumerate(text.splitlines(), 1):
-        where = f"{path}:{n}"
-        if raw_text:
-            words = raw.split("#", 1)[0].split(None, 1)
-            if words:
-                yield where, words
-            continue
-        try:
-            words = shlex.split(raw, comments=True)
-        except ValueError as e:
-            raise ReproError(f"{where}: {e}")
-        if words:
-            yield where, words
-
-
-def _sel(text, where):
-    """'sched:lrr,l1d.size:16K' -> {'sched': 'lrr', 'l1d.size': '16K'}"""
-    out = {}
-    for part in [p for p in (text or "").split(",") if p]:
-        d, colon, lab = part.partition(":")
-        if not colon or not d or not lab:
-            raise ReproError(f"{where}: expected DIM:LABEL, got '{part}'")
-        out[d] = lab
-    return out
-
-
-FIG_KEYS = {"sweep", "title", "paper", "metric", "labels", "series", "where", "norm", "mean", "kind", "groups",
-            "ylabel", "note", "needs"}
-CLAIM_KEYS = {"sweep", "text", "figure", "section", "metric", "metric_b", "group", "bench", "agg", "a", "b", "where",
-              "paper", "source", "neutral", "mode", "note", "needs"}
-AGGS = ("hmean", "gmean", "amean", "max", "min")
-FIG_KEYS |= seriesfig.KEYS   # kind=series: a file a run wrote, over time (seriesfig.py)
-
-
-class Figure:
-    def __init__(self, fid, kv, where):
-        self.id, self.where = fid, where
-        for k in ("sweep", "metric"):
-            if k not in kv:
-                raise ReproError(f"{where}: figure {fid} needs {k}=")
-        self.sweep = kv["sweep"]
-        self.title = kv.get("title", fid)
-        self.paper = kv.get("paper", fid)
-        self.metrics = [m for m in kv["metric"].split(",") if m]
-        self.labels = [x for x in kv.get("labels", "").split(",") if x] or None
-        if self.labels and len(self.labels) != len(self.metrics):
-            raise ReproError(f"{where}: labels= needs one label per metric ({len(self.metrics)})")
-        sdim, colon, slabs = kv.get("series", "").partition(":")
-        self.series_dim = sdim or None
-        self.series = [x for x in slabs.split(",") if x] if colon else []
-        if self.series_dim and not self.series:
-            raise ReproError(f"{where}: series= is DIM:LABEL,LABEL...")
-        self.fixed = _sel(kv.get("where"), where)
-        self.norm = _sel(kv.get("norm"), where)
-        if len(self.norm) > 1:
-            raise ReproError(f"{where}: norm= takes one DIM:LABEL")
-        self.mean = kv.get("mean", "amean")
-        if self.mean not in AGGS + ("none",):
-            raise ReproError(f"{where}: mean= is one of {', '.join(AGGS)}, none")
-        self.kind = kv.get("kind", "bars")
-        if self.kind not in ("bars", "lines"):
-            raise ReproError(f"{where}: kind= is bars, lines or series")
-        only = sorted(k for k in kv if k in seriesfig.KEYS)
-        if only:
-            raise ReproError(f"{where}: {', '.join(only)} apply to kind=series only")
-        if self.kind == "lines" and (not self.series_dim or len(self.metrics) != 1):
-            raise ReproError(f"{where}: kind=lines needs series=DIM:... (the x axis) and one metric")
-        self.groups = [g for g in kv.get("groups", "").split(",") if g] or None
-        self.ylabel = kv.get("ylabel")
-        self.note = kv.get("note", "")
-        self.needs = kv.get("needs")     # something no label shows: a statistic or benchmark to come
-
-
-class Claim:
-    def __init__(self, cid, kv, where):
-        self.id, self.where = cid, where
-        for k in ("sweep", "metric", "a", "paper", "text"):
-            if k not in kv:
-                raise ReproError(f"{where}: claim {cid} needs {k}=")
-        if ("group" in kv) == ("bench" in kv):
-            raise ReproError(f"{where}: claim {cid} needs exactly one of group= or bench=")
-        self.sweep, self.metric, self.text = kv["sweep"], kv["metric"], kv["text"]
-        self.group, self.bench = kv.get("group"), kv.get("bench")
-        self.agg = kv.get("agg", "amean" if self.group else "value")
-        if self.agg not in AGGS + ("value",):
-            raise ReproError(f"{where}: agg= is one of {', '.join(AGGS)}, value")
-        self.a = _sel(kv["a"], where)
-        self.metric_b = kv.get("metric_b")
-        self.b = _sel(kv.get("b"), where) if kv.get("b") else (dict(self.a) if self.metric_b else None)
-        self.fixed = _sel(kv.get("where"), where)
-        self.needs = kv.get("needs")
-        # a number, or >1 / <1: a direction the paper states without a number (ratio n/a)
-        self.paper_dir = kv["paper"] if kv["paper"] in (">1", "<1") else None
-        if self.paper_dir and not self.b:
-            raise ReproError(f"{where}: paper={kv['paper']} needs a comparison (b= or metric_b=)")
-        try:
-            self.paper = {">1": 2.0, "<1": 0.5}[kv["paper"]] if self.paper_dir else float(kv["paper"])
-        except ValueError:
-            raise ReproError(f"{where}: paper= must be a number, >1 or <1, got '{kv['paper']}'")
-        self.source = kv.get("source", "stated")
-        if self.source not in ("stated", "figure"):
-            raise ReproError(f"{where}: source= is stated (a number in the text) or figure (read off a figure)")
-        try:
-            self.neutral = float(kv["neutral"]) if "neutral" in kv else None
-        except ValueError:
-            raise ReproError(f"{where}: neutral= must be a number (the tolerance around 1)")
-        self.mode = kv.get("mode", "mean-of-ratios")
-        if self.mode not in ("mean-of-ratios", "ratio-of-means", "mean-of-differences"):
-            raise ReproError(f"{where}: mode= is mean-of-ratios, ratio-of-means or mean-of-differences")
-        if self.mode == "mean-of-differences" and self.paper_dir:
-            raise ReproError(f"{where}: mode=mean-of-differences takes a number (paper=)")
-        self.figure = kv.get("figure", "")
-        self.section = kv.get("section", "")
-        self.note = kv.get("note", "")
-
-
-class Paper:
-    def __init__(self, name, root=None):
-        self.name = name
-        self.dir = os.path.join(root or papers_dir(), name)
-        if not os.path.isdir(self.dir):
-            raise ReproError(f"no paper '{name}' (papers: {', '.join(list_papers(root)) or 'none'})")
-        self.title, self.source, self.baseline = name, "", ""
-        self.benches = []        # (paper name, our name or None, note)
-        self.techniques = []     # (name, issue, [key=value...])
-        for where, w in _lines(os.path.join(self.dir, "paper.txt"), raw_text=True):
-            kw = w[0]
-            try:
-                args = shlex.split(w[1]) if kw in ("bench", "technique") and len(w) > 1 else w[1:]
-            except ValueError as e:
-                raise ReproError(f"{where}: {e}")
-            if kw == "title":
-                self.title = " ".join(args)
-            elif kw == "source":
-                self.source = " ".join(args)
-            elif kw == "baseline":
-                self.baseline = " ".join(args)
-            elif kw == "bench":
-                if len(args) < 2:
-                    raise ReproError(f"{where}: bench PAPER-NAME OUR-NAME|- [note]")
-                self.benches.append((args[0], None if args[1] == "-" else args[1], " ".join(args[2:])))
-            elif kw == "technique":
-                if len(args) < 3:
-                    raise ReproError(f"{where}: technique NAME ISSUE KEY=VALUE...")
-                self.techniques.append((args[0], args[1], args[2:]))
-            else:
-                raise ReproError(f"{where}: unknown statement '{kw}' (valid: title, source, baseline, bench, technique)")
-        self.sweeps = {}
-        for fn in sorted(os.listdir(self.dir)):
-            if fn.endswith(".sweep"):
-                path = os.path.join(self.dir, fn)
-                try:
-                    sp = specmod.parse(path)
-                except specmod.SpecError as e:
-                    raise ReproError(str(e))
-                self.sweeps[fn[:-6]] = sp
-        self.figures, self.claims = [], []
-        self.timelines = []  # `timeline ID ...` lines of figures.txt (timeline_fig.TimelineSpec)
-        seen = set()
-        for fname, cls, kw_want, keys, out in (("figures.txt", Figure, "figure", FIG_KEYS, self.figures),
-                                               ("claims.txt", Claim, "claim", CLAIM_KEYS, self.claims)):
-            path = os.path.join(self.dir, fname)
-            if not os.path.exists(path):
-                continue
-            for where, w in _lines(path):
-                if fname == "figures.txt" and w[0] == "timeline" and len(w) >= 2:  # a timeline figure: its own runs
-                    if w[1] in seen:
-                        raise ReproError(f"{where}: id '{w[1]}' used twice")
-                    seen.add(w[1])
-                    try:
-                        self.timelines.append(timeline_fig.TimelineSpec(w[1], _kv(w[2:], where, timeline_fig.KEYS), where))
-                    except timeline_fig.TimelineError as e:
-                        raise ReproError(str(e))
-                    continue
-                if w[0] != kw_want or len(w) < 2:
-                    raise ReproError(f"{where}: expected '{kw_want} ID KEY=VALUE...'")
-                if w[1] in seen:
-                    raise ReproError(f"{where}: id '{w[1]}' used twice")
-                seen.add(w[1])
-                kv = _kv(w[2:], where, keys)
-                if cls is Figure and kv.get("kind") == "series":
-                    try:
-                        obj = seriesfig.SeriesFigure(w[1], kv, where, _sel)
-                    except seriesfig.SeriesError as e:
-                        raise ReproError(str(e))
-                else:
-                    obj = cls(w[1], kv, where)
-                if obj.sweep not in self.sweeps:
-                    raise ReproError(f"{where}: no sweep '{obj.sweep}' in {self.dir} "
-                                     f"(sweeps: {', '.join(self.sweeps) or 'none'})")
-                sp = self.sweeps[obj.sweep]
-                dims = {"benchmark", "size", "config", "seed"} | {d.name for d in sp.dims}
-                sels = [obj.fixed] + ([obj.norm] if not isinstance(obj, Claim) else [obj.a] + ([obj.b] if obj.b else []))
-                if not isinstance(obj, Claim) and obj.series_dim:
-                    sels += [{obj.series_dim: s} for s in obj.series]
-                if not isinstance(obj, Claim) and obj.kind == "series":
-                    try:
-                        seriesfig.check_sweep(obj, sp)
-                    except seriesfig.SeriesError as e:
-                        raise ReproError(f"{where}: {e}")
-                for s in sels:
-                        for d, lab in s.items():
-                            if d not in dims:
-                                raise ReproError(f"{where}: sweep '{obj.sweep}' has no dim '{d}' (dims: {', '.join(sorted(dims))})")
-                            dd = sp.dim(d)
-                            if dd and lab.startswith("best:"):
-                                if not any(report.family_member(x, lab[5:]) for x in dd.labels):
-                                    raise ReproError(f"{where}: '{lab}' needs labels {lab[5:]}:N in {d} of sweep '{obj.sweep}'")
-                            elif dd and lab not in dd.labels:
-                                raise ReproError(f"{where}: '{lab}' is not a label of {d} in sweep '{obj.sweep}' "
-                                                 f"(labels: {', '.join(dd.labels)})")
-                if isinstance(obj, Claim) and obj.group and obj.group != "all":
-                    for g in obj.group.split("+"):
-                        if g not in sp.groups:
-                            raise ReproError(f"{where}: sweep '{obj.sweep}' has no group '{g}' "
-                                             f"(groups: {', '.join(sp.groups)})")
-                out.append(obj)
-
-    def technique_for(self, sets):
-        """The technique (name, issue) a label's overrides name, if any."""
-        for name, issue, kvs in self.techniques:
-            if any(s in sets for s in kvs):
-                return name, issue
-        return None
-
-
-def list_papers(root=None):
-    d = root or papers_dir()
-    try:
-        return sorted(p for p in os.listdir(d) if os.path.isfile(os.path.join(d, p, "paper.txt")))
-    except OSError:
-        return []
+from .paperdir import (FIG_KEYS, CLAIM_KEYS, AGGS, Figure, Paper, ReproError, _sel, check_metric,  # noqa: F401
+                       list_papers, papers_dir)
 
 
 # ---- availability: does a label's configuration build? ----
@@ -355,8 +82,10 @@ def availability(paper, sp, checker):
             # until it has run) is available when the label it reads is
             refs = [lb for dm, lb in specmod.run_refs(d.sets[lab]) if dm == d.name and lb in d.sets]
             lsets = d.sets[refs[0]] if refs else d.sets[lab]
+            here = os.path.dirname(os.path.abspath(sp.path))
             for config in sp.configs:
-                c_ok, c_msg = checker.check(specmod.config_file(sp, config), sp.sets + lsets)
+                c_ok, c_msg = checker.check(specmod.config_file(sp, config),
+                                            specmod.resolve_sweepdir(sp.sets + lsets, here))
                 if not c_ok:
                     ok, msg = False, c_msg
                     break
@@ -380,11 +109,13 @@ def prepare(paper, size, benches, checker):
     out = []
     for name, sp in paper.sweeps.items():
         for config in sp.configs:   # the sweep's own configuration must build, whatever its labels
-            ok, msg = checker.check(specmod.config_file(sp, config), sp.sets)
+            ok, msg = checker.check(specmod.config_file(sp, config),
+                                    specmod.resolve_sweepdir(sp.sets, os.path.dirname(os.path.abspath(sp.path))))
             if not ok:
                 raise ReproError(f"sweep '{name}': configuration {config} does not build: {msg}")
         av = availability(paper, sp, checker)
         sp.sizes = [size]
+        sp.paper_sizes = {b: s for b, (s, _) in paper.inputs.items()}   # --size paper: each paper's own input
         if benches:
             sp.benchmarks = [b for b in sp.benchmarks if b in benches]
             sp.groups = {g: [b for b in m if b in benches] for g, m in sp.groups.items()}
@@ -475,7 +206,15 @@ class SweepData:
         ok = [r for r in cands if r.value(ipc) is not None]
         if not ok or len(ok) < len(cands):
             return None   # a member failed or has not run: no best yet
-        return _get(max(ok, key=lambda r: r.value(ipc)), stat)
+        top = max(ok, key=lambda r: r.value(ipc))
+        if stat == BEST_PARAM:   # the N of the chosen label P:N (Best-SWL's warp limit)
+            d = next(iter(best))
+            return report._num(report._MEMBER.fullmatch(top.labels.get(d)).group(2))
+        return _get(top, stat)
+
+    def has_stat(self, stat):
+        """Does a finished run of the sweep hold this statistic? (False when none has finished.)"""
+        return bool(self.data) and any(r.value(stat) is not None for r in self.data.rows)
 
     def wall(self):
         if not self.data:
@@ -483,26 +222,19 @@ class SweepData:
         return sum(float(r.status.get("wall_seconds") or 0) for r in self.data.rows if r.status)
 
 
+# metric=best_param: the parameter N of the label a best:P selection chose (Best-SWL's warp limit)
+BEST_PARAM = "@best_param"
+
+
 def _stat(metric):
+    if metric == "best_param":
+        return BEST_PARAM, "chosen parameter of the best label", ""
     name, stat, title, unit, mode = report.metric_spec(metric)
     return stat, title, unit
 
 
 def aggregate(vals, how):
-    xs = [v for v in vals if v is not None]
-    if not xs:
-        return None
-    if how == "hmean":
-        return report.harmean(xs)
-    if how == "gmean":
-        return report.geomean(xs)
-    if how == "amean":
-        return report.arimean(xs)
-    if how == "max":
-        return max(xs)
-    if how == "min":
-        return min(xs)
-    raise ValueError(how)
+    return claims.aggregate(vals, how)
 
 
 def claim_value(claim, sp, sd):
@@ -511,47 +243,13 @@ def claim_value(claim, sp, sd):
     stat_b = _stat(claim.metric_b)[0] if claim.metric_b else stat
     benches = [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
                                                  [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
-    sa = dict(claim.fixed, **claim.a)
-    sb = dict(claim.fixed, **claim.b) if claim.b else None
-    per, used, missing = [], [], []
-    va_all, vb_all = [], []
-    for b in benches:
-        va = sd.value(b, sa, stat)
-        vb = sd.value(b, sb, stat_b) if sb else None
-        if va is None or (sb and (vb is None or (vb == 0 and claim.mode != "mean-of-differences"))):
-            missing.append(b)
-            continue
-        used.append(b)
-        va_all.append(va)
-        vb_all.append(vb)
-        per.append(va - vb if sb and claim.mode == "mean-of-differences" else va / vb if sb else va)
-    if not used:
-        return None, used, missing
-    how = "amean" if claim.agg == "value" else claim.agg
-    if sb and claim.mode == "ratio-of-means":
-        num, den = aggregate(va_all, how), aggregate(vb_all, how)
-        return (num / den if num is not None and den else None), used, missing
-    return aggregate(per, how), used, missing
-
-
-def direction(claim, ours):
-    """'yes' / 'no' / 'n/a': for a comparison (b given), does warpsim move the same way from 1 as the paper
-    (within `neutral` of 1 counts as no change; a paper value within it claims no change)?"""
-    if ours is None:
-        return "n/a"
-    if not claim.b:
-        return "n/a"
-    tol = claim.neutral or 0.0
-    ref = 0.0 if claim.mode == "mean-of-differences" else 1.0
-
-    def side(x):
-        return 0 if abs(x - ref) <= tol else (1 if x > ref else -1)
-    return "yes" if side(claim.paper) == side(ours) else "no"
+    return claims.claim_value(claim, benches, sd.value, stat, stat_b)
 
 
 def fmtv(v):
     if v is None:
         return "-"
+    v = v + 0.0   # -0.0 prints as 0.000
     a = abs(v)
     return f"{v:.3f}" if a < 10 else f"{v:.2f}" if a < 100 else f"{v:.1f}" if a < 1000 else f"{v:.0f}"
 
@@ -596,7 +294,14 @@ def figure_data(fig, sp, sd, av):
                     vals.append(v)
             rows.append((b, vals))
         if rows and fig.mean != "none":
-            rows.append((f"{fig.mean}", [aggregate([r[1][i] for r in rows], fig.mean) for i in range(len(names))]))
+            mrow = []
+            for i in range(len(names)):
+                try:
+                    mrow.append(aggregate([r[1][i] for r in rows], fig.mean))
+                except claims.means.MeanError as e:   # shown under the figure, never a silent gap
+                    mrow.append(None)
+                    missing.append(f"no {fig.mean} of {names[i]} in {g}: {e}")
+            rows.append((f"{fig.mean}", mrow))
         if rows:
             blocks.append((g, rows))
     return blocks, names, (f"some series not available: {'; '.join(sorted(set(missing)))}" if missing else None)
@@ -621,14 +326,16 @@ def draw(fig, blocks, names, outdir, pl):
     os.makedirs(os.path.dirname(base), exist_ok=True)
     ylabel = fig.ylabel or (_stat(fig.metrics[0])[1] + (f" / {list(fig.norm.values())[0]}" if fig.norm else ""))
     title = f"{fig.paper}: {fig.title}"
-    with open(base + ".csv", "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["group", "benchmark"] + names)
-        for g, rows in blocks:
-            for b, vals in rows:
-                w.writerow([g, b] + ["" if v is None else f"{v:.10g}" for v in vals])
+    f = io.StringIO()
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["group", "benchmark"] + names)
+    for g, rows in blocks:
+        for b, vals in rows:
+            w.writerow([g, b] + ["" if v is None else f"{v:.10g}" for v in vals])
+    runner.atomic_write(base + ".csv", f.getvalue())
     if not pl.backend:
         return []
+    logy = {"auto": None, "log": True, "linear": False}[fig.yscale]
     if fig.kind == "lines":
         xs = [_num(s.rsplit(":", 1)[-1]) for s in fig.series]
         if any(x is None for x in xs):
@@ -636,9 +343,9 @@ def draw(fig, blocks, names, outdir, pl):
         series = [(b, vals) for g, rows in blocks for b, vals in rows]
         prefix = fig.series[0].rsplit(":", 1)[0] if ":" in fig.series[0] else ""
         xlabel = fig.series_dim + (f" ({prefix}:N)" if prefix else "")
-        return pl.lines(base, title, xlabel, ylabel, xs, series, 1.0 if fig.norm else None)
+        return pl.lines(base, title, xlabel, ylabel, xs, series, 1.0 if fig.norm else None, logy=logy)
     return pl.bars(base, title, ylabel, [(g if len(blocks) > 1 or g != "all" else None, rows) for g, rows in blocks],
-                   names, 1.0 if fig.norm else None)
+                   names, 1.0 if fig.norm else None, logy=logy)
 
 
 def series_report(fig, sd, av, outdir, pl):
@@ -684,14 +391,25 @@ def md_table(head, rows):
     return "\n".join(out)
 
 
+def input_text(paper, bench):
+    """What --size paper runs for a benchmark: the size its paper.txt declares and why, or `paper`."""
+    if not bench:
+        return "-"
+    if bench in paper.inputs:
+        s, why = paper.inputs[bench]
+        return f"`{s}`" + (f": {why}" if why else "")
+    return "`paper` (the paper states no input)"
+
+
 def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
     pl = plot.Plotter(plot_which)
     md = [f"# Reproducing {paper.title}", ""]
     md.append(f"Paper text: `{paper.source}`. Size `{size}`. Baseline: {paper.baseline}" if paper.source else
               f"Size `{size}`. Baseline: {paper.baseline}")
     md.append("")
-    md += ["## Benchmarks", "", md_table(["paper", "warpsim", "note"],
-                                          [(p, o or "**missing**", n) for p, o, n in paper.benches]), ""]
+    md += ["## Benchmarks", "", md_table(["paper", "warpsim", "note", "input at --size paper"],
+                                          [(p, o or "**missing**", n, input_text(paper, o))
+                                           for p, o, n in paper.benches]), ""]
     md += ["## Experiments", ""]
     rows = []
     sds = {}
@@ -739,12 +457,36 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
     if not pl.backend:
         md += [f"*Figures not drawn: {pl.why}.*", ""]
     md += timeline_fig.report_section(paper.timelines, outdir)  # per-warp timelines (doc/timeline.md)
-    md += ["## Claims", "",
-           "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
-           "Direction agrees: for a comparison, both sides of 1 the same way (within the claim's neutral band, "
-           "if it states one). Ratio: warpsim / paper.", ""]
-    crow, counts, partial = [], {"yes": 0, "no": 0, "n/a": 0, "no result": 0, "not available": 0}, 0
-    claims_csv = []
+    cmd, crows, counts = claims_section(paper, prepared, sds)
+    md += cmd
+    os.makedirs(outdir, exist_ok=True)
+    runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
+    s = io.StringIO()
+    csv.writer(s, lineterminator="\n").writerows([CLAIMS_CSV_HEAD] + crows)
+    runner.atomic_write(os.path.join(outdir, "claims.csv"), s.getvalue())
+    out.write(f"wrote {os.path.join(outdir, 'report.md')}: {nfig} figure(s), {len(paper.claims)} claim(s) "
+              f"({claims.summary(counts)})\n")
+    return counts
+
+
+CLAIMS_CSV_HEAD = ["claim", "paper", "source", "warpsim", "effect_ratio", "verdict", "note"]
+CLAIMS_MD_HEAD = ["id", "claim", "where", "compared", "paper", "warpsim", "effect ratio", "verdict", "note"]
+
+
+def claims_section(paper, prepared, sds):
+    """(report.md lines, claims.csv rows, {verdict: n}) of the paper's claims over the sweeps' data."""
+    md = ["## Claims", "",
+          "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
+          "Effect ratio: (warpsim - r) / (paper - r), r = 1 for a ratio, 0 for a difference or a value. Verdict: "
+          f"*holds* for an effect ratio of {claims.EFFECT_LOW:g}-{claims.EFFECT_HIGH:g} (a no-change claim: inside "
+          "its band; a qualitative claim: an effect of at least its band, "
+          f"{claims.QUALITATIVE_BAND:.0%} unless stated), *weaker* below, *stronger* above (or outside a no-change "
+          "claim's band), *opposite* on the other side; *no result* when runs are missing or failed, *not "
+          "available* when a technique, statistic or benchmark does not exist yet. Source: *stated* in the text, "
+          "read off a *figure*, or *derived* from stated numbers. A measurement made by two claims is counted "
+          "once.", ""]
+    rows, csv_rows, judged, partial = [], [], [], 0
+    first = {}
     for c in paper.claims:
         sp = next(p for n, p, a, r in prepared if n == c.sweep)
         av = next(a for n, p, a, r in prepared if n == c.sweep)
@@ -758,44 +500,45 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
         if c.fixed:
             what += " (" + ", ".join(f"{d} {lab}" for d, lab in c.fixed.items()) + ")"
         pv = (f"{c.paper_dir} (qualitative)" if c.paper_dir else fmtv(c.paper)) + f" ({c.source})"
+        note = []
+        key = c.measurement() + ((c.paper, c.paper_dir),)
+        if key in first:
+            note.append(f"the same measurement as {first[key]}, counted once")
+        first.setdefault(key, c.id)
         if why:
-            counts["not available"] += 1
-            crow.append((c.id, c.text, where, what, pv, "not available", "-", "-", why))
-            claims_csv.append([c.id, c.paper_dir or c.paper, "", "not available", "", why])
+            judged.append((c, "not available"))
+            rows.append((c.id, c.text, where, what, pv, "not available", "-", "not available", why))
+            csv_rows.append([c.id, c.paper_dir or c.paper, c.source, "", "", "not available", "; ".join([why] + note)])
             continue
-        v, used, missing = claim_value(c, sp, sds[c.sweep])
-        d = direction(c, v) if v is not None else "no result"
-        counts[d] += 1
+        try:
+            v, used, missing = claim_value(c, sp, sds[c.sweep])
+        except claims.means.MeanError as e:
+            v, used, missing = None, [], []
+            note.append(str(e))
+        if v is None and not note:
+            absent = [s for m in (c.metric, c.metric_b) if m for s in _stat(m)[0].split("+")
+                      if s != BEST_PARAM and not sds[c.sweep].has_stat(s)]
+            if absent:
+                note.append(f"no finished run has the statistic {', '.join(absent)}")
+        d, e = claims.verdict(c, v)
+        judged.append((c, d))
         if v is not None and missing:   # computed over part of the group: say so where it shows
             partial += 1
-            d += " (partial)"
-        ratio = v / c.paper if v is not None and c.paper and not c.paper_dir else None
-        note = []
-        if missing:
             note.append("no result: " + ", ".join(missing))
+        if c.outside:
+            note.append(f"outside the paper: {c.outside}")
         if c.note:
             note.append(c.note)
-        crow.append((c.id, c.text, where, what, pv, fmtv(v), d, fmtv(ratio),
-                     "; ".join(note) or "-"))
-        claims_csv.append([c.id, c.paper_dir or c.paper, "" if v is None else f"{v:.10g}", d, "" if ratio is None else f"{ratio:.10g}",
-                           "; ".join(note)])
-    md += [md_table(["id", "claim", "where", "compared", "paper", "warpsim", "direction agrees", "ratio", "note"], crow), ""]
-    md += [f"Claims: {counts['yes']} agree in direction, {counts['no']} do not, {counts['n/a']} are values without a "
-           f"direction, {counts['no result']} have no result yet (runs missing or failed), {counts['not available']} "
-           f"need a technique, statistic or benchmark that does not exist yet."
+        shown = d + (" (partial)" if v is not None and missing else "") + (" (our choice)" if c.outside else "")
+        rows.append((c.id, c.text, where, what, pv, fmtv(v), fmtv(e), shown, "; ".join(note) or "-"))
+        csv_rows.append([c.id, c.paper_dir or c.paper, c.source, "" if v is None else f"{v:.10g}",
+                         "" if e is None else f"{e:.10g}", d, "; ".join(note)])
+    counts = claims.count(judged)
+    md += [md_table(CLAIMS_MD_HEAD, rows), ""]
+    md += [f"Claims: {claims.summary(counts)} ({sum(counts.values())} measurements of {len(paper.claims)} claims)."
            + (f" {partial} of those with a value are computed over part of their group (the note names the "
               f"benchmarks without a result)." if partial else ""), ""]
-    os.makedirs(outdir, exist_ok=True)
-    runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
-    buf = [["claim", "paper", "warpsim", "direction_agrees", "ratio", "note"]] + claims_csv
-    import io
-    s = io.StringIO()
-    csv.writer(s, lineterminator="\n").writerows(buf)
-    runner.atomic_write(os.path.join(outdir, "claims.csv"), s.getvalue())
-    out.write(f"wrote {os.path.join(outdir, 'report.md')}: {nfig} figure(s), {len(paper.claims)} claim(s) "
-              f"({counts['yes']} agree, {counts['no']} do not, {counts['n/a']} values, {counts['no result']} no result, "
-              f"{counts['not available']} not available)\n")
-    return counts
+    return md, csv_rows, counts
 
 
 # ---- --list ----
@@ -811,6 +554,10 @@ def do_list(warpsim, out=sys.stdout):
         missing = [pn for pn, o, _ in p.benches if not o]
         out.write(f"  benchmarks: {len(p.benches) - len(missing)} of {len(p.benches)} mapped"
                   + (f" (missing: {', '.join(missing)})" if missing else "") + "\n")
+        if p.inputs:
+            other = [f"{b} {s}" for b, (s, _) in sorted(p.inputs.items()) if s != "paper"]
+            out.write(f"  inputs: {len(p.inputs)} stated by the paper (report.md lists them)"
+                      + (f"; --size paper runs {', '.join(other)}" if other else "") + "\n")
         avs = {}
         for sname, sp in p.sweeps.items():
             av = availability(p, sp, checker)
@@ -841,6 +588,36 @@ def do_list(warpsim, out=sys.stdout):
     return 0
 
 
+# ---- provenance: which commit made a results folder (reprodoc.py states it) ----
+
+PROVENANCE = "provenance.json"
+
+
+def source_commit():
+    """The project's commit (with '+changes' when the tree differs from it), or None."""
+    root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    try:
+        rev = subprocess.run(["git", "-C", root, "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                             text=True, timeout=30)
+        if rev.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30)
+        return rev.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def write_provenance(outdir, paper, size):
+    """Which commit and command made a results folder: the doc states it once."""
+    os.makedirs(outdir, exist_ok=True)
+    runner.write_json(os.path.join(outdir, PROVENANCE),
+                      {"paper": paper, "size": size, "commit": source_commit(),
+                       "command": f"warpsim reproduce {paper} --size {size}",
+                       "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+
+
+
 # ---- entry point ----
 
 def main(args, warpsim):
@@ -866,6 +643,18 @@ def main(args, warpsim):
         raise ReproError(f"--sweeps: no sweep {', '.join(bad)} in {paper.name} (sweeps: {', '.join(paper.sweeps)})")
     checker = Checker(warpsim)
     prepared = prepare(paper, args.size, benches, checker)
+    if getattr(args, "estimate", False):
+        if only:
+            prepared = [p for p in prepared if p[0] in only]
+        os.makedirs(outdir, exist_ok=True)
+        sys.stdout.write(f"{paper.name} at --size {args.size}: warp instructions of each benchmark (functional "
+                         f"runs) over its timing speed at tiny\n")
+        try:
+            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout)
+        except estimate.EstimateError as e:
+            sys.stderr.write(f"warpsim reproduce --estimate: {e}\n")
+            return 1
+        return 0
     t0 = time.time()
     times, rc = {}, 0
     if not args.no_run:
@@ -880,6 +669,8 @@ def main(args, warpsim):
             sys.stderr.write(f"timeline figure failed: {msg}\n")
             rc = rc or 1
     wall = time.time() - t0
+    if not args.no_run and not only and not benches:   # a whole paper's runs: say which commit made them
+        write_provenance(outdir, paper.name, args.size)
     write_report(paper, prepared, outdir, args.size, args.plot)
     if not args.no_run:
         sys.stderr.write(f"reproduce {paper.name} --size {args.size}: {runner.fmt_time(wall)} wall\n")

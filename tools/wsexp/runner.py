@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-import spec as specmod
+from . import spec as specmod
 
 STATES_OK = ("ok",)
 # state -> what it means (status.json "state")
@@ -34,7 +34,7 @@ STATES = {
     "usage": "bad configuration or option (exit status 2)",
     "crash": "killed by a signal or abnormal exit",
     "limit": "stopped by an instruction or cycle limit (an endless loop?)",
-    "corrupt": "its recorded results are unreadable (status.json or stats.json); --retry-failed reruns it",
+    "corrupt": "its recorded results are unreadable or damaged (status.json or stats.json); the next sweep reruns it",
     "timeout": "exceeded the per-run time limit",
 }
 
@@ -75,12 +75,69 @@ def write_json(path, obj):
     atomic_write(path, json.dumps(obj, indent=1) + "\n")
 
 
+def _no_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def read_json(path):
+    """The file's JSON, None if it cannot be read or parsed; NaN and Infinity, which Python's json
+    would accept, are not JSON and make the file unreadable."""
     try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
+        with open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"), parse_constant=_no_constant)
+    except (OSError, ValueError, RecursionError):
         return None
+
+
+# Statistics the tools read as numbers: present in every ok run, each a finite number >= 0.
+REQUIRED_STATS = ("cycles", "ipc_warp_insts_per_cycle", "warp_insts")
+
+
+def stats_problem(stats):
+    """Why a parsed stats.json of a run that says PASS cannot stand for its run, or None: it must
+    hold the `gpu` statistics, and no statistic may be null, NaN, infinite, negative or, where a
+    number belongs (a statistic the tools read), a string. Such a file counts as corrupt and is run
+    again, instead of its run dropping silently out of means."""
+    if not isinstance(stats, dict) or stats.get("check") != "PASS":
+        return "not warpsim's statistics of a passing run"
+    gpu = stats.get("gpu")
+    if not isinstance(gpu, dict):
+        return "it has no gpu statistics"
+    for k in REQUIRED_STATS:
+        if k not in gpu:
+            return f"gpu.{k} is missing"
+    numeric = {"gpu." + k for k in REQUIRED_STATS} | NUMERIC_STATS
+
+    def walk(o, path, depth):
+        if depth > 64:
+            return f"{path} is nested too deeply"
+        if isinstance(o, dict):
+            for k, v in o.items():
+                why = walk(v, f"{path}.{k}" if path else k, depth + 1)
+                if why:
+                    return why
+        elif isinstance(o, list):
+            for i, v in enumerate(o):
+                why = walk(v, f"{path}[{i}]", depth + 1)
+                if why:
+                    return why
+        elif o is None:
+            return f"{path} is null"
+        elif isinstance(o, bool):
+            return None
+        elif isinstance(o, (int, float)):
+            if o != o or o in (float("inf"), float("-inf")):
+                return f"{path} is not a finite number"
+            if o < 0:
+                return f"{path} is negative ({o})"
+        elif path in numeric:
+            return f"{path} is {o!r}, not a number"
+        return None
+    return walk({k: v for k, v in stats.items() if k != "config"}, "", 0)
+
+
+# The statistics reports and claims read (report.METRICS fills it; a string there is damage).
+NUMERIC_STATS = set()
 
 
 def default_warpsim():
@@ -100,6 +157,30 @@ def fmt_time(s):
     return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
 
 
+def _str_map(m):
+    return isinstance(m, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in m.items())
+
+
+def _plan_spec_ok(sp):
+    """The parts of a plan's spec the reports read: dims [{name, labels, sets}], groups {name: [bench]}."""
+    dims = sp.get("dims", [])
+    if not isinstance(dims, list):
+        return False
+    for d in dims:
+        if not isinstance(d, dict) or not isinstance(d.get("name"), str):
+            return False
+        sets = d.get("sets", {})
+        if not isinstance(sets, dict) or not all(isinstance(v, list) and all(isinstance(s, str) for s in v)
+                                                 for v in sets.values()):
+            return False
+        if not isinstance(d.get("labels", []), list):
+            return False
+    groups = sp.get("groups") or {}
+    return isinstance(groups, dict) and all(isinstance(v, list) and all(isinstance(b, str) for b in v)
+                                            for v in groups.values()) \
+        and isinstance(sp.get("report") or {}, dict)
+
+
 class Results:
     """A sweep's result directory."""
 
@@ -115,7 +196,7 @@ class Results:
     def status(self, rid):
         """The run's status.json, None while it has none. Recorded results that cannot be read
         back (a status.json or an ok run's stats.json that is unreadable or of the wrong shape)
-        give the state "corrupt", a failure: reports leave it out, --retry-failed reruns it."""
+        give the state "corrupt", a failure: reports leave it out, the next sweep reruns it."""
         d = self.run_dir(rid)
         path = os.path.join(d, "status.json")
         st = read_json(path)
@@ -125,9 +206,11 @@ class Results:
             return {"id": rid, "state": "corrupt", "message": "status.json is unreadable or not a status"}
         if st["state"] in STATES_OK:
             stats = read_json(os.path.join(d, "stats.json"))
-            if not isinstance(stats, dict) or stats.get("check") != "PASS":
-                return dict(st, state="corrupt", message="stats.json of a finished run is missing, unreadable or "
-                            "not warpsim's statistics")
+            if stats is None:
+                return dict(st, state="corrupt", message="stats.json of a finished run is missing or unreadable")
+            why = stats_problem(stats)
+            if why:
+                return dict(st, state="corrupt", message=f"stats.json of a finished run: {why}")
         return st
 
     def write_plan(self, spec_json, runs):
@@ -153,7 +236,14 @@ class Results:
                     or not isinstance(r["id"], str) or "/" in r["id"] or r["id"] in ("", ".", ".."):
                 raise RuntimeError(f"{self.plan_path}: a run of the wrong shape (plan.json is damaged; "
                                    f"run the sweep file again to rewrite it)")
-        if not isinstance(plan.get("spec", {}), dict):
+        for r in plan["runs"]:
+            if not all(isinstance(r.get(k), str) for k in ("benchmark", "size", "config", "config_path")) \
+                    or not all(isinstance(s, str) for s in r["sets"]) \
+                    or not _str_map(r.get("labels", {})) or not isinstance(r.get("after") or {}, dict):
+                raise RuntimeError(f"{self.plan_path}: a run of the wrong shape (plan.json is damaged; "
+                                   f"run the sweep file again to rewrite it)")
+        sp = plan.get("spec", {})
+        if not isinstance(sp, dict) or not _plan_spec_ok(sp):
             raise RuntimeError(f"{self.plan_path}: its spec is of the wrong shape (plan.json is damaged)")
         return plan
 
@@ -169,7 +259,13 @@ def resolved_sets(run, run_dir):
             raise RuntimeError(f"run {run['id']}: {{rundir:{ref}}} names no run of the plan "
                                f"(plan.json predates it: run the sweep file again)")
         return os.path.join(parent, after[ref])
-    return specmod.resolve_rundirs(run["sets"], run_dir, dir_of)
+    sets = run["sets"]
+    if any(specmod.SWEEPDIR in s for s in sets):
+        if not run.get("sweep_dir"):
+            raise RuntimeError(f"run {run['id']}: {specmod.SWEEPDIR} but no sweep folder in the plan "
+                               f"(plan.json predates it: run the sweep file again)")
+        sets = specmod.resolve_sweepdir(sets, run["sweep_dir"])
+    return specmod.resolve_rundirs(sets, run_dir, dir_of)
 
 
 def command(warpsim, run, stats_path):
@@ -257,7 +353,8 @@ def classify(rc, timed_out, stats, log_text):
             name = str(-rc)
         return "crash", "; ".join(x for x in (f"killed by {name}", _message(log_text)) if x)
     if rc == 0 and check == "PASS":
-        return "ok", ""
+        why = stats_problem(stats)
+        return ("corrupt", f"stats.json: {why}") if why else ("ok", "")
     if rc == 1:
         if "WS_ERROR_DEADLOCK" in log_text:
             return "deadlock", _message(log_text)
@@ -452,7 +549,8 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
     todo, skipped = [], 0
     for r in runs:
         st = results.status(r["id"])
-        if st and (st.get("state") in STATES_OK or not retry_failed):
+        # a corrupt result is damage, not an outcome of the run: run it again without being asked
+        if st and (st.get("state") in STATES_OK or not (retry_failed or st.get("state") == "corrupt")):
             skipped += 1
             if st.get("wall_seconds") is not None:
                 est.add(r, st["wall_seconds"])
@@ -550,7 +648,7 @@ def run_task(results, index, warpsim, per_task=1, force=False, out=sys.stdout):
     rc = 0
     for r in task_runs(plan, index, per_task):
         st = results.status(r["id"])
-        if st and not force:
+        if st and not force and st.get("state") != "corrupt":
             out.write(f"{r['index']} {r['id']}: already finished ({st.get('state')}), skipped\n")
         else:
             # a run it reads from ({rundir:DIM=LABEL}) that has not finished is run first, here
@@ -588,7 +686,8 @@ def pending_tasks(results, plan, per_task):
     ntask = (len(plan["runs"]) + per_task - 1) // per_task
     pend = []
     for t in range(ntask):
-        if any(not results.status(r["id"]) for r in task_runs(plan, t, per_task)):
+        if any((results.status(r["id"]) or {"state": "corrupt"})["state"] == "corrupt"
+               for r in task_runs(plan, t, per_task)):
             pend.append(t)
     return pend, ntask
 

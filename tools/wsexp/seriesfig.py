@@ -24,6 +24,8 @@ import csv
 import io
 import os
 
+from . import runner
+
 KEYS = {"bench", "file", "columns", "x", "y", "filter", "xlabel", "stat", "xscale"}
 PLAIN_ONLY = {"metric", "labels", "norm", "mean", "groups"}
 
@@ -214,8 +216,7 @@ def draw(fig, lines, outdir, pl):
     for name, pts in lines:
         for x, y in pts:
             w.writerow([name, f"{x:.10g}", f"{y:.10g}"])
-    with open(base + ".csv", "w") as f:
-        f.write(s.getvalue())
+    runner.atomic_write(base + ".csv", s.getvalue())
     if not pl.backend or not lines:
         return []
     xs = sorted({x for _, pts in lines for x, _ in pts})

@@ -32,6 +32,9 @@ import os
 import re
 
 SIZES = ("tiny", "small", "paper")
+# The most values one A..B range gives: every warp limit or CTA count a study tries fits, and a
+# range past it is a typo (1..99999) that would plan and hash 10^5 labels before saying anything.
+MAX_RANGE = 4096
 # The scheduler axis's shorthand NAME:P sets this key of policy NAME.
 SCHED_PARAM = {"swl": "sched.swl.limit", "two-level": "sched.two-level.group_size"}
 
@@ -60,8 +63,9 @@ class Dim:
 class Run:
     """One simulation: what to run and where it sits in the matrix."""
 
-    def __init__(self, benchmark, size, config, seed, sets, labels, label_sets, config_path=None):
+    def __init__(self, benchmark, size, config, seed, sets, labels, label_sets, config_path=None, sweep_dir=None):
         self.benchmark = benchmark
+        self.sweep_dir = sweep_dir          # what {sweepdir} stands for (not part of the id)
         self.size = size
         self.config = config              # as written in the spec (part of the id)
         self.config_path = config_path or config   # what warpsim is given (absolute for files)
@@ -77,7 +81,7 @@ class Run:
     def definition(self):
         return {"id": self.id, "index": self.index, "benchmark": self.benchmark, "size": self.size,
                 "config": self.config, "config_path": self.config_path, "seed": self.seed, "sets": self.sets, "labels": self.labels,
-                "label_sets": self.label_sets, "after": self.after}
+                "label_sets": self.label_sets, "after": self.after, "sweep_dir": self.sweep_dir}
 
 
 def _safe(part):
@@ -108,6 +112,15 @@ def make_id(run):
 RUNDIR_RE = re.compile(r"\{rundir(?::([^=}]+)=([^}]*))?\}")
 
 
+# `{sweepdir}` is the folder of the sweep file: a file that belongs with it (a paper folder's class
+# file) is found wherever the sweep is run from. Kept as written in ids, replaced when a run starts.
+SWEEPDIR = "{sweepdir}"
+
+
+def resolve_sweepdir(sets, sweep_dir):
+    return [s.replace(SWEEPDIR, sweep_dir) for s in sets]
+
+
 def run_refs(sets):
     """The (DIM, LABEL) pairs the {rundir:DIM=LABEL} placeholders of sets name."""
     return [(m.group(1), m.group(2)) for s in sets for m in RUNDIR_RE.finditer(s) if m.group(1)]
@@ -134,8 +147,9 @@ def expand_values(token, where):
             a, b, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
             if step <= 0 or b < a:
                 raise SpecError(f"{where}: bad range '{part}' (want A..B or A..B/STEP with A <= B)")
-            if (b - a) // step >= 100000:
-                raise SpecError(f"{where}: range '{part}' is too long")
+            if (b - a) // step >= MAX_RANGE:
+                raise SpecError(f"{where}: range '{part}' is too long ({(b - a) // step + 1} values; at most "
+                                f"{MAX_RANGE}: split the study into several sweeps)")
             out += [prefix + str(v) for v in range(a, b + 1, step)]
         elif part == "":
             raise SpecError(f"{where}: empty value in '{token}'")
@@ -154,6 +168,19 @@ def _sched_sets(label, where):
             raise SpecError(f"{where}: scheduler '{name}' takes no ':' parameter (valid: {valid})")
         sets.append(f"{key}={param}")
     return sets
+
+
+MAX_TIMEOUT = 30 * 24 * 3600   # a month: past it a timeout is a typo, not a limit
+
+
+def timeout_problem(text):
+    """Why `text` is not a run's time limit in seconds, or None (the sweep file and --timeout)."""
+    if not re.fullmatch(r"\d+(\.\d+)?", text):
+        return f"expected a number of seconds greater than 0, got '{text}'"
+    v = float(text)
+    if v <= 0 or v > MAX_TIMEOUT:
+        return f"{text} seconds is out of range (0 < seconds <= {MAX_TIMEOUT})"
+    return None
 
 
 def _check_set(s, where):
@@ -175,6 +202,11 @@ class Spec:
         self.groups = {}        # name -> [benchmarks], file order
         self.report = {}
         self.timeout = None
+        # benchmark -> the size that stands for size `paper` (a paper's own input, from its paper.txt)
+        self.paper_sizes = {}
+
+    def size_of(self, bench, size):
+        return self.paper_sizes.get(bench, size) if size == "paper" else size
 
     def dim(self, name):
         for d in self.dims:
@@ -186,7 +218,8 @@ class Spec:
         return {"name": self.name, "spec": os.path.abspath(self.path), "benchmarks": self.benchmarks,
                 "sizes": self.sizes, "configs": self.configs, "seeds": self.seeds,
                 "dims": [{"name": d.name, "key": d.key, "labels": d.labels, "sets": d.sets} for d in self.dims],
-                "sets": self.sets, "groups": self.groups, "report": self.report, "timeout": self.timeout}
+                "sets": self.sets, "groups": self.groups, "report": self.report, "timeout": self.timeout,
+                "paper_sizes": self.paper_sizes}
 
 
 def parse(path):
@@ -283,8 +316,11 @@ def parse_text(text, path="<sweep>"):
                     raise SpecError(f"{where}: report takes KEY=VALUE (baseline=, column=, metrics=)")
                 spec.report[k] = v
         elif kw == "timeout":
-            if len(args) != 1 or not re.fullmatch(r"\d+(\.\d+)?", args[0]):
+            if len(args) != 1:
                 raise SpecError(f"{where}: timeout SECONDS")
+            why = timeout_problem(args[0])
+            if why:
+                raise SpecError(f"{where}: timeout: {why}")
             spec.timeout = float(args[0])
         else:
             raise SpecError(f"{where}: unknown statement '{kw}' (valid: name, benchmarks, size, config, seed, "
@@ -327,7 +363,8 @@ def expand(spec):
                 cpath = config_file(spec, config)
                 for seed in spec.seeds:
                     for sets, labels, ls in combos:
-                        r = Run(b, size, config, seed, spec.sets + sets, labels, ls, cpath)
+                        r = Run(b, spec.size_of(b, size), config, seed, spec.sets + sets, labels, ls, cpath,
+                                os.path.dirname(os.path.abspath(spec.path)))
                         r.index = len(runs)
                         runs.append(r)
     _link_after(spec, runs)
