@@ -76,6 +76,12 @@ for row in rows:
     assert row["check"] == ("exit 3" if row["benchmark"] == "scale-bad" else "PASS"), row["check"]
     assert int(row["gpu.cycles [cycles]"]) == st["gpu"]["cycles"], row
 P
+# with benchmarks at one size the program sits in their tables (no section of its own)
+printf 'benchmarks vecadd\nsize tiny\nprogram scale bin/scale 2048\naxis sched lrr gto\n' > "$d/study/mix.sweep"
+$W sweep "$d/study/mix.sweep" -o "$d/x" -j 2 --report > "$d/mix" 2>&1 || fail "mixed sweep: $(cat "$d/mix")"
+grep -q "^IPC normalised to lrr$" "$d/x/report/tables.txt" && ! grep -q "size" "$d/x/report/tables.txt" \
+  && grep -qE "^vecadd +1\.000 " "$d/x/report/tables.txt" && grep -qE "^scale +1\.000 " "$d/x/report/tables.txt" \
+  || fail "mixed tables: $(cat "$d/x/report/tables.txt")"
 # a recorded stats.json that cannot stand for its run is corrupt, not a result
 python3 - "$d/r" <<'P'
 import json, sys

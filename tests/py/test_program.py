@@ -7,7 +7,7 @@ import os
 import tempfile
 import unittest
 
-from wsexp import program, runner, spec
+from wsexp import program, report, runner, spec
 
 
 def parse(text, path="/study/s.sweep"):
@@ -149,6 +149,24 @@ class Outcome(unittest.TestCase):
         self.assertIsNone(runner.stats_problem(stats()))
         self.assertEqual(runner.stats_problem(stats(3)), "not warpsim's statistics of a passing run")
         self.assertEqual(runner.stats_problem(stats(0, gpu={"cycles": 1})), "gpu.ipc_warp_insts_per_cycle is missing")
+
+
+
+class Report(unittest.TestCase):
+    def rows(self, sizes):
+        runs = [{"id": f"b{i}", "index": i, "benchmark": "vecadd", "size": sz, "config": "gtx480", "seed": 1,
+                 "labels": {}} for i, sz in enumerate(sizes)]
+        runs.append({"id": "p", "index": len(runs), "benchmark": "p", "size": "-", "config": "gtx480", "seed": 1,
+                     "labels": {}, "program": {"path": "./p", "args": []}})
+        rows = [report.Row(r, {"state": "ok"}, None, None) for r in runs]
+        report._place_programs(rows)
+        return rows
+
+    def test_program_joins_the_benchmarks_size(self):
+        self.assertEqual(self.rows(["tiny"])[-1].labels["size"], "tiny")
+        self.assertEqual(self.rows(["tiny", "small"])[-1].labels["size"], "-")   # a section of its own
+        self.assertEqual(self.rows([])[-1].labels["size"], "-")
+        self.assertEqual(self.rows(["tiny"])[-1].run["size"], "-")              # the CSV's value
 
 
 if __name__ == "__main__":
