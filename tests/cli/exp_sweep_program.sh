@@ -4,7 +4,8 @@
 # from another working folder; its exit status is its check (a failing one is recorded as
 # mismatch), results equal a direct `warpsim exec`, the report's tables and CSV hold its rows,
 # resume, --emit parallel/slurm tasks and stable ids work as for benchmarks, and a missing, non-
-# executable or statically linked program is refused naming the line. SKIP without nvcc.
+# executable or statically linked program is refused naming the line, and a program over the time
+# limit dies with its run. SKIP without nvcc.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 W=$(cd "$(dirname "$W")" && pwd)/$(basename "$W")
@@ -121,4 +122,14 @@ done
 rm "$d/moved/bin/scale"
 set +e; $W sweep --task "$d/m" 0 > "$d/gone" 2>&1; rc=$?; set -e
 [ $rc -eq 1 ] && grep -q "usage .*warpsim exec: .*no such program" "$d/gone" || fail "program gone (rc $rc): $(cat "$d/gone")"
+# a program over the time limit is stopped with warpsim exec: no orphan keeps running
+printf '#!/bin/sh\necho $$ > pid\nexec sleep 120\n' > "$d/study/bin/slow"; chmod +x "$d/study/bin/slow"
+printf 'program slow bin/slow\ntimeout 1\n' > "$d/study/slow.sweep"
+set +e; $W sweep "$d/study/slow.sweep" -o "$d/t" > "$d/slow" 2>&1; rc=$?; set -e
+[ $rc -eq 1 ] && grep -q "^1 run(s) in .*: 1 timeout$" "$d/slow" || fail "slow program (rc $rc): $(cat "$d/slow")"
+pid=$(cat "$d"/t/runs/slow.gtx480-*/pid) || fail "the slow program did not start"
+sleep 0.5
+# (gone, or a zombie left to a PID 1 that does not reap, as in some containers)
+state=$(awk '{print $3}' "/proc/$pid/stat" 2> /dev/null || true)
+[ -z "$state" ] || [ "$state" = Z ] || { kill "$pid"; fail "the program outlived its timed-out run"; }
 echo ok
