@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -266,8 +267,13 @@ int cli_exec(int argc, char **argv) {
   sprintf(ld, "%s%s%s", libdir, old_ld && *old_ld ? ":" : "", old_ld && *old_ld ? old_ld : "");
   fflush(stdout);
   fflush(stderr);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    /* the program dies with this command: a sweep that stops a run (time limit, Ctrl-C, killed)
+     * stops warpsim, and no orphaned program keeps running and writing into the run's folder */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(137);
     setenv("LD_LIBRARY_PATH", ld, 1);
     setenv("WARPSIM_CUDART_CONFIG", abs_preset, 1);
     setenv("WARPSIM_CUDART_SETS", sets, 1);

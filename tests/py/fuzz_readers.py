@@ -26,6 +26,7 @@ set       observer.x.file={rundir}/x.txt
 seed      1 2
 timeout   600
 report    baseline=lrr metrics=ipc,l1d_mpki
+program   p   ./p 64 "two words"
 """
 PAPER = """title     Toy "paper"
 source    nowhere.txt
@@ -54,7 +55,7 @@ STATS = {"benchmark": "a", "check": "PASS", "size": "tiny",
 
 TOKENS = ["=", ":", ",", "..", "/", "\"", "'", "\\", "#", "{rundir}", "{rundir:sched=lrr}", "{sweepdir}", "+",
           "best:", "-1", "0", "nan", "inf", "1e308", "99999", "\x00", "\xff", "é", "\t", "\n", " ", "sched", "group",
-          "axis", "claim", "figure", "bench", "input", "paper=", "metric=", "a=", "b=", "kind=series", "x" * 300]
+          "axis", "program", "claim", "figure", "bench", "input", "paper=", "metric=", "a=", "b=", "kind=series", "x" * 300]
 
 
 def mutate(rnd, text, n=None):

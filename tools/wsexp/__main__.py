@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 
-from . import claims, plot, report, reprodoc, reproduce, runner, spec, timeline_fig
+from . import claims, plot, program, report, reprodoc, reproduce, runner, spec, timeline_fig
 
 
 class Usage(Exception):
@@ -92,6 +92,9 @@ def cmd_sweep(argv):
         runs = spec.expand(sp)
     except spec.SpecError as e:
         raise Usage(f"warpsim sweep: {e}")
+    why = program.spec_problem(sp)
+    if why:
+        raise Usage(f"warpsim sweep: {why}")
     if a.timeout is not None:
         sp.timeout = a.timeout
     res = runner.Results(a.out or os.path.join("results", sp.name))

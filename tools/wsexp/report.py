@@ -177,6 +177,19 @@ class Row:
         return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+def _place_programs(rows):
+    """A user's program has no size or seed (size '-', seed 1). In a sweep whose benchmarks all
+    have one size (or one seed), its rows take that label, so the program sits in the benchmarks'
+    tables and plots instead of a section of its own; the CSV keeps the run's own values."""
+    bench = [r for r in rows if not r.run.get("program")]
+    for d in ("size", "seed"):
+        labs = {r.labels[d] for r in bench}
+        if len(labs) == 1:
+            for r in rows:
+                if r.run.get("program"):
+                    r.labels[d] = next(iter(labs))
+
+
 class Data:
     def __init__(self, path):
         self.results = Results(path)
@@ -191,6 +204,7 @@ class Data:
             stats = stats if isinstance(stats, dict) else None
             config = config if isinstance(config, dict) else None
             self.rows.append(Row(run, status, stats, config))
+        _place_programs(self.rows)
         self.dims = list(BASE_DIMS) + [d["name"] for d in self.spec.get("dims", [])]
         self.label_sets = {d["name"]: d.get("sets", {}) for d in self.spec.get("dims", [])}
         self.order = {}
@@ -236,7 +250,8 @@ def write_csv(data, path):
     w.writerow(head)
     for r in data.rows:
         st = r.status
-        line = [r.id, r.run["index"]] + [r.labels.get(d, "") for d in BASE_DIMS] + [r.labels.get(d, "") for d in axes]
+        line = [r.id, r.run["index"]] + [str(r.run[d]) if d in ("size", "seed") else r.labels.get(d, "")
+                                         for d in BASE_DIMS] + [r.labels.get(d, "") for d in axes]
         line += [r.state, st.get("exit_status", ""), st.get("check") or "", st.get("message", ""),
                  st.get("wall_seconds", "")]
         line += [r.stats.get(c, "") for c in stat_cols]

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 
+from . import program as progmod
 from . import spec as specmod
 
 STATES_OK = ("ok",)
@@ -98,7 +99,7 @@ def stats_problem(stats):
     hold the `gpu` statistics, and no statistic may be null, NaN, infinite, negative or, where a
     number belongs (a statistic the tools read), a string. Such a file counts as corrupt and is run
     again, instead of its run dropping silently out of means."""
-    if not isinstance(stats, dict) or stats.get("check") != "PASS":
+    if not isinstance(stats, dict) or (stats.get("check") != "PASS" and progmod.check(stats) != "PASS"):
         return "not warpsim's statistics of a passing run"
     gpu = stats.get("gpu")
     if not isinstance(gpu, dict):
@@ -159,6 +160,12 @@ def fmt_time(s):
 
 def _str_map(m):
     return isinstance(m, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in m.items())
+
+
+def _program_ok(prog):
+    """A plan's program of a run: absent, or {"path": str, "args": [str]}."""
+    return prog is None or (isinstance(prog, dict) and isinstance(prog.get("path"), str) and prog["path"] != ""
+                            and isinstance(prog.get("args"), list) and all(isinstance(a, str) for a in prog["args"]))
 
 
 def _plan_spec_ok(sp):
@@ -239,7 +246,8 @@ class Results:
         for r in plan["runs"]:
             if not all(isinstance(r.get(k), str) for k in ("benchmark", "size", "config", "config_path")) \
                     or not all(isinstance(s, str) for s in r["sets"]) \
-                    or not _str_map(r.get("labels", {})) or not isinstance(r.get("after") or {}, dict):
+                    or not _str_map(r.get("labels", {})) or not isinstance(r.get("after") or {}, dict) \
+                    or not _program_ok(r.get("program")):
                 raise RuntimeError(f"{self.plan_path}: a run of the wrong shape (plan.json is damaged; "
                                    f"run the sweep file again to rewrite it)")
         sp = plan.get("spec", {})
@@ -269,14 +277,20 @@ def resolved_sets(run, run_dir):
 
 
 def command(warpsim, run, stats_path):
-    cmd = [warpsim, "run", run["benchmark"], "--size", run["size"], "--seed", str(run["seed"]),
-           "--config", run["config_path"]]
+    """`warpsim run BENCH ...`, or `warpsim exec ... -- PROGRAM ARGS` for a user's program."""
     run_dir = os.path.dirname(os.path.abspath(stats_path))
+    sets = []
     for s in resolved_sets(run, run_dir):
         # a relative timeline file (`set timeline.file=timeline.json.gz`) goes in the run's own directory
         key, _, val = s.partition("=")
         if key.strip() == "timeline.file" and val.strip() not in ("", "none") and not os.path.isabs(val.strip()):
             s = "timeline.file=" + os.path.join(run_dir, val.strip())
+        sets.append(s)
+    if run.get("program"):
+        return progmod.command(warpsim, run, sets, stats_path)
+    cmd = [warpsim, "run", run["benchmark"], "--size", run["size"], "--seed", str(run["seed"]),
+           "--config", run["config_path"]]
+    for s in sets:
         cmd += ["--set", s]
     return cmd + ["--json", stats_path]
 
@@ -341,8 +355,8 @@ def _message(log_text):
     return lines[-1][:400] if lines else ""
 
 
-def classify(rc, timed_out, stats, log_text):
-    """(state, message) of a finished warpsim run."""
+def classify(rc, timed_out, stats, log_text, run=None):
+    """(state, message) of a finished warpsim run (of a user's program: program.classify)."""
     check = (stats or {}).get("check")
     if timed_out:
         return "timeout", "exceeded the time limit"
@@ -352,6 +366,12 @@ def classify(rc, timed_out, stats, log_text):
         except ValueError:
             name = str(-rc)
         return "crash", "; ".join(x for x in (f"killed by {name}", _message(log_text)) if x)
+    if run and run.get("program"):
+        state, msg = progmod.classify(rc, stats, progmod.message(log_text))
+        if state != "ok":
+            return state, msg
+        why = stats_problem(stats)
+        return ("corrupt", f"stats.json: {why}") if why else ("ok", "")
     if rc == 0 and check == "PASS":
         why = stats_problem(stats)
         return ("corrupt", f"stats.json: {why}") if why else ("ok", "")
@@ -393,8 +413,10 @@ class Attempt:
         self.log.flush()
         self.start_error = None
         try:
+            # a user's program runs in its run's folder: files it writes stay with the run
             self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, preexec_fn=die_with_parent())
+                                         stdin=subprocess.DEVNULL, preexec_fn=die_with_parent(),
+                                         cwd=self.dir if run.get("program") else None)
         except OSError as e:  # recorded as a crash, like any run that could not run
             self.proc = None
             self.start_error = f"cannot execute {warpsim}: {e.strerror}"
@@ -428,7 +450,7 @@ class Attempt:
         stats = read_json(self.stats_path)
         with open(os.path.join(self.dir, "log.txt"), errors="replace") as f:
             log_text = f.read()
-        state, msg = classify(rc, self.timed_out, stats, log_text)
+        state, msg = classify(rc, self.timed_out, stats, log_text, self.run)
         config_path = os.path.join(self.dir, "config.json")
         if stats and "config" in stats:
             write_json(config_path, stats["config"])
@@ -443,7 +465,8 @@ class Attempt:
             except (OSError, ValueError, subprocess.SubprocessError):
                 pass
         status = {"id": self.run["id"], "index": self.run["index"], "state": state, "exit_status": rc,
-                  "check": (stats or {}).get("check"), "message": msg, "wall_seconds": round(wall, 3),
+                  "check": progmod.check(stats) if self.run.get("program") else (stats or {}).get("check"),
+                  "message": msg, "wall_seconds": round(wall, 3),
                   "host": socket.gethostname(),
                   "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         write_json(os.path.join(self.dir, "status.json"), status)

@@ -14,6 +14,7 @@ A sweep file is a list of statements, one per line ('#' starts a comment):
     set         sm.deadlock_cycles=200000      # applied to every run, before the axes
     report      baseline=lrr metrics=ipc,l1d_mpki   # defaults for `warpsim report`
     timeout     600                            # seconds per run (default none)
+    program     saxpy ./saxpy 4096             # a user's CUDA program and its arguments (repeatable)
 
 Values expand: `1..8` (inclusive), `4..48/4` (step), `1,2,4`, and `swl:1..48` (prefix kept).
 In the `sched` axis `NAME` sets sched.policy and `NAME:P` also sets the policy's main
@@ -23,6 +24,8 @@ The runs are the cross product benchmarks x sizes x configs x seeds x axes, in t
 (the last axis varies fastest). A run id names the run and ends in a hash of exactly what
 defines it (benchmark, size, config, seed, overrides), so ids are stable across machines and
 re-expansions, and changing a `set` gives new runs instead of reusing stale results.
+A program (built with nvcc -cudart shared) runs through `warpsim exec` once per config and axis
+point (sizes and seeds are the benchmarks'), size "-"; its path and arguments are part of its id.
 Stdlib only; knows nothing about how runs execute.
 """
 
@@ -31,7 +34,10 @@ import json
 import os
 import re
 
+from .words import WordsError, split as split_words
+
 SIZES = ("tiny", "small", "paper")
+PROGRAM_SIZE = "-"   # the size of a user program's runs: its input is its arguments
 # The most values one A..B range gives: every warp limit or CTA count a study tries fits, and a
 # range past it is a typo (1..99999) that would plan and hash 10^5 labels before saying anything.
 MAX_RANGE = 4096
@@ -63,8 +69,10 @@ class Dim:
 class Run:
     """One simulation: what to run and where it sits in the matrix."""
 
-    def __init__(self, benchmark, size, config, seed, sets, labels, label_sets, config_path=None, sweep_dir=None):
+    def __init__(self, benchmark, size, config, seed, sets, labels, label_sets, config_path=None, sweep_dir=None,
+                 program=None):
         self.benchmark = benchmark
+        self.program = program              # {"path", "args"} as written: a user's program, else None
         self.sweep_dir = sweep_dir          # what {sweepdir} stands for (not part of the id)
         self.size = size
         self.config = config              # as written in the spec (part of the id)
@@ -81,7 +89,8 @@ class Run:
     def definition(self):
         return {"id": self.id, "index": self.index, "benchmark": self.benchmark, "size": self.size,
                 "config": self.config, "config_path": self.config_path, "seed": self.seed, "sets": self.sets, "labels": self.labels,
-                "label_sets": self.label_sets, "after": self.after, "sweep_dir": self.sweep_dir}
+                "label_sets": self.label_sets, "after": self.after, "sweep_dir": self.sweep_dir,
+                **({"program": self.program} if self.program else {})}
 
 
 def _safe(part):
@@ -94,10 +103,15 @@ def config_label(config):
 
 
 def make_id(run):
-    """Readable prefix (benchmark, size, config, labels) + a hash of the definition."""
-    ident = json.dumps([run.benchmark, run.size, run.config, run.seed, run.sets], separators=(",", ":"))
+    """Readable prefix (benchmark, size, config, labels) + a hash of the definition. A program's
+    run has no size in its prefix; its hash covers its path and arguments as written."""
+    if run.program:
+        ident = json.dumps(["program", run.benchmark, run.program["path"], run.program["args"], run.config,
+                            run.sets], separators=(",", ":"))
+    else:
+        ident = json.dumps([run.benchmark, run.size, run.config, run.seed, run.sets], separators=(",", ":"))
     h = hashlib.sha1(ident.encode()).hexdigest()[:8]
-    parts = [run.benchmark, run.size, config_label(run.config)]
+    parts = [run.benchmark] + ([] if run.program else [run.size]) + [config_label(run.config)]
     parts += [run.labels[d] for d in run.labels]
     if run.seed != 1:
         parts.append(f"s{run.seed}")
@@ -202,6 +216,7 @@ class Spec:
         self.groups = {}        # name -> [benchmarks], file order
         self.report = {}
         self.timeout = None
+        self.programs = {}      # name -> {"path", "args", "line"}: users' programs, file order
         # benchmark -> the size that stands for size `paper` (a paper's own input, from its paper.txt)
         self.paper_sizes = {}
 
@@ -219,7 +234,7 @@ class Spec:
                 "sizes": self.sizes, "configs": self.configs, "seeds": self.seeds,
                 "dims": [{"name": d.name, "key": d.key, "labels": d.labels, "sets": d.sets} for d in self.dims],
                 "sets": self.sets, "groups": self.groups, "report": self.report, "timeout": self.timeout,
-                "paper_sizes": self.paper_sizes}
+                "paper_sizes": self.paper_sizes, "programs": self.programs}
 
 
 def parse(path):
@@ -315,6 +330,8 @@ def parse_text(text, path="<sweep>"):
                 if not eq:
                     raise SpecError(f"{where}: report takes KEY=VALUE (baseline=, column=, metrics=)")
                 spec.report[k] = v
+        elif kw == "program":
+            _program(spec, raw, where, n)
         elif kw == "timeout":
             if len(args) != 1:
                 raise SpecError(f"{where}: timeout SECONDS")
@@ -324,18 +341,38 @@ def parse_text(text, path="<sweep>"):
             spec.timeout = float(args[0])
         else:
             raise SpecError(f"{where}: unknown statement '{kw}' (valid: name, benchmarks, size, config, seed, "
-                            "group, axis, variant, set, report, timeout)")
+                            "group, axis, variant, set, report, timeout, program)")
+    for name, prog in spec.programs.items():
+        if name in spec.benchmarks:
+            raise SpecError(f"{path}:{prog['line']}: program '{name}' has the name of a benchmark of the sweep "
+                            f"(name it differently)")
     if not spec.benchmarks:
         for g in spec.groups.values():
             for b in g:
-                if b not in spec.benchmarks:
+                if b not in spec.benchmarks and b not in spec.programs:
                     spec.benchmarks.append(b)
-    if not spec.benchmarks:
-        raise SpecError(f"{path}: no benchmarks (a 'benchmarks' or 'group' line)")
+    if not spec.benchmarks and not spec.programs:
+        raise SpecError(f"{path}: no benchmarks (a 'benchmarks', 'group' or 'program' line)")
     spec.sizes = spec.sizes or ["small"]
     spec.configs = spec.configs or ["gtx480"]
     spec.seeds = spec.seeds or [1]
     return spec
+
+
+def _program(spec, raw, where, n):
+    """`program NAME PATH [ARGS...]`, words split as a shell would (quotes keep blanks in an argument)."""
+    try:
+        args = split_words(raw)[1:]
+    except WordsError as e:
+        raise SpecError(f"{where}: {e}")
+    if len(args) < 2:
+        raise SpecError(f"{where}: program NAME PATH [ARGS...]")
+    name = args[0]
+    if _safe(name) != name or name in (".", ".."):
+        raise SpecError(f"{where}: program name '{name}': use letters, digits and . + _ - (it names the runs)")
+    if name in spec.programs:
+        raise SpecError(f"{where}: program '{name}' given twice (line {spec.programs[name]['line']})")
+    spec.programs[name] = {"path": args[1], "args": args[2:], "line": n}
 
 
 MAX_RUNS = 1000000
@@ -344,13 +381,15 @@ MAX_RUNS = 1000000
 def expand(spec):
     """The runs of a spec, in a fixed order with manifest indices. The count is checked before
     anything is built: two long axes multiply (99,999 x 99,999 runs would exhaust memory)."""
-    total = len(spec.benchmarks) * len(spec.sizes) * len(spec.configs) * len(spec.seeds)
+    points = 1
     for d in spec.dims:
-        total *= len(d.labels)
+        points *= len(d.labels)
+    total = (len(spec.benchmarks) * len(spec.sizes) * len(spec.seeds) + len(spec.programs)) * len(spec.configs) * points
     if total > MAX_RUNS:
         sizes = " x ".join([str(len(spec.benchmarks)), str(len(spec.sizes)), str(len(spec.configs)),
                             str(len(spec.seeds))] + [f"{len(d.labels)} ({d.name})" for d in spec.dims])
-        raise SpecError(f"{spec.path}: {total} runs ({sizes}: benchmarks x sizes x configs x seeds x axes); "
+        progs = f" + {len(spec.programs)} program(s) x configs x axes" if spec.programs else ""
+        raise SpecError(f"{spec.path}: {total} runs ({sizes}: benchmarks x sizes x configs x seeds x axes{progs}); "
                         f"at most {MAX_RUNS} in one sweep")
     runs = []
     combos = [([], {}, {})]
@@ -367,6 +406,15 @@ def expand(spec):
                                 os.path.dirname(os.path.abspath(spec.path)))
                         r.index = len(runs)
                         runs.append(r)
+    sweep_dir = os.path.dirname(os.path.abspath(spec.path))
+    for name, prog in spec.programs.items():
+        for config in spec.configs:
+            cpath = config_file(spec, config)
+            for sets, labels, ls in combos:
+                r = Run(name, PROGRAM_SIZE, config, 1, spec.sets + sets, labels, ls, cpath, sweep_dir,
+                        {"path": prog["path"], "args": list(prog["args"])})
+                r.index = len(runs)
+                runs.append(r)
     _link_after(spec, runs)
     return runs
 
