@@ -12,10 +12,18 @@
 #include "policy/registry.h"
 #include "sm/timeline.h"
 
+/* The warp scheduler every SM runs: chosen here, where the policies are known (registry.def). */
+static const CfgParam sched_policy_cfg_params[] = {
+    {.key = "policy", .type = CFG_STRING, .def = "gto", .desc = "warp-scheduler policy (registry.def, WARP)"},
+    {0},
+};
+
 Config *cfg_create(void) {
   static const CfgGroup fixed[] = {
       {"sm.", sm_cfg_params, NULL},
       {"sched.", sched_cfg_params, NULL},
+      {"sched.", sched_policy_cfg_params, NULL},
+      {"sched.", sched_issue_cfg_params, NULL},
       {"unit.", unit_cfg_params, NULL},
       {"limit.", limit_cfg_params, NULL},
       {"timeline.", timeline_cfg_params, NULL},

@@ -148,7 +148,12 @@ const CfgParam sched_cfg_params[] = {
      .min = 1,
      .max = 64,
      .desc = "warp schedulers per SM (warp w belongs to scheduler w mod count)"},
-    {.key = "policy", .type = CFG_STRING, .def = "gto", .desc = "warp-scheduler policy (registry.def, WARP)"},
+    {0},
+};
+
+/* sched.policy sits between these two tables: the composition root declares it (src/sim/), so no
+ * policy is named in the SM's code. */
+const CfgParam sched_issue_cfg_params[] = {
     {.key = "issue_per_cycle",
      .type = CFG_INT,
      .def = "1",

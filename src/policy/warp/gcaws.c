@@ -118,7 +118,7 @@ static const CfgParam gcaws_params[] = {
      .desc = "critical warp: the largest nCrit of its CTA, or normalised nCrit over the SM > 0.5"},
     {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic (and the priority series)"},
-    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 24,
+    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 20,
      .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they "
              "cost host time)"},
     {.key = "priority_file", .type = CFG_STRING, .def = "",
