@@ -12,8 +12,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 $W run bfs --size tiny --sched two-level --set sched.two-level.group_size=2 --json "$d/r.json" > "$d/r.txt" \
   || fail "run: $(tail -3 "$d/r.txt")"
 grep -Eq '^gpu\.policies\.sched\.policy +two-level$' "$d/r.txt" || fail "no policy name line in the text"
-line=$(grep -E '^gpu\.policies\.sched\.group_switches +[0-9]+$' "$d/r.txt") || fail "no group_switches line in the text"
-python3 - "$d/r.json" "${line##* }" <<'P'
+line=$(grep -E '^gpu\.policies\.sched\.group_switches +[0-9]+ +switches$' "$d/r.txt") || fail "no group_switches line (value, unit) in the text"
+python3 - "$d/r.json" "$(echo "$line" | awk '{print $2}')" <<'P'
 import json, sys
 p = json.load(open(sys.argv[1]))["gpu"]["policies"]
 s = p["sched"]
