@@ -155,11 +155,10 @@ static __attribute__((noinline, cold)) void ldst_lane_locality(Sm *sm, CacheOutc
   }
 }
 
-void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
+void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb) {
   SmWarp *w = &sm->warps[slot];
   const PtxMemTrace *t = &sm->trace;
   const PtxOperands *o = &sm->kinfo->ops[pc];
-  uint32_t rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
   uint32_t rows[6], nrows = 0;
   for (uint32_t i = 0; i < o->nwr; i++) rows[nrows++] = rb + o->wr[i];
   for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
@@ -287,7 +286,40 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   ldst_build_request(sm, is_write, cls, hints); /* t->mask != 0: at least one request */
   if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;
-  w->in_ldst = 1;
+  w->in_ldst++;
+}
+
+void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at, uint64_t now) {
+  SmWarp *w = &sm->warps[slot];
+  SmLdstQ *q = &sm->lq[(sm->lq_head + sm->lq_n++) % sm->lq_cap];
+  q->t = sm->trace;
+  q->in = in;
+  q->pc = pc;
+  q->at = at;
+  q->slot = slot;
+  q->rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE);
+  q->pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
+  q->kind = kind;
+  sm->lq_in = now;
+  w->in_ldst++;
+  w->queued_loads += in->op != PTX_OP_st && in->op != PTX_OP_red;
+}
+
+/* The queue's oldest instruction enters the free unit, from cycle `from` on (or its operands' cycle). */
+static void ldst_dequeue(Sm *sm, uint64_t from) {
+  SmLdstQ *q = &sm->lq[sm->lq_head];
+  sm->lq_head = (sm->lq_head + 1) % sm->lq_cap;
+  sm->lq_n--;
+  SmWarp *w = &sm->warps[q->slot];
+  w->in_ldst--;
+  w->queued_loads -= q->in->op != PTX_OP_st && q->in->op != PTX_OP_red;
+  const uint64_t at = q->at > from ? q->at : from;
+  sm->trace = q->t;
+  sm_ldst_accept(sm, q->slot, q->in, q->pc, q->kind, at, q->rb, q->pb);
+  if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
+  sm->issue_dirty = 1; /* a queue slot freed: warps waiting for the unit may issue */
+  sm->busy = 1;
+  if (w->exec_done) sm_schedule_release(sm, at, q->slot, NULL, 0); /* lets the writeback stage retire it */
 }
 
 void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
@@ -307,7 +339,10 @@ int sm_ldst_predict_fail(const Sm *sm) {
 
 void sm_ldst_cycle(Sm *sm, uint64_t now) {
   SmLdst *u = &sm->ldst;
-  if (!u->busy) return;
+  if (!u->busy) {
+    if (sm->lq_n && u->free_at <= now) ldst_dequeue(sm, now);
+    return;
+  }
   sm->st.ldst_busy_cycles++;
   if (u->free_at > now) return; /* still collecting its operands (operand collector: issue() set free_at) */
   u->cur.issue_cycle = now;
@@ -337,9 +372,10 @@ void sm_ldst_cycle(Sm *sm, uint64_t now) {
   if (++u->next == u->nreq) {
     SmWarp *w = &sm->warps[u->slot];
     u->busy = 0;
-    w->in_ldst = 0;
+    w->in_ldst--;
     sm->issue_dirty = 1;
     if (w->exec_done) sm_schedule_release(sm, now, u->slot, NULL, 0); /* lets the writeback stage retire it */
+    if (sm->lq_n) ldst_dequeue(sm, now + 1);
   } else {
     ldst_next_request(sm);
   }

@@ -368,17 +368,19 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
 units:;
   uint8_t unit = sm->kinfo->unit[pc];
   if (unit == SM_UNIT_LDST) {
-    if (sm->ldst.busy || sm->ldst.free_at > now) { /* frees on a memory event or at free_at */
+    /* the unit taken, its queue (sm.ldst_queue) full or entered this cycle: frees on a memory
+     * event (the unit's instruction done, the queue's next enters) or by the clock */
+    if ((sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) && (sm->lq_n >= sm->lq_cap || sm->lq_in == now)) {
       v->wait = WARP_WAIT_UNIT;
-      w->wait_ldst = sm->ldst.busy;
-      if (!sm->ldst.busy) sm->time_wait = 1;
+      w->wait_ldst = sm->ldst.busy && sm->lq_n >= sm->lq_cap;
+      if (!w->wait_ldst) sm->time_wait = 1;
       /* everything before the unit check passed and stays passed (head_ok):
        * only the unit itself, or a new scoreboard change, can alter this */
       else w->dirty = 0;
       return WARP_WAIT_UNIT;
     }
-    /* a free load group: pending_loads counts the groups in use (each has replies due) */
-    if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads >= SM_MAX_LOADS) {
+    /* a free load group: pending_loads counts the groups in use (each has replies due), queued loads will */
+    if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads + w->queued_loads >= SM_MAX_LOADS) {
       v->wait = WARP_WAIT_SCOREBOARD;
       w->dirty = 0;
       return WARP_WAIT_SCOREBOARD;
@@ -444,8 +446,13 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   const uint64_t at = sm->oc_banks && unit != SM_UNIT_NONE ? oc_collect(sm, s, pc, unit, now) : now;
   if (unit == SM_UNIT_LDST) {
     sm->st.unit_busy[SM_UNIT_LDST]++;
-    sm_ldst_accept(sm, s, in, pc, kind, at);
-    if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
+    if (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) {
+      sm_ldst_enqueue(sm, s, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
+    } else {
+      sm_ldst_accept(sm, s, in, pc, kind, at, rb, pb);
+      if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
+      sm->lq_in = now; /* one memory instruction enters per cycle (a one-slot pipeline register) */
+    }
   } else {
     if (unit != SM_UNIT_NONE) {
       for (uint32_t u = 0; u < sm->nunits[unit]; u++) {

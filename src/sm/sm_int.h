@@ -53,7 +53,8 @@ typedef struct SmWarp {
   uint8_t ib_n;
   uint8_t fetch_pending;      /* waiting on the L1I */
   uint8_t exec_done;          /* functional warp finished */
-  uint8_t in_ldst;            /* the LD/ST unit holds one of its instructions */
+  uint8_t in_ldst;            /* its instructions the LD/ST unit holds or has queued (sm.ldst_queue) */
+  uint8_t queued_loads;       /* its loads in the LD/ST queue (a load group each once accepted) */
   uint16_t remaining[SM_MAX_LOADS]; /* per load group: replies still expected (0 = free group) */
   /* I-buffer: ib_n instructions at module pcs ib_pc, ib_pc + 1, ..., decoded
    * (issuable) from cycle ib_ready: one fetch fills an empty buffer, an issue
@@ -92,6 +93,16 @@ typedef struct SmLdst {
   MemRequest cur;             /* the L1D request for req[next] (built once, retried as is; issue_cycle set per try) */
   SmReq req[SM_MAX_REQS];
 } SmLdst;
+
+/* A memory instruction issued while the LD/ST unit was taken, waiting for it
+ * in issue order (sm.ldst_queue): what sm_ldst_accept needs when it starts. */
+typedef struct SmLdstQ {
+  PtxMemTrace t;              /* its lanes' accesses, from the functional step at issue */
+  const PtxInst *in;
+  uint64_t pc, at;            /* at: the cycle its operands are collected (it starts no earlier) */
+  uint32_t slot, rb, pb;      /* rb, pb: the warp's register and predicate rows at issue */
+  uint8_t kind;
+} SmLdstQ;
 
 typedef struct SmEvent { uint64_t cycle; uint32_t slot; uint8_t nrows; uint32_t rows[6]; } SmEvent;
 
@@ -209,6 +220,11 @@ struct Sm {
   uint32_t *lane_lines;       /* (l1_stream_events) per L1D way: the lanes of its allocating warp that touched the line */
   uint32_t *req_lanes;        /* (l1_stream_events) SM_MAX_REQS: the lanes of each line request of the LD/ST instruction */
   uint32_t l1d_assoc;
+  /* LD/ST queue (sm.ldst_queue): memory instructions issued while the unit was taken wait in
+   * lq (a ring of lq_cap, lq_n from lq_head), one enters per cycle (lq_in: the last cycle one did) */
+  SmLdstQ *lq;
+  uint32_t lq_cap, lq_n, lq_head;
+  uint64_t lq_in;
   uint8_t memo_refused;       /* the issue memo stands for a cycle whose ready warps the policy all refused
                                * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
   uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
@@ -242,7 +258,9 @@ static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
 
 /* ldst.c */
 /* After a memory instruction executed (trace filled): queue its requests. */
-void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now);
+void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb);
+/* Queues warp slot's memory instruction (sm->trace) behind the one the unit holds. */
+void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at, uint64_t now);
 /* One cycle of the LD/ST unit: send the next request to the L1D. */
 void sm_ldst_cycle(Sm *sm, uint64_t now);
 /* The reservation failure the unit's next request is certain to meet next

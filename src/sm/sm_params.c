@@ -97,6 +97,14 @@ const CfgParam sm_cfg_params[] = {
      .max = 8,
      .desc = "instructions of the same warp a scheduler may issue in one cycle, in I-buffer order, each only if "
              "the one before it issued (GPGPU-Sim -gpgpu_max_insn_issue_per_warp)"},
+    {.key = "ldst_queue",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 16,
+     .desc = "memory instructions that may issue while the LD/ST unit holds one and wait for it in issue "
+             "order, one entering per cycle (GPGPU-Sim 3.2.2: the ID_OC_MEM and OC_EX_MEM pipeline registers "
+             "and the memory collector units, 1 + 1 + 2); 0: a memory instruction issues only to a free unit"},
     {.key = "reg_banks",
      .type = CFG_INT,
      .def = "16",

@@ -67,6 +67,9 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *e
     sm->oc_cu_base[c] = ncu;
     ncu += sm->oc_units[c];
   }
+  sm->lq_cap = (uint32_t)cfg_int(cfg, "sm.ldst_queue");
+  sm->lq_in = UINT64_MAX;
+  sm->lq = malloc(sizeof(SmLdstQ) * (sm->lq_cap + 1));
   sm->oc_cu_free = calloc(ncu + 1, sizeof(uint64_t));
   sm->oc_bank_next = calloc(sm->oc_banks + 1, sizeof(uint64_t));
   sm->oc_port_next = calloc(3 * SM_OC_PORTS_MAX, sizeof(uint64_t));
@@ -89,7 +92,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *e
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
   if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
-      !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
+      !sm->lq || !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -112,7 +115,7 @@ void sm_free(Sm *sm) {
   sm_end_kernel(sm, 0);
   sm_plugins_free(sm);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next);
+  free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next); free(sm->lq);
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
   free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
   sm_bstat_free(sm->bstat);
