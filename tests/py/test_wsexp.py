@@ -200,6 +200,20 @@ class Expansion(unittest.TestCase):
 
 
 class SweepDir(unittest.TestCase):
+    def test_bench_resolved_when_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "p.sweep")
+            with open(path, "w") as f:
+                f.write("name p\nbenchmarks a b\naxis sched lrr\nvariant sched st sm.observers=bypass "
+                        "observer.bypass.classes={sweepdir}/classes/{bench}.cls\n")
+            runs = [r for r in spec.expand(spec.parse(path)) if r.labels["sched"] == "st"]
+            self.assertEqual(len(runs), 2)
+            for r in runs:
+                self.assertIn("observer.bypass.classes={sweepdir}/classes/{bench}.cls", r.sets)   # the id keeps it
+                cmd = runner.command("warpsim", r.definition(), "/r/runs/x/stats.json")
+                self.assertIn(f"observer.bypass.classes={d}/classes/{r.benchmark}.cls", cmd)
+            self.assertNotEqual(runs[0].id, runs[1].id)
+
     def test_resolved_when_run(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "p.sweep")

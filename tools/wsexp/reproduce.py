@@ -84,8 +84,12 @@ def availability(paper, sp, checker):
             lsets = d.sets[refs[0]] if refs else d.sets[lab]
             here = os.path.dirname(os.path.abspath(sp.path))
             for config in sp.configs:
-                c_ok, c_msg = checker.check(specmod.config_file(sp, config),
-                                            specmod.resolve_sweepdir(sp.sets + lsets, here))
+                # {bench}: checked with each benchmark of the sweep (a per-benchmark file must exist)
+                for bench in (sp.benchmarks if any(specmod.BENCH in x for x in sp.sets + lsets) else [""]):
+                    c_ok, c_msg = checker.check(specmod.config_file(sp, config), specmod.resolve_bench(
+                        specmod.resolve_sweepdir(sp.sets + lsets, here), bench))
+                    if not c_ok:
+                        break
                 if not c_ok:
                     ok, msg = False, c_msg
                     break

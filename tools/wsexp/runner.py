@@ -257,8 +257,8 @@ class Results:
 
 
 def resolved_sets(run, run_dir):
-    """The run's overrides with {rundir} (its own directory, run_dir) and {rundir:DIM=LABEL} (the
-    directory of the run it names, a sibling: spec.py) replaced by paths."""
+    """The run's overrides with {rundir} (its own directory, run_dir), {rundir:DIM=LABEL} (the
+    directory of the run it names, a sibling: spec.py), {sweepdir} and {bench} replaced."""
     after = run.get("after") or {}
     parent = os.path.dirname(run_dir)
 
@@ -273,6 +273,8 @@ def resolved_sets(run, run_dir):
             raise RuntimeError(f"run {run['id']}: {specmod.SWEEPDIR} but no sweep folder in the plan "
                                f"(plan.json predates it: run the sweep file again)")
         sets = specmod.resolve_sweepdir(sets, run["sweep_dir"])
+    if any(specmod.BENCH in s for s in sets):
+        sets = specmod.resolve_bench(sets, run.get("benchmark") or run.get("program") and run["program"].get("name") or "")
     return specmod.resolve_rundirs(sets, run_dir, dir_of)
 
 

@@ -4,7 +4,8 @@
 #                             as hits), profiled at tiny
 #   classes/<bench>.inst.cls  instruction-level bypassing: the same per-load profile, no groups, one
 #                             threshold (0.5): a load is cached (ca) or bypassed (cg), never cm
-#   classes.cls / inst.cls    their concatenation (kernel names are unique across the benchmarks)
+# The sweeps read the file of each run's benchmark (observer.bypass.classes={sweepdir}/classes/{bench}.cls):
+# kernel names repeat across benchmarks (pvc and ss share the MapReduce kernels, with other classes).
 # Usage: experiments/papers/bypass/make_classes.sh [WARPSIM] [BENCH...] (run from the repository root).
 set -e
 W=${1:-build/rel/warpsim}
@@ -17,8 +18,3 @@ for b in $BENCHES; do
   "$W" classify "$b" --size small --profile-size tiny --out "$D/$b.cls" 2>/dev/null
   "$W" classify "$b" --size small --profile-size tiny --no-groups --high 0.5 --low 0.5 --out "$D/$b.inst.cls" 2>/dev/null
 done
-# replaced whole (a rename), so a run reading them meanwhile sees the old or the new file
-cat $(ls "$D"/*.cls | grep -v '\.inst\.cls$') > experiments/papers/bypass/classes.cls.tmp
-mv experiments/papers/bypass/classes.cls.tmp experiments/papers/bypass/classes.cls
-cat "$D"/*.inst.cls > experiments/papers/bypass/inst.cls.tmp
-mv experiments/papers/bypass/inst.cls.tmp experiments/papers/bypass/inst.cls
