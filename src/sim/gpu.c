@@ -321,7 +321,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   uint64_t next_limit_check = g->cycle + 4096; /* instructions are summed over SMs every 4096 cycles */
   while (rc == WS_SUCCESS) {
     now = g->cycle;
-    if (g->max_cycles && now - ks->start_cycle >= g->max_cycles) { /* run limits: a kernel that never ends is an error */
+    if (g->max_cycles && now - ks->start_cycle >= g->max_cycles) { /* a kernel that never ends: an error */
       limit_report(g, L->fn->name, "cycles", now - ks->start_cycle, g->max_cycles, err, errlen);
       rc = WS_ERROR_LIMIT;
       break;
