@@ -24,7 +24,7 @@ BENCH_PTX := $(sort $(foreach b,$(BENCH_DIRS),$(wildcard bench/$(b)/*.ptx)))
 TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
-.PHONY: all rel asan test bench ptx run clean format suite suite-timing fuzz fuzz-build hwcheck install cudart FORCE
+.PHONY: all rel asan test check bench ptx run clean format suite suite-timing fuzz fuzz-build hwcheck install cudart FORCE
 # `make` alone builds the simulator (the first rule is the default goal).
 all: rel
 FORCE:
@@ -111,6 +111,13 @@ install: $(BUILD)/rel/warpsim $(CUDART_LIB)
 test:
 	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(CUDART_LIB) $(BUILD)/hw/warpsim-hw $(if $(FUZZ_CC_OK),fuzz-build)
 	@tests/run_tests.sh $(BUILD)/asan
+
+# The quick tier: every unit test and the fast CLI scripts listed, with their measured times, in
+# tests/quick.txt (the slow ones, e.g. the fuzzers, the sweeps and the papers' reproductions,
+# run in `make test` only).
+check:
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim
+	@tests/run_tests.sh $(BUILD)/asan --quick
 
 # The README's main job: build (on every core), then the default experiment
 # (experiments/default.sweep) on every core: the normalised tables are printed, the CSV, tables

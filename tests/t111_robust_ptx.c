@@ -1,4 +1,4 @@
-/* t111_robust_ptx.c - issue 19's PTX front-end regressions: constant predicates as nvcc 13
+/* t111_robust_ptx.c - PTX front-end regressions on inputs that once broke it: constant predicates as nvcc 13
  * writes them (`mov.pred %p, -1;`), integer immediates beyond 64 bits, the location of a
  * recursion error, and a module of many kernels laid out in time and memory proportional
  * to what each kernel reaches (it was quadratic: 40,000 kernels took minutes and GBs). */

@@ -1,6 +1,6 @@
 /* t112_approx.c - PTX's approximate transcendentals (ex2, lg2, sin, cos, tanh) are computed
  * without the host's libm (src/ptx/approx.c), so they give the same bits on every host
- * (issue 19, item 13). Fixed expected bit patterns (f32 and the double before rounding),
+ * (host libms differ in the last bit). Fixed expected bit patterns (f32 and the double before rounding),
  * the same through PTX instructions, and agreement with the host's libm within approx.c's
  * documented bounds (a check on accuracy, not on bits). */
 #include "common/opkit.h"

@@ -1,4 +1,4 @@
-/* t203_regs.c - the register-count override (issue 20, item 1) observed as
+/* t203_regs.c - the register-count override observed as
  * occupancy: a kernel's compiled count replaced per kernel (sm.regs_kernel),
  * capped like nvcc -maxrregcount (sm.regs_max_per_thread) and charged in
  * allocation units (sm.regs_alloc_unit), measured as the CTAs resident at once

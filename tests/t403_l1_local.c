@@ -1,4 +1,4 @@
-/* t403_l1_local.c - the L1D as GPGPU-Sim 3.2.2 runs it (issue 20, item 7),
+/* t403_l1_local.c - the L1D as GPGPU-Sim 3.2.2 runs it,
  * with a mock next level: write policy local_back ('L': global stores
  * write-evict, a local store hit stays dirty in the line and is acked by the
  * L1, a local store miss goes down unallocated, a dirty line is written back

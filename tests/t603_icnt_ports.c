@@ -1,5 +1,5 @@
 /* t603_icnt_ports.c - a crossbar whose source and destination ports differ in
- * width (issue 20, item 4: an SM's port carries 1 flit per cycle, a memory
+ * width (GPGPU-Sim 3.2.2's Fermi: an SM's port carries 1 flit per cycle, a memory
  * partition's 2): the unloaded latency serializes at the narrower port, a
  * 1-flit SM port limits one SM to one 5-flit reply per 5 cycles however many
  * partitions send to it, while the 2-flit partition port still serves two

@@ -1,5 +1,5 @@
-/* t604_l2_long_lines.c - an L2 whose lines hold two L1 lines (issue 20,
- * item 8: CCWS's GT200 ran 256 B L2 lines under 128 B L1 lines): the loads of
+/* t604_l2_long_lines.c - an L2 whose lines hold two L1 lines (as
+ * CCWS's GT200 ran 256 B L2 lines under 128 B L1 lines): the loads of
  * both halves from two SMs miss the L2 once, merge in one MSHR, fetch 256 B
  * from DRAM in one read, and each SM's L1 gets its own line back (the fill
  * finds the reserved line it asked for); the other half then hits the L2;

@@ -1,5 +1,5 @@
 /* t605_cluster_ports.c - SMs sharing a crossbar port (icnt.sms_per_port,
- * GPGPU-Sim's clusters; issue 20 item 4 on the CCWS preset: 10 clusters of 3
+ * GPGPU-Sim's clusters; the CCWS preset has them, as its paper: 10 clusters of 3
  * SMs): three SMs of one cluster loading L2-resident lines from three
  * partitions at once get their 5-flit replies one after another through the
  * cluster's port (2 flits per core cycle), while three SMs of three clusters

@@ -1,4 +1,4 @@
-/* t702_dram_fidelity.c - GPGPU-Sim 3.2.2's DRAM details (issue 20, item 6):
+/* t702_dram_fidelity.c - GPGPU-Sim 3.2.2's DRAM details, so its timing matches:
  * bank groups (column commands tCCDL apart in one group, tCCD across groups;
  * the group is bank >> 3 for 16 banks in 4 groups, as 3.2.2 computes it), a
  * row-hit stream inside one group at 2/3 of the channel's peak, the

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """fidelity_table.py ROOT [VARIANT ...] - the tables of doc/fidelity.md from
 tools/fidelity_variants.sh's runs (ROOT/<variant>/<run>.json): the papers'
-baseline comparisons (issue 20) per variant, then per-benchmark statistics of
-each variant against `old` (or $BASE, e.g. BASE=pre2 for session 2's variants).
+baseline comparisons per variant, then per-benchmark statistics of each
+variant against `old` (or $BASE, e.g. BASE=pre2 for the dual-issue and
+operand-collector variants).
 Means over benchmarks are geometric."""
 import json, math, os, sys
 

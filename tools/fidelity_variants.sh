@@ -1,12 +1,13 @@
 #!/bin/sh
 # fidelity_variants.sh BIN OUTROOT - runs tools/fidelity_runs.sh once per
-# variant of issue 20's changes: `old` (every change reverted by its keys:
-# must equal the build before them), each change alone on top of `old`, and
-# `all` (the presets as they are). Session 2 (issue 20 items 2, 3): `pre2` is
-# session 1's model (dual issue and operand collector off), `dual` adds the
-# per-warp dual issue alone (ccws-gt200; gtx480's 3.2.2 value is 1, as before),
-# `oc` the operand collector alone, `lat` the ROP delay and DRAM latency queue
-# alone, `all23` items 2 and 3 without 5. doc/fidelity.md's tables come from these.
+# variant of the GPGPU-Sim 3.2.2 fidelity changes: `old` (every change
+# reverted by its keys: must equal the model without them), each change alone
+# on top of `old`, and `all` (the presets as they are). `pre2` is the model
+# with dual issue and the operand collector off, `dual` adds the per-warp dual
+# issue alone (ccws-gt200; gtx480's 3.2.2 value is 1, as before), `oc` the
+# operand collector alone, `lat` the ROP delay and DRAM latency queue alone,
+# `all23` dual issue and the operand collector without the latency changes.
+# doc/fidelity.md's tables come from these.
 # VARIANTS: which to run (all of them); SIZE, SETS: as fidelity_runs.sh.
 set -u
 BIN=$1 ROOT=$2

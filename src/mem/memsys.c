@@ -137,7 +137,7 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   uint32_t l2lat = l2->latency ? l2->latency : 1;
   uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
   int64_t want = cfg_int(cfg, "l2.min_latency");
-  /* GPGPU-Sim 3.2.2's mechanism (issue 20): the ROP delay is the input delay
+  /* GPGPU-Sim 3.2.2's mechanism, so its latencies match: the ROP delay is the input delay
    * and the DRAM latency queue the controller delay; the minima follow from
    * them (the configured ones are then unused) */
   const int64_t rop = cfg_int(cfg, "l2.rop_latency"), dq = cfg_int(cfg, "dram.latency_queue");

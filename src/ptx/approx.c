@@ -1,5 +1,5 @@
 /* approx.c - PTX's approximate transcendentals (ex2, lg2, sin, cos, tanh) without the host's
- * libm, so that results are the same bit for bit on every host (issue 19, item 13).
+ * libm, so that results are the same bit for bit on every host (host libms differ in the last bit).
  *
  * Every function works in IEEE double with +, -, *, / only (the build has -ffp-contract=off:
  * no fused multiply-add) in round-to-nearest, which gives the same bits everywhere; constants

@@ -358,10 +358,11 @@ static inline __attribute__((always_inline)) PtxStepResult step(PtxWarp *w) {
     pop(w);
   }
   if (!w->sp) {
-    /* One barrier semantics for both engines (issue 19): an exited warp counts as arrived at
-     * every barrier of its CTA, so a bar.sync without a thread count waits for the warps that
-     * have not exited. The count is kept here, not by each engine; the engine then calls
-     * ptx_cta_recheck_barriers(), since barriers waiting on this warp may now release. */
+    /* One barrier semantics for both engines, so functional and timing runs agree: an exited
+     * warp counts as arrived at every barrier of its CTA, so a bar.sync without a thread count
+     * waits for the warps that have not exited. The count is kept here, not by each engine;
+     * the engine then calls ptx_cta_recheck_barriers(), since barriers waiting on this warp
+     * may now release. */
     w->state = PTX_WARP_DONE;
     w->cta->live_warps--;
     return PTX_STEP_DONE;

@@ -233,7 +233,7 @@ static void deadlock_report(Gpu *g, const char *kernel, uint64_t idle, char *err
   free(buf);
 }
 
-/* Issue 19: a launch stopped by limit.max_cycles / limit.max_warp_insts names the warps still
+/* A launch stopped by limit.max_cycles / limit.max_warp_insts names the warps still
  * running, where they are, and why an intra-warp spin lock never ends (ptx_cta_describe_running). */
 static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t count, uint64_t limit, char *err,
                          size_t errlen) {
@@ -321,7 +321,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   uint64_t next_limit_check = g->cycle + 4096; /* instructions are summed over SMs every 4096 cycles */
   while (rc == WS_SUCCESS) {
     now = g->cycle;
-    if (g->max_cycles && now - ks->start_cycle >= g->max_cycles) { /* run limits (issue 19) */
+    if (g->max_cycles && now - ks->start_cycle >= g->max_cycles) { /* a kernel that never ends: an error */
       limit_report(g, L->fn->name, "cycles", now - ks->start_cycle, g->max_cycles, err, errlen);
       rc = WS_ERROR_LIMIT;
       break;

@@ -40,7 +40,7 @@ const CfgParam sm_cfg_params[] = {
      .min = 1,
      .max = 1 << 24,
      .desc = "32-bit registers per SM (occupancy limit)"},
-    /* Register-count override (issue 20): kernels' counts come from ptxas for a
+    /* Register-count override: kernels' counts come from ptxas for a
      * later GPU than the papers compiled for; these keys recreate their builds. */
     {.key = "regs_max_per_thread",
      .type = CFG_INT,

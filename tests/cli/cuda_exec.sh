@@ -4,12 +4,12 @@
 # host driver and kernels (tests/cuda/bench_host.cu), must give the warp instructions and
 # cycles of `warpsim run` at --size tiny (and vecadd its timeline); and the error paths (a fat binary without PTX, a
 # statically linked CUDA runtime, an unsupported call, an out-of-bounds access) each give a
-# message naming the cause and a failed status. Prints SKIP and passes without nvcc.
+# message naming the cause and a failed status. Without nvcc it prints SKIP and exits 77 (a skip).
 # Needs warpsim's build/rel/lib/libcudart.so.13 (make).
 set -u
 W=${WARPSIM:-build/rel/warpsim}
 NVCC=${NVCC:-$(command -v /usr/local/cuda/bin/nvcc nvcc 2>/dev/null | head -n 1)}
-if [ -z "$NVCC" ] || ! [ -x "$NVCC" ]; then echo "SKIP: nvcc not found (CUDA programs are compiled at test time)"; exit 0; fi
+if [ -z "$NVCC" ] || ! [ -x "$NVCC" ]; then echo "SKIP: nvcc not found (CUDA programs are compiled at test time)"; exit 77; fi
 [ -f build/rel/lib/libcudart.so.13 ] || { echo "build/rel/lib/libcudart.so.13 is missing (make)"; exit 1; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 fail=0

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 19, the experiment workflow: corrupt results are failures (report, --retry-failed),
+# The experiment workflow on bad input: corrupt results are failures (report, --retry-failed),
 # a sweep too large to expand, seeds out of range, a non-UTF-8 sweep file, -o naming a file,
 # damaged result folders: one-line errors, never a traceback; and a run started for a sweep
-# that is already gone exits at once (items 4, 5, 7, 10, 15).
+# that is already gone exits at once.
 set -u
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's own examples, extracted from README.md and run as written (issue 19): every
+# The README's own examples, extracted from README.md and run as written, so they cannot rot: every
 # `build/rel/warpsim ...` line of its Commands block (with the release build, as they say; in a
 # scratch directory, so `results/` and `out.json` land there), its launch file (next to
 # doc/examples/saxpy.ptx; it must equal doc/examples/saxpy.launch) and its sweep-file example

@@ -13,7 +13,7 @@ $W reproduce --list > "$d/list.out" 2>&1 || fail "--list: $(cat "$d/list.out")"
 for p in ccws cawa baws iwarp bypass; do
   grep -q "^$p: " "$d/list.out" || fail "--list has no $p: $(cat "$d/list.out")"
 done
-grep -Eq "Figure 11 +available" "$d/list.out" || fail "--list: the bypassing paper's Figure 11 should be available (issue 26)"
+grep -Eq "Figure 11 +available" "$d/list.out" || fail "--list: the bypassing paper's Figure 11 should be available"
 grep -Eq "Figure 12 +available +TB_bg modulation over time" "$d/list.out" || fail "--list: the bypassing paper's Figure 12 (a series figure) should be available"
 grep -Eq "Figure 12 +available +Critical warp's scheduling priority" "$d/list.out" || fail "--list: CAWA's Figure 12 should be available"
 grep -Eq "Figure 1 +available +Fraction of warp time stalled" "$d/list.out" || fail "--list: BAWS Figure 1 should be available"

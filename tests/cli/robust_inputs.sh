@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19: bad input is one clear, located error with the right exit status; results
+# Bad input is one clear, located error with the right exit status; results
 # files are written whole or not at all and never replace a device, FIFO or symlink.
 set -u
 W=${WARPSIM:-build/rel/warpsim}

@@ -6,12 +6,12 @@
 # one track's band in the barrier colour, warp 0 running above it); a hotspot timeline's DOM says
 # how many tracks it drew: as many as the trace has (also when the viewer reads the .json.gz itself,
 # ?trace=), and only SM 2's with ?sms=2.
-# Without chromium on PATH it says SKIP (CI installs it).
+# Without chromium on PATH it says SKIP and exits 77, a skip for tests/run_tests.sh (CI installs it).
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 fail() { echo "FAIL: $*"; exit 1; }
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-if [ -z "$CHROME" ]; then echo "SKIP: no chromium (tools/setup-debian.sh installs it)"; exit 0; fi
+if [ -z "$CHROME" ]; then echo "SKIP: no chromium (tools/setup-debian.sh installs it)"; exit 77; fi
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 browse() {  # browse URL ARGS...: headless Chromium, no profile left behind

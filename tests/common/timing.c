@@ -57,6 +57,16 @@ int test_gpu_load(TestGpu *t, WsModule **mod, WsFunction **fn, const char *ptx, 
   return 0;
 }
 
+int test_json_same(const char *what, const char *a, const char *b) {
+  if (!strcmp(a, b)) return 1;
+  size_t i = 0;
+  while (a[i] && a[i] == b[i]) i++;
+  size_t from = i > 60 ? i - 60 : 0;
+  fprintf(stderr, "%s: skip on/off JSON differs at byte %zu:\n on: %.120s\noff: %.120s\n", what, i, a + from,
+          b + from);
+  return 0;
+}
+
 char *test_gpu_json(const TestGpu *t) {
   char *buf = NULL;
   size_t len = 0;

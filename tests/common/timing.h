@@ -37,6 +37,10 @@ char *test_run_kernel(const char *const *sets, const char *ptx, const char *entr
 /* The statistics JSON of the engine with the wall-time fields left out
  * (malloc'd; NULL on error). Two identical runs give identical strings. */
 char *test_gpu_json(const TestGpu *t);
+/* Whether two statistics JSONs (e.g. sm.skip_idle_cycles on and off) are identical; when
+ * they differ, prints `what` and the first differing byte with 60 bytes of context around
+ * it from each. Both must be non-NULL. */
+int test_json_same(const char *what, const char *a, const char *b);
 /* The number after "\"key\": " in a statistics JSON, searched from the first occurrence of
  * `from` (NULL: the start; e.g. "\"l1d\": {" or "\"policies\""); UINT64_MAX / NAN when absent. */
 uint64_t test_json_u64(const char *json, const char *from, const char *key);

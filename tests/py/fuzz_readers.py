@@ -36,7 +36,7 @@ bench     B  b   "g1 note"
 bench     C  c   g2
 bench     D  -   "not written"
 input     a  small "the paper's input"
-technique ccws 7 sched.policy=ccws
+technique ccws sched.policy=ccws
 """
 FIGURES = """figure f1 paper="Figure 1" sweep=toy title="IPC" metric=ipc series=sched:lrr,gto norm=sched:lrr mean=gmean
 figure f2 sweep=toy metric=l1d_mpki,ipc labels=m,i series=sched:lrr groups=g1,all yscale=log

@@ -153,7 +153,7 @@ class Paper:
         self.title, self.source, self.baseline = name, "", ""
         self.benches = []        # (paper name, our name or None, note)
         self.inputs = {}         # our benchmark -> (size standing for the paper's input, what the paper states)
-        self.techniques = []     # (name, issue, [key=value...])
+        self.techniques = []     # (name, [key=value...])
         for where, w in _lines(os.path.join(self.dir, "paper.txt"), raw_text=True):
             kw = w[0]
             try:
@@ -180,9 +180,9 @@ class Paper:
                     raise ReproError(f"{where}: input {args[0]} declared twice")
                 self.inputs[args[0]] = (args[1], " ".join(args[2:]))
             elif kw == "technique":
-                if len(args) < 3:
-                    raise ReproError(f"{where}: technique NAME ISSUE KEY=VALUE...")
-                self.techniques.append((args[0], args[1], args[2:]))
+                if len(args) < 2 or any("=" not in a for a in args[1:]):
+                    raise ReproError(f"{where}: technique NAME KEY=VALUE...")
+                self.techniques.append((args[0], args[1:]))
             else:
                 raise ReproError(f"{where}: unknown statement '{kw}' (valid: title, source, baseline, bench, input, "
                                  f"technique)")
@@ -282,10 +282,10 @@ class Paper:
                 out.append(obj)
 
     def technique_for(self, sets):
-        """The technique (name, issue) a label's overrides name, if any."""
-        for name, issue, kvs in self.techniques:
+        """The technique's name a label's overrides name, if any."""
+        for name, kvs in self.techniques:
             if any(s in sets for s in kvs):
-                return name, issue
+                return name
         return None
 
 

@@ -102,7 +102,7 @@ def _needs(av, sel):
     for d, lab in sel.items():
         if d in av and lab in av[d] and not av[d][lab][0]:
             ok, msg, tech = av[d][lab]
-            return f"needs {tech[0]} (issue {tech[1]})" if tech else f"{d} {lab}: {msg}"
+            return f"needs {tech}" if tech else f"{d} {lab}: {msg}"
     return None
 
 
@@ -585,7 +585,7 @@ def do_list(warpsim, out=sys.stdout):
             av = avs[c.sweep]
             if c.needs or _needs(av, dict(c.fixed, **c.a)) or (c.b and _needs(av, dict(c.fixed, **c.b))):
                 nav += 1
-        techs = ", ".join(f"{t} (issue {i})" for t, i, _ in p.techniques)
+        techs = ", ".join(t for t, _ in p.techniques)
         out.write(f"  claims: {len(p.claims)}, {len(p.claims) - nav} available now, {nav} need a technique"
                   + (f"; techniques: {techs}" if techs else "") + "\n")
     out.write("(* = label not available: its configuration does not build yet)\n")
