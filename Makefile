@@ -112,11 +112,11 @@ test:
 	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(CUDART_LIB) $(BUILD)/hw/warpsim-hw $(if $(FUZZ_CC_OK),fuzz-build)
 	@tests/run_tests.sh $(BUILD)/asan
 
-# The quick tier: every unit test and the fast CLI scripts listed, with their measured times, in
-# tests/quick.txt (the slow ones, e.g. the fuzzers, the sweeps and the papers' reproductions,
+# The quick tier: the unit tests and CLI scripts listed, with their measured times, in
+# tests/quick.txt (the slow ones, e.g. the longest unit tests, the fuzzers, the sweeps and the reproductions,
 # run in `make test` only).
 check:
-	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/asan/warpsim $(TEST_BIN) $(BUILD)/rel/warpsim $(CUDART_LIB)
 	@tests/run_tests.sh $(BUILD)/asan --quick
 
 # The README's main job: build (on every core), then the default experiment
