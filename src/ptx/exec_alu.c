@@ -641,26 +641,6 @@ static inline int cmp_int(int op, int64_t a, int64_t b, uint64_t ua, uint64_t ub
   }
 }
 
-static inline int cmp_float(int op, double a, double b) {
-  int un = isnan(a) || isnan(b);
-  switch (op) {
-  case PTX_CMP_EQ: return !un && a == b;
-  case PTX_CMP_NE: return !un && a != b;
-  case PTX_CMP_LT: return !un && a < b;
-  case PTX_CMP_LE: return !un && a <= b;
-  case PTX_CMP_GT: return !un && a > b;
-  case PTX_CMP_GE: return !un && a >= b;
-  case PTX_CMP_EQU: return un || a == b;
-  case PTX_CMP_NEU: return un || a != b;
-  case PTX_CMP_LTU: return un || a < b;
-  case PTX_CMP_LEU: return un || a <= b;
-  case PTX_CMP_GTU: return un || a > b;
-  case PTX_CMP_GEU: return un || a >= b;
-  case PTX_CMP_NUM: return !un;
-  case PTX_CMP_NAN: return un;
-  default: return 0;
-  }
-}
 
 /* The compare bits of setp's lanes. Inlined with constant arguments (below),
  * the comparison's switch and the operand conversions fold out of the loop. */
@@ -671,10 +651,10 @@ static inline __attribute__((always_inline)) uint32_t setp_lanes(const uint64_t 
     FOR_LANES(active, l) {
       float a = as_f32(A[l]), b = as_f32(B[l]);
       if (ftz) { a = ftz32(a); b = ftz32(b); }
-      r |= (uint32_t)cmp_float(op, a, b) << l;
+      r |= (uint32_t)ptx_cmp_float(op, a, b) << l;
     }
   } else if (t == PTX_T_F64) {
-    FOR_LANES(active, l) r |= (uint32_t)cmp_float(op, as_f64(A[l]), as_f64(B[l])) << l;
+    FOR_LANES(active, l) r |= (uint32_t)ptx_cmp_float(op, as_f64(A[l]), as_f64(B[l])) << l;
   } else if (bytes == 4 && !sgn) {
     FOR_LANES(active, l) r |= (uint32_t)cmp_int(op, 0, 0, (uint32_t)A[l], (uint32_t)B[l], 0) << l;
   } else {

@@ -49,32 +49,12 @@ static uint16_t half_op(const PtxInst *in, uint16_t ha, uint16_t hb, uint16_t hc
   return r;
 }
 
-static int half_cmp(int op, double a, double b) {
-  int un = isnan(a) || isnan(b);
-  switch (op) {
-  case PTX_CMP_EQ: return !un && a == b;
-  case PTX_CMP_NE: return !un && a != b;
-  case PTX_CMP_LT: return !un && a < b;
-  case PTX_CMP_LE: return !un && a <= b;
-  case PTX_CMP_GT: return !un && a > b;
-  case PTX_CMP_GE: return !un && a >= b;
-  case PTX_CMP_EQU: return un || a == b;
-  case PTX_CMP_NEU: return un || a != b;
-  case PTX_CMP_LTU: return un || a < b;
-  case PTX_CMP_LEU: return un || a <= b;
-  case PTX_CMP_GTU: return un || a > b;
-  case PTX_CMP_GEU: return un || a >= b;
-  case PTX_CMP_NUM: return !un;
-  case PTX_CMP_NAN: return un;
-  default: return 0;
-  }
-}
 
 HANDLER(exec_half) {
   const uint64_t *A = REG(w, in->s[0]), *B = in->s[1] != PTX_NO_REG ? REG(w, in->s[1]) : A;
   if (in->op == PTX_OP_setp) {
     uint32_t r = 0;
-    FOR_LANES(active, l) r |= (uint32_t)half_cmp(in->mod, ptx_from_half((uint16_t)A[l]), ptx_from_half((uint16_t)B[l])) << l;
+    FOR_LANES(active, l) r |= (uint32_t)ptx_cmp_float(in->mod, ptx_from_half((uint16_t)A[l]), ptx_from_half((uint16_t)B[l])) << l;
     uint32_t q = ~r;
     if (in->mod2) {
       uint32_t c = pred_val(w, in->s[2]);

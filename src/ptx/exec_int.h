@@ -5,6 +5,7 @@
 #ifndef PTX_EXEC_INT_H
 #define PTX_EXEC_INT_H
 
+#include <math.h>
 #include <string.h>
 
 #include "ptx.h"
@@ -62,5 +63,28 @@ HANDLER(exec_bra); HANDLER(exec_call); HANDLER(exec_ret); HANDLER(exec_exit); HA
 HANDLER(exec_nop);
 /* .f16 / .f16x2 forms of add sub mul fma neg abs min max setp (exec_half.c), and vprintf (printf.c). */
 HANDLER(exec_half); HANDLER(exec_vprintf);
+
+/* setp's comparison of two floating-point values (f16, f32 and f64 widened to double): the
+ * ordered ones are false and the unordered (..U, NAN) true when either is NaN. */
+static inline int ptx_cmp_float(int op, double a, double b) {
+  int un = isnan(a) || isnan(b);
+  switch (op) {
+  case PTX_CMP_EQ: return !un && a == b;
+  case PTX_CMP_NE: return !un && a != b;
+  case PTX_CMP_LT: return !un && a < b;
+  case PTX_CMP_LE: return !un && a <= b;
+  case PTX_CMP_GT: return !un && a > b;
+  case PTX_CMP_GE: return !un && a >= b;
+  case PTX_CMP_EQU: return un || a == b;
+  case PTX_CMP_NEU: return un || a != b;
+  case PTX_CMP_LTU: return un || a < b;
+  case PTX_CMP_LEU: return un || a <= b;
+  case PTX_CMP_GTU: return un || a > b;
+  case PTX_CMP_GEU: return un || a >= b;
+  case PTX_CMP_NUM: return !un;
+  case PTX_CMP_NAN: return un;
+  default: return 0;
+  }
+}
 
 #endif
