@@ -8,8 +8,10 @@ Deterministic: a fixed seed and count (python3 fuzz_readers.py [ITERATIONS [SEED
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
+import time
 
 from wsexp import report, reproduce, runner, spec
 
@@ -169,22 +171,47 @@ def fuzz_results(rnd, d, n):
     check(f"results ({victim})", go, (RuntimeError, report.ReportError), victim)
 
 
+TARGETS = {"sweep": lambda rnd, d, n: fuzz_sweep(rnd, d), "paper": fuzz_paper, "results": fuzz_results}
+
+
 def main(argv):
-    iters = int(argv[1]) if len(argv) > 1 else 1500
-    seed = int(argv[2]) if len(argv) > 2 else 1
+    """fuzz_readers.py [ITERATIONS [SEED]] [--seconds S] [--only sweep|paper|results]: ITERATIONS rounds
+    (default 1500), or as many as fit in S seconds; each round mutates one input per reader."""
+    args, seconds, only = [], None, list(TARGETS)
+    it = iter(argv[1:])
+    for a in it:
+        if a == "--seconds":
+            seconds = float(next(it))
+        elif a == "--only":
+            only = next(it).split(",")
+            bad = [t for t in only if t not in TARGETS]
+            if bad:
+                print(f"fuzz_readers: unknown target {bad[0]!r} (valid: {', '.join(TARGETS)})", file=sys.stderr)
+                return 2
+        else:
+            args.append(a)
+    iters = int(args[0]) if args else (1 << 62 if seconds else 1500)
+    seed = int(args[1]) if len(args) > 1 else 1
     rnd = random.Random(seed)
     findings = []
+    start = time.monotonic()
+    n = 0
     with tempfile.TemporaryDirectory() as d:
-        for n in range(iters):
-            try:
-                (fuzz_sweep(rnd, d), fuzz_paper(rnd, d, n), fuzz_results(rnd, d, n))
-            except Finding as e:
-                findings.append(str(e))
-                if len(findings) >= 10:
-                    break
+        while n < iters and (seconds is None or time.monotonic() - start < seconds):
+            for t in only:
+                try:
+                    TARGETS[t](rnd, d, n)
+                except Finding as e:
+                    findings.append(str(e))
+            for name in os.listdir(d):  # each round's folders go, so a long run keeps no files
+                shutil.rmtree(os.path.join(d, name), ignore_errors=True)
+            n += 1
+            if len(findings) >= 10:
+                break
     for f in findings:
         print("FINDING:", f)
-    print(f"{iters} x 3 inputs (seed {seed}): {len(findings)} findings")
+    print(f"{n} rounds x {len(only)} inputs ({','.join(only)}, seed {seed}, {time.monotonic() - start:.0f} s): "
+          f"{len(findings)} findings")
     return 1 if findings else 0
 
 
