@@ -16,7 +16,9 @@
  * "kernel pc class" per load. accesses/hits count the L1D line requests of the
  * load; a request merged into a pending miss's MSHR counts as a hit (it costs no L2
  * access, and a bypassed load loses it: gemm), `--tag-hits` counts tag hits only. A load never
- * executed in the profile (access 0) is cm. */
+ * executed in the profile (access 0) is ca, as Algorithm 1 reads (Hit 0 >= H * 0):
+ * cached, as the baseline caches every load. '#' summary lines count the classes
+ * per kernel and in all, and the loads the profile never executed. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -313,7 +315,6 @@ int cli_classify(int argc, char **argv) {
     if (r < 0) nruns = plan_runs(ks, nk, &maxloads, &maxmulti); /* the benchmark's kernels are known now */
   }
   remove(cls_path), remove(prof_path);
-  /* Algorithm 1 */
   FILE *o = out ? of.f : stdout;
   if (b)
     fprintf(o, "# warpsim classify %s: evaluation size %s, profiled at %s", target, size, psize);
@@ -321,29 +322,55 @@ int cli_classify(int argc, char **argv) {
     fprintf(o, "# warpsim classify %s: profiled on the launch file's input", target);
   fprintf(o, "; HighThres %.3g, LowThres %.3g%s; hits %s\n", high, low, groups ? "" : ", no groups",
           merge_hits ? "and MSHR merges" : "of tags only");
-  fprintf(o, "# per load: kernel pc array group(size) access hit(i) hit(g) Hit -> class; then the line the observer reads\n");
-  for (uint32_t k = 0; k < nk; k++) {
-    CKernel *c = &ks[k];
-    for (uint32_t l = 0; l < c->g.nloads; l++) {
-      const LcfgLoad *ld = &c->g.loads[l];
-      const uint32_t g = ld->group, gs = c->g.group_size[g];
+  /* Algorithm 1 for every load, then the summary lines, then a comment and a class line per load */
+  uint32_t nall = 0, tot[4] = {0}; /* ca, cm, cg, never executed */
+  for (uint32_t k = 0; k < nk; k++) nall += ks[k].g.nloads;
+  unsigned char *cls_of = malloc(nall + 1);
+  double *hit_of = malloc((nall + 1) * sizeof *hit_of);
+  if (!cls_of || !hit_of) {
+    free(cls_of), free(hit_of);
+    goto oom;
+  }
+  for (uint32_t k = 0, i = 0; k < nk; k++) {
+    const CKernel *c = &ks[k];
+    for (uint32_t l = 0; l < c->g.nloads; l++, i++) {
+      const uint32_t g = c->g.loads[l].group, gs = c->g.group_size[g];
       double hit = (double)c->hit[l];
-      int64_t extra = 0;
       if (groups && gs > 1) {
         int64_t sum = 0;
         for (uint32_t m = 0; m < c->g.nloads; m++)
           if (c->g.loads[m].group == g) sum += (int64_t)c->hit[m];
-        extra = (int64_t)c->ghit[g] - sum;
-        hit += (double)extra / gs;
+        hit += (double)((int64_t)c->ghit[g] - sum) / gs;
       }
       const double acc = (double)c->access[l];
-      const char *cls = !c->access[l] ? "cm" : hit >= high * acc ? "ca" : hit <= low * acc ? "cg" : "cm";
+      hit_of[i] = hit;
+      cls_of[i] = hit >= high * acc ? 0 : hit <= low * acc ? 2 : 1;
+    }
+  }
+  static const char *const cname[] = {"ca", "cm", "cg"};
+  for (uint32_t k = 0, i = 0; k < nk; k++) {
+    uint32_t n[4] = {0};
+    for (uint32_t l = 0; l < ks[k].g.nloads; l++, i++) n[cls_of[i]]++, n[3] += !ks[k].access[l];
+    fprintf(o, "# kernel %s: %u loads, ca/cm/cg %u/%u/%u, %u never executed in the profile\n", ks[k].g.name,
+            ks[k].g.nloads, n[0], n[1], n[2], n[3]);
+    for (int j = 0; j < 4; j++) tot[j] += n[j];
+  }
+  fprintf(o, "# all kernels: %u loads, ca/cm/cg %u/%u/%u, %u never executed in the profile\n", nall, tot[0], tot[1],
+          tot[2], tot[3]);
+  fprintf(o, "# per load: kernel pc array group(size) access hit(i) hit(g) Hit -> class; then the line the observer reads\n");
+  for (uint32_t k = 0, i = 0; k < nk; k++) {
+    const CKernel *c = &ks[k];
+    for (uint32_t l = 0; l < c->g.nloads; l++, i++) {
+      const LcfgLoad *ld = &c->g.loads[l];
+      const uint32_t g = ld->group, gs = c->g.group_size[g];
+      const char *cls = cname[cls_of[i]];
       fprintf(o, "# %s %u %s %u(%u) %llu %llu %llu %.1f -> %s\n", c->g.name, ld->pc, lcfg_array_name(c->mod, &c->g, ld->array),
               g, gs, (unsigned long long)c->access[l], (unsigned long long)c->hit[l],
-              (unsigned long long)(groups && gs > 1 ? c->ghit[g] : c->hit[l]), hit, cls);
+              (unsigned long long)(groups && gs > 1 ? c->ghit[g] : c->hit[l]), hit_of[i], cls);
       fprintf(o, "%s %u %s\n", c->g.name, ld->pc, cls);
     }
   }
+  free(cls_of), free(hit_of);
   if (out && out_commit(&of, err, sizeof err)) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
   rc = 0;
   goto out;

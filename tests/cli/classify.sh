@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # warpsim classify: the class file of a launch file's kernel (two streaming loads of two arrays:
 # each line read once, no hits: both cg, their arrays named) and of a benchmark with instruction-level
-# thresholds (ca or cg only); the file is what the bypass observer reads (a run with it passes and
-# bypasses); usage errors.
+# thresholds (ca or cg only); Algorithm 1 on a hand-written kernel (tests/kernels/classify_rule.ptx:
+# a load every warp shares is ca, a streamed one cg, one two warps share cm, one never executed ca);
+# the file is what the bypass observer reads (a run with it passes and bypasses); usage errors.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -28,6 +29,23 @@ grep -q "vadd_param_1" "$d/v.cls" || fail "vadd: array b not named"
 grep -q "hits and MSHR merges" "$d/v.cls" || fail "vadd: merges count as hits by default"
 $W classify "$d/v.launch" --tag-hits --out "$d/t.cls" 2> "$d/err" || fail "classify --tag-hits: $(cat "$d/err")"
 grep -q "hits of tags only" "$d/t.cls" || fail "--tag-hits header"
+# Algorithm 1's three classes, and a load the profile never executes (0 >= 0.7 * 0: ca)
+rule_launch() {
+  printf 'ptx %s/tests/kernels/classify_rule.ptx\nkernel rule\ngrid 8\nblock 256\n' "$PWD"
+  for x in a b c d o; do printf 'buffer %s f32 2048 const 1\n' $x; done
+  for x in a b c d o; do printf 'arg %s\n' $x; done
+  printf 'arg s32 %s\n' "$1"
+}
+rule_launch 0 > "$d/r0.launch"
+$W classify "$d/r0.launch" --out "$d/r0.cls" 2> "$d/err" || fail "classify rule: $(cat "$d/err")"
+[ "$(grep -v '^#' "$d/r0.cls" | awk '{print $3}' | tr '\n' ' ')" = "ca cg cm ca " ] || fail "rule: classes a b c d: $(cat "$d/r0.cls")"
+grep -q "^# rule [0-9]* rule_param_0 0(1) 64 56 56 56.0 -> ca" "$d/r0.cls" || fail "rule: a: 7 of 8 warps hit: $(cat "$d/r0.cls")"
+grep -q "^# rule [0-9]* rule_param_2 2(1) 64 32 32 32.0 -> cm" "$d/r0.cls" || fail "rule: c: half the requests hit: $(cat "$d/r0.cls")"
+grep -q "^# rule [0-9]* rule_param_3 3(1) 0 0 0 0.0 -> ca" "$d/r0.cls" || fail "rule: d never executed: $(cat "$d/r0.cls")"
+grep -q "^# all kernels: 4 loads, ca/cm/cg 2/1/1, 1 never executed in the profile" "$d/r0.cls" || fail "rule: summary: $(cat "$d/r0.cls")"
+rule_launch 1 > "$d/r1.launch"
+$W classify "$d/r1.launch" --out "$d/r1.cls" 2> "$d/err" || fail "classify rule 1: $(cat "$d/err")"
+[ "$(grep -v '^#' "$d/r1.cls" | awk '{print $3}' | tr '\n' ' ')" = "ca cg cm cg " ] || fail "rule 1: d streamed: cg: $(cat "$d/r1.cls")"
 # a benchmark, instruction-level thresholds: every executed load ca or cg
 $W classify vecadd --size tiny --no-groups --high 0.5 --low 0.5 --out "$d/i.cls" 2> "$d/err" || fail "classify vecadd: $(cat "$d/err")"
 grep -q "no groups" "$d/i.cls" || fail "header"
