@@ -92,6 +92,19 @@ grep -q "^### toy: Toy paper" "$d/doc.md" && grep -q "^| c1 | gto over lrr, hmea
 grep -q "at commit " "$d/doc.md" || fail "--doc: no commit"
 cp "$d/doc.md" "$d/doc1.md"
 $W reproduce --doc "$d/doc.md" --size tiny --results "$d/res" > /dev/null 2>&1 && cmp -s "$d/doc.md" "$d/doc1.md" || fail "--doc twice differs"
+# --readme: the same verdict counts between the README's marker lines, the rest of it kept; a README
+# without them is refused before either file changes
+readme_mark() { PYTHONPATH=tools python3 -c "from wsexp import reprodoc; print(reprodoc.README_$1)"; }
+printf '# Readme\nabove\n%s\nold counts\n%s\nbelow\n' "$(readme_mark START)" "$(readme_mark END)" > "$d/README.md"
+$W reproduce --doc "$d/doc.md" --readme "$d/README.md" --size tiny --results "$d/res" > "$d/rm.out" 2>&1 || fail "--readme: $(cat "$d/rm.out")"
+grep -q "^| toy | 6 | 1 | 0 | 1 | 0 | 2 |$" "$d/README.md" && grep -q "^above$" "$d/README.md" && grep -q "^below$" "$d/README.md" \
+  && ! grep -q "old counts" "$d/README.md" || fail "--readme: $(cat "$d/README.md")"
+cmp -s "$d/doc.md" "$d/doc1.md" || fail "--readme changed the doc"
+printf '# Readme\nno markers\n' > "$d/README2.md"
+set +e; $W reproduce --doc "$d/doc.md" --readme "$d/README2.md" --size tiny --results "$d/res" > "$d/rm2.out" 2>&1; rc=$?; set -e
+[ $rc = 2 ] && grep -q "README2.md: no verdict block" "$d/rm2.out" || fail "--readme without markers: $rc $(cat "$d/rm2.out")"
+set +e; $W reproduce toy --doc "$d/doc.md" --readme "$d/README.md" --size tiny --results "$d/res" > "$d/rm3.out" 2>&1; rc=$?; set -e
+[ $rc = 2 ] && grep -q "every paper" "$d/rm3.out" || fail "--readme with a paper: $rc $(cat "$d/rm3.out")"
 printf 'no marker\n' > "$d/nomark.md"
 set +e; $W reproduce --doc "$d/nomark.md" --size tiny --results "$d/res" > "$d/nm.out" 2>&1; rc=$?; set -e
 [ $rc = 2 ] && grep -q "nomark.md: no marker line" "$d/nm.out" || fail "--doc without marker: $rc $(cat "$d/nm.out")"

@@ -363,14 +363,21 @@ def cmd_reproduce(argv):
                    "folders of every paper (or PAPER) at --size under --results; runs nothing")
     p.add_argument("--results", default=os.path.join("results", "reproduce"),
                    help="--doc: the folder holding <paper>-<size>/ (default results/reproduce)")
+    p.add_argument("--readme", metavar="FILE",
+                   help="--doc without PAPER: also rewrite the verdict counts of FILE (README.md) between its "
+                   "verdict marker lines")
     a = p.parse_args(argv)
     a.jobs = a.jobs or default_jobs()
     try:
         if a.doc:
-            res = reprodoc.generate(a.doc, a.size, a.results, runner.default_warpsim(), [a.paper] if a.paper else None)
+            if a.readme and a.paper:
+                raise reproduce.ReproError("--readme takes the counts of every paper: no PAPER with it")
+            readme = a.readme
+            res = reprodoc.generate(a.doc, a.size, a.results, runner.default_warpsim(), [a.paper] if a.paper else None,
+                                    readme)
             for name, counts in res.items():
                 print(f"{name}: " + (claims.summary(counts) if counts else "not run"))
-            print(f"wrote {a.doc}")
+            print(f"wrote {a.doc}" + (f" and the verdict counts of {readme}" if readme else ""))
             return 0
         return reproduce.main(a, runner.default_warpsim())
     except reproduce.ReproError as e:

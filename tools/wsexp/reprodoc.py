@@ -2,7 +2,8 @@
 from the reproductions' results folders (results/reproduce/<paper>-<size>/ by default): a summary
 of the verdicts per paper, then per paper its sweeps' state and its claims table, computed as
 `warpsim reproduce` computes report.md. The part above the marker line is the hand-written
-reference and is kept as it is. Runs no simulation.
+reference and is kept as it is. The README's verdict counts (between its two verdict marker lines)
+are rewritten from the same table, so no count is typed by hand. Runs no simulation.
 """
 
 import os
@@ -12,6 +13,9 @@ from . import claims, paperdir, reproduce, runner
 
 PROVENANCE = reproduce.PROVENANCE
 MARK = "<!-- Below: written by `warpsim reproduce --doc`; change the generator (tools/wsexp/reprodoc.py), not the text. -->"
+# The README's copy of the verdict counts sits between these two lines (rewritten with the doc).
+README_START = "<!-- verdicts: written by `warpsim reproduce --doc` (tools/wsexp/reprodoc.py), not by hand -->"
+README_END = "<!-- /verdicts -->"
 
 
 def _provenance(outdir):
@@ -55,8 +59,9 @@ def paper_section(name, size, outdir, checker, docdir):
     return md, counts, _provenance(outdir)
 
 
-def generate(doc, size, results_root, warpsim, names=None):
-    """Rewrites doc below MARK; returns {paper: counts or None} (None: not run)."""
+def generate(doc, size, results_root, warpsim, names=None, readme=None):
+    """Rewrites doc below MARK, and the verdict counts between README_START and README_END of readme
+    (when given: the counts of every paper); returns {paper: counts or None} (None: not run)."""
     try:
         with open(doc, encoding="utf-8") as f:
             text = f.read()
@@ -84,17 +89,46 @@ def generate(doc, size, results_root, warpsim, names=None):
             f"{n} {p.get('commit')}" for n, p in provs.items() if p) + ".")
     out += ["", "Verdicts of the claims (a measurement made by two claims counted once; doc above: *The claims "
             "table*):", ""]
+    table = verdict_table(results)
+    out += [table, ""]
+    if readme:   # checked before the doc is written: both files change, or neither
+        readme_text = readme_with(readme, table, size, made)
+    text = head + "\n".join(out + secs).rstrip() + "\n"
+    runner.atomic_write(doc, text)
+    if readme:
+        runner.atomic_write(readme, readme_text)
+    return results
+
+
+def verdict_table(results):
+    """The markdown table of verdict counts per paper ({paper: counts or None}), with a total row."""
     head_row = ["paper"] + list(claims.VERDICTS)
     rows, total = [], {v: 0 for v in claims.VERDICTS}
     for name, counts in results.items():
         if counts is None:
-            rows.append([name] + ["not run"] + ["-"] * (len(claims.VERDICTS) - 1))
+            rows.append([name, "not run"] + ["-"] * (len(claims.VERDICTS) - 1))
             continue
         rows.append([name] + [counts[v] for v in claims.VERDICTS])
         for v in claims.VERDICTS:
             total[v] += counts[v]
     rows.append(["all"] + [total[v] for v in claims.VERDICTS])
-    out += [reproduce.md_table(head_row, rows), ""]
-    text = head + "\n".join(out + secs).rstrip() + "\n"
-    runner.atomic_write(doc, text)
-    return results
+    return reproduce.md_table(head_row, rows)
+
+
+def readme_with(readme, table, size, made):
+    """readme's text with the lines between README_START and README_END replaced by the table."""
+    try:
+        with open(readme, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise paperdir.ReproError(f"cannot read {readme}: {e}")
+    i = text.find(README_START)
+    j = text.find(README_END, i + 1) if i >= 0 else -1
+    if i < 0 or j < 0:
+        raise paperdir.ReproError(f"{readme}: no verdict block (a line {README_START}, then the table, then a line "
+                                  f"{README_END})")
+    commit = f" at commit {', '.join(sorted(made))}" if made else ""
+    block = [README_START, "",
+             f"Verdicts of the claims at `{size}`{commit} (doc/reproducing.md has each paper's claims table):", "",
+             table, "", README_END]
+    return text[:i] + "\n".join(block) + text[j + len(README_END):]
