@@ -355,9 +355,10 @@ int cli_classify(int argc, char **argv) {
             ks[k].g.nloads, n[0], n[1], n[2], n[3]);
     for (int j = 0; j < 4; j++) tot[j] += n[j];
   }
-  fprintf(o, "# all kernels: %u loads, ca/cm/cg %u/%u/%u, %u never executed in the profile\n", nall, tot[0], tot[1],
-          tot[2], tot[3]);
-  fprintf(o, "# per load: kernel pc array group(size) access hit(i) hit(g) Hit -> class; then the line the observer reads\n");
+  fprintf(o, "# all kernels: %u loads, ca/cm/cg %u/%u/%u, %u never executed in the profile\n", nall, tot[0],
+          tot[1], tot[2], tot[3]);
+  fprintf(o, "# per load: kernel pc array group(size) access hit(i) hit(g) Hit -> class; "
+             "then the line the observer reads\n");
   for (uint32_t k = 0, i = 0; k < nk; k++) {
     const CKernel *c = &ks[k];
     for (uint32_t l = 0; l < c->g.nloads; l++, i++) {

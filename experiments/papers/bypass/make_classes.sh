@@ -6,6 +6,7 @@
 #                             threshold (0.5): a load is cached (ca) or bypassed (cg), never cm
 # The sweeps read the file of each run's benchmark (observer.bypass.classes={sweepdir}/classes/{bench}.cls):
 # kernel names repeat across benchmarks (pvc and ss share the MapReduce kernels, with other classes).
+# table3.md beside this file sets the classes against the paper's Table 3, with the reason for each difference.
 # Usage: experiments/papers/bypass/make_classes.sh [WARPSIM] [BENCH...] (run from the repository root).
 set -e
 W=${1:-build/rel/warpsim}
