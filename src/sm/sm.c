@@ -367,7 +367,19 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
   w->head_pc = pc;
 units:;
   uint8_t unit = sm->kinfo->unit[pc];
-  if (unit == SM_UNIT_LDST) {
+  if (unit == SM_UNIT_LDST && sm->mem_collector) {
+    /* GPGPU-Sim 3.2.2 scheduler_unit::cycle: m_mem_out->has_free(), ID_OC_MEM empty; it empties
+     * when a collector unit takes its instruction (sm_ldst_cycle sets issue_dirty) */
+    if (sm->mc_idoc != SM_MC_NONE) {
+      v->wait = WARP_WAIT_UNIT;
+      return WARP_WAIT_UNIT;
+    }
+    if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads + w->queued_loads >= SM_MAX_LOADS) {
+      v->wait = WARP_WAIT_SCOREBOARD;
+      w->dirty = 0;
+      return WARP_WAIT_SCOREBOARD;
+    }
+  } else if (unit == SM_UNIT_LDST) {
     /* the unit taken, its queue (sm.ldst_queue) full or entered this cycle: frees on a memory
      * event (the unit's instruction done, the queue's next enters) or by the clock */
     if ((sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) && (sm->lq_n >= sm->lq_cap || sm->lq_in == now)) {
@@ -443,10 +455,14 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   for (uint32_t i = 0; i < nrows; i++)
     if (!sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
   /* with the operand collector, the instruction reaches its unit at dispatch (at) */
-  const uint64_t at = sm->oc_banks && unit != SM_UNIT_NONE ? oc_collect(sm, s, pc, unit, now) : now;
+  const uint64_t at = sm->oc_banks && unit != SM_UNIT_NONE && !(unit == SM_UNIT_LDST && sm->mem_collector)
+                          ? oc_collect(sm, s, pc, unit, now)
+                          : now;
   if (unit == SM_UNIT_LDST) {
     sm->st.unit_busy[SM_UNIT_LDST]++;
-    if (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) {
+    if (sm->mem_collector) {
+      sm_mc_issue(sm, s, in, pc, kind, now); /* into ID_OC_MEM (warp_ready found it empty) */
+    } else if (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) {
       sm_ldst_enqueue(sm, s, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
     } else {
       sm_ldst_accept(sm, s, in, pc, kind, at, rb, pb);
@@ -720,7 +736,8 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
   if (sm->fetch_dirty) stage_fetch(sm, now);
   /* busy: some stage did something (a request the LD/ST unit sent included);
    * a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  const int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  const int calm =
+      sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now && !sm->mc_clock;
   int quiet = calm && !sm->busy;
   /* A busy cycle whose next is already quiet: no warp is ready or waits on
    * the clock (issue memo), nothing is left to fetch, no event or reply is
