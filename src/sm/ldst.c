@@ -1,4 +1,5 @@
-/* ldst.c - the SM's LD/ST unit: coalesces a warp's global/local accesses
+/* ldst.c - the SM's LD/ST unit and the path an issued memory instruction takes to it (directly,
+ * the LD/ST queue, or GPGPU-Sim's memory collector units): coalesces a warp's global/local accesses
  * into one request per cache line, feeds them to the L1D one per cycle
  * (stalling on reservation failures, counted by reason), completes loads when
  * their last line returns, and times shared memory (bank conflicts) and
@@ -156,7 +157,8 @@ static __attribute__((noinline, cold)) void ldst_lane_locality(Sm *sm, CacheOutc
   }
 }
 
-void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb) {
+/* After a memory instruction executed (trace filled): queue its requests. */
+static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb) {
   SmWarp *w = &sm->warps[slot];
   const PtxMemTrace *t = &sm->trace;
   const PtxOperands *o = &sm->kinfo->ops[pc];
@@ -306,8 +308,9 @@ static void ldst_hold(Sm *sm, SmLdstQ *q, uint32_t slot, const PtxInst *in, uint
   w->queued_loads += in->op != PTX_OP_st && in->op != PTX_OP_red;
 }
 
-void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at,
-                     uint64_t now) {
+/* Queues warp slot's memory instruction (sm->trace) behind the one the unit holds. */
+static void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at,
+                            uint64_t now) {
   ldst_hold(sm, &sm->lq[(sm->lq_head + sm->lq_n++) % sm->lq_cap], slot, in, pc, kind, at);
   sm->lq_in = now;
 }
@@ -344,12 +347,21 @@ static void ldst_dequeue(Sm *sm, uint64_t from) {
  * OC_EX_MEM's instruction enters the unit if its dispatch register is empty
  * (shader_core_ctx::execute), and sends its first request the next cycle. */
 
-void sm_mc_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now) {
-  const uint32_t e = (uint32_t)__builtin_ctz(~sm->mc_used); /* at most mc_ncu + 2 in use */
-  sm->mc_used |= 1u << e;
-  ldst_hold(sm, &sm->mc[e], slot, in, pc, kind, now);
-  sm->mc_idoc = (uint8_t)e;
-  sm->mc_clock = sm->busy = 1; /* a collector unit may take it next cycle */
+void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at, uint32_t rb,
+                   uint32_t pb, uint64_t now) {
+  if (sm->mem_collector) { /* into ID_OC_MEM (warp_ready found it empty) */
+    const uint32_t e = (uint32_t)__builtin_ctz(~sm->mc_used); /* at most mc_ncu + 2 in use */
+    sm->mc_used |= 1u << e;
+    ldst_hold(sm, &sm->mc[e], slot, in, pc, kind, now);
+    sm->mc_idoc = (uint8_t)e;
+    sm->mc_clock = sm->busy = 1; /* a collector unit may take it next cycle */
+  } else if (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) {
+    sm_ldst_enqueue(sm, slot, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
+  } else {
+    sm_ldst_accept(sm, slot, in, pc, kind, at, rb, pb);
+    if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
+    sm->lq_in = now; /* one memory instruction enters per cycle (a one-slot pipeline register) */
+  }
 }
 
 /* One operand-collector step for the memory path (before the unit's cycle). */

@@ -97,7 +97,7 @@ typedef struct SmLdst {
 } SmLdst;
 
 /* A memory instruction issued while the LD/ST unit was taken, waiting for it
- * in issue order (sm.ldst_queue): what sm_ldst_accept needs when it starts. */
+ * in issue order (sm.ldst_queue), or in the collector path: what the unit needs when it starts it. */
 typedef struct SmLdstQ {
   PtxMemTrace t;              /* its lanes' accesses, from the functional step at issue */
   const PtxInst *in;
@@ -268,12 +268,10 @@ static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
 }
 
 /* ldst.c */
-/* After a memory instruction executed (trace filled): queue its requests. */
-void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb);
-/* Queues warp slot's memory instruction (sm->trace) behind the one the unit holds. */
-void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at, uint64_t now);
-/* (sm.mem_issue = collector) Warp slot's memory instruction (sm->trace) enters ID_OC_MEM (empty). */
-void sm_mc_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now);
+/* Warp slot issued its memory instruction (sm->trace; operands collected by `at` on the calendar
+ * path): into the free unit, the LD/ST queue or (sm.mem_issue = collector) ID_OC_MEM. */
+void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at, uint32_t rb,
+                   uint32_t pb, uint64_t now);
 /* One cycle of the LD/ST unit: send the next request to the L1D (with the collector path: its
  * stages move first, and OC_EX_MEM's instruction enters a unit that is free after it). */
 void sm_ldst_cycle(Sm *sm, uint64_t now);
