@@ -1,4 +1,5 @@
-/* ldst.c - the SM's LD/ST unit: coalesces a warp's global/local accesses
+/* ldst.c - the SM's LD/ST unit and the path an issued memory instruction takes to it (directly,
+ * the LD/ST queue, or GPGPU-Sim's memory collector units): coalesces a warp's global/local accesses
  * into one request per cache line, feeds them to the L1D one per cycle
  * (stalling on reservation failures, counted by reason), completes loads when
  * their last line returns, and times shared memory (bank conflicts) and
@@ -6,6 +7,7 @@
  * lanes touching the same local offset coalesce, as on the hardware. */
 #include <string.h>
 
+#include "sm/opcoll.h"
 #include "sm/sm_int.h"
 
 static uint64_t phys_addr(const Sm *sm, const SmWarp *w, uint32_t lane, uint8_t space, uint64_t addr) {
@@ -155,7 +157,8 @@ static __attribute__((noinline, cold)) void ldst_lane_locality(Sm *sm, CacheOutc
   }
 }
 
-void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb) {
+/* After a memory instruction executed (trace filled): queue its requests. */
+static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb) {
   SmWarp *w = &sm->warps[slot];
   const PtxMemTrace *t = &sm->trace;
   const PtxOperands *o = &sm->kinfo->ops[pc];
@@ -289,9 +292,10 @@ void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8
   w->in_ldst++;
 }
 
-void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at, uint64_t now) {
+/* Keeps warp slot's memory instruction (sm->trace) in q until the unit takes it. */
+static void ldst_hold(Sm *sm, SmLdstQ *q, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind,
+                      uint64_t at) {
   SmWarp *w = &sm->warps[slot];
-  SmLdstQ *q = &sm->lq[(sm->lq_head + sm->lq_n++) % sm->lq_cap];
   q->t = sm->trace;
   q->in = in;
   q->pc = pc;
@@ -300,16 +304,19 @@ void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint
   q->rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE);
   q->pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
   q->kind = kind;
-  sm->lq_in = now;
   w->in_ldst++;
   w->queued_loads += in->op != PTX_OP_st && in->op != PTX_OP_red;
 }
 
-/* The queue's oldest instruction enters the free unit, from cycle `from` on (or its operands' cycle). */
-static void ldst_dequeue(Sm *sm, uint64_t from) {
-  SmLdstQ *q = &sm->lq[sm->lq_head];
-  sm->lq_head = (sm->lq_head + 1) % sm->lq_cap;
-  sm->lq_n--;
+/* Queues warp slot's memory instruction (sm->trace) behind the one the unit holds. */
+static void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at,
+                            uint64_t now) {
+  ldst_hold(sm, &sm->lq[(sm->lq_head + sm->lq_n++) % sm->lq_cap], slot, in, pc, kind, at);
+  sm->lq_in = now;
+}
+
+/* A held instruction (q) enters the free unit, from cycle `from` on (or its operands' cycle). */
+static void ldst_start(Sm *sm, const SmLdstQ *q, uint64_t from) {
   SmWarp *w = &sm->warps[q->slot];
   w->in_ldst--;
   w->queued_loads -= q->in->op != PTX_OP_st && q->in->op != PTX_OP_red;
@@ -320,6 +327,89 @@ static void ldst_dequeue(Sm *sm, uint64_t from) {
   sm->issue_dirty = 1; /* a queue slot freed: warps waiting for the unit may issue */
   sm->busy = 1;
   if (w->exec_done) sm_schedule_release(sm, at, q->slot, NULL, 0); /* lets the writeback stage retire it */
+}
+
+/* The queue's oldest instruction enters the free unit. */
+static void ldst_dequeue(Sm *sm, uint64_t from) {
+  const SmLdstQ *q = &sm->lq[sm->lq_head];
+  sm->lq_head = (sm->lq_head + 1) % sm->lq_cap;
+  sm->lq_n--;
+  ldst_start(sm, q, from);
+}
+
+/* ---- the memory collector path (sm.mem_issue = collector) ----
+ * GPGPU-Sim 3.2.2: the scheduler issues a memory instruction into the one-slot ID_OC_MEM
+ * register; each cycle the operand collector (opndcoll_rfu_t::step, run from ldst_unit::cycle)
+ * first moves one ready collector unit, round-robin after the last one moved
+ * (dispatch_unit_t::find_ready), into the one-slot OC_EX_MEM register if it is empty
+ * (dispatch_ready_cu), then puts ID_OC_MEM's instruction into the first free memory collector
+ * unit (allocate_cu), whose register reads start the next cycle; after the unit's cycle,
+ * OC_EX_MEM's instruction enters the unit if its dispatch register is empty
+ * (shader_core_ctx::execute), and sends its first request the next cycle. */
+
+void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at, uint32_t rb,
+                   uint32_t pb, uint64_t now) {
+  if (sm->mem_collector) { /* into ID_OC_MEM (warp_ready found it empty) */
+    const uint32_t e = (uint32_t)__builtin_ctz(~sm->mc_used); /* at most mc_ncu + 2 in use */
+    sm->mc_used |= 1u << e;
+    ldst_hold(sm, &sm->mc[e], slot, in, pc, kind, now);
+    sm->mc_idoc = (uint8_t)e;
+    sm->mc_clock = sm->busy = 1; /* a collector unit may take it next cycle */
+  } else if (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) {
+    sm_ldst_enqueue(sm, slot, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
+  } else {
+    sm_ldst_accept(sm, slot, in, pc, kind, at, rb, pb);
+    if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
+    sm->lq_in = now; /* one memory instruction enters per cycle (a one-slot pipeline register) */
+  }
+}
+
+/* One operand-collector step for the memory path (before the unit's cycle). */
+static void mc_step(Sm *sm, uint64_t now) {
+  if (sm->mc_ocex == SM_MC_NONE) {
+    for (uint32_t n = 1; n <= sm->mc_ncu; n++) {
+      const uint32_t c = (sm->mc_last + n) % sm->mc_ncu, e = sm->mc_cu[c];
+      if (e != SM_MC_NONE && sm->mc[e].at <= now) {
+        sm->mc_ocex = (uint8_t)e;
+        sm->mc_cu[c] = SM_MC_NONE;
+        sm->mc_last = (uint8_t)c;
+        sm->busy = 1;
+        break;
+      }
+    }
+  }
+  if (sm->mc_idoc != SM_MC_NONE) {
+    for (uint32_t k = 0; k < sm->mc_ncu; k++) {
+      if (sm->mc_cu[k] != SM_MC_NONE) continue;
+      SmLdstQ *q = &sm->mc[sm->mc_idoc];
+      q->at = oc_read_regs(sm, q->slot, (uint32_t)q->pc, now);
+      sm->mc_cu[k] = sm->mc_idoc;
+      sm->mc_idoc = SM_MC_NONE;
+      sm->issue_dirty = 1; /* ID_OC_MEM is free: a memory instruction may issue */
+      sm->busy = 1;
+      break;
+    }
+  }
+}
+
+/* After the unit's cycle: OC_EX_MEM's instruction enters a free unit; then whether a stage
+ * moves by the clock alone next cycle (mc_clock: the SM is not quiet). */
+static void mc_feed(Sm *sm, uint64_t now) {
+  SmLdst *u = &sm->ldst;
+  if (sm->mc_ocex != SM_MC_NONE && !u->busy && u->free_at <= now) {
+    const uint32_t e = sm->mc_ocex;
+    sm->mc_ocex = SM_MC_NONE;
+    sm->mc_used &= ~(1u << e);
+    ldst_start(sm, &sm->mc[e], now + 1); /* (q is not reused before it has been read) */
+  }
+  int cu_any = 0, cu_free = 0;
+  for (uint32_t k = 0; k < sm->mc_ncu; k++) {
+    cu_any |= sm->mc_cu[k] != SM_MC_NONE;
+    cu_free |= sm->mc_cu[k] == SM_MC_NONE;
+  }
+  sm->mc_clock = (uint8_t)((sm->mc_ocex == SM_MC_NONE && cu_any) || (sm->mc_idoc != SM_MC_NONE && cu_free) ||
+                           (sm->mc_ocex != SM_MC_NONE && !u->busy));
+  sm->busy |= sm->mc_clock; /* the engine simulates it next cycle */
 }
 
 void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
@@ -337,7 +427,7 @@ int sm_ldst_predict_fail(const Sm *sm) {
   return why == CACHE_FAIL_NONE ? -1 : (int)why;
 }
 
-void sm_ldst_cycle(Sm *sm, uint64_t now) {
+static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   SmLdst *u = &sm->ldst;
   if (!u->busy) {
     if (sm->lq_n && u->free_at <= now) ldst_dequeue(sm, now);
@@ -407,4 +497,14 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
       sm_schedule_release(sm, now, slot, NULL, 0);
     }
   }
+}
+
+void sm_ldst_cycle(Sm *sm, uint64_t now) {
+  if (!sm->mem_collector) {
+    ldst_unit_cycle(sm, now);
+    return;
+  }
+  mc_step(sm, now);
+  ldst_unit_cycle(sm, now);
+  mc_feed(sm, now);
 }

@@ -1,6 +1,7 @@
 /* opcoll.h - the operand collector and register banks of the SM pipeline (sm.reg_banks > 0;
  * GPGPU-Sim 3.2.2 opndcoll_rfu_t), a calendar computed at issue: no per-cycle state. Inline:
- * the issue stage asks it for every warp it finds ready. Used by sm.c only. */
+ * the issue stage asks it for every warp it finds ready. Used by sm.c, and by ldst.c for the
+ * memory collector units of sm.mem_issue = collector (their reads are booked when one is taken). */
 #ifndef WS_OPCOLL_H
 #define WS_OPCOLL_H
 
@@ -26,12 +27,11 @@ static inline int oc_cu_available(const Sm *sm, uint32_t c, uint64_t now) {
  * they were requested); it dispatches the cycle after its last read, through
  * the first free out port of its class, once (SP/SFU) one of its units can
  * accept it (unit_free). The collector unit is free again from that cycle. */
-static inline uint64_t oc_collect(Sm *sm, uint32_t s, uint32_t pc, uint32_t c, uint64_t now) {
-  if (sm->oc_in_cycle[c] != now) sm->oc_in_cycle[c] = now, sm->oc_in_n[c] = 0;
-  sm->oc_in_n[c]++;
-  uint64_t *cu = sm->oc_cu_free + sm->oc_cu_base[c];
-  uint32_t k = 0;
-  while (k + 1 < sm->oc_units[c] && cu[k] > now) k++; /* oc_cu_available found one */
+/* Books the register reads of warp slot s's instruction at pc in a collector unit it took at
+ * `now`: in operand order from the next cycle on, one per cycle for the unit and one per cycle
+ * for each bank, a bank serving reads in the order they were requested. Returns the cycle after
+ * the last read (the first it may dispatch in). */
+static inline uint64_t oc_read_regs(Sm *sm, uint32_t s, uint32_t pc, uint64_t now) {
   const PtxOperands *o = &sm->kinfo->ops[pc];
   uint64_t next = now + 1; /* the collector unit's next read */
   for (uint32_t i = 0; i < o->nrd; i++) {
@@ -41,7 +41,16 @@ static inline uint64_t oc_collect(Sm *sm, uint32_t s, uint32_t pc, uint32_t c, u
     *b = next = r + 1;
   }
   sm->st.oc_reads += o->nrd;
-  uint64_t e = next;
+  return next;
+}
+
+static inline uint64_t oc_collect(Sm *sm, uint32_t s, uint32_t pc, uint32_t c, uint64_t now) {
+  if (sm->oc_in_cycle[c] != now) sm->oc_in_cycle[c] = now, sm->oc_in_n[c] = 0;
+  sm->oc_in_n[c]++;
+  uint64_t *cu = sm->oc_cu_free + sm->oc_cu_base[c];
+  uint32_t k = 0;
+  while (k + 1 < sm->oc_units[c] && cu[k] > now) k++; /* oc_cu_available found one */
+  uint64_t e = oc_read_regs(sm, s, pc, now);
   uint64_t *port = sm->oc_port_next + c * SM_OC_PORTS_MAX, *p = port;
   for (uint32_t i = 1; i < sm->oc_ports[c]; i++)
     if (port[i] < *p) p = &port[i];

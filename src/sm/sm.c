@@ -369,9 +369,13 @@ units:;
   uint8_t unit = sm->kinfo->unit[pc];
   if (unit == SM_UNIT_LDST) {
     /* the unit taken, its queue (sm.ldst_queue) full or entered this cycle: frees on a memory
-     * event (the unit's instruction done, the queue's next enters) or by the clock */
-    if ((sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) && (sm->lq_n >= sm->lq_cap || sm->lq_in == now)) {
+     * event (the unit's instruction done, the queue's next enters) or by the clock. The collector
+     * path needs only an empty ID_OC_MEM (GPGPU-Sim 3.2.2 scheduler_unit::cycle:
+     * m_mem_out->has_free()), emptied when a collector unit takes its instruction (issue_dirty) */
+    if (sm->mem_collector ? sm->mc_idoc != SM_MC_NONE
+                          : (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) && (sm->lq_n >= sm->lq_cap || sm->lq_in == now)) {
       v->wait = WARP_WAIT_UNIT;
+      if (sm->mem_collector) return WARP_WAIT_UNIT;
       w->wait_ldst = sm->ldst.busy && sm->lq_n >= sm->lq_cap;
       if (!w->wait_ldst) sm->time_wait = 1;
       /* everything before the unit check passed and stays passed (head_ok):
@@ -385,7 +389,7 @@ units:;
       w->dirty = 0;
       return WARP_WAIT_SCOREBOARD;
     }
-    if (sm->oc_banks && !oc_cu_available(sm, SM_UNIT_LDST, now)) {
+    if (sm->oc_banks && !sm->mem_collector && !oc_cu_available(sm, SM_UNIT_LDST, now)) {
       v->wait = WARP_WAIT_UNIT;
       sm->busy = sm->time_wait = 1;
       return WARP_WAIT_UNIT;
@@ -443,16 +447,11 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   for (uint32_t i = 0; i < nrows; i++)
     if (!sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
   /* with the operand collector, the instruction reaches its unit at dispatch (at) */
-  const uint64_t at = sm->oc_banks && unit != SM_UNIT_NONE ? oc_collect(sm, s, pc, unit, now) : now;
+  const int oc = sm->oc_banks && unit != SM_UNIT_NONE && !(unit == SM_UNIT_LDST && sm->mem_collector);
+  const uint64_t at = oc ? oc_collect(sm, s, pc, unit, now) : now;
   if (unit == SM_UNIT_LDST) {
     sm->st.unit_busy[SM_UNIT_LDST]++;
-    if (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) {
-      sm_ldst_enqueue(sm, s, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
-    } else {
-      sm_ldst_accept(sm, s, in, pc, kind, at, rb, pb);
-      if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
-      sm->lq_in = now; /* one memory instruction enters per cycle (a one-slot pipeline register) */
-    }
+    sm_ldst_issue(sm, s, in, pc, kind, at, rb, pb, now);
   } else {
     if (unit != SM_UNIT_NONE) {
       for (uint32_t u = 0; u < sm->nunits[unit]; u++) {
@@ -720,7 +719,8 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
   if (sm->fetch_dirty) stage_fetch(sm, now);
   /* busy: some stage did something (a request the LD/ST unit sent included);
    * a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  const int calm = sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now;
+  const int calm =
+      sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now && !sm->mc_clock;
   int quiet = calm && !sm->busy;
   /* A busy cycle whose next is already quiet: no warp is ready or waits on
    * the clock (issue memo), nothing is left to fetch, no event or reply is

@@ -14,6 +14,8 @@
 #define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
 #define SM_MAX_OBSERVERS 8   /* sm.observers: plugins beside the warp scheduler */
 #define SM_OC_PORTS_MAX 8    /* operand collector in/out ports per class (sm.oc_ports_*) */
+#define SM_MC_UNITS_MAX 16   /* memory collector units of sm.mem_issue = collector (sm.oc_units_mem) */
+#define SM_MC_NONE 0xFF      /* an empty stage of the memory collector path */
 
 /* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer. */
 typedef struct SmPlugin {
@@ -95,7 +97,7 @@ typedef struct SmLdst {
 } SmLdst;
 
 /* A memory instruction issued while the LD/ST unit was taken, waiting for it
- * in issue order (sm.ldst_queue): what sm_ldst_accept needs when it starts. */
+ * in issue order (sm.ldst_queue), or in the collector path: what the unit needs when it starts it. */
 typedef struct SmLdstQ {
   PtxMemTrace t;              /* its lanes' accesses, from the functional step at issue */
   const PtxInst *in;
@@ -225,6 +227,15 @@ struct Sm {
   SmLdstQ *lq;
   uint32_t lq_cap, lq_n, lq_head;
   uint64_t lq_in;
+  /* Memory collector path (sm.mem_issue = collector; GPGPU-Sim 3.2.2 ID_OC_MEM -> memory collector
+   * units -> OC_EX_MEM -> LD/ST unit): the instructions in it are entries of mc (mc_used: a bit per
+   * entry in use; an entry's `at`: the cycle its register reads are done); mc_idoc, mc_ocex and
+   * mc_cu[k] name the entry each stage holds, SM_MC_NONE when empty; mc_last: the collector unit that
+   * dispatched last (round-robin); mc_clock: a stage of it moves by the clock alone next cycle. */
+  SmLdstQ *mc;
+  uint32_t mc_used;
+  uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
+  uint8_t mc_cu[SM_MC_UNITS_MAX];
   uint8_t memo_refused;       /* the issue memo stands for a cycle whose ready warps the policy all refused
                                * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
   uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
@@ -257,11 +268,12 @@ static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
 }
 
 /* ldst.c */
-/* After a memory instruction executed (trace filled): queue its requests. */
-void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb);
-/* Queues warp slot's memory instruction (sm->trace) behind the one the unit holds. */
-void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at, uint64_t now);
-/* One cycle of the LD/ST unit: send the next request to the L1D. */
+/* Warp slot issued its memory instruction (sm->trace; operands collected by `at` on the calendar
+ * path): into the free unit, the LD/ST queue or (sm.mem_issue = collector) ID_OC_MEM. */
+void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at, uint32_t rb,
+                   uint32_t pb, uint64_t now);
+/* One cycle of the LD/ST unit: send the next request to the L1D (with the collector path: its
+ * stages move first, and OC_EX_MEM's instruction enters a unit that is free after it). */
 void sm_ldst_cycle(Sm *sm, uint64_t now);
 /* The reservation failure the unit's next request is certain to meet next
  * cycle if the L1D does not change (cache_predict_fail), or -1. */

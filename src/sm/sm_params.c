@@ -105,6 +105,16 @@ const CfgParam sm_cfg_params[] = {
      .desc = "memory instructions that may issue while the LD/ST unit holds one and wait for it in issue "
              "order, one entering per cycle (GPGPU-Sim 3.2.2: the ID_OC_MEM and OC_EX_MEM pipeline registers "
              "and the memory collector units, 1 + 1 + 2); 0: a memory instruction issues only to a free unit"},
+    {.key = "mem_issue",
+     .type = CFG_ENUM,
+     .def = "unit",
+     .choices = "unit|collector",
+     .desc = "how a memory instruction reaches the LD/ST unit: unit = it issues only to a free unit "
+             "(its operands through the calendar); collector = GPGPU-Sim 3.2.2's path: it issues "
+             "whenever the one-slot ID_OC_MEM register is free, a free memory collector unit "
+             "(sm.oc_units_mem) takes it the next cycle and reads its registers, ready units go "
+             "round-robin into the one-slot OC_EX_MEM register, which feeds the unit when it frees "
+             "(needs sm.reg_banks > 0 and sm.ldst_queue = 0)"},
     {.key = "reg_banks",
      .type = CFG_INT,
      .def = "16",

@@ -70,6 +70,13 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *e
   sm->lq_cap = (uint32_t)cfg_int(cfg, "sm.ldst_queue");
   sm->lq_in = UINT64_MAX;
   sm->lq = malloc(sizeof(SmLdstQ) * (sm->lq_cap + 1));
+  sm->mem_collector = strcmp(cfg_str(cfg, "sm.mem_issue"), "collector") == 0;
+  const uint32_t mcu = sm->oc_units[SM_UNIT_LDST];
+  sm->mc_ncu = (uint8_t)(mcu < SM_MC_UNITS_MAX ? mcu : SM_MC_UNITS_MAX);
+  sm->mc_idoc = sm->mc_ocex = SM_MC_NONE;
+  sm->mc_last = (uint8_t)(sm->mc_ncu - 1); /* the first dispatch searches from unit 0 */
+  memset(sm->mc_cu, SM_MC_NONE, sizeof sm->mc_cu);
+  sm->mc = malloc(sizeof(SmLdstQ) * (SM_MC_UNITS_MAX + 2));
   sm->oc_cu_free = calloc(ncu + 1, sizeof(uint64_t));
   sm->oc_bank_next = calloc(sm->oc_banks + 1, sizeof(uint64_t));
   sm->oc_port_next = calloc(3 * SM_OC_PORTS_MAX, sizeof(uint64_t));
@@ -92,13 +99,25 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *e
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
   if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
-      !sm->lq || !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
+      !sm->lq || !sm->mc || !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
   }
   sm->bstat = sm_bstat_create(sm->max_warps, sm->max_ctas); /* barrier/exit statistics */
   if (!sm->bstat) { snprintf(err, errlen, "out of memory"); sm_free(sm); return NULL; }
+  if (sm->mem_collector && (!sm->oc_banks || sm->lq_cap || sm->oc_units[SM_UNIT_LDST] > SM_MC_UNITS_MAX)) {
+    if (!sm->oc_banks)
+      snprintf(err, errlen, "sm.mem_issue = collector needs the operand collector: sm.reg_banks > 0");
+    else if (sm->lq_cap)
+      snprintf(err, errlen, "sm.mem_issue = collector replaces sm.ldst_queue: set it to 0 (it is %u)",
+               sm->lq_cap);
+    else
+      snprintf(err, errlen, "sm.mem_issue = collector takes at most %d memory collector units: "
+               "sm.oc_units_mem is %u", SM_MC_UNITS_MAX, sm->oc_units[SM_UNIT_LDST]);
+    sm_free(sm);
+    return NULL;
+  }
   for (uint32_t i = 0; i < sm->nsched; i++) sm->greedy[i] = -1;
   for (uint32_t w = 0; w < sm->max_warps; w++) {
     sm->sched_of[w] = (uint8_t)(w % sm->nsched % 64);
@@ -115,7 +134,7 @@ void sm_free(Sm *sm) {
   sm_end_kernel(sm, 0);
   sm_plugins_free(sm);
   free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next); free(sm->lq);
+  free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next); free(sm->lq); free(sm->mc);
   free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
   free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
   sm_bstat_free(sm->bstat);
@@ -174,6 +193,13 @@ void sm_dump(const Sm *sm, FILE *out) {
   static const char *wn[] = {"ready", "ibuffer-empty", "scoreboard", "barrier", "unit-busy", "draining", "exited"};
   fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");
   if (sm->ldst.busy) fprintf(out, " (warp %u, request %u of %u)", sm->ldst.slot, sm->ldst.next, sm->ldst.nreq);
+  if (sm->mem_collector) { /* the memory collector path: the warp slot each stage holds */
+    const int idoc = sm->mc_idoc == SM_MC_NONE ? -1 : (int)sm->mc[sm->mc_idoc].slot;
+    fprintf(out, "; ID_OC_MEM %d, collector units", idoc);
+    for (uint32_t k = 0; k < sm->mc_ncu; k++)
+      fprintf(out, " %d", sm->mc_cu[k] == SM_MC_NONE ? -1 : (int)sm->mc[sm->mc_cu[k]].slot);
+    fprintf(out, ", OC_EX_MEM %d", sm->mc_ocex == SM_MC_NONE ? -1 : (int)sm->mc[sm->mc_ocex].slot);
+  }
   fprintf(out, "\n");
   for (uint32_t c = 0; c < sm->max_ctas; c++) {
     char buf[1024];
@@ -184,8 +210,8 @@ void sm_dump(const Sm *sm, FILE *out) {
   for (uint32_t s = 0; s < sm->max_warps; s++) {
     const SmWarp *w = &sm->warps[s];
     if (!w->pw) continue;
-    fprintf(out, "  warp slot %u (CTA %u warp %u) pc %u: %s, %u pending writes, %u pending loads%s\n", s,
-            sm->views[s].cta_id, sm->views[s].warp_in_cta, sm->views[s].pc, wn[sm->views[s].wait], w->pending_writes,
-            w->pending_loads, w->fetch_pending ? ", I-cache miss pending" : "");
+    fprintf(out, "  warp slot %u (CTA %u warp %u) pc %u: %s, %u pending writes, %u pending loads, %u in the LD/ST path%s\n",
+            s, sm->views[s].cta_id, sm->views[s].warp_in_cta, sm->views[s].pc, wn[sm->views[s].wait],
+            w->pending_writes, w->pending_loads, w->in_ldst, w->fetch_pending ? ", I-cache miss pending" : "");
   }
 }
