@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/bitmap.h"
+#include "sim/policies.h"
 #include "sm/kregs.h"
 #include "sm/sm_int.h"
 #include "sm/timeline.h"
@@ -134,8 +135,14 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->max_cycles = (uint64_t)cfg_int(cfg, "limit.max_cycles");
   g->max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
   /* the policies' per-GPU context: made first, handed to every component, freed last */
+  MemSysPolicies mpol; /* the config's policy names, resolved here, handed to the components */
+  SmPolicies spol;
+  if (sim_mem_policies(cfg, &mpol, err, errlen) || sim_sm_policies(cfg, &spol, err, errlen)) {
+    free(g);
+    return NULL;
+  }
   if (!(g->pgpu = policy_gpu_create())) { free(g); snprintf(err, errlen, "out of memory"); return NULL; }
-  g->ms = memsys_create(cfg, g->pgpu, err, errlen);
+  g->ms = memsys_create(cfg, g->pgpu, &mpol, err, errlen);
   if (!g->ms) { policy_gpu_free(g->pgpu); free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
@@ -151,7 +158,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->due = g->pop_wake + g->nwords;
   g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++) {
-    if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, err, errlen))) { gpu_free(g); return NULL; }
+    if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, &spol, err, errlen))) { gpu_free(g); return NULL; }
     sm_count_progress(g->sms[i], &g->prog_sum);
   }
   return g;

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/bitmap.h"
-#include "policy/registry.h"
 #include "sm/barrier_stats.h"
 #include "sm/opcoll.h"
 #include "sm/sm_int.h"

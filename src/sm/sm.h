@@ -79,8 +79,21 @@ typedef struct SmKernelInfo SmKernelInfo;
 SmKernelInfo *sm_kernel_info_create(const Config *cfg, const PtxLaunch *l);
 void sm_kernel_info_free(SmKernelInfo *k);
 
-/* pg: the policies' per-GPU context (policy_env.h), owned by the caller and outliving the SM. */
-Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *err, size_t errlen);
+#define SM_MAX_OBSERVERS 8 /* sm.observers: plugins beside the warp scheduler */
+
+/* The SM's policies, resolved from their names (sched.policy, sm.fetch_policy, sm.observers) by
+ * the composition root: the SM never looks a policy up by name. */
+typedef struct SmPolicies {
+  const WarpSchedPolicy *sched;
+  const FetchPolicy *fetch;
+  const SmObserver *observers[SM_MAX_OBSERVERS];
+  uint32_t nobservers;
+} SmPolicies;
+
+/* pg: the policies' per-GPU context (policy_env.h), owned by the caller and outliving the SM;
+ * pol: its plugins (copied from; their own keys read from cfg). */
+Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const SmPolicies *pol, char *err,
+              size_t errlen);
 void sm_free(Sm *sm);
 
 /* Kernel boundaries: attach the launch (its static info) / detach. */

@@ -12,7 +12,6 @@
 #define SM_MAX_REQS 64       /* line requests of one warp instruction */
 #define SM_LOCAL_PHYS 0x0000080000000000ull /* where per-thread local memory lives physically */
 #define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
-#define SM_MAX_OBSERVERS 8   /* sm.observers: plugins beside the warp scheduler */
 #define SM_OC_PORTS_MAX 8    /* operand collector in/out ports per class (sm.oc_ports_*) */
 
 /* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer. */
@@ -281,8 +280,9 @@ static inline uint32_t sm_cta_regs(const Sm *sm) {
   const PtxLaunch *l = sm->launch;
   return l->regs_per_thread * l->warps_per_cta * 32;
 }
-/* Creates the scheduler, the observers and the fetch policy from cfg; -1 with err set. */
-int sm_plugins_create(Sm *sm, char *err, size_t errlen);
+/* Creates the scheduler, the observers and the fetch policy of pol (their keys from cfg) after
+ * checking that each keeps its part of the plugin contract; -1 with err set. */
+int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen);
 void sm_plugins_free(Sm *sm);
 /* Delivers ev (cycle and kernel filled in here) to every plugin's on_event. */
 void sm_emit(Sm *sm, SchedEvent *ev);

@@ -10,7 +10,8 @@
 #include "sm/sm_int.h"
 
 /* ---- creation ---- */
-Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *err, size_t errlen) {
+Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const SmPolicies *pol, char *err,
+              size_t errlen) {
   Sm *sm = aligned_alloc(_Alignof(Sm), sizeof *sm); /* its hot fields fill whole host cache lines */
   if (!sm) { snprintf(err, errlen, "out of memory"); return NULL; }
   memset(sm, 0, sizeof *sm);
@@ -106,7 +107,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *e
   }
   for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
   sm->last_fetch = sm->max_warps - 1;
-  if (sm_plugins_create(sm, err, errlen)) { sm_free(sm); return NULL; }
+  if (sm_plugins_create(sm, pol, err, errlen)) { sm_free(sm); return NULL; }
   return sm;
 }
 

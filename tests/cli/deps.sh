@@ -2,7 +2,9 @@
 # The dependency rules of doc/layout.md: every `#include "..."` of src/ goes to the file's own
 # folder or to one its folder may use (the `deps` block of doc/layout.md, itself free of circles);
 # and no circle between the files of src/cli/ or src/ptx/ (file A uses a function defined in
-# file B, which uses one defined in A). Needs python3; builds nothing.
+# file B, which uses one defined in A); and policies looked up by name only above src/mem/ and
+# src/sm/ (no file there includes policy/registry.h or calls its policy_find* functions: the
+# composition root hands them resolved policies). Needs python3; builds nothing.
 set -eu
 cd "$(dirname "$0")/../.."
 python3 - << 'PY'
@@ -69,6 +71,16 @@ for p, text in sorted(files.items()):
 c = cycle(fgraph)
 if c:
     bad.append("a circle between folders: " + " -> ".join(c))
+
+# the registry's lookups by name belong to the composition root (src/sim/policies.c) and the CLI
+for p, text in sorted(files.items()):
+    if p.split("/")[0] in ("mem", "sm"):
+        inc = re.search(r'^\s*#\s*include\s+"policy/registry\.h"', text, re.M)
+        call = re.search(r"\bpolicy_find\w*\s*\(", strip.sub(" ", text))
+        for m in (inc, call):
+            if m:
+                what = m.group(0).rstrip("( ")
+                bad.append(f"src/{p}: looks a policy up by name ({what}); src/sim/ resolves policies")
 
 # files of one folder: A -> B when A mentions a function B defines (not static)
 kw = {"if", "for", "while", "switch", "return", "sizeof", "else", "do"}
