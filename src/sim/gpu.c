@@ -13,7 +13,6 @@
 #include "core/bitmap.h"
 #include "sim/policies.h"
 #include "sm/kregs.h"
-#include "sm/sm_int.h"
 #include "sm/timeline.h"
 
 /* What the engine keeps of one SM, to run its loop without touching the SM
@@ -248,9 +247,8 @@ static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t 
   size_t n = 0;
   uint32_t budget = 4;
   buf[0] = 0;
-  for (uint32_t i = 0; i < g->nsm && budget; i++)
-    for (uint32_t c = 0; c < g->sms[i]->max_ctas && budget && n < sizeof buf - 1; c++)
-      if (g->sms[i]->ctas[c].cta) n += ptx_cta_describe_running(g->sms[i]->ctas[c].cta, buf + n, sizeof buf - n, &budget);
+  for (uint32_t i = 0; i < g->nsm && budget && n + 1 < sizeof buf; i++)
+    n += sm_describe_running(g->sms[i], buf + n, sizeof buf - n, &budget);
   const char *key = what[0] == 'c' ? "cycles" : "warp_insts";
   snprintf(err, errlen, "kernel %s: stopped after %llu %s (limit.max_%s = %llu, --max-%s): an endless loop, or a kernel "
            "longer than the limit (raise it with --set limit.max_%s=N, 0 for none); running:%s", kernel,

@@ -794,3 +794,13 @@ bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }
 void sm_count_progress(Sm *sm, uint64_t *counter) { sm->progress = counter ? counter : &sm->own_progress; }
 const SmStats *sm_stats(const Sm *sm) { return &sm->st; }
+
+/* The lines a short visit reads (see struct Sm): the SM's first two host lines, the LD/ST
+ * unit's request and the quiet cycles' counters. */
+void sm_prefetch(const Sm *sm) {
+  __builtin_prefetch(sm, 1);
+  __builtin_prefetch((const char *)sm + 64, 1);
+  __builtin_prefetch(&sm->ldst.cur, 1);
+  __builtin_prefetch(&sm->st, 1);
+  __builtin_prefetch((const char *)&sm->st + 64, 1);
+}

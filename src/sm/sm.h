@@ -141,8 +141,15 @@ uint32_t sm_resident_ctas(const Sm *sm);
  * a counter SMs may share; NULL: one of its own (the default). */
 void sm_count_progress(Sm *sm, uint64_t *counter);
 const SmStats *sm_stats(const Sm *sm);
+/* Asks the host to load the lines a short visit of sm reads: the engine issues it for the next
+ * SM it simulates while it runs this one (a plain function: the release build's link-time
+ * optimisation inlines it into the engine's loop). */
+void sm_prefetch(const Sm *sm);
 /* Which warps wait on what (deadlock reports). */
 void sm_dump(const Sm *sm, FILE *out);
+/* Appends to buf (len bytes) where the running warps of its CTAs are
+ * (ptx_cta_describe_running), at most *budget of them (decremented); the bytes written. */
+size_t sm_describe_running(const Sm *sm, char *buf, size_t len, uint32_t *budget);
 /* Its plugins: 0 is the warp scheduler, then the observers of sm.observers. */
 uint32_t sm_plugin_count(const Sm *sm);
 const char *sm_plugin_name(const Sm *sm, uint32_t plugin);

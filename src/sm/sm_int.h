@@ -240,16 +240,6 @@ _Static_assert(offsetof(Sm, ldst.cur) == 128 && offsetof(Sm, ldst) == 96, "Sm la
 _Static_assert(offsetof(SmWarp, ib_pc) <= 64, "SmWarp layout: hot host cache line");
 _Static_assert(CACHE_FAIL__COUNT <= 16, "Sm.l1d_pop_fails: a bit per reservation failure");
 
-/* Asks the host to load the lines a short visit of sm reads (see struct Sm):
- * the engine issues it for the next SM it simulates while it runs this one. */
-static inline void sm_prefetch(const Sm *sm) {
-  __builtin_prefetch(sm, 1);
-  __builtin_prefetch((const char *)sm + 64, 1);
-  __builtin_prefetch(&sm->ldst.cur, 1);
-  __builtin_prefetch(&sm->st, 1);
-  __builtin_prefetch((const char *)&sm->st + 64, 1);
-}
-
 static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
   sm->skip_sb[slot / 64] &= ~(1ull << (slot % 64));
   sm->skip_ldst[slot / 64] &= ~(1ull << (slot % 64));

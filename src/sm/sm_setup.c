@@ -170,7 +170,14 @@ bool sm_can_accept_cta(const Sm *sm) {
   return m->accept_cache;
 }
 
-/* ---- deadlock reports ---- */
+/* ---- deadlock and run-limit reports ---- */
+size_t sm_describe_running(const Sm *sm, char *buf, size_t len, uint32_t *budget) {
+  size_t n = 0;
+  for (uint32_t c = 0; c < sm->max_ctas && *budget && n + 1 < len; c++)
+    if (sm->ctas[c].cta) n += ptx_cta_describe_running(sm->ctas[c].cta, buf + n, len - n, budget);
+  return n;
+}
+
 void sm_dump(const Sm *sm, FILE *out) {
   static const char *wn[] = {"ready", "ibuffer-empty", "scoreboard", "barrier", "unit-busy", "draining", "exited"};
   fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");

@@ -2,7 +2,8 @@
 # The dependency rules of doc/layout.md: every `#include "..."` of src/ goes to the file's own
 # folder or to one its folder may use (the `deps` block of doc/layout.md, itself free of circles);
 # and no circle between the files of src/cli/ or src/ptx/ (file A uses a function defined in
-# file B, which uses one defined in A); and policies looked up by name only above src/mem/ and
+# file B, which uses one defined in A); a folder's private header (NAME_int.h) included only in
+# that folder; and policies looked up by name only above src/mem/ and
 # src/sm/ (no file there includes policy/registry.h or calls its policy_find* functions: the
 # composition root hands them resolved policies). Needs python3; builds nothing.
 set -eu
@@ -71,6 +72,13 @@ for p, text in sorted(files.items()):
 c = cycle(fgraph)
 if c:
     bad.append("a circle between folders: " + " -> ".join(c))
+
+# a folder's private header (NAME_int.h: its internals) is included in that folder only
+for p, text in sorted(files.items()):
+    for inc in re.findall(r'^\s*#\s*include\s+"([^"]+_int\.h)"', text, re.M):
+        there = inc.split("/")[0] if "/" in inc else p.split("/")[0]
+        if there != p.split("/")[0]:
+            bad.append(f"src/{p}: includes {inc}, the private header of src/{there}/")
 
 # the registry's lookups by name belong to the composition root (src/sim/policies.c) and the CLI
 for p, text in sorted(files.items()):
