@@ -1,5 +1,6 @@
-/* sm_int.h - internals of the SM timing model shared by sm.c (pipeline) and
- * ldst.c (LD/ST unit, coalescer, shared memory). Not for use outside src/sm/. */
+/* sm_int.h - internals of the SM timing model shared by sm.c (pipeline), ldst.c (LD/ST unit,
+ * coalescer, shared memory), writeback.c (writeback queue) and the SM's other files. Not for
+ * use outside src/sm/ (tests/cli/deps.sh). */
 #ifndef WS_SM_INT_H
 #define WS_SM_INT_H
 
@@ -240,6 +241,9 @@ _Static_assert(offsetof(Sm, ldst.cur) == 128 && offsetof(Sm, ldst) == 96, "Sm la
 _Static_assert(offsetof(SmWarp, ib_pc) <= 64, "SmWarp layout: hot host cache line");
 _Static_assert(CACHE_FAIL__COUNT <= 16, "Sm.l1d_pop_fails: a bit per reservation failure");
 
+/* Is scoreboard row r of a warp (its bitmap sb) pending? */
+static inline int sm_sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
+
 static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
   sm->skip_sb[slot / 64] &= ~(1ull << (slot % 64));
   sm->skip_ldst[slot / 64] &= ~(1ull << (slot % 64));
@@ -260,9 +264,14 @@ void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle);
 /* Replies from the L1D. */
 void sm_ldst_replies(Sm *sm, uint64_t now);
 
-/* sm.c, used by ldst.c */
+/* writeback.c, used by sm.c and ldst.c (which never call each other back: ldst.c uses none of sm.c) */
+/* Clears warp slot's scoreboard rows (n of them) and marks the warp changed. */
 void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n);
+/* Queues the release of rows (at most 6 kept; n = 0: an event that only lets the writeback stage
+ * look at the warp) for `cycle`. */
 void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n);
+/* Takes the earliest queued release (the queue is not empty: Sm.ev_next <= now). */
+SmEvent sm_release_pop(Sm *sm);
 
 /* plugins.c: the SM's plugins (warp scheduler and observers) and what the SM tells them. */
 /* Registers a CTA of the current kernel holds. */

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The dependency rules of doc/layout.md: every `#include "..."` of src/ goes to the file's own
 # folder or to one its folder may use (the `deps` block of doc/layout.md, itself free of circles);
-# and no circle between the files of src/cli/ or src/ptx/ (file A uses a function defined in
-# file B, which uses one defined in A); a folder's private header (NAME_int.h) included only in
-# that folder; and policies looked up by name only above src/mem/ and
-# src/sm/ (no file there includes policy/registry.h or calls its policy_find* functions: the
-# composition root hands them resolved policies). Needs python3; builds nothing.
+# no circle between the files of one folder (file A uses a function defined in file B, which
+# uses one defined in A, directly or through others; subfolders count as their folder); a
+# folder's private header (NAME_int.h) included only in that folder; and policies looked up by
+# name only above src/mem/ and src/sm/ (no file there includes policy/registry.h or calls its
+# policy_find* functions: the composition root hands them resolved policies). Needs python3;
+# builds nothing.
 set -eu
 cd "$(dirname "$0")/../.."
 python3 - << 'PY'
@@ -93,8 +94,8 @@ for p, text in sorted(files.items()):
 # files of one folder: A -> B when A mentions a function B defines (not static)
 kw = {"if", "for", "while", "switch", "return", "sizeof", "else", "do"}
 defn = re.compile(r"^(?!static\b|typedef\b|extern\b|#)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(([^;{}()]|\([^()]*\))*\)\s*(?:__attribute__\(\(.*?\)\)\s*)?\{", re.M)
-for folder in ("cli", "ptx"):
-    srcs = {p: strip.sub(" ", t) for p, t in files.items() if p.startswith(folder + "/") and p.endswith(".c")}
+for folder in sorted(folders):
+    srcs = {p: strip.sub(" ", t) for p, t in files.items() if p.split("/")[0] == folder and p.endswith(".c")}
     owner = {}
     for p, t in srcs.items():
         for m in defn.finditer(t):
