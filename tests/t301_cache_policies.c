@@ -10,6 +10,7 @@
 #include "sim/config_schema.h"
 #include "mem/cache.h"
 #include "policy/registry.h"
+#include "sim/policies.h"
 
 TEST_GLOBALS;
 
@@ -142,9 +143,18 @@ static void test_registry(void) {
   CHECK(cfg_load_string(c, "l1d.assoc = 8\nl1d.policy = lur\n", "my.cfg") == 0);
   CacheParams p;
   char err[512];
-  CHECK(cache_params_read(c, "l1d", &p, err, sizeof err) != 0);
+  /* the cache reads its geometry only: the composition root resolves the policy's name */
+  CHECK(cache_params_read(c, "l1d", &p, err, sizeof err) == 0 && p.policy == NULL && p.assoc == 8);
+  MemSysPolicies mp;
+  CHECK(sim_mem_policies(c, &mp, err, sizeof err) != 0);
   snprintf(msg, sizeof msg, "my.cfg:2: l1d.policy: unknown cache policy 'lur' (valid: %s)", names);
   CHECK_STR_CONTAINS(err, msg);
+  CHECK(sim_memsys_create(c, NULL, err, sizeof err) == NULL);
+  CHECK_STR_CONTAINS(err, msg);
+  CHECK(cfg_set(c, "l1d.policy=srrip") == 0 && cfg_set(c, "l2.policy=fifo") == 0);
+  CHECK(sim_mem_policies(c, &mp, err, sizeof err) == 0);
+  CHECK(mp.l1d == policy_find_cache("srrip") && mp.l1i == policy_find_cache("lru") &&
+        mp.l2 == policy_find_cache("fifo"));
   cfg_free(c);
 }
 

@@ -1,6 +1,7 @@
 /* t304_ccws.c - CCWS (policy/warp/ccws.c) and its victim tag arrays
  * (policy/warp/vta.c). The VTA alone: FIFO sets, the interferer kept, store
- * invalidation in every warp, clearing. The scheduler driven by hand-built
+ * invalidation in every warp, clearing; the feed every VTA user shares
+ * (vta_feed_event). The scheduler driven by hand-built
  * events (4 warp slots, 2 schedulers): an eviction goes to the allocating
  * warp's VTA (not an exited warp's, not a store invalidation); only a real
  * miss probes (hits, merges and bypasses do not); a store invalidates the
@@ -61,6 +62,51 @@ static void test_vta(void) {
   CHECK_EQ_U64(vta_count(&v, 1), 0);
   CHECK(!vta_probe(&v, 9, 0, NULL)); /* out of range: never */
   vta_free(&v);
+}
+
+/* The one handler of the SM's events that CCWS, iWarp and missclass feed their VTAs with. */
+static void test_vta_feed(void) {
+  for (int forget = 0; forget < 2; forget++) {
+    VtaFeed f;
+    CHECK(vta_feed_init(&f, 4, 16, 8, forget) == 0);
+    VtaMissClass k = VTA_MISS__COUNT;
+    int32_t who = 7;
+    SchedEvent ev = {.kind = SCHED_EV_L1_EVICT, .slot = 1, .line_addr = 256, .other_slot = 2,
+                     .fail = CACHE_EVICT_REPLACE};
+    CHECK(!vta_feed_event(&f, &ev, &k, &who)); /* a replacement: warp 1 lost it to warp 2 */
+    ev.line_addr = 512, ev.other_slot = 1;
+    vta_feed_event(&f, &ev, NULL, NULL); /* lost to itself */
+    ev.line_addr = 768, ev.fail = CACHE_EVICT_INVALIDATE;
+    vta_feed_event(&f, &ev, NULL, NULL); /* a store's invalidation: no loss to interference */
+    ev.slot = 9, ev.line_addr = 1024, ev.fail = CACHE_EVICT_REPLACE;
+    vta_feed_event(&f, &ev, NULL, NULL); /* a slot without an array */
+    CHECK_EQ_U64(f.inserts, 2);
+    CHECK_EQ_U64(vta_count(&f.vta, 1), 2);
+    ev = (SchedEvent){.kind = SCHED_EV_L1_MISS, .slot = 1, .line_addr = 256};
+    CHECK(vta_feed_event(&f, &ev, &k, &who) && k == VTA_MISS_INTER && who == 2);
+    ev.line_addr = 512;
+    CHECK(vta_feed_event(&f, &ev, &k, &who) && k == VTA_MISS_INTRA && who == 1);
+    ev.line_addr = 768;
+    CHECK(vta_feed_event(&f, &ev, &k, &who) && k == VTA_MISS_OTHER && who == -1);
+    ev.slot = 9;
+    CHECK(!vta_feed_event(&f, &ev, &k, &who));
+    CHECK_EQ_U64(f.probes, 3);
+    CHECK_EQ_U64(f.found[VTA_MISS_INTER], 1);
+    CHECK_EQ_U64(f.found[VTA_MISS_INTRA], 1);
+    CHECK_EQ_U64(f.found[VTA_MISS_OTHER], 1);
+    /* slot 2 gets a new warp: with forget_interferers, warp 1's entry no longer blames it */
+    ev = (SchedEvent){.kind = SCHED_EV_WARP_LAUNCH, .slot = 2};
+    vta_feed_event(&f, &ev, NULL, NULL);
+    ev = (SchedEvent){.kind = SCHED_EV_L1_MISS, .slot = 1, .line_addr = 256};
+    CHECK(vta_feed_event(&f, &ev, &k, &who) && k == VTA_MISS_INTER && who == (forget ? -1 : 2));
+    ev = (SchedEvent){.kind = SCHED_EV_STORE, .slot = UINT32_MAX, .line_addr = 256};
+    CHECK(!vta_feed_event(&f, &ev, NULL, NULL)); /* every array, whoever stores */
+    CHECK_EQ_U64(f.store_invalidations, 1);
+    ev = (SchedEvent){.kind = SCHED_EV_WARP_EXIT, .slot = 1};
+    vta_feed_event(&f, &ev, NULL, NULL);
+    CHECK_EQ_U64(vta_count(&f.vta, 1), 0);
+    vta_feed_free(&f);
+  }
 }
 
 /* ---- the scheduler on hand-built events ---- */
@@ -500,6 +546,7 @@ static void test_skip_idle_identical(void) {
 
 int main(void) {
   TEST_RUN(test_vta);
+  TEST_RUN(test_vta_feed);
   TEST_RUN(test_vta_insert_and_probe);
   TEST_RUN(test_store_invalidates_every_vta);
   TEST_RUN(test_score_cutoff_and_decay);

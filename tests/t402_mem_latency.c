@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "sim/config_schema.h"
 #include "mem/memsys.h"
+#include "sim/policies.h"
 #include "policy/registry.h"
 
 TEST_GLOBALS;
@@ -26,8 +27,8 @@ static MemSys *make(const char *const *sets, int n) {
   CHECK(cfg_set(cfg, "dram.latency_queue=0") == 0);
   for (int i = 0; i < n; i++) CHECK(cfg_set(cfg, sets[i]) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
-  if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
+  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
+  if (!ms) fprintf(stderr, "sim_memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;
 }
@@ -162,8 +163,8 @@ static MemSys *make_mech(const char *rop, const char *dq) {
   if (rop) CHECK(cfg_set(cfg, rop) == 0);
   if (dq) CHECK(cfg_set(cfg, dq) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
-  if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
+  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
+  if (!ms) fprintf(stderr, "sim_memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;
 }
@@ -205,21 +206,21 @@ static void test_unreachable_minimum(void) {
   Config *cfg = cfg_create();
   CHECK(cfg_load_string(cfg, "l2.rop_latency = 0\ndram.latency_queue = 0\nicnt.latency = 100\n", "slow.cfg") == 0);
   char err[512];
-  CHECK(memsys_create(cfg, NULL, err, sizeof err) == NULL);
+  CHECK(sim_memsys_create(cfg, NULL, err, sizeof err) == NULL);
   CHECK_STR_CONTAINS(err, "default: l2.min_latency: 120 is below the fixed part");
   CHECK(cfg_load_string(cfg, "icnt.latency = 8\ndram.min_latency = 125\n", "tight.cfg") == 0);
-  CHECK(memsys_create(cfg, NULL, err, sizeof err) == NULL);
+  CHECK(sim_memsys_create(cfg, NULL, err, sizeof err) == NULL);
   CHECK_STR_CONTAINS(err, "tight.cfg:2: dram.min_latency: 125 leaves no controller delay");
   CHECK(cfg_set(cfg, "dram.min_latency=220") == 0);
   CHECK(cfg_set(cfg, "l1d.policy=belady") == 0);
-  CHECK(memsys_create(cfg, NULL, err, sizeof err) == NULL);
+  CHECK(sim_memsys_create(cfg, NULL, err, sizeof err) == NULL);
   char names[256], msg[512];
   policy_names(POLICY_CACHE, names, sizeof names);
   snprintf(msg, sizeof msg, "--set: l1d.policy: unknown cache policy 'belady' (valid: %s)", names);
   CHECK_STR_CONTAINS(err, msg);
   CHECK(cfg_set(cfg, "l1d.policy=srrip") == 0);
   CHECK(cfg_set(cfg, "l2.size=700K") == 0);
-  CHECK(memsys_create(cfg, NULL, err, sizeof err) == NULL);
+  CHECK(sim_memsys_create(cfg, NULL, err, sizeof err) == NULL);
   CHECK_STR_CONTAINS(err, "l2.size");
   cfg_free(cfg);
 }

@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "sim/config_schema.h"
 #include "mem/memsys.h"
+#include "sim/policies.h"
 
 TEST_GLOBALS;
 
@@ -17,8 +18,8 @@ static MemSys *make(const char *preset, const char *const *sets, int n) {
   CHECK(cfg_load_file(cfg, preset) == 0);
   for (int i = 0; i < n; i++) CHECK(cfg_set(cfg, sets[i]) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
-  if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
+  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
+  if (!ms) fprintf(stderr, "sim_memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;
 }

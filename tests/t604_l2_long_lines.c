@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "sim/config_schema.h"
 #include "mem/memsys.h"
+#include "sim/policies.h"
 
 TEST_GLOBALS;
 
@@ -19,11 +20,11 @@ static MemSys *make(const char *preset, const char *set) {
   CHECK(cfg_load_file(cfg, preset) == 0);
   if (set) CHECK(cfg_set(cfg, set) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
+  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
   if (!ms && set)
     CHECK_STR_CONTAINS(err, "l1d.line_size");
   else if (!ms)
-    fprintf(stderr, "memsys_create: %s\n", err);
+    fprintf(stderr, "sim_memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;
 }

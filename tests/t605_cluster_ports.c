@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "sim/config_schema.h"
 #include "mem/memsys.h"
+#include "sim/policies.h"
 
 TEST_GLOBALS;
 
@@ -19,8 +20,8 @@ static MemSys *make(const char *set) {
   CHECK(cfg_load_file(cfg, "configs/ccws-gt200.cfg") == 0);
   if (set) CHECK(cfg_set(cfg, set) == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
-  if (!ms) fprintf(stderr, "memsys_create: %s\n", err);
+  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
+  if (!ms) fprintf(stderr, "sim_memsys_create: %s\n", err);
   cfg_free(cfg);
   return ms;
 }

@@ -14,6 +14,7 @@
 #include "mem/addrmap.h"
 #include "mem/dram.h"
 #include "mem/memsys.h"
+#include "sim/policies.h"
 
 TEST_GLOBALS;
 
@@ -222,7 +223,7 @@ static void test_config_errors(void) {
     CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);
     CHECK(cfg_set(cfg, bad[k]) == 0);
     char err[512] = "";
-    MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
+    MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
     CHECK(ms == NULL);
     CHECK_STR_CONTAINS(err, key[k]);
     memsys_free(ms);
@@ -231,7 +232,7 @@ static void test_config_errors(void) {
   Config *cfg = cfg_create(); /* the presets load */
   CHECK(cfg_load_file(cfg, "configs/ccws-gt200.cfg") == 0);
   char err[512] = "";
-  MemSys *ms = memsys_create(cfg, NULL, err, sizeof err);
+  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
   CHECK(ms != NULL);
   memsys_free(ms);
   cfg_free(cfg);

@@ -105,7 +105,8 @@ typedef struct Cache Cache;
  * (memsys/partition give per-instance defaults). */
 extern const CfgParam cache_params[];
 
-/* Reads "<prefix>.size" etc. into p (policy looked up in the registry).
+/* Reads "<prefix>.size" etc. into p, and checks the geometry; p->policy is left NULL (the
+ * caller sets the policy <prefix>.policy names: src/sim/ resolves it in the registry).
  * Returns 0, or -1 with a message naming the key's file:line. */
 int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, char *err, size_t errlen);
 /* cfg is passed to the policy's init (its own keys). NULL on error (err set). */

@@ -1,12 +1,12 @@
 /* cache_params.c - what a cache is before and after it runs, without its internals: the
  * parameter table every cache instance registers, reading and checking it, the geometry rule
  * (cache_geom_make: the only place sets are computed), and the statistics' names, sums and
- * declarations (core/stats.h). Depends on mem/cache.h, policy/registry.h and core/ only. */
+ * declarations (core/stats.h). Depends on mem/cache.h and core/ only: a cache's policy comes
+ * resolved from the composition root, never looked up by name here. */
 #include <stdio.h>
 #include <string.h>
 
 #include "mem/cache.h"
-#include "policy/registry.h"
 
 const CfgParam cache_params[] = {
     {.key = "size",
@@ -90,14 +90,7 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
   p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
   p->index_parts = p->index_chunk_lines = 1;
   p->sm = -1, p->instance = 0, p->gpu = NULL; /* the memory system says whose it is */
-  const char *pol = cfg_str_in(cfg, prefix, "policy");
-  p->policy = policy_find_cache(pol);
-  if (!p->policy) {
-    char names[512];
-    policy_names(POLICY_CACHE, names, sizeof names);
-    snprintf(key, sizeof key, "%s.policy", prefix);
-    return cfg_errorf(cfg, key, err, errlen, "unknown cache policy '%s' (valid: %s)", pol, names);
-  }
+  p->policy = NULL; /* resolved from <prefix>.policy by the composition root (src/sim/) */
   CacheGeom g;
   if (cache_geom_make(p->size, p->assoc, p->line_size, &g)) {
     snprintf(key, sizeof key, "%s.%s", prefix, is_pow2(p->line_size) ? "size" : "line_size");

@@ -185,7 +185,7 @@ static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name
   return 0;
 }
 
-MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, char *err, size_t errlen) {
+MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *pol, char *err, size_t errlen) {
   MemSys *ms = calloc(1, sizeof *ms);
   if (!ms) return snprintf(err, errlen, "out of memory"), NULL;
   if (errlen) err[0] = 0;
@@ -197,6 +197,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, char *err, size_t errlen
   if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
       cache_params_read(cfg, "l2", &l2, err, errlen))
     goto fail;
+  l1d.policy = pol->l1d, l1i.policy = pol->l1i, l2.policy = pol->l2;
   ms->line = l2.line_size;
   ms->l1_line = l1d.line_size;
   /* The L2's line may hold several L1 lines (the GT200 preset: 256 B over 128 B) */

@@ -48,10 +48,16 @@ extern const CfgGroup memsys_cfg_groups[];
 /* Cache instances whose policies get "<cache>.<policy>." keys, ending with NULL. */
 extern const char *const memsys_cache_names[];
 
+/* The caches' policies (l1d.policy, l1i.policy, l2.policy), resolved from their names by the
+ * composition root (src/sim/): the memory system never looks a policy up by name. */
+typedef struct MemSysPolicies {
+  const CachePolicy *l1d, *l1i, *l2;
+} MemSysPolicies;
+
 /* pg: the policies' per-GPU context (policy_env.h), owned by the caller (the composition root)
  * and outliving the memory system; NULL for a memory system alone (its cache policies then see
- * no kernel and no shared blocks). */
-MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, char *err, size_t errlen);
+ * no kernel and no shared blocks). pol: the caches' policies, none NULL. */
+MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *pol, char *err, size_t errlen);
 void memsys_free(MemSys *ms);
 
 uint32_t memsys_sms(const MemSys *ms);

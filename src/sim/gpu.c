@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "core/bitmap.h"
+#include "sim/policies.h"
 #include "sm/kregs.h"
-#include "sm/sm_int.h"
 #include "sm/timeline.h"
 
 /* What the engine keeps of one SM, to run its loop without touching the SM
@@ -134,8 +134,14 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->max_cycles = (uint64_t)cfg_int(cfg, "limit.max_cycles");
   g->max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
   /* the policies' per-GPU context: made first, handed to every component, freed last */
+  MemSysPolicies mpol; /* the config's policy names, resolved here, handed to the components */
+  SmPolicies spol;
+  if (sim_mem_policies(cfg, &mpol, err, errlen) || sim_sm_policies(cfg, &spol, err, errlen)) {
+    free(g);
+    return NULL;
+  }
   if (!(g->pgpu = policy_gpu_create())) { free(g); snprintf(err, errlen, "out of memory"); return NULL; }
-  g->ms = memsys_create(cfg, g->pgpu, err, errlen);
+  g->ms = memsys_create(cfg, g->pgpu, &mpol, err, errlen);
   if (!g->ms) { policy_gpu_free(g->pgpu); free(g); return NULL; }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
@@ -151,7 +157,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->due = g->pop_wake + g->nwords;
   g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++) {
-    if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, err, errlen))) { gpu_free(g); return NULL; }
+    if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, &spol, err, errlen))) { gpu_free(g); return NULL; }
     sm_count_progress(g->sms[i], &g->prog_sum);
   }
   return g;
@@ -241,9 +247,8 @@ static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t 
   size_t n = 0;
   uint32_t budget = 4;
   buf[0] = 0;
-  for (uint32_t i = 0; i < g->nsm && budget; i++)
-    for (uint32_t c = 0; c < g->sms[i]->max_ctas && budget && n < sizeof buf - 1; c++)
-      if (g->sms[i]->ctas[c].cta) n += ptx_cta_describe_running(g->sms[i]->ctas[c].cta, buf + n, sizeof buf - n, &budget);
+  for (uint32_t i = 0; i < g->nsm && budget && n + 1 < sizeof buf; i++)
+    n += sm_describe_running(g->sms[i], buf + n, sizeof buf - n, &budget);
   const char *key = what[0] == 'c' ? "cycles" : "warp_insts";
   snprintf(err, errlen, "kernel %s: stopped after %llu %s (limit.max_%s = %llu, --max-%s): an endless loop, or a kernel "
            "longer than the limit (raise it with --set limit.max_%s=N, 0 for none); running:%s", kernel,

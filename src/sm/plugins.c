@@ -1,12 +1,11 @@
 /* plugins.c - the SM's plugins: its warp scheduler (plug[0]) and the
  * observers of sm.observers, made from the registry; the fetch policy; and
  * everything the SM tells them (events, issues, memory-request annotation,
- * ticks, the L1D's evictions). No policy is named here: plugins are found by
- * the names the config gives. */
+ * ticks, the L1D's evictions). No policy is named or looked up here: the composition root
+ * resolves the config's names and hands the SM the policies (SmPolicies). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/registry.h"
 #include "sm/sm_int.h"
 
 /* ---- events ---- */
@@ -118,59 +117,42 @@ void sm_plugins_kernel(Sm *sm, bool begin, uint64_t now) {
 
 /* ---- creation ---- */
 
-/* Looks up the observers of sm.observers ("none", or names separated by
- * commas) into out[]; their number, or -1 with err set. */
-static int find_observers(const Sm *sm, const SmObserver **out, char *err, size_t errlen) {
-  const char *list = cfg_str(sm->cfg, "sm.observers");
-  char names[512];
-  if (!strcmp(list, "none") || !list[0]) return 0;
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", list);
-  int n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    while (*tok == ' ' || *tok == '\t') tok++;
-    size_t len = strlen(tok);
-    while (len && (tok[len - 1] == ' ' || tok[len - 1] == '\t')) tok[--len] = 0;
-    const SmObserver *o = policy_find_observer(tok);
-    if (!o) {
-      policy_names(POLICY_OBSERVER, names, sizeof names);
-      return cfg_errorf(sm->cfg, "sm.observers", err, errlen, "unknown observer '%s' (valid: %s, or none)", tok,
-                        names[0] ? names : "none registered");
-    }
-    if (o->order || o->lists_all || o->can_issue || o->cta_limit || o->fetch_select)
-      return cfg_errorf(sm->cfg, "sm.observers", err, errlen,
-                        "observer '%s' defines a scheduler hook (order, lists_all, can_issue, cta_limit, fetch_select)", tok);
-    for (int i = 0; i < n; i++)
-      if (out[i] == o) return cfg_errorf(sm->cfg, "sm.observers", err, errlen, "observer '%s' listed twice", tok);
-    if (n == SM_MAX_OBSERVERS)
-      return cfg_errorf(sm->cfg, "sm.observers", err, errlen, "more than %d observers", SM_MAX_OBSERVERS);
-    out[n++] = o;
-  }
-  return n;
-}
-
-int sm_plugins_create(Sm *sm, char *err, size_t errlen) {
+/* The plugin contract the SM relies on, checked once per SM on the resolved policies: a warp
+ * scheduler orders warps; a fetch policy that defers to the scheduler needs its fetch_select; an
+ * observer only observes (no scheduler hook) and is listed once. 0, or -1 with err set. */
+static int check_plugins(const Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   const Config *cfg = sm->cfg;
-  const char *pname = cfg_str(cfg, "sched.policy"), *fname = cfg_str(cfg, "sm.fetch_policy");
-  const WarpSchedPolicy *sched = policy_find_warp(pname);
-  const FetchPolicy *fetch = policy_find_fetch(fname);
-  char names[512];
-  if (!sched) {
-    policy_names(POLICY_WARP, names, sizeof names);
-    return cfg_errorf(cfg, "sched.policy", err, errlen, "unknown warp scheduler '%s' (valid: %s)", pname, names);
-  }
-  if (!sched->order) return cfg_errorf(cfg, "sched.policy", err, errlen, "warp scheduler '%s' has no order hook", pname);
-  if (!fetch) {
-    policy_names(POLICY_FETCH, names, sizeof names);
-    return cfg_errorf(cfg, "sm.fetch_policy", err, errlen, "unknown fetch policy '%s' (valid: %s)", fname, names);
-  }
+  const WarpSchedPolicy *sched = pol->sched;
+  const FetchPolicy *fetch = pol->fetch;
+  if (!sched->order)
+    return cfg_errorf(cfg, "sched.policy", err, errlen, "warp scheduler '%s' has no order hook", sched->name);
   if (fetch->use_scheduler && !sched->fetch_select)
     return cfg_errorf(cfg, "sm.fetch_policy", err, errlen,
-                      "fetch policy '%s' needs a warp scheduler with a fetch_select hook ('%s' has none)", fname, pname);
-  const SmObserver *obs[SM_MAX_OBSERVERS];
-  int nobs = find_observers(sm, obs, err, errlen);
-  if (nobs < 0) return -1;
+                      "fetch policy '%s' needs a warp scheduler with a fetch_select hook ('%s' has none)",
+                      fetch->name, sched->name);
+  if (pol->nobservers > SM_MAX_OBSERVERS)
+    return cfg_errorf(cfg, "sm.observers", err, errlen, "more than %d observers", SM_MAX_OBSERVERS);
+  for (uint32_t n = 0; n < pol->nobservers; n++) {
+    const SmObserver *o = pol->observers[n];
+    if (o->order || o->lists_all || o->can_issue || o->cta_limit || o->fetch_select)
+      return cfg_errorf(cfg, "sm.observers", err, errlen,
+                        "observer '%s' defines a scheduler hook (order, lists_all, can_issue, cta_limit, "
+                        "fetch_select)",
+                        o->name);
+    for (uint32_t i = 0; i < n; i++)
+      if (pol->observers[i] == o)
+        return cfg_errorf(cfg, "sm.observers", err, errlen, "observer '%s' listed twice", o->name);
+  }
+  return 0;
+}
+
+int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
+  const Config *cfg = sm->cfg;
+  if (check_plugins(sm, pol, err, errlen)) return -1;
+  const WarpSchedPolicy *sched = pol->sched;
+  const FetchPolicy *fetch = pol->fetch;
+  const int nobs = (int)pol->nobservers;
+  const SmObserver *const *obs = pol->observers;
   PolicyGpu *pg = sm->pgpu;
   sm->env = (WarpSchedEnv){.sm = sm->id, .nsched = sm->nsched, .max_warps = sm->max_warps, .max_ctas = sm->max_ctas,
                            .cfg = cfg, .gpu = pg, .kernel = policy_gpu_kernel(pg), .views = sm->views,

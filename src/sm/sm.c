@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/bitmap.h"
-#include "policy/registry.h"
 #include "sm/barrier_stats.h"
 #include "sm/opcoll.h"
 #include "sm/sm_int.h"
@@ -50,7 +49,6 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
-static inline int sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
 
 /* The set of warps changed (on_warps_change). */
 static void warps_changed(const Sm *sm) { sm_plugins_warps_change(sm); }
@@ -136,59 +134,6 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   (*sm->progress)++;
 }
 
-/* ---- scoreboard ---- */
-void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
-  SmWarp *w = &sm->warps[slot];
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t r = rows[i];
-    if (sb_test(w->sb, r)) { w->sb[r / 64] &= ~(1ull << (r % 64)); w->pending_writes--; }
-  }
-  w->dirty = 1;
-  sm_warp_unskip(sm, slot);
-  sm->issue_dirty = 1;
-  (*sm->progress)++;
-}
-
-static void heap_push(Sm *sm, SmEvent e) {
-  if (sm->nev == sm->ev_cap) {
-    SmEvent *ne = realloc(sm->ev, sizeof(SmEvent) * sm->ev_cap * 2);
-    if (!ne) return; /* cannot happen in practice: events are bounded by warps x latency */
-    sm->ev = ne;
-    sm->ev_cap *= 2;
-  }
-  uint32_t i = sm->nev++;
-  while (i > 0) {
-    uint32_t p = (i - 1) / 2;
-    if (sm->ev[p].cycle <= e.cycle) break;
-    sm->ev[i] = sm->ev[p];
-    i = p;
-  }
-  sm->ev[i] = e;
-  sm->ev_next = sm->ev[0].cycle;
-}
-
-static SmEvent heap_pop(Sm *sm) {
-  SmEvent top = sm->ev[0], last = sm->ev[--sm->nev];
-  uint32_t i = 0, n = sm->nev;
-  for (;;) {
-    uint32_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && sm->ev[c + 1].cycle < sm->ev[c].cycle) c++;
-    if (last.cycle <= sm->ev[c].cycle) break;
-    sm->ev[i] = sm->ev[c];
-    i = c;
-  }
-  if (n) sm->ev[i] = last;
-  sm->ev_next = n ? sm->ev[0].cycle : UINT64_MAX;
-  return top;
-}
-
-void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n) {
-  SmEvent e = {cycle, slot, (uint8_t)(n > 6 ? 6 : n), {0}};
-  for (uint32_t i = 0; i < e.nrows; i++) e.rows[i] = rows[i];
-  heap_push(sm, e);
-}
-
 /* ---- retirement ---- */
 static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   sm->fetch_dirty = 1;
@@ -242,7 +187,7 @@ static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
 /* ---- per-cycle stages ---- */
 static void stage_writeback(Sm *sm, uint64_t now) {
   while (sm->ev_next <= now) {
-    SmEvent e = heap_pop(sm);
+    SmEvent e = sm_release_pop(sm);
     sm_release_rows(sm, e.slot, e.rows, e.nrows);
     maybe_retire(sm, e.slot, now);
     sm->busy = 1;
@@ -353,10 +298,10 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
   v->active_lanes = ptx_warp_mask(w->pw);
   if (w->pending_writes) {
     int blocked = 0;
-    for (uint32_t i = 0; i < o->nrd && !blocked; i++) blocked = sb_test(w->sb, rb + o->rd[i]);
-    for (uint32_t i = 0; i < o->nwr && !blocked; i++) blocked = sb_test(w->sb, rb + o->wr[i]);
-    for (uint32_t i = 0; i < o->nprd && !blocked; i++) blocked = sb_test(w->sb, pb + o->prd[i]);
-    for (uint32_t i = 0; i < o->npwr && !blocked; i++) blocked = sb_test(w->sb, pb + o->pwr[i]);
+    for (uint32_t i = 0; i < o->nrd && !blocked; i++) blocked = sm_sb_test(w->sb, rb + o->rd[i]);
+    for (uint32_t i = 0; i < o->nwr && !blocked; i++) blocked = sm_sb_test(w->sb, rb + o->wr[i]);
+    for (uint32_t i = 0; i < o->nprd && !blocked; i++) blocked = sm_sb_test(w->sb, pb + o->prd[i]);
+    for (uint32_t i = 0; i < o->npwr && !blocked; i++) blocked = sm_sb_test(w->sb, pb + o->pwr[i]);
     if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; w->dirty = 0; return WARP_WAIT_SCOREBOARD; }
   }
   v->long_pending = 0;
@@ -445,7 +390,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   if (w->ib_n && w->ib_pc != npc) w->ib_n = 0;
   /* reserve destinations */
   for (uint32_t i = 0; i < nrows; i++)
-    if (!sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
+    if (!sm_sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
   /* with the operand collector, the instruction reaches its unit at dispatch (at) */
   const int oc = sm->oc_banks && unit != SM_UNIT_NONE && !(unit == SM_UNIT_LDST && sm->mem_collector);
   const uint64_t at = oc ? oc_collect(sm, s, pc, unit, now) : now;
@@ -795,3 +740,13 @@ bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }
 void sm_count_progress(Sm *sm, uint64_t *counter) { sm->progress = counter ? counter : &sm->own_progress; }
 const SmStats *sm_stats(const Sm *sm) { return &sm->st; }
+
+/* The lines a short visit reads (see struct Sm): the SM's first two host lines, the LD/ST
+ * unit's request and the quiet cycles' counters. */
+void sm_prefetch(const Sm *sm) {
+  __builtin_prefetch(sm, 1);
+  __builtin_prefetch((const char *)sm + 64, 1);
+  __builtin_prefetch(&sm->ldst.cur, 1);
+  __builtin_prefetch(&sm->st, 1);
+  __builtin_prefetch((const char *)&sm->st + 64, 1);
+}

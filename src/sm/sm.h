@@ -79,8 +79,21 @@ typedef struct SmKernelInfo SmKernelInfo;
 SmKernelInfo *sm_kernel_info_create(const Config *cfg, const PtxLaunch *l);
 void sm_kernel_info_free(SmKernelInfo *k);
 
-/* pg: the policies' per-GPU context (policy_env.h), owned by the caller and outliving the SM. */
-Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *err, size_t errlen);
+#define SM_MAX_OBSERVERS 8 /* sm.observers: plugins beside the warp scheduler */
+
+/* The SM's policies, resolved from their names (sched.policy, sm.fetch_policy, sm.observers) by
+ * the composition root: the SM never looks a policy up by name. */
+typedef struct SmPolicies {
+  const WarpSchedPolicy *sched;
+  const FetchPolicy *fetch;
+  const SmObserver *observers[SM_MAX_OBSERVERS];
+  uint32_t nobservers;
+} SmPolicies;
+
+/* pg: the policies' per-GPU context (policy_env.h), owned by the caller and outliving the SM;
+ * pol: its plugins (copied from; their own keys read from cfg). */
+Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const SmPolicies *pol, char *err,
+              size_t errlen);
 void sm_free(Sm *sm);
 
 /* Kernel boundaries: attach the launch (its static info) / detach. */
@@ -128,8 +141,15 @@ uint32_t sm_resident_ctas(const Sm *sm);
  * a counter SMs may share; NULL: one of its own (the default). */
 void sm_count_progress(Sm *sm, uint64_t *counter);
 const SmStats *sm_stats(const Sm *sm);
+/* Asks the host to load the lines a short visit of sm reads: the engine issues it for the next
+ * SM it simulates while it runs this one (a plain function: the release build's link-time
+ * optimisation inlines it into the engine's loop). */
+void sm_prefetch(const Sm *sm);
 /* Which warps wait on what (deadlock reports). */
 void sm_dump(const Sm *sm, FILE *out);
+/* Appends to buf (len bytes) where the running warps of its CTAs are
+ * (ptx_cta_describe_running), at most *budget of them (decremented); the bytes written. */
+size_t sm_describe_running(const Sm *sm, char *buf, size_t len, uint32_t *budget);
 /* Its plugins: 0 is the warp scheduler, then the observers of sm.observers. */
 uint32_t sm_plugin_count(const Sm *sm);
 const char *sm_plugin_name(const Sm *sm, uint32_t plugin);

@@ -1,5 +1,6 @@
-/* sm_int.h - internals of the SM timing model shared by sm.c (pipeline) and
- * ldst.c (LD/ST unit, coalescer, shared memory). Not for use outside src/sm/. */
+/* sm_int.h - internals of the SM timing model shared by sm.c (pipeline), ldst.c (LD/ST unit,
+ * coalescer, shared memory), writeback.c (writeback queue) and the SM's other files. Not for
+ * use outside src/sm/ (tests/cli/deps.sh). */
 #ifndef WS_SM_INT_H
 #define WS_SM_INT_H
 
@@ -12,7 +13,6 @@
 #define SM_MAX_REQS 64       /* line requests of one warp instruction */
 #define SM_LOCAL_PHYS 0x0000080000000000ull /* where per-thread local memory lives physically */
 #define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
-#define SM_MAX_OBSERVERS 8   /* sm.observers: plugins beside the warp scheduler */
 #define SM_OC_PORTS_MAX 8    /* operand collector in/out ports per class (sm.oc_ports_*) */
 #define SM_MC_UNITS_MAX 16   /* memory collector units of sm.mem_issue = collector (sm.oc_units_mem) */
 #define SM_MC_NONE 0xFF      /* an empty stage of the memory collector path */
@@ -252,15 +252,8 @@ _Static_assert(offsetof(Sm, ldst.cur) == 128 && offsetof(Sm, ldst) == 96, "Sm la
 _Static_assert(offsetof(SmWarp, ib_pc) <= 64, "SmWarp layout: hot host cache line");
 _Static_assert(CACHE_FAIL__COUNT <= 16, "Sm.l1d_pop_fails: a bit per reservation failure");
 
-/* Asks the host to load the lines a short visit of sm reads (see struct Sm):
- * the engine issues it for the next SM it simulates while it runs this one. */
-static inline void sm_prefetch(const Sm *sm) {
-  __builtin_prefetch(sm, 1);
-  __builtin_prefetch((const char *)sm + 64, 1);
-  __builtin_prefetch(&sm->ldst.cur, 1);
-  __builtin_prefetch(&sm->st, 1);
-  __builtin_prefetch((const char *)&sm->st + 64, 1);
-}
+/* Is scoreboard row r of a warp (its bitmap sb) pending? */
+static inline int sm_sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
 
 static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
   sm->skip_sb[slot / 64] &= ~(1ull << (slot % 64));
@@ -283,9 +276,14 @@ void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle);
 /* Replies from the L1D. */
 void sm_ldst_replies(Sm *sm, uint64_t now);
 
-/* sm.c, used by ldst.c */
+/* writeback.c, used by sm.c and ldst.c (which never call each other back: ldst.c uses none of sm.c) */
+/* Clears warp slot's scoreboard rows (n of them) and marks the warp changed. */
 void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n);
+/* Queues the release of rows (at most 6 kept; n = 0: an event that only lets the writeback stage
+ * look at the warp) for `cycle`. */
 void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n);
+/* Takes the earliest queued release (the queue is not empty: Sm.ev_next <= now). */
+SmEvent sm_release_pop(Sm *sm);
 
 /* plugins.c: the SM's plugins (warp scheduler and observers) and what the SM tells them. */
 /* Registers a CTA of the current kernel holds. */
@@ -293,8 +291,9 @@ static inline uint32_t sm_cta_regs(const Sm *sm) {
   const PtxLaunch *l = sm->launch;
   return l->regs_per_thread * l->warps_per_cta * 32;
 }
-/* Creates the scheduler, the observers and the fetch policy from cfg; -1 with err set. */
-int sm_plugins_create(Sm *sm, char *err, size_t errlen);
+/* Creates the scheduler, the observers and the fetch policy of pol (their keys from cfg) after
+ * checking that each keeps its part of the plugin contract; -1 with err set. */
+int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen);
 void sm_plugins_free(Sm *sm);
 /* Delivers ev (cycle and kernel filled in here) to every plugin's on_event. */
 void sm_emit(Sm *sm, SchedEvent *ev);

@@ -10,7 +10,8 @@
 #include "sm/sm_int.h"
 
 /* ---- creation ---- */
-Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *err, size_t errlen) {
+Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const SmPolicies *pol, char *err,
+              size_t errlen) {
   Sm *sm = aligned_alloc(_Alignof(Sm), sizeof *sm); /* its hot fields fill whole host cache lines */
   if (!sm) { snprintf(err, errlen, "out of memory"); return NULL; }
   memset(sm, 0, sizeof *sm);
@@ -125,7 +126,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, char *e
   }
   for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
   sm->last_fetch = sm->max_warps - 1;
-  if (sm_plugins_create(sm, err, errlen)) { sm_free(sm); return NULL; }
+  if (sm_plugins_create(sm, pol, err, errlen)) { sm_free(sm); return NULL; }
   return sm;
 }
 
@@ -188,7 +189,14 @@ bool sm_can_accept_cta(const Sm *sm) {
   return m->accept_cache;
 }
 
-/* ---- deadlock reports ---- */
+/* ---- deadlock and run-limit reports ---- */
+size_t sm_describe_running(const Sm *sm, char *buf, size_t len, uint32_t *budget) {
+  size_t n = 0;
+  for (uint32_t c = 0; c < sm->max_ctas && *budget && n + 1 < len; c++)
+    if (sm->ctas[c].cta) n += ptx_cta_describe_running(sm->ctas[c].cta, buf + n, len - n, budget);
+  return n;
+}
+
 void sm_dump(const Sm *sm, FILE *out) {
   static const char *wn[] = {"ready", "ibuffer-empty", "scoreboard", "barrier", "unit-busy", "draining", "exited"};
   fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");

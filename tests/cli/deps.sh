@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The dependency rules of doc/layout.md: every `#include "..."` of src/ goes to the file's own
 # folder or to one its folder may use (the `deps` block of doc/layout.md, itself free of circles);
-# and no circle between the files of src/cli/ or src/ptx/ (file A uses a function defined in
-# file B, which uses one defined in A). Needs python3; builds nothing.
+# no circle between the files of one folder (file A uses a function defined in file B, which
+# uses one defined in A, directly or through others; subfolders count as their folder); a
+# folder's private header (NAME_int.h) included only in that folder; and policies looked up by
+# name only above src/mem/ and src/sm/ (no file there includes policy/registry.h or calls its
+# policy_find* functions: the composition root hands them resolved policies). Needs python3;
+# builds nothing.
 set -eu
 cd "$(dirname "$0")/../.."
 python3 - << 'PY'
@@ -70,11 +74,28 @@ c = cycle(fgraph)
 if c:
     bad.append("a circle between folders: " + " -> ".join(c))
 
+# a folder's private header (NAME_int.h: its internals) is included in that folder only
+for p, text in sorted(files.items()):
+    for inc in re.findall(r'^\s*#\s*include\s+"([^"]+_int\.h)"', text, re.M):
+        there = inc.split("/")[0] if "/" in inc else p.split("/")[0]
+        if there != p.split("/")[0]:
+            bad.append(f"src/{p}: includes {inc}, the private header of src/{there}/")
+
+# the registry's lookups by name belong to the composition root (src/sim/policies.c) and the CLI
+for p, text in sorted(files.items()):
+    if p.split("/")[0] in ("mem", "sm"):
+        inc = re.search(r'^\s*#\s*include\s+"policy/registry\.h"', text, re.M)
+        call = re.search(r"\bpolicy_find\w*\s*\(", strip.sub(" ", text))
+        for m in (inc, call):
+            if m:
+                what = m.group(0).rstrip("( ")
+                bad.append(f"src/{p}: looks a policy up by name ({what}); src/sim/ resolves policies")
+
 # files of one folder: A -> B when A mentions a function B defines (not static)
 kw = {"if", "for", "while", "switch", "return", "sizeof", "else", "do"}
 defn = re.compile(r"^(?!static\b|typedef\b|extern\b|#)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(([^;{}()]|\([^()]*\))*\)\s*(?:__attribute__\(\(.*?\)\)\s*)?\{", re.M)
-for folder in ("cli", "ptx"):
-    srcs = {p: strip.sub(" ", t) for p, t in files.items() if p.startswith(folder + "/") and p.endswith(".c")}
+for folder in sorted(folders):
+    srcs = {p: strip.sub(" ", t) for p, t in files.items() if p.split("/")[0] == folder and p.endswith(".c")}
     owner = {}
     for p, t in srcs.items():
         for m in defn.finditer(t):

@@ -6,9 +6,9 @@
  *   other       it is not in the warp's VTA (never lost: cold or first
  *               touched by this warp, invalidated by a store, or lost longer
  *               ago than the array remembers).
- * The VTA is fed as ccws's and iwarp's are (replacements only, stores
- * invalidate, cleared at a warp's launch and exit), but by default is large
- * (`vta_entries` = 2048 per warp: the 256 KB a warp of ATAX touches, the
+ * The VTA is fed as ccws's and iwarp's are (the same handler, vta_feed_event:
+ * replacements only, stores invalidate, cleared at a warp's launch and exit),
+ * but by default is large (`vta_entries` = 2048 per warp: the 256 KB a warp of ATAX touches, the
  * draft's example), so that "other" is close to "cold". Misses are real
  * misses (lines reserved and sent down): MSHR merges, hits and bypasses are
  * not classified.
@@ -27,10 +27,8 @@ typedef struct MissClassGpu {
 } MissClassGpu;
 
 typedef struct MissClass {
-  Vta vta;
-  uint32_t nw;
+  VtaFeed vf; /* the arrays; vf.found[] are the counts by class */
   MissClassGpu *gpu;
-  uint64_t n[VTA_MISS__COUNT];
 } MissClass;
 
 static const CfgParam missclass_params[] = {
@@ -52,7 +50,7 @@ static const CfgParam missclass_params[] = {
 static void missclass_free(void *state) {
   MissClass *m = state;
   if (!m) return;
-  vta_free(&m->vta);
+  vta_feed_free(&m->vf);
   free(m);
 }
 
@@ -61,9 +59,9 @@ static int missclass_init(void **state, const WarpSchedEnv *env, char *err, size
   if (sched_vta_geometry(env, &entries, &ways, err, errlen)) return -1;
   MissClass *m = calloc(1, sizeof *m);
   if (!m) return cfg_errorf(env->cfg, "sm.observers", err, errlen, "out of memory");
-  m->nw = env->max_warps ? env->max_warps : 1;
+  const uint32_t nw = env->max_warps ? env->max_warps : 1;
   m->gpu = env->gpu ? policy_shared(env->gpu, "missclass", sizeof *m->gpu, NULL) : NULL;
-  if ((env->gpu && !m->gpu) || vta_init(&m->vta, m->nw, entries, ways)) {
+  if ((env->gpu && !m->gpu) || vta_feed_init(&m->vf, nw, entries, ways, false)) {
     missclass_free(m);
     return cfg_errorf(env->cfg, "sm.observers", err, errlen, "out of memory");
   }
@@ -72,26 +70,7 @@ static int missclass_init(void **state, const WarpSchedEnv *env, char *err, size
 }
 
 static void missclass_event(void *state, const SchedEvent *ev) {
-  MissClass *m = state;
-  const uint32_t w = ev->slot;
-  if (w >= m->nw && ev->kind != SCHED_EV_STORE) return;
-  switch (ev->kind) {
-  case SCHED_EV_WARP_LAUNCH:
-  case SCHED_EV_WARP_EXIT:
-    vta_clear_warp(&m->vta, w);
-    return;
-  case SCHED_EV_L1_MISS:
-    m->n[vta_classify(&m->vta, w, ev->line_addr, NULL)]++;
-    return;
-  case SCHED_EV_L1_EVICT:
-    if (ev->fail == CACHE_EVICT_REPLACE) vta_insert(&m->vta, w, ev->line_addr, ev->other_slot);
-    return;
-  case SCHED_EV_STORE:
-    vta_invalidate_all(&m->vta, ev->line_addr);
-    return;
-  default:
-    return;
-  }
+  vta_feed_event(&((MissClass *)state)->vf, ev, NULL, NULL); /* counts each miss by class */
 }
 
 static void missclass_issue(void *state, const WarpView *v, const SchedIssue *is) {
@@ -105,18 +84,18 @@ static void missclass_stats(void *state, PolicyStats *out) {
   static const char *const names[VTA_MISS__COUNT] = {"other", "intra_warp", "inter_warp"};
   const double kinst = m->gpu && m->gpu->insts ? (double)m->gpu->insts / 1000.0 : 0.0;
   uint64_t all = 0;
-  for (int k = 0; k < VTA_MISS__COUNT; k++) all += m->n[k];
+  for (int k = 0; k < VTA_MISS__COUNT; k++) all += m->vf.found[k];
   policy_stat_u64(out, "misses", all);
   for (int k = VTA_MISS__COUNT - 1; k >= 0; k--) {
     char name[48];
     snprintf(name, sizeof name, "misses_%s", names[k]);
-    policy_stat_u64(out, name, m->n[k]);
+    policy_stat_u64(out, name, m->vf.found[k]);
   }
   policy_stat_f64(out, "mpki", kinst ? (double)all / kinst : 0.0, PSTAT_SUM);
   for (int k = VTA_MISS__COUNT - 1; k >= 0; k--) {
     char name[48];
     snprintf(name, sizeof name, "mpki_%s", names[k]);
-    policy_stat_f64(out, name, kinst ? (double)m->n[k] / kinst : 0.0, PSTAT_SUM);
+    policy_stat_f64(out, name, kinst ? (double)m->vf.found[k] / kinst : 0.0, PSTAT_SUM);
   }
 }
 

@@ -33,7 +33,7 @@ typedef struct Ccws {
   uint64_t base, k, cap_k; /* base score, k_throttle, the accumulate cap's k */
   bool accumulate, skip_barrier;
   SchedAgeCache age;
-  Vta vta;
+  VtaFeed vf; /* the victim tag arrays and their counters (vta_hits: found intra + inter) */
   /* per warp slot */
   uint64_t *lls;          /* lost-locality score as of t_acc */
   uint64_t *hits, *insts; /* VTA hits and instructions of the resident warp */
@@ -47,8 +47,7 @@ typedef struct Ccws {
   uint64_t t_acc; /* cycles before t_acc are accounted */
   uint64_t wake;  /* first cycle the exclusive set may change by decay alone */
   /* statistics */
-  uint64_t st_probes, st_hits, st_inserts, st_store_inv, st_throttle_cycles, st_active_cycles, st_allowed_sum,
-      st_insts, st_score_raises;
+  uint64_t st_throttle_cycles, st_active_cycles, st_allowed_sum, st_insts, st_score_raises;
   uint32_t st_allowed_max, st_excluded_max;
 } Ccws;
 
@@ -98,7 +97,7 @@ static void ccws_free(void *state) {
   Ccws *c = state;
   if (!c) return;
   sched_age_cache_free(&c->age);
-  vta_free(&c->vta);
+  vta_feed_free(&c->vf);
   free(c->lls);
   free(c->hits);
   free(c->insts);
@@ -133,7 +132,7 @@ static int ccws_init(void **state, const WarpSchedEnv *env, char *err, size_t er
   c->sorted = calloc(nw, sizeof *c->sorted);
   c->wake = UINT64_MAX;
   if (!c->lls || !c->hits || !c->insts || !c->cta || !c->valid || !c->at_bar || !c->allowed || !c->sorted ||
-      sched_age_cache_init(&c->age, env, env->nsched) || vta_init(&c->vta, nw, entries, ways)) {
+      sched_age_cache_init(&c->age, env, env->nsched) || vta_feed_init(&c->vf, nw, entries, ways, false)) {
     ccws_free(c);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
   }
@@ -235,7 +234,6 @@ static uint64_t ccws_next_tick(void *state, uint64_t now) {
 static void ccws_vta_hit(Ccws *c, uint32_t w) {
   c->hits[w]++;
   c->res_hits++;
-  c->st_hits++;
   const double ratio = c->res_insts ? (double)c->res_hits / (double)c->res_insts : 0.0;
   const double cutoff = (double)ccws_cutoff(c);
   const uint64_t llds = (uint64_t)(ratio * (double)c->k * cutoff);
@@ -256,6 +254,8 @@ static void ccws_event(void *state, const SchedEvent *ev) {
   ccws_advance(c, ev->cycle);
   const uint32_t w = ev->slot;
   const bool mine = w < c->nw;
+  VtaMissClass k = VTA_MISS_OTHER;
+  const bool probed = vta_feed_event(&c->vf, ev, &k, NULL); /* the VTA's part of every event */
   switch (ev->kind) {
   case SCHED_EV_WARP_LAUNCH:
     if (!mine) return;
@@ -265,7 +265,6 @@ static void ccws_event(void *state, const SchedEvent *ev) {
     c->hits[w] = c->insts[w] = 0;
     c->at_bar[w] = 0;
     c->cta[w] = ev->cta_slot;
-    vta_clear_warp(&c->vta, w);
     break;
   case SCHED_EV_WARP_EXIT:
     if (!mine || !c->valid[w]) return;
@@ -276,7 +275,6 @@ static void ccws_event(void *state, const SchedEvent *ev) {
     c->hits[w] = c->insts[w] = 0;
     c->at_bar[w] = 0;
     c->allowed[w] = 0;
-    vta_clear_warp(&c->vta, w);
     break;
   case SCHED_EV_BARRIER_ARRIVE:
     if (!mine || !c->skip_barrier) return;
@@ -288,20 +286,9 @@ static void ccws_event(void *state, const SchedEvent *ev) {
       if (c->valid[s] && c->cta[s] == ev->cta_slot) c->at_bar[s] = 0;
     break;
   case SCHED_EV_L1_MISS:
-    if (!mine) return;
-    c->st_probes++;
-    if (!vta_probe(&c->vta, w, ev->line_addr, NULL)) return;
+    if (!probed || k == VTA_MISS_OTHER) return; /* not in the warp's VTA: no lost locality */
     ccws_vta_hit(c, w);
     break;
-  case SCHED_EV_L1_EVICT:
-    /* a line lost to a replacement goes to the allocating warp's VTA; one a
-     * store invalidated was not lost to interference (STORE clears its tag) */
-    if (mine && ev->fail == CACHE_EVICT_REPLACE)
-      vta_insert(&c->vta, w, ev->line_addr, ev->other_slot), c->st_inserts++;
-    return;
-  case SCHED_EV_STORE:
-    c->st_store_inv += vta_invalidate_all(&c->vta, ev->line_addr);
-    return;
   default:
     return;
   }
@@ -333,14 +320,15 @@ static uint32_t ccws_order(void *state, uint32_t sched, const WarpView *v, uint3
 
 static void ccws_stats(void *state, PolicyStats *out) {
   const Ccws *c = state;
-  policy_stat_u64(out, "vta_hits", c->st_hits);
-  policy_stat_u64(out, "vta_probes", c->st_probes);
-  policy_stat_u64(out, "vta_inserts", c->st_inserts);
-  policy_stat_u64(out, "vta_store_invalidations", c->st_store_inv);
+  const uint64_t vta_hits = c->vf.found[VTA_MISS_INTRA] + c->vf.found[VTA_MISS_INTER];
+  policy_stat_u64(out, "vta_hits", vta_hits);
+  policy_stat_u64(out, "vta_probes", c->vf.probes);
+  policy_stat_u64(out, "vta_inserts", c->vf.inserts);
+  policy_stat_u64(out, "vta_store_invalidations", c->vf.store_invalidations);
   policy_stat_u64(out, "score_raises", c->st_score_raises);
   policy_stat_u64(out, "issued_warp_insts", c->st_insts);
   policy_stat_f64(out, "vta_hits_per_kilo_inst",
-                  c->st_insts ? 1000.0 * (double)c->st_hits / (double)c->st_insts : 0.0, PSTAT_MEAN);
+                  c->st_insts ? 1000.0 * (double)vta_hits / (double)c->st_insts : 0.0, PSTAT_MEAN);
   policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
   policy_stat_u64(out, "active_cycles", c->st_active_cycles);
   policy_stat_f64(out, "allowed_warps_mean",

@@ -71,7 +71,7 @@ typedef struct Iwarp {
   uint64_t *seq;       /* [throttled warp]: when (order) it was throttled: newest released first */
   uint64_t nseq;
   SchedAgeCache age;
-  Vta vta;
+  VtaFeed vf; /* the victim tag arrays (interferers forgotten at a slot's new warp) and their counters */
   /* per warp slot */
   uint8_t *valid, *throttled;
   uint64_t *until; /* a throttled warp's release cycle */
@@ -80,7 +80,7 @@ typedef struct Iwarp {
   uint64_t first;  /* the earliest release cycle (min of until over throttled warps), UINT64_MAX none */
   uint64_t t_acc; /* cycles before t_acc are accounted */
   /* statistics */
-  uint64_t st_probes, st_hits[VTA_MISS__COUNT], st_unknown, st_inserts, st_store_inv, st_events, st_refreshes,
+  uint64_t st_unknown, st_events, st_refreshes,
       st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_throttle_cycles,
       st_throttled_warp_cycles, st_active_cycles, st_epochs, st_irs_high, st_rel_low;
   uint32_t st_throttled_max, nactive;
@@ -144,7 +144,7 @@ static void iwarp_free(void *state) {
   Iwarp *c = state;
   if (!c) return;
   sched_age_cache_free(&c->age);
-  vta_free(&c->vta);
+  vta_feed_free(&c->vf);
   free(c->valid);
   free(c->throttled);
   free(c->until);
@@ -188,7 +188,7 @@ static int iwarp_init(void **state, const WarpSchedEnv *env, char *err, size_t e
   c->pair = calloc((size_t)nw * nw, sizeof *c->pair);
   if (!c->valid || !c->throttled || !c->until || !c->pair || !c->ep_hits || !c->ep_pair || !c->victim_of ||
       !c->seq || sched_age_cache_init(&c->age, env, env->nsched) ||
-      vta_init(&c->vta, nw, entries, ways)) {
+      vta_feed_init(&c->vf, nw, entries, ways, true)) {
     iwarp_free(c);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
   }
@@ -364,6 +364,9 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
   iwarp_advance(c, ev->cycle);
   const uint32_t w = ev->slot;
   const bool mine = w < c->nw;
+  VtaMissClass k = VTA_MISS_OTHER;
+  int32_t who = -1;
+  const bool probed = vta_feed_event(&c->vf, ev, &k, &who); /* the VTA's part of every event */
   switch (ev->kind) {
   case SCHED_EV_WARP_LAUNCH:
     if (!mine) return;
@@ -374,8 +377,6 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
       for (uint32_t u = 0; u < c->nw; u++) c->ep_pair[(size_t)w * c->nw + u] = c->ep_pair[(size_t)u * c->nw + w] = 0;
       if (c->nactive == 1) iwarp_refirst(c);
     }
-    vta_clear_warp(&c->vta, w);
-    vta_forget_interferer(&c->vta, (int32_t)w); /* the slot's previous warp evicted those */
     return;
   case SCHED_EV_WARP_EXIT:
     if (!mine || !c->valid[w]) return;
@@ -383,25 +384,9 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
     c->valid[w] = 0;
     if (c->throttled[w]) iwarp_unthrottle(c, w), c->st_rel_self_exit++;
     iwarp_victim_gone(c, w); /* (and c->first anew) */
-    vta_clear_warp(&c->vta, w);
     return;
-  case SCHED_EV_L1_MISS: {
-    if (!mine) return;
-    c->st_probes++;
-    int32_t who = -1;
-    VtaMissClass k = vta_classify(&c->vta, w, ev->line_addr, &who);
-    c->st_hits[k]++;
-    if (k == VTA_MISS_INTER) iwarp_interference(c, w, who, ev->cycle);
-    return;
-  }
-  case SCHED_EV_L1_EVICT:
-    /* a line lost to a replacement goes to the allocating warp's VTA with
-     * its interferer; one a store invalidated was not lost to interference */
-    if (mine && ev->fail == CACHE_EVICT_REPLACE)
-      vta_insert(&c->vta, w, ev->line_addr, ev->other_slot), c->st_inserts++;
-    return;
-  case SCHED_EV_STORE:
-    c->st_store_inv += vta_invalidate_all(&c->vta, ev->line_addr);
+  case SCHED_EV_L1_MISS:
+    if (probed && k == VTA_MISS_INTER) iwarp_interference(c, w, who, ev->cycle);
     return;
   default:
     return;
@@ -434,13 +419,13 @@ static uint32_t iwarp_order(void *state, uint32_t sched, const WarpView *v, uint
 
 static void iwarp_stats(void *state, PolicyStats *out) {
   const Iwarp *c = state;
-  policy_stat_u64(out, "vta_probes", c->st_probes);
-  policy_stat_u64(out, "vta_hits", c->st_hits[VTA_MISS_INTRA] + c->st_hits[VTA_MISS_INTER]);
-  policy_stat_u64(out, "vta_hits_intra_warp", c->st_hits[VTA_MISS_INTRA]);
-  policy_stat_u64(out, "vta_hits_inter_warp", c->st_hits[VTA_MISS_INTER]);
+  policy_stat_u64(out, "vta_probes", c->vf.probes);
+  policy_stat_u64(out, "vta_hits", c->vf.found[VTA_MISS_INTRA] + c->vf.found[VTA_MISS_INTER]);
+  policy_stat_u64(out, "vta_hits_intra_warp", c->vf.found[VTA_MISS_INTRA]);
+  policy_stat_u64(out, "vta_hits_inter_warp", c->vf.found[VTA_MISS_INTER]);
   policy_stat_u64(out, "vta_hits_interferer_gone", c->st_unknown);
-  policy_stat_u64(out, "vta_inserts", c->st_inserts);
-  policy_stat_u64(out, "vta_store_invalidations", c->st_store_inv);
+  policy_stat_u64(out, "vta_inserts", c->vf.inserts);
+  policy_stat_u64(out, "vta_store_invalidations", c->vf.store_invalidations);
   policy_stat_u64(out, "throttle_events", c->st_events);
   policy_stat_u64(out, "throttle_refreshes", c->st_refreshes);
   policy_stat_u64(out, "cap_refusals", c->st_cap_refusals);

@@ -1,5 +1,6 @@
 /* vta.c - per-warp victim tag arrays (vta.h). The set of a tag is its 128-byte
- * line number modulo the sets, so consecutive lines fall in different sets. */
+ * line number modulo the sets, so consecutive lines fall in different sets. The feed
+ * (vta_feed_event) is the one place the SM's events change the arrays. */
 #include "policy/warp/vta.h"
 
 #include <stdlib.h>
@@ -104,4 +105,46 @@ uint32_t vta_forget_interferer(Vta *v, int32_t interferer) {
   for (size_t i = 0; i < all; i++)
     if (v->e[i].valid && v->e[i].interferer == interferer) v->e[i].interferer = -1, n++;
   return n;
+}
+
+/* ---- the feed ---- */
+
+int vta_feed_init(VtaFeed *f, uint32_t nwarps, uint32_t entries, uint32_t ways, bool forget_interferers) {
+  *f = (VtaFeed){.forget_interferers = forget_interferers};
+  return vta_init(&f->vta, nwarps, entries, ways);
+}
+
+void vta_feed_free(VtaFeed *f) { vta_free(&f->vta); }
+
+bool vta_feed_event(VtaFeed *f, const SchedEvent *ev, VtaMissClass *cls, int32_t *interferer) {
+  Vta *v = &f->vta;
+  const uint32_t w = ev->slot;
+  if (ev->kind == SCHED_EV_STORE) {
+    f->store_invalidations += vta_invalidate_all(v, ev->line_addr);
+    return false;
+  }
+  if (w >= v->nwarps) return false;
+  switch (ev->kind) {
+  case SCHED_EV_WARP_LAUNCH:
+    vta_clear_warp(v, w);
+    if (f->forget_interferers) vta_forget_interferer(v, (int32_t)w);
+    return false;
+  case SCHED_EV_WARP_EXIT:
+    vta_clear_warp(v, w);
+    return false;
+  case SCHED_EV_L1_EVICT:
+    if (ev->fail == CACHE_EVICT_REPLACE) vta_insert(v, w, ev->line_addr, ev->other_slot), f->inserts++;
+    return false;
+  case SCHED_EV_L1_MISS: {
+    int32_t who = -1;
+    const VtaMissClass k = vta_classify(v, w, ev->line_addr, &who);
+    f->probes++;
+    f->found[k]++;
+    if (cls) *cls = k;
+    if (interferer) *interferer = who;
+    return true;
+  }
+  default:
+    return false;
+  }
 }

@@ -1,8 +1,10 @@
 /* vta.h - per-warp victim tag arrays (CCWS, MICRO'12; reused by iWarp): the
  * tags of L1D lines a warp allocated and lost, kept per warp slot in a small
  * set-associative FIFO array, each entry also naming the warp whose request
- * evicted the line (the interferer). Tags only, no data.
- * Depends on nothing but the C library; allocates only in vta_init.
+ * evicted the line (the interferer). Tags only, no data. And the one handler
+ * of the SM's events that feeds them (VtaFeed: CCWS, iWarp and missclass).
+ * The arrays depend on nothing but the C library, the feed on the event
+ * (warp_sched.h, cache_policy.h); both allocate only in their init.
  *
  * Invariant: a tag appears at most once in one warp's array; entries of
  * different warps are independent (a store invalidates a tag in all of them).
@@ -12,6 +14,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "policy/cache_policy.h"
+#include "policy/warp_sched.h"
 
 typedef struct VtaEntry {
   uint64_t tag;       /* the line's address */
@@ -56,5 +61,31 @@ VtaMissClass vta_classify(const Vta *v, uint32_t warp, uint64_t tag, int32_t *in
 /* Every entry (of every warp) naming `interferer` forgets it (-1): its slot
  * got a new warp, which evicted nothing yet. Returns how many changed. */
 uint32_t vta_forget_interferer(Vta *v, int32_t interferer);
+
+/* ---- the feed: the SM's events into the arrays, as every VTA user keeps them ---- */
+typedef struct VtaFeed {
+  Vta vta;
+  bool forget_interferers;         /* a warp's launch also makes the entries naming its slot as
+                                    * interferer forget it (iWarp: the slot's old warp is gone) */
+  uint64_t probes;                 /* L1D misses of warps with an array, each looked up */
+  uint64_t found[VTA_MISS__COUNT]; /* ... by class (VTA_MISS_OTHER: not in the array) */
+  uint64_t inserts;                /* lines lost to a replacement, entered */
+  uint64_t store_invalidations;    /* entries removed because a store wrote their line */
+} VtaFeed;
+
+/* vta_init's geometry, counters at zero. Returns 0, or -1. */
+int vta_feed_init(VtaFeed *f, uint32_t nwarps, uint32_t entries, uint32_t ways, bool forget_interferers);
+void vta_feed_free(VtaFeed *f);
+/* Applies one SM event (SchedEvent) to the arrays:
+ *   WARP_LAUNCH, WARP_EXIT  the warp's array is emptied (its slot's lines are another warp's story);
+ *   L1_EVICT                a line a replacement took goes to its allocating warp's array with the
+ *                           warp whose request evicted it (a store's invalidation is no loss to
+ *                           interference: its STORE removes the tag);
+ *   STORE                   the line leaves every warp's array;
+ *   L1_MISS                 the missing warp's array is looked up (classified, counted).
+ * Events of slots without an array (>= nwarps, UINT32_MAX) change nothing, a STORE apart.
+ * Returns true for an L1_MISS it looked up, with its class in *cls and, on a hit, the
+ * interferer in *interferer (else -1); either may be NULL. */
+bool vta_feed_event(VtaFeed *f, const SchedEvent *ev, VtaMissClass *cls, int32_t *interferer);
 
 #endif
