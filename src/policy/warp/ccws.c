@@ -132,8 +132,8 @@ static int ccws_init(void **state, const WarpSchedEnv *env, char *err, size_t er
   c->allowed = calloc(nw, 1);
   c->sorted = calloc(nw, sizeof *c->sorted);
   c->wake = UINT64_MAX;
-  if (!c->lls_end || !c->hits || !c->insts || !c->cta || !c->valid || !c->at_bar || !c->allowed || !c->sorted ||
-      sched_age_cache_init(&c->age, env, env->nsched) || vta_init(&c->vta, nw, entries, ways)) {
+  if (!c->lls_end || !c->hits || !c->insts || !c->cta || !c->valid || !c->at_bar || !c->allowed ||
+      !c->sorted || sched_age_cache_init(&c->age, env, env->nsched) || vta_init(&c->vta, nw, entries, ways)) {
     ccws_free(c);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
   }
