@@ -13,8 +13,8 @@
  * loads); the others may not issue global or local loads. Everything else
  * issues in GTO order.
  *
- * Time is accounted lazily (tick + next_tick): a decay subtracts the cycles
- * elapsed since the last tick or event, and next_tick asks for the first
+ * Time is accounted lazily (tick + next_tick): a score is kept as the cycle
+ * its decay would reach zero, so decay costs nothing per cycle, and next_tick asks for the first
  * cycle the exclusive set can change by decay alone (a score reaching the
  * base, or the excluded prefix's sum falling below the cutoff), so the SM's
  * idle shortcuts stay on and sm.skip_idle_cycles=false gives identical
@@ -35,7 +35,8 @@ typedef struct Ccws {
   SchedAgeCache age;
   VtaFeed vf; /* the victim tag arrays and their counters (vta_hits: found intra + inter) */
   /* per warp slot */
-  uint64_t *lls;          /* lost-locality score as of t_acc */
+  uint64_t *lls_end;      /* the lost-locality score, decayed lazily (ccws_lls): at cycle t it is
+                           * lls_end - t while that is above the base, else the base (0: at the base) */
   uint64_t *hits, *insts; /* VTA hits and instructions of the resident warp */
   uint32_t *cta;          /* CTA slot */
   uint8_t *valid, *at_bar, *allowed;
@@ -43,7 +44,6 @@ typedef struct Ccws {
   /* the SM */
   uint64_t res_hits, res_insts; /* over resident warps */
   uint32_t nactive, nallowed, nexcluded;
-  bool any_above; /* some valid warp's score is above the base */
   uint64_t t_acc; /* cycles before t_acc are accounted */
   uint64_t wake;  /* first cycle the exclusive set may change by decay alone */
   /* statistics */
@@ -98,7 +98,7 @@ static void ccws_free(void *state) {
   if (!c) return;
   sched_age_cache_free(&c->age);
   vta_feed_free(&c->vf);
-  free(c->lls);
+  free(c->lls_end);
   free(c->hits);
   free(c->insts);
   free(c->cta);
@@ -122,7 +122,7 @@ static int ccws_init(void **state, const WarpSchedEnv *env, char *err, size_t er
   if (!c->cap_k) c->cap_k = c->k;
   c->accumulate = cfg_bool_in(env->cfg, env->prefix, "accumulate");
   c->skip_barrier = cfg_bool_in(env->cfg, env->prefix, "skip_barrier");
-  c->lls = calloc(nw, sizeof *c->lls);
+  c->lls_end = calloc(nw, sizeof *c->lls_end);
   c->hits = calloc(nw, sizeof *c->hits);
   c->insts = calloc(nw, sizeof *c->insts);
   c->cta = calloc(nw, sizeof *c->cta);
@@ -131,8 +131,9 @@ static int ccws_init(void **state, const WarpSchedEnv *env, char *err, size_t er
   c->allowed = calloc(nw, 1);
   c->sorted = calloc(nw, sizeof *c->sorted);
   c->wake = UINT64_MAX;
-  if (!c->lls || !c->hits || !c->insts || !c->cta || !c->valid || !c->at_bar || !c->allowed || !c->sorted ||
-      sched_age_cache_init(&c->age, env, env->nsched) || vta_feed_init(&c->vf, nw, entries, ways, false)) {
+  if (!c->lls_end || !c->hits || !c->insts || !c->cta || !c->valid || !c->at_bar || !c->allowed ||
+      !c->sorted || sched_age_cache_init(&c->age, env, env->nsched) ||
+      vta_feed_init(&c->vf, nw, entries, ways, false)) {
     ccws_free(c);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
   }
@@ -142,9 +143,23 @@ static int ccws_init(void **state, const WarpSchedEnv *env, char *err, size_t er
 
 static inline uint64_t ccws_cutoff(const Ccws *c) { return c->nactive ? (uint64_t)c->nactive * c->base : 1; }
 
+/* Warp w's score at cycle t (>= the cycle it was last set). A score above the
+ * base decays by one a cycle down to the base; decays of d1 then d2 cycles
+ * are one of d1 + d2, so the score is kept as the cycle it would reach 0
+ * (lls_end) and nothing walks the warps as time passes. */
+static inline uint64_t ccws_lls_at(const Ccws *c, uint32_t w, uint64_t t) {
+  const uint64_t e = c->lls_end[w];
+  return e > t && e - t > c->base ? e - t : c->base;
+}
+static inline uint64_t ccws_lls(const Ccws *c, uint32_t w) { return ccws_lls_at(c, w, c->t_acc); }
+/* Sets warp w's score as of t_acc. */
+static inline void ccws_set_lls(Ccws *c, uint32_t w, uint64_t s) {
+  c->lls_end[w] = s > c->base ? s + c->t_acc : 0;
+}
+
 /* Accounts the cycles [t_acc, now): the exclusive set held all along (the SM
- * ticks us at `wake` at the latest), so the statistics add it per cycle, and
- * every score above the base decays by the cycles elapsed. */
+ * ticks us at `wake` at the latest), so the statistics add it per cycle; the
+ * scores decay by themselves (ccws_lls). */
 static void ccws_advance(Ccws *c, uint64_t now) {
   if (now <= c->t_acc) return;
   uint64_t d = now - c->t_acc;
@@ -154,14 +169,6 @@ static void ccws_advance(Ccws *c, uint64_t now) {
     c->st_allowed_sum += d * c->nallowed;
     if (c->nexcluded) c->st_throttle_cycles += d;
   }
-  if (!c->any_above) return;
-  bool above = false;
-  for (uint32_t w = 0; w < c->nw; w++) {
-    if (!c->valid[w] || c->lls[w] <= c->base) continue;
-    c->lls[w] = c->lls[w] - c->base > d ? c->lls[w] - d : c->base;
-    above |= c->lls[w] > c->base;
-  }
-  c->any_above = above;
 }
 
 /* The exclusive set from the scores as of t_acc, and the first cycle decay
@@ -174,7 +181,7 @@ static void ccws_recompute(Ccws *c) {
     if (!c->valid[w]) continue;
     /* insertion by (score desc, slot asc): at most a few dozen warps */
     uint32_t i = n++;
-    while (i > 0 && c->lls[c->sorted[i - 1]] < c->lls[w]) {
+    while (i > 0 && ccws_lls(c, c->sorted[i - 1]) < ccws_lls(c, w)) {
       c->sorted[i] = c->sorted[i - 1];
       i--;
     }
@@ -195,8 +202,9 @@ static void ccws_recompute(Ccws *c) {
       continue;
     }
     c->allowed[w] = 1, allowed++;
-    sum += c->lls[w];
-    above_in += c->lls[w] > c->base;
+    const uint64_t lls = ccws_lls(c, w);
+    sum += lls;
+    above_in += lls > c->base;
     if (sum >= cutoff) limited = true, reach_sum = sum;
   }
   c->nallowed = allowed;
@@ -208,8 +216,8 @@ static void ccws_recompute(Ccws *c) {
   uint64_t d = UINT64_MAX;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t w = c->sorted[i];
-    if (c->lls[w] > c->base && c->lls[w] - c->base < d)
-      d = c->lls[w] - c->base; /* reaches the base: the order may change */
+    const uint64_t lls = ccws_lls(c, w);
+    if (lls > c->base && lls - c->base < d) d = lls - c->base; /* reaches the base: the order may change */
   }
   if (above_in) {
     uint64_t dc = (reach_sum - cutoff) / above_in + 1; /* first d with reach_sum - d * above_in < cutoff */
@@ -240,13 +248,12 @@ static void ccws_vta_hit(Ccws *c, uint32_t w) {
   uint64_t s = llds;
   if (c->accumulate) {
     const uint64_t cap = (uint64_t)(ratio * (double)c->cap_k * cutoff);
-    s = c->lls[w] + llds;
+    s = ccws_lls(c, w) + llds;
     if (s > cap) s = cap;
   }
   if (s < c->base) s = c->base;
-  if (s != c->lls[w]) c->st_score_raises++;
-  c->lls[w] = s;
-  c->any_above |= s > c->base;
+  if (s != ccws_lls(c, w)) c->st_score_raises++;
+  ccws_set_lls(c, w, s);
 }
 
 static void ccws_event(void *state, const SchedEvent *ev) {
@@ -261,7 +268,7 @@ static void ccws_event(void *state, const SchedEvent *ev) {
     if (!mine) return;
     if (!c->valid[w]) c->nactive++;
     c->valid[w] = 1;
-    c->lls[w] = c->base;
+    ccws_set_lls(c, w, c->base);
     c->hits[w] = c->insts[w] = 0;
     c->at_bar[w] = 0;
     c->cta[w] = ev->cta_slot;
@@ -339,13 +346,13 @@ static void ccws_stats(void *state, PolicyStats *out) {
 }
 
 /* Timeline counter tracks (doc/timeline.md): the warps allowed to load, and the valid warps'
- * lost-locality scores summed, decayed to `cycle` as ccws_advance would (without changing them). */
+ * lost-locality scores summed, decayed to `cycle` (ccws_lls_at). */
 static void ccws_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   const Ccws *c = state;
-  const uint64_t d = cycle > c->t_acc ? cycle - c->t_acc : 0;
+  const uint64_t t = cycle > c->t_acc ? cycle : c->t_acc;
   uint64_t sum = 0;
   for (uint32_t w = 0; w < c->nw; w++)
-    if (c->valid[w]) sum += c->lls[w] <= c->base ? c->lls[w] : c->lls[w] - c->base > d ? c->lls[w] - d : c->base;
+    if (c->valid[w]) sum += ccws_lls_at(c, w, t);
   policy_gauge(out, "allowed_warps", c->nallowed);
   policy_gauge(out, "score_sum", (double)sum);
 }

@@ -46,6 +46,8 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->period = (uint64_t)cfg_int_in(env->cfg, env->prefix, "sample_period");
   c->w = calloc(c->nslots ? c->nslots : 1, sizeof *c->w);
   c->tmp = calloc(c->nslots ? c->nslots : 1, sizeof *c->tmp);
+  c->grp = calloc(c->nslots ? c->nslots : 1, sizeof *c->grp);
+  c->grp_at = calloc((size_t)c->max_ctas + 1, sizeof *c->grp_at);
   c->cta_last = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last);
   c->cta_last_exit = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last_exit);
   c->cta_launch = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_launch);
@@ -65,7 +67,7 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
   c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
-  if (!c->w || !c->tmp || !c->cta_last || !c->cta_last_exit || !c->lines || (c->hmask && !c->hist) || !c->cta_launch) {
+  if (!c->w || !c->tmp || !c->grp || !c->grp_at || !c->cta_last || !c->cta_last_exit || !c->lines || (c->hmask && !c->hist) || !c->cta_launch) {
     cpl_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   }
@@ -93,6 +95,8 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
 void cpl_free(Cpl *c) {
   free(c->w);
   free(c->tmp);
+  free(c->grp);
+  free(c->grp_at);
   free(c->cta_last);
   free(c->cta_last_exit);
   free(c->lines);
@@ -191,20 +195,48 @@ static void series_write(Cpl *c, uint32_t slot) {
   }
 }
 
+/* Groups the valid slots by CTA slot (a counting sort, ascending slots within
+ * a group): c->grp[c->grp_at[k] .. c->grp_at[k + 1]) are CTA slot k's warps.
+ * False if a warp's CTA slot is out of range (then no grouping). */
+static bool cpl_group(Cpl *c) {
+  uint32_t *at = c->grp_at;
+  memset(at, 0, ((size_t)c->max_ctas + 1) * sizeof *at);
+  for (uint32_t s = 0; s < c->nslots; s++) {
+    if (!c->w[s].valid) continue;
+    if (c->w[s].cta_slot >= c->max_ctas) return false;
+    at[c->w[s].cta_slot + 1]++;
+  }
+  for (uint32_t k = 0; k < c->max_ctas; k++) at[k + 1] += at[k];
+  for (uint32_t s = 0; s < c->nslots; s++) /* at[k] runs to group k's end, then is its start again below */
+    if (c->w[s].valid) c->grp[at[c->w[s].cta_slot]++] = s;
+  for (uint32_t k = c->max_ctas; k > 0; k--) at[k] = at[k - 1];
+  at[0] = 0;
+  return true;
+}
+
 /* One accuracy sample: each unfinished warp is slow when at least half of
- * the other unfinished warps of its CTA have a lower nCrit. */
+ * the other unfinished warps of its CTA have a lower nCrit. The warps are
+ * compared within their CTA's group only (cpl_group): a sample costs the sum
+ * of the squared CTA sizes, not the squared warp slots. */
 static void cpl_sample(Cpl *c, uint64_t now) {
   for (uint32_t s = 0; s < c->nslots; s++) c->tmp[s] = c->w[s].valid ? cpl_crit(c, s, now) : 0;
   bool rec = c->series_state == 1 && c->series_n < c->series_cap;
   uint8_t *row = rec ? &c->series_rank[(size_t)c->series_n * c->nslots] : NULL;
+  const bool grouped = cpl_group(c);
   for (uint32_t s = 0; s < c->nslots; s++) {
     if (row) row[s] = 255;
     if (!c->w[s].valid) continue;
     uint32_t n = 0, lower = 0;
-    for (uint32_t o = 0; o < c->nslots; o++) {
-      if (!c->w[o].valid || c->w[o].cta_slot != c->w[s].cta_slot) continue;
-      n++;
-      lower += c->tmp[o] < c->tmp[s];
+    if (grouped) {
+      const uint32_t k = c->w[s].cta_slot, end = c->grp_at[k + 1];
+      n = end - c->grp_at[k];
+      for (uint32_t i = c->grp_at[k]; i < end; i++) lower += c->tmp[c->grp[i]] < c->tmp[s];
+    } else {
+      for (uint32_t o = 0; o < c->nslots; o++) {
+        if (!c->w[o].valid || c->w[o].cta_slot != c->w[s].cta_slot) continue;
+        n++;
+        lower += c->tmp[o] < c->tmp[s];
+      }
     }
     c->w[s].samples++;
     c->w[s].slow_samples += lower * 2 >= n - 1;

@@ -86,6 +86,7 @@ typedef struct Cpl {
   uint64_t now;            /* the latest cycle a hook told */
   CplWarp *w;
   int64_t *tmp;           /* nslots scratch values */
+  uint32_t *grp, *grp_at; /* cpl_sample's scratch: valid slots grouped by CTA slot, max_ctas + 1 starts */
   /* per CTA slot: the warp that exited last and when (accuracy) */
   uint32_t *cta_last;
   uint64_t *cta_last_exit;
