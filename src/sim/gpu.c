@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/bitmap.h"
+#include "sim/par.h"
 #include "sm/kregs.h"
 #include "sm/sm_int.h"
 #include "sm/timeline.h"
@@ -53,7 +54,26 @@ struct Gpu {
   uint32_t nresident;
   uint32_t naccept;           /* SMs with accept > 0 */
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
+  /* sim.threads: the SM phase of a cycle on several threads (gpu_sm_phase) */
+  uint32_t threads;           /* asked for (0 resolved to the cores) */
+  uint32_t threads_used;      /* the most any launch used (1: every SM phase ran in order) */
+  ParTeam *team;              /* made at the first launch that can use it */
+  PtxDefer *logs;             /* per SM: its global accesses of the cycle, committed in SM order */
+  char *errs;                 /* per SM: its cycle's error (errs_len bytes each) */
+  size_t errs_len;
+  int *rcs;                   /* per SM: its cycle's sm_cycle() result */
+  uint32_t *run;              /* the SMs simulated this cycle, ascending */
+  uint32_t nrun;
+  uint64_t run_now;
+  /* sim.adaptive: SM phases alternate between the team and this thread by measured speed */
+  bool adaptive, use_team;
+  uint8_t ad_state;           /* GPU_AD_* */
+  uint32_t ad_n, ad_left;     /* phases of 2+ SMs this epoch; epochs left before the next probe */
+  uint32_t ad_backoff;        /* epochs between probes: doubles while the team loses */
+  double ad_t0, ad_team_cost; /* the epoch's start (wall_now); the team's seconds per phase, probed */
 };
+enum { GPU_AD_PROBE_TEAM, GPU_AD_PROBE_ALONE, GPU_AD_RUN };
+enum { GPU_AD_PROBE = 64, GPU_AD_EPOCH = 512, GPU_AD_EPOCHS = 16, GPU_AD_EPOCHS_MAX = 1024 };
 
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA
  * (inline: the engine's loop calls it after every visit). Returns whether it
@@ -123,6 +143,128 @@ static double wall_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- the SM phase on several threads (sim.threads) ----
+ * Within a cycle the SMs' cycles touch nothing of each other's but global memory (and device
+ * printf): their L1s, plugins and counters are their own, the memory system's notification
+ * bits are set atomically, and everything shared is stepped between SM phases. So the SMs due
+ * run at once, each logging its global accesses (ptx.h: PtxDefer), and the logs are then
+ * committed in SM order: memory sees exactly the serial order (SM 0's cycle, then SM 1's, ...),
+ * and the first fault in that order is the one reported. Plugins that share state (their
+ * shares_state hook), a timeline and a step observer keep the serial phase. */
+
+/* After a phase of 2+ SMs (adaptive): time GPU_AD_PROBE of them on the team and as many on this
+ * thread, and keep the faster for ad_backoff epochs of GPU_AD_EPOCH phases (doubling, up to
+ * GPU_AD_EPOCHS_MAX, while the team loses: a busy host makes a team probe costly). Each phase
+ * gives the same result either way, so only the speed depends on the host's load. */
+static void gpu_adapt(Gpu *g) {
+  if (++g->ad_n < (g->ad_state == GPU_AD_RUN ? GPU_AD_EPOCH : GPU_AD_PROBE)) return;
+  const double t = wall_now(), cost = (t - g->ad_t0) / g->ad_n;
+  g->ad_t0 = t;
+  g->ad_n = 0;
+  if (g->ad_state == GPU_AD_PROBE_TEAM) {
+    g->ad_team_cost = cost;
+    g->ad_state = GPU_AD_PROBE_ALONE;
+    g->use_team = false;
+  } else if (g->ad_state == GPU_AD_PROBE_ALONE) {
+    g->use_team = g->ad_team_cost < cost;
+    g->ad_backoff = g->use_team ? GPU_AD_EPOCHS : g->ad_backoff * 2 < GPU_AD_EPOCHS_MAX ? g->ad_backoff * 2 : GPU_AD_EPOCHS_MAX;
+    g->ad_state = GPU_AD_RUN;
+    g->ad_left = g->ad_backoff;
+  } else if (--g->ad_left == 0) {
+    g->ad_state = GPU_AD_PROBE_TEAM;
+    g->use_team = true;
+  }
+}
+
+/* Member m's share of the SMs due this cycle: a contiguous run of them. */
+static void gpu_sm_member(void *ctx, uint32_t m) {
+  Gpu *g = ctx;
+  const uint32_t t = par_size(g->team), lo = (uint32_t)((uint64_t)g->nrun * m / t);
+  const uint32_t hi = (uint32_t)((uint64_t)g->nrun * (m + 1) / t);
+  for (uint32_t k = lo; k < hi; k++) {
+    const uint32_t i = g->run[k];
+    g->rcs[i] = sm_cycle(g->sms[i], g->run_now, g->errs + (size_t)i * g->errs_len, g->errs_len);
+  }
+}
+
+/* Simulates this cycle's due SMs (the serial loop's set) on the team, then commits their logs
+ * and notes them in SM order. Returns 0, or -1 with the first failing SM's message in err. */
+static int gpu_sm_phase(Gpu *g, uint64_t now, uint64_t *fills, uint64_t *pops, bool *soon, char *err, size_t errlen) {
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < g->nwords; w++) {
+    for (uint64_t b = g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]); b; b &= b - 1)
+      g->run[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
+    g->due[w] = fills[w] = pops[w] = 0;
+  }
+  g->nrun = n;
+  g->run_now = now;
+  if (n > 1 && g->use_team) par_run(g->team, gpu_sm_member, g);
+  else
+    for (uint32_t k = 0; k < n; k++)
+      g->rcs[g->run[k]] = sm_cycle(g->sms[g->run[k]], now, g->errs + (size_t)g->run[k] * g->errs_len, g->errs_len);
+  if (n > 1 && g->adaptive) gpu_adapt(g);
+  int rc = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const uint32_t i = g->run[k];
+    if (rc) { ptx_defer_clear(&g->logs[i]); continue; } /* after the failing SM: a serial run never got here */
+    ptx_defer_commit(&g->logs[i]);
+    if (g->rcs[i]) {
+      snprintf(err, errlen, "%s", g->errs + (size_t)i * g->errs_len);
+      rc = -1;
+      continue;
+    }
+    *soon |= gpu_note_sm(g, i);
+  }
+  for (uint32_t i = 0; i < g->nsm; i++) { /* each SM counted its events on its own */
+    g->prog_sum += g->sms[i]->own_progress;
+    g->sms[i]->own_progress = 0;
+  }
+  return rc;
+}
+
+/* Whether this launch's SM phases may run on the team (made here when first needed), with the
+ * per-SM logs, error buffers and results; -1 when the team or its buffers cannot be made. */
+static int gpu_par_begin(Gpu *g, const struct PtxLaunch *L, size_t errlen, bool *par, char *err) {
+  *par = false;
+  if (g->threads < 2 || L->observe) return 0;
+  for (uint32_t i = 0; i < g->nsm; i++)
+    if (sm_shares_state(g->sms[i])) return 0;
+  if (!g->team && !(g->team = par_create(g->threads))) {
+    snprintf(err, errlen, "cannot start %u simulation threads (sim.threads)", g->threads);
+    return -1;
+  }
+  if (!g->logs) g->logs = calloc(g->nsm, sizeof *g->logs);
+  if (!g->rcs) g->rcs = calloc(g->nsm, sizeof *g->rcs);
+  if (!g->run) g->run = calloc(g->nsm, sizeof *g->run);
+  if (g->errs_len < errlen) {
+    free(g->errs);
+    g->errs = calloc(g->nsm, errlen);
+    g->errs_len = g->errs ? errlen : 0;
+  }
+  if (!g->logs || !g->rcs || !g->run || !g->errs) { snprintf(err, errlen, "out of memory"); return -1; }
+  for (uint32_t i = 0; i < g->nsm; i++) {
+    sm_defer(g->sms[i], &g->logs[i]);
+    sm_count_progress(g->sms[i], NULL);
+    g->sms[i]->own_progress = 0;
+  }
+  *par = true;
+  if (par_size(g->team) > g->threads_used) g->threads_used = par_size(g->team);
+  g->use_team = true;
+  g->ad_state = GPU_AD_PROBE_TEAM;
+  g->ad_n = 0;
+  g->ad_backoff = GPU_AD_EPOCHS;
+  g->ad_t0 = wall_now();
+  return 0;
+}
+
+static void gpu_par_end(Gpu *g) {
+  for (uint32_t i = 0; i < g->nsm; i++) {
+    g->prog_sum += g->sms[i]->own_progress;
+    sm_defer(g->sms[i], NULL);
+    sm_count_progress(g->sms[i], &g->prog_sum);
+  }
+}
+
 Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   Gpu *g = calloc(1, sizeof *g);
   if (!g) { snprintf(err, errlen, "out of memory"); return NULL; }
@@ -133,6 +275,10 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
   g->max_cycles = (uint64_t)cfg_int(cfg, "limit.max_cycles");
   g->max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
+  g->threads = (uint32_t)cfg_int(cfg, "sim.threads");
+  if (g->threads == 0) g->threads = par_cores();
+  g->threads_used = 1;
+  g->adaptive = cfg_bool(cfg, "sim.adaptive");
   /* the policies' per-GPU context: made first, handed to every component, freed last */
   if (!(g->pgpu = policy_gpu_create())) { free(g); snprintf(err, errlen, "out of memory"); return NULL; }
   g->ms = memsys_create(cfg, g->pgpu, err, errlen);
@@ -154,6 +300,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, err, errlen))) { gpu_free(g); return NULL; }
     sm_count_progress(g->sms[i], &g->prog_sum);
   }
+  if (g->threads > g->nsm) g->threads = g->nsm; /* a member with no SM would only wait */
   return g;
 }
 
@@ -167,6 +314,12 @@ int gpu_close(Gpu *g, char *err, size_t errlen) {
 void gpu_free(Gpu *g) {
   if (!g) return;
   tl_free(g->tl); /* before the SMs: they end their kernel without it */
+  par_free(g->team);
+  for (uint32_t i = 0; g->logs && i < g->nsm; i++) ptx_defer_free(&g->logs[i]);
+  free(g->logs);
+  free(g->errs);
+  free(g->rcs);
+  free(g->run);
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
   free(g->gs);
@@ -315,6 +468,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   sum_sm_stats(g, &before);
   uint64_t l2_reads0, l2_misses0;
   gpu_l2_reads(g, &l2_reads0, &l2_misses0);
+  bool par = false;
+  if (rc == WS_SUCCESS && gpu_par_begin(g, L, errlen, &par, err)) rc = WS_ERROR_OUT_OF_MEMORY;
   uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle;
   uint64_t now = g->cycle - 1; /* the cycle simulated last (the kernel ends after it) */
   double t0 = wall_now(), last_print = t0;
@@ -357,7 +512,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
      * are simulated; the others would find this cycle quiet. */
     if (now >= g->wake_min) gpu_collect_due(g, now);
     bool soon = false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
-    for (uint32_t w = 0; w < nwords; w++) { /* fills and pops are set by memsys_tick only */
+    if (par && gpu_sm_phase(g, now, fills, pops, &soon, err, errlen)) rc = WS_ERROR_ILLEGAL_ADDRESS;
+    for (uint32_t w = 0; w < nwords && !par; w++) { /* fills and pops are set by memsys_tick only */
       uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
       for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
@@ -426,6 +582,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
+  if (par) gpu_par_end(g);
   for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
   policy_gpu_set_kernel(pg, NULL);
   if (rc != WS_SUCCESS) policy_gpu_launch_failed(pg); /* the policies' output files are dropped */
@@ -683,6 +840,11 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   memsys_stats_emit(g->ms, o);
   stats_end(o);
   gpu_policy_stats_emit(g, o);
+  stats_group(o, "sim", 0, "how the host simulated the run (sim.*; the results never depend on it)");
+  STAT_U64(o, "threads_used", "threads", STAT_INFO, STAT_NEUTRAL,
+           "threads the SM phases ran on (1: in SM order; sim.threads, or 1 where a plugin shares state)",
+           g->threads_used);
+  stats_end(o);
   STAT_F64(o, "wall_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation", wall);
   STAT_F64(o, "warp_insts_per_sec", "warp_insts/s", STAT_MEAN, STAT_HIGHER, 1,
            "simulation speed: warp instructions per host second", wall > 0 ? (double)t.warp_insts / wall : 0.0);

@@ -425,6 +425,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   pw->trace = unit == SM_UNIT_LDST ? &sm->trace : NULL;
   sm->trace.mask = 0;
   pw->clock = now;
+  pw->defer = sm->defer;
   PtxStepResult r = ptx_warp_step(pw);
   pw->trace = NULL;
   if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
@@ -794,4 +795,5 @@ SmTimers sm_timers(const Sm *sm) {
 bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }
 void sm_count_progress(Sm *sm, uint64_t *counter) { sm->progress = counter ? counter : &sm->own_progress; }
+void sm_defer(Sm *sm, PtxDefer *log) { sm->defer = log; }
 const SmStats *sm_stats(const Sm *sm) { return &sm->st; }

@@ -128,6 +128,13 @@ uint32_t sm_resident_ctas(const Sm *sm);
  * a counter SMs may share; NULL: one of its own (the default). */
 void sm_count_progress(Sm *sm, uint64_t *counter);
 const SmStats *sm_stats(const Sm *sm);
+/* Its warps' global-memory accesses and printf output go to `log` (ptx.h: PtxDefer) instead of
+ * being performed at issue, until called with NULL; the caller commits the log (several SMs
+ * simulated at once, their global effects applied in SM order). */
+void sm_defer(Sm *sm, PtxDefer *log);
+/* Whether a cycle of this SM touches state another SM's cycle also touches, beyond global memory:
+ * a plugin's shares_state says so, or a timeline records. Such SMs are simulated in order. */
+bool sm_shares_state(const Sm *sm);
 /* Which warps wait on what (deadlock reports). */
 void sm_dump(const Sm *sm, FILE *out);
 /* Its plugins: 0 is the warp scheduler, then the observers of sm.observers. */
