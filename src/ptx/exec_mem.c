@@ -111,7 +111,8 @@ static inline void store_bytes(uint8_t *p, uint64_t v, int bytes) {
 }
 
 /* A new entry of the warp's deferral log (ptx.h), or NULL after faulting the warp (out of host memory). */
-static PtxDeferOp *defer_push(PtxWarp *w, uint32_t lane, uint8_t kind, uint8_t *p, uint64_t *dst, uint32_t bytes) {
+static PtxDeferOp *defer_push(PtxWarp *w, uint32_t lane, uint8_t kind, uint8_t *p, uint64_t *dst,
+                              uint32_t bytes) {
   PtxDefer *d = w->defer;
   if (d->n == d->cap) {
     uint32_t nc = d->cap ? d->cap * 2 : 256;

@@ -103,14 +103,14 @@ static int defer_print(PtxWarp *w, uint32_t lane, const char *text, size_t n) {
     size_t nc = d->tcap ? d->tcap : 1024;
     while (nc < d->tlen + n) nc *= 2;
     char *nt = realloc(d->text, nc);
-    if (!nt) { ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, lane, "out of host memory deferring printf output"); return -1; }
+    if (!nt) return ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, lane, "out of host memory deferring printf"), -1;
     d->text = nt;
     d->tcap = nc;
   }
   if (d->n == d->cap) {
     uint32_t nc = d->cap ? d->cap * 2 : 256;
     PtxDeferOp *no = realloc(d->op, sizeof *no * nc);
-    if (!no) { ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, lane, "out of host memory deferring printf output"); return -1; }
+    if (!no) return ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, lane, "out of host memory deferring printf"), -1;
     d->op = no;
     d->cap = nc;
   }

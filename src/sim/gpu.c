@@ -12,6 +12,7 @@
 
 #include "core/bitmap.h"
 #include "sim/par.h"
+#include "sim/smphase.h"
 #include "sm/kregs.h"
 #include "sm/sm_int.h"
 #include "sm/timeline.h"
@@ -54,26 +55,13 @@ struct Gpu {
   uint32_t nresident;
   uint32_t naccept;           /* SMs with accept > 0 */
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
-  /* sim.threads: the SM phase of a cycle on several threads (gpu_sm_phase) */
-  uint32_t threads;           /* asked for (0 resolved to the cores) */
+  /* sim.threads: the SM phase of a cycle on several threads (smphase.h) */
+  uint32_t threads;           /* asked for (0 resolved to the cores, at most the SMs) */
   uint32_t threads_used;      /* the most any launch used (1: every SM phase ran in order) */
-  ParTeam *team;              /* made at the first launch that can use it */
-  PtxDefer *logs;             /* per SM: its global accesses of the cycle, committed in SM order */
-  char *errs;                 /* per SM: its cycle's error (errs_len bytes each) */
-  size_t errs_len;
-  int *rcs;                   /* per SM: its cycle's sm_cycle() result */
+  bool adaptive;              /* sim.adaptive */
+  SmPhase *phase;             /* made at the first launch that can use it */
   uint32_t *run;              /* the SMs simulated this cycle, ascending */
-  uint32_t nrun;
-  uint64_t run_now;
-  /* sim.adaptive: SM phases alternate between the team and this thread by measured speed */
-  bool adaptive, use_team;
-  uint8_t ad_state;           /* GPU_AD_* */
-  uint32_t ad_n, ad_left;     /* phases of 2+ SMs this epoch; epochs left before the next probe */
-  uint32_t ad_backoff;        /* epochs between probes: doubles while the team loses */
-  double ad_t0, ad_team_cost; /* the epoch's start (wall_now); the team's seconds per phase, probed */
 };
-enum { GPU_AD_PROBE_TEAM, GPU_AD_PROBE_ALONE, GPU_AD_RUN };
-enum { GPU_AD_PROBE = 64, GPU_AD_EPOCH = 512, GPU_AD_EPOCHS = 16, GPU_AD_EPOCHS_MAX = 1024 };
 
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA
  * (inline: the engine's loop calls it after every visit). Returns whether it
@@ -143,126 +131,42 @@ static double wall_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* ---- the SM phase on several threads (sim.threads) ----
- * Within a cycle the SMs' cycles touch nothing of each other's but global memory (and device
- * printf): their L1s, plugins and counters are their own, the memory system's notification
- * bits are set atomically, and everything shared is stepped between SM phases. So the SMs due
- * run at once, each logging its global accesses (ptx.h: PtxDefer), and the logs are then
- * committed in SM order: memory sees exactly the serial order (SM 0's cycle, then SM 1's, ...),
- * and the first fault in that order is the one reported. Plugins that share state (their
- * shares_state hook), a timeline and a step observer keep the serial phase. */
+/* ---- the SM phase on several threads (sim.threads; smphase.h) ---- */
 
-/* After a phase of 2+ SMs (adaptive): time GPU_AD_PROBE of them on the team and as many on this
- * thread, and keep the faster for ad_backoff epochs of GPU_AD_EPOCH phases (doubling, up to
- * GPU_AD_EPOCHS_MAX, while the team loses: a busy host makes a team probe costly). Each phase
- * gives the same result either way, so only the speed depends on the host's load. */
-static void gpu_adapt(Gpu *g) {
-  if (++g->ad_n < (g->ad_state == GPU_AD_RUN ? GPU_AD_EPOCH : GPU_AD_PROBE)) return;
-  const double t = wall_now(), cost = (t - g->ad_t0) / g->ad_n;
-  g->ad_t0 = t;
-  g->ad_n = 0;
-  if (g->ad_state == GPU_AD_PROBE_TEAM) {
-    g->ad_team_cost = cost;
-    g->ad_state = GPU_AD_PROBE_ALONE;
-    g->use_team = false;
-  } else if (g->ad_state == GPU_AD_PROBE_ALONE) {
-    g->use_team = g->ad_team_cost < cost;
-    g->ad_backoff = g->use_team ? GPU_AD_EPOCHS : g->ad_backoff * 2 < GPU_AD_EPOCHS_MAX ? g->ad_backoff * 2 : GPU_AD_EPOCHS_MAX;
-    g->ad_state = GPU_AD_RUN;
-    g->ad_left = g->ad_backoff;
-  } else if (--g->ad_left == 0) {
-    g->ad_state = GPU_AD_PROBE_TEAM;
-    g->use_team = true;
-  }
-}
-
-/* Member m's share of the SMs due this cycle: a contiguous run of them. */
-static void gpu_sm_member(void *ctx, uint32_t m) {
-  Gpu *g = ctx;
-  const uint32_t t = par_size(g->team), lo = (uint32_t)((uint64_t)g->nrun * m / t);
-  const uint32_t hi = (uint32_t)((uint64_t)g->nrun * (m + 1) / t);
-  for (uint32_t k = lo; k < hi; k++) {
-    const uint32_t i = g->run[k];
-    g->rcs[i] = sm_cycle(g->sms[i], g->run_now, g->errs + (size_t)i * g->errs_len, g->errs_len);
-  }
-}
-
-/* Simulates this cycle's due SMs (the serial loop's set) on the team, then commits their logs
- * and notes them in SM order. Returns 0, or -1 with the first failing SM's message in err. */
-static int gpu_sm_phase(Gpu *g, uint64_t now, uint64_t *fills, uint64_t *pops, bool *soon, char *err, size_t errlen) {
+/* Simulates this cycle's due SMs (the serial loop's set) on the team, then notes them in SM
+ * order. Returns 0, or -1 with the first failing SM's message in err. */
+static int gpu_sm_phase(Gpu *g, uint64_t now, uint64_t *fills, uint64_t *pops, bool *soon, char *err,
+                        size_t errlen) {
   uint32_t n = 0;
   for (uint32_t w = 0; w < g->nwords; w++) {
     for (uint64_t b = g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]); b; b &= b - 1)
       g->run[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
     g->due[w] = fills[w] = pops[w] = 0;
   }
-  g->nrun = n;
-  g->run_now = now;
-  if (n > 1 && g->use_team) par_run(g->team, gpu_sm_member, g);
-  else
-    for (uint32_t k = 0; k < n; k++)
-      g->rcs[g->run[k]] = sm_cycle(g->sms[g->run[k]], now, g->errs + (size_t)g->run[k] * g->errs_len, g->errs_len);
-  if (n > 1 && g->adaptive) gpu_adapt(g);
-  int rc = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    const uint32_t i = g->run[k];
-    if (rc) { ptx_defer_clear(&g->logs[i]); continue; } /* after the failing SM: a serial run never got here */
-    ptx_defer_commit(&g->logs[i]);
-    if (g->rcs[i]) {
-      snprintf(err, errlen, "%s", g->errs + (size_t)i * g->errs_len);
-      rc = -1;
-      continue;
-    }
-    *soon |= gpu_note_sm(g, i);
-  }
-  for (uint32_t i = 0; i < g->nsm; i++) { /* each SM counted its events on its own */
-    g->prog_sum += g->sms[i]->own_progress;
-    g->sms[i]->own_progress = 0;
-  }
-  return rc;
+  const uint32_t done = smphase_run(g->phase, g->run, n, now, err, errlen);
+  for (uint32_t k = 0; k < done; k++) *soon |= gpu_note_sm(g, g->run[k]);
+  smphase_progress(g->phase, &g->prog_sum); /* each SM counted its events on its own */
+  return done < n ? -1 : 0;
 }
 
-/* Whether this launch's SM phases may run on the team (made here when first needed), with the
- * per-SM logs, error buffers and results; -1 when the team or its buffers cannot be made. */
+/* Whether this launch's SM phases may run on the team (made here when first needed): not with a
+ * plugin that shares state, a timeline or a step observer. -1 when the team cannot be made. */
 static int gpu_par_begin(Gpu *g, const struct PtxLaunch *L, size_t errlen, bool *par, char *err) {
   *par = false;
   if (g->threads < 2 || L->observe) return 0;
   for (uint32_t i = 0; i < g->nsm; i++)
     if (sm_shares_state(g->sms[i])) return 0;
-  if (!g->team && !(g->team = par_create(g->threads))) {
+  if (!g->phase && !(g->phase = smphase_create(g->sms, g->nsm, g->threads, g->adaptive))) {
     snprintf(err, errlen, "cannot start %u simulation threads (sim.threads)", g->threads);
     return -1;
   }
-  if (!g->logs) g->logs = calloc(g->nsm, sizeof *g->logs);
-  if (!g->rcs) g->rcs = calloc(g->nsm, sizeof *g->rcs);
-  if (!g->run) g->run = calloc(g->nsm, sizeof *g->run);
-  if (g->errs_len < errlen) {
-    free(g->errs);
-    g->errs = calloc(g->nsm, errlen);
-    g->errs_len = g->errs ? errlen : 0;
-  }
-  if (!g->logs || !g->rcs || !g->run || !g->errs) { snprintf(err, errlen, "out of memory"); return -1; }
-  for (uint32_t i = 0; i < g->nsm; i++) {
-    sm_defer(g->sms[i], &g->logs[i]);
-    sm_count_progress(g->sms[i], NULL);
-    g->sms[i]->own_progress = 0;
+  if ((!g->run && !(g->run = calloc(g->nsm, sizeof *g->run))) || smphase_begin(g->phase, errlen)) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
   }
   *par = true;
-  if (par_size(g->team) > g->threads_used) g->threads_used = par_size(g->team);
-  g->use_team = true;
-  g->ad_state = GPU_AD_PROBE_TEAM;
-  g->ad_n = 0;
-  g->ad_backoff = GPU_AD_EPOCHS;
-  g->ad_t0 = wall_now();
+  if (smphase_threads(g->phase) > g->threads_used) g->threads_used = smphase_threads(g->phase);
   return 0;
-}
-
-static void gpu_par_end(Gpu *g) {
-  for (uint32_t i = 0; i < g->nsm; i++) {
-    g->prog_sum += g->sms[i]->own_progress;
-    sm_defer(g->sms[i], NULL);
-    sm_count_progress(g->sms[i], &g->prog_sum);
-  }
 }
 
 Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
@@ -314,11 +218,7 @@ int gpu_close(Gpu *g, char *err, size_t errlen) {
 void gpu_free(Gpu *g) {
   if (!g) return;
   tl_free(g->tl); /* before the SMs: they end their kernel without it */
-  par_free(g->team);
-  for (uint32_t i = 0; g->logs && i < g->nsm; i++) ptx_defer_free(&g->logs[i]);
-  free(g->logs);
-  free(g->errs);
-  free(g->rcs);
+  smphase_free(g->phase);
   free(g->run);
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
@@ -582,7 +482,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
-  if (par) gpu_par_end(g);
+  if (par) smphase_end(g->phase, &g->prog_sum);
   for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
   policy_gpu_set_kernel(pg, NULL);
   if (rc != WS_SUCCESS) policy_gpu_launch_failed(pg); /* the policies' output files are dropped */
