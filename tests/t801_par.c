@@ -52,10 +52,10 @@ static void check_team(uint32_t n, uint64_t rounds) {
 }
 
 static void test_teams(void) {
-  check_team(1, 500);
-  check_team(2, 5000);
-  check_team(3, 2000);
-  check_team(2 * par_cores() + 1, 200); /* more members than cores */
+  check_team(1, 200);
+  check_team(2, 2000);
+  check_team(3, 1000);
+  check_team(2 * par_cores() + 1, 100); /* more members than cores */
   check_team(0, 10);                    /* 0 is a team of one */
 }
 
