@@ -4,11 +4,12 @@
 # TIMING_RUNS (default 2; a shared machine varies by several percent).
 # Prints warp- and thread-instructions per second of process CPU time (a busy
 # machine does not distort it; on an idle one it equals wall time). Then the
-# timing model on THREADS (default "1 2") threads (sim.threads, adaptive off so
-# the threads run every cycle): warp instructions per wall-clock second, the
-# CPU seconds the threads took together, and the speed-up over the first.
-# Threads share the cores with the rest of the machine: on a busy one the
-# speed-up says more about its load than about warpsim (see `uptime`).
+# timing model on THREADS (default "1 2") threads (sim.threads; adaptive, as a
+# user runs it: each cycle's SMs on the threads while that measures faster):
+# warp instructions per wall-clock second, the CPU seconds the threads took
+# together, and the speed-up over the first. Threads share the cores with the
+# rest of the machine: on a busy one the speed-up says more about its load
+# than about warpsim (see `uptime`).
 set -eu
 W=${1:-build/rel/warpsim}
 row() { awk -v m="$1" -v b="$2" -v wi="$3" -v ti="$4" -v s="$5" -v c="$6" \
@@ -40,7 +41,7 @@ for b in ${BENCHES:-bfs kmeans}; do
   for t in ${THREADS:-1 2}; do
     best="" bcpu=""
     for i in $(seq "${TIMING_RUNS:-2}"); do
-      out=$($W run "$b" --size small --threads "$t" --set sim.adaptive=false) || { echo "$b failed"; exit 1; }
+      out=$($W run "$b" --size small --threads "$t") || { echo "$b failed"; exit 1; }
       s=$(echo "$out" | awk '/^sim_seconds/ {print $2}')
       c=$(echo "$out" | awk '/^sim_cpu_seconds/ {print $2}')
       if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s; bcpu=$c; bout=$out; fi
