@@ -70,6 +70,13 @@ void smphase_free(SmPhase *p) {
 
 uint32_t smphase_threads(const SmPhase *p) { return par_size(p->team); }
 
+/* Whether the SMs log their global accesses: only while the team runs them. One thread performs
+ * them at issue, in the same order as the log's commit would (SM by SM), and saves the logging. */
+static void smphase_use_team(SmPhase *p, bool on) {
+  p->use_team = on;
+  for (uint32_t i = 0; i < p->nsm; i++) sm_defer(p->sms[i], on ? &p->logs[i] : NULL);
+}
+
 int smphase_begin(SmPhase *p, size_t errlen) {
   if (p->errs_len < errlen) {
     free(p->errs);
@@ -78,10 +85,10 @@ int smphase_begin(SmPhase *p, size_t errlen) {
     if (!p->errs) return -1;
   }
   for (uint32_t i = 0; i < p->nsm; i++) {
-    sm_defer(p->sms[i], &p->logs[i]);
     sm_count_progress(p->sms[i], NULL);
     p->sms[i]->own_progress = 0;
   }
+  smphase_use_team(p, p->use_team);
   p->ad_t0 = mono_now(); /* the choice carries over from the last launch; the time between does not count */
   return 0;
 }
@@ -111,16 +118,16 @@ static void smphase_adapt(SmPhase *p) {
   if (p->ad_state == AD_PROBE_TEAM) {
     p->ad_team_cost = cost;
     p->ad_state = AD_PROBE_ALONE;
-    p->use_team = false;
+    smphase_use_team(p, false);
   } else if (p->ad_state == AD_PROBE_ALONE) {
-    p->use_team = p->ad_team_cost < cost;
+    smphase_use_team(p, p->ad_team_cost < cost);
     const uint32_t longer = p->ad_backoff * 2 < AD_EPOCHS_MAX ? p->ad_backoff * 2 : AD_EPOCHS_MAX;
     p->ad_backoff = p->use_team ? AD_EPOCHS : longer;
     p->ad_state = AD_RUN;
     p->ad_left = p->ad_backoff;
   } else if (--p->ad_left == 0) {
     p->ad_state = AD_PROBE_TEAM;
-    p->use_team = true;
+    smphase_use_team(p, true);
   }
 }
 
@@ -143,7 +150,10 @@ uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, 
   p->now = now;
   if (n > 1 && p->use_team) par_run(p->team, smphase_member, p);
   else
-    for (uint32_t k = 0; k < n; k++) smphase_visit(p, run[k]);
+    for (uint32_t k = 0; k < n; k++) { /* stops where a serial run stops: at the first failure */
+      smphase_visit(p, run[k]);
+      if (p->rcs[run[k]]) break;
+    }
   if (n > 1 && p->adaptive) smphase_adapt(p);
   for (uint32_t k = 0; k < n; k++) {
     const uint32_t i = run[k];

@@ -19,9 +19,10 @@ typedef struct SmPhase SmPhase;
 SmPhase *smphase_create(Sm **sms, uint32_t nsm, uint32_t threads, bool adaptive);
 void smphase_free(SmPhase *p);
 uint32_t smphase_threads(const SmPhase *p);
-/* Around a launch: the SMs log their global accesses and count their progress on their own
- * (begin; errlen: the size of the engine's error buffer; -1 when out of memory), then perform
- * them at issue again and count into `progress` (end, which adds what is left). */
+/* Around a launch: the SMs count their progress on their own and, while the team runs them, log
+ * their global accesses (begin; errlen: the size of the engine's error buffer; -1 when out of
+ * memory), then perform them at issue again and count into `progress` (end, which adds what is
+ * left). */
 int smphase_begin(SmPhase *p, size_t errlen);
 void smphase_end(SmPhase *p, uint64_t *progress);
 /* Simulates cycle `now` of SMs run[0..n) (ascending) and commits their logs in that order.
