@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #endif
 
-enum { PAR_SPIN = 2000, PAR_YIELDS = 20 }; /* polls (a few microseconds), then yields, before sleeping */
+enum { PAR_SPIN = 256, PAR_YIELDS = 4 }; /* polls (about ten microseconds), then yields, before sleeping */
 
 /* A counter others wait on, with the number of them asleep on it, on its own host cache line. */
 typedef struct ParWord {
