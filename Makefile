@@ -8,7 +8,7 @@ WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -f
 CPPFLAGS:= -Isrc -Ibench/common
 REL_CFLAGS  := -O2 -g -flto=auto $(WARN)
 ASAN_CFLAGS := -O1 -g $(WARN) -DWS_CHECKS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LDLIBS  := -lm
+LDLIBS  := -lm -pthread
 
 LIB_SRC   := $(sort $(filter-out src/cli/% src/cudart/%,$(wildcard src/*/*.c src/*/*/*.c)))
 CUDART_SRC:= $(sort $(wildcard src/cudart/*.c))

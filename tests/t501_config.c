@@ -117,7 +117,7 @@ static void test_unknown_key(void) {
   CHECK_STR_CONTAINS(cfg_error(c), "did you mean dram.tCL");
   CHECK(cfg_set(c, "nosuch.key=1") != 0);
   CHECK_STR_CONTAINS(cfg_error(c), "--set: unknown key 'nosuch.key'");
-  CHECK_STR_CONTAINS(cfg_error(c), "valid sections: dram, icnt, l1d, l1i, l2, limit, mem, observer, sched, sm, timeline, unit");
+  CHECK_STR_CONTAINS(cfg_error(c), "valid sections: dram, icnt, l1d, l1i, l2, limit, mem, observer, sched, sim, sm, timeline, unit");
   cfg_free(c);
 }
 

@@ -165,7 +165,7 @@ int cli_exec(int argc, char **argv) {
     if (cli_missing_value("warpsim exec", argc, argv, i, valued)) return 2;
     if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "warpsim exec: unknown option '%s' (valid: --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST; then -- PROGRAM ARGS)\n", argv[i]);
+      fprintf(stderr, "warpsim exec: unknown option '%s' (valid: --config, --sched, --set, --functional, --max-insts, --max-cycles, --threads, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST; then -- PROGRAM ARGS)\n", argv[i]);
       return 2;
     } else break; /* the program, without a "--" before it */
   }
@@ -230,11 +230,12 @@ int cli_exec(int argc, char **argv) {
   /* the environment of the program */
   char *sets = calloc(1, 1);
   size_t slen = 0;
-  const char *list[MAX_SETS + 6];
+  const char *list[MAX_SETS + 7];
   int nl = 0;
   if (ro.sched_set[0]) list[nl++] = ro.sched_set;
   for (int c = 0; c < 2; c++)
     if (ro.limit_sets[c][0]) list[nl++] = ro.limit_sets[c];
+  if (ro.threads_set[0]) list[nl++] = ro.threads_set;
   for (int c = 1; c < 3; c++)
     if (ro.tl_sets[c][0]) list[nl++] = ro.tl_sets[c];
   for (int k = 0; k < ro.nsets; k++) list[nl++] = ro.sets[k];

@@ -32,6 +32,7 @@ static const char *usage =
     "      --functional             functional execution only (no timing model)\n"
     "      --max-insts N            stop a launch after N warp instructions (limit.max_warp_insts; 0: never)\n"
     "      --max-cycles N           stop a launch after N cycles (limit.max_cycles; 0: never)\n"
+    "      --threads N              simulate the SMs on N threads, same results (sim.threads; 0: every core)\n"
     "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
     "      --timeline FILE          per-warp timeline, Chrome trace-event JSON (.gz: compressed) for Perfetto or\n"
     "                               tools/timeline_viewer.html (timeline.file; doc/timeline.md)\n"
@@ -169,7 +170,7 @@ static int cmd_run(int argc, char **argv) {
       if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]); return 2; }
     } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
     else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST, --accelsim-trace DIR, -v)\n", a); return 2; }
+    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --threads, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST, --accelsim-trace DIR, -v)\n", a); return 2; }
     else if (!name) name = a;
     else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
   }
@@ -271,7 +272,7 @@ static int cmd_suite(int argc, char **argv) {
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
       if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional, --max-insts, --max-cycles)\n", argv[i]); return 2; }
+    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional, --max-insts, --max-cycles, --threads)\n", argv[i]); return 2; }
   }
   if (only) /* a name that matches no benchmark is a typo, not an empty selection */
     for (const char *p = only; *p;) {

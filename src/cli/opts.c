@@ -59,7 +59,7 @@ int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char 
 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
-  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", "--timeline",
+  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", "--threads", "--timeline",
                                        "--timeline-cycles", "--timeline-sms", NULL};
   const char *a = argv[*i];
   if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
@@ -72,6 +72,11 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
     int c = a[6] == 'c';
     snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
     o->all[o->nall++] = o->limit_sets[c];
+    return 1;
+  }
+  if (!strcmp(a, "--threads")) {
+    snprintf(o->threads_set, sizeof o->threads_set, "sim.threads=%.40s", argv[++*i]);
+    o->all[o->nall++] = o->threads_set;
     return 1;
   }
   static const char *const tl_opts[3] = {"--timeline", "--timeline-cycles", "--timeline-sms"};

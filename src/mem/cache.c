@@ -264,7 +264,9 @@ static CacheResult cache_fail(Cache *c, CacheFailReason r) {
 /* Queues req toward the next level (the caller checked the miss queue). */
 static inline ReqSlot *cache_miss_push(Cache *c, const MemRequest *req, uint64_t now) {
   ReqSlot *s = reqq_push(&c->miss_q, req, now);
-  if (c->miss_notify) *c->miss_notify |= c->miss_notify_bit;
+  /* an atomic OR: the SMs' L1s share the memory system's bitmap words and may run on
+   * several threads at once (sim.threads); the bits are read between cycles only */
+  if (c->miss_notify) __atomic_fetch_or(c->miss_notify, c->miss_notify_bit, __ATOMIC_RELAXED);
   return s;
 }
 

@@ -188,6 +188,11 @@ typedef struct WarpSchedPolicy {
   /* Keep WarpView.sched_wait (the scheduler's delay of ready warps: CAWA's Fig. 4) in this SM:
    * off unless a plugin asks (it costs a pass over the ready warps per cycle that issues). */
   bool sched_wait;
+  /* Whether this instance's hooks, during an SM's cycle, touch state other SMs' instances also
+   * touch (a policy_shared block, an output file, policy_gpu_fail). The engine then simulates
+   * the SMs one after another in index order (sim.threads has no effect; the statistics say so
+   * in sim.threads_used). NULL: never; policy_shares_always: always. */
+  bool (*shares_state)(const void *state);
   /* Hints and class for a memory instruction's requests (see SchedMemAnnot). */
   void (*annotate)(void *state, const WarpView *v, SchedMemAnnot *m);
   /* Called on every cycle the SM holds a CTA (also cycles it skips), unless
@@ -243,6 +248,8 @@ typedef struct FetchPolicy {
 } FetchPolicy;
 
 /* Helpers shared by policies (policy/warp/common.c). */
+/* A shares_state hook for plugins whose instances always share state. */
+bool policy_shares_always(const void *state);
 /* Appends the scheduler's valid slots in age order (oldest first). */
 uint32_t sched_collect_by_age(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched, uint32_t *out);
 /* sched_collect_by_age() for schedulers 0..nsched-1 of one SM, kept until

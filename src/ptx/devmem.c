@@ -56,9 +56,12 @@ uint64_t ptx_dev_alloc(PtxDevMem *d, uint64_t bytes, int read_only) {
 }
 
 static int32_t find(PtxDevMem *d, uint64_t addr) {
-  if (d->last < d->n) {
-    DevAlloc *a = &d->a[d->last];
-    if (addr - a->base < a->size) return (int32_t)d->last;
+  /* `last` is a hint that warps of several SMs stepped at once read and write (the timing
+   * engine's threads): relaxed atomic accesses, and any value it holds gives the same answer */
+  const uint32_t last = __atomic_load_n(&d->last, __ATOMIC_RELAXED);
+  if (last < d->n) {
+    DevAlloc *a = &d->a[last];
+    if (addr - a->base < a->size) return (int32_t)last;
   }
   uint32_t lo = 0, hi = d->n;
   while (lo < hi) {
@@ -68,7 +71,7 @@ static int32_t find(PtxDevMem *d, uint64_t addr) {
   if (lo == 0) return -1;
   DevAlloc *a = &d->a[lo - 1];
   if (addr - a->base >= a->size) return -1;
-  d->last = lo - 1;
+  __atomic_store_n(&d->last, lo - 1, __ATOMIC_RELAXED);
   return (int32_t)(lo - 1);
 }
 

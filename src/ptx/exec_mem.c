@@ -3,6 +3,7 @@
  * alignment-checked against its state space; a bad access faults the warp
  * with kernel/CTA/thread/PC/address, never touches host memory outside. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "exec_int.h"
 
@@ -109,6 +110,25 @@ static inline void store_bytes(uint8_t *p, uint64_t v, int bytes) {
   }
 }
 
+/* A new entry of the warp's deferral log (ptx.h), or NULL after faulting the warp (out of host memory). */
+static PtxDeferOp *defer_push(PtxWarp *w, uint32_t lane, uint8_t kind, uint8_t *p, uint64_t *dst,
+                              uint32_t bytes) {
+  PtxDefer *d = w->defer;
+  if (d->n == d->cap) {
+    uint32_t nc = d->cap ? d->cap * 2 : 256;
+    PtxDeferOp *no = realloc(d->op, sizeof *no * nc);
+    if (!no) {
+      ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, lane, "out of host memory deferring a global access");
+      return NULL;
+    }
+    d->op = no;
+    d->cap = nc;
+  }
+  PtxDeferOp *o = &d->op[d->n++];
+  *o = (PtxDeferOp){.kind = kind, .bytes = (uint8_t)bytes, .p = p, .dst = dst};
+  return o;
+}
+
 /* The last global/const allocation a warp instruction's lanes resolved into:
  * later lanes whose aligned access lies inside it need no resolve(). Lanes of
  * one instruction nearly always hit the same allocation, and have one access
@@ -189,6 +209,14 @@ static inline __attribute__((always_inline)) int ld_full_warp(PtxWarp *w, uint64
   if ((range >> 63) || (align & (EB - 1))) return 0;
   memcpy(tr->addr, addr, sizeof addr);
   memset(tr->lane_space, PTX_SP_GLOBAL, PTX_WARP_SIZE);
+  if (__builtin_expect(w->defer != NULL, 0)) {
+    for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) {
+      PtxDeferOp *o = defer_push(w, l, PTX_DEFER_LOAD, data + (addr[l] - b), &D[l], EB);
+      if (!o) return 1;
+      o->wb = (uint8_t)EB;
+    }
+    return 1;
+  }
 #pragma GCC unroll 32
   for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) D[l] = load_bytes(data + (addr[l] - b), (int)EB);
   return 1;
@@ -212,6 +240,7 @@ HANDLER(exec_ld) {
   uint64_t *dst[4];
   for (uint32_t k = 0; k < n; k++) dst[k] = in->d[k] == PTX_NO_REG ? NULL : REG(w, in->d[k]);
   LaneCache lc = {0};
+  const int defer = w->defer != NULL;
   /* One lane: address (read before the lane's destinations are written),
    * resolve, trace, then the n elements of EB bytes each. */
 #define LD_LANES(EB, N)                                                     \
@@ -223,6 +252,15 @@ HANDLER(exec_ld) {
     if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }                 \
     for (uint32_t k = 0; k < (N); k++) {                                    \
       if (!dst[k]) continue;                                                \
+      if (defer && sp == PTX_SP_GLOBAL) {                                   \
+        PtxDeferOp *o = defer_push(w, l, PTX_DEFER_LOAD,                    \
+                                   (uint8_t *)p + (size_t)k * (size_t)(EB), \
+                                   &dst[k][l], (EB));                       \
+        if (!o) return;                                                     \
+        o->sgn = (uint8_t)sgn;                                              \
+        o->wb = (uint8_t)wb;                                                \
+        continue;                                                           \
+      }                                                                     \
       uint64_t v = load_bytes(p + (size_t)k * (size_t)(EB), (EB));          \
       if (sgn) v = (uint64_t)sext_bytes(v, (EB));                           \
       dst[k][l] = mask_bytes(v, wb);                                        \
@@ -254,6 +292,14 @@ HANDLER(exec_st) {
     uint8_t *p = lane_resolve(w, in, l, addr, size, 1, &lc, &sp);
     if (!p) return;
     if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }
+    if (w->defer && sp == PTX_SP_GLOBAL) {
+      for (uint32_t k = 0; k < n; k++) {
+        PtxDeferOp *o = defer_push(w, l, PTX_DEFER_STORE, p + (size_t)k * (size_t)eb, NULL, (uint32_t)eb);
+        if (!o) return;
+        o->b = src[k][l];
+      }
+      continue;
+    }
     for (uint32_t k = 0; k < n; k++) store_bytes(p + (size_t)k * (size_t)eb, src[k][l], eb);
   }
 }
@@ -301,10 +347,53 @@ HANDLER(exec_atom) {
       return;
     }
     if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
+    if (w->defer && sp == PTX_SP_GLOBAL) {
+      PtxDeferOp *o = defer_push(w, l, PTX_DEFER_ATOM, p, D ? &D[l] : NULL, (uint32_t)eb);
+      if (!o) return;
+      o->op = (uint8_t)in->mod;
+      o->type = (uint8_t)t;
+      o->b = B[l];
+      o->c = C ? C[l] : 0;
+      continue;
+    }
     uint64_t old = load_bytes(p, eb);
     store_bytes(p, atom_apply(in->mod, t, old, B[l], C ? C[l] : 0), eb);
     if (D) D[l] = old;
   }
+}
+
+void ptx_defer_commit(PtxDefer *d) {
+  for (uint32_t i = 0; i < d->n; i++) {
+    const PtxDeferOp *o = &d->op[i];
+    switch (o->kind) {
+    case PTX_DEFER_LOAD: {
+      uint64_t v = load_bytes(o->p, o->bytes);
+      if (o->sgn) v = (uint64_t)sext_bytes(v, o->bytes);
+      *o->dst = mask_bytes(v, o->wb);
+      break;
+    }
+    case PTX_DEFER_STORE: store_bytes(o->p, o->b, o->bytes); break;
+    case PTX_DEFER_ATOM: {
+      uint64_t old = load_bytes(o->p, o->bytes);
+      store_bytes(o->p, atom_apply(o->op, (PtxType)o->type, old, o->b, o->c), o->bytes);
+      if (o->dst) *o->dst = old;
+      break;
+    }
+    default: {
+      const PtxLaunch *L = o->launch;
+      if (L->print) L->print(L->print_ctx, d->text + o->b, (size_t)o->c);
+      else fwrite(d->text + o->b, 1, (size_t)o->c, stdout);
+      break;
+    }
+    }
+  }
+  ptx_defer_clear(d);
+}
+
+void ptx_defer_free(PtxDefer *d) {
+  free(d->op);
+  free(d->text);
+  *d = (PtxDefer){0};
 }
 
 static uint64_t sreg_value(const PtxWarp *w, int sreg, uint32_t lane) {

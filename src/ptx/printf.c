@@ -3,8 +3,10 @@
  * the argument buffer nvcc packs in the thread's local memory (each argument aligned to its
  * size: 4 bytes for int/char, 8 for long, double, pointers and strings; floats arrive as
  * doubles), and hands the text to the launch's print sink. The call returns the number of
- * characters printed; a bad pointer faults the warp like any other access. */
+ * characters printed; a bad pointer faults the warp like any other access. Under a deferral
+ * log (ptx.h) the text is logged and written when the log is committed. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "exec_int.h"
 
@@ -94,6 +96,30 @@ static int format(PtxWarp *w, uint32_t lane, uint64_t fmt_addr, uint64_t args, c
   return (int)n;
 }
 
+/* Appends one printf text to the warp's deferral log; -1 after faulting the warp (out of host memory). */
+static int defer_print(PtxWarp *w, uint32_t lane, const char *text, size_t n) {
+  PtxDefer *d = w->defer;
+  if (d->tlen + n > d->tcap) {
+    size_t nc = d->tcap ? d->tcap : 1024;
+    while (nc < d->tlen + n) nc *= 2;
+    char *nt = realloc(d->text, nc);
+    if (!nt) return ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, lane, "out of host memory deferring printf"), -1;
+    d->text = nt;
+    d->tcap = nc;
+  }
+  if (d->n == d->cap) {
+    uint32_t nc = d->cap ? d->cap * 2 : 256;
+    PtxDeferOp *no = realloc(d->op, sizeof *no * nc);
+    if (!no) return ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, lane, "out of host memory deferring printf"), -1;
+    d->op = no;
+    d->cap = nc;
+  }
+  memcpy(d->text + d->tlen, text, n);
+  d->op[d->n++] = (PtxDeferOp){.kind = PTX_DEFER_PRINT, .b = d->tlen, .c = n, .launch = w->cta->launch};
+  d->tlen += n;
+  return 0;
+}
+
 HANDLER(exec_vprintf) {
   const PtxLaunch *L = w->cta->launch;
   const PtxCallSite *cs = &L->mod->calls[in->off];
@@ -105,7 +131,9 @@ HANDLER(exec_vprintf) {
     char out[PRINTF_MAX];
     int n = format(w, l, fmt, args, out, sizeof out);
     if (n < 0) return;
-    if (L->print) L->print(L->print_ctx, out, (size_t)n);
+    if (w->defer) { /* logged: written when the log is committed (ptx.h) */
+      if (defer_print(w, l, out, (size_t)n)) return;
+    } else if (L->print) L->print(L->print_ctx, out, (size_t)n);
     else fwrite(out, 1, (size_t)n, stdout);
     if (cs->ret_off >= 0) {
       int32_t r = n;

@@ -273,6 +273,37 @@ typedef struct PtxMemTrace {
   uint64_t addr[PTX_WARP_SIZE];
 } PtxMemTrace;
 
+/* ---- deferred global accesses (the timing engine's threads) ----
+ * While a warp's `defer` is set, its steps touch no global memory and write no device printf
+ * output: each global lane's load, store or atomic (with the register values a store or an
+ * atomic reads, taken at the step) and each printf text is appended to the log, and
+ * ptx_defer_commit performs them later, in the order they were logged. Addresses, bounds,
+ * alignment, faults and the trace are handled at the step exactly as without it. A load's or
+ * atomic's destination is written at the commit: right as long as nothing reads it in between
+ * (the timing model's scoreboard holds it until the load completes, cycles later). This lets
+ * several SMs step their warps at once and apply their global effects in one fixed order. */
+typedef struct PtxDeferOp {
+  uint8_t kind;                   /* PTX_DEFER_LOAD, _STORE, _ATOM or _PRINT */
+  uint8_t bytes, sgn, wb;         /* access bytes; a load's sign extension and destination width */
+  uint8_t op, type;               /* an atomic's PTX_ATOM_* and PtxType */
+  uint8_t *p;                     /* host address of the access */
+  uint64_t *dst;                  /* a load's or atomic's destination lane (NULL: none) */
+  uint64_t b, c;                  /* a store's value, an atomic's operands; printf: text offset, length */
+  const struct PtxLaunch *launch; /* printf: where its text goes */
+} PtxDeferOp;
+enum { PTX_DEFER_LOAD, PTX_DEFER_STORE, PTX_DEFER_ATOM, PTX_DEFER_PRINT };
+typedef struct PtxDefer {
+  PtxDeferOp *op;
+  uint32_t n, cap;
+  char *text; /* printf output, PtxDeferOp.b/.c index it */
+  size_t tlen, tcap;
+} PtxDefer;
+/* Performs the logged accesses and printf output in order and empties the log. */
+void ptx_defer_commit(PtxDefer *d);
+/* ptx_defer_clear empties the log without performing it; ptx_defer_free frees its buffers. */
+static inline void ptx_defer_clear(PtxDefer *d) { d->n = 0; d->tlen = 0; }
+void ptx_defer_free(PtxDefer *d);
+
 struct PtxCta;
 
 typedef struct PtxWarp {
@@ -298,6 +329,7 @@ typedef struct PtxWarp {
   uint64_t clock;     /* value of %clock64 (the engine sets it) */
   struct PtxCta *cta;
   PtxMemTrace *trace; /* if non-NULL, filled by memory instructions */
+  PtxDefer *defer;    /* if non-NULL, global accesses and printf are logged there (above) */
   PtxFault fault;
 } PtxWarp;
 

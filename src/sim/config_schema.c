@@ -18,6 +18,23 @@ static const CfgParam sched_policy_cfg_params[] = {
     {0},
 };
 
+/* How the host simulates a run: never changes a result. */
+static const CfgParam sim_cfg_params[] = {
+    {.key = "threads",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 0,
+     .max = 1024,
+     .desc = "threads that simulate the SMs of one run, results identical for every value (0: the cores "
+             "available; --threads)"},
+    {.key = "adaptive",
+     .type = CFG_BOOL,
+     .def = "true",
+     .desc = "with threads > 1, run each cycle's SMs on the threads or on one, whichever measures faster "
+             "(false: on the threads whenever 2 or more SMs are due)"},
+    {0},
+};
+
 Config *cfg_create(void) {
   static const CfgGroup fixed[] = {
       {"sm.", sm_cfg_params, NULL},
@@ -27,6 +44,7 @@ Config *cfg_create(void) {
       {"unit.", unit_cfg_params, NULL},
       {"limit.", limit_cfg_params, NULL},
       {"timeline.", timeline_cfg_params, NULL},
+      {"sim.", sim_cfg_params, NULL},
   };
   size_t nfixed = sizeof fixed / sizeof *fixed, nmem = 0, ncache = 0, npol = 0;
   while (memsys_cfg_groups[nmem].params) nmem++;

@@ -12,6 +12,8 @@
 
 #include "core/bitmap.h"
 #include "sim/policies.h"
+#include "sim/par.h"
+#include "sim/smphase.h"
 #include "sm/kregs.h"
 #include "sm/timeline.h"
 
@@ -53,6 +55,12 @@ struct Gpu {
   uint32_t nresident;
   uint32_t naccept;           /* SMs with accept > 0 */
   uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
+  /* sim.threads: the SM phase of a cycle on several threads (smphase.h) */
+  uint32_t threads;           /* asked for (0 resolved to the cores, at most the SMs) */
+  uint32_t threads_used;      /* the most any launch used (1: every SM phase ran in order) */
+  bool adaptive;              /* sim.adaptive */
+  SmPhase *phase;             /* made at the first launch that can use it */
+  uint32_t *run;              /* the SMs simulated this cycle, ascending */
 };
 
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA
@@ -123,6 +131,44 @@ static double wall_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- the SM phase on several threads (sim.threads; smphase.h) ---- */
+
+/* Simulates this cycle's due SMs (the serial loop's set) on the team, then notes them in SM
+ * order. Returns 0, or -1 with the first failing SM's message in err. */
+static int gpu_sm_phase(Gpu *g, uint64_t now, uint64_t *fills, uint64_t *pops, bool *soon, char *err,
+                        size_t errlen) {
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < g->nwords; w++) {
+    for (uint64_t b = g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]); b; b &= b - 1)
+      g->run[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
+    g->due[w] = fills[w] = pops[w] = 0;
+  }
+  const uint32_t done = smphase_run(g->phase, g->run, n, now, err, errlen);
+  for (uint32_t k = 0; k < done; k++) *soon |= gpu_note_sm(g, g->run[k]);
+  smphase_progress(g->phase, &g->prog_sum); /* each SM counted its events on its own */
+  return done < n ? -1 : 0;
+}
+
+/* Whether this launch's SM phases may run on the team (made here when first needed): not with a
+ * plugin that shares state, a timeline or a step observer. -1 when the team cannot be made. */
+static int gpu_par_begin(Gpu *g, const struct PtxLaunch *L, size_t errlen, bool *par, char *err) {
+  *par = false;
+  if (g->threads < 2 || L->observe) return 0;
+  for (uint32_t i = 0; i < g->nsm; i++)
+    if (sm_shares_state(g->sms[i])) return 0;
+  if (!g->phase && !(g->phase = smphase_create(g->sms, g->nsm, g->threads, g->adaptive))) {
+    snprintf(err, errlen, "cannot start %u simulation threads (sim.threads)", g->threads);
+    return -1;
+  }
+  if ((!g->run && !(g->run = calloc(g->nsm, sizeof *g->run))) || smphase_begin(g->phase, errlen)) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  *par = true;
+  if (smphase_threads(g->phase) > g->threads_used) g->threads_used = smphase_threads(g->phase);
+  return 0;
+}
+
 Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   Gpu *g = calloc(1, sizeof *g);
   if (!g) { snprintf(err, errlen, "out of memory"); return NULL; }
@@ -133,6 +179,10 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
   g->max_cycles = (uint64_t)cfg_int(cfg, "limit.max_cycles");
   g->max_warp_insts = (uint64_t)cfg_int(cfg, "limit.max_warp_insts");
+  g->threads = (uint32_t)cfg_int(cfg, "sim.threads");
+  if (g->threads == 0) g->threads = par_cores();
+  g->threads_used = 1;
+  g->adaptive = cfg_bool(cfg, "sim.adaptive");
   /* the policies' per-GPU context: made first, handed to every component, freed last */
   MemSysPolicies mpol; /* the config's policy names, resolved here, handed to the components */
   SmPolicies spol;
@@ -160,6 +210,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, &spol, err, errlen))) { gpu_free(g); return NULL; }
     sm_count_progress(g->sms[i], &g->prog_sum);
   }
+  if (g->threads > g->nsm) g->threads = g->nsm; /* a member with no SM would only wait */
   return g;
 }
 
@@ -173,6 +224,8 @@ int gpu_close(Gpu *g, char *err, size_t errlen) {
 void gpu_free(Gpu *g) {
   if (!g) return;
   tl_free(g->tl); /* before the SMs: they end their kernel without it */
+  smphase_free(g->phase);
+  free(g->run);
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
   free(g->gs);
@@ -320,6 +373,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   sum_sm_stats(g, &before);
   uint64_t l2_reads0, l2_misses0;
   gpu_l2_reads(g, &l2_reads0, &l2_misses0);
+  bool par = false;
+  if (rc == WS_SUCCESS && gpu_par_begin(g, L, errlen, &par, err)) rc = WS_ERROR_OUT_OF_MEMORY;
   uint64_t next_cta = 0, last_progress = g->prog_sum, last_change = g->cycle;
   uint64_t now = g->cycle - 1; /* the cycle simulated last (the kernel ends after it) */
   double t0 = wall_now(), last_print = t0;
@@ -362,7 +417,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
      * are simulated; the others would find this cycle quiet. */
     if (now >= g->wake_min) gpu_collect_due(g, now);
     bool soon = false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
-    for (uint32_t w = 0; w < nwords; w++) { /* fills and pops are set by memsys_tick only */
+    if (par && gpu_sm_phase(g, now, fills, pops, &soon, err, errlen)) rc = WS_ERROR_ILLEGAL_ADDRESS;
+    for (uint32_t w = 0; w < nwords && !par; w++) { /* fills and pops are set by memsys_tick only */
       uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
       for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
@@ -431,6 +487,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
+  if (par) smphase_end(g->phase, &g->prog_sum);
   for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
   policy_gpu_set_kernel(pg, NULL);
   if (rc != WS_SUCCESS) policy_gpu_launch_failed(pg); /* the policies' output files are dropped */
@@ -688,6 +745,11 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   memsys_stats_emit(g->ms, o);
   stats_end(o);
   gpu_policy_stats_emit(g, o);
+  stats_group(o, "sim", 0, "how the host simulated the run (sim.*; the results never depend on it)");
+  STAT_U64(o, "threads_used", "threads", STAT_INFO, STAT_NEUTRAL,
+           "threads the SM phases ran on (1: in SM order; sim.threads, or 1 where a plugin shares state)",
+           g->threads_used);
+  stats_end(o);
   STAT_F64(o, "wall_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation", wall);
   STAT_F64(o, "warp_insts_per_sec", "warp_insts/s", STAT_MEAN, STAT_HIGHER, 1,
            "simulation speed: warp instructions per host second", wall > 0 ? (double)t.warp_insts / wall : 0.0);

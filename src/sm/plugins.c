@@ -222,3 +222,10 @@ void sm_policy_stats(const Sm *sm, uint32_t plugin, PolicyStats *out) {
 
 uint32_t sm_plugin_count(const Sm *sm) { return sm->nplug; }
 const char *sm_plugin_name(const Sm *sm, uint32_t plugin) { return plugin < sm->nplug ? sm->plug[plugin].p->name : NULL; }
+
+bool sm_shares_state(const Sm *sm) {
+  if (sm->tl) return true;
+  for (uint32_t i = 0; i < sm->nplug; i++)
+    if (sm->plug[i].p->shares_state && sm->plug[i].p->shares_state(sm->plug[i].st)) return true;
+  return false;
+}

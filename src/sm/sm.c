@@ -374,6 +374,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   pw->trace = unit == SM_UNIT_LDST ? &sm->trace : NULL;
   sm->trace.mask = 0;
   pw->clock = now;
+  pw->defer = sm->defer;
   PtxStepResult r = ptx_warp_step(pw);
   pw->trace = NULL;
   if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
@@ -739,6 +740,12 @@ SmTimers sm_timers(const Sm *sm) {
 bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }
 void sm_count_progress(Sm *sm, uint64_t *counter) { sm->progress = counter ? counter : &sm->own_progress; }
+void sm_defer(Sm *sm, PtxDefer *log) { sm->defer = log; }
+uint64_t sm_take_progress(Sm *sm) {
+  const uint64_t n = sm->own_progress;
+  sm->own_progress = 0;
+  return n;
+}
 const SmStats *sm_stats(const Sm *sm) { return &sm->st; }
 
 /* The lines a short visit reads (see struct Sm): the SM's first two host lines, the LD/ST

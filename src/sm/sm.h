@@ -140,11 +140,20 @@ uint32_t sm_resident_ctas(const Sm *sm);
 /* Where the SM counts its events (deadlock detection: the count only grows),
  * a counter SMs may share; NULL: one of its own (the default). */
 void sm_count_progress(Sm *sm, uint64_t *counter);
+/* The events counted on its own counter (sm_count_progress NULL) since the last call, and resets it. */
+uint64_t sm_take_progress(Sm *sm);
 const SmStats *sm_stats(const Sm *sm);
 /* Asks the host to load the lines a short visit of sm reads: the engine issues it for the next
  * SM it simulates while it runs this one (a plain function: the release build's link-time
  * optimisation inlines it into the engine's loop). */
 void sm_prefetch(const Sm *sm);
+/* Its warps' global-memory accesses and printf output go to `log` (ptx.h: PtxDefer) instead of
+ * being performed at issue, until called with NULL; the caller commits the log (several SMs
+ * simulated at once, their global effects applied in SM order). */
+void sm_defer(Sm *sm, PtxDefer *log);
+/* Whether a cycle of this SM touches state another SM's cycle also touches, beyond global memory:
+ * a plugin's shares_state says so, or a timeline records. Such SMs are simulated in order. */
+bool sm_shares_state(const Sm *sm);
 /* Which warps wait on what (deadlock reports). */
 void sm_dump(const Sm *sm, FILE *out);
 /* Appends to buf (len bytes) where the running warps of its CTAs are

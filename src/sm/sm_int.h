@@ -245,6 +245,7 @@ struct Sm {
   WarpSchedEnv env;           /* what the plugins were made with (prefix not kept) */
   struct SmBarStats *bstat;   /* barrier/exit statistics (barrier_stats.c) */
   struct TlSm *tl;            /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
+  PtxDefer *defer;            /* where its warps log global accesses (sm_defer), NULL: performed at issue */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };

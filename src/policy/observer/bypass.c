@@ -398,4 +398,5 @@ static void bypass_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
 
 const SmObserver observer_bypass = {.name = "bypass", .params = bypass_params, .init = bypass_init,
                                     .free = bypass_free, .on_event = bypass_event, .annotate = bypass_annotate,
-                                    .stats = bypass_stats, .gauges = bypass_gauges};
+                                    .stats = bypass_stats, .gauges = bypass_gauges,
+                                    .shares_state = policy_shares_always};

@@ -118,4 +118,5 @@ static void trace_stats(void *state, PolicyStats *out) { policy_stat_u64(out, "t
 const SmObserver observer_l1d_trace = {.name = "l1d-trace", .params = trace_params, .init = trace_init,
                                        .free = trace_free, .on_event = trace_event, .l1_stream_events = true,
                                        .on_issue = trace_issue,
-                                       .stats = trace_stats};
+                                       .stats = trace_stats,
+                                       .shares_state = policy_shares_always};

@@ -171,7 +171,7 @@ static void phase_stats(void *state, PolicyStats *out) {
   policy_stat_u64(out, "phase_events", p ? p->events : 0);
 }
 
-const SmObserver observer_phase_trace = {.name = "phase-trace",
+const SmObserver observer_phase_trace = {.name = "phase-trace", .shares_state = policy_shares_always,
                                          .params = phase_params,
                                          .init = phase_init,
                                          .free = phase_free,

@@ -105,3 +105,8 @@ int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *way
   snprintf(key, sizeof key, "%s.vta_ways", env->prefix);
   return cfg_errorf(env->cfg, key, err, errlen, "vta_ways (%u) must divide vta_entries (%u)", *ways, *entries);
 }
+
+bool policy_shares_always(const void *state) {
+  (void)state;
+  return true;
+}

@@ -447,3 +447,5 @@ void cpl_stats(const Cpl *c, PolicyStats *out) {
   policy_stat_ratio(out, "crit_sched_wait_of_stall", c->crit_wait, c->crit_stall);
   policy_stat_ratio(out, "sched_wait", c->all_wait, c->all_time);
 }
+
+bool cpl_shares_state(const Cpl *c) { return c->series_path != NULL; }

@@ -127,6 +127,8 @@ extern const CfgParam cpl_params[];
 /* Reads the keys under `prefix`; 0 or -1 with err set. */
 int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen);
 void cpl_free(Cpl *c);
+/* Whether it writes the priority series (an output file of the GPU) during the run. */
+bool cpl_shares_state(const Cpl *c);
 
 /* The hooks' work (call from the embedding plugin's hooks). */
 void cpl_event(Cpl *c, const SchedEvent *ev);

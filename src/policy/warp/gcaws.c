@@ -346,13 +346,19 @@ static void gcaws_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   policy_gauge(out, "max_ncrit", (double)top);
 }
 
+/* The caws profile and the CPL series are the GPU's: shared with the other SMs' instances. */
+static bool gcaws_shares_state(const void *state) {
+  const Gcaws *g = state;
+  return g->prof != NULL || cpl_shares_state(&g->cpl);
+}
+
 const WarpSchedPolicy warp_policy_gcaws = {
     .name = "gcaws", .params = gcaws_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .can_issue = gcaws_can_issue, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
     .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
-    .sched_wait = true, .gauges = gcaws_gauges};
+    .sched_wait = true, .gauges = gcaws_gauges, .shares_state = gcaws_shares_state};
 const WarpSchedPolicy warp_policy_caws = {
     .name = "caws", .params = caws_params, .init = caws_init, .free = gcaws_free, .order = gcaws_order,
     .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
     .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
-    .sched_wait = true};
+    .sched_wait = true, .shares_state = gcaws_shares_state};

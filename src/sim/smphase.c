@@ -1,0 +1,167 @@
+/* smphase.c - one cycle's SM phase on the engine's worker team (smphase.h). Within a cycle an SM
+ * touches nothing of another SM's but global memory and the printf output: its L1s, plugins
+ * (those that share state keep the serial phase: gpu.c) and counters are its own, and the
+ * memory system's bit that an L1 queued a miss is set atomically. */
+#include "sim/smphase.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "sim/par.h"
+#include "sm/sm.h"
+
+/* The adaptive choice, over the GPU's launches: AD_PROBE phases of 2+ SMs timed on the team, as many on the calling
+ * thread, the faster kept for `backoff` epochs of AD_EPOCH phases (doubling, up to AD_EPOCHS_MAX,
+ * while the calling thread wins: a busy host makes a team probe costly). */
+enum { AD_PROBE_TEAM, AD_PROBE_ALONE, AD_RUN };
+enum { AD_PROBE = 64, AD_EPOCH = 512, AD_EPOCHS = 16, AD_EPOCHS_MAX = 1024 };
+
+struct SmPhase {
+  Sm **sms;
+  uint32_t nsm;
+  ParTeam *team;
+  PtxDefer *logs; /* per SM: its global accesses of the cycle */
+  char *errs;     /* per SM: its cycle's error (errs_len bytes each) */
+  size_t errs_len;
+  int *rcs;       /* per SM: its sm_cycle() result */
+  const uint32_t *run;
+  uint32_t nrun;
+  uint64_t now;
+  bool adaptive, use_team;
+  uint8_t ad_state;
+  uint32_t ad_n, ad_left, ad_backoff;
+  double ad_t0, ad_team_cost; /* the epoch's start; the team's seconds per phase, probed */
+};
+
+static double mono_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+SmPhase *smphase_create(Sm **sms, uint32_t nsm, uint32_t threads, bool adaptive) {
+  SmPhase *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->sms = sms;
+  p->nsm = nsm;
+  p->adaptive = adaptive;
+  p->use_team = true;
+  p->ad_state = AD_PROBE_TEAM;
+  p->ad_backoff = AD_EPOCHS;
+  p->logs = calloc(nsm, sizeof *p->logs);
+  p->rcs = calloc(nsm, sizeof *p->rcs);
+  if (!p->logs || !p->rcs || !(p->team = par_create(threads))) {
+    smphase_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void smphase_free(SmPhase *p) {
+  if (!p) return;
+  par_free(p->team);
+  for (uint32_t i = 0; p->logs && i < p->nsm; i++) ptx_defer_free(&p->logs[i]);
+  free(p->logs);
+  free(p->errs);
+  free(p->rcs);
+  free(p);
+}
+
+uint32_t smphase_threads(const SmPhase *p) { return par_size(p->team); }
+
+/* Whether the SMs log their global accesses: only while the team runs them. One thread performs
+ * them at issue, in the same order as the log's commit would (SM by SM), and saves the logging. */
+static void smphase_use_team(SmPhase *p, bool on) {
+  p->use_team = on;
+  for (uint32_t i = 0; i < p->nsm; i++) sm_defer(p->sms[i], on ? &p->logs[i] : NULL);
+}
+
+int smphase_begin(SmPhase *p, size_t errlen) {
+  if (p->errs_len < errlen) {
+    free(p->errs);
+    p->errs = calloc(p->nsm, errlen);
+    p->errs_len = p->errs ? errlen : 0;
+    if (!p->errs) return -1;
+  }
+  for (uint32_t i = 0; i < p->nsm; i++) {
+    sm_count_progress(p->sms[i], NULL);
+    (void)sm_take_progress(p->sms[i]);
+  }
+  smphase_use_team(p, p->use_team);
+  p->ad_t0 = mono_now(); /* the choice carries over from the last launch; the time between does not count */
+  return 0;
+}
+
+void smphase_end(SmPhase *p, uint64_t *progress) {
+  smphase_progress(p, progress);
+  for (uint32_t i = 0; i < p->nsm; i++) {
+    sm_defer(p->sms[i], NULL);
+    sm_count_progress(p->sms[i], progress);
+  }
+}
+
+void smphase_progress(SmPhase *p, uint64_t *sum) {
+  for (uint32_t i = 0; i < p->nsm; i++) {
+    *sum += sm_take_progress(p->sms[i]);
+  }
+}
+
+/* After a phase of 2+ SMs. Each phase gives the same result on the team or alone, so only the
+ * speed depends on the host's load. */
+static void smphase_adapt(SmPhase *p) {
+  if (++p->ad_n < (p->ad_state == AD_RUN ? AD_EPOCH : AD_PROBE)) return;
+  const double t = mono_now(), cost = (t - p->ad_t0) / p->ad_n;
+  p->ad_t0 = t;
+  p->ad_n = 0;
+  if (p->ad_state == AD_PROBE_TEAM) {
+    p->ad_team_cost = cost;
+    p->ad_state = AD_PROBE_ALONE;
+    smphase_use_team(p, false);
+  } else if (p->ad_state == AD_PROBE_ALONE) {
+    smphase_use_team(p, p->ad_team_cost < cost);
+    const uint32_t longer = p->ad_backoff * 2 < AD_EPOCHS_MAX ? p->ad_backoff * 2 : AD_EPOCHS_MAX;
+    p->ad_backoff = p->use_team ? AD_EPOCHS : longer;
+    p->ad_state = AD_RUN;
+    p->ad_left = p->ad_backoff;
+  } else if (--p->ad_left == 0) {
+    p->ad_state = AD_PROBE_TEAM;
+    smphase_use_team(p, true);
+  }
+}
+
+/* One SM's cycle: its result and message kept for the commit. */
+static inline void smphase_visit(SmPhase *p, uint32_t i) {
+  p->rcs[i] = sm_cycle(p->sms[i], p->now, p->errs + (size_t)i * p->errs_len, p->errs_len);
+}
+
+/* Member m's share of the SMs due: a contiguous run of them. */
+static void smphase_member(void *ctx, uint32_t m) {
+  SmPhase *p = ctx;
+  const uint32_t t = par_size(p->team), lo = (uint32_t)((uint64_t)p->nrun * m / t);
+  const uint32_t hi = (uint32_t)((uint64_t)p->nrun * (m + 1) / t);
+  for (uint32_t k = lo; k < hi; k++) smphase_visit(p, p->run[k]);
+}
+
+uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, char *err, size_t errlen) {
+  p->run = run;
+  p->nrun = n;
+  p->now = now;
+  if (n > 1 && p->use_team) par_run(p->team, smphase_member, p);
+  else
+    for (uint32_t k = 0; k < n; k++) { /* stops where a serial run stops: at the first failure */
+      smphase_visit(p, run[k]);
+      if (p->rcs[run[k]]) break;
+    }
+  if (n > 1 && p->adaptive) smphase_adapt(p);
+  for (uint32_t k = 0; k < n; k++) {
+    const uint32_t i = run[k];
+    ptx_defer_commit(&p->logs[i]);
+    if (p->rcs[i]) {
+      snprintf(err, errlen, "%s", p->errs + (size_t)i * p->errs_len);
+      for (uint32_t j = k + 1; j < n; j++) ptx_defer_clear(&p->logs[run[j]]);
+      return k;
+    }
+  }
+  return n;
+}
