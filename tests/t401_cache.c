@@ -38,7 +38,8 @@ static Cache *make(Geo g) {
                    .policy = policy_find_cache("lru"),
                    .index_parts = 1,
                    .index_chunk_lines = 1};
-  if (g.wp == CACHE_WRITE_BACK || g.wp == CACHE_WRITE_BACK_FETCH) p.name = "l2", p.level = 2, p.bypass_cg = false;
+  if (g.wp == CACHE_WRITE_BACK || g.wp == CACHE_WRITE_BACK_FETCH)
+    p.name = "l2", p.level = 2, p.bypass_cg = false;
   char err[256];
   Cache *c = cache_create(&p, cfg, err, sizeof err);
   if (!c) fprintf(stderr, "%s\n", err);
@@ -609,14 +610,17 @@ static void test_predict_fail(void) {
   uint64_t x = 12345, seen[CACHE_FAIL__COUNT] = {0};
   for (int k = 0; k < 3; k++) {
     const uint32_t missq = wps[k] == CACHE_WRITE_BACK_FETCH ? 3 : 2;
-    Cache *c = make((Geo){.sets = 2, .ways = 2, .mshr = 2, .merge = 2, .missq = missq, .lat = 3, .wp = wps[k]});
+    Cache *c = make((Geo){.sets = 2, .ways = 2, .mshr = 2, .merge = 2, .missq = missq, .lat = 3,
+                          .wp = wps[k]});
     if (!c) { CHECK(0); continue; }
     for (uint64_t t = 10; t < 40000; t += 2) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
       if ((x >> 20) % 4 == 0 && cache_miss_head(c)) { /* the next level answers one request */
         MemRequest m = *cache_miss_head(c);
         cache_miss_pop(c);
-        if (!(m.flags & MEM_F_WRITEBACK) && !(m.is_write && wps[k] == CACHE_WRITE_BACK_FETCH)) (void)cache_fill(c, &m, t);
+        /* write-backs and back_fetch's stores are DRAM writes: no reply */
+        if (!(m.flags & MEM_F_WRITEBACK) && !(m.is_write && wps[k] == CACHE_WRITE_BACK_FETCH))
+          (void)cache_fill(c, &m, t);
       }
       if ((x >> 24) % 5 == 0) pop_all(c, t, NULL, 0);
       MemRequest r = (x >> 28) % 3 == 0 ? wr((x >> 32) % 8, 0) : rq((x >> 32) % 8, 0);
@@ -630,7 +634,8 @@ static void test_predict_fail(void) {
       } else if (res.outcome == CACHE_RESFAIL) {
         /* unpredicted: a port conflict, or (write-back) a miss-queue slot short for
          * the write-back of the dirty victim the policy picks (back, back_fetch) */
-        CHECK(res.fail == CACHE_FAIL_PORT || (wps[k] != CACHE_WRITE_EVICT && res.fail == CACHE_FAIL_MISS_QUEUE));
+        CHECK(res.fail == CACHE_FAIL_PORT ||
+              (wps[k] != CACHE_WRITE_EVICT && res.fail == CACHE_FAIL_MISS_QUEUE));
       }
     }
     cache_free(c);

@@ -304,7 +304,8 @@ static inline bool cache_write_fetch_room(const Cache *c) { return reqq_space(&c
 static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
   const bool fetch = cache_write_fetches(c, req);
   if (c->nresv[set] == c->p.assoc) return CACHE_FAIL_NO_LINE;
-  if ((!req->is_write || fetch) && !c->mshr_nfree) return CACHE_FAIL_NO_MSHR; /* back: stores allocate without fetching */
+  /* back: stores allocate without fetching, so without an MSHR */
+  if ((!req->is_write || fetch) && !c->mshr_nfree) return CACHE_FAIL_NO_MSHR;
   if (!req->is_write && reqq_full(&c->miss_q)) return CACHE_FAIL_MISS_QUEUE;
   if (fetch && !cache_write_fetch_room(c)) return CACHE_FAIL_MISS_QUEUE;
   return CACHE_FAIL_NONE;

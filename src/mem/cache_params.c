@@ -109,8 +109,9 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
   }
   if (p->write_policy == CACHE_WRITE_BACK_FETCH && p->miss_queue < 3) {
     snprintf(key, sizeof key, "%s.miss_queue", prefix);
-    return cfg_errorf(cfg, key, err, errlen, "%u entries: write_policy back_fetch needs 3 (a store, its line's "
-                      "read, a write-back)", p->miss_queue);
+    return cfg_errorf(cfg, key, err, errlen,
+                      "%u entries: write_policy back_fetch needs 3 (a store, its line's read, a write-back)",
+                      p->miss_queue);
   }
   const uint32_t sets = g.sets;
   snprintf(key, sizeof key, "%s.set_index", prefix);
