@@ -1,6 +1,6 @@
 /* t401_cache.c - the generic cache mechanism with a mock next level:
  * hit latency, MSHR merging, each reservation-failure reason, write-evict,
- * write-back with dirty eviction, cg bypass, reply back-pressure, set
+ * write-back with dirty eviction, write-back with fetch (back_fetch), cg bypass, reply back-pressure, set
  * indexing of an interleaved slice, the statistics printers, and failure
  * prediction (cache_predict_fail) against the accesses it predicts. */
 #include <stdlib.h>
@@ -38,7 +38,8 @@ static Cache *make(Geo g) {
                    .policy = policy_find_cache("lru"),
                    .index_parts = 1,
                    .index_chunk_lines = 1};
-  if (g.wp == CACHE_WRITE_BACK) p.name = "l2", p.level = 2, p.bypass_cg = false;
+  if (g.wp == CACHE_WRITE_BACK || g.wp == CACHE_WRITE_BACK_FETCH)
+    p.name = "l2", p.level = 2, p.bypass_cg = false;
   char err[256];
   Cache *c = cache_create(&p, cfg, err, sizeof err);
   if (!c) fprintf(stderr, "%s\n", err);
@@ -320,6 +321,65 @@ static void test_write_merge_into_reserved(void) {
   cache_free(c);
 }
 
+/* back_fetch (GPGPU-Sim 3.x's L2 'B' + 'W'): a store miss goes down and fetches its line, which
+ * arrives clean and answers nobody; a store to the line on its way goes down too; a store hit
+ * dirties the line; the store, the read and a write-back need three miss-queue slots. */
+static void test_write_back_fetch(void) {
+  Cache *c = make((Geo){2, 1, 4, 4, 8, 1, CACHE_WRITE_BACK_FETCH});
+  if (!c) return;
+  MemRequest w1 = wr(2, 1), w2 = wr(2, 2), r3 = rq(2, 3), w4 = wr(2, 4), r5 = rq(4, 5);
+  CHECK(cache_access(c, &w1, 1).outcome == CACHE_MISS);
+  CHECK(cache_miss_queue_len(c) == 2 && cache_mshr_used(c) == 1);
+  CHECK(cache_set_lines(c, 0)[cache_probe(c, 2 * LINE)].state == CACHE_LINE_RESERVED);
+  void *u[4];
+  CHECK(pop_all(c, 2, u, 4) == 1 && u[0] == &tags[1]); /* the store is acked here */
+  CHECK(cache_access(c, &w2, 3).outcome == CACHE_MERGED); /* on its way: goes down as well */
+  CHECK(cache_access(c, &r3, 4).outcome == CACHE_MERGED);
+  CHECK(cache_miss_queue_len(c) == 3 && cache_mshr_used(c) == 1);
+  int writes = 0, reads = 0;
+  while (cache_miss_head(c)) {
+    MemRequest m = *cache_miss_head(c);
+    cache_miss_pop(c);
+    CHECK(m.line_addr == 2 * LINE && !(m.flags & MEM_F_WRITEBACK));
+    if (m.is_write) { /* a DRAM write: no reply comes back */
+      CHECK(m.flags & MEM_F_NOALLOC_L2);
+      writes++;
+    } else {
+      CHECK(!(m.flags & MEM_F_NOALLOC_L2));
+      CHECK(cache_fill(c, &m, 10));
+      reads++;
+    }
+  }
+  CHECK(writes == 2 && reads == 1);
+  CHECK(pop_all(c, 10, u, 4) == 2 && u[0] == &tags[2] && u[1] == &tags[3]); /* w2's ack, then the load */
+  CHECK(cache_set_lines(c, 0)[cache_probe(c, 2 * LINE)].state == CACHE_LINE_VALID); /* fetched clean */
+  CHECK(cache_access(c, &w4, 11).outcome == CACHE_HIT && cache_miss_queue_len(c) == 0);
+  CHECK(cache_set_lines(c, 0)[cache_probe(c, 2 * LINE)].state == CACHE_LINE_MODIFIED);
+  CHECK(cache_access(c, &r5, 12).outcome == CACHE_MISS); /* evicts the dirty line: write-back, read */
+  CHECK(cache_miss_queue_len(c) == 2 && (cache_miss_head(c)->flags & MEM_F_WRITEBACK));
+  const CacheStats *s = cache_stats(c);
+  CHECK_EQ_U64(s->write_misses, 1);
+  CHECK_EQ_U64(s->write_hits, 2);
+  CHECK_EQ_U64(s->writebacks, 1);
+  cache_free(c);
+  /* three miss-queue slots, predicted as the access finds them */
+  c = make((Geo){4, 2, 8, 4, 4, 1, CACHE_WRITE_BACK_FETCH});
+  if (!c) return;
+  MemRequest a = rq(1, 1), b = rq(2, 2), w = wr(3, 3);
+  CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS && cache_access(c, &b, 1).outcome == CACHE_MISS);
+  CHECK_EQ_U64(cache_predict_fail(c, &w), CACHE_FAIL_MISS_QUEUE);
+  CacheResult r = cache_access(c, &w, 2);
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_MISS_QUEUE);
+  MemRequest wb = wr(1, 4); /* to a line on its way: the same three slots */
+  CHECK_EQ_U64(cache_predict_fail(c, &wb), CACHE_FAIL_MISS_QUEUE);
+  r = cache_access(c, &wb, 2);
+  CHECK(r.outcome == CACHE_RESFAIL && r.fail == CACHE_FAIL_MISS_QUEUE);
+  cache_miss_pop(c);
+  CHECK_EQ_U64(cache_predict_fail(c, &w), CACHE_FAIL_NONE);
+  CHECK(cache_access(c, &w, 3).outcome == CACHE_MISS && cache_miss_queue_len(c) == 3);
+  cache_free(c);
+}
+
 static void test_bypass_cg(void) {
   Cache *c = make((Geo){32, 4, 8, 4, 8, 1, CACHE_WRITE_EVICT});
   if (!c) return;
@@ -546,17 +606,21 @@ static void test_miss_split(void) {
 }
 
 static void test_predict_fail(void) {
-  const CacheWritePolicy wps[2] = {CACHE_WRITE_EVICT, CACHE_WRITE_BACK};
+  const CacheWritePolicy wps[3] = {CACHE_WRITE_EVICT, CACHE_WRITE_BACK, CACHE_WRITE_BACK_FETCH};
   uint64_t x = 12345, seen[CACHE_FAIL__COUNT] = {0};
-  for (int k = 0; k < 2; k++) {
-    Cache *c = make((Geo){.sets = 2, .ways = 2, .mshr = 2, .merge = 2, .missq = 2, .lat = 3, .wp = wps[k]});
+  for (int k = 0; k < 3; k++) {
+    const uint32_t missq = wps[k] == CACHE_WRITE_BACK_FETCH ? 3 : 2;
+    Cache *c = make((Geo){.sets = 2, .ways = 2, .mshr = 2, .merge = 2, .missq = missq, .lat = 3,
+                          .wp = wps[k]});
     if (!c) { CHECK(0); continue; }
     for (uint64_t t = 10; t < 40000; t += 2) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
       if ((x >> 20) % 4 == 0 && cache_miss_head(c)) { /* the next level answers one request */
         MemRequest m = *cache_miss_head(c);
         cache_miss_pop(c);
-        if (!(m.flags & MEM_F_WRITEBACK)) (void)cache_fill(c, &m, t);
+        /* write-backs and back_fetch's stores are DRAM writes: no reply */
+        if (!(m.flags & MEM_F_WRITEBACK) && !(m.is_write && wps[k] == CACHE_WRITE_BACK_FETCH))
+          (void)cache_fill(c, &m, t);
       }
       if ((x >> 24) % 5 == 0) pop_all(c, t, NULL, 0);
       MemRequest r = (x >> 28) % 3 == 0 ? wr((x >> 32) % 8, 0) : rq((x >> 32) % 8, 0);
@@ -569,8 +633,9 @@ static void test_predict_fail(void) {
         seen[pred]++;
       } else if (res.outcome == CACHE_RESFAIL) {
         /* unpredicted: a port conflict, or (write-back) a miss-queue slot short for
-         * the write-back of the dirty victim the policy picks */
-        CHECK(res.fail == CACHE_FAIL_PORT || (wps[k] == CACHE_WRITE_BACK && res.fail == CACHE_FAIL_MISS_QUEUE));
+         * the write-back of the dirty victim the policy picks (back, back_fetch) */
+        CHECK(res.fail == CACHE_FAIL_PORT ||
+              (wps[k] != CACHE_WRITE_EVICT && res.fail == CACHE_FAIL_MISS_QUEUE));
       }
     }
     cache_free(c);
@@ -596,6 +661,7 @@ int main(void) {
   TEST_RUN(test_write_evict);
   TEST_RUN(test_write_back);
   TEST_RUN(test_write_merge_into_reserved);
+  TEST_RUN(test_write_back_fetch);
   TEST_RUN(test_bypass_cg);
   TEST_RUN(test_fill_backpressure);
   TEST_RUN(test_slice_indexing);

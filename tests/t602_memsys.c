@@ -115,11 +115,9 @@ static void test_stream_bandwidth(void) {
   }
 }
 
-static void test_store_writeback(void) {
-  /* a 1-set-per-slice L2 makes stores to many lines evict dirty lines */
-  const char *sets[] = {"l2.size=6K", "l2.assoc=8"};
-  MemSys *ms = make("configs/gtx480.cfg", sets, 2);
-  if (!ms) return;
+/* 200 stores of 32 B to 200 lines through a 1-set-per-slice L2 (l2.size=6K); returns the
+ * stores acked. */
+static int store_lines(MemSys *ms) {
   int acks = 0, sent = 0;
   const MemRequest *out;
   for (uint64_t c = 0; c < 20000; c++) {
@@ -133,7 +131,15 @@ static void test_store_writeback(void) {
       if (cache_access(l1, &r, c).outcome != CACHE_RESFAIL) sent++;
     }
   }
-  CHECK(acks == 200);
+  return acks;
+}
+
+static void test_store_writeback(void) {
+  /* write-back without fetch: stores to many lines evict dirty lines */
+  const char *sets[] = {"l2.size=6K", "l2.assoc=8", "l2.write_policy=back"};
+  MemSys *ms = make("configs/gtx480.cfg", sets, 3);
+  if (!ms) return;
+  CHECK(store_lines(ms) == 200);
   CacheStats l2 = {0};
   DramStats dr = {0};
   for (uint32_t p = 0; p < memsys_partitions(ms); p++) {
@@ -146,6 +152,32 @@ static void test_store_writeback(void) {
   CHECK_EQ_U64(dr.reads, 0); /* write-allocate without fetch */
   CHECK(memsys_idle(ms));
   memsys_free(ms);
+  /* gtx480's back_fetch (GPGPU-Sim 3.2.2 'B' + 'W'): each store miss writes to DRAM and reads its
+   * line, which arrives clean: no write-backs */
+  ms = make("configs/gtx480.cfg", sets, 2);
+  if (!ms) return;
+  CHECK(store_lines(ms) == 200);
+  memset(&l2, 0, sizeof l2);
+  memset(&dr, 0, sizeof dr);
+  for (uint32_t p = 0; p < memsys_partitions(ms); p++) {
+    cache_stats_add(&l2, cache_stats(memsys_l2(ms, p)));
+    dram_stats_add(&dr, dram_stats(memsys_dram(ms, p)));
+  }
+  CHECK_EQ_U64(l2.write_misses, 200);
+  CHECK_EQ_U64(l2.writebacks, 0);
+  CHECK_EQ_U64(dr.writes, 200);
+  CHECK_EQ_U64(dr.reads, 200);
+  CHECK(memsys_idle(ms));
+  memsys_free(ms);
+  /* it needs three miss-queue slots: a smaller queue is refused by name */
+  Config *cfg = cfg_create();
+  CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);
+  CHECK(cfg_set(cfg, "l2.miss_queue=2") == 0);
+  char err[512] = "";
+  ms = memsys_create(cfg, NULL, err, sizeof err);
+  CHECK(!ms && strstr(err, "l2.miss_queue") && strstr(err, "back_fetch"));
+  if (ms) memsys_free(ms);
+  cfg_free(cfg);
 }
 
 /* SMs that stop taking replies back-pressure the whole path (L1 fill queues,

@@ -290,13 +290,26 @@ static inline bool cache_skips_lookup(const Cache *c, const MemRequest *req) {
   return req->access_class == MEM_CLASS_CG && c->p.bypass_cg && !req->is_write;
 }
 
+/* A store that goes down and fetches its line (write policy back_fetch). */
+static inline bool cache_write_fetches(const Cache *c, const MemRequest *req) {
+  return req->is_write && c->p.write_policy == CACHE_WRITE_BACK_FETCH;
+}
+
+/* Room for such a store: GPGPU-Sim 3.2.2's data_cache::wr_miss_wa asks for three miss-queue slots
+ * (`miss_queue_full(2)`: the store, the line's read, a dirty victim's write-back) whether the
+ * line is absent or on its way. */
+static inline bool cache_write_fetch_room(const Cache *c) { return reqq_space(&c->miss_q) >= 3; }
+
 /* Why a miss allocating in `set` cannot be accepted: no unreserved way, no free
  * MSHR (loads), no miss-queue slot (loads); NONE if it can. The order decides
  * which reason a request lacking several resources is counted under. */
 static inline CacheFailReason cache_alloc_fail(const Cache *c, uint32_t set, const MemRequest *req) {
+  const bool fetch = cache_write_fetches(c, req);
   if (c->nresv[set] == c->p.assoc) return CACHE_FAIL_NO_LINE;
-  if (!req->is_write && !c->mshr_nfree) return CACHE_FAIL_NO_MSHR; /* write-back stores allocate without fetching */
+  /* back: stores allocate without fetching, so without an MSHR */
+  if ((!req->is_write || fetch) && !c->mshr_nfree) return CACHE_FAIL_NO_MSHR;
   if (!req->is_write && reqq_full(&c->miss_q)) return CACHE_FAIL_MISS_QUEUE;
+  if (fetch && !cache_write_fetch_room(c)) return CACHE_FAIL_MISS_QUEUE;
   return CACHE_FAIL_NONE;
 }
 
@@ -497,7 +510,21 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
   }
   if (vst != CACHE_LINE_INVALID) cache_evict(c, set, victim, vst, req, CACHE_EVICT_REPLACE, now);
   if (c->lost_count) lost_take(c, req);
-  if (req->is_write) { /* write-back, write-allocate without fetch: the line is dirty at once */
+  if (req->is_write && c->p.write_policy == CACHE_WRITE_BACK_FETCH) {
+    /* the store goes down as it is and is acked here; the line's read has no requester and
+     * brings it clean (GPGPU-Sim 3.2.2 data_cache::wr_miss_wa: a write and a read request) */
+    cache_send_noalloc(c, req, now);
+    cache_ack_write(c, req, now);
+    uint16_t e = c->mshr_free[--c->mshr_nfree];
+    MshrEntry *me = &c->mshr[e];
+    me->line_addr = req->line_addr, me->set = set, me->way = victim, me->count = 0, me->has_write = 0;
+    MemRequest rd = *req;
+    rd.is_write = 0;
+    rd.flags &= (uint8_t)~MEM_F_WRITEBACK;
+    cache_miss_push(c, &rd, now)->req.mshr[c->p.level - 1] = e;
+    c->st.writes++, c->st.write_misses++;
+    cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
+  } else if (req->is_write) { /* write-back, write-allocate without fetch: the line is dirty at once */
     cache_install(c, set, victim, base + victim, req, CACHE_LINE_MODIFIED, 0, now);
     c->st.writes++, c->st.write_misses++;
     cache_ack_write(c, req, now);
@@ -527,6 +554,16 @@ static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
     e->has_write = 1, c->st.writes++, c->st.write_hits++;
   else
     c->st.reads++, c->st.read_merges++;
+  return cache_result(CACHE_MERGED);
+}
+
+/* A back_fetch store to a line on its way: it goes down and is acked here (3.2.2 sends it down
+ * and merges a read into the line's MSHR, which brings nobody a reply). */
+static CacheResult cache_store_down(Cache *c, const MemRequest *req, uint64_t now) {
+  if (!cache_write_fetch_room(c)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
+  cache_send_noalloc(c, req, now);
+  c->st.writes++, c->st.write_hits++;
+  cache_ack_write(c, req, now);
   return cache_result(CACHE_MERGED);
 }
 
@@ -575,8 +612,10 @@ static __attribute__((noinline)) CacheResult cache_access_other(Cache *c, const 
   CacheResult r;
   /* stores that go down unallocated: write-evict ones, and (local_back) a local store
    * that missed; a local store hit took the hit path */
-  if (req->is_write && c->p.write_policy != CACHE_WRITE_BACK)
+  if (req->is_write && c->p.write_policy != CACHE_WRITE_BACK && c->p.write_policy != CACHE_WRITE_BACK_FETCH)
     r = cache_store_evict(c, set, way, req, now);
+  else if (way >= 0 && cache_write_fetches(c, req)) /* RESERVED: the store goes down, the fetch stands */
+    r = cache_store_down(c, req, now);
   else if (way >= 0) /* RESERVED */
     r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
   else
@@ -636,12 +675,14 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
   int way = cache_lookup(c, req->line_addr, &set);
   if (way >= 0 && cache_skips_lookup(c, req)) way = -1;
   const uint8_t *ws = cache_set_states(c, set);
-  if (req->is_write && c->p.write_policy != CACHE_WRITE_BACK) {
+  if (req->is_write && c->p.write_policy != CACHE_WRITE_BACK && c->p.write_policy != CACHE_WRITE_BACK_FETCH) {
     bool hit = way >= 0 && ws[way] != CACHE_LINE_RESERVED;
     if (hit && !cache_store_evicts(c, req)) return CACHE_FAIL_NONE; /* a local store hit (local_back) */
     return reqq_space(&c->miss_q) < 1u + (hit && ws[way] == CACHE_LINE_MODIFIED) ? CACHE_FAIL_MISS_QUEUE
                                                                                   : CACHE_FAIL_NONE;
   }
+  if (way >= 0 && ws[way] == CACHE_LINE_RESERVED && cache_write_fetches(c, req))
+    return cache_write_fetch_room(c) ? CACHE_FAIL_NONE : CACHE_FAIL_MISS_QUEUE;
   if (way >= 0 && ws[way] == CACHE_LINE_RESERVED)
     return c->mshr[cache_set_ptr(c, set)[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
   if (way >= 0) return CACHE_FAIL_NONE;

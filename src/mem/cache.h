@@ -48,6 +48,10 @@ typedef enum CacheWritePolicy {
   CACHE_WRITE_LOCAL_BACK, /* GPGPU-Sim 3.2.2's 'L' (Fermi L1D): global stores as EVICT; a local store
                            * (MEM_F_LOCAL) that hits marks the line dirty and is acked here, one that
                            * misses goes down unallocated; dirty lines written back on eviction */
+  CACHE_WRITE_BACK_FETCH, /* GPGPU-Sim 3.x's 'B' with write allocation 'W' (its GTX480 L2): a store hit
+                           * marks the line dirty; a store miss goes down (a DRAM write) and the line
+                           * is fetched (a read without a requester), arriving clean; a store to a
+                           * line on its way goes down too; dirty lines written back on eviction */
 } CacheWritePolicy;
 
 /* Set index of a line: linear (line number mod sets, GPGPU-Sim 3.x as the

@@ -54,9 +54,10 @@ const CfgParam cache_params[] = {
     {.key = "write_policy",
      .type = CFG_ENUM,
      .def = "evict",
-     .choices = "evict|back|local_back",
+     .choices = "evict|back|local_back|back_fetch",
      .desc = "evict: no write-allocate, store hit invalidates; back: write-back, write-allocate; "
-             "local_back: GPGPU-Sim's 'L', global stores evict, local store hits stay dirty (written back)"},
+             "local_back: GPGPU-Sim's 'L', global stores evict, local store hits stay dirty (written back); "
+             "back_fetch: GPGPU-Sim 3.x's 'B' + 'W', a store miss goes down and fetches its line"},
     {.key = "set_index",
      .type = CFG_ENUM,
      .def = "linear",
@@ -85,6 +86,7 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
   const char *wp = cfg_str_in(cfg, prefix, "write_policy");
   p->write_policy = !strcmp(wp, "back")         ? CACHE_WRITE_BACK
                     : !strcmp(wp, "local_back") ? CACHE_WRITE_LOCAL_BACK
+                    : !strcmp(wp, "back_fetch") ? CACHE_WRITE_BACK_FETCH
                                                 : CACHE_WRITE_EVICT;
   p->set_index = !strcmp(cfg_str_in(cfg, prefix, "set_index"), "fermi") ? CACHE_INDEX_FERMI : CACHE_INDEX_LINEAR;
   p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
@@ -97,6 +99,12 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
     if (!is_pow2(p->line_size)) return cfg_errorf(cfg, key, err, errlen, "%u is not a power of 2", p->line_size);
     return cfg_errorf(cfg, key, err, errlen, "%u bytes is not a whole number of sets of %u ways x %u B",
                       p->size, p->assoc, p->line_size);
+  }
+  if (p->write_policy == CACHE_WRITE_BACK_FETCH && p->miss_queue < 3) {
+    snprintf(key, sizeof key, "%s.miss_queue", prefix);
+    return cfg_errorf(cfg, key, err, errlen,
+                      "%u entries: write_policy back_fetch needs 3 (a store, its line's read, a write-back)",
+                      p->miss_queue);
   }
   const uint32_t sets = g.sets;
   snprintf(key, sizeof key, "%s.set_index", prefix);
