@@ -105,8 +105,8 @@ static void obs_annotate(void *st, const WarpView *v, SchedMemAnnot *m) {
 }
 static void obs_stats(void *st, PolicyStats *out) {
   const Obs *o = st;
-  policy_stat_u64(out, "events", o->events);
-  policy_stat_f64(out, "sm_id", (double)o->sm, PSTAT_MAX);
+  policy_stat_u64(out, "events", "events", "events the probe observed", o->events);
+  policy_stat_f64(out, "sm_id", "", "the probe's SM", (double)o->sm, PSTAT_MAX);
 }
 static const SmObserver obs_policy = {.name = "t303-rec", .init = obs_init, .free = obs_free, .on_event = obs_event,
                                       .on_issue = obs_issue, .annotate = obs_annotate, .stats = obs_stats};

@@ -232,19 +232,27 @@ static PolicyStat *stat_slot(PolicyStats *s, const char *name, PolicyStatAgg agg
   return p;
 }
 
-void policy_stat_u64(PolicyStats *s, const char *name, uint64_t v) {
+/* The unit and description of a statistic: the first instance's (policy_stat_describe may
+ * replace them). */
+static void stat_declare(PolicyStat *p, const char *unit, const char *desc) {
+  if (!p->unit) p->unit = unit;
+  if (!p->desc) p->desc = desc;
+}
+
+void policy_stat_u64(PolicyStats *s, const char *name, const char *unit, const char *desc, uint64_t v) {
   PolicyStat *p = stat_slot(s, name, PSTAT_SUM, true);
-  if (p) p->u[s->ninst - 1] = v, p->v[s->ninst - 1] = (double)v;
+  if (p) p->u[s->ninst - 1] = v, p->v[s->ninst - 1] = (double)v, stat_declare(p, unit, desc);
 }
 
-void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg agg) {
+void policy_stat_f64(PolicyStats *s, const char *name, const char *unit, const char *desc, double v,
+                     PolicyStatAgg agg) {
   PolicyStat *p = stat_slot(s, name, agg, false);
-  if (p) p->v[s->ninst - 1] = v;
+  if (p) p->v[s->ninst - 1] = v, stat_declare(p, unit, desc);
 }
 
-void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t den) {
+void policy_stat_ratio(PolicyStats *s, const char *name, const char *desc, uint64_t num, uint64_t den) {
   PolicyStat *p = stat_slot(s, name, PSTAT_RATIO, false);
-  if (p) p->v[s->ninst - 1] = (double)num, p->u[s->ninst - 1] = den;
+  if (p) p->v[s->ninst - 1] = (double)num, p->u[s->ninst - 1] = den, stat_declare(p, "fraction", desc);
 }
 
 void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc) {

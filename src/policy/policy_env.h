@@ -95,18 +95,21 @@ typedef StatAgg PolicyStatAgg;
 
 typedef struct PolicyStats PolicyStats;
 /* Adds one statistic of this instance. `name` is a key ("vta_hits"): letters,
- * digits and '_' (units in the name: "_cycles", "_warp_insts"). The same
- * names in the same order on every instance. */
-void policy_stat_u64(PolicyStats *s, const char *name, uint64_t v);             /* a count: summed */
-void policy_stat_f64(PolicyStats *s, const char *name, double v, PolicyStatAgg agg); /* a rate, a mean */
-/* A ratio num/den combined as (sum of num) / (sum of den) over the instances
+ * digits and '_'. The same names in the same order on every instance. Every statistic
+ * states its unit ("cycles", "warp_insts", "requests") and a one-line description (string
+ * literals, kept: the text printer and `warpsim stats --schema` show them, core/stats.h);
+ * tests/cli/policy_stat_units.sh checks every registered policy's. */
+void policy_stat_u64(PolicyStats *s, const char *name, const char *unit, const char *desc,
+                     uint64_t v); /* a count: summed */
+void policy_stat_f64(PolicyStats *s, const char *name, const char *unit, const char *desc, double v,
+                     PolicyStatAgg agg); /* a rate, a mean */
+/* A ratio num/den (unit "fraction") combined as (sum of num) / (sum of den) over the instances
  * (a hit rate over all SMs' accesses, not the mean of per-SM rates); 0 when
  * every den is 0. Each instance's own ratio is its per_instance value. */
-void policy_stat_ratio(PolicyStats *s, const char *name, uint64_t num, uint64_t den);
+void policy_stat_ratio(PolicyStats *s, const char *name, const char *desc, uint64_t num, uint64_t den);
 
-/* Optional, after the statistic's first value: its unit ("cycles", "warp_insts", "fraction"),
- * better direction and one-line description (string literals, kept), for the text printer and
- * `warpsim stats --schema` (core/stats.h). */
+/* Optional, after the statistic's first value: its better direction (STAT_NEUTRAL unless
+ * told), with unit and description replacing the value call's (string literals, kept). */
 void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc);
 
 /* ---- timeline counter tracks (doc/timeline.md) ----

@@ -231,17 +231,23 @@ static void cacp_evict(void *state, const CacheEviction *ev) {
 static void cacp_stats(void *state, PolicyStats *out) {
   Cacp *c = state;
   if (!c->ship_only) {
-    policy_stat_u64(out, "critical_partition_fills", c->fills_crit);
-    policy_stat_u64(out, "noncritical_partition_fills", c->fills_noncrit);
-    policy_stat_u64(out, "partition_fallbacks", c->fallbacks);
-    policy_stat_u64(out, "hits_critical_requests", c->hits_crit_req);
-    policy_stat_u64(out, "hits_other_requests", c->hits_noncrit_req);
+    policy_stat_u64(out, "critical_partition_fills", "lines",
+                    "fills into the critical partition (lines of critical requests)", c->fills_crit);
+    policy_stat_u64(out, "noncritical_partition_fills", "lines", "fills into the non-critical partition",
+                    c->fills_noncrit);
+    policy_stat_u64(out, "partition_fallbacks", "lines",
+                    "fills that took the other partition's victim (their own all reserved)", c->fallbacks);
+    policy_stat_u64(out, "hits_critical_requests", "requests", "hits of requests annotated critical",
+                    c->hits_crit_req);
+    policy_stat_u64(out, "hits_other_requests", "requests", "hits of other requests", c->hits_noncrit_req);
   } else {
-    policy_stat_u64(out, "fills", c->fills_noncrit);
-    policy_stat_u64(out, "hits", c->hits_noncrit_req);
+    policy_stat_u64(out, "fills", "lines", "lines filled", c->fills_noncrit);
+    policy_stat_u64(out, "hits", "requests", "hits", c->hits_noncrit_req);
   }
-  policy_stat_u64(out, "evictions", c->evicts);
-  policy_stat_ratio(out, "zero_reuse_eviction_fraction", c->evict_zero_reuse, c->evicts);
+  policy_stat_u64(out, "evictions", "lines", "lines evicted", c->evicts);
+  policy_stat_ratio(out, "zero_reuse_eviction_fraction",
+                    "evicted lines never hit after their fill (the SHiP signature's training)",
+                    c->evict_zero_reuse, c->evicts);
 }
 
 const CachePolicy cache_policy_cacp = {

@@ -376,17 +376,21 @@ static void bypass_stats(void *state, PolicyStats *out) {
   for (int c = 0; c < 3; c++) {
     char name[48];
     snprintf(name, sizeof name, "loads_%s_cached", cls_name[c]);
-    policy_stat_u64(out, name, b->n_ld[c][0]);
+    policy_stat_u64(out, name, "warp_insts", "global loads of this class, cached or bypassed", b->n_ld[c][0]);
     snprintf(name, sizeof name, "loads_%s_bypassed", cls_name[c]);
-    policy_stat_u64(out, name, b->n_ld[c][1]);
+    policy_stat_u64(out, name, "warp_insts", "global loads of this class, cached or bypassed", b->n_ld[c][1]);
   }
-  policy_stat_u64(out, "bg_ctas", b->bg_ctas);
-  policy_stat_u64(out, "ba_ctas", b->ba_ctas);
-  policy_stat_u64(out, "sampling_periods", b->periods);
-  policy_stat_u64(out, "tb_bg_changes", b->tb_changes);
-  policy_stat_u64(out, "resfail_stall_cycles", b->stall_cycles);
+  policy_stat_u64(out, "bg_ctas", "ctas",
+                  "CTAs launched bypass-guarded (TB_bg: their loads follow the classes)", b->bg_ctas);
+  policy_stat_u64(out, "ba_ctas", "ctas", "CTAs launched bypass-allowed", b->ba_ctas);
+  policy_stat_u64(out, "sampling_periods", "periods", "sampling periods of the dynamic TB_bg search",
+                  b->periods);
+  policy_stat_u64(out, "tb_bg_changes", "events", "periods that changed TB_bg", b->tb_changes);
+  policy_stat_u64(out, "resfail_stall_cycles", "cycles",
+                  "cycles from an L1D reservation failure to its request's acceptance, summed", b->stall_cycles);
   const uint64_t n = b->bg_ctas + b->ba_ctas;
-  policy_stat_f64(out, "tb_bg_mean_at_launch", n ? (double)b->tb_sum / (double)n : 0.0, PSTAT_MEAN);
+  policy_stat_f64(out, "tb_bg_mean_at_launch", "ctas", "TB_bg at each CTA launch, mean over launches",
+                  n ? (double)b->tb_sum / (double)n : 0.0, PSTAT_MEAN);
 }
 
 /* Timeline counter tracks (doc/timeline.md): the TB_bg this SM follows and its bg CTAs now. */

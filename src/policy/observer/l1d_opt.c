@@ -116,15 +116,23 @@ static void opt_stats(void *state, PolicyStats *out) {
     tot_insts += sh->insts[i], tot_opt += sh->opt[i].misses, tot_lru += sh->lru[i].misses,
         tot_online += sh->s[i].misses;
   const uint32_t i = o->sm;
-  policy_stat_u64(out, "loads", sh->opt[i].loads);
-  policy_stat_u64(out, "online_misses", sh->s[i].misses);
-  policy_stat_u64(out, "lru_misses", sh->lru[i].misses);
-  policy_stat_u64(out, "opt_misses", sh->opt[i].misses);
-  policy_stat_u64(out, "failed", (uint64_t)sh->failed);
+  policy_stat_u64(out, "loads", "requests", "L1D load line requests replayed", sh->opt[i].loads);
+  policy_stat_u64(out, "online_misses", "requests",
+                  "the online L1D's allocating misses over the replayed stream", sh->s[i].misses);
+  policy_stat_u64(out, "lru_misses", "requests", "misses of an LRU replay of the stream", sh->lru[i].misses);
+  policy_stat_u64(out, "opt_misses", "requests", "misses of Belady's OPT replay of the stream",
+                  sh->opt[i].misses);
+  policy_stat_u64(out, "failed", "flag",
+                  "whether recording or replaying ran out of memory (1: the other counts are partial)",
+                  (uint64_t)sh->failed);
   /* GPU-wide rates (every SM reports the same value) */
-  policy_stat_f64(out, "online_mpki", opt_mpki(tot_online, tot_insts), PSTAT_MAX);
-  policy_stat_f64(out, "lru_mpki", opt_mpki(tot_lru, tot_insts), PSTAT_MAX);
-  policy_stat_f64(out, "opt_mpki", opt_mpki(tot_opt, tot_insts), PSTAT_MAX);
+  policy_stat_f64(out, "online_mpki", "misses/kinst",
+                  "online L1D misses per 1000 warp instructions of the GPU", opt_mpki(tot_online, tot_insts),
+                  PSTAT_MAX);
+  policy_stat_f64(out, "lru_mpki", "misses/kinst", "LRU replay misses per 1000 warp instructions of the GPU",
+                  opt_mpki(tot_lru, tot_insts), PSTAT_MAX);
+  policy_stat_f64(out, "opt_mpki", "misses/kinst", "OPT replay misses per 1000 warp instructions of the GPU",
+                  opt_mpki(tot_opt, tot_insts), PSTAT_MAX);
 }
 
 const SmObserver observer_l1d_opt = {.name = "l1d-opt", .shares_state = policy_shares_always,

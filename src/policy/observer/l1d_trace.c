@@ -113,7 +113,10 @@ static void trace_issue(void *state, const WarpView *v, const SchedIssue *is) {
   ((Trace *)state)->insts++;
 }
 
-static void trace_stats(void *state, PolicyStats *out) { policy_stat_u64(out, "traced_accesses", ((Trace *)state)->lines); }
+static void trace_stats(void *state, PolicyStats *out) {
+  policy_stat_u64(out, "traced_accesses", "requests", "L1D line requests written to the trace file",
+                  ((Trace *)state)->lines);
+}
 
 const SmObserver observer_l1d_trace = {.name = "l1d-trace", .params = trace_params, .init = trace_init,
                                        .free = trace_free, .on_event = trace_event, .l1_stream_events = true,

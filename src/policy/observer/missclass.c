@@ -82,20 +82,31 @@ static void missclass_issue(void *state, const WarpView *v, const SchedIssue *is
 static void missclass_stats(void *state, PolicyStats *out) {
   const MissClass *m = state;
   static const char *const names[VTA_MISS__COUNT] = {"other", "intra_warp", "inter_warp"};
+  static const char *const descs[VTA_MISS__COUNT] = {
+      "L1D load misses not in the warp's VTA (cold, invalidated, or lost beyond its memory)",
+      "L1D load misses on a line the warp's own request evicted (intra-warp contention)",
+      "L1D load misses on a line another warp's request evicted (inter-warp contention)"};
+  static const char *const mpki_descs[VTA_MISS__COUNT] = {
+      "misses_other per 1000 warp instructions of the GPU",
+      "misses_intra_warp per 1000 warp instructions of the GPU",
+      "misses_inter_warp per 1000 warp instructions of the GPU"};
   const double kinst = m->gpu && m->gpu->insts ? (double)m->gpu->insts / 1000.0 : 0.0;
   uint64_t all = 0;
   for (int k = 0; k < VTA_MISS__COUNT; k++) all += m->vf.found[k];
-  policy_stat_u64(out, "misses", all);
+  policy_stat_u64(out, "misses", "requests", "L1D load misses (lines reserved and sent down), all classes",
+                  all);
   for (int k = VTA_MISS__COUNT - 1; k >= 0; k--) {
     char name[48];
     snprintf(name, sizeof name, "misses_%s", names[k]);
-    policy_stat_u64(out, name, m->vf.found[k]);
+    policy_stat_u64(out, name, "requests", descs[k], m->vf.found[k]);
   }
-  policy_stat_f64(out, "mpki", kinst ? (double)all / kinst : 0.0, PSTAT_SUM);
+  policy_stat_f64(out, "mpki", "misses/kinst", "those misses per 1000 warp instructions of the GPU",
+                  kinst ? (double)all / kinst : 0.0, PSTAT_SUM);
   for (int k = VTA_MISS__COUNT - 1; k >= 0; k--) {
     char name[48];
     snprintf(name, sizeof name, "mpki_%s", names[k]);
-    policy_stat_f64(out, name, kinst ? (double)m->vf.found[k] / kinst : 0.0, PSTAT_SUM);
+    policy_stat_f64(out, name, "misses/kinst", mpki_descs[k], kinst ? (double)m->vf.found[k] / kinst : 0.0,
+                    PSTAT_SUM);
   }
 }
 

@@ -168,7 +168,9 @@ static void phase_event(void *state, const SchedEvent *ev) {
 
 static void phase_stats(void *state, PolicyStats *out) {
   const Phase *p = state;
-  policy_stat_u64(out, "phase_events", p ? p->events : 0);
+  policy_stat_u64(out, "phase_events", "events",
+                  "barrier arrivals, releases and retirements written to the phase record",
+                  p ? p->events : 0);
 }
 
 const SmObserver observer_phase_trace = {.name = "phase-trace", .shares_state = policy_shares_always,

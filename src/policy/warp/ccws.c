@@ -328,21 +328,32 @@ static uint32_t ccws_order(void *state, uint32_t sched, const WarpView *v, uint3
 static void ccws_stats(void *state, PolicyStats *out) {
   const Ccws *c = state;
   const uint64_t vta_hits = c->vf.found[VTA_MISS_INTRA] + c->vf.found[VTA_MISS_INTER];
-  policy_stat_u64(out, "vta_hits", vta_hits);
-  policy_stat_u64(out, "vta_probes", c->vf.probes);
-  policy_stat_u64(out, "vta_inserts", c->vf.inserts);
-  policy_stat_u64(out, "vta_store_invalidations", c->vf.store_invalidations);
-  policy_stat_u64(out, "score_raises", c->st_score_raises);
-  policy_stat_u64(out, "issued_warp_insts", c->st_insts);
-  policy_stat_f64(out, "vta_hits_per_kilo_inst",
+  policy_stat_u64(out, "vta_hits", "requests",
+                  "L1D misses found in the missing warp's victim tag array (lost locality)", vta_hits);
+  policy_stat_u64(out, "vta_probes", "requests",
+                  "L1D misses looked up in the missing warp's victim tag array", c->vf.probes);
+  policy_stat_u64(out, "vta_inserts", "lines",
+                  "L1D lines lost to a replacement, entered in their allocating warp's VTA", c->vf.inserts);
+  policy_stat_u64(out, "vta_store_invalidations", "entries",
+                  "VTA entries removed because a store wrote their line", c->vf.store_invalidations);
+  policy_stat_u64(out, "score_raises", "events", "VTA hits that changed the warp's lost-locality score",
+                  c->st_score_raises);
+  policy_stat_u64(out, "issued_warp_insts", "warp_insts", "warp instructions issued (the LLDS denominator)",
+                  c->st_insts);
+  policy_stat_f64(out, "vta_hits_per_kilo_inst", "hits/kinst",
+                  "VTA hits per 1000 issued warp instructions, mean over the SMs",
                   c->st_insts ? 1000.0 * (double)vta_hits / (double)c->st_insts : 0.0, PSTAT_MEAN);
-  policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
-  policy_stat_u64(out, "active_cycles", c->st_active_cycles);
-  policy_stat_f64(out, "allowed_warps_mean",
+  policy_stat_u64(out, "throttle_cycles", "cycles", "cycles in which the cutoff walk left some warp out",
+                  c->st_throttle_cycles);
+  policy_stat_u64(out, "active_cycles", "cycles", "cycles with a resident warp", c->st_active_cycles);
+  policy_stat_f64(out, "allowed_warps_mean", "warps",
+                  "warps the cutoff walk allowed to issue loads, mean over active cycles",
                   c->st_active_cycles ? (double)c->st_allowed_sum / (double)c->st_active_cycles : 0.0,
                   PSTAT_MEAN);
-  policy_stat_f64(out, "allowed_warps_max", c->st_allowed_max, PSTAT_MAX);
-  policy_stat_f64(out, "excluded_warps_max", c->st_excluded_max, PSTAT_MAX);
+  policy_stat_f64(out, "allowed_warps_max", "warps", "most warps the cutoff walk allowed at once",
+                  c->st_allowed_max, PSTAT_MAX);
+  policy_stat_f64(out, "excluded_warps_max", "warps", "most warps the cutoff walk excluded at once",
+                  c->st_excluded_max, PSTAT_MAX);
 }
 
 /* Timeline counter tracks (doc/timeline.md): the warps allowed to load, and the valid warps'

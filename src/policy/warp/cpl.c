@@ -413,39 +413,66 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
 
 /* Fig. 3's statistics (reported when reuse_history is on). */
 static void cpl_reuse_stats(const Cpl *c, PolicyStats *out) {
-  policy_stat_u64(out, "crit_rerefs", c->crit_reref);
-  policy_stat_ratio(out, "crit_reref_evicted", c->crit_reref_miss, c->crit_reref);
-  policy_stat_ratio(out, "reref_evicted", c->reref_miss, c->reref);
+  policy_stat_u64(out, "crit_rerefs", "requests",
+                  "L1D requests of a warp predicted critical to a line it requested before", c->crit_reref);
+  policy_stat_ratio(out, "crit_reref_evicted",
+                    "critical re-references that missed (the line was evicted in between)",
+                    c->crit_reref_miss, c->crit_reref);
+  policy_stat_ratio(out, "reref_evicted",
+                    "re-references of every warp that missed (the line was evicted in between)",
+                    c->reref_miss, c->reref);
   static const char *const bins[CPL_REUSE_BINS] = {"0_15", "16_63", "64_255", "256_1k", "1k_4k", "4k_16k", "16k_64k", "64k_up"};
   for (int b = 0; b < CPL_REUSE_BINS; b++) {
     char name[48];
     snprintf(name, sizeof name, "crit_reref_dist_%s", bins[b]);
-    policy_stat_u64(out, name, c->reuse_hist[b]);
+    policy_stat_u64(out, name, "requests",
+                    "critical re-references by reuse distance (SM L1D requests in between), all or evicted",
+                    c->reuse_hist[b]);
     snprintf(name, sizeof name, "crit_reref_evicted_dist_%s", bins[b]);
-    policy_stat_u64(out, name, c->reuse_miss_hist[b]);
+    policy_stat_u64(out, name, "requests",
+                    "critical re-references by reuse distance (SM L1D requests in between), all or evicted",
+                    c->reuse_miss_hist[b]);
   }
 }
 
 void cpl_stats(const Cpl *c, PolicyStats *out) {
-  policy_stat_ratio(out, "cpl_accuracy", c->acc_slow, c->acc_samples);
-  policy_stat_u64(out, "cpl_accuracy_samples", c->acc_samples);
-  policy_stat_u64(out, "cpl_ctas_scored", c->ctas_scored);
-  policy_stat_u64(out, "critical_mem_insts", c->crit_requests);
-  policy_stat_ratio(out, "crit_l1d_hit_rate", c->crit_hits, c->crit_accesses);
-  policy_stat_u64(out, "crit_l1d_accesses", c->crit_accesses);
-  policy_stat_u64(out, "l1d_accesses", c->all_accesses);
-  policy_stat_u64(out, "crit_lines_filled", c->crit_fills);
-  policy_stat_u64(out, "crit_lines_evicted", c->crit_evicted);
-  policy_stat_ratio(out, "crit_zero_reuse_fraction", c->crit_zero_reuse, c->crit_evicted);
-  policy_stat_u64(out, "crit_lines_untracked", c->untracked);
+  policy_stat_ratio(out, "cpl_accuracy",
+                    "samples in which the CTA's last-finishing warp ranked in the upper half by nCrit",
+                    c->acc_slow, c->acc_samples);
+  policy_stat_u64(out, "cpl_accuracy_samples", "samples",
+                  "criticality samples taken (every observer.cpl.sample_period cycles)", c->acc_samples);
+  policy_stat_u64(out, "cpl_ctas_scored", "ctas", "CTAs whose criticality prediction was scored",
+                  c->ctas_scored);
+  policy_stat_u64(out, "critical_mem_insts", "warp_insts", "memory instructions annotated critical",
+                  c->crit_requests);
+  policy_stat_ratio(out, "crit_l1d_hit_rate", "L1D hits of the requests of warps predicted critical",
+                    c->crit_hits, c->crit_accesses);
+  policy_stat_u64(out, "crit_l1d_accesses", "requests", "L1D requests of warps predicted critical",
+                  c->crit_accesses);
+  policy_stat_u64(out, "l1d_accesses", "requests", "L1D requests of every warp", c->all_accesses);
+  policy_stat_u64(out, "crit_lines_filled", "lines", "L1D lines filled for a warp predicted critical",
+                  c->crit_fills);
+  policy_stat_u64(out, "crit_lines_evicted", "lines", "such lines evicted", c->crit_evicted);
+  policy_stat_ratio(out, "crit_zero_reuse_fraction", "evicted critical lines never hit after their fill",
+                    c->crit_zero_reuse, c->crit_evicted);
+  policy_stat_u64(out, "crit_lines_untracked", "lines", "critical lines the tracking table could not hold",
+                  c->untracked);
   /* Fig. 2b */
-  policy_stat_ratio(out, "insn_disparity", c->insn_disp_sum_e6, c->insn_ctas * 1000000u);
-  policy_stat_f64(out, "insn_disparity_max", (double)c->insn_disp_max_e6 / 1e6, PSTAT_MAX);
+  policy_stat_ratio(out, "insn_disparity",
+                    "per CTA, (most - fewest) / most warp instructions of its warps: mean over CTAs",
+                    c->insn_disp_sum_e6, c->insn_ctas * 1000000u);
+  policy_stat_f64(out, "insn_disparity_max", "fraction", "the largest per-CTA instruction disparity",
+                  (double)c->insn_disp_max_e6 / 1e6, PSTAT_MAX);
   if (c->hist) cpl_reuse_stats(c, out); /* Fig. 3 */
   /* Fig. 4 */
-  policy_stat_ratio(out, "crit_sched_wait", c->crit_wait, c->crit_time);
-  policy_stat_ratio(out, "crit_sched_wait_of_stall", c->crit_wait, c->crit_stall);
-  policy_stat_ratio(out, "sched_wait", c->all_wait, c->all_time);
+  policy_stat_ratio(out, "crit_sched_wait",
+                    "cycles CTAs' last warps were ready while their scheduler issued another, over their "
+                    "time", c->crit_wait, c->crit_time);
+  policy_stat_ratio(out, "crit_sched_wait_of_stall",
+                    "the same cycles over those warps' stall cycles (nStall)", c->crit_wait, c->crit_stall);
+  policy_stat_ratio(out, "sched_wait",
+                    "cycles every warp was ready while its scheduler issued another, over its time",
+                    c->all_wait, c->all_time);
 }
 
 bool cpl_shares_state(const Cpl *c) { return c->series_path != NULL; }

@@ -419,29 +419,48 @@ static uint32_t iwarp_order(void *state, uint32_t sched, const WarpView *v, uint
 
 static void iwarp_stats(void *state, PolicyStats *out) {
   const Iwarp *c = state;
-  policy_stat_u64(out, "vta_probes", c->vf.probes);
-  policy_stat_u64(out, "vta_hits", c->vf.found[VTA_MISS_INTRA] + c->vf.found[VTA_MISS_INTER]);
-  policy_stat_u64(out, "vta_hits_intra_warp", c->vf.found[VTA_MISS_INTRA]);
-  policy_stat_u64(out, "vta_hits_inter_warp", c->vf.found[VTA_MISS_INTER]);
-  policy_stat_u64(out, "vta_hits_interferer_gone", c->st_unknown);
-  policy_stat_u64(out, "vta_inserts", c->vf.inserts);
-  policy_stat_u64(out, "vta_store_invalidations", c->vf.store_invalidations);
-  policy_stat_u64(out, "throttle_events", c->st_events);
-  policy_stat_u64(out, "throttle_refreshes", c->st_refreshes);
-  policy_stat_u64(out, "cap_refusals", c->st_cap_refusals);
-  policy_stat_u64(out, "releases_timeout", c->st_rel_timeout);
-  policy_stat_u64(out, "releases_low_cutoff", c->st_rel_low);
-  policy_stat_u64(out, "epochs", c->st_epochs);
-  policy_stat_u64(out, "epoch_victims_over_high_cutoff", c->st_irs_high);
-  policy_stat_u64(out, "releases_victim_exit", c->st_rel_victim_exit);
-  policy_stat_u64(out, "releases_own_exit", c->st_rel_self_exit);
-  policy_stat_u64(out, "throttle_cycles", c->st_throttle_cycles);
-  policy_stat_u64(out, "throttled_warp_cycles", c->st_throttled_warp_cycles);
-  policy_stat_u64(out, "active_cycles", c->st_active_cycles);
-  policy_stat_f64(out, "throttled_warps_mean",
+  policy_stat_u64(out, "vta_probes", "requests",
+                  "L1D misses looked up in the missing warp's victim tag array", c->vf.probes);
+  policy_stat_u64(out, "vta_hits", "requests", "L1D misses found in the missing warp's VTA (intra + inter)",
+                  c->vf.found[VTA_MISS_INTRA] + c->vf.found[VTA_MISS_INTER]);
+  policy_stat_u64(out, "vta_hits_intra_warp", "requests", "VTA hits on a line the warp's own request evicted",
+                  c->vf.found[VTA_MISS_INTRA]);
+  policy_stat_u64(out, "vta_hits_inter_warp", "requests",
+                  "VTA hits on a line another (or an unknown) warp evicted", c->vf.found[VTA_MISS_INTER]);
+  policy_stat_u64(out, "vta_hits_interferer_gone", "requests",
+                  "inter-warp VTA hits whose interferer had exited: nobody to throttle", c->st_unknown);
+  policy_stat_u64(out, "vta_inserts", "lines",
+                  "L1D lines lost to a replacement, entered in their allocating warp's VTA", c->vf.inserts);
+  policy_stat_u64(out, "vta_store_invalidations", "entries",
+                  "VTA entries removed because a store wrote their line", c->vf.store_invalidations);
+  policy_stat_u64(out, "throttle_events", "events", "interferers throttled by an inter-warp VTA hit",
+                  c->st_events);
+  policy_stat_u64(out, "throttle_refreshes", "events",
+                  "inter-warp VTA hits that extended a throttled interferer's release", c->st_refreshes);
+  policy_stat_u64(out, "cap_refusals", "events",
+                  "throttles refused because the throttled-warp cap was reached", c->st_cap_refusals);
+  policy_stat_u64(out, "releases_timeout", "events",
+                  "throttled warps released after release_cycles without a victim's hit", c->st_rel_timeout);
+  policy_stat_u64(out, "releases_low_cutoff", "events",
+                  "throttled warps released when the victim's score fell below the low cutoff",
+                  c->st_rel_low);
+  policy_stat_u64(out, "epochs", "epochs", "scoring epochs ended (ciao reading)", c->st_epochs);
+  policy_stat_u64(out, "epoch_victims_over_high_cutoff", "warps",
+                  "victims whose epoch score exceeded the high cutoff", c->st_irs_high);
+  policy_stat_u64(out, "releases_victim_exit", "events",
+                  "throttled warps released because their victim exited", c->st_rel_victim_exit);
+  policy_stat_u64(out, "releases_own_exit", "events", "throttled warps that exited while throttled",
+                  c->st_rel_self_exit);
+  policy_stat_u64(out, "throttle_cycles", "cycles", "cycles with at least one throttled warp",
+                  c->st_throttle_cycles);
+  policy_stat_u64(out, "throttled_warp_cycles", "warp_cycles", "warp-cycles spent throttled",
+                  c->st_throttled_warp_cycles);
+  policy_stat_u64(out, "active_cycles", "cycles", "cycles with a resident warp", c->st_active_cycles);
+  policy_stat_f64(out, "throttled_warps_mean", "warps", "throttled warps, mean over active cycles",
                   c->st_active_cycles ? (double)c->st_throttled_warp_cycles / (double)c->st_active_cycles : 0.0,
                   PSTAT_MEAN);
-  policy_stat_f64(out, "throttled_warps_max", c->st_throttled_max, PSTAT_MAX);
+  policy_stat_f64(out, "throttled_warps_max", "warps", "most warps throttled at once", c->st_throttled_max,
+                  PSTAT_MAX);
   /* warps throttled over time: the mean over each window, summed over the
    * SMs (the GPU's throttled warps); windows after the last used are left out */
   int last = -1;
@@ -450,7 +469,9 @@ static void iwarp_stats(void *state, PolicyStats *out) {
   for (int k = 0; k <= last; k++) {
     char name[48];
     snprintf(name, sizeof name, "throttled_warps_window%02d", k);
-    policy_stat_f64(out, name, (double)c->st_window[k] / (double)c->sample, PSTAT_SUM);
+    policy_stat_f64(out, name, "warps",
+                    "throttled warps in this window of sample_cycles, mean over its cycles (summed over SMs)",
+                    (double)c->st_window[k] / (double)c->sample, PSTAT_SUM);
   }
 }
 

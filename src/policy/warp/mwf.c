@@ -218,9 +218,12 @@ static uint32_t mwf_fetch(void *state, const WarpView *v, const uint32_t *elig, 
 
 static void mwf_stats(void *state, PolicyStats *out) {
   Mwf *m = state;
-  policy_stat_u64(out, "wpt_arrivals", m->arrivals);
-  policy_stat_u64(out, "wpt_releases", m->releases);
-  policy_stat_u64(out, "issues_while_waiting", m->prio_issues);
+  policy_stat_u64(out, "wpt_arrivals", "arrivals",
+                  "warp arrivals at a barrier recorded in the warp-phase table", m->arrivals);
+  policy_stat_u64(out, "wpt_releases", "releases",
+                  "barrier releases (the CTA's waiting warps leave the table)", m->releases);
+  policy_stat_u64(out, "issues_while_waiting", "warp_insts",
+                  "instructions issued while some warp of the SM waited at a barrier", m->prio_issues);
 }
 
 /* Timeline counter tracks (doc/timeline.md): the CTAs with warps waiting at a barrier, and the

@@ -119,8 +119,8 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
 }
 
 static void tl_stats(void *state, PolicyStats *out) {
-  policy_stat_u64(out, "group_switches", ((const TwoLevel *)state)->switches);
-  policy_stat_describe(out, "group_switches", "switches", STAT_NEUTRAL, "times the active fetch group changed");
+  policy_stat_u64(out, "group_switches", "switches", "times the active fetch group changed",
+                  ((const TwoLevel *)state)->switches);
 }
 
 const WarpSchedPolicy warp_policy_twolevel = {
