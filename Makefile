@@ -24,7 +24,7 @@ BENCH_PTX := $(sort $(foreach b,$(BENCH_DIRS),$(wildcard bench/$(b)/*.ptx)))
 TEST_SRC  := $(sort $(wildcard tests/t[0-9]*.c))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 
-.PHONY: all rel asan test check bench ptx run clean format suite suite-timing fuzz fuzz-build hwcheck install cudart FORCE
+.PHONY: all rel asan test check bench ptx run clean format format-check suite suite-timing fuzz fuzz-build hwcheck install cudart FORCE
 # `make` alone builds the simulator (the first rule is the default goal).
 all: rel
 FORCE:
@@ -180,8 +180,14 @@ fuzz-build:
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) WARPSIM_FUZZ_BIN=$(BUILD)/fuzz tests/fuzz/run.sh
 
+# clang-format (.clang-format): `make format` rewrites the C sources and headers, `make format-check`
+# (run by make test through tests/cli/format.sh) fails on a file it would change.
+FORMAT_SRC := $(LIB_SRC) $(CLI_SRC) $(CUDART_SRC) $(BENCH_SRC) $(TEST_SRC) \
+              $(sort $(wildcard src/*/*.h src/*/*/*.h bench/common/*.h tests/common/*.h))
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(CUDART_SRC) $(BENCH_SRC) $(TEST_SRC)
+	clang-format -i $(FORMAT_SRC)
+format-check:
+	@clang-format --dry-run -Werror $(FORMAT_SRC)
 
 clean:
 	rm -rf build

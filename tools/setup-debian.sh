@@ -2,7 +2,8 @@
 # Installs what warpsim needs on a fresh Debian 12 machine: build tools; Python 3 (the
 # experiment workflow behind `warpsim sweep` / `warpsim report`, stdlib only); gnuplot for the
 # report's figures (PNG and SVG); GNU parallel (cluster run lists, and their test); clang with
-# its libFuzzer runtime (the parsers' fuzz targets, run by `make test`); chromium (the timeline
+# its libFuzzer runtime (the parsers' fuzz targets, run by `make test`) and clang-format (the
+# sources' layout, checked by `make test`); chromium (the timeline
 # viewer's test renders tools/timeline_viewer.html headless: tests/cli/timeline_viewer.sh); libzstd1
 # (the CUDA runtime library decompresses nvcc 13's fat-binary PTX with it, opened at run time). Safe to
 # run again: installs only what is missing. Needs root (or sudo) only when something is.
@@ -14,6 +15,7 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 parallel --version 2>/dev/null | grep -q 'GNU parallel' || need+=(parallel)
 command -v clang >/dev/null 2>&1 || need+=(clang)
+command -v clang-format >/dev/null 2>&1 || need+=(clang-format)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 ldconfig -p 2>/dev/null | grep -q 'libzstd.so.1 ' || need+=(libzstd1)
 # libFuzzer's runtime: a separate package from Debian 12 on (libclang-rt-<N>-dev)
