@@ -174,7 +174,7 @@ static void test_store_writeback(void) {
   CHECK(cfg_load_file(cfg, "configs/gtx480.cfg") == 0);
   CHECK(cfg_set(cfg, "l2.miss_queue=2") == 0);
   char err[512] = "";
-  ms = memsys_create(cfg, NULL, err, sizeof err);
+  ms = sim_memsys_create(cfg, NULL, err, sizeof err);
   CHECK(!ms && strstr(err, "l2.miss_queue") && strstr(err, "back_fetch"));
   if (ms) memsys_free(ms);
   cfg_free(cfg);
