@@ -203,25 +203,26 @@ static void check_per_inst(const char *const *sets, const char *body, const char
 #define ADD_INDEP "  add.s32 %%q%u, %%r1, 1; // %u\n"
 
 /* The units' own latencies, without the operand collector stage
- * (sm.reg_banks=0; with it, 2 more cycles per dependent instruction: t206). */
-static const char *const no_oc[] = {"sm.reg_banks=0", NULL};
+ * (sm.reg_banks=0; with it, 2 more cycles per dependent instruction: t206), so with the
+ * memory path that needs no collector stage (sm.mem_issue = unit; the presets' collector refuses 0). */
+static const char *const no_oc[] = {"sm.reg_banks=0", "sm.mem_issue=unit", NULL};
 
 static void test_alu_chain(void) {
   check_per_inst(no_oc, ADD_CHAIN, ADD_USE, 4, "int add chain (unit.int_add.latency = 4)");
-  const char *lat7[] = {"unit.int_add.latency=7", "sm.reg_banks=0", NULL};
+  const char *lat7[] = {"unit.int_add.latency=7", "sm.reg_banks=0", "sm.mem_issue=unit", NULL};
   check_per_inst(lat7, ADD_CHAIN, ADD_USE, 7, "int add chain, latency 7");
 }
 
 static void test_sfu_chain(void) {
   check_per_inst(no_oc, SFU_CHAIN, F_USE, 39, "ex2 chain (unit.sfu.latency = 39)");
-  const char *lat20[] = {"unit.sfu.latency=20", "sm.reg_banks=0", NULL};
+  const char *lat20[] = {"unit.sfu.latency=20", "sm.reg_banks=0", "sm.mem_issue=unit", NULL};
   check_per_inst(lat20, SFU_CHAIN, F_USE, 20, "ex2 chain, latency 20");
 }
 
 static void test_sfu_initiation_interval(void) {
   /* independent SFU instructions: one SFU unit accepts one every unit.sfu.ii = 4 cycles */
   check_per_inst(no_oc, SFU_INDEP, F_USE, 4, "independent sin (unit.sfu.ii = 4)");
-  const char *ii6[] = {"unit.sfu.ii=6", "sm.reg_banks=0", NULL};
+  const char *ii6[] = {"unit.sfu.ii=6", "sm.reg_banks=0", "sm.mem_issue=unit", NULL};
   check_per_inst(ii6, SFU_INDEP, F_USE, 6, "independent sin, ii 6");
 }
 

@@ -3,7 +3,8 @@
  * one-cycle offset (the LD/ST unit sends a request to the L1D in the cycle
  * after issue; the reply releases the register in the cycle it arrives, when
  * the dependent load can issue) and, with the operand collector, one more
- * (the address register's read), also after the latencies are changed; the
+ * (the address register's read), two more again on GPGPU-Sim 3.2.2's memory
+ * collector path (the presets' sm.mem_issue), also after the latencies are changed; the
  * streaming kernels (bench/stream) reach >= 85% of the configured DRAM
  * bandwidth; both pass their checks in functional mode. */
 #include <stdlib.h>
@@ -43,6 +44,12 @@ static void check_pchase(const char *const *sets) {
    * later than without: one more cycle per load (and per level below) */
   const uint64_t oc = cfg_int(t.cfg, "sm.reg_banks") > 0;
   l1 += (double)oc, l2 += (double)oc, dram += (double)oc, rowmiss += (double)oc;
+  /* on the memory collector path (sm.mem_issue = collector) a load issued at t enters
+   * ID_OC_MEM, a memory collector unit takes it at t + 1 and reads its address at t + 2, it
+   * moves into OC_EX_MEM at t + 3 and into the idle unit after that cycle's unit step, and
+   * sends its request at t + 4: two cycles after the calendar path's t + 2 */
+  const uint64_t mc = strcmp(cfg_str(t.cfg, "sm.mem_issue"), "collector") == 0 ? 2 : 0;
+  l1 += (double)mc, l2 += (double)mc, dram += (double)mc, rowmiss += (double)mc;
   fprintf(stderr, "pchase per load: l1 %.3f l2 %.3f dram %.3f dram_rowmiss %.3f (configured %g %g %g %.1f)\n",
           res.per_load[PCHASE_L1], res.per_load[PCHASE_L2], res.per_load[PCHASE_DRAM], res.per_load[PCHASE_DRAM_ROWMISS], l1,
           l2, dram, rowmiss);

@@ -23,9 +23,12 @@ TEST_GLOBALS;
 #define F_USE "add.f32 %f0, %f1, 0f00000000;"
 #define LD_INDEP "  ld.global.u32 %%q%u, [%%rd4+16]; // %u\n"
 
-/* without the operand collector stage (t206 covers it): issue alone */
-static const char *const one[] = {"sm.max_insn_issue_per_warp=1", "sm.reg_banks=0", NULL};
-static const char *const two[] = {"sm.max_insn_issue_per_warp=2", "sm.reg_banks=0", NULL};
+/* without the operand collector stage (t206 covers it): issue alone; the memory instructions
+ * issue only to a free LD/ST unit (sm.mem_issue = unit: the presets' collector path needs the stage) */
+static const char *const one[] = {"sm.max_insn_issue_per_warp=1", "sm.reg_banks=0", "sm.mem_issue=unit",
+                                  NULL};
+static const char *const two[] = {"sm.max_insn_issue_per_warp=2", "sm.reg_banks=0", "sm.mem_issue=unit",
+                                  NULL};
 
 /* Independent adds: one per cycle, the I-buffer refilled when empty (2 every
  * 3 cycles: fetch at t, decoded t+1, issued t+1 and t+2, the next fetch at

@@ -8,7 +8,8 @@
  * share a bank go at one read per cycle (2 cycles each) where sources in two
  * banks keep the issue rate; with one bank every read conflicts. Skipping
  * idle cycles stays exact with the collector (and dual issue) on; 0 banks
- * turns it off. */
+ * turns it off (with sm.mem_issue = unit: the presets' memory collector path needs
+ * the stage). */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -27,7 +28,7 @@ TEST_GLOBALS;
 /* A dependent chain: issue at t, the source read at t+1, dispatch at t+2,
  * the result 4 cycles later: 6 cycles per add (4 without the stage). */
 static void test_chain_pays_the_stage(void) {
-  const char *off[] = {"sm.reg_banks=0", NULL}, *on[] = {"sm.reg_banks=16", NULL};
+  const char *off[] = {"sm.reg_banks=0", "sm.mem_issue=unit", NULL}, *on[] = {"sm.reg_banks=16", NULL};
   CHECK_EQ_U64(test_cycles_per_64(off, ADD_CHAIN, ADD_USE), 64 * 4);
   CHECK_EQ_U64(test_cycles_per_64(on, ADD_CHAIN, ADD_USE), 64 * 6);
 }
@@ -37,7 +38,8 @@ static void test_chain_pays_the_stage(void) {
  * rows 1 and 3 share a bank, which serves one read per cycle: 2 cycles per
  * add. The same register read twice conflicts with itself; 1 bank: always. */
 static void test_bank_conflicts(void) {
-  const char *b2[] = {"sm.reg_banks=2", NULL}, *b1[] = {"sm.reg_banks=1", NULL}, *off[] = {"sm.reg_banks=0", NULL};
+  const char *b2[] = {"sm.reg_banks=2", NULL}, *b1[] = {"sm.reg_banks=1", NULL},
+             *off[] = {"sm.reg_banks=0", "sm.mem_issue=unit", NULL};
   uint64_t none = test_cycles_per_64(off, ADD_TWO_BANKS, ADD_USE), two = test_cycles_per_64(b2, ADD_TWO_BANKS, ADD_USE),
            same = test_cycles_per_64(b2, ADD_ONE_BANK, ADD_USE), self = test_cycles_per_64(b2, ADD_SAME_REG, ADD_USE),
            one = test_cycles_per_64(b1, ADD_TWO_BANKS, ADD_USE);
@@ -54,7 +56,7 @@ static void test_bank_conflicts(void) {
 /* The statistics: register reads and those that waited for their bank; none without the stage. */
 static void test_stats(void) {
   const char *names[] = {"vecadd", NULL};
-  const char *off[] = {"sm.reg_banks=0", NULL}, *b1[] = {"sm.reg_banks=1", NULL};
+  const char *off[] = {"sm.reg_banks=0", "sm.mem_issue=unit", NULL}, *b1[] = {"sm.reg_banks=1", NULL};
   char *a = test_run_benches(NULL, off, names, NULL), *b = test_run_benches(NULL, NULL, names, NULL),
        *c = test_run_benches(NULL, b1, names, NULL);
   CHECK(a && b && c);

@@ -470,7 +470,10 @@ static void test_gcaws_slice(void) {
  * again. stall: the chains interleave and the other warp's load evicts the
  * line before its reload (no hit). memory: the slice holds through a chain
  * (ready warps refused) and ends at the load's wait: still no hit.
- * barrier: the slice also holds through the load's wait: each reload hits. */
+ * barrier: the slice also holds through the load's wait: each reload hits.
+ * With sm.mem_issue = unit: on the collector path a load counts as pending (the view's
+ * long_pending) only from when it reaches the LD/ST unit, and on this stream the memory slice
+ * then holds through the load's wait as barrier's does (2 hits; 0 with unit). */
 static const char sl_ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry sl(.param .u64 buf, .param .u32 k)\n{\n"
@@ -487,7 +490,8 @@ static const char sl_ptx[] =
 static char *run_sl(const char *slice) {
   char set[64];
   snprintf(set, sizeof set, "sched.gcaws.slice_ends=%s", slice);
-  const char *sets[] = {"sm.count=1", "sched.count=1", "sched.policy=gcaws", set, "l1d.size=128", "l1d.assoc=1", NULL};
+  const char *sets[] = {"sm.count=1",   "sched.count=1", "sched.policy=gcaws", set,
+                        "l1d.size=128", "l1d.assoc=1",   "sm.mem_issue=unit",  NULL};
   const uint32_t k = 20;
   return test_run_kernel(sets, sl_ptx, "sl", 64, &k, 1);
 }

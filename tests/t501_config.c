@@ -204,6 +204,7 @@ static void test_presets(void) {
   CHECK_EQ_U64(cfg_int(c, "l2.size"), 768 * 1024);
   CHECK_EQ_U64(cfg_int(c, "l2.min_latency"), 120);
   CHECK_EQ_U64(cfg_int(c, "dram.min_latency"), 220);
+  CHECK(!strcmp(cfg_str(c, "sm.mem_issue"), "collector")); /* GPGPU-Sim 3.2.2's memory-instruction path */
   /* the built-in defaults are the GTX480 values too */
   Config *d = cfg_create();
   char *a = capture(cfg_print_json, c), *b = capture(cfg_print_json, d);
@@ -221,6 +222,7 @@ static void test_presets(void) {
   CHECK_EQ_U64(cfg_int(c, "mem.partitions"), 8);
   CHECK_EQ_U64(cfg_int(c, "l2.size"), 1024 * 1024);
   CHECK_STR_CONTAINS(cfg_origin(c, "l1d.line_size"), "gtx480.cfg:"); /* inherited */
+  CHECK(!strcmp(cfg_str(c, "sm.mem_issue"), "collector"));          /* inherited too */
   CHECK(cfg_set(c, "l1d.assoc=16") == 0);
   CHECK_EQ_U64(cfg_int(c, "l1d.assoc"), 16);
   cfg_free(c);

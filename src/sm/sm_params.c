@@ -107,7 +107,7 @@ const CfgParam sm_cfg_params[] = {
              "and the memory collector units, 1 + 1 + 2); 0: a memory instruction issues only to a free unit"},
     {.key = "mem_issue",
      .type = CFG_ENUM,
-     .def = "unit",
+     .def = "collector",
      .choices = "unit|collector",
      .desc = "how a memory instruction reaches the LD/ST unit: unit = it issues only to a free unit "
              "(its operands through the calendar); collector = GPGPU-Sim 3.2.2's path: it issues "
