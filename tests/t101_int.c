@@ -8,12 +8,12 @@
 
 TEST_GLOBALS;
 
-#define REF(name, expr)                                        \
-  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { \
-    (void)a;                                                   \
-    (void)b;                                                   \
-    (void)c;                                                   \
-    return (uint64_t)(expr);                                   \
+#define REF(name, expr)                                                                                      \
+  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) {                                                 \
+    (void)a;                                                                                                 \
+    (void)b;                                                                                                 \
+    (void)c;                                                                                                 \
+    return (uint64_t)(expr);                                                                                 \
   }
 
 #define U32(x) ((uint32_t)(x))
@@ -116,7 +116,7 @@ REF(r_mulhi_u32, ((uint64_t)U32(a) * U32(b)) >> 32)
 REF(r_mulhi_s32, U32((uint64_t)((int64_t)S32(a) * S32(b)) >> 32))
 REF(r_mulwide_u32, (uint64_t)U32(a) * U32(b))
 REF(r_mulwide_s32, (uint64_t)((int64_t)S32(a) * S32(b)))
-REF(r_mullo64, a * b)
+REF(r_mullo64, a *b)
 REF(r_mulhi_u64, (uint64_t)(((unsigned __int128)a * b) >> 64))
 REF(r_mulhi_s64, (uint64_t)((unsigned __int128)((__int128)S64(a) * S64(b)) >> 64))
 REF(r_mullo16, U16(U16(a) * U16(b)))
@@ -129,7 +129,7 @@ REF(r_madhi_u32, U32((((uint64_t)U32(a) * U32(b)) >> 32) + U32(c)))
 REF(r_madhi_s32, U32(((uint64_t)((int64_t)S32(a) * S32(b)) >> 32) + U32(c)))
 REF(r_madwide_u32, (uint64_t)U32(a) * U32(b) + c)
 REF(r_madwide_s32, (uint64_t)((int64_t)S32(a) * S32(b)) + c)
-REF(r_madlo64, a * b + c)
+REF(r_madlo64, a *b + c)
 
 static void test_mul_mad(void) {
   OpVec p = pairs32(), q = pairs64();
@@ -247,13 +247,15 @@ static void div_edge(const char *body, uint64_t a, uint64_t b) {
     if (r == WS_SUCCESS) {
       tk_get(&k, out, dout, 16);
       if (out[0][1] != 0xC0FFEE) {
-        fprintf(stderr, "  `%s` a=0x%" PRIx64 " b=0x%" PRIx64 ": marker after the division missing\n", body, a, b);
+        fprintf(stderr, "  `%s` a=0x%" PRIx64 " b=0x%" PRIx64 ": marker after the division missing\n", body,
+                a, b);
         test_failures_++;
       } else {
         char op[24];
         sscanf(body, "%23s", op);
-        fprintf(stderr, "  note: %s a=0x%" PRIx64 " b=0x%" PRIx64 " -> 0x%" PRIx64 " (value unspecified by PTX)\n", op,
-                a, b, out[0][0]);
+        fprintf(stderr,
+                "  note: %s a=0x%" PRIx64 " b=0x%" PRIx64 " -> 0x%" PRIx64 " (value unspecified by PTX)\n",
+                op, a, b, out[0][0]);
       }
     } else if (r == WS_ERROR_LAUNCH_FAILED) {
       CHECK(ws_ctx_error(k.ctx)[0] != 0);
@@ -336,9 +338,18 @@ REF(r_shr_u16, U32(b) >= 16 ? 0 : U16(a) >> U32(b))
 REF(r_shr_s16, U16(U32(b) >= 16 ? (S16(a) < 0 ? M16 : 0) : (uint64_t)(S16(a) >> U32(b))))
 
 static void test_shifts(void) {
-  static const uint32_t amt[] = {0, 1, 4, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 0x80000000u, 0xffffffffu};
-  static const uint64_t vals[] = {0, 1, 0x80000000ull, 0x7fffffffull, 0xdeadbeefull, 0xffffffffull, 0x8000ull,
-                                  0x123456789abcdef0ull, 0x8000000000000001ull, ~0ull};
+  static const uint32_t amt[] = {0,  1,  4,  15,  16,  17,  31,          32,         33,
+                                 63, 64, 65, 100, 255, 256, 0x80000000u, 0xffffffffu};
+  static const uint64_t vals[] = {0,
+                                  1,
+                                  0x80000000ull,
+                                  0x7fffffffull,
+                                  0xdeadbeefull,
+                                  0xffffffffull,
+                                  0x8000ull,
+                                  0x123456789abcdef0ull,
+                                  0x8000000000000001ull,
+                                  ~0ull};
   OpVec o = {0};
   for (unsigned i = 0; i < sizeof vals / 8; i++)
     for (unsigned j = 0; j < sizeof amt / 4; j++) ov_add(&o, vals[i], amt[j], 0);
@@ -374,7 +385,7 @@ REF(r_or32, U32(a) | U32(b))
 REF(r_xor32, U32(a) ^ U32(b))
 REF(r_not32, U32(~U32(a)))
 REF(r_cnot32, U32(a) == 0 ? 1 : 0)
-REF(r_and64, a & b)
+REF(r_and64, a &b)
 REF(r_or64, a | b)
 REF(r_xor64, a ^ b)
 REF(r_not64, ~a)
@@ -402,13 +413,13 @@ static void test_logic(void) {
 }
 
 /* ------------------------------------------------------------------ immediates */
-REF(r_imm_add_neg, U32(a) + 0xfffffff9u)           /* add.s32 d, a, -7 */
-REF(r_imm_and_hex, U32(a) & 0xf0f0u)                /* and.b32 d, a, 0xF0F0 */
-REF(r_imm_or_64, a | 0x8000000000000000ull)         /* or.b64 d, a, 0x8000000000000000 */
-REF(r_imm_mov_neg64, 0xfffffffffffffffeull)          /* mov.u64 d, -2 */
-REF(r_imm_octal, U32(a) + 8)                         /* 010 is octal */
-REF(r_imm_binary, U32(a) + 5)                        /* 0b101 */
-REF(r_imm_usuffix, U32(a) + 42)                      /* 42U */
+REF(r_imm_add_neg, U32(a) + 0xfffffff9u)    /* add.s32 d, a, -7 */
+REF(r_imm_and_hex, U32(a) & 0xf0f0u)        /* and.b32 d, a, 0xF0F0 */
+REF(r_imm_or_64, a | 0x8000000000000000ull) /* or.b64 d, a, 0x8000000000000000 */
+REF(r_imm_mov_neg64, 0xfffffffffffffffeull) /* mov.u64 d, -2 */
+REF(r_imm_octal, U32(a) + 8)                /* 010 is octal */
+REF(r_imm_binary, U32(a) + 5)               /* 0b101 */
+REF(r_imm_usuffix, U32(a) + 42)             /* 42U */
 REF(r_imm_mul_max, U32(a) * 0x7fffffffu)
 static void test_immediates(void) {
   OpVec p = pairs32(), q = pairs64();
@@ -532,8 +543,13 @@ REF(r_bfi64, bfi_ref(a, b, U32(c), U32(c >> 32), 64))
 static void test_bfe_bfi(void) {
   static const uint32_t pos[] = {0, 1, 4, 8, 16, 24, 31, 32, 33, 40, 63, 64, 255, 256 + 4};
   static const uint32_t len[] = {0, 1, 4, 8, 16, 24, 31, 32, 33, 64, 65, 255, 256 + 3};
-  static const uint64_t vals[] = {0x0, 0xffffffffffffffffull, 0x80000000ull, 0xdeadbeefcafef00dull,
-                                  0x7fffffff7fffffffull, 0x8000000080000001ull, 0x00000000f0f0f0f0ull};
+  static const uint64_t vals[] = {0x0,
+                                  0xffffffffffffffffull,
+                                  0x80000000ull,
+                                  0xdeadbeefcafef00dull,
+                                  0x7fffffff7fffffffull,
+                                  0x8000000080000001ull,
+                                  0x00000000f0f0f0f0ull};
   static const uint64_t ins[] = {0x5555555555555555ull, 0x0123456789abcdefull, 0ull};
   OpVec o = {0}, f = {0};
   for (unsigned i = 0; i < sizeof vals / 8; i++)
@@ -549,8 +565,8 @@ static void test_bfe_bfi(void) {
   /* %rd5 is the address of this thread's input triple: len = high word of c at [%rd5+20] */
   op_check("ld.global.u32 %r21, [%rd5+20];\n\tbfi.b32 %r20, %r10, %r11, %r12, %r21" ST_R, r_bfi32, NULL, M32,
            OV_ARGS(f));
-  op_check("ld.global.u32 %r21, [%rd5+20];\n\tbfi.b64 %rd20, %rd10, %rd11, %r12, %r21" ST_RD, r_bfi64, NULL, M64,
-           OV_ARGS(f));
+  op_check("ld.global.u32 %r21, [%rd5+20];\n\tbfi.b64 %rd20, %rd10, %rd11, %r12, %r21" ST_RD, r_bfi64, NULL,
+           M64, OV_ARGS(f));
   ov_free(&o);
   ov_free(&f);
 }
@@ -569,8 +585,8 @@ static uint32_t prmt_ref(uint32_t a, uint32_t b, uint32_t c) {
 }
 REF(r_prmt, prmt_ref(U32(a), U32(b), U32(c)))
 static void test_prmt(void) {
-  static const uint32_t ctl[] = {0x3210, 0x7654, 0x0123, 0x4567, 0x1111, 0x8888, 0xba98, 0xfedc, 0x5140,
-                                 0x0000, 0x9c3e, 0xffff3210u, 0x12345678, 0xcdef, 0x7531};
+  static const uint32_t ctl[] = {0x3210, 0x7654, 0x0123, 0x4567,      0x1111,     0x8888, 0xba98, 0xfedc,
+                                 0x5140, 0x0000, 0x9c3e, 0xffff3210u, 0x12345678, 0xcdef, 0x7531};
   static const uint32_t av[] = {0x80ff7f01, 0x12345678, 0xdeadbeef};
   static const uint32_t bv[] = {0x9abcdef0, 0x00800080, 0xfedcba98};
   OpVec o = {0};

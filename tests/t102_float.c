@@ -35,13 +35,27 @@ static uint64_t f32op(int op, int mode, int ftz, int sat, uint64_t a, uint64_t b
   vy = y;
   vz = z;
   switch (op) {
-    case OP_ADD: vr = vx + vy; break;
-    case OP_SUB: vr = vx - vy; break;
-    case OP_MUL: vr = vx * vy; break;
-    case OP_FMA: vr = fmaf(vx, vy, vz); break;
-    case OP_DIV: vr = vx / vy; break;
-    case OP_SQRT: vr = sqrtf(vx); break;
-    case OP_RCP: vr = 1.0f / vx; break;
+  case OP_ADD:
+    vr = vx + vy;
+    break;
+  case OP_SUB:
+    vr = vx - vy;
+    break;
+  case OP_MUL:
+    vr = vx * vy;
+    break;
+  case OP_FMA:
+    vr = fmaf(vx, vy, vz);
+    break;
+  case OP_DIV:
+    vr = vx / vy;
+    break;
+  case OP_SQRT:
+    vr = sqrtf(vx);
+    break;
+  case OP_RCP:
+    vr = 1.0f / vx;
+    break;
   }
   fesetround(FE_TONEAREST);
   float r = vr;
@@ -62,13 +76,27 @@ static uint64_t f64op(int op, int mode, int ftz, int sat, uint64_t a, uint64_t b
   vy = y;
   vz = z;
   switch (op) {
-    case OP_ADD: vr = vx + vy; break;
-    case OP_SUB: vr = vx - vy; break;
-    case OP_MUL: vr = vx * vy; break;
-    case OP_FMA: vr = fma(vx, vy, vz); break;
-    case OP_DIV: vr = vx / vy; break;
-    case OP_SQRT: vr = sqrt(vx); break;
-    case OP_RCP: vr = 1.0 / vx; break;
+  case OP_ADD:
+    vr = vx + vy;
+    break;
+  case OP_SUB:
+    vr = vx - vy;
+    break;
+  case OP_MUL:
+    vr = vx * vy;
+    break;
+  case OP_FMA:
+    vr = fma(vx, vy, vz);
+    break;
+  case OP_DIV:
+    vr = vx / vy;
+    break;
+  case OP_SQRT:
+    vr = sqrt(vx);
+    break;
+  case OP_RCP:
+    vr = 1.0 / vx;
+    break;
   }
   fesetround(FE_TONEAREST);
   double r = vr;
@@ -77,9 +105,9 @@ static uint64_t f64op(int op, int mode, int ftz, int sat, uint64_t a, uint64_t b
   return d2u(r);
 }
 
-#define F32REF(name, op, mode, ftz, sat) \
+#define F32REF(name, op, mode, ftz, sat)                                                                     \
   static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { return f32op(op, mode, ftz, sat, a, b, c); }
-#define F64REF(name, op, mode, ftz, sat) \
+#define F64REF(name, op, mode, ftz, sat)                                                                     \
   static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { return f64op(op, mode, ftz, sat, a, b, c); }
 
 F32REF(add_rn, OP_ADD, FE_TONEAREST, 0, 0)
@@ -211,7 +239,8 @@ static OpVec set64(void) {
   uint64_t s = 0x7654321ull;
   for (int i = 0; i < NSPEC64; i++)
     for (int j = 0; j < NSPEC64; j++) ov_add(&o, SPEC64[i], SPEC64[j], SPEC64[(i * 3 + j * 5) % NSPEC64]);
-  for (int i = 0; i < 600; i++) ov_add(&o, rand_f64(&s, 1000, 1040), rand_f64(&s, 1000, 1040), rand_f64(&s, 1010, 1050));
+  for (int i = 0; i < 600; i++)
+    ov_add(&o, rand_f64(&s, 1000, 1040), rand_f64(&s, 1000, 1040), rand_f64(&s, 1010, 1050));
   for (int i = 0; i < 64; i++) {
     uint64_t a = rand_f64(&s, 1015, 1030), b = rand_f64(&s, 1015, 1030);
     ov_add(&o, a, b, d2u(-(u2d(a) * u2d(b))));
@@ -308,21 +337,21 @@ static void test_div_rcp_sqrt_ieee(void) {
 static void test_ftz(void) {
   OpVec o = {0};
   const uint32_t dn = 0x000116c2, ndn = 0x800116c2; /* +-1e-40 */
-  ov_add(&o, dn, 0x00000000, 0);                     /* 1e-40 + 0  -> +0 */
-  ov_add(&o, ndn, 0x80000000, 0);                    /* -1e-40 + -0 -> -0 */
-  ov_add(&o, dn, 0x3f800000, 0);                     /* 1e-40 + 1 -> 1 */
-  ov_add(&o, 0x00800000, 0x80000001, 0);             /* FLT_MIN + (-min denormal) -> FLT_MIN (input flushed) */
-  ov_add(&o, 0x00800000, 0x807fffff, 0);             /* FLT_MIN - denormal: input flushed -> FLT_MIN */
-  ov_add(&o, 0x00c00000, 0x80800000, 0);             /* 1.5*FLT_MIN - FLT_MIN = 0.5 FLT_MIN (denormal) -> +0 */
-  ov_add(&o, 0x80c00000, 0x00800000, 0);             /* -> -0 */
-  ov_add(&o, 0x1e3ce508, 0x1e3ce508, 0x00000000);    /* 1e-20 * 1e-20 = 1e-40 -> +0 */
-  ov_add(&o, 0x9e3ce508, 0x1e3ce508, 0x80000000);    /* -1e-20 * 1e-20 -> -0 */
-  ov_add(&o, 0x3f800000, dn, 0x3f800000);            /* 1 * denormal + 1 */
+  ov_add(&o, dn, 0x00000000, 0);                    /* 1e-40 + 0  -> +0 */
+  ov_add(&o, ndn, 0x80000000, 0);                   /* -1e-40 + -0 -> -0 */
+  ov_add(&o, dn, 0x3f800000, 0);                    /* 1e-40 + 1 -> 1 */
+  ov_add(&o, 0x00800000, 0x80000001, 0);            /* FLT_MIN + (-min denormal) -> FLT_MIN (input flushed) */
+  ov_add(&o, 0x00800000, 0x807fffff, 0);            /* FLT_MIN - denormal: input flushed -> FLT_MIN */
+  ov_add(&o, 0x00c00000, 0x80800000, 0);            /* 1.5*FLT_MIN - FLT_MIN = 0.5 FLT_MIN (denormal) -> +0 */
+  ov_add(&o, 0x80c00000, 0x00800000, 0);            /* -> -0 */
+  ov_add(&o, 0x1e3ce508, 0x1e3ce508, 0x00000000);   /* 1e-20 * 1e-20 = 1e-40 -> +0 */
+  ov_add(&o, 0x9e3ce508, 0x1e3ce508, 0x80000000);   /* -1e-20 * 1e-20 -> -0 */
+  ov_add(&o, 0x3f800000, dn, 0x3f800000);           /* 1 * denormal + 1 */
   ov_add(&o, 0x7fc00000, dn, 0);
-  ov_add(&o, 0x40000000, 0x3f000000, dn);            /* fma 2*0.5 + denormal -> 1 */
-  ov_add(&o, 0x40000000, 0x00400000, 0);             /* 2 * denormal(0.5 FLT_MIN) -> +0 (input flushed) */
-  ov_add(&o, 0x3f000000, 0x00800000, 0);             /* 0.5 * FLT_MIN = denormal -> +0 */
-  ov_add(&o, 0xbf000000, 0x00800000, 0);             /* -> -0 */
+  ov_add(&o, 0x40000000, 0x3f000000, dn); /* fma 2*0.5 + denormal -> 1 */
+  ov_add(&o, 0x40000000, 0x00400000, 0);  /* 2 * denormal(0.5 FLT_MIN) -> +0 (input flushed) */
+  ov_add(&o, 0x3f000000, 0x00800000, 0);  /* 0.5 * FLT_MIN = denormal -> +0 */
+  ov_add(&o, 0xbf000000, 0x00800000, 0);  /* -> -0 */
   ov_add(&o, dn, dn, dn);
   ov_add(&o, 0x3f800000, 0x3f800000, 0x3f800000);
   op_check(F3("add.ftz.f32"), add_ftz, op_eq_f32, M32, OV_ARGS(o));
@@ -435,19 +464,33 @@ static void test_copysign_direction(void) {
 }
 
 /* ------------------------------------------------------------------ approximate functions */
-static uint64_t r_rcp_exact(uint64_t a, uint64_t b, uint64_t c) { return f2u((float)(1.0 / (double)u2f((uint32_t)a))); }
+static uint64_t r_rcp_exact(uint64_t a, uint64_t b, uint64_t c) {
+  return f2u((float)(1.0 / (double)u2f((uint32_t)a)));
+}
 static uint64_t r_div_exact(uint64_t a, uint64_t b, uint64_t c) {
   return f2u((float)((double)u2f((uint32_t)a) / (double)u2f((uint32_t)b)));
 }
-static uint64_t r_sqrt_exact(uint64_t a, uint64_t b, uint64_t c) { return f2u((float)sqrt((double)u2f((uint32_t)a))); }
+static uint64_t r_sqrt_exact(uint64_t a, uint64_t b, uint64_t c) {
+  return f2u((float)sqrt((double)u2f((uint32_t)a)));
+}
 static uint64_t r_rsqrt_exact(uint64_t a, uint64_t b, uint64_t c) {
   return f2u((float)(1.0 / sqrt((double)u2f((uint32_t)a))));
 }
-static uint64_t r_ex2(uint64_t a, uint64_t b, uint64_t c) { return f2u((float)exp2((double)u2f((uint32_t)a))); }
-static uint64_t r_lg2(uint64_t a, uint64_t b, uint64_t c) { return f2u((float)log2((double)u2f((uint32_t)a))); }
-static uint64_t r_sin(uint64_t a, uint64_t b, uint64_t c) { return f2u((float)sin((double)u2f((uint32_t)a))); }
-static uint64_t r_cos(uint64_t a, uint64_t b, uint64_t c) { return f2u((float)cos((double)u2f((uint32_t)a))); }
-static uint64_t r_tanh(uint64_t a, uint64_t b, uint64_t c) { return f2u((float)tanh((double)u2f((uint32_t)a))); }
+static uint64_t r_ex2(uint64_t a, uint64_t b, uint64_t c) {
+  return f2u((float)exp2((double)u2f((uint32_t)a)));
+}
+static uint64_t r_lg2(uint64_t a, uint64_t b, uint64_t c) {
+  return f2u((float)log2((double)u2f((uint32_t)a)));
+}
+static uint64_t r_sin(uint64_t a, uint64_t b, uint64_t c) {
+  return f2u((float)sin((double)u2f((uint32_t)a)));
+}
+static uint64_t r_cos(uint64_t a, uint64_t b, uint64_t c) {
+  return f2u((float)cos((double)u2f((uint32_t)a)));
+}
+static uint64_t r_tanh(uint64_t a, uint64_t b, uint64_t c) {
+  return f2u((float)tanh((double)u2f((uint32_t)a)));
+}
 static uint64_t r_drcp(uint64_t a, uint64_t b, uint64_t c) { return d2u(1.0 / u2d(a)); }
 static uint64_t r_drsqrt(uint64_t a, uint64_t b, uint64_t c) { return d2u(1.0 / sqrt(u2d(a))); }
 
@@ -580,7 +623,8 @@ static uint64_t r_max_ftz(uint64_t a, uint64_t b, uint64_t c) {
 }
 static void test_ftz_misc(void) {
   OpVec o = {0};
-  static const uint32_t v[] = {0x000116c2, 0x800116c2, 0x00000001, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0};
+  static const uint32_t v[] = {0x000116c2, 0x800116c2, 0x00000001, 0x807fffff,
+                               0x00800000, 0x3f800000, 0xbf800000, 0};
   for (unsigned i = 0; i < sizeof v / 4; i++)
     for (unsigned j = 0; j < sizeof v / 4; j++) ov_add(&o, v[i], v[j], 0);
   op_check("abs.ftz.f32 %f20, %f10" ST_F, r_abs_ftz, op_eq_f32, M32, OV_ARGS(o));
@@ -610,7 +654,9 @@ static void test_ftz_misc(void) {
 
 /* ------------------------------------------------------------------ immediates */
 static uint64_t r_add_one(uint64_t a, uint64_t b, uint64_t c) { return add_rn(a, 0x3f800000, 0); }
-static uint64_t r_mul_two64(uint64_t a, uint64_t b, uint64_t c) { return dmul_rn(a, 0x4000000000000000ull, 0); }
+static uint64_t r_mul_two64(uint64_t a, uint64_t b, uint64_t c) {
+  return dmul_rn(a, 0x4000000000000000ull, 0);
+}
 static uint64_t r_mov_imm(uint64_t a, uint64_t b, uint64_t c) { return 0xbfc00000; }
 static uint64_t r_fma_imm(uint64_t a, uint64_t b, uint64_t c) { return fma_rn(a, 0x40490fdb, 0xbf000000); }
 static void test_float_immediates(void) {

@@ -80,13 +80,15 @@ static uint64_t sat_to(uint64_t v, int src_sgn, int dbits, int dsgn) {
   if (x > hi) x = hi;
   return (uint64_t)x;
 }
-#define I2I(name, sbits, ssgn, dbits)                                            \
-  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) {                     \
-    uint64_t v = ext(a, sbits, ssgn);                                            \
-    return dbits == 64 ? v : (v & ((1ull << (dbits == 64 ? 0 : dbits)) - 1)); \
+#define I2I(name, sbits, ssgn, dbits)                                                                        \
+  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) {                                                 \
+    uint64_t v = ext(a, sbits, ssgn);                                                                        \
+    return dbits == 64 ? v : (v & ((1ull << (dbits == 64 ? 0 : dbits)) - 1));                                \
   }
-#define I2ISAT(name, sbits, ssgn, dbits, dsgn) \
-  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { return sat_to(ext(a, sbits, ssgn), ssgn, dbits, dsgn); }
+#define I2ISAT(name, sbits, ssgn, dbits, dsgn)                                                               \
+  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) {                                                 \
+    return sat_to(ext(a, sbits, ssgn), ssgn, dbits, dsgn);                                                   \
+  }
 
 I2I(s8_to_32, 8, 1, 32)
 I2I(u8_to_32, 8, 0, 32)
@@ -124,7 +126,8 @@ static void test_int_widen(void) {
   op_check("cvt.s32.s8 %r20, %r10" ST_R, s8_to_32, NULL, M32, OV_ARGS(o));
   op_check("cvt.u32.u8 %r20, %r10" ST_R, u8_to_32, NULL, M32, OV_ARGS(o));
   op_check("cvt.u32.s8 %r20, %r10" ST_R, s8_to_32, NULL, M32, OV_ARGS(o)); /* signed source: sign-extended */
-  op_check("cvt.s32.u8 %r20, %r10" ST_R, u8_to_32, NULL, M32, OV_ARGS(o)); /* unsigned source: zero-extended */
+  op_check("cvt.s32.u8 %r20, %r10" ST_R, u8_to_32, NULL, M32,
+           OV_ARGS(o)); /* unsigned source: zero-extended */
   op_check("cvt.s32.s16 %r20, %rs10" ST_R, s16_to_32, NULL, M32, OV_ARGS(o));
   op_check("cvt.u32.u16 %r20, %rs10" ST_R, u16_to_32, NULL, M32, OV_ARGS(o));
   op_check("cvt.s32.s16 %r20, %r10" ST_R, s16_to_32, NULL, M32, OV_ARGS(o));
@@ -189,9 +192,11 @@ static uint64_t f2i(double x, int mode, int bits, int sgn) {
     u = (uint64_t)v;
   return bits == 64 ? u : u & ((1ull << bits) - 1);
 }
-#define F2I(name, mode, bits, sgn) \
-  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { return f2i((double)u2f((uint32_t)a), mode, bits, sgn); }
-#define D2I(name, mode, bits, sgn) \
+#define F2I(name, mode, bits, sgn)                                                                           \
+  static uint64_t name(uint64_t a, uint64_t b, uint64_t c) {                                                 \
+    return f2i((double)u2f((uint32_t)a), mode, bits, sgn);                                                   \
+  }
+#define D2I(name, mode, bits, sgn)                                                                           \
   static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { return f2i(u2d(a), mode, bits, sgn); }
 F2I(f_rni_s32, RNI, 32, 1)
 F2I(f_rzi_s32, RZI, 32, 1)
@@ -217,11 +222,12 @@ D2I(d_rpi_u64, RPI, 64, 0)
 D2I(d_rzi_u64, RZI, 64, 0)
 
 static const uint32_t FV[] = {
-    0x00000000, 0x80000000, 0x3f000000, 0x3fc00000, 0x40200000, 0xbf000000, 0xbfc00000, 0xc0200000, 0x3effffff,
-    0x501502f9, 0xd01502f9, 0x4effffff, 0x4f000000, 0xcf000000, 0xcf000001, 0x4f7fffff, 0x4f800000, 0x7f800000,
-    0xff800000, 0x7fc00000, 0xffc00000, 0x000116c2, 0x406ccccd, 0xc06ccccd, 0x437f8000, 0x43800000, 0xc3010000,
-    0x477fff80, 0x5effffff, 0x5f000000, 0xdf000000, 0x5f800000, 0x40400000, 0x40a00000, 0xc0a00000, 0x3f800000,
-    0x42fe0000, 0x43000000, 0xc3000000, 0xc3008000, 0x46fffe00, 0x47000000, 0xc7000100, 0x4b000001, 0x4b7fffff};
+    0x00000000, 0x80000000, 0x3f000000, 0x3fc00000, 0x40200000, 0xbf000000, 0xbfc00000, 0xc0200000,
+    0x3effffff, 0x501502f9, 0xd01502f9, 0x4effffff, 0x4f000000, 0xcf000000, 0xcf000001, 0x4f7fffff,
+    0x4f800000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x000116c2, 0x406ccccd, 0xc06ccccd,
+    0x437f8000, 0x43800000, 0xc3010000, 0x477fff80, 0x5effffff, 0x5f000000, 0xdf000000, 0x5f800000,
+    0x40400000, 0x40a00000, 0xc0a00000, 0x3f800000, 0x42fe0000, 0x43000000, 0xc3000000, 0xc3008000,
+    0x46fffe00, 0x47000000, 0xc7000100, 0x4b000001, 0x4b7fffff};
 static const uint64_t DV[] = {0,
                               0x8000000000000000ull,
                               0x3fe0000000000000ull,
@@ -353,7 +359,7 @@ static uint64_t i2f(uint64_t a, int sbits, int sgn, int mode, int dbl) {
   fesetround(FE_TONEAREST);
   return dbl ? d2u(rd) : f2u(rf);
 }
-#define I2F(name, sbits, sgn, mode, dbl) \
+#define I2F(name, sbits, sgn, mode, dbl)                                                                     \
   static uint64_t name(uint64_t a, uint64_t b, uint64_t c) { return i2f(a, sbits, sgn, mode, dbl); }
 I2F(rn_f32_s32, 32, 1, FE_TONEAREST, 0)
 I2F(rz_f32_s32, 32, 1, FE_TOWARDZERO, 0)
@@ -518,8 +524,8 @@ static void test_f16(void) {
   if (op_run("cvt.rn.f16.f32 %rs20, %f10" ST_RS, (const uint64_t(*)[3])in, n + 1, out) == 0) {
     for (int i = 0; i < n; i++) {
       if (out[i][0] != to16[i].h) {
-        fprintf(stderr, "  cvt.rn.f16.f32 0x%08x: got 0x%04x expected 0x%04x\n", to16[i].f, (unsigned)out[i][0],
-                to16[i].h);
+        fprintf(stderr, "  cvt.rn.f16.f32 0x%08x: got 0x%04x expected 0x%04x\n", to16[i].f,
+                (unsigned)out[i][0], to16[i].h);
         test_failures_++;
       }
     }

@@ -14,48 +14,74 @@
 TEST_GLOBALS;
 
 enum { EQ, NE, LT, LE, GT, GE, LO, LS, HI, HS, EQU, NEU, LTU, LEU, GTU, GEU, NUM, NAN_ };
-static const char *const CMPN[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
-                                   "hs",  "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+static const char *const CMPN[] = {"eq", "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
+                                   "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
 enum { T_S32, T_U32, T_S64, T_U64, T_S16, T_U16, T_B32, T_F32, T_F64, T_F32FTZ };
 static const char *const TYN[] = {"s32", "u32", "s64", "u64", "s16", "u16", "b32", "f32", "f64", "ftz.f32"};
-static const char *const REGA[] = {"%r10", "%r10", "%rd10", "%rd10", "%rs10", "%rs10", "%r10", "%f10", "%fd10", "%f10"};
-static const char *const REGB[] = {"%r11", "%r11", "%rd11", "%rd11", "%rs11", "%rs11", "%r11", "%f11", "%fd11", "%f11"};
+static const char *const REGA[] = {"%r10",  "%r10", "%rd10", "%rd10", "%rs10",
+                                   "%rs10", "%r10", "%f10",  "%fd10", "%f10"};
+static const char *const REGB[] = {"%r11",  "%r11", "%rd11", "%rd11", "%rs11",
+                                   "%rs11", "%r11", "%f11",  "%fd11", "%f11"};
 
 static int g_cmp, g_type, g_boolop, g_negc, g_dual;
 
 static int cmp_int(int cmp, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub, int is_signed) {
   int lt = is_signed ? sa < sb : ua < ub, eq = ua == ub;
   switch (cmp) {
-    case EQ: return eq;
-    case NE: return !eq;
-    case LT: return lt;
-    case LE: return lt || eq;
-    case GT: return !lt && !eq;
-    case GE: return !lt;
-    case LO: return ua < ub;
-    case LS: return ua <= ub;
-    case HI: return ua > ub;
-    case HS: return ua >= ub;
+  case EQ:
+    return eq;
+  case NE:
+    return !eq;
+  case LT:
+    return lt;
+  case LE:
+    return lt || eq;
+  case GT:
+    return !lt && !eq;
+  case GE:
+    return !lt;
+  case LO:
+    return ua < ub;
+  case LS:
+    return ua <= ub;
+  case HI:
+    return ua > ub;
+  case HS:
+    return ua >= ub;
   }
   return -1;
 }
 static int cmp_flt(int cmp, double x, double y) {
   int un = isnan(x) || isnan(y);
   switch (cmp) {
-    case EQ: return !un && x == y;
-    case NE: return !un && x != y;
-    case LT: return !un && x < y;
-    case LE: return !un && x <= y;
-    case GT: return !un && x > y;
-    case GE: return !un && x >= y;
-    case EQU: return un || x == y;
-    case NEU: return un || x != y;
-    case LTU: return un || x < y;
-    case LEU: return un || x <= y;
-    case GTU: return un || x > y;
-    case GEU: return un || x >= y;
-    case NUM: return !un;
-    case NAN_: return un;
+  case EQ:
+    return !un && x == y;
+  case NE:
+    return !un && x != y;
+  case LT:
+    return !un && x < y;
+  case LE:
+    return !un && x <= y;
+  case GT:
+    return !un && x > y;
+  case GE:
+    return !un && x >= y;
+  case EQU:
+    return un || x == y;
+  case NEU:
+    return un || x != y;
+  case LTU:
+    return un || x < y;
+  case LEU:
+    return un || x <= y;
+  case GTU:
+    return un || x > y;
+  case GEU:
+    return un || x >= y;
+  case NUM:
+    return !un;
+  case NAN_:
+    return un;
   }
   return -1;
 }
@@ -63,16 +89,25 @@ static float ftzf(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.
 
 static int cmp_t(uint64_t a, uint64_t b) {
   switch (g_type) {
-    case T_S32: return cmp_int(g_cmp, (int32_t)(uint32_t)a, (int32_t)(uint32_t)b, (uint32_t)a, (uint32_t)b, 1);
-    case T_U32:
-    case T_B32: return cmp_int(g_cmp, 0, 0, (uint32_t)a, (uint32_t)b, 0);
-    case T_S64: return cmp_int(g_cmp, (int64_t)a, (int64_t)b, a, b, 1);
-    case T_U64: return cmp_int(g_cmp, 0, 0, a, b, 0);
-    case T_S16: return cmp_int(g_cmp, (int16_t)(uint16_t)a, (int16_t)(uint16_t)b, (uint16_t)a, (uint16_t)b, 1);
-    case T_U16: return cmp_int(g_cmp, 0, 0, (uint16_t)a, (uint16_t)b, 0);
-    case T_F32: return cmp_flt(g_cmp, u2f((uint32_t)a), u2f((uint32_t)b));
-    case T_F32FTZ: return cmp_flt(g_cmp, ftzf(u2f((uint32_t)a)), ftzf(u2f((uint32_t)b)));
-    case T_F64: return cmp_flt(g_cmp, u2d(a), u2d(b));
+  case T_S32:
+    return cmp_int(g_cmp, (int32_t)(uint32_t)a, (int32_t)(uint32_t)b, (uint32_t)a, (uint32_t)b, 1);
+  case T_U32:
+  case T_B32:
+    return cmp_int(g_cmp, 0, 0, (uint32_t)a, (uint32_t)b, 0);
+  case T_S64:
+    return cmp_int(g_cmp, (int64_t)a, (int64_t)b, a, b, 1);
+  case T_U64:
+    return cmp_int(g_cmp, 0, 0, a, b, 0);
+  case T_S16:
+    return cmp_int(g_cmp, (int16_t)(uint16_t)a, (int16_t)(uint16_t)b, (uint16_t)a, (uint16_t)b, 1);
+  case T_U16:
+    return cmp_int(g_cmp, 0, 0, (uint16_t)a, (uint16_t)b, 0);
+  case T_F32:
+    return cmp_flt(g_cmp, u2f((uint32_t)a), u2f((uint32_t)b));
+  case T_F32FTZ:
+    return cmp_flt(g_cmp, ftzf(u2f((uint32_t)a)), ftzf(u2f((uint32_t)b)));
+  case T_F64:
+    return cmp_flt(g_cmp, u2d(a), u2d(b));
   }
   return -1;
 }
@@ -83,21 +118,40 @@ static uint64_t r_setp(uint64_t a, uint64_t b, uint64_t c) {
   if (g_negc) cv = !cv;
   int p, q;
   switch (g_boolop) {
-    case 1: p = t && cv; q = !t && cv; break;
-    case 2: p = t || cv; q = !t || cv; break;
-    case 3: p = t ^ cv; q = (!t) ^ cv; break;
-    default: p = t; q = !t; break;
+  case 1:
+    p = t && cv;
+    q = !t && cv;
+    break;
+  case 2:
+    p = t || cv;
+    q = !t || cv;
+    break;
+  case 3:
+    p = t ^ cv;
+    q = (!t) ^ cv;
+    break;
+  default:
+    p = t;
+    q = !t;
+    break;
   }
   return (uint64_t)p | (g_dual ? (uint64_t)q << 1 : 0);
 }
 
 static const uint32_t I32[] = {0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 0x8000, 0xffff, 100};
-static const uint64_t I64[] = {0, 1, 0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull, 0xffffffffull, 0x100000000ull};
+static const uint64_t I64[] = {
+    0, 1, 0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull, 0xffffffffull, 0x100000000ull};
 static const uint32_t F32[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,
                                0x7fc00000, 0x000116c2, 0x800116c2, 0x3f800001, 0x7f7fffff, 0xffc00001};
-static const uint64_t F64[] = {0, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
-                               0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull,
-                               0x0000000000000001ull, 0x3ff0000000000001ull};
+static const uint64_t F64[] = {0,
+                               0x8000000000000000ull,
+                               0x3ff0000000000000ull,
+                               0xbff0000000000000ull,
+                               0x7ff0000000000000ull,
+                               0xfff0000000000000ull,
+                               0x7ff8000000000000ull,
+                               0x0000000000000001ull,
+                               0x3ff0000000000001ull};
 
 static OpVec inputs_for(int type) {
   OpVec o = {0};
@@ -178,7 +232,7 @@ static void test_setp_boolop(void) {
 static void test_setp_dual(void) {
   check_setp(T_S32, LT, 0, 0, 1);
   check_setp(T_U32, GE, 0, 0, 1);
-  check_setp(T_F32, LT, 0, 0, 1);  /* NaN: p = 0, q = 1 */
+  check_setp(T_F32, LT, 0, 0, 1); /* NaN: p = 0, q = 1 */
   check_setp(T_F32, NEU, 0, 0, 1);
   check_setp(T_F64, EQ, 0, 0, 1);
   check_setp(T_S64, GT, 0, 0, 1);
@@ -228,8 +282,10 @@ static uint64_t r_guard_st_not(uint64_t a, uint64_t b, uint64_t c) { return (c &
 static uint64_t r_guard_chain(uint64_t a, uint64_t b, uint64_t c) {
   /* r = 1; if p: r += a; if !p: r *= 3; if p: r ^= b */
   uint32_t r = 1;
-  if (c & 1) r += (uint32_t)a;
-  else r *= 3;
+  if (c & 1)
+    r += (uint32_t)a;
+  else
+    r *= 3;
   if (c & 1) r ^= (uint32_t)b;
   return r;
 }
@@ -237,16 +293,16 @@ static uint64_t r_guard_ld(uint64_t a, uint64_t b, uint64_t c) { return (c & 1) 
 
 static void test_predicated_execution(void) {
   OpVec o = sel_inputs();
-  op_check(PRED2 "mov.u32 %r20, 111;\n\t@%p2 mov.u32 %r20, %r10;\n\t@!%p2 add.u32 %r20, %r11, 5" ST_R, r_guard_mov,
-           NULL, 0xffffffffull, OV_ARGS(o));
+  op_check(PRED2 "mov.u32 %r20, 111;\n\t@%p2 mov.u32 %r20, %r10;\n\t@!%p2 add.u32 %r20, %r11, 5" ST_R,
+           r_guard_mov, NULL, 0xffffffffull, OV_ARGS(o));
   op_check(PRED2 "@%p2 st.global.u32 [%rd30], %r10;", r_guard_st, NULL, 0xffffffffull, OV_ARGS(o));
   op_check(PRED2 "@!%p2 st.global.u32 [%rd30], %r11;", r_guard_st_not, NULL, 0xffffffffull, OV_ARGS(o));
   op_check(PRED2 "mov.u32 %r20, 1;\n\t@%p2 add.u32 %r20, %r20, %r10;\n\t@!%p2 mul.lo.u32 %r20, %r20, 3;\n\t"
                  "@%p2 xor.b32 %r20, %r20, %r11" ST_R,
            r_guard_chain, NULL, 0xffffffffull, OV_ARGS(o));
   /* predicated load: a false guard must not load (and not fault) */
-  op_check(PRED2 "mov.u32 %r20, 0x5a5a;\n\t@%p2 ld.global.u32 %r20, [%rd5+8]" ST_R, r_guard_ld, NULL, 0xffffffffull,
-           OV_ARGS(o));
+  op_check(PRED2 "mov.u32 %r20, 0x5a5a;\n\t@%p2 ld.global.u32 %r20, [%rd5+8]" ST_R, r_guard_ld, NULL,
+           0xffffffffull, OV_ARGS(o));
   ov_free(&o);
 }
 
@@ -256,8 +312,8 @@ static void test_predicated_off_fault(void) {
   OpVec o = {0};
   ov_add(&o, 1, 2, 0);
   ov_add(&o, 3, 4, 0);
-  op_check(PRED2 "mov.u64 %rd21, 0;\n\tmov.u32 %r20, 77;\n\t@%p2 ld.global.u32 %r20, [%rd21]" ST_R, r_guard_ld_off,
-           NULL, 0xffffffffull, OV_ARGS(o));
+  op_check(PRED2 "mov.u64 %rd21, 0;\n\tmov.u32 %r20, 77;\n\t@%p2 ld.global.u32 %r20, [%rd21]" ST_R,
+           r_guard_ld_off, NULL, 0xffffffffull, OV_ARGS(o));
   ov_free(&o);
 }
 

@@ -48,49 +48,48 @@ static char *atom_kernel(const char *body, int space) {
     return NULL;
   }
   snprintf(s, n,
-           PTX_HEADER
-           ".visible .entry atomk(\n"
-           "\t.param .u64 atomk_param_0,\n"
-           "\t.param .u64 atomk_param_1,\n"
-           "\t.param .u64 atomk_param_2,\n"
-           "\t.param .u64 atomk_param_3\n"
-           ")\n"
-           "{\n"
-           "\t.reg .pred \t%%p<8>;\n"
-           "\t.reg .b32 \t%%r<32>;\n"
-           "\t.reg .b64 \t%%rd<32>;\n"
-           "\t.reg .f32 \t%%f<32>;\n"
-           "\t.reg .f64 \t%%fd<32>;\n"
-           "%s"
-           "\n"
-           "\tld.param.u64 \t%%rd1, [atomk_param_0];\n"
-           "\tld.param.u64 \t%%rd2, [atomk_param_1];\n"
-           "\tld.param.u64 \t%%rd9, [atomk_param_2];\n"
-           "\tld.param.u64 \t%%rd4, [atomk_param_3];\n"
-           "\tcvta.to.global.u64 \t%%rd1, %%rd1;\n"
-           "\tcvta.to.global.u64 \t%%rd2, %%rd2;\n"
-           "\tcvta.to.global.u64 \t%%rd3, %%rd9;\n"
-           "\tmov.u32 \t%%r1, %%tid.x;\n"
-           "\tmov.u32 \t%%r2, %%ctaid.x;\n"
-           "\tmov.u32 \t%%r4, %%ntid.x;\n"
-           "\tmad.lo.s32 \t%%r5, %%r2, %%r4, %%r1;\n"
-           "\tmul.wide.u32 \t%%rd5, %%r5, 16;\n"
-           "\tadd.s64 \t%%rd6, %%rd2, %%rd5;\n"
-           "\tmul.wide.u32 \t%%rd7, %%r5, 8;\n"
-           "\tadd.s64 \t%%rd8, %%rd1, %%rd7;\n"
-           "\tld.global.u64 \t%%rd10, [%%rd6];\n"
-           "\tld.global.u64 \t%%rd11, [%%rd6+8];\n"
-           "\tld.global.u32 \t%%r10, [%%rd6];\n"
-           "\tld.global.u32 \t%%r11, [%%rd6+8];\n"
-           "\tld.global.f32 \t%%f10, [%%rd6];\n"
-           "\tld.global.f32 \t%%f11, [%%rd6+8];\n"
-           "\tld.global.f64 \t%%fd10, [%%rd6];\n"
-           "\tld.global.f64 \t%%fd11, [%%rd6+8];\n"
-           "%s"
-           "\t// ---- body ----\n\t%s\n\t// ---- end ----\n"
-           "%s"
-           "\tret;\n"
-           "}\n",
+           PTX_HEADER ".visible .entry atomk(\n"
+                      "\t.param .u64 atomk_param_0,\n"
+                      "\t.param .u64 atomk_param_1,\n"
+                      "\t.param .u64 atomk_param_2,\n"
+                      "\t.param .u64 atomk_param_3\n"
+                      ")\n"
+                      "{\n"
+                      "\t.reg .pred \t%%p<8>;\n"
+                      "\t.reg .b32 \t%%r<32>;\n"
+                      "\t.reg .b64 \t%%rd<32>;\n"
+                      "\t.reg .f32 \t%%f<32>;\n"
+                      "\t.reg .f64 \t%%fd<32>;\n"
+                      "%s"
+                      "\n"
+                      "\tld.param.u64 \t%%rd1, [atomk_param_0];\n"
+                      "\tld.param.u64 \t%%rd2, [atomk_param_1];\n"
+                      "\tld.param.u64 \t%%rd9, [atomk_param_2];\n"
+                      "\tld.param.u64 \t%%rd4, [atomk_param_3];\n"
+                      "\tcvta.to.global.u64 \t%%rd1, %%rd1;\n"
+                      "\tcvta.to.global.u64 \t%%rd2, %%rd2;\n"
+                      "\tcvta.to.global.u64 \t%%rd3, %%rd9;\n"
+                      "\tmov.u32 \t%%r1, %%tid.x;\n"
+                      "\tmov.u32 \t%%r2, %%ctaid.x;\n"
+                      "\tmov.u32 \t%%r4, %%ntid.x;\n"
+                      "\tmad.lo.s32 \t%%r5, %%r2, %%r4, %%r1;\n"
+                      "\tmul.wide.u32 \t%%rd5, %%r5, 16;\n"
+                      "\tadd.s64 \t%%rd6, %%rd2, %%rd5;\n"
+                      "\tmul.wide.u32 \t%%rd7, %%r5, 8;\n"
+                      "\tadd.s64 \t%%rd8, %%rd1, %%rd7;\n"
+                      "\tld.global.u64 \t%%rd10, [%%rd6];\n"
+                      "\tld.global.u64 \t%%rd11, [%%rd6+8];\n"
+                      "\tld.global.u32 \t%%r10, [%%rd6];\n"
+                      "\tld.global.u32 \t%%r11, [%%rd6+8];\n"
+                      "\tld.global.f32 \t%%f10, [%%rd6];\n"
+                      "\tld.global.f32 \t%%f11, [%%rd6+8];\n"
+                      "\tld.global.f64 \t%%fd10, [%%rd6];\n"
+                      "\tld.global.f64 \t%%fd11, [%%rd6+8];\n"
+                      "%s"
+                      "\t// ---- body ----\n\t%s\n\t// ---- end ----\n"
+                      "%s"
+                      "\tret;\n"
+                      "}\n",
            shared ? "\t.shared .align 8 .b8 sm[8];\n" : "",
            shared ? "\tmov.u32 \t%r3, sm;\n"
                     "\tmov.u64 \t%rd12, sm;\n"
@@ -114,8 +113,8 @@ static char *atom_kernel(const char *body, int space) {
 
 /* Runs body for n threads (operands bc[i] = {b, c}); global: grid of n/block CTAs; shared: one CTA.
  * *final receives the target's 8 bytes, olds[i] the thread's output word. */
-static int atom_run(const char *body, int space, const uint64_t (*bc)[2], int n, unsigned block, uint64_t init,
-                    uint64_t *final, uint64_t *olds) {
+static int atom_run(const char *body, int space, const uint64_t (*bc)[2], int n, unsigned block,
+                    uint64_t init, uint64_t *final, uint64_t *olds) {
   char *ptx = atom_kernel(body, space);
   TK k;
   int rc = -1;
@@ -160,14 +159,15 @@ static int nthreads(int space) { return (space == SP_SHARED || space == SP_GENER
 
 static void report(int ok, const char *what, int space, uint64_t final, uint64_t expf) {
   if (!ok) {
-    fprintf(stderr, "  %s [%s]: final 0x%" PRIx64 " expected 0x%" PRIx64 " (or inconsistent old values)\n", what,
-            SPNAME[space], final, expf);
+    fprintf(stderr, "  %s [%s]: final 0x%" PRIx64 " expected 0x%" PRIx64 " (or inconsistent old values)\n",
+            what, SPNAME[space], final, expf);
     test_failures_++;
   }
 }
 
 /* add of 1: final = init + N, olds = permutation of init..init+N-1 */
-static void check_add_one(const char *body, int space, uint64_t init, uint64_t mask, int is_float, int is_f64) {
+static void check_add_one(const char *body, int space, uint64_t init, uint64_t mask, int is_float,
+                          int is_f64) {
   int n = nthreads(space);
   uint64_t final = 0;
   uint64_t one = is_f64 ? d2u(1.0) : is_float ? f2u(1.0f) : 1;
@@ -182,28 +182,33 @@ static void check_add_one(const char *body, int space, uint64_t init, uint64_t m
     else
       expv[i] = (init + (uint64_t)i) & mask;
   }
-  uint64_t expf = is_f64 ? d2u(u2d(init) + n) : is_float ? f2u(u2f((uint32_t)init) + (float)n) : (init + (uint64_t)n) & mask;
+  uint64_t expf = is_f64     ? d2u(u2d(init) + n)
+                  : is_float ? f2u(u2f((uint32_t)init) + (float)n)
+                             : (init + (uint64_t)n) & mask;
   report((final & mask) == expf && same_multiset(olds, expv, n), body, space, final & mask, expf);
 }
 
 static void test_atom_add_int(void) {
   for (int sp = 0; sp < 4; sp++) {
-    check_add_one("atom$S.add.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 1000, 0xffffffffull, 0, 0);
+    check_add_one("atom$S.add.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 1000, 0xffffffffull,
+                  0, 0);
     check_add_one("atom$S.add.s32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 0xfffffe00ull,
                   0xffffffffull, 0, 0); /* wraps through zero */
-    check_add_one("atom$S.add.u64 %rd20, [$A], %rd10;\n\tst.global.u64 [%rd8], %rd20;", sp, 0xfffffffffffffe00ull,
-                  ~0ull, 0, 0);
+    check_add_one("atom$S.add.u64 %rd20, [$A], %rd10;\n\tst.global.u64 [%rd8], %rd20;", sp,
+                  0xfffffffffffffe00ull, ~0ull, 0, 0);
   }
-  check_add_one("atom.relaxed.gpu.global.add.u32 %r20, [%rd3], %r10;\n\tst.global.u32 [%rd8], %r20;", SP_GLOBAL, 7,
-                0xffffffffull, 0, 0);
-  check_add_one("atom.global.add.u32 %r20, [%rd3], 1;\n\tst.global.u32 [%rd8], %r20;", SP_GLOBAL, 0, 0xffffffffull, 0,
-                0); /* immediate operand */
+  check_add_one("atom.relaxed.gpu.global.add.u32 %r20, [%rd3], %r10;\n\tst.global.u32 [%rd8], %r20;",
+                SP_GLOBAL, 7, 0xffffffffull, 0, 0);
+  check_add_one("atom.global.add.u32 %r20, [%rd3], 1;\n\tst.global.u32 [%rd8], %r20;", SP_GLOBAL, 0,
+                0xffffffffull, 0, 0); /* immediate operand */
 }
 
 static void test_atom_add_float(void) {
   for (int sp = 0; sp < 4; sp++) {
-    check_add_one("atom$S.add.f32 %f20, [$A], %f10;\n\tst.global.f32 [%rd8], %f20;", sp, f2u(0.5f), 0xffffffffull, 1, 0);
-    check_add_one("atom$S.add.f64 %fd20, [$A], %fd10;\n\tst.global.f64 [%rd8], %fd20;", sp, d2u(-3.0), ~0ull, 0, 1);
+    check_add_one("atom$S.add.f32 %f20, [$A], %f10;\n\tst.global.f32 [%rd8], %f20;", sp, f2u(0.5f),
+                  0xffffffffull, 1, 0);
+    check_add_one("atom$S.add.f64 %fd20, [$A], %fd10;\n\tst.global.f64 [%rd8], %fd20;", sp, d2u(-3.0), ~0ull,
+                  0, 1);
   }
 }
 
@@ -221,28 +226,32 @@ static void test_atom_add_mixed(void) {
       bc[i][1] = 0;
       s32 += (uint32_t)v;
     }
-    if (atom_run("atom$S.add.s32 %r20, [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, 0, &final, olds) == 0)
-      report((uint32_t)final == (uint32_t)s32, "atom.add.s32 mixed signs", sp, (uint32_t)final, (uint32_t)s32);
+    if (atom_run("atom$S.add.s32 %r20, [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, 0, &final, olds) ==
+        0)
+      report((uint32_t) final == (uint32_t)s32, "atom.add.s32 mixed signs", sp, (uint32_t) final,
+             (uint32_t)s32);
     for (int i = 0; i < n; i++) {
       bc[i][0] = (uint64_t)i * 0x100000001ull;
       s64 += bc[i][0];
     }
-    if (atom_run("atom$S.add.u64 %rd20, [$A], %rd10;", sp, (const uint64_t(*)[2])bc, n, 128, 5, &final, olds) == 0)
+    if (atom_run("atom$S.add.u64 %rd20, [$A], %rd10;", sp, (const uint64_t(*)[2])bc, n, 128, 5, &final,
+                 olds) == 0)
       report(final == s64 + 5, "atom.add.u64 large", sp, final, s64 + 5);
     for (int i = 0; i < n; i++) {
       float v = (float)(i % 7) - 3.0f;
       bc[i][0] = f2u(v);
       sf += v;
     }
-    if (atom_run("atom$S.add.f32 %f20, [$A], %f10;", sp, (const uint64_t(*)[2])bc, n, 128, f2u(2.0f), &final, olds) == 0)
-      report((uint32_t)final == f2u(sf), "atom.add.f32 mixed", sp, (uint32_t)final, f2u(sf));
+    if (atom_run("atom$S.add.f32 %f20, [$A], %f10;", sp, (const uint64_t(*)[2])bc, n, 128, f2u(2.0f), &final,
+                 olds) == 0)
+      report((uint32_t) final == f2u(sf), "atom.add.f32 mixed", sp, (uint32_t) final, f2u(sf));
     for (int i = 0; i < n; i++) {
       double v = (double)(i % 13) * 0.5;
       bc[i][0] = d2u(v);
       sd += v;
     }
-    if (atom_run("atom$S.add.f64 %fd20, [$A], %fd10;", sp, (const uint64_t(*)[2])bc, n, 128, d2u(0.25), &final,
-                 olds) == 0)
+    if (atom_run("atom$S.add.f64 %fd20, [$A], %fd10;", sp, (const uint64_t(*)[2])bc, n, 128, d2u(0.25),
+                 &final, olds) == 0)
       report(final == d2u(sd), "atom.add.f64 mixed", sp, final, d2u(sd));
   }
 }
@@ -276,12 +285,15 @@ static void check_minmax(const char *body, int space, int bits, int is_signed, i
 static void test_atom_min_max(void) {
   for (int sp = 0; sp < 4; sp++) {
     check_minmax("atom$S.min.s32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 32, 1, 0, 1000);
-    check_minmax("atom$S.max.s32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 32, 1, 1, (uint32_t)-1000);
-    check_minmax("atom$S.min.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 32, 0, 0, 0xfffffff0u);
+    check_minmax("atom$S.max.s32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 32, 1, 1,
+                 (uint32_t)-1000);
+    check_minmax("atom$S.min.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 32, 0, 0,
+                 0xfffffff0u);
     check_minmax("atom$S.max.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 32, 0, 1, 3);
-    check_minmax("atom$S.min.s64 %rd20, [$A], %rd10;\n\tst.global.u64 [%rd8], %rd20;", sp, 64, 1, 0, 1ull << 40);
+    check_minmax("atom$S.min.s64 %rd20, [$A], %rd10;\n\tst.global.u64 [%rd8], %rd20;", sp, 64, 1, 0,
+                 1ull << 40);
     check_minmax("atom$S.max.s64 %rd20, [$A], %rd10;\n\tst.global.u64 [%rd8], %rd20;", sp, 64, 1, 1,
-                 (uint64_t)-(1LL << 40));
+                 (uint64_t) - (1LL << 40));
     check_minmax("atom$S.min.u64 %rd20, [$A], %rd10;\n\tst.global.u64 [%rd8], %rd20;", sp, 64, 0, 0, ~0ull);
     check_minmax("atom$S.max.u64 %rd20, [$A], %rd10;\n\tst.global.u64 [%rd8], %rd20;", sp, 64, 0, 1, 0);
   }
@@ -302,15 +314,17 @@ static void check_incdec(const char *body, int space, int is_dec, uint32_t limit
   }
   if (atom_run(body, space, (const uint64_t(*)[2])bc, n, 128, init, &final, olds) != 0) return;
   for (int i = 0; i < n; i++) olds[i] &= 0xffffffffull;
-  report((uint32_t)final == r && same_multiset(olds, expv, n), body, space, (uint32_t)final, r);
+  report((uint32_t) final == r && same_multiset(olds, expv, n), body, space, (uint32_t) final, r);
 }
 
 static void test_atom_inc_dec(void) {
   for (int sp = 0; sp < 4; sp++) {
     check_incdec("atom$S.inc.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 0, 10, 0);
-    check_incdec("atom$S.inc.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 0, 100, 250); /* r >= s -> 0 */
+    check_incdec("atom$S.inc.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 0, 100,
+                 250); /* r >= s -> 0 */
     check_incdec("atom$S.dec.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 1, 10, 0);
-    check_incdec("atom$S.dec.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 1, 17, 1000); /* r > s -> s */
+    check_incdec("atom$S.dec.u32 %r20, [$A], %r10;\n\tst.global.u32 [%rd8], %r20;", sp, 1, 17,
+                 1000); /* r > s -> s */
   }
   check_incdec("atom.global.inc.u32 %r20, [%rd3], 0xffffffff;\n\tst.global.u32 [%rd8], %r20;", SP_GLOBAL, 0,
                0xffffffffu, 0xfffffe00u);
@@ -369,7 +383,7 @@ static void check_cas_single(const char *body, int space, int bits) {
   uint64_t init = 0x0123456789abcdefull & mask, newv = 0xfedcba9876543210ull & mask;
   for (int i = 0; i < n; i++) {
     bc[i][0] = i == winner ? init : (init + 1 + (uint64_t)i) & mask; /* compare */
-    bc[i][1] = i == winner ? newv : (uint64_t)i;                      /* swap */
+    bc[i][1] = i == winner ? newv : (uint64_t)i;                     /* swap */
   }
   if (atom_run(body, space, (const uint64_t(*)[2])bc, n, 128, init, &final, olds) != 0) return;
   int ok = (final & mask) == newv && (olds[winner] & mask) == init;
@@ -424,76 +438,79 @@ static void test_red(void) {
     uint64_t final = 0;
     for (int i = 0; i < n; i++) bc[i][0] = (uint64_t)i + 1, bc[i][1] = 0;
     if (atom_run("red$S.add.u32 [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, 3, &final, olds) == 0)
-      report((uint32_t)final == 3 + (uint32_t)(n * (n + 1) / 2), "red.add.u32", sp, (uint32_t)final,
+      report((uint32_t) final == 3 + (uint32_t)(n * (n + 1) / 2), "red.add.u32", sp, (uint32_t) final,
              3 + (uint32_t)(n * (n + 1) / 2));
-    if (atom_run("red$S.add.u64 [$A], %rd10;", sp, (const uint64_t(*)[2])bc, n, 128, 1ull << 40, &final, olds) == 0)
+    if (atom_run("red$S.add.u64 [$A], %rd10;", sp, (const uint64_t(*)[2])bc, n, 128, 1ull << 40, &final,
+                 olds) == 0)
       report(final == (1ull << 40) + (uint64_t)(n * (n + 1) / 2), "red.add.u64", sp, final,
              (1ull << 40) + (uint64_t)(n * (n + 1) / 2));
-    if (atom_run("red$S.max.s32 [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, (uint32_t)-5, &final, olds) == 0)
-      report((uint32_t)final == (uint32_t)n, "red.max.s32", sp, (uint32_t)final, (uint32_t)n);
-    if (atom_run("red$S.min.u32 [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, 0xffffffffull, &final, olds) == 0)
-      report((uint32_t)final == 1, "red.min.u32", sp, (uint32_t)final, 1);
+    if (atom_run("red$S.max.s32 [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, (uint32_t)-5, &final,
+                 olds) == 0)
+      report((uint32_t) final == (uint32_t)n, "red.max.s32", sp, (uint32_t) final, (uint32_t)n);
+    if (atom_run("red$S.min.u32 [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, 0xffffffffull, &final,
+                 olds) == 0)
+      report((uint32_t) final == 1, "red.min.u32", sp, (uint32_t) final, 1);
     if (atom_run("red$S.or.b32 [$A], %r10;", sp, (const uint64_t(*)[2])bc, n, 128, 0, &final, olds) == 0) {
       uint32_t e = 0;
       for (int i = 0; i < n; i++) e |= (uint32_t)bc[i][0];
-      report((uint32_t)final == e, "red.or.b32", sp, (uint32_t)final, e);
+      report((uint32_t) final == e, "red.or.b32", sp, (uint32_t) final, e);
     }
     if (atom_run("red$S.inc.u32 [$A], %r11;", sp, (const uint64_t(*)[2])bc, n, 128, 0, &final, olds) == 0)
-      report((uint32_t)final == 0, "red.inc.u32 (limit 0: stays 0)", sp, (uint32_t)final, 0);
+      report((uint32_t) final == 0, "red.inc.u32 (limit 0: stays 0)", sp, (uint32_t) final, 0);
     for (int i = 0; i < n; i++) bc[i][0] = f2u(0.25f);
-    if (atom_run("red$S.add.f32 [$A], %f10;", sp, (const uint64_t(*)[2])bc, n, 128, f2u(1.0f), &final, olds) == 0)
-      report((uint32_t)final == f2u(1.0f + 0.25f * (float)n), "red.add.f32", sp, (uint32_t)final,
+    if (atom_run("red$S.add.f32 [$A], %f10;", sp, (const uint64_t(*)[2])bc, n, 128, f2u(1.0f), &final,
+                 olds) == 0)
+      report((uint32_t) final == f2u(1.0f + 0.25f * (float)n), "red.add.f32", sp, (uint32_t) final,
              f2u(1.0f + 0.25f * (float)n));
     for (int i = 0; i < n; i++) bc[i][0] = d2u(-0.125);
-    if (atom_run("red$S.add.f64 [$A], %fd10;", sp, (const uint64_t(*)[2])bc, n, 128, d2u(0.0), &final, olds) == 0)
+    if (atom_run("red$S.add.f64 [$A], %fd10;", sp, (const uint64_t(*)[2])bc, n, 128, d2u(0.0), &final,
+                 olds) == 0)
       report(final == d2u(-0.125 * n), "red.add.f64", sp, final, d2u(-0.125 * n));
   }
 }
 
 /* atomics on several distinct addresses: histogram of tid % 37 into 37 shared bins and global bins */
-static const char *HIST_PTX =
-    PTX_HEADER
-    ".visible .entry hist(\n"
-    "\t.param .u64 hist_param_0\n"
-    ")\n"
-    "{\n"
-    "\t.reg .pred \t%p<4>;\n"
-    "\t.reg .b32 \t%r<32>;\n"
-    "\t.reg .b64 \t%rd<16>;\n"
-    "\t.shared .align 4 .b8 bins[148];\n"
-    "\n"
-    "\tld.param.u64 \t%rd1, [hist_param_0];\n"
-    "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
-    "\tmov.u32 \t%r1, %tid.x;\n"
-    "\tmov.u32 \t%r2, %ctaid.x;\n"
-    "\tmov.u32 \t%r3, %ntid.x;\n"
-    "\tsetp.ge.u32 \t%p1, %r1, 37;\n"
-    "\t@%p1 bra \t$L__z;\n"
-    "\tshl.b32 \t%r4, %r1, 2;\n"
-    "\tmov.u32 \t%r5, bins;\n"
-    "\tadd.s32 \t%r6, %r5, %r4;\n"
-    "\tmov.u32 \t%r7, 0;\n"
-    "\tst.shared.u32 \t[%r6], %r7;\n"
-    "$L__z:\n"
-    "\tbar.sync \t0;\n"
-    "\tmad.lo.s32 \t%r8, %r2, %r3, %r1;\n"
-    "\tmul.lo.s32 \t%r9, %r8, 7;\n"
-    "\trem.u32 \t%r10, %r9, 37;\n"
-    "\tshl.b32 \t%r11, %r10, 2;\n"
-    "\tmov.u32 \t%r12, bins;\n"
-    "\tadd.s32 \t%r13, %r12, %r11;\n"
-    "\tatom.shared.add.u32 \t%r14, [%r13], 1;\n"
-    "\tbar.sync \t0;\n"
-    "\t@%p1 bra \t$L__done;\n"
-    "\tshl.b32 \t%r15, %r1, 2;\n"
-    "\tadd.s32 \t%r16, %r12, %r15;\n"
-    "\tld.shared.u32 \t%r17, [%r16];\n"
-    "\tmul.wide.u32 \t%rd2, %r1, 4;\n"
-    "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
-    "\tred.global.add.u32 \t[%rd3], %r17;\n"
-    "$L__done:\n"
-    "\tret;\n"
-    "}\n";
+static const char *HIST_PTX = PTX_HEADER ".visible .entry hist(\n"
+                                         "\t.param .u64 hist_param_0\n"
+                                         ")\n"
+                                         "{\n"
+                                         "\t.reg .pred \t%p<4>;\n"
+                                         "\t.reg .b32 \t%r<32>;\n"
+                                         "\t.reg .b64 \t%rd<16>;\n"
+                                         "\t.shared .align 4 .b8 bins[148];\n"
+                                         "\n"
+                                         "\tld.param.u64 \t%rd1, [hist_param_0];\n"
+                                         "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
+                                         "\tmov.u32 \t%r1, %tid.x;\n"
+                                         "\tmov.u32 \t%r2, %ctaid.x;\n"
+                                         "\tmov.u32 \t%r3, %ntid.x;\n"
+                                         "\tsetp.ge.u32 \t%p1, %r1, 37;\n"
+                                         "\t@%p1 bra \t$L__z;\n"
+                                         "\tshl.b32 \t%r4, %r1, 2;\n"
+                                         "\tmov.u32 \t%r5, bins;\n"
+                                         "\tadd.s32 \t%r6, %r5, %r4;\n"
+                                         "\tmov.u32 \t%r7, 0;\n"
+                                         "\tst.shared.u32 \t[%r6], %r7;\n"
+                                         "$L__z:\n"
+                                         "\tbar.sync \t0;\n"
+                                         "\tmad.lo.s32 \t%r8, %r2, %r3, %r1;\n"
+                                         "\tmul.lo.s32 \t%r9, %r8, 7;\n"
+                                         "\trem.u32 \t%r10, %r9, 37;\n"
+                                         "\tshl.b32 \t%r11, %r10, 2;\n"
+                                         "\tmov.u32 \t%r12, bins;\n"
+                                         "\tadd.s32 \t%r13, %r12, %r11;\n"
+                                         "\tatom.shared.add.u32 \t%r14, [%r13], 1;\n"
+                                         "\tbar.sync \t0;\n"
+                                         "\t@%p1 bra \t$L__done;\n"
+                                         "\tshl.b32 \t%r15, %r1, 2;\n"
+                                         "\tadd.s32 \t%r16, %r12, %r15;\n"
+                                         "\tld.shared.u32 \t%r17, [%r16];\n"
+                                         "\tmul.wide.u32 \t%rd2, %r1, 4;\n"
+                                         "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
+                                         "\tred.global.add.u32 \t[%rd3], %r17;\n"
+                                         "$L__done:\n"
+                                         "\tret;\n"
+                                         "}\n";
 
 static void test_histogram(void) {
   enum { CTAS = 12, NT = 256 };

@@ -77,15 +77,24 @@ static int h_nested_loops(int t) {
 static int h_switch_tree(int t, const int *in) {
   int r;
   switch (in[t] % 7) {
-    case 0: r = t * 2; break;
-    case 1: r = in[(t + 1) & 255]; break;
-    case 2: r = -t; break;
-    case 3:
-      r = 0;
-      for (int i = 0; i < (t & 15); i++) r += in[i];
-      break;
-    case 5: r = in[t] ^ 0x5a; break;
-    default: r = 42;
+  case 0:
+    r = t * 2;
+    break;
+  case 1:
+    r = in[(t + 1) & 255];
+    break;
+  case 2:
+    r = -t;
+    break;
+  case 3:
+    r = 0;
+    for (int i = 0; i < (t & 15); i++) r += in[i];
+    break;
+  case 5:
+    r = in[t] ^ 0x5a;
+    break;
+  default:
+    r = 42;
   }
   return r;
 }
@@ -111,7 +120,8 @@ static int run_simt(const char *name, int nparams, const int *in, int nin, int *
     int n = nin;
     void *params[3] = {&dout, &din, &n};
     (void)nparams;
-    if (dout && tk_launch(&k, 2, 1, 1, 128, 1, 1, 0, params) == WS_SUCCESS && tk_get(&k, out, dout, NT * 4) == 0)
+    if (dout && tk_launch(&k, 2, 1, 1, 128, 1, 1, 0, params) == WS_SUCCESS &&
+        tk_get(&k, out, dout, NT * 4) == 0)
       rc = 0;
   }
   tk_close(&k);
@@ -122,7 +132,8 @@ static int run_simt(const char *name, int nparams, const int *in, int nin, int *
 static void check_lanes(const char *what, const int *got, const int *exp) {
   int bad = 0;
   for (int t = 0; t < NT; t++)
-    if (got[t] != exp[t] && bad++ < 8) fprintf(stderr, "  %s thread %d: got %d expected %d\n", what, t, got[t], exp[t]);
+    if (got[t] != exp[t] && bad++ < 8)
+      fprintf(stderr, "  %s thread %d: got %d expected %d\n", what, t, got[t], exp[t]);
   if (bad) {
     fprintf(stderr, "  %s: %d lanes wrong\n", what, bad);
     test_failures_++;
@@ -171,41 +182,39 @@ static void test_cu_switch_tree(void) {
 
 /* ------------------------------------------------------------------ hand-written PTX */
 /* 64 `add` instructions, used as the code after a join point */
-#define TAIL8 \
-  "\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n" \
-  "\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n"
+#define TAIL8                                                                                                \
+  "\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, "   \
+  "%r20, 3;\n"                                                                                               \
+  "\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, %r20, 3;\n\tadd.s32 \t%r20, "   \
+  "%r20, 3;\n"
 #define TAIL64 TAIL8 TAIL8 TAIL8 TAIL8 TAIL8 TAIL8 TAIL8 TAIL8
 
-#define KHEAD(name)                         \
-  PTX_HEADER ".visible .entry " name "(\n" \
-             "\t.param .u64 " name "_param_0\n" \
-             ")\n"                          \
-             "{\n"                          \
-             "\t.reg .pred \t%p<16>;\n"     \
-             "\t.reg .b32 \t%r<40>;\n"      \
-             "\t.reg .b64 \t%rd<16>;\n"     \
-             "\n"                           \
-             "\tld.param.u64 \t%rd1, [" name "_param_0];\n" \
-             "\tcvta.to.global.u64 \t%rd1, %rd1;\n" \
-             "\tmov.u32 \t%r1, %tid.x;\n"   \
-             "\tmul.wide.u32 \t%rd2, %r1, 4;\n" \
+#define KHEAD(name)                                                                                          \
+  PTX_HEADER ".visible .entry " name "(\n"                                                                   \
+             "\t.param .u64 " name "_param_0\n"                                                              \
+             ")\n"                                                                                           \
+             "{\n"                                                                                           \
+             "\t.reg .pred \t%p<16>;\n"                                                                      \
+             "\t.reg .b32 \t%r<40>;\n"                                                                       \
+             "\t.reg .b64 \t%rd<16>;\n"                                                                      \
+             "\n"                                                                                            \
+             "\tld.param.u64 \t%rd1, [" name "_param_0];\n"                                                  \
+             "\tcvta.to.global.u64 \t%rd1, %rd1;\n"                                                          \
+             "\tmov.u32 \t%r1, %tid.x;\n"                                                                    \
+             "\tmul.wide.u32 \t%rd2, %r1, 4;\n"                                                              \
              "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
 
 /* diamond: even lanes r = t*3, odd lanes r = t+100; then 64 adds after the join */
-static const char *DIAMOND_PTX =
-    KHEAD("diamond")
-    "\tand.b32 \t%r2, %r1, 1;\n"
-    "\tsetp.eq.u32 \t%p1, %r2, 0;\n"
-    "\t@%p1 bra \t$L__even;\n"
-    "\tadd.s32 \t%r20, %r1, 100;\n"
-    "\tbra.uni \t$L__join;\n"
-    "$L__even:\n"
-    "\tmul.lo.s32 \t%r20, %r1, 3;\n"
-    "$L__join:\n"
-    TAIL64
-    "\tst.global.u32 \t[%rd3], %r20;\n"
-    "\tret;\n"
-    "}\n";
+static const char *DIAMOND_PTX = KHEAD("diamond") "\tand.b32 \t%r2, %r1, 1;\n"
+                                                  "\tsetp.eq.u32 \t%p1, %r2, 0;\n"
+                                                  "\t@%p1 bra \t$L__even;\n"
+                                                  "\tadd.s32 \t%r20, %r1, 100;\n"
+                                                  "\tbra.uni \t$L__join;\n"
+                                                  "$L__even:\n"
+                                                  "\tmul.lo.s32 \t%r20, %r1, 3;\n"
+                                                  "$L__join:\n" TAIL64 "\tst.global.u32 \t[%rd3], %r20;\n"
+                                                  "\tret;\n"
+                                                  "}\n";
 
 static int run_hand(const char *ptx, const char *name, unsigned nthreads, int *out, WsLaunchStats *st) {
   TK k;
@@ -228,7 +237,8 @@ static int run_hand(const char *ptx, const char *name, unsigned nthreads, int *o
 static void check_n(const char *what, const int *got, const int *exp, int n) {
   int bad = 0;
   for (int t = 0; t < n; t++)
-    if (got[t] != exp[t] && bad++ < 8) fprintf(stderr, "  %s lane %d: got %d expected %d\n", what, t, got[t], exp[t]);
+    if (got[t] != exp[t] && bad++ < 8)
+      fprintf(stderr, "  %s lane %d: got %d expected %d\n", what, t, got[t], exp[t]);
   if (bad) test_failures_++;
 }
 
@@ -240,7 +250,9 @@ static void test_diamond(void) {
   check_n("diamond", out, exp, 32);
   /* ~13 instructions + 64 tail: reconverged ~80; without reconvergence the tail runs twice (>140) */
   if (st.warp_insts > 110 || st.warp_insts < 70) {
-    fprintf(stderr, "  diamond: %" PRIu64 " warp instructions (expected ~80: the tail after the join must run once)\n",
+    fprintf(stderr,
+            "  diamond: %" PRIu64
+            " warp instructions (expected ~80: the tail after the join must run once)\n",
             st.warp_insts);
     test_failures_++;
   }
@@ -249,52 +261,48 @@ static void test_diamond(void) {
 }
 
 /* 3-level nesting: lane bits decide each level; each level joins before a shared tail */
-static const char *NESTED_PTX =
-    KHEAD("nested")
-    "\tmov.u32 \t%r20, 0;\n"
-    "\tand.b32 \t%r2, %r1, 1;\n"
-    "\tsetp.ne.u32 \t%p1, %r2, 0;\n"
-    "\t@%p1 bra \t$L__A1;\n"
-    /* bit0 == 0 */
-    "\tadd.s32 \t%r20, %r20, 1;\n"
-    "\tand.b32 \t%r3, %r1, 2;\n"
-    "\tsetp.ne.u32 \t%p2, %r3, 0;\n"
-    "\t@%p2 bra \t$L__B1;\n"
-    "\tadd.s32 \t%r20, %r20, 10;\n"
-    "\tand.b32 \t%r4, %r1, 4;\n"
-    "\tsetp.ne.u32 \t%p3, %r4, 0;\n"
-    "\t@%p3 bra \t$L__C1;\n"
-    "\tadd.s32 \t%r20, %r20, 100;\n"
-    "\tbra.uni \t$L__C2;\n"
-    "$L__C1:\n"
-    "\tadd.s32 \t%r20, %r20, 200;\n"
-    "$L__C2:\n"
-    "\tmul.lo.s32 \t%r20, %r20, 2;\n"
-    "\tbra.uni \t$L__B2;\n"
-    "$L__B1:\n"
-    "\tadd.s32 \t%r20, %r20, 20;\n"
-    "$L__B2:\n"
-    "\tadd.s32 \t%r20, %r20, 1000;\n"
-    "\tbra.uni \t$L__A2;\n"
-    "$L__A1:\n"
-    /* bit0 == 1: a loop of (tid >> 1) & 7 iterations inside */
-    "\tshr.u32 \t%r5, %r1, 1;\n"
-    "\tand.b32 \t%r6, %r5, 7;\n"
-    "\tmov.u32 \t%r7, 0;\n"
-    "\tsetp.eq.u32 \t%p4, %r6, 0;\n"
-    "\t@%p4 bra \t$L__L2;\n"
-    "$L__L1:\n"
-    "\tadd.s32 \t%r20, %r20, %r7;\n"
-    "\tadd.s32 \t%r7, %r7, 1;\n"
-    "\tsetp.lt.u32 \t%p5, %r7, %r6;\n"
-    "\t@%p5 bra \t$L__L1;\n"
-    "$L__L2:\n"
-    "\tadd.s32 \t%r20, %r20, 5000;\n"
-    "$L__A2:\n"
-    TAIL64
-    "\tst.global.u32 \t[%rd3], %r20;\n"
-    "\tret;\n"
-    "}\n";
+static const char *NESTED_PTX = KHEAD("nested") "\tmov.u32 \t%r20, 0;\n"
+                                                "\tand.b32 \t%r2, %r1, 1;\n"
+                                                "\tsetp.ne.u32 \t%p1, %r2, 0;\n"
+                                                "\t@%p1 bra \t$L__A1;\n"
+                                                /* bit0 == 0 */
+                                                "\tadd.s32 \t%r20, %r20, 1;\n"
+                                                "\tand.b32 \t%r3, %r1, 2;\n"
+                                                "\tsetp.ne.u32 \t%p2, %r3, 0;\n"
+                                                "\t@%p2 bra \t$L__B1;\n"
+                                                "\tadd.s32 \t%r20, %r20, 10;\n"
+                                                "\tand.b32 \t%r4, %r1, 4;\n"
+                                                "\tsetp.ne.u32 \t%p3, %r4, 0;\n"
+                                                "\t@%p3 bra \t$L__C1;\n"
+                                                "\tadd.s32 \t%r20, %r20, 100;\n"
+                                                "\tbra.uni \t$L__C2;\n"
+                                                "$L__C1:\n"
+                                                "\tadd.s32 \t%r20, %r20, 200;\n"
+                                                "$L__C2:\n"
+                                                "\tmul.lo.s32 \t%r20, %r20, 2;\n"
+                                                "\tbra.uni \t$L__B2;\n"
+                                                "$L__B1:\n"
+                                                "\tadd.s32 \t%r20, %r20, 20;\n"
+                                                "$L__B2:\n"
+                                                "\tadd.s32 \t%r20, %r20, 1000;\n"
+                                                "\tbra.uni \t$L__A2;\n"
+                                                "$L__A1:\n"
+                                                /* bit0 == 1: a loop of (tid >> 1) & 7 iterations inside */
+                                                "\tshr.u32 \t%r5, %r1, 1;\n"
+                                                "\tand.b32 \t%r6, %r5, 7;\n"
+                                                "\tmov.u32 \t%r7, 0;\n"
+                                                "\tsetp.eq.u32 \t%p4, %r6, 0;\n"
+                                                "\t@%p4 bra \t$L__L2;\n"
+                                                "$L__L1:\n"
+                                                "\tadd.s32 \t%r20, %r20, %r7;\n"
+                                                "\tadd.s32 \t%r7, %r7, 1;\n"
+                                                "\tsetp.lt.u32 \t%p5, %r7, %r6;\n"
+                                                "\t@%p5 bra \t$L__L1;\n"
+                                                "$L__L2:\n"
+                                                "\tadd.s32 \t%r20, %r20, 5000;\n"
+                                                "$L__A2:\n" TAIL64 "\tst.global.u32 \t[%rd3], %r20;\n"
+                                                "\tret;\n"
+                                                "}\n";
 
 static void test_nested(void) {
   int out[32], exp[32];
@@ -321,7 +329,8 @@ static void test_nested(void) {
   check_n("nested", out, exp, 32);
   /* all paths together are < 80 instructions; the 64-instruction tail must run once */
   if (st.warp_insts > 160) {
-    fprintf(stderr, "  nested: %" PRIu64 " warp instructions (tail after the outer join executed more than once?)\n",
+    fprintf(stderr,
+            "  nested: %" PRIu64 " warp instructions (tail after the outer join executed more than once?)\n",
             st.warp_insts);
     test_failures_++;
   }
@@ -329,28 +338,24 @@ static void test_nested(void) {
 
 /* a loop with two divergent exits to different targets, both joining before the tail:
  * i counts up; exit A when i == tid % 7 (r = 100 + i), exit B when i*tid > 40 (r = 200 + i) */
-static const char *LOOPEXIT_PTX =
-    KHEAD("loopexit")
-    "\tmov.u32 \t%r7, 0;\n"
-    "\trem.u32 \t%r8, %r1, 7;\n"
-    "$L__loop:\n"
-    "\tsetp.eq.u32 \t%p1, %r7, %r8;\n"
-    "\t@%p1 bra \t$L__exitA;\n"
-    "\tmul.lo.s32 \t%r9, %r7, %r1;\n"
-    "\tsetp.gt.u32 \t%p2, %r9, 40;\n"
-    "\t@%p2 bra \t$L__exitB;\n"
-    "\tadd.s32 \t%r7, %r7, 1;\n"
-    "\tbra.uni \t$L__loop;\n"
-    "$L__exitA:\n"
-    "\tadd.s32 \t%r20, %r7, 100;\n"
-    "\tbra.uni \t$L__join;\n"
-    "$L__exitB:\n"
-    "\tadd.s32 \t%r20, %r7, 200;\n"
-    "$L__join:\n"
-    TAIL64
-    "\tst.global.u32 \t[%rd3], %r20;\n"
-    "\tret;\n"
-    "}\n";
+static const char *LOOPEXIT_PTX = KHEAD("loopexit") "\tmov.u32 \t%r7, 0;\n"
+                                                    "\trem.u32 \t%r8, %r1, 7;\n"
+                                                    "$L__loop:\n"
+                                                    "\tsetp.eq.u32 \t%p1, %r7, %r8;\n"
+                                                    "\t@%p1 bra \t$L__exitA;\n"
+                                                    "\tmul.lo.s32 \t%r9, %r7, %r1;\n"
+                                                    "\tsetp.gt.u32 \t%p2, %r9, 40;\n"
+                                                    "\t@%p2 bra \t$L__exitB;\n"
+                                                    "\tadd.s32 \t%r7, %r7, 1;\n"
+                                                    "\tbra.uni \t$L__loop;\n"
+                                                    "$L__exitA:\n"
+                                                    "\tadd.s32 \t%r20, %r7, 100;\n"
+                                                    "\tbra.uni \t$L__join;\n"
+                                                    "$L__exitB:\n"
+                                                    "\tadd.s32 \t%r20, %r7, 200;\n"
+                                                    "$L__join:\n" TAIL64 "\tst.global.u32 \t[%rd3], %r20;\n"
+                                                    "\tret;\n"
+                                                    "}\n";
 
 static void test_loop_exits(void) {
   int out[64], exp[64];
@@ -371,9 +376,11 @@ static void test_loop_exits(void) {
     exp[t] += 64 * 3;
   }
   check_n("loopexit", out, exp, 64);
-  /* 2 warps; at most 7 iterations x 7 instructions + ~10 + 66 tail once each: ~2 x 125 (no reconvergence: ~2 x 190) */
+  /* 2 warps; at most 7 iterations x 7 instructions + ~10 + 66 tail once each: ~2 x 125 (no reconvergence: ~2
+   * x 190) */
   if (st.warp_insts > 300) {
-    fprintf(stderr, "  loopexit: %" PRIu64 " warp instructions (tail after the join executed per exit path?)\n",
+    fprintf(stderr,
+            "  loopexit: %" PRIu64 " warp instructions (tail after the join executed per exit path?)\n",
             st.warp_insts);
     test_failures_++;
   }
@@ -384,55 +391,54 @@ static void test_loop_exits(void) {
  * executing thread to wait for all non-exited threads from its warp" and of the other warps: threads that
  * exited never block it. */
 static const char *EARLYRET_PTX =
-    PTX_HEADER
-    ".visible .entry earlyret(\n"
-    "\t.param .u64 earlyret_param_0\n"
-    ")\n"
-    "{\n"
-    "\t.reg .pred \t%p<8>;\n"
-    "\t.reg .b32 \t%r<40>;\n"
-    "\t.reg .b64 \t%rd<16>;\n"
-    "\t.shared .align 4 .b8 sh[256];\n"
-    "\n"
-    "\tld.param.u64 \t%rd1, [earlyret_param_0];\n"
-    "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
-    "\tmov.u32 \t%r1, %tid.x;\n"
-    "\tmul.wide.u32 \t%rd2, %r1, 4;\n"
-    "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
-    "\tshl.b32 \t%r2, %r1, 2;\n"
-    "\tmov.u32 \t%r3, sh;\n"
-    "\tadd.s32 \t%r4, %r3, %r2;\n"
-    "\tst.shared.u32 \t[%r4], %r1;\n"
-    /* lanes 0..15 of warp 0 return early (divergent) */
-    "\tsetp.lt.u32 \t%p1, %r1, 16;\n"
-    "\t@%p1 bra \t$L__early;\n"
-    /* lanes with tid % 8 == 7 exit through `exit` inside an if */
-    "\tand.b32 \t%r5, %r1, 7;\n"
-    "\tsetp.ne.u32 \t%p2, %r5, 7;\n"
-    "\t@%p2 bra \t$L__stay;\n"
-    "\tmov.u32 \t%r6, 7777;\n"
-    "\tst.global.u32 \t[%rd3], %r6;\n"
-    "\texit;\n"
-    "$L__stay:\n"
-    /* tid % 8 == 6: predicated ret */
-    "\tsetp.eq.u32 \t%p3, %r5, 6;\n"
-    "\tmov.u32 \t%r7, 6666;\n"
-    "\t@%p3 st.global.u32 \t[%rd3], %r7;\n"
-    "\t@%p3 ret;\n"
-    "\tbarrier.sync \t0;\n"
-    /* survivors read a neighbour's shared slot (written before the divergence) */
-    "\txor.b32 \t%r8, %r1, 1;\n"
-    "\tshl.b32 \t%r9, %r8, 2;\n"
-    "\tadd.s32 \t%r10, %r3, %r9;\n"
-    "\tld.shared.u32 \t%r11, [%r10];\n"
-    "\tadd.s32 \t%r12, %r11, 50000;\n"
-    "\tst.global.u32 \t[%rd3], %r12;\n"
-    "\tret;\n"
-    "$L__early:\n"
-    "\tadd.s32 \t%r13, %r1, 1000;\n"
-    "\tst.global.u32 \t[%rd3], %r13;\n"
-    "\tret;\n"
-    "}\n";
+    PTX_HEADER ".visible .entry earlyret(\n"
+               "\t.param .u64 earlyret_param_0\n"
+               ")\n"
+               "{\n"
+               "\t.reg .pred \t%p<8>;\n"
+               "\t.reg .b32 \t%r<40>;\n"
+               "\t.reg .b64 \t%rd<16>;\n"
+               "\t.shared .align 4 .b8 sh[256];\n"
+               "\n"
+               "\tld.param.u64 \t%rd1, [earlyret_param_0];\n"
+               "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
+               "\tmov.u32 \t%r1, %tid.x;\n"
+               "\tmul.wide.u32 \t%rd2, %r1, 4;\n"
+               "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
+               "\tshl.b32 \t%r2, %r1, 2;\n"
+               "\tmov.u32 \t%r3, sh;\n"
+               "\tadd.s32 \t%r4, %r3, %r2;\n"
+               "\tst.shared.u32 \t[%r4], %r1;\n"
+               /* lanes 0..15 of warp 0 return early (divergent) */
+               "\tsetp.lt.u32 \t%p1, %r1, 16;\n"
+               "\t@%p1 bra \t$L__early;\n"
+               /* lanes with tid % 8 == 7 exit through `exit` inside an if */
+               "\tand.b32 \t%r5, %r1, 7;\n"
+               "\tsetp.ne.u32 \t%p2, %r5, 7;\n"
+               "\t@%p2 bra \t$L__stay;\n"
+               "\tmov.u32 \t%r6, 7777;\n"
+               "\tst.global.u32 \t[%rd3], %r6;\n"
+               "\texit;\n"
+               "$L__stay:\n"
+               /* tid % 8 == 6: predicated ret */
+               "\tsetp.eq.u32 \t%p3, %r5, 6;\n"
+               "\tmov.u32 \t%r7, 6666;\n"
+               "\t@%p3 st.global.u32 \t[%rd3], %r7;\n"
+               "\t@%p3 ret;\n"
+               "\tbarrier.sync \t0;\n"
+               /* survivors read a neighbour's shared slot (written before the divergence) */
+               "\txor.b32 \t%r8, %r1, 1;\n"
+               "\tshl.b32 \t%r9, %r8, 2;\n"
+               "\tadd.s32 \t%r10, %r3, %r9;\n"
+               "\tld.shared.u32 \t%r11, [%r10];\n"
+               "\tadd.s32 \t%r12, %r11, 50000;\n"
+               "\tst.global.u32 \t[%rd3], %r12;\n"
+               "\tret;\n"
+               "$L__early:\n"
+               "\tadd.s32 \t%r13, %r1, 1000;\n"
+               "\tst.global.u32 \t[%rd3], %r13;\n"
+               "\tret;\n"
+               "}\n";
 
 static void test_early_ret_barrier(void) {
   int out[64], exp[64];
@@ -452,98 +458,96 @@ static void test_early_ret_barrier(void) {
 
 /* .func called from divergent code; the callee has its own divergence with `ret` inside a branch
  * and inside a loop */
-static const char *CALL_PTX =
-    PTX_HEADER
-    ".func  (.param .b32 func_retval0) callee(\n"
-    "\t.param .b32 callee_param_0,\n"
-    "\t.param .b32 callee_param_1\n"
-    ")\n"
-    "{\n"
-    "\t.reg .pred \t%p<4>;\n"
-    "\t.reg .b32 \t%r<10>;\n"
-    "\n"
-    "\tld.param.u32 \t%r1, [callee_param_0];\n"
-    "\tld.param.u32 \t%r2, [callee_param_1];\n"
-    "\tand.b32 \t%r3, %r1, 2;\n"
-    "\tsetp.eq.u32 \t%p1, %r3, 0;\n"
-    "\t@%p1 bra \t$L__loop_start;\n"
-    "\tmul.lo.s32 \t%r4, %r1, %r2;\n"
-    "\tst.param.b32 \t[func_retval0+0], %r4;\n"
-    "\tret;\n"
-    "$L__loop_start:\n"
-    "\tmov.u32 \t%r5, 0;\n"
-    "\tmov.u32 \t%r6, 0;\n"
-    "$L__loop:\n"
-    "\tadd.s32 \t%r5, %r5, %r2;\n"
-    "\tadd.s32 \t%r6, %r6, 1;\n"
-    "\tsetp.gt.u32 \t%p2, %r5, %r1;\n"
-    "\t@%p2 bra \t$L__ret_in_loop;\n"
-    "\tsetp.lt.u32 \t%p3, %r6, 10;\n"
-    "\t@%p3 bra \t$L__loop;\n"
-    "\tadd.s32 \t%r7, %r5, 9000;\n"
-    "\tst.param.b32 \t[func_retval0+0], %r7;\n"
-    "\tret;\n"
-    "$L__ret_in_loop:\n"
-    "\tst.param.b32 \t[func_retval0+0], %r6;\n"
-    "\tret;\n"
-    "}\n"
-    "\n"
-    ".visible .entry caller(\n"
-    "\t.param .u64 caller_param_0\n"
-    ")\n"
-    "{\n"
-    "\t.reg .pred \t%p<4>;\n"
-    "\t.reg .b32 \t%r<20>;\n"
-    "\t.reg .b64 \t%rd<8>;\n"
-    "\n"
-    "\tld.param.u64 \t%rd1, [caller_param_0];\n"
-    "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
-    "\tmov.u32 \t%r1, %tid.x;\n"
-    "\tmov.u32 \t%r10, -1;\n"
-    "\tsetp.eq.u32 \t%p1, %r1, 0;\n"
-    "\tand.b32 \t%r2, %r1, 1;\n"
-    "\tsetp.eq.u32 \t%p2, %r2, 0;\n"
-    "\t@%p2 bra \t$L__skip;\n"
-    /* odd lanes call */
-    "\t{ // callseq 0, 0\n"
-    "\t.reg .b32 temp_param_reg;\n"
-    "\t.param .b32 param0;\n"
-    "\tst.param.b32 \t[param0+0], %r1;\n"
-    "\t.param .b32 param1;\n"
-    "\tst.param.b32 \t[param1+0], 3;\n"
-    "\t.param .b32 retval0;\n"
-    "\tcall.uni (retval0), \n"
-    "\tcallee, \n"
-    "\t(\n"
-    "\tparam0, \n"
-    "\tparam1\n"
-    "\t);\n"
-    "\tld.param.b32 \t%r10, [retval0+0];\n"
-    "\t} // callseq 0\n"
-    "$L__skip:\n"
-    /* every lane calls once more (reconverged) */
-    "\tadd.s32 \t%r3, %r1, 7;\n"
-    "\t{ // callseq 1, 0\n"
-    "\t.param .b32 param0;\n"
-    "\tst.param.b32 \t[param0+0], %r3;\n"
-    "\t.param .b32 param1;\n"
-    "\tst.param.b32 \t[param1+0], 5;\n"
-    "\t.param .b32 retval0;\n"
-    "\tcall.uni (retval0), \n"
-    "\tcallee, \n"
-    "\t(\n"
-    "\tparam0, \n"
-    "\tparam1\n"
-    "\t);\n"
-    "\tld.param.b32 \t%r11, [retval0+0];\n"
-    "\t} // callseq 1\n"
-    "\tmul.lo.s32 \t%r12, %r11, 100000;\n"
-    "\tadd.s32 \t%r13, %r12, %r10;\n"
-    "\tmul.wide.u32 \t%rd2, %r1, 4;\n"
-    "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
-    "\tst.global.u32 \t[%rd3], %r13;\n"
-    "\tret;\n"
-    "}\n";
+static const char *CALL_PTX = PTX_HEADER ".func  (.param .b32 func_retval0) callee(\n"
+                                         "\t.param .b32 callee_param_0,\n"
+                                         "\t.param .b32 callee_param_1\n"
+                                         ")\n"
+                                         "{\n"
+                                         "\t.reg .pred \t%p<4>;\n"
+                                         "\t.reg .b32 \t%r<10>;\n"
+                                         "\n"
+                                         "\tld.param.u32 \t%r1, [callee_param_0];\n"
+                                         "\tld.param.u32 \t%r2, [callee_param_1];\n"
+                                         "\tand.b32 \t%r3, %r1, 2;\n"
+                                         "\tsetp.eq.u32 \t%p1, %r3, 0;\n"
+                                         "\t@%p1 bra \t$L__loop_start;\n"
+                                         "\tmul.lo.s32 \t%r4, %r1, %r2;\n"
+                                         "\tst.param.b32 \t[func_retval0+0], %r4;\n"
+                                         "\tret;\n"
+                                         "$L__loop_start:\n"
+                                         "\tmov.u32 \t%r5, 0;\n"
+                                         "\tmov.u32 \t%r6, 0;\n"
+                                         "$L__loop:\n"
+                                         "\tadd.s32 \t%r5, %r5, %r2;\n"
+                                         "\tadd.s32 \t%r6, %r6, 1;\n"
+                                         "\tsetp.gt.u32 \t%p2, %r5, %r1;\n"
+                                         "\t@%p2 bra \t$L__ret_in_loop;\n"
+                                         "\tsetp.lt.u32 \t%p3, %r6, 10;\n"
+                                         "\t@%p3 bra \t$L__loop;\n"
+                                         "\tadd.s32 \t%r7, %r5, 9000;\n"
+                                         "\tst.param.b32 \t[func_retval0+0], %r7;\n"
+                                         "\tret;\n"
+                                         "$L__ret_in_loop:\n"
+                                         "\tst.param.b32 \t[func_retval0+0], %r6;\n"
+                                         "\tret;\n"
+                                         "}\n"
+                                         "\n"
+                                         ".visible .entry caller(\n"
+                                         "\t.param .u64 caller_param_0\n"
+                                         ")\n"
+                                         "{\n"
+                                         "\t.reg .pred \t%p<4>;\n"
+                                         "\t.reg .b32 \t%r<20>;\n"
+                                         "\t.reg .b64 \t%rd<8>;\n"
+                                         "\n"
+                                         "\tld.param.u64 \t%rd1, [caller_param_0];\n"
+                                         "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
+                                         "\tmov.u32 \t%r1, %tid.x;\n"
+                                         "\tmov.u32 \t%r10, -1;\n"
+                                         "\tsetp.eq.u32 \t%p1, %r1, 0;\n"
+                                         "\tand.b32 \t%r2, %r1, 1;\n"
+                                         "\tsetp.eq.u32 \t%p2, %r2, 0;\n"
+                                         "\t@%p2 bra \t$L__skip;\n"
+                                         /* odd lanes call */
+                                         "\t{ // callseq 0, 0\n"
+                                         "\t.reg .b32 temp_param_reg;\n"
+                                         "\t.param .b32 param0;\n"
+                                         "\tst.param.b32 \t[param0+0], %r1;\n"
+                                         "\t.param .b32 param1;\n"
+                                         "\tst.param.b32 \t[param1+0], 3;\n"
+                                         "\t.param .b32 retval0;\n"
+                                         "\tcall.uni (retval0), \n"
+                                         "\tcallee, \n"
+                                         "\t(\n"
+                                         "\tparam0, \n"
+                                         "\tparam1\n"
+                                         "\t);\n"
+                                         "\tld.param.b32 \t%r10, [retval0+0];\n"
+                                         "\t} // callseq 0\n"
+                                         "$L__skip:\n"
+                                         /* every lane calls once more (reconverged) */
+                                         "\tadd.s32 \t%r3, %r1, 7;\n"
+                                         "\t{ // callseq 1, 0\n"
+                                         "\t.param .b32 param0;\n"
+                                         "\tst.param.b32 \t[param0+0], %r3;\n"
+                                         "\t.param .b32 param1;\n"
+                                         "\tst.param.b32 \t[param1+0], 5;\n"
+                                         "\t.param .b32 retval0;\n"
+                                         "\tcall.uni (retval0), \n"
+                                         "\tcallee, \n"
+                                         "\t(\n"
+                                         "\tparam0, \n"
+                                         "\tparam1\n"
+                                         "\t);\n"
+                                         "\tld.param.b32 \t%r11, [retval0+0];\n"
+                                         "\t} // callseq 1\n"
+                                         "\tmul.lo.s32 \t%r12, %r11, 100000;\n"
+                                         "\tadd.s32 \t%r13, %r12, %r10;\n"
+                                         "\tmul.wide.u32 \t%rd2, %r1, 4;\n"
+                                         "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
+                                         "\tst.global.u32 \t[%rd3], %r13;\n"
+                                         "\tret;\n"
+                                         "}\n";
 
 static int h_callee(unsigned a, unsigned b) {
   if (a & 2) return (int)(a * b);
@@ -568,21 +572,19 @@ static void test_call_divergent(void) {
 
 /* uniform branch (bra.uni) and a branch whose predicate is the same in all lanes:
  * the warp must not split (exact instruction count) */
-static const char *UNIFORM_PTX =
-    KHEAD("uniform")
-    "\tmov.u32 \t%r20, 0;\n"
-    "\tmov.u32 \t%r2, %ntid.x;\n"
-    "\tsetp.eq.u32 \t%p1, %r2, 32;\n"
-    "\t@%p1 bra \t$L__t;\n"
-    "\tmov.u32 \t%r20, 1;\n"
-    "$L__t:\n"
-    "\tbra.uni \t$L__u;\n"
-    "\tmov.u32 \t%r20, 2;\n"
-    "$L__u:\n"
-    "\tadd.s32 \t%r20, %r20, %r1;\n"
-    "\tst.global.u32 \t[%rd3], %r20;\n"
-    "\tret;\n"
-    "}\n";
+static const char *UNIFORM_PTX = KHEAD("uniform") "\tmov.u32 \t%r20, 0;\n"
+                                                  "\tmov.u32 \t%r2, %ntid.x;\n"
+                                                  "\tsetp.eq.u32 \t%p1, %r2, 32;\n"
+                                                  "\t@%p1 bra \t$L__t;\n"
+                                                  "\tmov.u32 \t%r20, 1;\n"
+                                                  "$L__t:\n"
+                                                  "\tbra.uni \t$L__u;\n"
+                                                  "\tmov.u32 \t%r20, 2;\n"
+                                                  "$L__u:\n"
+                                                  "\tadd.s32 \t%r20, %r20, %r1;\n"
+                                                  "\tst.global.u32 \t[%rd3], %r20;\n"
+                                                  "\tret;\n"
+                                                  "}\n";
 static void test_uniform_branch(void) {
   int out[32], exp[32];
   WsLaunchStats st;
@@ -600,18 +602,16 @@ static void test_uniform_branch(void) {
 
 /* divergent loop where every lane runs tid+1 iterations, result depends on the iteration count;
  * checks thread_insts is consistent with the per-lane work (sum over lanes) */
-static const char *TRIP_PTX =
-    KHEAD("trip")
-    "\tmov.u32 \t%r20, 0;\n"
-    "\tmov.u32 \t%r7, 0;\n"
-    "$L__loop:\n"
-    "\tadd.s32 \t%r20, %r20, %r7;\n"
-    "\tadd.s32 \t%r7, %r7, 1;\n"
-    "\tsetp.le.u32 \t%p1, %r7, %r1;\n"
-    "\t@%p1 bra \t$L__loop;\n"
-    "\tst.global.u32 \t[%rd3], %r20;\n"
-    "\tret;\n"
-    "}\n";
+static const char *TRIP_PTX = KHEAD("trip") "\tmov.u32 \t%r20, 0;\n"
+                                            "\tmov.u32 \t%r7, 0;\n"
+                                            "$L__loop:\n"
+                                            "\tadd.s32 \t%r20, %r20, %r7;\n"
+                                            "\tadd.s32 \t%r7, %r7, 1;\n"
+                                            "\tsetp.le.u32 \t%p1, %r7, %r1;\n"
+                                            "\t@%p1 bra \t$L__loop;\n"
+                                            "\tst.global.u32 \t[%rd3], %r20;\n"
+                                            "\tret;\n"
+                                            "}\n";
 static void test_trip_counts(void) {
   int out[32], exp[32];
   WsLaunchStats st;
@@ -626,8 +626,8 @@ static void test_trip_counts(void) {
     test_failures_++;
   }
   if (st.thread_insts < body_lanes || st.thread_insts > body_lanes + 16 * 32) {
-    fprintf(stderr, "  trip: %" PRIu64 " thread instructions, expected %" PRIu64 " + ~10 x 32\n", st.thread_insts,
-            body_lanes);
+    fprintf(stderr, "  trip: %" PRIu64 " thread instructions, expected %" PRIu64 " + ~10 x 32\n",
+            st.thread_insts, body_lanes);
     test_failures_++;
   }
 }
@@ -636,16 +636,14 @@ static void test_trip_counts(void) {
  * falling off the end returns. Regression test for a heap-buffer-overflow in
  * ptx_compute_reconvergence (src/ptx/layout.c) when a branch target is one past the last
  * instruction. Kept last in main(). */
-static const char *ENDLABEL_PTX =
-    KHEAD("endlabel")
-    "\tmov.u32 \t%r20, 5;\n"
-    "\tst.global.u32 \t[%rd3], %r20;\n"
-    "\tsetp.lt.u32 \t%p1, %r1, 8;\n"
-    "\t@%p1 bra \t$L__end;\n"
-    "\tmov.u32 \t%r20, 6;\n"
-    "\tst.global.u32 \t[%rd3], %r20;\n"
-    "$L__end:\n"
-    "}\n";
+static const char *ENDLABEL_PTX = KHEAD("endlabel") "\tmov.u32 \t%r20, 5;\n"
+                                                    "\tst.global.u32 \t[%rd3], %r20;\n"
+                                                    "\tsetp.lt.u32 \t%p1, %r1, 8;\n"
+                                                    "\t@%p1 bra \t$L__end;\n"
+                                                    "\tmov.u32 \t%r20, 6;\n"
+                                                    "\tst.global.u32 \t[%rd3], %r20;\n"
+                                                    "$L__end:\n"
+                                                    "}\n";
 static void test_label_at_function_end(void) {
   int out[32], exp[32];
   if (run_hand(ENDLABEL_PTX, "endlabel", 32, out, NULL)) return;

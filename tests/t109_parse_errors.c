@@ -13,24 +13,24 @@
 TEST_GLOBALS;
 
 /* line numbers in BASE: the body line is line 15 */
-#define BASE_HEAD                          \
-  ".version 9.0\n"                         \
-  ".target sm_75\n"                        \
-  ".address_size 64\n"                     \
-  "\n"                                     \
-  ".visible .entry k(\n"                   \
-  "    .param .u64 k_param_0\n"            \
-  ")\n"                                    \
-  "{\n"                                    \
-  "    .reg .b32 %r<4>;\n"                 \
-  "    .reg .b64 %rd<4>;\n"                \
-  "\n"                                     \
-  "    ld.param.u64 %rd1, [k_param_0];\n"  \
-  "    cvta.to.global.u64 %rd1, %rd1;\n"   \
+#define BASE_HEAD                                                                                            \
+  ".version 9.0\n"                                                                                           \
+  ".target sm_75\n"                                                                                          \
+  ".address_size 64\n"                                                                                       \
+  "\n"                                                                                                       \
+  ".visible .entry k(\n"                                                                                     \
+  "    .param .u64 k_param_0\n"                                                                              \
+  ")\n"                                                                                                      \
+  "{\n"                                                                                                      \
+  "    .reg .b32 %r<4>;\n"                                                                                   \
+  "    .reg .b64 %rd<4>;\n"                                                                                  \
+  "\n"                                                                                                       \
+  "    ld.param.u64 %rd1, [k_param_0];\n"                                                                    \
+  "    cvta.to.global.u64 %rd1, %rd1;\n"                                                                     \
   "    mov.u32 %r1, %tid.x;\n"
-#define BASE_TAIL                          \
-  "    st.global.u32 [%rd1], %r1;\n"       \
-  "    ret;\n"                             \
+#define BASE_TAIL                                                                                            \
+  "    st.global.u32 [%rd1], %r1;\n"                                                                         \
+  "    ret;\n"                                                                                               \
   "}\n"
 
 static int contains_ci(const char *hay, const char *needle) { return hay && strcasestr(hay, needle) != NULL; }
@@ -101,85 +101,87 @@ static void test_base_is_valid(void) {
 }
 
 static void test_unknown_opcode(void) {
-  expect_invalid("unknown opcode", BASE_HEAD "    frobnicate.u32 %r2, %r1;\n" BASE_TAIL, "bad.ptx:15:5", "frobnicate",
-                 NULL);
+  expect_invalid("unknown opcode", BASE_HEAD "    frobnicate.u32 %r2, %r1;\n" BASE_TAIL, "bad.ptx:15:5",
+                 "frobnicate", NULL);
 }
 
 static void test_bad_operand(void) {
   /* missing operand: the ';' at column 23 is where an operand was expected */
-  expect_invalid("missing operand", BASE_HEAD "    add.u32 %r2, %r1, ;\n" BASE_TAIL, "bad.ptx:15:23", "expect", NULL);
-  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'") */
-  expect_invalid("operand of the wrong width", BASE_HEAD "    add.u32 %r2, %rd1, 1;\n" BASE_TAIL, "bad.ptx:15:18",
-                 "%rd1", NULL);
+  expect_invalid("missing operand", BASE_HEAD "    add.u32 %r2, %r1, ;\n" BASE_TAIL, "bad.ptx:15:23",
+                 "expect", NULL);
+  /* a 64-bit register where the instruction type is .u32 (ptxas: "Arguments mismatch for instruction 'add'")
+   */
+  expect_invalid("operand of the wrong width", BASE_HEAD "    add.u32 %r2, %rd1, 1;\n" BASE_TAIL,
+                 "bad.ptx:15:18", "%rd1", NULL);
   /* an address where a register is expected */
-  expect_invalid("address as ALU operand", BASE_HEAD "    add.u32 %r2, [%rd1], 1;\n" BASE_TAIL, "bad.ptx:15:18",
-                 NULL);
+  expect_invalid("address as ALU operand", BASE_HEAD "    add.u32 %r2, [%rd1], 1;\n" BASE_TAIL,
+                 "bad.ptx:15:18", NULL);
   /* garbage type suffix */
-  expect_invalid("unknown type", BASE_HEAD "    add.u33 %r2, %r1, 1;\n" BASE_TAIL, "bad.ptx:15:5", "u33", NULL);
+  expect_invalid("unknown type", BASE_HEAD "    add.u33 %r2, %r1, 1;\n" BASE_TAIL, "bad.ptx:15:5", "u33",
+                 NULL);
 }
 
 static void test_undeclared_register(void) {
-  expect_invalid("undeclared register", BASE_HEAD "    add.u32 %r2, %r9, 1;\n" BASE_TAIL, "bad.ptx:15:18", "%r9",
-                 NULL);
-  expect_invalid("undeclared register name", BASE_HEAD "    add.u32 %foo, %r1, 1;\n" BASE_TAIL, "bad.ptx:15:13",
-                 "%foo", NULL);
+  expect_invalid("undeclared register", BASE_HEAD "    add.u32 %r2, %r9, 1;\n" BASE_TAIL, "bad.ptx:15:18",
+                 "%r9", NULL);
+  expect_invalid("undeclared register name", BASE_HEAD "    add.u32 %foo, %r1, 1;\n" BASE_TAIL,
+                 "bad.ptx:15:13", "%foo", NULL);
 }
 
 static void test_missing_semicolon(void) {
-  /* the offending token is `st.global.u32` on the next line (16:5); the end of line 15 (15:24) is accepted too */
+  /* the offending token is `st.global.u32` on the next line (16:5); the end of line 15 (15:24) is accepted
+   * too */
   expect_invalid_at2("missing semicolon", BASE_HEAD "    add.u32 %r2, %r1, 1\n" BASE_TAIL, "bad.ptx:16:5",
                      "bad.ptx:15:24", "expect");
 }
 
 static void test_unterminated_block(void) {
   /* no closing brace: the error is at the end of the text (line 18, column 1) */
-  expect_invalid("unterminated block", BASE_HEAD "    add.u32 %r2, %r1, 1;\n    st.global.u32 [%rd1], %r1;\n    ret;\n",
+  expect_invalid("unterminated block",
+                 BASE_HEAD "    add.u32 %r2, %r1, 1;\n    st.global.u32 [%rd1], %r1;\n    ret;\n",
                  "bad.ptx:18:", NULL);
   /* an unterminated nested scope */
   expect_invalid("unterminated nested scope",
-                 BASE_HEAD "    {\n    add.u32 %r2, %r1, 1;\n    st.global.u32 [%rd1], %r1;\n    ret;\n}\n", "bad.ptx:",
-                 NULL);
+                 BASE_HEAD "    {\n    add.u32 %r2, %r1, 1;\n    st.global.u32 [%rd1], %r1;\n    ret;\n}\n",
+                 "bad.ptx:", NULL);
 }
 
 static void test_bad_reg_decl(void) {
-  static const char *src =
-      ".version 9.0\n"
-      ".target sm_75\n"
-      ".address_size 64\n"
-      "\n"
-      ".visible .entry k(\n"
-      "    .param .u64 k_param_0\n"
-      ")\n"
-      "{\n"
-      "    .reg .b33 %r<4>;\n"
-      "    ret;\n"
-      "}\n";
+  static const char *src = ".version 9.0\n"
+                           ".target sm_75\n"
+                           ".address_size 64\n"
+                           "\n"
+                           ".visible .entry k(\n"
+                           "    .param .u64 k_param_0\n"
+                           ")\n"
+                           "{\n"
+                           "    .reg .b33 %r<4>;\n"
+                           "    ret;\n"
+                           "}\n";
   expect_invalid("bad .reg type", src, "bad.ptx:9:10", NULL);
-  static const char *src2 =
-      ".version 9.0\n"
-      ".target sm_75\n"
-      ".address_size 64\n"
-      "\n"
-      ".visible .entry k(\n"
-      "    .param .u64 k_param_0\n"
-      ")\n"
-      "{\n"
-      "    .reg .b32 %r<;\n"
-      "    ret;\n"
-      "}\n";
+  static const char *src2 = ".version 9.0\n"
+                            ".target sm_75\n"
+                            ".address_size 64\n"
+                            "\n"
+                            ".visible .entry k(\n"
+                            "    .param .u64 k_param_0\n"
+                            ")\n"
+                            "{\n"
+                            "    .reg .b32 %r<;\n"
+                            "    ret;\n"
+                            "}\n";
   expect_invalid("bad .reg range", src2, "bad.ptx:9:", NULL);
-  static const char *src3 =
-      ".version 9.0\n"
-      ".target sm_75\n"
-      ".address_size 64\n"
-      "\n"
-      ".visible .entry k(\n"
-      "    .param .u64 k_param_0\n"
-      ")\n"
-      "{\n"
-      "    .reg %r<4>;\n"
-      "    ret;\n"
-      "}\n";
+  static const char *src3 = ".version 9.0\n"
+                            ".target sm_75\n"
+                            ".address_size 64\n"
+                            "\n"
+                            ".visible .entry k(\n"
+                            "    .param .u64 k_param_0\n"
+                            ")\n"
+                            "{\n"
+                            "    .reg %r<4>;\n"
+                            "    ret;\n"
+                            "}\n";
   expect_invalid("missing .reg type", src3, "bad.ptx:9:", NULL);
 }
 
@@ -190,24 +192,36 @@ static void test_duplicate_label(void) {
 }
 
 static void test_unknown_label(void) {
-  expect_invalid("unknown label", BASE_HEAD "    bra.uni $L__nowhere;\n" BASE_TAIL, "bad.ptx:15:13", "$L__nowhere",
-                 NULL);
+  expect_invalid("unknown label", BASE_HEAD "    bra.uni $L__nowhere;\n" BASE_TAIL, "bad.ptx:15:13",
+                 "$L__nowhere", NULL);
 }
 
 static void test_misc_syntax(void) {
-  expect_invalid("unknown directive", ".version 9.0\n.target sm_75\n.address_size 64\n.bogus 3;\n", "bad.ptx:4:1",
-                 "bogus", NULL);
-  expect_invalid("unbalanced bracket", BASE_HEAD "    ld.global.u32 %r2, [%rd1;\n" BASE_TAIL, "bad.ptx:15:", NULL);
+  expect_invalid("unknown directive", ".version 9.0\n.target sm_75\n.address_size 64\n.bogus 3;\n",
+                 "bad.ptx:4:1", "bogus", NULL);
+  expect_invalid("unbalanced bracket", BASE_HEAD "    ld.global.u32 %r2, [%rd1;\n" BASE_TAIL,
+                 "bad.ptx:15:", NULL);
   expect_invalid("undeclared symbol in address", BASE_HEAD "    ld.global.u32 %r2, [nosuchvar];\n" BASE_TAIL,
                  "bad.ptx:15:", "nosuchvar", NULL);
-  expect_invalid("garbage character", BASE_HEAD "    add.u32 %r2, %r1, 1; @@@\n" BASE_TAIL, "bad.ptx:15:", NULL);
+  expect_invalid("garbage character", BASE_HEAD "    add.u32 %r2, %r1, 1; @@@\n" BASE_TAIL,
+                 "bad.ptx:15:", NULL);
   expect_invalid("unterminated comment", BASE_HEAD "    /* no end\n" BASE_TAIL, "bad.ptx:15:5", NULL);
 }
 
 /* nothing but garbage, an empty module, binary junk: no crash, an error or an empty module */
 static void test_degenerate_inputs(void) {
-  static const char *srcs[] = {"", "\n\n", "}", "{", ";;;;", ".version", ".version 9.0\n.target", "\x01\x02\xff\xfe",
-                               ".entry", ".visible .entry k(", ".visible .entry k() {", "%r1"};
+  static const char *srcs[] = {"",
+                               "\n\n",
+                               "}",
+                               "{",
+                               ";;;;",
+                               ".version",
+                               ".version 9.0\n.target",
+                               "\x01\x02\xff\xfe",
+                               ".entry",
+                               ".visible .entry k(",
+                               ".visible .entry k() {",
+                               "%r1"};
   for (unsigned i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
     WsContext *ctx = NULL;
     WsModule *mod = NULL;
@@ -288,8 +302,7 @@ static void test_launch_argument_errors(void) {
 }
 
 /* ------------------------------------------------------------------ runtime faults */
-static const char *FAULT_PTX =
-    PTX_HEADER
+static const char *FAULT_PTX = PTX_HEADER
     ".visible .entry oob_load(\n"
     "\t.param .u64 oob_load_param_0,\n"
     "\t.param .u64 oob_load_param_1\n"
@@ -373,8 +386,8 @@ static const char *FAULT_PTX =
 
 /* Opens a fresh context, allocates a 4 KB buffer (its address in *base_out), launches `entry`
  * with (buffer, second) and expects `want`. Returns the error message. */
-static const char *fault_launch(const char *entry, WsResult want, unsigned grid, unsigned block, uint64_t second,
-                                WsDevPtr *base_out) {
+static const char *fault_launch(const char *entry, WsResult want, unsigned grid, unsigned block,
+                                uint64_t second, WsDevPtr *base_out) {
   static char msg[1024];
   TK k;
   msg[0] = 0;
@@ -411,9 +424,9 @@ static void test_out_of_bounds_global(void) {
   WsDevPtr base = 0;
   const char *msg = fault_launch("oob_load", WS_ERROR_ILLEGAL_ADDRESS, 4, 64, 1u << 24, &base);
   CHECK_STR_CONTAINS(msg, "oob_load"); /* kernel */
-  CHECK(contains_ci(msg, "37"));        /* thread */
-  CHECK(contains_ci(msg, "2"));         /* CTA */
-  CHECK(contains_ci(msg, "pc"));        /* PC */
+  CHECK(contains_ci(msg, "37"));       /* thread */
+  CHECK(contains_ci(msg, "2"));        /* CTA */
+  CHECK(contains_ci(msg, "pc"));       /* PC */
   check_hex_addr("oob_load", msg, base + (1u << 24));
   /* just past the end */
   msg = fault_launch("oob_store", WS_ERROR_ILLEGAL_ADDRESS, 2, 32, 4096, &base);
@@ -446,45 +459,43 @@ static void test_shared_out_of_bounds(void) {
 }
 
 /* ------------------------------------------------------------------ deadlocks */
-static const char *DEAD_PTX =
-    PTX_HEADER
-    ".visible .entry dead_count()\n"
-    "{\n"
-    "\tbar.sync \t1, 64;\n" /* only 32 threads in the CTA */
-    "\tret;\n"
-    "}\n"
-    "\n"
-    ".visible .entry dead_split()\n"
-    "{\n"
-    "\t.reg .pred \t%p<2>;\n"
-    "\t.reg .b32 \t%r<4>;\n"
-    "\tmov.u32 \t%r1, %tid.x;\n"
-    "\tsetp.lt.u32 \t%p1, %r1, 32;\n"
-    "\t@%p1 bra \t$L__w0;\n"
-    "\tbar.sync \t2;\n"
-    "\tret;\n"
-    "$L__w0:\n"
-    "\tbar.sync \t1;\n"
-    "\tret;\n"
-    "}\n"
-    "\n"
-    ".visible .entry spin(\n"
-    "\t.param .u64 spin_param_0\n"
-    ")\n"
-    "{\n"
-    "\t.reg .pred \t%p<2>;\n"
-    "\t.reg .b32 \t%r<4>;\n"
-    "\t.reg .b64 \t%rd<4>;\n"
-    "\tmov.u32 \t%r1, 0;\n"
-    "$L__loop:\n"
-    "\tadd.s32 \t%r1, %r1, 1;\n"
-    "\tsetp.ne.s32 \t%p1, %r1, 4000000;\n"
-    "\t@%p1 bra \t$L__loop;\n"
-    "\tld.param.u64 \t%rd1, [spin_param_0];\n"
-    "\tcvta.to.global.u64 \t%rd2, %rd1;\n"
-    "\tst.global.u32 \t[%rd2], %r1;\n"
-    "\tret;\n"
-    "}\n";
+static const char *DEAD_PTX = PTX_HEADER ".visible .entry dead_count()\n"
+                                         "{\n"
+                                         "\tbar.sync \t1, 64;\n" /* only 32 threads in the CTA */
+                                         "\tret;\n"
+                                         "}\n"
+                                         "\n"
+                                         ".visible .entry dead_split()\n"
+                                         "{\n"
+                                         "\t.reg .pred \t%p<2>;\n"
+                                         "\t.reg .b32 \t%r<4>;\n"
+                                         "\tmov.u32 \t%r1, %tid.x;\n"
+                                         "\tsetp.lt.u32 \t%p1, %r1, 32;\n"
+                                         "\t@%p1 bra \t$L__w0;\n"
+                                         "\tbar.sync \t2;\n"
+                                         "\tret;\n"
+                                         "$L__w0:\n"
+                                         "\tbar.sync \t1;\n"
+                                         "\tret;\n"
+                                         "}\n"
+                                         "\n"
+                                         ".visible .entry spin(\n"
+                                         "\t.param .u64 spin_param_0\n"
+                                         ")\n"
+                                         "{\n"
+                                         "\t.reg .pred \t%p<2>;\n"
+                                         "\t.reg .b32 \t%r<4>;\n"
+                                         "\t.reg .b64 \t%rd<4>;\n"
+                                         "\tmov.u32 \t%r1, 0;\n"
+                                         "$L__loop:\n"
+                                         "\tadd.s32 \t%r1, %r1, 1;\n"
+                                         "\tsetp.ne.s32 \t%p1, %r1, 4000000;\n"
+                                         "\t@%p1 bra \t$L__loop;\n"
+                                         "\tld.param.u64 \t%rd1, [spin_param_0];\n"
+                                         "\tcvta.to.global.u64 \t%rd2, %rd1;\n"
+                                         "\tst.global.u32 \t[%rd2], %r1;\n"
+                                         "\tret;\n"
+                                         "}\n";
 
 static void expect_deadlock(const char *entry, unsigned block) {
   TK k;
@@ -533,7 +544,8 @@ static void test_instruction_limit(void) {
   /* the launch must have been stopped near the limit, before the loop finished and the store ran */
   uint32_t m = 0;
   if (ws_memcpy_dtoh(k.ctx, &m, marker, 4) == WS_SUCCESS && m != 0) {
-    fprintf(stderr, "  spin: the kernel ran to completion (%u iterations) despite max_warp_insts = 100000\n", m);
+    fprintf(stderr, "  spin: the kernel ran to completion (%u iterations) despite max_warp_insts = 100000\n",
+            m);
     test_failures_++;
   }
   tk_close(&k);

@@ -20,71 +20,69 @@
 
 TEST_GLOBALS;
 
-static const char *SEED_PTX =
-    PTX_HEADER
-    ".global .align 4 .u32 gtab[4] = {1, 2, 3, 4};\n"
-    ".const .align 4 .f32 ctab[2] = {0f3F800000, 0fBF800000};\n"
-    "\n"
-    ".func  (.param .b32 func_retval0) helper(\n"
-    "\t.param .b32 helper_param_0\n"
-    ")\n"
-    "{\n"
-    "\t.reg .b32 \t%r<3>;\n"
-    "\tld.param.u32 \t%r1, [helper_param_0];\n"
-    "\tshl.b32 \t%r2, %r1, 1;\n"
-    "\tst.param.b32 \t[func_retval0+0], %r2;\n"
-    "\tret;\n"
-    "}\n"
-    "\n"
-    ".visible .entry seed(\n"
-    "\t.param .u64 seed_param_0,\n"
-    "\t.param .align 8 .b8 seed_param_1[16]\n"
-    ")\n"
-    "{\n"
-    "\t.local .align 4 .b8 \t__local_depot1[16];\n"
-    "\t.reg .b64 \t%SP;\n"
-    "\t.reg .b64 \t%SPL;\n"
-    "\t.reg .pred \t%p<4>;\n"
-    "\t.reg .b32 \t%r<16>;\n"
-    "\t.reg .f32 \t%f<4>;\n"
-    "\t.reg .b64 \t%rd<8>;\n"
-    "\t.shared .align 4 .b8 sh[128];\n"
-    "\n"
-    "\tmov.u64 \t%SPL, __local_depot1;\n"
-    "\tld.param.u64 \t%rd1, [seed_param_0];\n"
-    "\tcvta.to.global.u64 \t%rd2, %rd1;\n"
-    "\tmov.u32 \t%r1, %tid.x;\n"
-    "\tsetp.lt.u32 \t%p1, %r1, 16;\n"
-    "\t@%p1 bra \t$L__BB1_2;\n"
-    "\tld.const.f32 \t%f1, [ctab+4];\n"
-    "\tadd.rn.f32 \t%f2, %f1, 0f3F000000;\n"
-    "\tmov.b32 \t%r2, %f2;\n"
-    "\tbra.uni \t$L__BB1_3;\n"
-    "$L__BB1_2:\n"
-    "\t{ // callseq 0, 0\n"
-    "\t.reg .b32 temp_param_reg;\n"
-    "\t.param .b32 param0;\n"
-    "\tst.param.b32 \t[param0+0], %r1;\n"
-    "\t.param .b32 retval0;\n"
-    "\tcall.uni (retval0), \n"
-    "\thelper, \n"
-    "\t(\n"
-    "\tparam0\n"
-    "\t);\n"
-    "\tld.param.b32 \t%r2, [retval0+0];\n"
-    "\t} // callseq 0\n"
-    "$L__BB1_3:\n"
-    "\tshfl.sync.bfly.b32 \t%r3|%p2, %r2, 1, 31, -1;\n"
-    "\tmov.u32 \t%r4, sh;\n"
-    "\tst.shared.u32 \t[%r4+4], %r3;\n"
-    "\tbar.sync \t0;\n"
-    "\tst.local.u32 \t[%SPL+8], %r3;\n"
-    "\tatom.global.add.u32 \t%r5, [%rd2+-4], %r3;\n"
-    "\tmul.wide.u32 \t%rd3, %r1, 4;\n"
-    "\tadd.s64 \t%rd4, %rd2, %rd3;\n"
-    "\tst.global.u32 \t[%rd4], %r5;\n"
-    "\tret;\n"
-    "}\n";
+static const char *SEED_PTX = PTX_HEADER ".global .align 4 .u32 gtab[4] = {1, 2, 3, 4};\n"
+                                         ".const .align 4 .f32 ctab[2] = {0f3F800000, 0fBF800000};\n"
+                                         "\n"
+                                         ".func  (.param .b32 func_retval0) helper(\n"
+                                         "\t.param .b32 helper_param_0\n"
+                                         ")\n"
+                                         "{\n"
+                                         "\t.reg .b32 \t%r<3>;\n"
+                                         "\tld.param.u32 \t%r1, [helper_param_0];\n"
+                                         "\tshl.b32 \t%r2, %r1, 1;\n"
+                                         "\tst.param.b32 \t[func_retval0+0], %r2;\n"
+                                         "\tret;\n"
+                                         "}\n"
+                                         "\n"
+                                         ".visible .entry seed(\n"
+                                         "\t.param .u64 seed_param_0,\n"
+                                         "\t.param .align 8 .b8 seed_param_1[16]\n"
+                                         ")\n"
+                                         "{\n"
+                                         "\t.local .align 4 .b8 \t__local_depot1[16];\n"
+                                         "\t.reg .b64 \t%SP;\n"
+                                         "\t.reg .b64 \t%SPL;\n"
+                                         "\t.reg .pred \t%p<4>;\n"
+                                         "\t.reg .b32 \t%r<16>;\n"
+                                         "\t.reg .f32 \t%f<4>;\n"
+                                         "\t.reg .b64 \t%rd<8>;\n"
+                                         "\t.shared .align 4 .b8 sh[128];\n"
+                                         "\n"
+                                         "\tmov.u64 \t%SPL, __local_depot1;\n"
+                                         "\tld.param.u64 \t%rd1, [seed_param_0];\n"
+                                         "\tcvta.to.global.u64 \t%rd2, %rd1;\n"
+                                         "\tmov.u32 \t%r1, %tid.x;\n"
+                                         "\tsetp.lt.u32 \t%p1, %r1, 16;\n"
+                                         "\t@%p1 bra \t$L__BB1_2;\n"
+                                         "\tld.const.f32 \t%f1, [ctab+4];\n"
+                                         "\tadd.rn.f32 \t%f2, %f1, 0f3F000000;\n"
+                                         "\tmov.b32 \t%r2, %f2;\n"
+                                         "\tbra.uni \t$L__BB1_3;\n"
+                                         "$L__BB1_2:\n"
+                                         "\t{ // callseq 0, 0\n"
+                                         "\t.reg .b32 temp_param_reg;\n"
+                                         "\t.param .b32 param0;\n"
+                                         "\tst.param.b32 \t[param0+0], %r1;\n"
+                                         "\t.param .b32 retval0;\n"
+                                         "\tcall.uni (retval0), \n"
+                                         "\thelper, \n"
+                                         "\t(\n"
+                                         "\tparam0\n"
+                                         "\t);\n"
+                                         "\tld.param.b32 \t%r2, [retval0+0];\n"
+                                         "\t} // callseq 0\n"
+                                         "$L__BB1_3:\n"
+                                         "\tshfl.sync.bfly.b32 \t%r3|%p2, %r2, 1, 31, -1;\n"
+                                         "\tmov.u32 \t%r4, sh;\n"
+                                         "\tst.shared.u32 \t[%r4+4], %r3;\n"
+                                         "\tbar.sync \t0;\n"
+                                         "\tst.local.u32 \t[%SPL+8], %r3;\n"
+                                         "\tatom.global.add.u32 \t%r5, [%rd2+-4], %r3;\n"
+                                         "\tmul.wide.u32 \t%rd3, %r1, 4;\n"
+                                         "\tadd.s64 \t%rd4, %rd2, %rd3;\n"
+                                         "\tst.global.u32 \t[%rd4], %r5;\n"
+                                         "\tret;\n"
+                                         "}\n";
 
 static char **files;
 static int nfiles;
@@ -154,19 +152,112 @@ static void buf_erase(Buf *b, size_t at, size_t n) {
 
 static uint64_t rnd(uint64_t *s, uint64_t n) { return n ? ov_rand(s) % n : 0; }
 
-static const char *const DICT[] = {
-    ".reg", ".b32", ".u64", ".f32", ".pred", ".shared", ".global", ".local", ".const", ".param", ".entry", ".func",
-    ".visible", ".extern", ".align", ".version", ".target", "{", "}", "(", ")", "[", "]", ";", ",", "|", "!", "@",
-    "@%p1", "%r1", "%rd1", "%f1", "%p1", "%r<", "%r<99999999>", "<", ">", "+", "-", "-1", "0x", "0f", "0d7FF0",
-    "0fFFFFFFFF", "99999999999999999999999", "4294967296", "-2147483648", "$L__BB0_1", "$L__BB1_2:", "bra", "ret;",
-    "exit;", "call.uni", "ld.global.u32", "st.shared.v4.u32", "mov.u32", "add.s32", "setp.lt.s32", "selp.b32",
-    "shfl.sync.idx.b32", "bar.sync", "atom.global.cas.b64", "cvt.rn.f32.s32", "//", "/*", "*/", "\"", "\\", "\n",
-    "\t", " ", "::", ".v4", ".v2", "{%r1, %r2}", "[%rd1+-8]", "[sh+4]", "sh", "__local_depot0", "%SPL", "%tid.x",
-    "%laneid", "%clock64", ".b8 x[1<<30]", ".b8 x[]", "= {1, 2", "0b101", "010", "1.5e10", "0dFFFFFFFFFFFFFFFF"};
+static const char *const DICT[] = {".reg",
+                                   ".b32",
+                                   ".u64",
+                                   ".f32",
+                                   ".pred",
+                                   ".shared",
+                                   ".global",
+                                   ".local",
+                                   ".const",
+                                   ".param",
+                                   ".entry",
+                                   ".func",
+                                   ".visible",
+                                   ".extern",
+                                   ".align",
+                                   ".version",
+                                   ".target",
+                                   "{",
+                                   "}",
+                                   "(",
+                                   ")",
+                                   "[",
+                                   "]",
+                                   ";",
+                                   ",",
+                                   "|",
+                                   "!",
+                                   "@",
+                                   "@%p1",
+                                   "%r1",
+                                   "%rd1",
+                                   "%f1",
+                                   "%p1",
+                                   "%r<",
+                                   "%r<99999999>",
+                                   "<",
+                                   ">",
+                                   "+",
+                                   "-",
+                                   "-1",
+                                   "0x",
+                                   "0f",
+                                   "0d7FF0",
+                                   "0fFFFFFFFF",
+                                   "99999999999999999999999",
+                                   "4294967296",
+                                   "-2147483648",
+                                   "$L__BB0_1",
+                                   "$L__BB1_2:",
+                                   "bra",
+                                   "ret;",
+                                   "exit;",
+                                   "call.uni",
+                                   "ld.global.u32",
+                                   "st.shared.v4.u32",
+                                   "mov.u32",
+                                   "add.s32",
+                                   "setp.lt.s32",
+                                   "selp.b32",
+                                   "shfl.sync.idx.b32",
+                                   "bar.sync",
+                                   "atom.global.cas.b64",
+                                   "cvt.rn.f32.s32",
+                                   "//",
+                                   "/*",
+                                   "*/",
+                                   "\"",
+                                   "\\",
+                                   "\n",
+                                   "\t",
+                                   " ",
+                                   "::",
+                                   ".v4",
+                                   ".v2",
+                                   "{%r1, %r2}",
+                                   "[%rd1+-8]",
+                                   "[sh+4]",
+                                   "sh",
+                                   "__local_depot0",
+                                   "%SPL",
+                                   "%tid.x",
+                                   "%laneid",
+                                   "%clock64",
+                                   ".b8 x[1<<30]",
+                                   ".b8 x[]",
+                                   "= {1, 2",
+                                   "0b101",
+                                   "010",
+                                   "1.5e10",
+                                   "0dFFFFFFFFFFFFFFFF"};
 #define NDICT (sizeof DICT / sizeof DICT[0])
-static const char *const NUMS[] = {"0", "-1", "4294967295", "4294967296", "18446744073709551615",
-                                   "18446744073709551616", "2147483648", "-9223372036854775808", "65536", "1024",
-                                   "1073741824", "99999999999", "0x7fffffff", "0xffffffffffffffff", "1000000000"};
+static const char *const NUMS[] = {"0",
+                                   "-1",
+                                   "4294967295",
+                                   "4294967296",
+                                   "18446744073709551615",
+                                   "18446744073709551616",
+                                   "2147483648",
+                                   "-9223372036854775808",
+                                   "65536",
+                                   "1024",
+                                   "1073741824",
+                                   "99999999999",
+                                   "0x7fffffff",
+                                   "0xffffffffffffffff",
+                                   "1000000000"};
 #define NNUMS (sizeof NUMS / sizeof NUMS[0])
 
 static size_t line_start(const Buf *b, size_t at) {
@@ -177,7 +268,10 @@ static size_t line_end(const Buf *b, size_t at) {
   while (at < b->n && b->p[at] != '\n') at++;
   return at < b->n ? at + 1 : at;
 }
-static int is_tokch(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '%' || c == '.' || c == '$'; }
+static int is_tokch(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '%' ||
+         c == '.' || c == '$';
+}
 /* finds the token around `at`: [*s, *e) */
 static void token_at(const Buf *b, size_t at, size_t *s, size_t *e) {
   size_t i = at;
@@ -201,81 +295,81 @@ static void mutate_once(Buf *b, uint64_t *s) {
   }
   size_t at = (size_t)rnd(s, b->n);
   switch (rnd(s, 9)) {
-    case 0: /* byte flip */
-      if (rnd(s, 2))
-        b->p[at] = (char)(b->p[at] ^ (1 << rnd(s, 8)));
-      else
-        b->p[at] = (char)(1 + rnd(s, 255));
-      break;
-    case 1: /* delete a range */
-      buf_erase(b, at, (size_t)(1 + rnd(s, 64)));
-      break;
-    case 2: { /* duplicate a line */
-      size_t ls = line_start(b, at), le = line_end(b, at);
-      char *tmp = malloc(le - ls + 1);
-      if (!tmp) break;
-      memcpy(tmp, b->p + ls, le - ls);
-      buf_insert(b, (size_t)rnd(s, b->n + 1) > ls ? le : ls, tmp, le - ls);
-      free(tmp);
-      break;
+  case 0: /* byte flip */
+    if (rnd(s, 2))
+      b->p[at] = (char)(b->p[at] ^ (1 << rnd(s, 8)));
+    else
+      b->p[at] = (char)(1 + rnd(s, 255));
+    break;
+  case 1: /* delete a range */
+    buf_erase(b, at, (size_t)(1 + rnd(s, 64)));
+    break;
+  case 2: { /* duplicate a line */
+    size_t ls = line_start(b, at), le = line_end(b, at);
+    char *tmp = malloc(le - ls + 1);
+    if (!tmp) break;
+    memcpy(tmp, b->p + ls, le - ls);
+    buf_insert(b, (size_t)rnd(s, b->n + 1) > ls ? le : ls, tmp, le - ls);
+    free(tmp);
+    break;
+  }
+  case 3: /* truncate */
+    b->n = at;
+    b->p[at] = 0;
+    break;
+  case 4: { /* swap two tokens */
+    size_t s1, e1, s2, e2;
+    token_at(b, at, &s1, &e1);
+    token_at(b, (size_t)rnd(s, b->n), &s2, &e2);
+    if (s1 == e1 || s2 == e2 || s1 == s2) break;
+    if (s1 > s2) {
+      size_t t = s1;
+      s1 = s2;
+      s2 = t;
+      t = e1;
+      e1 = e2;
+      e2 = t;
     }
-    case 3: /* truncate */
-      b->n = at;
-      b->p[at] = 0;
-      break;
-    case 4: { /* swap two tokens */
-      size_t s1, e1, s2, e2;
-      token_at(b, at, &s1, &e1);
-      token_at(b, (size_t)rnd(s, b->n), &s2, &e2);
-      if (s1 == e1 || s2 == e2 || s1 == s2) break;
-      if (s1 > s2) {
-        size_t t = s1;
-        s1 = s2;
-        s2 = t;
-        t = e1;
-        e1 = e2;
-        e2 = t;
-      }
-      if (e1 > s2) break;
-      char *t1 = strndup(b->p + s1, e1 - s1), *t2 = strndup(b->p + s2, e2 - s2);
-      if (t1 && t2) {
-        buf_erase(b, s2, e2 - s2);
-        buf_insert(b, s2, t1, strlen(t1));
-        buf_erase(b, s1, e1 - s1);
-        buf_insert(b, s1, t2, strlen(t2));
-      }
-      free(t1);
-      free(t2);
-      break;
-    }
-    case 5: { /* insert a dictionary token */
-      const char *t = DICT[rnd(s, NDICT)];
-      buf_insert(b, at, t, strlen(t));
-      break;
-    }
-    case 6: { /* replace a token by an extreme number */
-      size_t s1, e1;
-      token_at(b, at, &s1, &e1);
-      if (s1 == e1) break;
-      const char *t = NUMS[rnd(s, NNUMS)];
+    if (e1 > s2) break;
+    char *t1 = strndup(b->p + s1, e1 - s1), *t2 = strndup(b->p + s2, e2 - s2);
+    if (t1 && t2) {
+      buf_erase(b, s2, e2 - s2);
+      buf_insert(b, s2, t1, strlen(t1));
       buf_erase(b, s1, e1 - s1);
-      buf_insert(b, s1, t, strlen(t));
-      break;
+      buf_insert(b, s1, t2, strlen(t2));
     }
-    case 7: { /* delete a line */
-      size_t ls = line_start(b, at), le = line_end(b, at);
-      buf_erase(b, ls, le - ls);
-      break;
-    }
-    case 8: { /* replace a token by a dictionary token */
-      size_t s1, e1;
-      token_at(b, at, &s1, &e1);
-      if (s1 == e1) break;
-      const char *t = DICT[rnd(s, NDICT)];
-      buf_erase(b, s1, e1 - s1);
-      buf_insert(b, s1, t, strlen(t));
-      break;
-    }
+    free(t1);
+    free(t2);
+    break;
+  }
+  case 5: { /* insert a dictionary token */
+    const char *t = DICT[rnd(s, NDICT)];
+    buf_insert(b, at, t, strlen(t));
+    break;
+  }
+  case 6: { /* replace a token by an extreme number */
+    size_t s1, e1;
+    token_at(b, at, &s1, &e1);
+    if (s1 == e1) break;
+    const char *t = NUMS[rnd(s, NNUMS)];
+    buf_erase(b, s1, e1 - s1);
+    buf_insert(b, s1, t, strlen(t));
+    break;
+  }
+  case 7: { /* delete a line */
+    size_t ls = line_start(b, at), le = line_end(b, at);
+    buf_erase(b, ls, le - ls);
+    break;
+  }
+  case 8: { /* replace a token by a dictionary token */
+    size_t s1, e1;
+    token_at(b, at, &s1, &e1);
+    if (s1 == e1) break;
+    const char *t = DICT[rnd(s, NDICT)];
+    buf_erase(b, s1, e1 - s1);
+    buf_insert(b, s1, t, strlen(t));
+    break;
+  }
   }
 }
 
@@ -313,12 +407,14 @@ static int load_one(WsContext *ctx, const char *text, size_t n, const char *what
     return 0;
   }
   if ((r == WS_ERROR_INVALID_PTX || r == WS_ERROR_OUT_OF_MEMORY) && msg && msg[0]) {
-    if (r == WS_ERROR_OUT_OF_MEMORY) stats_oom++;
-    else stats_invalid++;
+    if (r == WS_ERROR_OUT_OF_MEMORY)
+      stats_oom++;
+    else
+      stats_invalid++;
     return 0;
   }
-  fprintf(stderr, "  %s: %s with message \"%s\" (input saved in %s)\n", what, ws_result_name(r), msg ? msg : "(null)",
-          last_path);
+  fprintf(stderr, "  %s: %s with message \"%s\" (input saved in %s)\n", what, ws_result_name(r),
+          msg ? msg : "(null)", last_path);
   return -1;
 }
 
@@ -366,8 +462,8 @@ static void test_fuzz_corpus(void) {
   }
   free(b.p);
   ws_ctx_destroy(ctx);
-  fprintf(stderr, "  %d mutants in %.1f s: %d loaded, %d invalid, %d out-of-memory; slowest load %.3f s\n", done,
-          now_s() - t_start, stats_ok, stats_invalid, stats_oom, max_load_s);
+  fprintf(stderr, "  %d mutants in %.1f s: %d loaded, %d invalid, %d out-of-memory; slowest load %.3f s\n",
+          done, now_s() - t_start, stats_ok, stats_invalid, stats_oom, max_load_s);
   if (bad) {
     fprintf(stderr, "  %d unacceptable load results\n", bad);
     test_failures_++;
@@ -415,7 +511,8 @@ static void test_context_survives(void) {
     CHECK(r == WS_SUCCESS);
     if (r != WS_SUCCESS) fprintf(stderr, "  %s\n", ws_ctx_error(ctx));
     if (r == WS_SUCCESS && ws_memcpy_dtoh(ctx, out, buf, sizeof out) == WS_SUCCESS) {
-      /* lanes < 16: 2*tid; lanes >= 16: bits of -0.5f; shfl.bfly 1 swaps neighbours; the atom adds them all */
+      /* lanes < 16: 2*tid; lanes >= 16: bits of -0.5f; shfl.bfly 1 swaps neighbours; the atom adds them all
+       */
       uint32_t v[32], sum = 0;
       for (int t = 0; t < 32; t++) v[t] = t < 16 ? 2u * (uint32_t)t : 0xbf000000u;
       for (int t = 0; t < 32; t++) sum += v[t ^ 1];

@@ -12,12 +12,19 @@ TEST_GLOBALS;
 
 /* mov.pred with -1 (true), 1 and 0, each stored as 0/1 */
 static void test_mov_pred_constants(void) {
-  static const struct { const char *body; uint64_t want; } cases[] = {
-      {"mov.pred %p1, -1;" ST_P2, 1}, {"mov.pred %p1, 1;" ST_P2, 1}, {"mov.pred %p1, 0;" ST_P2, 0},
-      {"mov.pred %p2, -1;\n\tnot.pred %p1, %p2;" ST_P2, 0}};
+  static const struct {
+    const char *body;
+    uint64_t want;
+  } cases[] = {{"mov.pred %p1, -1;" ST_P2, 1},
+               {"mov.pred %p1, 1;" ST_P2, 1},
+               {"mov.pred %p1, 0;" ST_P2, 0},
+               {"mov.pred %p2, -1;\n\tnot.pred %p1, %p2;" ST_P2, 0}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     uint64_t in[1][3] = {{0, 0, 0}}, out[1][2];
-    if (op_run(cases[i].body, in, 1, out)) { test_failures_++; continue; }
+    if (op_run(cases[i].body, in, 1, out)) {
+      test_failures_++;
+      continue;
+    }
     CHECK_EQ_U64(out[0][1], cases[i].want);
   }
 }
@@ -33,9 +40,10 @@ static WsResult load(const char *src, char *msg, size_t len) {
 }
 
 static void test_immediate_range(void) {
-  static const char *bad[] = {"mov.u32 %r20, 99999999999999999999999" ST_R, "mov.u64 %rd20, 0x1FFFFFFFFFFFFFFFF" ST_RD,
-                              "mov.u64 %rd20, 0b11111111111111111111111111111111111111111111111111111111111111111" ST_RD,
-                              "mov.u64 %rd20, 03777777777777777777777" ST_RD, "add.s64 %rd20, %rd10, -18446744073709551616" ST_RD};
+  static const char *bad[] = {
+      "mov.u32 %r20, 99999999999999999999999" ST_R, "mov.u64 %rd20, 0x1FFFFFFFFFFFFFFFF" ST_RD,
+      "mov.u64 %rd20, 0b11111111111111111111111111111111111111111111111111111111111111111" ST_RD,
+      "mov.u64 %rd20, 03777777777777777777777" ST_RD, "add.s64 %rd20, %rd10, -18446744073709551616" ST_RD};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char *ptx = op_kernel_text(bad[i]), msg[600];
     WsResult r = load(ptx, msg, sizeof msg);
@@ -51,26 +59,25 @@ static void test_immediate_range(void) {
 }
 
 static void test_recursion_located(void) {
-  static const char *src = PTX_HEADER
-      ".func (.param .b32 r) f(.param .b32 a)\n" /* line 5 */
-      "{\n"
-      "    .reg .b32 %r<3>;\n"
-      "    ld.param.u32 %r1, [a];\n"
-      "    { .param .b32 pa; .param .b32 pr;\n"
-      "    st.param.b32 [pa], %r1;\n"
-      "    call.uni (pr), f, (pa);\n" /* line 11 */
-      "    ld.param.b32 %r2, [pr]; }\n"
-      "    st.param.b32 [r], %r2;\n"
-      "    ret;\n"
-      "}\n"
-      ".visible .entry k()\n"
-      "{\n"
-      "    .reg .b32 %r<2>;\n"
-      "    { .param .b32 pa; .param .b32 pr;\n"
-      "    st.param.b32 [pa], %r1;\n"
-      "    call.uni (pr), f, (pa); }\n"
-      "    ret;\n"
-      "}\n";
+  static const char *src = PTX_HEADER ".func (.param .b32 r) f(.param .b32 a)\n" /* line 5 */
+                                      "{\n"
+                                      "    .reg .b32 %r<3>;\n"
+                                      "    ld.param.u32 %r1, [a];\n"
+                                      "    { .param .b32 pa; .param .b32 pr;\n"
+                                      "    st.param.b32 [pa], %r1;\n"
+                                      "    call.uni (pr), f, (pa);\n" /* line 11 */
+                                      "    ld.param.b32 %r2, [pr]; }\n"
+                                      "    st.param.b32 [r], %r2;\n"
+                                      "    ret;\n"
+                                      "}\n"
+                                      ".visible .entry k()\n"
+                                      "{\n"
+                                      "    .reg .b32 %r<2>;\n"
+                                      "    { .param .b32 pa; .param .b32 pr;\n"
+                                      "    st.param.b32 [pa], %r1;\n"
+                                      "    call.uni (pr), f, (pa); }\n"
+                                      "    ret;\n"
+                                      "}\n";
   char msg[600];
   CHECK(load(src, msg, sizeof msg) == WS_ERROR_INVALID_PTX);
   CHECK_STR_CONTAINS(msg, "r.ptx:11:");
@@ -82,14 +89,22 @@ static void test_many_kernels(void) {
   enum { N = 20000 };
   size_t cap = (size_t)N * 200 + 4096, n = 0;
   char *src = malloc(cap);
-  if (!src) { test_failures_++; return; }
-  n += (size_t)snprintf(src + n, cap - n, "%s.func (.param .b32 r) h(.param .b32 a)\n{\n .reg .b32 %%r<2>;\n"
-                        " ld.param.u32 %%r1, [a];\n st.param.b32 [r], %%r1;\n ret;\n}\n", PTX_HEADER);
+  if (!src) {
+    test_failures_++;
+    return;
+  }
+  n += (size_t)snprintf(src + n, cap - n,
+                        "%s.func (.param .b32 r) h(.param .b32 a)\n{\n .reg .b32 %%r<2>;\n"
+                        " ld.param.u32 %%r1, [a];\n st.param.b32 [r], %%r1;\n ret;\n}\n",
+                        PTX_HEADER);
   for (int i = 0; i < N; i++) {
-    n += (size_t)snprintf(src + n, cap - n, ".visible .entry k%d(.param .u32 p%d)\n{\n .reg .b32 %%r<3>;\n"
-                          " ld.param.u32 %%r1, [p%d];\n", i, i, i);
+    n += (size_t)snprintf(src + n, cap - n,
+                          ".visible .entry k%d(.param .u32 p%d)\n{\n .reg .b32 %%r<3>;\n"
+                          " ld.param.u32 %%r1, [p%d];\n",
+                          i, i, i);
     if (i == N - 1)
-      n += (size_t)snprintf(src + n, cap - n, " { .param .b32 pa; .param .b32 pr;\n st.param.b32 [pa], %%r1;\n"
+      n += (size_t)snprintf(src + n, cap - n,
+                            " { .param .b32 pa; .param .b32 pr;\n st.param.b32 [pa], %%r1;\n"
                             " call.uni (pr), h, (pa);\n ld.param.b32 %%r2, [pr]; }\n");
     n += (size_t)snprintf(src + n, cap - n, " ret;\n}\n");
   }

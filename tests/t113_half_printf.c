@@ -39,37 +39,47 @@ static uint16_t ref_to_half(long double v) {
 }
 
 static int same_half(uint16_t got, uint16_t want) {
-  if ((want & 0x7C00) == 0x7C00 && (want & 0x3FF)) return (got & 0x7C00) == 0x7C00 && (got & 0x3FF); /* any NaN */
+  if ((want & 0x7C00) == 0x7C00 && (want & 0x3FF))
+    return (got & 0x7C00) == 0x7C00 && (got & 0x3FF); /* any NaN */
   return got == want;
 }
 
 static int cmp_lt(long double a, long double b) { return a < b; }
 
-static const uint16_t special[] = {0x0000, 0x8000, 0x3C00, 0xBC00, 0x3555, 0x7BFF, 0xFBFF, 0x0001, 0x03FF, 0x0400, 0x7C00,
-                                   0xFC00, 0x7E00, 0x3C01, 0x6800, 0x4200, 0x3800, 0x1400, 0x5BFF, 0x0200};
+static const uint16_t special[] = {0x0000, 0x8000, 0x3C00, 0xBC00, 0x3555, 0x7BFF, 0xFBFF,
+                                   0x0001, 0x03FF, 0x0400, 0x7C00, 0xFC00, 0x7E00, 0x3C01,
+                                   0x6800, 0x4200, 0x3800, 0x1400, 0x5BFF, 0x0200};
 #define NSPEC (int)(sizeof special / sizeof special[0])
 
 /* nvcc's __half code (hops) on all pairs of special values plus random triples. */
 static void test_half_nvcc(void) {
   enum { NR = 600 };
   int n = NSPEC * NSPEC + NR;
-  uint16_t *a = malloc(sizeof(uint16_t) * (size_t)n), *b = malloc(sizeof(uint16_t) * (size_t)n), *c = malloc(sizeof(uint16_t) * (size_t)n);
+  uint16_t *a = malloc(sizeof(uint16_t) * (size_t)n), *b = malloc(sizeof(uint16_t) * (size_t)n),
+           *c = malloc(sizeof(uint16_t) * (size_t)n);
   uint16_t *out = calloc((size_t)n * 12, sizeof(uint16_t));
   CHECK(a && b && c && out);
-  if (!a || !b || !c || !out) { free(a), free(b), free(c), free(out); return; }
+  if (!a || !b || !c || !out) {
+    free(a), free(b), free(c), free(out);
+    return;
+  }
   uint64_t seed = 7;
-  for (int i = 0; i < NSPEC * NSPEC; i++) a[i] = special[i / NSPEC], b[i] = special[i % NSPEC], c[i] = special[(i * 7) % NSPEC];
+  for (int i = 0; i < NSPEC * NSPEC; i++)
+    a[i] = special[i / NSPEC], b[i] = special[i % NSPEC], c[i] = special[(i * 7) % NSPEC];
   for (int i = NSPEC * NSPEC; i < n; i++) {
     a[i] = (uint16_t)ov_rand(&seed), b[i] = (uint16_t)ov_rand(&seed), c[i] = (uint16_t)ov_rand(&seed);
     if (i % 3 == 0) b[i] = (uint16_t)((a[i] & 0xFC00) | (b[i] & 0x3FF)); /* same exponent: cancellation */
   }
   TK k;
   if (tk_open(&k, kernels_ptx, "hops") == 0) {
-    WsDevPtr da = tk_alloc(&k, 2 * (size_t)n, a), db = tk_alloc(&k, 2 * (size_t)n, b), dc = tk_alloc(&k, 2 * (size_t)n, c);
+    WsDevPtr da = tk_alloc(&k, 2 * (size_t)n, a), db = tk_alloc(&k, 2 * (size_t)n, b),
+             dc = tk_alloc(&k, 2 * (size_t)n, c);
     WsDevPtr dout = tk_alloc(&k, 24 * (size_t)n, NULL);
     void *params[] = {&da, &db, &dc, &dout, &n};
-    if (tk_launch(&k, (unsigned)(n + 127) / 128, 1, 1, 128, 1, 1, 0, params) == WS_SUCCESS) tk_get(&k, out, dout, 24 * (size_t)n);
-    else CHECK(0);
+    if (tk_launch(&k, (unsigned)(n + 127) / 128, 1, 1, 128, 1, 1, 0, params) == WS_SUCCESS)
+      tk_get(&k, out, dout, 24 * (size_t)n);
+    else
+      CHECK(0);
   } else
     CHECK(0);
   tk_close(&k);
@@ -77,15 +87,24 @@ static void test_half_nvcc(void) {
   for (int i = 0; i < n && bad < 10; i++) {
     long double x = ref_from_half(a[i]), y = ref_from_half(b[i]), z = ref_from_half(c[i]);
     const uint16_t *o = out + 12 * i;
-    uint16_t want[12] = {ref_to_half(x + y), ref_to_half(x - y), ref_to_half(x * y), ref_to_half(x * y + z), 0, 0,
-                         (uint16_t)(a[i] ^ 0x8000), (uint16_t)(a[i] & 0x7FFF),
+    uint16_t want[12] = {ref_to_half(x + y),
+                         ref_to_half(x - y),
+                         ref_to_half(x * y),
+                         ref_to_half(x * y + z),
+                         0,
+                         0,
+                         (uint16_t)(a[i] ^ 0x8000),
+                         (uint16_t)(a[i] & 0x7FFF),
                          (uint16_t)(cmp_lt(x, y) | (x >= y) << 1 | (isnan(x) || isnan(y) || x == y) << 2),
-                         ref_to_half(x * z + x), ref_to_half(y * x + y), ref_to_half(x * z)};
+                         ref_to_half(x * z + x),
+                         ref_to_half(y * x + y),
+                         ref_to_half(x * z)};
     for (int r = 0; r < 12; r++) {
       if (r == 4 || r == 5) continue; /* min/max: below, on their own */
       int ok = r == 8 ? o[r] == want[r] : same_half(o[r], want[r]);
       if (!ok) {
-        fprintf(stderr, "  hops %d: a 0x%04x b 0x%04x c 0x%04x result %d: got 0x%04x want 0x%04x\n", i, a[i], b[i], c[i], r, o[r], want[r]);
+        fprintf(stderr, "  hops %d: a 0x%04x b 0x%04x c 0x%04x result %d: got 0x%04x want 0x%04x\n", i, a[i],
+                b[i], c[i], r, o[r], want[r]);
         bad++;
       }
     }
@@ -100,17 +119,21 @@ static void test_half_nvcc(void) {
 
 /* Hand-written PTX: rounding ties, overflow, min/max and f16x2 forms, and setp.f16. */
 static void test_half_ptx(void) {
-  static const struct { const char *body; uint64_t a, b, c, want; } cases[] = {
-      {"add.f16 %rs20, %rs10, %rs11" ST_RS, 0x6800, 0x3C00, 0, 0x6800},         /* 2048 + 1: tie to even 2048 */
-      {"add.f16 %rs20, %rs10, %rs11" ST_RS, 0x6800, 0x4200, 0, 0x6802},         /* 2048 + 3: tie to even 2052 */
-      {"add.rz.f16 %rs20, %rs10, %rs11" ST_RS, 0x6800, 0x4200, 0, 0x6801},      /* .rz: 2050 */
-      {"add.f16 %rs20, %rs10, %rs11" ST_RS, 0x7BFF, 0x7BFF, 0, 0x7C00},         /* overflow to infinity */
-      {"mul.f16 %rs20, %rs10, %rs11" ST_RS, 0x0001, 0x3800, 0, 0x0000},         /* min subnormal * 0.5: tie to 0 */
-      {"sub.f16 %rs20, %rs10, %rs11" ST_RS, 0x3C00, 0x3C00, 0, 0x0000},         /* 1 - 1 = +0 */
-      {"fma.rn.f16 %rs20, %rs10, %rs11, %rs12" ST_RS, 0x3C01, 0x3C01, 0xBC00, 0x1800}, /* (1+u)^2 - 1 = 2u + u^2: a tie, to even 2u */
-      {"min.f16 %rs20, %rs10, %rs11" ST_RS, 0x7E00, 0x3C00, 0, 0x3C00},         /* NaN loses */
+  static const struct {
+    const char *body;
+    uint64_t a, b, c, want;
+  } cases[] = {
+      {"add.f16 %rs20, %rs10, %rs11" ST_RS, 0x6800, 0x3C00, 0, 0x6800},    /* 2048 + 1: tie to even 2048 */
+      {"add.f16 %rs20, %rs10, %rs11" ST_RS, 0x6800, 0x4200, 0, 0x6802},    /* 2048 + 3: tie to even 2052 */
+      {"add.rz.f16 %rs20, %rs10, %rs11" ST_RS, 0x6800, 0x4200, 0, 0x6801}, /* .rz: 2050 */
+      {"add.f16 %rs20, %rs10, %rs11" ST_RS, 0x7BFF, 0x7BFF, 0, 0x7C00},    /* overflow to infinity */
+      {"mul.f16 %rs20, %rs10, %rs11" ST_RS, 0x0001, 0x3800, 0, 0x0000},    /* min subnormal * 0.5: tie to 0 */
+      {"sub.f16 %rs20, %rs10, %rs11" ST_RS, 0x3C00, 0x3C00, 0, 0x0000},    /* 1 - 1 = +0 */
+      {"fma.rn.f16 %rs20, %rs10, %rs11, %rs12" ST_RS, 0x3C01, 0x3C01, 0xBC00,
+       0x1800}, /* (1+u)^2 - 1 = 2u + u^2: a tie, to even 2u */
+      {"min.f16 %rs20, %rs10, %rs11" ST_RS, 0x7E00, 0x3C00, 0, 0x3C00}, /* NaN loses */
       {"max.f16 %rs20, %rs10, %rs11" ST_RS, 0xC000, 0x3C00, 0, 0x3C00},
-      {"min.f16 %rs20, %rs10, %rs11" ST_RS, 0x0000, 0x8000, 0, 0x8000},         /* -0 < +0 */
+      {"min.f16 %rs20, %rs10, %rs11" ST_RS, 0x0000, 0x8000, 0, 0x8000}, /* -0 < +0 */
       {"neg.f16 %rs20, %rs10" ST_RS, 0x3C00, 0, 0, 0xBC00},
       {"abs.f16 %rs20, %rs10" ST_RS, 0xFC00, 0, 0, 0x7C00},
       {"add.f16x2 %r20, %r10, %r11" ST_R, 0x3C004000, 0x3C00BC00, 0, 0x40003C00}, /* {1+1, 2-1}: hi 2, lo 1 */
@@ -122,10 +145,14 @@ static void test_half_ptx(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     uint64_t in[1][3] = {{cases[i].a, cases[i].b, cases[i].c}}, out[1][2];
-    if (op_run(cases[i].body, (const uint64_t(*)[3])in, 1, out)) { CHECK(0); continue; }
+    if (op_run(cases[i].body, (const uint64_t(*)[3])in, 1, out)) {
+      CHECK(0);
+      continue;
+    }
     uint64_t got = strstr(cases[i].body, "setp") ? out[0][1] : out[0][0];
     if (got != cases[i].want) {
-      fprintf(stderr, "  %s: got 0x%llx want 0x%llx\n", cases[i].body, (unsigned long long)got, (unsigned long long)cases[i].want);
+      fprintf(stderr, "  %s: got 0x%llx want 0x%llx\n", cases[i].body, (unsigned long long)got,
+              (unsigned long long)cases[i].want);
       test_failures_++;
     }
   }
@@ -174,13 +201,12 @@ static void test_printf(void) {
   WsResult rc;
   char *text = capture_hprint(kernels_ptx, &rc);
   CHECK(rc == WS_SUCCESS);
-  const char *want =
-      "t0 b0: 10| 0.00|1099511627776|ff|a|even|7%\n"
-      "t1 b0: 11| 1.50|1099511627776|100|b|odd|7%\n"
-      "t2 b0: 12| 3.00|1099511627776|101|c|even|7%\n"
-      "t0 b1: 10| 0.00|1099511627776|ff|a|even|7%\n"
-      "t1 b1: 11| 1.50|1099511627776|100|b|odd|7%\n"
-      "t2 b1: 12| 3.00|1099511627776|101|c|even|7%\n";
+  const char *want = "t0 b0: 10| 0.00|1099511627776|ff|a|even|7%\n"
+                     "t1 b0: 11| 1.50|1099511627776|100|b|odd|7%\n"
+                     "t2 b0: 12| 3.00|1099511627776|101|c|even|7%\n"
+                     "t0 b1: 10| 0.00|1099511627776|ff|a|even|7%\n"
+                     "t1 b1: 11| 1.50|1099511627776|100|b|odd|7%\n"
+                     "t2 b1: 12| 3.00|1099511627776|101|c|even|7%\n";
   CHECK(text && !strcmp(text, want));
   if (text && strcmp(text, want)) fprintf(stderr, "  printed:\n%s  expected:\n%s", text, want);
   free(text);

@@ -12,7 +12,10 @@
 
 TEST_GLOBALS;
 
-typedef struct Buf { uint8_t b[4096]; size_t n; } Buf;
+typedef struct Buf {
+  uint8_t b[4096];
+  size_t n;
+} Buf;
 
 static void put(Buf *o, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; i++) o->b[o->n++] = (uint8_t)(v >> (8 * i));
@@ -20,7 +23,8 @@ static void put(Buf *o, uint64_t v, int bytes) {
 static void put_bytes(Buf *o, const void *p, size_t n) { memcpy(o->b + o->n, p, n), o->n += n; }
 
 /* One entry: 64-byte header + payload. */
-static void entry(Buf *o, int kind, unsigned arch, uint64_t flags, const void *payload, size_t n, size_t csize, size_t dsize) {
+static void entry(Buf *o, int kind, unsigned arch, uint64_t flags, const void *payload, size_t n,
+                  size_t csize, size_t dsize) {
   put(o, (uint64_t)kind, 2), put(o, 0x0101, 2), put(o, 64, 4), put(o, n, 8);
   put(o, csize, 4), put(o, 0, 4), put(o, 0, 2), put(o, 9, 2), put(o, arch, 4), put(o, 0, 4), put(o, 0, 4);
   put(o, flags, 8), put(o, 0, 8), put(o, dsize, 8);
@@ -38,7 +42,10 @@ static void fatbin(Buf *out, const Buf *body) {
 static size_t cubin(uint8_t *e) {
   static const char names[] = "\0.shstrtab\0.text.kern";
   memset(e, 0, 512);
-  memcpy(e, "\x7f" "ELF\x02\x01\x01", 7);
+  memcpy(e,
+         "\x7f"
+         "ELF\x02\x01\x01",
+         7);
   size_t strs = 64, shoff = 128;
   memcpy(e + strs, names, sizeof names);
   e[0x28] = (uint8_t)shoff;

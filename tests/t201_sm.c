@@ -31,7 +31,8 @@ static const char occ_ptx_fmt[] =
     "  ld.param.u64 %%rd1, [cnt];\n  ld.param.u64 %%rd2, [maxc];\n"
     "  mul.wide.u32 %%rd3, %%r2, 4;\n  add.s64 %%rd4, %%rd1, %%rd3;\n  add.s64 %%rd5, %%rd2, %%rd3;\n"
     "  @%%p1 bra $L_wait;\n"
-    "  atom.global.add.u32 %%r3, [%%rd4], 1;\n  add.u32 %%r4, %%r3, 1;\n  atom.global.max.u32 %%r5, [%%rd5], %%r4;\n"
+    "  atom.global.add.u32 %%r3, [%%rd4], 1;\n  add.u32 %%r4, %%r3, 1;\n  atom.global.max.u32 %%r5, [%%rd5], "
+    "%%r4;\n"
     "$L_wait:\n  ld.param.u32 %%r6, [delay];\n"
     "$L_loop:\n  add.u32 %%r6, %%r6, -1;\n  setp.ne.u32 %%p2, %%r6, 0;\n  @%%p2 bra $L_loop;\n"
     "  bar.sync 0;\n  @%%p1 bra $L_done;\n  atom.global.add.u32 %%r7, [%%rd4], -1;\n"
@@ -42,7 +43,8 @@ static const char occ_ptx_fmt[] =
  * ptxas-style register annotation. */
 static void make_occ_ptx(char *ptx, size_t len, unsigned shared, unsigned regs) {
   char decl[160] = "";
-  if (shared) snprintf(decl, sizeof decl, "  .shared .align 4 .b8 sbuf[%u];\n  st.shared.u32 [sbuf], 0;\n", shared);
+  if (shared)
+    snprintf(decl, sizeof decl, "  .shared .align 4 .b8 sbuf[%u];\n  st.shared.u32 [sbuf], 0;\n", shared);
   snprintf(ptx, len, occ_ptx_fmt, decl, regs);
 }
 
@@ -69,15 +71,23 @@ static void last_kernel_occupancy(const TestGpu *t, unsigned *ctas, char *limite
 /* Launches occ with `threads` per CTA, `regs` per thread, `shared` static and
  * `dyn` dynamic shared bytes on 2 waves of `want` CTAs per SM; checks the
  * most CTAs seen on one SM, the engine's reported occupancy and limiter. */
-static void check_occupancy(unsigned threads, unsigned regs, unsigned shared, unsigned dyn, unsigned want, const char *limiter) {
+static void check_occupancy(unsigned threads, unsigned regs, unsigned shared, unsigned dyn, unsigned want,
+                            const char *limiter) {
   TestGpu t;
-  if (test_gpu_open(&t, NULL)) { CHECK(0); return; }
+  if (test_gpu_open(&t, NULL)) {
+    CHECK(0);
+    return;
+  }
   char ptx[4096];
   make_occ_ptx(ptx, sizeof ptx, shared, regs);
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d_cnt = 0, d_max = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) { CHECK(0); test_gpu_close(&t); return; }
+  if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) {
+    CHECK(0);
+    test_gpu_close(&t);
+    return;
+  }
   unsigned nsm = (unsigned)cfg_int(t.cfg, "sm.count"), grid = nsm * want * 2, delay = 100;
   CHECK(ws_mem_alloc(t.ctx, &d_cnt, 4 * nsm) == WS_SUCCESS);
   CHECK(ws_mem_alloc(t.ctx, &d_max, 4 * nsm) == WS_SUCCESS);
@@ -98,8 +108,9 @@ static void check_occupancy(unsigned threads, unsigned regs, unsigned shared, un
   char lim[64];
   last_kernel_occupancy(&t, &ctas, lim, sizeof lim);
   if (most != want || ctas != want || strcmp(lim, limiter))
-    fprintf(stderr, "occupancy %u threads %u regs %u+%u shared: resident %u, reported %u (%s), want %u (%s)\n", threads, regs,
-            shared, dyn, most, ctas, lim, want, limiter);
+    fprintf(stderr,
+            "occupancy %u threads %u regs %u+%u shared: resident %u, reported %u (%s), want %u (%s)\n",
+            threads, regs, shared, dyn, most, ctas, lim, want, limiter);
   CHECK_EQ_U64(most, want);
   CHECK_EQ_U64(ctas, want);
   CHECK(!strcmp(lim, limiter));
@@ -113,27 +124,40 @@ static void check_occupancy(unsigned threads, unsigned regs, unsigned shared, un
 /* gtx480: 1536 threads, 48 warps, 8 CTA slots, 32768 registers, 48 KB shared per SM. */
 static void test_occupancy_threads(void) { check_occupancy(512, 16, 0, 0, 3, "threads"); }
 static void test_occupancy_cta_slots(void) { check_occupancy(64, 16, 0, 0, 8, "CTA slots"); }
-static void test_occupancy_registers(void) { check_occupancy(256, 40, 0, 0, 3, "registers"); } /* 10240 per CTA */
+static void test_occupancy_registers(void) {
+  check_occupancy(256, 40, 0, 0, 3, "registers");
+} /* 10240 per CTA */
 static void test_occupancy_shared(void) { check_occupancy(128, 16, 20000, 0, 2, "shared memory"); }
 static void test_occupancy_dynamic_shared(void) { check_occupancy(128, 16, 0, 16000, 3, "shared memory"); }
 static void test_occupancy_shared_sum(void) { check_occupancy(128, 16, 8000, 8000, 3, "shared memory"); }
 
 static void test_cta_does_not_fit(void) {
-  /* {threads, regs, static shared, config override}: 20000 B > sm.shared_mem = 16 KB; 1024 x 40 = 40960 registers */
-  const struct { unsigned threads, regs, shared; const char *set, *why; } cases[] = {
+  /* {threads, regs, static shared, config override}: 20000 B > sm.shared_mem = 16 KB; 1024 x 40 = 40960
+   * registers */
+  const struct {
+    unsigned threads, regs, shared;
+    const char *set, *why;
+  } cases[] = {
       {128, 16, 20000, "sm.shared_mem=16K", "shared memory"},
       {1024, 40, 0, "sm.shared_mem=48K", "registers"},
   };
   for (int k = 0; k < 2; k++) {
     const char *sets[] = {cases[k].set, NULL};
     TestGpu t;
-    if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+    if (test_gpu_open(&t, sets)) {
+      CHECK(0);
+      return;
+    }
     char ptx[4096];
     make_occ_ptx(ptx, sizeof ptx, cases[k].shared, cases[k].regs);
     WsModule *mod;
     WsFunction *fn;
     WsDevPtr d = 0;
-    if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) { CHECK(0); test_gpu_close(&t); return; }
+    if (test_gpu_load(&t, &mod, &fn, ptx, "occ")) {
+      CHECK(0);
+      test_gpu_close(&t);
+      return;
+    }
     unsigned delay = 1;
     CHECK(ws_mem_alloc(t.ctx, &d, 256) == WS_SUCCESS);
     void *params[] = {&d, &d, &delay};
@@ -154,27 +178,37 @@ static void test_cta_does_not_fit(void) {
  * second round (instructions cached) is stored in out[0]; out[1] the value. */
 static uint64_t chain_cycles(const char *const *sets, const char *body, const char *consume, unsigned n) {
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return 0; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return 0;
+  }
   size_t cap = 64 * 1024;
   char *ptx = malloc(cap);
   size_t len = (size_t)snprintf(ptx, cap,
                                 ".version 9.0\n.target sm_75\n.address_size 64\n"
                                 ".visible .entry chain(.param .u64 out)\n{\n"
-                                "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<300>;\n  .reg .b64 %%rd<8>;\n  .reg .f32 %%f<300>;\n"
+                                "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<300>;\n  .reg "
+                                ".b64 %%rd<8>;\n  .reg .f32 %%f<300>;\n"
                                 "  mov.u32 %%r1, %%tid.x;\n  cvt.rn.f32.u32 %%f1, %%r1;\n  mov.u32 %%r5, 0;\n"
                                 "$L_round:\n  mov.u64 %%rd1, %%clock64;\n");
   for (unsigned i = 0; i < n; i++) len += (size_t)snprintf(ptx + len, cap - len, body, i + 2, i + 2);
-  len += (size_t)snprintf(ptx + len, cap - len,
-                          "  %s\n  mov.u64 %%rd2, %%clock64;\n  sub.s64 %%rd3, %%rd2, %%rd1;\n"
-                          "  add.s32 %%r5, %%r5, 1;\n  setp.lt.u32 %%p1, %%r5, 2;\n  @%%p1 bra $L_round;\n"
-                          "  ld.param.u64 %%rd4, [out];\n  st.global.u64 [%%rd4], %%rd3;\n  st.global.u32 [%%rd4+8], %%r1;\n"
-                          "  ret;\n}\n",
-                          consume);
+  len += (size_t)snprintf(
+      ptx + len, cap - len,
+      "  %s\n  mov.u64 %%rd2, %%clock64;\n  sub.s64 %%rd3, %%rd2, %%rd1;\n"
+      "  add.s32 %%r5, %%r5, 1;\n  setp.lt.u32 %%p1, %%r5, 2;\n  @%%p1 bra $L_round;\n"
+      "  ld.param.u64 %%rd4, [out];\n  st.global.u64 [%%rd4], %%rd3;\n  st.global.u32 [%%rd4+8], %%r1;\n"
+      "  ret;\n}\n",
+      consume);
   WsModule *mod;
   WsFunction *fn;
   uint64_t out[2] = {0, 0};
   WsDevPtr d = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "chain")) { CHECK(0); free(ptx); test_gpu_close(&t); return 0; }
+  if (test_gpu_load(&t, &mod, &fn, ptx, "chain")) {
+    CHECK(0);
+    free(ptx);
+    test_gpu_close(&t);
+    return 0;
+  }
   CHECK(ws_mem_alloc(t.ctx, &d, 16) == WS_SUCCESS);
   void *params[] = {&d};
   CHECK(ws_launch_kernel(fn, 1, 1, 1, 1, 1, 1, 0, params) == WS_SUCCESS);
@@ -188,10 +222,12 @@ static uint64_t chain_cycles(const char *const *sets, const char *body, const ch
 }
 
 /* Cycles per instruction of `body`: chains of 64 and 128, the difference / 64. */
-static void check_per_inst(const char *const *sets, const char *body, const char *consume, uint64_t want, const char *what) {
+static void check_per_inst(const char *const *sets, const char *body, const char *consume, uint64_t want,
+                           const char *what) {
   uint64_t a = chain_cycles(sets, body, consume, 64), b = chain_cycles(sets, body, consume, 128);
-  if (b - a != 64 * want) fprintf(stderr, "%s: 64 more instructions took %llu cycles (64 x %llu = %llu expected)\n", what,
-                                  (unsigned long long)(b - a), (unsigned long long)want, (unsigned long long)(64 * want));
+  if (b - a != 64 * want)
+    fprintf(stderr, "%s: 64 more instructions took %llu cycles (64 x %llu = %llu expected)\n", what,
+            (unsigned long long)(b - a), (unsigned long long)want, (unsigned long long)(64 * want));
   CHECK_EQ_U64(b - a, 64 * want);
 }
 
@@ -231,7 +267,8 @@ static void test_fetch_rate(void) {
    * refilled only when empty (fetch at t, decoded t+1, issue from t+2):
    * 2 instructions every 3 cycles */
   uint64_t a = chain_cycles(no_oc, ADD_INDEP, ADD_USE, 64), b = chain_cycles(no_oc, ADD_INDEP, ADD_USE, 128);
-  if (b - a != 96) fprintf(stderr, "64 independent adds took %llu cycles (96 expected)\n", (unsigned long long)(b - a));
+  if (b - a != 96)
+    fprintf(stderr, "64 independent adds took %llu cycles (96 expected)\n", (unsigned long long)(b - a));
   CHECK_EQ_U64(b - a, 96);
 }
 
@@ -257,11 +294,18 @@ typedef struct SpreadRun {
 static SpreadRun run_spread(const char *const *sets, unsigned threads, unsigned stride, unsigned mask) {
   SpreadRun res = {0};
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return res; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return res;
+  }
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d_a = 0, d_out = 0;
-  if (test_gpu_load(&t, &mod, &fn, spread_ptx, "spread")) { CHECK(0); test_gpu_close(&t); return res; }
+  if (test_gpu_load(&t, &mod, &fn, spread_ptx, "spread")) {
+    CHECK(0);
+    test_gpu_close(&t);
+    return res;
+  }
   enum { NA = 32 * 1024 };
   uint32_t *a = malloc(NA * 4), got[1024];
   for (uint32_t i = 0; i < NA; i++) a[i] = i * 7 + 1;
@@ -296,7 +340,9 @@ static void test_mshr_reservation_fail(void) {
   CHECK_EQ_U64(b.l1.read_misses, 32);
   CHECK_EQ_U64(a.l1.resfail[CACHE_FAIL_NO_MSHR], 0);
   CHECK(b.l1.resfail[CACHE_FAIL_NO_MSHR] > 0);
-  if (b.cycles < a.cycles + 550) fprintf(stderr, "8 MSHRs: %llu cycles, 32 MSHRs: %llu\n", (unsigned long long)b.cycles, (unsigned long long)a.cycles);
+  if (b.cycles < a.cycles + 550)
+    fprintf(stderr, "8 MSHRs: %llu cycles, 32 MSHRs: %llu\n", (unsigned long long)b.cycles,
+            (unsigned long long)a.cycles);
   CHECK(b.cycles >= a.cycles + 550);
 }
 
@@ -374,7 +420,11 @@ static uint32_t probe_order(void *st, uint32_t sched, const WarpView *v, uint32_
   Probe *p = st;
   uint32_t n = sched_collect_by_age(v, nslots, sched, p->nsched, out);
   if (p->events & 1)
-    for (uint32_t i = 0; i < n / 2; i++) { uint32_t t = out[i]; out[i] = out[n - 1 - i]; out[n - 1 - i] = t; }
+    for (uint32_t i = 0; i < n / 2; i++) {
+      uint32_t t = out[i];
+      out[i] = out[n - 1 - i];
+      out[n - 1 - i] = t;
+    }
   return n;
 }
 static void probe_event(void *st, const SchedEvent *ev) { ((Probe *)st)->events++; }
@@ -428,12 +478,16 @@ static void lazy_advance(Lazy *p, uint64_t cycle) {
   p->budget = p->budget > d ? p->budget - d : 0;
   p->last = cycle;
 }
-static uint32_t lazy_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy, uint64_t cycle,
-                           uint32_t *out) {
+static uint32_t lazy_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
+                           uint64_t cycle, uint32_t *out) {
   Lazy *p = st;
   uint32_t n = sched_collect_by_age(v, nslots, sched, p->nsched, out);
   if (p->budget)
-    for (uint32_t i = 0; i < n / 2; i++) { uint32_t t = out[i]; out[i] = out[n - 1 - i]; out[n - 1 - i] = t; }
+    for (uint32_t i = 0; i < n / 2; i++) {
+      uint32_t t = out[i];
+      out[i] = out[n - 1 - i];
+      out[n - 1 - i] = t;
+    }
   return n;
 }
 static void lazy_event(void *st, const SchedEvent *ev) {
@@ -449,8 +503,13 @@ static uint64_t lazy_next(void *st, uint64_t now) {
   const Lazy *p = st;
   return p->budget ? now + p->budget : UINT64_MAX;
 }
-static const WarpSchedPolicy lazy_policy = {.name = "t201-lazy", .init = lazy_init, .free = probe_free, .order = lazy_order,
-                                            .on_event = lazy_event, .tick = lazy_tick, .next_tick = lazy_next};
+static const WarpSchedPolicy lazy_policy = {.name = "t201-lazy",
+                                            .init = lazy_init,
+                                            .free = probe_free,
+                                            .order = lazy_order,
+                                            .on_event = lazy_event,
+                                            .tick = lazy_tick,
+                                            .next_tick = lazy_next};
 
 static void test_skip_idle_identical_lazy_tick(void) {
   const char *on[] = {"sched.policy=t201-lazy", NULL};
@@ -480,13 +539,22 @@ static void test_skip_idle_identical_lazy_tick(void) {
 static void test_deadlock_reported(void) {
   const char *sets[] = {"sm.deadlock_cycles=5000", NULL};
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
-  char *ptx = test_read_file("tests/kernels/cli_deadlock.ptx"); /* warp 0 waits at bar.sync 1, 64; warp 1 exits */
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return;
+  }
+  char *ptx =
+      test_read_file("tests/kernels/cli_deadlock.ptx"); /* warp 0 waits at bar.sync 1, 64; warp 1 exits */
   CHECK(ptx != NULL);
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d = 0;
-  if (!ptx || test_gpu_load(&t, &mod, &fn, ptx, "stuck")) { CHECK(0); free(ptx); test_gpu_close(&t); return; }
+  if (!ptx || test_gpu_load(&t, &mod, &fn, ptx, "stuck")) {
+    CHECK(0);
+    free(ptx);
+    test_gpu_close(&t);
+    return;
+  }
   CHECK(ws_mem_alloc(t.ctx, &d, 4) == WS_SUCCESS);
   void *params[] = {&d};
   WsResult rc = ws_launch_kernel(fn, 1, 1, 1, 64, 1, 1, 0, params);
@@ -508,9 +576,11 @@ static void test_deadlock_reported(void) {
     for (int i = 0; i < N; i++) a[i] = (float)i, b[i] = (float)(2 * i), c[i] = -1.0f;
     WsDevPtr da = 0, db = 0, dc = 0;
     int n = N;
-    CHECK(ws_mem_alloc(t.ctx, &da, sizeof a) == WS_SUCCESS && ws_mem_alloc(t.ctx, &db, sizeof b) == WS_SUCCESS &&
+    CHECK(ws_mem_alloc(t.ctx, &da, sizeof a) == WS_SUCCESS &&
+          ws_mem_alloc(t.ctx, &db, sizeof b) == WS_SUCCESS &&
           ws_mem_alloc(t.ctx, &dc, sizeof c) == WS_SUCCESS);
-    CHECK(ws_memcpy_htod(t.ctx, da, a, sizeof a) == WS_SUCCESS && ws_memcpy_htod(t.ctx, db, b, sizeof b) == WS_SUCCESS);
+    CHECK(ws_memcpy_htod(t.ctx, da, a, sizeof a) == WS_SUCCESS &&
+          ws_memcpy_htod(t.ctx, db, b, sizeof b) == WS_SUCCESS);
     void *p2[] = {&da, &db, &dc, &n};
     CHECK(ws_launch_kernel(fn, N / 128, 1, 1, 128, 1, 1, 0, p2) == WS_SUCCESS);
     CHECK(ws_memcpy_dtoh(t.ctx, c, dc, sizeof c) == WS_SUCCESS);
@@ -536,11 +606,18 @@ static const char bar_ptx[] =
 
 static void run_barrier_kernel(const char *const *sets) {
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return;
+  }
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d = 0;
-  if (test_gpu_load(&t, &mod, &fn, bar_ptx, "meet")) { CHECK(0); test_gpu_close(&t); return; }
+  if (test_gpu_load(&t, &mod, &fn, bar_ptx, "meet")) {
+    CHECK(0);
+    test_gpu_close(&t);
+    return;
+  }
   CHECK(ws_mem_alloc(t.ctx, &d, 256 * 4) == WS_SUCCESS);
   ws_memset_d32(t.ctx, d, 0xFFFFFFFFu, 256);
   void *params[] = {&d};
@@ -566,7 +643,8 @@ static void test_barrier_every_scheduler(void) {
       {"sched.policy=swl", "sched.swl.limit=1", NULL},
   };
   for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) run_barrier_kernel(cfgs[i]);
-  for (const PolicyEntry *e = policy_registry; e->name; e++) { /* and every scheduler of the registry with its defaults */
+  for (const PolicyEntry *e = policy_registry; e->name;
+       e++) { /* and every scheduler of the registry with its defaults */
     if (e->kind != POLICY_WARP) continue;
     char set[96];
     snprintf(set, sizeof set, "sched.policy=%s", e->name);
@@ -580,8 +658,8 @@ static void test_barrier_every_scheduler(void) {
  * group is not "stalled on long-latency loads", so it keeps priority and the
  * SM deadlocks (policy/warp/twolevel.c group_live). */
 static void test_barrier_two_level_strict(void) {
-  const char *sets[] = {"sched.policy=two-level", "sched.two-level.strict=true", "sched.two-level.group_size=2",
-                        "sm.deadlock_cycles=5000", NULL};
+  const char *sets[] = {"sched.policy=two-level", "sched.two-level.strict=true",
+                        "sched.two-level.group_size=2", "sm.deadlock_cycles=5000", NULL};
   run_barrier_kernel(sets);
 }
 

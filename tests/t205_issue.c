@@ -35,8 +35,9 @@ static const char *const two[] = {"sm.max_insn_issue_per_warp=2", "sm.reg_banks=
  * t+2); dual issue takes both of a fetch in one cycle (2 every 2 cycles). */
 static void test_independent_adds(void) {
   uint64_t a = test_cycles_per_64(one, ADD_INDEP, ADD_USE), b = test_cycles_per_64(two, ADD_INDEP, ADD_USE);
-  if (a != 96 || b != 64) fprintf(stderr, "64 independent adds: %llu cycles single issue (96), %llu dual (64)\n",
-                                  (unsigned long long)a, (unsigned long long)b);
+  if (a != 96 || b != 64)
+    fprintf(stderr, "64 independent adds: %llu cycles single issue (96), %llu dual (64)\n",
+            (unsigned long long)a, (unsigned long long)b);
   CHECK_EQ_U64(a, 96);
   CHECK_EQ_U64(b, 64);
 }
@@ -78,7 +79,8 @@ static void test_multi_issue_stat(void) {
 /* Skipping idle cycles stays exact with dual issue (gtx480 and the CCWS preset, which sets 2). */
 static void test_skip_idle_exact(void) {
   const char *names[] = {"kmeans", "bfs", NULL};
-  const char *on[] = {"sm.max_insn_issue_per_warp=2", NULL}, *off[] = {"sm.max_insn_issue_per_warp=2", "sm.skip_idle_cycles=false", NULL};
+  const char *on[] = {"sm.max_insn_issue_per_warp=2", NULL},
+             *off[] = {"sm.max_insn_issue_per_warp=2", "sm.skip_idle_cycles=false", NULL};
   char *a = test_run_benches(NULL, on, names, NULL), *b = test_run_benches(NULL, off, names, NULL);
   CHECK(a && b);
   if (a && b) CHECK(strcmp(a, b) == 0);

@@ -21,9 +21,9 @@ TEST_GLOBALS;
 /* the kernel declares %r<8> first: registers %r0..%r7 are rows 0..7 */
 #define ADD_CHAIN "  add.s32 %%r1, %%r1, 1; // %u %u\n"
 #define ADD_USE "add.s32 %r2, %r1, 0;"
-#define ADD_TWO_BANKS "  add.s32 %%q%u, %%r1, %%r2; // %u\n"  /* rows 1, 2 */
-#define ADD_ONE_BANK "  add.s32 %%q%u, %%r1, %%r3; // %u\n"   /* rows 1, 3: one bank of 2 */
-#define ADD_SAME_REG "  add.s32 %%q%u, %%r1, %%r1; // %u\n"   /* one register read twice */
+#define ADD_TWO_BANKS "  add.s32 %%q%u, %%r1, %%r2; // %u\n" /* rows 1, 2 */
+#define ADD_ONE_BANK "  add.s32 %%q%u, %%r1, %%r3; // %u\n"  /* rows 1, 3: one bank of 2 */
+#define ADD_SAME_REG "  add.s32 %%q%u, %%r1, %%r1; // %u\n"  /* one register read twice */
 
 /* A dependent chain: issue at t, the source read at t+1, dispatch at t+2,
  * the result 4 cycles later: 6 cycles per add (4 without the stage). */
@@ -40,12 +40,16 @@ static void test_chain_pays_the_stage(void) {
 static void test_bank_conflicts(void) {
   const char *b2[] = {"sm.reg_banks=2", NULL}, *b1[] = {"sm.reg_banks=1", NULL},
              *off[] = {"sm.reg_banks=0", "sm.mem_issue=unit", NULL};
-  uint64_t none = test_cycles_per_64(off, ADD_TWO_BANKS, ADD_USE), two = test_cycles_per_64(b2, ADD_TWO_BANKS, ADD_USE),
-           same = test_cycles_per_64(b2, ADD_ONE_BANK, ADD_USE), self = test_cycles_per_64(b2, ADD_SAME_REG, ADD_USE),
+  uint64_t none = test_cycles_per_64(off, ADD_TWO_BANKS, ADD_USE),
+           two = test_cycles_per_64(b2, ADD_TWO_BANKS, ADD_USE),
+           same = test_cycles_per_64(b2, ADD_ONE_BANK, ADD_USE),
+           self = test_cycles_per_64(b2, ADD_SAME_REG, ADD_USE),
            one = test_cycles_per_64(b1, ADD_TWO_BANKS, ADD_USE);
-  fprintf(stderr, "64 adds: no collector %llu, 2 banks %llu, one shared bank %llu, same register %llu, 1 bank %llu cycles\n",
-          (unsigned long long)none, (unsigned long long)two, (unsigned long long)same, (unsigned long long)self,
-          (unsigned long long)one);
+  fprintf(stderr,
+          "64 adds: no collector %llu, 2 banks %llu, one shared bank %llu, same register %llu, 1 bank %llu "
+          "cycles\n",
+          (unsigned long long)none, (unsigned long long)two, (unsigned long long)same,
+          (unsigned long long)self, (unsigned long long)one);
   CHECK_EQ_U64(none, 96);
   CHECK_EQ_U64(two, 96);
   CHECK_EQ_U64(same, 128);
@@ -64,10 +68,12 @@ static void test_stats(void) {
     CHECK_STR_CONTAINS(a, "\"oc_register_reads\": 0, \"oc_bank_conflicts\": 0,");
     CHECK(strstr(b, "\"oc_register_reads\": 0,") == NULL);
     unsigned long long r16 = 0, c16 = 0, r1 = 0, c1 = 0;
-    CHECK(sscanf(strstr(b, "\"oc_register_reads\""), "\"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu", &r16, &c16) == 2);
-    CHECK(sscanf(strstr(c, "\"oc_register_reads\""), "\"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu", &r1, &c1) == 2);
-    CHECK(r16 == r1 && r16 > 0);  /* the same reads */
-    CHECK(c1 > c16);              /* more of them wait with one bank */
+    CHECK(sscanf(strstr(b, "\"oc_register_reads\""),
+                 "\"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu", &r16, &c16) == 2);
+    CHECK(sscanf(strstr(c, "\"oc_register_reads\""),
+                 "\"oc_register_reads\": %llu, \"oc_bank_conflicts\": %llu", &r1, &c1) == 2);
+    CHECK(r16 == r1 && r16 > 0); /* the same reads */
+    CHECK(c1 > c16);             /* more of them wait with one bank */
   }
   free(a);
   free(b);

@@ -120,7 +120,6 @@ static int intervals(const char *text, Ivl *out, int max) {
   return k;
 }
 
-
 enum { MAXI = 200000 };
 static Ivl iv[MAXI];
 

@@ -20,21 +20,27 @@ TEST_GLOBALS;
  * cycles. */
 static uint64_t pairs_cycles(const char *const *sets, unsigned n) {
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return 0; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return 0;
+  }
   size_t cap = 256 * 1024;
   char *ptx = malloc(cap);
-  size_t len = (size_t)snprintf(ptx, cap,
-                                ".version 9.0\n.target sm_75\n.address_size 64\n"
-                                ".visible .entry pairs(.param .u64 out)\n{\n"
-                                "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<1400>;\n  .reg .b64 %%rd<8>;\n"
-                                "  mov.u32 %%r1, %%tid.x;\n  and.b32 %%r2, %%r1, 7;\n  mul.wide.u32 %%rd5, %%r2, 128;\n"
-                                "  mov.u32 %%r5, 0;\n  ld.param.u64 %%rd4, [out];\n  add.s64 %%rd6, %%rd4, 128;\n"
-                                "  add.s64 %%rd6, %%rd6, %%rd5;\n"
-                                "$L_round:\n  mov.u64 %%rd1, %%clock64;\n");
+  size_t len = (size_t)snprintf(
+      ptx, cap,
+      ".version 9.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry pairs(.param .u64 out)\n{\n"
+      "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b32 %%q<1400>;\n  .reg .b64 %%rd<8>;\n"
+      "  mov.u32 %%r1, %%tid.x;\n  and.b32 %%r2, %%r1, 7;\n  mul.wide.u32 %%rd5, %%r2, 128;\n"
+      "  mov.u32 %%r5, 0;\n  ld.param.u64 %%rd4, [out];\n  add.s64 %%rd6, %%rd4, 128;\n"
+      "  add.s64 %%rd6, %%rd6, %%rd5;\n"
+      "$L_round:\n  mov.u64 %%rd1, %%clock64;\n");
   for (unsigned i = 0; i < n; i++) {
-    len += (size_t)snprintf(ptx + len, cap - len, "  ld.global.u32 %%q%u, [%%rd6];\n  ld.global.u32 %%q%u, [%%rd6+4];\n",
-                            10 * i, 10 * i + 1);
-    for (unsigned k = 2; k < 10; k++) len += (size_t)snprintf(ptx + len, cap - len, "  add.s32 %%q%u, %%r1, %u;\n", 10 * i + k, k);
+    len += (size_t)snprintf(ptx + len, cap - len,
+                            "  ld.global.u32 %%q%u, [%%rd6];\n  ld.global.u32 %%q%u, [%%rd6+4];\n", 10 * i,
+                            10 * i + 1);
+    for (unsigned k = 2; k < 10; k++)
+      len += (size_t)snprintf(ptx + len, cap - len, "  add.s32 %%q%u, %%r1, %u;\n", 10 * i + k, k);
   }
   len += (size_t)snprintf(ptx + len, cap - len,
                           "  mov.u64 %%rd2, %%clock64;\n  sub.s64 %%rd3, %%rd2, %%rd1;\n"
@@ -44,7 +50,12 @@ static uint64_t pairs_cycles(const char *const *sets, unsigned n) {
   WsFunction *fn;
   uint64_t out = 0;
   WsDevPtr d = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "pairs")) { CHECK(0); free(ptx); test_gpu_close(&t); return 0; }
+  if (test_gpu_load(&t, &mod, &fn, ptx, "pairs")) {
+    CHECK(0);
+    free(ptx);
+    test_gpu_close(&t);
+    return 0;
+  }
   CHECK(ws_mem_alloc(t.ctx, &d, 128 + 8 * 128) == WS_SUCCESS);
   void *params[] = {&d};
   CHECK(ws_launch_kernel(fn, 1, 1, 1, 32, 1, 1, 0, params) == WS_SUCCESS);

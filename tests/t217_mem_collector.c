@@ -22,7 +22,10 @@ static int64_t end_gap(const char *mode) {
   snprintf(key, sizeof key, "sm.mem_issue=%s", mode);
   const char *sets[] = {key, "sched.count=1", "sched.policy=gto", NULL};
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return 0; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return 0;
+  }
   static const char ptx[] =
       ".version 9.0\n.target sm_75\n.address_size 64\n"
       ".visible .entry order(.param .u64 out)\n{\n"
@@ -45,7 +48,11 @@ static int64_t end_gap(const char *mode) {
   WsFunction *fn;
   uint64_t out[2] = {0, 0};
   WsDevPtr d = 0;
-  if (test_gpu_load(&t, &mod, &fn, ptx, "order")) { CHECK(0); test_gpu_close(&t); return 0; }
+  if (test_gpu_load(&t, &mod, &fn, ptx, "order")) {
+    CHECK(0);
+    test_gpu_close(&t);
+    return 0;
+  }
   CHECK(ws_mem_alloc(t.ctx, &d, 128 + 2 * 4096) == WS_SUCCESS);
   void *params[] = {&d};
   CHECK(ws_launch_kernel(fn, 1, 1, 1, 64, 1, 1, 0, params) == WS_SUCCESS);

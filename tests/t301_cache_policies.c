@@ -136,7 +136,8 @@ static void test_registry(void) {
   char names[256], want[256] = "", msg[512];
   policy_names(POLICY_CACHE, names, sizeof names);
   for (const PolicyEntry *e = policy_registry; e->name; e++) /* registry.def's order */
-    if (e->kind == POLICY_CACHE) snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", want[0] ? ", " : "", e->name);
+    if (e->kind == POLICY_CACHE)
+      snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", want[0] ? ", " : "", e->name);
   CHECK(!strcmp(names, want));
   CHECK_STR_CONTAINS(names, "lru, fifo, srrip");
   Config *c = cfg_create();

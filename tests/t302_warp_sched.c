@@ -41,7 +41,8 @@ static int open_sched(Sched *s, const char *name, uint32_t max_warps, const char
   }
   char prefix[64], err[256] = "";
   snprintf(prefix, sizeof prefix, "sched.%s", s->p->name);
-  WarpSchedEnv env = {.sm = 0, .nsched = NSCHED, .max_warps = max_warps, .max_ctas = 8, .prefix = prefix, .cfg = s->cfg};
+  WarpSchedEnv env = {
+      .sm = 0, .nsched = NSCHED, .max_warps = max_warps, .max_ctas = 8, .prefix = prefix, .cfg = s->cfg};
   if (s->p->init && s->p->init(&s->st, &env, err, sizeof err)) {
     fprintf(stderr, "init %s: %s\n", name, err);
     CHECK(0);
@@ -69,25 +70,25 @@ static void make_views(WarpView *v, uint32_t n, uint32_t nslots, const uint64_t 
   }
 }
 
-static uint32_t order(Sched *s, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy, uint64_t cycle,
-                      uint32_t *out) {
+static uint32_t order(Sched *s, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
+                      uint64_t cycle, uint32_t *out) {
   return s->p->order(s->st, sched, v, nslots, greedy, cycle, out);
 }
 
 /* out[0..n) == want[0..m) */
-#define CHECK_ORDER(out, n, ...)                                                                   \
-  do {                                                                                             \
-    const uint32_t want_[] = {__VA_ARGS__};                                                        \
-    uint32_t m_ = sizeof want_ / sizeof want_[0], ok_ = (n) == m_;                                 \
-    for (uint32_t i_ = 0; ok_ && i_ < m_; i_++) ok_ = (out)[i_] == want_[i_];                      \
-    if (!ok_) {                                                                                    \
-      fprintf(stderr, "%s:%d: order:", __FILE__, __LINE__);                                        \
-      for (uint32_t i_ = 0; i_ < (n); i_++) fprintf(stderr, " %u", (out)[i_]);                     \
-      fprintf(stderr, "  want:");                                                                  \
-      for (uint32_t i_ = 0; i_ < m_; i_++) fprintf(stderr, " %u", want_[i_]);                      \
-      fprintf(stderr, "\n");                                                                       \
-    }                                                                                              \
-    CHECK(ok_);                                                                                    \
+#define CHECK_ORDER(out, n, ...)                                                                             \
+  do {                                                                                                       \
+    const uint32_t want_[] = {__VA_ARGS__};                                                                  \
+    uint32_t m_ = sizeof want_ / sizeof want_[0], ok_ = (n) == m_;                                           \
+    for (uint32_t i_ = 0; ok_ && i_ < m_; i_++) ok_ = (out)[i_] == want_[i_];                                \
+    if (!ok_) {                                                                                              \
+      fprintf(stderr, "%s:%d: order:", __FILE__, __LINE__);                                                  \
+      for (uint32_t i_ = 0; i_ < (n); i_++) fprintf(stderr, " %u", (out)[i_]);                               \
+      fprintf(stderr, "  want:");                                                                            \
+      for (uint32_t i_ = 0; i_ < m_; i_++) fprintf(stderr, " %u", want_[i_]);                                \
+      fprintf(stderr, "\n");                                                                                 \
+    }                                                                                                        \
+    CHECK(ok_);                                                                                              \
   } while (0)
 
 static void test_lrr(void) {
@@ -243,7 +244,8 @@ static void test_twolevel_strict_barrier(void) {
 
 static void test_twolevel_gto(void) {
   /* CCWS's 2LVL-GTO: groups of 2, gto inside and between groups */
-  const char *sets[] = {"sched.two-level.group_size=2", "sched.two-level.inner=gto", "sched.two-level.outer=gto", NULL};
+  const char *sets[] = {"sched.two-level.group_size=2", "sched.two-level.inner=gto",
+                        "sched.two-level.outer=gto", NULL};
   Sched s;
   if (open_sched(&s, "two-level", 12, sets)) return;
   /* scheduler 0: slot ages 0:40 2:41 | 4:10 6:11 | 8:30 10:5 */
@@ -269,7 +271,8 @@ static void test_twolevel_gto(void) {
  * oldest warp), as its description says ("gto: oldest group first"); with
  * outer = lrr they follow round-robin from the current group. */
 static void test_twolevel_outer_gto_order(void) {
-  const char *sets[] = {"sched.two-level.group_size=2", "sched.two-level.inner=gto", "sched.two-level.outer=gto", NULL};
+  const char *sets[] = {"sched.two-level.group_size=2", "sched.two-level.inner=gto",
+                        "sched.two-level.outer=gto", NULL};
   Sched s;
   if (open_sched(&s, "two-level", 12, sets)) return;
   /* scheduler 0: groups {0,2} ages 40,41 | {4,6} ages 10,11 | {8,10} ages 30,5 */
@@ -279,7 +282,8 @@ static void test_twolevel_outer_gto_order(void) {
   make_views(v, 12, 12, ages);
   n = order(&s, 0, v, 12, -1, 1, out); /* current group 0; then group 2 (oldest warp 5), group 1 (10) */
   CHECK_ORDER(out, n, 0, 2, 10, 8, 4, 6);
-  set_long(v, 0, 2, 1); /* group 0 stalls: current = group 2 (slot 10, age 5); then group 1 (10), group 0 (40) */
+  set_long(v, 0, 2,
+           1); /* group 0 stalls: current = group 2 (slot 10, age 5); then group 1 (10), group 0 (40) */
   n = order(&s, 0, v, 12, 2, 2, out);
   CHECK_ORDER(out, n, 10, 8, 4, 6, 2, 0);
   close_sched(&s);
@@ -351,7 +355,9 @@ static void check_random(const char *name, const char *const *sets, int complete
     for (uint32_t i = N - 1; i > 0; i--) { /* random permutation of ages */
       rng = rng * 6364136223846793005ull + 1442695040888963407ull;
       uint32_t j = (uint32_t)(rng >> 33) % (i + 1);
-      uint64_t t = ages[i]; ages[i] = ages[j]; ages[j] = t;
+      uint64_t t = ages[i];
+      ages[i] = ages[j];
+      ages[j] = t;
     }
     make_views(v, N, N, ages);
     for (uint32_t i = 0; i < N; i++) {
@@ -373,7 +379,9 @@ static void check_random(const char *name, const char *const *sets, int complete
         if (out[i] >= N || out[i] % NSCHED != sched || !v[out[i]].valid || seen[out[i]]++) bad = 1;
       }
       if (complete && n != own) bad = 1;
-      if (bad) fprintf(stderr, "%s: bad order at iteration %d scheduler %u (n %u of %u)\n", name, iter, sched, n, own);
+      if (bad)
+        fprintf(stderr, "%s: bad order at iteration %d scheduler %u (n %u of %u)\n", name, iter, sched, n,
+                own);
     }
   }
   CHECK(!bad);
@@ -390,7 +398,8 @@ static void test_random_states(void) {
   check_random("old", NULL, 1);
   const char *tl[] = {"sched.two-level.group_size=4", NULL};
   check_random("two-level", tl, 1);
-  const char *tlg[] = {"sched.two-level.group_size=3", "sched.two-level.inner=gto", "sched.two-level.outer=gto", NULL};
+  const char *tlg[] = {"sched.two-level.group_size=3", "sched.two-level.inner=gto",
+                       "sched.two-level.outer=gto", NULL};
   check_random("two-level", tlg, 1);
   const char *tls[] = {"sched.two-level.strict=true", NULL};
   check_random("two-level", tls, 0);

@@ -40,17 +40,20 @@ static const char hk_ptx[] =
     /* shared-memory loads back to back (LD/ST unit contention between the schedulers) */
     ".visible .entry sh(.param .u64 out)\n{\n"
     "  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n  .shared .align 4 .b8 s[256];\n"
-    "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 31;\n  shl.b32 %r3, %r2, 2;\n  mov.u32 %r4, s;\n  add.u32 %r5, %r4, %r3;\n"
+    "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 31;\n  shl.b32 %r3, %r2, 2;\n  mov.u32 %r4, s;\n  add.u32 "
+    "%r5, %r4, %r3;\n"
     "  st.shared.u32 [%r5], %r1;\n  bar.sync 0;\n"
-    "  ld.shared.u32 %r6, [%r5];\n  ld.shared.u32 %r7, [%r5];\n  ld.shared.u32 %r8, [%r5];\n  ld.shared.u32 %r9, [%r5];\n"
-    "  ld.shared.u32 %r10, [%r5];\n  ld.shared.u32 %r11, [%r5];\n  ld.shared.u32 %r12, [%r5];\n  ld.shared.u32 %r13, [%r5];\n"
+    "  ld.shared.u32 %r6, [%r5];\n  ld.shared.u32 %r7, [%r5];\n  ld.shared.u32 %r8, [%r5];\n  ld.shared.u32 "
+    "%r9, [%r5];\n"
+    "  ld.shared.u32 %r10, [%r5];\n  ld.shared.u32 %r11, [%r5];\n  ld.shared.u32 %r12, [%r5];\n  "
+    "ld.shared.u32 %r13, [%r5];\n"
     "  ret;\n}\n"
     "//@warpsim regs hk 16\n//@warpsim regs sh 16\n";
 
 /* ---- the recording observer ---- */
 enum { MAXEV = 4096 };
 typedef struct Rec {
-  SchedEvent ev;     /* ev.kernel is valid only during the call: what the test reads of it is copied */
+  SchedEvent ev; /* ev.kernel is valid only during the call: what the test reads of it is copied */
   char kname[16];
   uint32_t launch_index, warps_per_cta;
   uint64_t ctas_total;
@@ -77,8 +80,10 @@ static int obs_init(void **st, const WarpSchedEnv *env, char *err, size_t errlen
   if (!o) return snprintf(err, errlen, "out of memory"), -1;
   o->sm = env->sm;
   void *b = policy_shared(env->gpu, "t303", 64, NULL);
-  if (obs_shared && b != obs_shared) obs_shared = (void *)1; /* two SMs, two blocks: wrong */
-  else obs_shared = b;
+  if (obs_shared && b != obs_shared)
+    obs_shared = (void *)1; /* two SMs, two blocks: wrong */
+  else
+    obs_shared = b;
   obs_instances++;
   *st = o;
   return 0;
@@ -95,7 +100,8 @@ static void obs_event(void *st, const SchedEvent *ev) {
   r->ctas_total = ev->kernel ? ev->kernel->ctas_total : 0;
 }
 static void obs_issue(void *st, const WarpView *v, const SchedIssue *is) {
-  if (nissues < MAXEV) issues[nissues++] = (Issue){v->slot, is->pc, is->next_pc, is->active_lanes, is->kind, is->taken};
+  if (nissues < MAXEV)
+    issues[nissues++] = (Issue){v->slot, is->pc, is->next_pc, is->active_lanes, is->kind, is->taken};
 }
 static void obs_annotate(void *st, const WarpView *v, SchedMemAnnot *m) {
   ((Obs *)st)->loads++;
@@ -108,11 +114,16 @@ static void obs_stats(void *st, PolicyStats *out) {
   policy_stat_u64(out, "events", "events", "events the probe observed", o->events);
   policy_stat_f64(out, "sm_id", "", "the probe's SM", (double)o->sm, PSTAT_MAX);
 }
-static const SmObserver obs_policy = {.name = "t303-rec", .init = obs_init, .free = obs_free, .on_event = obs_event,
-                                      .on_issue = obs_issue, .annotate = obs_annotate, .stats = obs_stats};
+static const SmObserver obs_policy = {.name = "t303-rec",
+                                      .init = obs_init,
+                                      .free = obs_free,
+                                      .on_event = obs_event,
+                                      .on_issue = obs_issue,
+                                      .annotate = obs_annotate,
+                                      .stats = obs_stats};
 
 /* ---- the recording cache policy: the hints each warp's requests carried ---- */
-static uint8_t hints_seen[8];   /* OR of hints per warp slot (misses and hits) */
+static uint8_t hints_seen[8]; /* OR of hints per warp slot (misses and hits) */
 static int32_t cache_env_sm = -2;
 static uint32_t cache_bypass_misses;
 static int cp_init(void **st, const CachePolicyEnv *env, char *err, size_t errlen) {
@@ -131,7 +142,8 @@ static void cp_miss(void *st, uint32_t set, const MemRequest *r, uint64_t c) {
   cp_seen(r);
   if (r->hints & MEM_HINT_BYPASS) cache_bypass_misses++;
 }
-static const CachePolicy cache_policy = {.name = "t303-cache", .init = cp_init, .on_hit = cp_hit, .on_miss = cp_miss};
+static const CachePolicy cache_policy = {
+    .name = "t303-cache", .init = cp_init, .on_hit = cp_hit, .on_miss = cp_miss};
 
 /* ---- a scheduler that picks fetches itself ---- */
 static uint64_t fsel_calls;
@@ -139,15 +151,17 @@ static int fs_init(void **st, const WarpSchedEnv *env, char *err, size_t errlen)
   *st = (void *)(uintptr_t)env->nsched;
   return 0;
 }
-static uint32_t fs_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy, uint64_t cycle,
-                         uint32_t *out) {
+static uint32_t fs_order(void *st, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
+                         uint64_t cycle, uint32_t *out) {
   return sched_collect_by_age(v, nslots, sched, (uint32_t)(uintptr_t)st, out);
 }
-static uint32_t fs_select(void *st, const WarpView *v, const uint32_t *elig, uint32_t n, uint32_t last, uint64_t cycle) {
+static uint32_t fs_select(void *st, const WarpView *v, const uint32_t *elig, uint32_t n, uint32_t last,
+                          uint64_t cycle) {
   fsel_calls++;
   return elig[n - 1]; /* the highest slot */
 }
-static const WarpSchedPolicy fsel_policy = {.name = "t303-fsel", .init = fs_init, .order = fs_order, .fetch_select = fs_select};
+static const WarpSchedPolicy fsel_policy = {
+    .name = "t303-fsel", .init = fs_init, .order = fs_order, .fetch_select = fs_select};
 
 /* ---- running ---- */
 static void reset(void) {
@@ -163,14 +177,17 @@ static void reset(void) {
 /* Runs hk (grid CTAs of `warps` warps, `launches` times) on a 1-SM GPU with
  * the given overrides; *buf is the buffer's device address. Returns the JSON
  * statistics (malloc'd) or NULL. */
-static char *run_hk(const char *const *extra, uint32_t grid, uint32_t warps, uint32_t stride, uint32_t delay, uint32_t bar,
-                    int launches, WsDevPtr *buf, const char *entry) {
+static char *run_hk(const char *const *extra, uint32_t grid, uint32_t warps, uint32_t stride, uint32_t delay,
+                    uint32_t bar, int launches, WsDevPtr *buf, const char *entry) {
   const char *sets[24] = {"sm.count=1", "sm.observers=t303-rec"};
   int n = 2;
   for (int i = 0; extra && extra[i] && n < 23; i++) sets[n++] = extra[i];
   sets[n] = NULL;
   TestGpu t;
-  if (test_gpu_open(&t, sets)) { CHECK(0); return NULL; }
+  if (test_gpu_open(&t, sets)) {
+    CHECK(0);
+    return NULL;
+  }
   WsModule *mod;
   WsFunction *fn;
   WsDevPtr d = 0;
@@ -210,21 +227,23 @@ static const char *const one_line_l1[] = {"l1d.size=128", "l1d.assoc=1", NULL};
 static void test_evict_names_victim_and_interferer(void) {
   reset();
   WsDevPtr d;
-  char *j = run_hk(one_line_l1, 1, 2, 128, 300, 1, 1, &d, "hk"); /* warp 0 waits at the barrier: still resident */
+  char *j =
+      run_hk(one_line_l1, 1, 2, 128, 300, 1, 1, &d, "hk"); /* warp 0 waits at the barrier: still resident */
   CHECK(j != NULL);
   CHECK_EQ_U64(count(SCHED_EV_L1_MISS), 2);
-  const SchedEvent *m0 = find(SCHED_EV_L1_MISS, 0), *m1 = find(SCHED_EV_L1_MISS, 1), *e = find(SCHED_EV_L1_EVICT, 0);
+  const SchedEvent *m0 = find(SCHED_EV_L1_MISS, 0), *m1 = find(SCHED_EV_L1_MISS, 1),
+                   *e = find(SCHED_EV_L1_EVICT, 0);
   CHECK(m0 && m1 && e);
   if (m0 && m1 && e) {
     CHECK_EQ_U64(m0->slot, 0);
     CHECK_EQ_U64(m0->line_addr, d & ~127ull);
     CHECK_EQ_U64(m1->slot, 1);
     CHECK_EQ_U64(m1->line_addr, (d + 128) & ~127ull);
-    CHECK_EQ_U64(e->line_addr, d & ~127ull); /* warp 0's line ... */
-    CHECK_EQ_U64(e->slot, 0);                /* ... allocated by warp 0, the victim */
+    CHECK_EQ_U64(e->line_addr, d & ~127ull);  /* warp 0's line ... */
+    CHECK_EQ_U64(e->slot, 0);                 /* ... allocated by warp 0, the victim */
     CHECK_EQ_U64((uint32_t)e->other_slot, 1); /* evicted by warp 1's request, the interferer */
     CHECK_EQ_U64(e->fail, CACHE_EVICT_REPLACE);
-    CHECK_EQ_U64(e->pc, m0->pc);              /* the allocating load's PC */
+    CHECK_EQ_U64(e->pc, m0->pc); /* the allocating load's PC */
     CHECK_EQ_U64(e->cta_id, 0);
     CHECK(e->cycle == m1->cycle);
   }
@@ -254,7 +273,8 @@ static void test_resfail_once_per_request(void) {
     const SchedEvent *f = find(SCHED_EV_L1_RESFAIL, k);
     if (f) CHECK_EQ_U64(f->fail, CACHE_FAIL_NO_LINE);
   }
-  CHECK_EQ_U64(count(SCHED_EV_L1_EVICT), 3); /* each later line evicts the one before, its allocator waiting at the barrier */
+  CHECK_EQ_U64(count(SCHED_EV_L1_EVICT),
+               3); /* each later line evicts the one before, its allocator waiting at the barrier */
   for (uint32_t k = 0; k < 3; k++) {
     const SchedEvent *e = find(SCHED_EV_L1_EVICT, k);
     if (e) CHECK(e->slot != UINT32_MAX && (int32_t)e->slot != e->other_slot);

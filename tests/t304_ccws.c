@@ -71,8 +71,8 @@ static void test_vta_feed(void) {
     CHECK(vta_feed_init(&f, 4, 16, 8, forget) == 0);
     VtaMissClass k = VTA_MISS__COUNT;
     int32_t who = 7;
-    SchedEvent ev = {.kind = SCHED_EV_L1_EVICT, .slot = 1, .line_addr = 256, .other_slot = 2,
-                     .fail = CACHE_EVICT_REPLACE};
+    SchedEvent ev = {
+        .kind = SCHED_EV_L1_EVICT, .slot = 1, .line_addr = 256, .other_slot = 2, .fail = CACHE_EVICT_REPLACE};
     CHECK(!vta_feed_event(&f, &ev, &k, &who)); /* a replacement: warp 1 lost it to warp 2 */
     ev.line_addr = 512, ev.other_slot = 1;
     vta_feed_event(&f, &ev, NULL, NULL); /* lost to itself */
@@ -388,8 +388,9 @@ static void test_lazy_equals_every_cycle(void) {
   CHECK(same);
   CHECK(lazy_ticks < 5000);
   CHECK(stat(&a, "throttle_cycles") > 0); /* the stream does throttle */
-  const char *names[] = {"vta_hits",           "vta_probes",         "throttle_cycles", "active_cycles",
-                         "allowed_warps_mean", "excluded_warps_max", NULL};
+  const char *names[] = {
+      "vta_hits",           "vta_probes", "throttle_cycles", "active_cycles", "allowed_warps_mean",
+      "excluded_warps_max", NULL};
   for (int i = 0; names[i]; i++) {
     double x = stat(&a, names[i]), y = stat(&b, names[i]);
     if (x != y) fprintf(stderr, "%s: every cycle %g, lazy %g\n", names[i], x, y);

@@ -51,7 +51,8 @@ static Config *cfg_with(const char *const *sets) {
 
 static int open_cpl(Cpl *c, Config *cfg) {
   char err[256] = "";
-  WarpSchedEnv env = {.sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
+  WarpSchedEnv env = {
+      .sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
   int rc = cpl_init(c, &env, err, sizeof err);
   if (rc) fprintf(stderr, "cpl_init: %s\n", err);
   CHECK(rc == 0);
@@ -62,7 +63,8 @@ static void cev(Cpl *c, SchedEventKind k, uint32_t slot, uint32_t cta, uint64_t 
   SchedEvent e = {.kind = k, .slot = slot, .cycle = cycle, .cta_slot = cta, .other_slot = -1};
   cpl_event(c, &e);
 }
-static void cissue(Cpl *c, uint32_t slot, uint64_t cycle, uint32_t pc, uint32_t next, WarpInstKind kind, int taken) {
+static void cissue(Cpl *c, uint32_t slot, uint64_t cycle, uint32_t pc, uint32_t next, WarpInstKind kind,
+                   int taken) {
   WarpView v = {.slot = slot, .valid = 1};
   SchedIssue is = {.cycle = cycle, .pc = pc, .next_pc = next, .kind = (uint8_t)kind, .taken = (uint8_t)taken};
   cpl_issue(c, &v, &is);
@@ -71,7 +73,10 @@ static void cissue(Cpl *c, uint32_t slot, uint64_t cycle, uint32_t pc, uint32_t 
 static void test_cpl_arithmetic(void) {
   Config *cfg = cfg_with(NULL);
   Cpl c;
-  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  if (open_cpl(&c, cfg)) {
+    cfg_free(cfg);
+    return;
+  }
   cev(&c, SCHED_EV_WARP_LAUNCH, 0, 0, 0);
   cissue(&c, 0, 1, 0, 1, WINST_ALU, 0);    /* nInst -1, stall 0 (first issue one cycle after launch) */
   cissue(&c, 0, 5, 1, 2, WINST_ALU, 0);    /* -2, stall += 3 */
@@ -87,9 +92,10 @@ static void test_cpl_arithmetic(void) {
   CHECK_EQ_U64(cpl_crit(&c, 0, 20), (uint64_t)(int64_t)-20);
   cissue(&c, 0, 10, 9, 3, WINST_ALU, 1); /* a jump that is not a branch (reconvergence): just -1 */
   CHECK_EQ_U64(c.w[0].ninst, (uint64_t)-7);
-  CHECK_EQ_U64(cpl_crit(&c, 0, 30), (uint64_t)(int64_t)(-7 * 30 / 6 + 4)); /* -35 + 4, truncated toward zero */
-  CHECK_EQ_U64(cpl_crit(&c, 3, 30), 0);  /* an empty slot */
-  cissue(&c, 0, 10, 3, 4, WINST_ALU, 0); /* a second issue in the same cycle adds no stall */
+  CHECK_EQ_U64(cpl_crit(&c, 0, 30),
+               (uint64_t)(int64_t)(-7 * 30 / 6 + 4)); /* -35 + 4, truncated toward zero */
+  CHECK_EQ_U64(cpl_crit(&c, 3, 30), 0);               /* an empty slot */
+  cissue(&c, 0, 10, 3, 4, WINST_ALU, 0);              /* a second issue in the same cycle adds no stall */
   CHECK_EQ_U64(c.w[0].nstall, 4);
   cpl_free(&c);
   cfg_free(cfg);
@@ -100,11 +106,15 @@ static void test_cpl_critical_warp(void) {
   for (int mode = 0; mode < 2; mode++) {
     Config *cfg = cfg_with(mode ? thr : NULL);
     Cpl c;
-    if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+    if (open_cpl(&c, cfg)) {
+      cfg_free(cfg);
+      return;
+    }
     CHECK(c.mode == (mode ? CPL_SM_THRESHOLD : CPL_CTA_MAX));
     for (uint32_t w = 0; w < 4; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, w / 2, 0);
-    for (uint64_t t = 1; t <= 5; t++) cissue(&c, 0, t, 0, 1, WINST_ALU, 0); /* w0: nInst -5, no stall: -30 at 30 */
-    cissue(&c, 1, 1, 0, 1, WINST_ALU, 0);                                    /* w1: -1 * 30 / 1 = -30, tie */
+    for (uint64_t t = 1; t <= 5; t++)
+      cissue(&c, 0, t, 0, 1, WINST_ALU, 0); /* w0: nInst -5, no stall: -30 at 30 */
+    cissue(&c, 1, 1, 0, 1, WINST_ALU, 0);   /* w1: -1 * 30 / 1 = -30, tie */
     CHECK_EQ_U64(cpl_crit(&c, 0, 30), (uint64_t)(int64_t)-30);
     CHECK_EQ_U64(cpl_crit(&c, 1, 30), (uint64_t)(int64_t)-30);
     cissue(&c, 1, 3, 1, 2, WINST_ALU, 0); /* w1: -2 * 30 / 2 + 1 = -29: now above w0 */
@@ -155,7 +165,10 @@ static void test_cpl_accuracy(void) {
   const char *sets[] = {"sched.gcaws.sample_period=100", NULL};
   Config *cfg = cfg_with(sets);
   Cpl c;
-  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  if (open_cpl(&c, cfg)) {
+    cfg_free(cfg);
+    return;
+  }
   for (uint32_t w = 0; w < 2; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 0);
   cev(&c, SCHED_EV_CTA_LAUNCH, 0, 0, 0);
   cissue(&c, 0, 1, 0, 1, WINST_ALU, 0); /* w0 ahead: lower nCrit */
@@ -192,10 +205,14 @@ static void test_cpl_accuracy(void) {
 static void test_cpl_line_stats(void) {
   Config *cfg = cfg_with(NULL);
   Cpl c;
-  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  if (open_cpl(&c, cfg)) {
+    cfg_free(cfg);
+    return;
+  }
   for (uint32_t w = 0; w < 2; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 0);
   cissue(&c, 0, 1, 0, 1, WINST_ALU, 0); /* w1 critical */
-  SchedEvent e = {.kind = SCHED_EV_L1_MISS, .slot = 1, .cycle = 5, .cta_slot = 0, .line_addr = 0x1000, .other_slot = -1};
+  SchedEvent e = {
+      .kind = SCHED_EV_L1_MISS, .slot = 1, .cycle = 5, .cta_slot = 0, .line_addr = 0x1000, .other_slot = -1};
   cpl_event(&c, &e); /* critical miss: line tracked */
   e.line_addr = 0x2000;
   cpl_event(&c, &e);
@@ -231,7 +248,10 @@ static void cissue_w(Cpl *c, uint32_t slot, uint64_t cycle, uint32_t wait) {
 static void test_cpl_disparity_wait(void) {
   Config *cfg = cfg_with(NULL);
   Cpl c;
-  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  if (open_cpl(&c, cfg)) {
+    cfg_free(cfg);
+    return;
+  }
   cev(&c, SCHED_EV_CTA_LAUNCH, 0, 0, 0);
   for (uint32_t w = 0; w < 3; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 0);
   const uint32_t ninst[3] = {10, 8, 5}, wait[3] = {0, 10, 30};
@@ -243,10 +263,11 @@ static void test_cpl_disparity_wait(void) {
   cev(&c, SCHED_EV_WARP_EXIT, 1, 0, 80);
   cev(&c, SCHED_EV_WARP_EXIT, 2, 0, 100);
   cev(&c, SCHED_EV_CTA_EXIT, UINT32_MAX, 0, 100);
-  CHECK(fabs(stat_of(cpl_stats_v, &c, "insn_disparity") - 0.5) < 1e-12); /* (10 - 5) / 10 */
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "insn_disparity") - 0.5) < 1e-12);  /* (10 - 5) / 10 */
   CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_sched_wait") - 0.3) < 1e-12); /* 30 of 100 cycles */
   CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_sched_wait_of_stall") - 30.0 / 45) < 1e-12);
-  CHECK(fabs(stat_of(cpl_stats_v, &c, "sched_wait") - 40.0 / 240) < 1e-12); /* every warp: 0+10+30 of 60+80+100 */
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "sched_wait") - 40.0 / 240) <
+        1e-12); /* every warp: 0+10+30 of 60+80+100 */
   cev(&c, SCHED_EV_CTA_LAUNCH, 3, 1, 120);
   cev(&c, SCHED_EV_WARP_LAUNCH, 3, 1, 120);
   cissue_w(&c, 3, 121, 0);
@@ -270,7 +291,10 @@ static void test_cpl_rerefs(void) {
   /* off by default (not reported); on, a power of 2 */
   Config *cfg = cfg_with(NULL);
   Cpl c;
-  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  if (open_cpl(&c, cfg)) {
+    cfg_free(cfg);
+    return;
+  }
   PolicyStats *ps = policy_stats_create();
   policy_stats_begin_instance(ps);
   cpl_stats(&c, ps);
@@ -283,28 +307,33 @@ static void test_cpl_rerefs(void) {
   const char *bad[] = {"sched.gcaws.reuse_history=12", NULL};
   cfg = cfg_with(bad);
   char err[256] = "";
-  WarpSchedEnv env = {.sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
+  WarpSchedEnv env = {
+      .sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
   CHECK(cpl_init(&c, &env, err, sizeof err) != 0);
   CHECK_STR_CONTAINS(err, "reuse_history");
   CHECK_STR_CONTAINS(err, "power of 2");
   cfg_free(cfg);
   const char *on[] = {"sched.gcaws.reuse_history=8192", NULL};
   cfg = cfg_with(on);
-  if (open_cpl(&c, cfg)) { cfg_free(cfg); return; }
+  if (open_cpl(&c, cfg)) {
+    cfg_free(cfg);
+    return;
+  }
   for (uint32_t w = 0; w < 2; w++) cev(&c, SCHED_EV_WARP_LAUNCH, w, 0, 0);
   cissue(&c, 0, 1, 0, 1, WINST_ALU, 0); /* w1 critical from here on */
   CHECK(cpl_is_critical(&c, 1, 5) && !cpl_is_critical(&c, 0, 5));
-  SchedEvent e = {.kind = SCHED_EV_L1_MISS, .slot = 1, .cycle = 5, .cta_slot = 0, .line_addr = 0x1000, .other_slot = -1};
+  SchedEvent e = {
+      .kind = SCHED_EV_L1_MISS, .slot = 1, .cycle = 5, .cta_slot = 0, .line_addr = 0x1000, .other_slot = -1};
 #define REQ(k, w, a) (e.kind = (k), e.slot = (w), e.line_addr = (a), cpl_event(&c, &e))
-  REQ(SCHED_EV_L1_MISS, 1, 0x1000);  /* 0: w1's first request to A */
-  REQ(SCHED_EV_L1_MISS, 0, 0x2000);  /* 1: w0's first to B */
-  REQ(SCHED_EV_L1_HIT, 1, 0x1000);   /* 2: critical re-reference, distance 1, a hit */
-  REQ(SCHED_EV_L1_HIT, 0, 0x1000);   /* 3: w0's first to A: not a re-reference */
-  REQ(SCHED_EV_L1_MISS, 0, 0x2000);  /* 4: w0 re-references B and misses (not critical) */
+  REQ(SCHED_EV_L1_MISS, 1, 0x1000); /* 0: w1's first request to A */
+  REQ(SCHED_EV_L1_MISS, 0, 0x2000); /* 1: w0's first to B */
+  REQ(SCHED_EV_L1_HIT, 1, 0x1000);  /* 2: critical re-reference, distance 1, a hit */
+  REQ(SCHED_EV_L1_HIT, 0, 0x1000);  /* 3: w0's first to A: not a re-reference */
+  REQ(SCHED_EV_L1_MISS, 0, 0x2000); /* 4: w0 re-references B and misses (not critical) */
   for (uint32_t i = 0; i < 20; i++) REQ(SCHED_EV_L1_MISS, 0, 0x10000 + 128 * i); /* 5..24 */
-  REQ(SCHED_EV_L1_MISS, 1, 0x1000);  /* 25: critical, distance 22, evicted in between */
+  REQ(SCHED_EV_L1_MISS, 1, 0x1000);   /* 25: critical, distance 22, evicted in between */
   REQ(SCHED_EV_L1_BYPASS, 1, 0x1000); /* a bypass: no request of the L1D */
-  REQ(SCHED_EV_L1_MERGE, 1, 0x1000); /* 26: distance 0, on its way: not evicted */
+  REQ(SCHED_EV_L1_MERGE, 1, 0x1000);  /* 26: distance 0, on its way: not evicted */
   CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_rerefs"), 3);
   CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_reref_evicted") - 1.0 / 3) < 1e-12);
   CHECK(stat_of(cpl_stats_v, &c, "reref_evicted") == 0.5); /* 2 misses of 4 re-references */
@@ -359,9 +388,13 @@ static void test_gcaws_order(void) {
   Config *cfg = cfg_with(NULL);
   void *st = NULL;
   char err[256] = "";
-  WarpSchedEnv env = {.sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
+  WarpSchedEnv env = {
+      .sm = 0, .nsched = 1, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg};
   CHECK(p->init(&st, &env, err, sizeof err) == 0);
-  if (!st) { cfg_free(cfg); return; }
+  if (!st) {
+    cfg_free(cfg);
+    return;
+  }
   WarpView v[4] = {0};
   for (uint32_t w = 0; w < 4; w++) {
     v[w] = (WarpView){.slot = w, .cta_slot = 0, .valid = 1, .age = 10 + (3 - w)}; /* slot 3 oldest */
@@ -369,7 +402,8 @@ static void test_gcaws_order(void) {
     p->on_event(st, &e);
   }
   if (p->on_warps_change) p->on_warps_change(st);
-  /* nCrit at 40: w0 issued 4 times at once (-4*40/4 = -40), w1 once late (-1*40/1 + 19 = -21), w2 and w3 never (0) */
+  /* nCrit at 40: w0 issued 4 times at once (-4*40/4 = -40), w1 once late (-1*40/1 + 19 = -21), w2 and w3
+   * never (0) */
   for (uint64_t t = 1; t <= 4; t++) {
     SchedIssue is = {.cycle = t, .pc = 0, .next_pc = 1, .kind = WINST_ALU};
     p->on_issue(st, &v[0], &is);
@@ -422,9 +456,13 @@ static void test_gcaws_slice(void) {
     for (uint32_t w = 0; w < 4; w++) v[w] = (WarpView){.slot = w, .cta_slot = 0, .valid = 1, .age = w};
     void *st = NULL;
     char err[256] = "";
-    WarpSchedEnv env = {.nsched = 2, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg, .views = v};
+    WarpSchedEnv env = {
+        .nsched = 2, .max_warps = 4, .max_ctas = 2, .prefix = "sched.gcaws", .cfg = cfg, .views = v};
     CHECK(p->init(&st, &env, err, sizeof err) == 0);
-    if (!st) { cfg_free(cfg); continue; }
+    if (!st) {
+      cfg_free(cfg);
+      continue;
+    }
     for (uint32_t w = 0; w < 4; w++) {
       SchedEvent e = {.kind = SCHED_EV_WARP_LAUNCH, .slot = w, .cycle = 0, .cta_slot = 0, .other_slot = -1};
       p->on_event(st, &e);
@@ -432,13 +470,15 @@ static void test_gcaws_slice(void) {
     CHECK(p->can_issue(st, &v[2], WINST_GLOBAL_LOAD)); /* nobody issued yet: no slice */
     SchedIssue is = {.cycle = 5, .pc = 0, .next_pc = 1, .kind = WINST_ALU};
     p->on_issue(st, &v[0], &is);
-    /* warp 0 waits on a short hazard (an ALU result), a busy unit, its I-buffer: its slice holds under memory and barrier */
+    /* warp 0 waits on a short hazard (an ALU result), a busy unit, its I-buffer: its slice holds under memory
+     * and barrier */
     const WarpWait shortw[] = {WARP_WAIT_SCOREBOARD, WARP_WAIT_UNIT, WARP_WAIT_EMPTY, WARP_WAIT_NONE};
     for (int k = 0; k < 4; k++) {
       v[0].wait = (uint8_t)shortw[k], v[0].long_pending = 0;
       CHECK(p->can_issue(st, &v[2], WINST_ALU) == (m == 0));
-      CHECK(p->can_issue(st, &v[0], WINST_ALU));                        /* the holder itself */
-      CHECK(p->can_issue(st, &v[1], WINST_ALU) && p->can_issue(st, &v[3], WINST_ALU)); /* the other scheduler */
+      CHECK(p->can_issue(st, &v[0], WINST_ALU)); /* the holder itself */
+      CHECK(p->can_issue(st, &v[1], WINST_ALU) &&
+            p->can_issue(st, &v[3], WINST_ALU)); /* the other scheduler */
     }
     /* waiting on a long-latency load ends it under memory, not under barrier */
     v[0].wait = WARP_WAIT_SCOREBOARD, v[0].long_pending = 1;
@@ -505,7 +545,7 @@ static void test_gcaws_slice_sim(void) {
     const uint64_t hits = test_json_u64(j, "\"l1d\": {", "read_hits"),
                    misses = test_json_u64(j, "\"l1d\": {", "read_misses"),
                    refused = test_json_u64(j, "\"sched_stall_cycles\": {", "policy");
-    CHECK_EQ_U64(hits, m == 2 ? 2 : 0);   /* only a slice held through the load keeps the line for its reload */
+    CHECK_EQ_U64(hits, m == 2 ? 2 : 0); /* only a slice held through the load keeps the line for its reload */
     CHECK_EQ_U64(misses, m == 2 ? 2 : 4);
     CHECK(m == 0 ? refused == 0 : refused > 0); /* a ready warp refused while the other's slice holds */
     free(j);
@@ -528,7 +568,8 @@ static int open_cache_policy(PC *c, const char *name, uint32_t ways, const char 
   if (!c->p || !c->cfg) return -1;
   char prefix[64], err[256] = "";
   snprintf(prefix, sizeof prefix, "l1d.%s", name);
-  CachePolicyEnv env = {.prefix = prefix, .cache = "l1d", .sets = 1, .ways = ways, .line_size = 128, .cfg = c->cfg};
+  CachePolicyEnv env = {
+      .prefix = prefix, .cache = "l1d", .sets = 1, .ways = ways, .line_size = 128, .cfg = c->cfg};
   if (c->p->init(&c->st, &env, err, sizeof err)) {
     fprintf(stderr, "init: %s\n", err);
     CHECK(0);
@@ -542,7 +583,8 @@ static void close_cache_policy(PC *c) {
 }
 /* A miss of (pc, line number): the victim the policy picks, evicting what was there and filling it. */
 static uint32_t miss(PC *c, uint32_t ways, uint32_t pc, uint64_t line, int critical) {
-  MemRequest r = {.pc = pc, .line_addr = line * 128, .addr = line * 128, .hints = critical ? MEM_HINT_CRITICAL : 0};
+  MemRequest r = {
+      .pc = pc, .line_addr = line * 128, .addr = line * 128, .hints = critical ? MEM_HINT_CRITICAL : 0};
   CacheLine lines[4] = {0};
   uint32_t v = c->p->find_victim(c->st, 0, c->states, lines, &r);
   CHECK(v < ways);
@@ -577,9 +619,13 @@ static double pstat(PC *c, const char *name) {
 static void test_cacp_partition(void) {
   const char *sets[] = {"l1d.cacp.critical_ways=2", NULL};
   PC c;
-  if (open_cache_policy(&c, "cacp", 4, sets)) { close_cache_policy(&c); return; }
+  if (open_cache_policy(&c, "cacp", 4, sets)) {
+    close_cache_policy(&c);
+    return;
+  }
   /* signature (pc ^ line) & 255: pc 1, lines 2, 258, 514, 770 all give 3 */
-  CHECK_EQ_U64(miss(&c, 4, 1, 2, 1), 2); /* CCBP[3] = 1 < 2: the non-critical partition, its first invalid way */
+  CHECK_EQ_U64(miss(&c, 4, 1, 2, 1),
+               2); /* CCBP[3] = 1 < 2: the non-critical partition, its first invalid way */
   CHECK_EQ_U64(miss(&c, 4, 1, 258, 0), 3);
   hit(&c, 2, 1, 2, 1); /* a critical warp reuses it: CCBP[3] = 2 */
   /* now the critical partition, though... */
@@ -596,7 +642,8 @@ static void test_cacp_partition(void) {
   CHECK_EQ_U64(miss(&c, 4, 1, 1282, 0), 0); /* still critical (and way 0 is invalid there) */
   hit(&c, 0, 1, 1282, 0);
   evict(&c, 0); /* CCBP 2 -> 1 */
-  CHECK_EQ_U64(miss(&c, 4, 1, 1538, 0), 3); /* below the threshold: the non-critical partition's invalid way */
+  CHECK_EQ_U64(miss(&c, 4, 1, 1538, 0),
+               3); /* below the threshold: the non-critical partition's invalid way */
   /* a critical-partition line reused by a critical warp does not un-learn */
   close_cache_policy(&c);
   /* a bad partition is refused */
@@ -606,7 +653,8 @@ static void test_cacp_partition(void) {
   b.p = policy_find_cache("cacp");
   b.cfg = cfg_with(bad);
   char err[256] = "";
-  CachePolicyEnv env = {.prefix = "l1d.cacp", .cache = "l1d", .sets = 1, .ways = 4, .line_size = 128, .cfg = b.cfg};
+  CachePolicyEnv env = {
+      .prefix = "l1d.cacp", .cache = "l1d", .sets = 1, .ways = 4, .line_size = 128, .cfg = b.cfg};
   CHECK(b.p->init(&b.st, &env, err, sizeof err) != 0);
   CHECK_STR_CONTAINS(err, "critical_ways");
   cfg_free(b.cfg);
@@ -616,21 +664,27 @@ static void test_cacp_partition(void) {
  * 3 and so goes first; ship alone (no partition). */
 static void test_ship_insertion(void) {
   PC c;
-  if (open_cache_policy(&c, "ship", 2, NULL)) { close_cache_policy(&c); return; }
+  if (open_cache_policy(&c, "ship", 2, NULL)) {
+    close_cache_policy(&c);
+    return;
+  }
   for (int i = 0; i < 5; i++) { /* sig 5 (pc 5, line 0) dies unreused 5 times: SHiP 3 -> 0, no lower */
     CHECK_EQ_U64(miss(&c, 2, 5, 0, 0), 0);
     evict(&c, 0);
   }
-  CHECK_EQ_U64(miss(&c, 2, 6, 0, 0), 0); /* sig 6: RRPV 2 */
-  CHECK_EQ_U64(miss(&c, 2, 5, 0, 0), 1); /* sig 5: RRPV 3 */
-  CHECK_EQ_U64(miss(&c, 2, 7, 0, 0), 1); /* the sig-5 line goes first, though way 0 is older */
-  hit(&c, 1, 7, 0, 0);                   /* sig 7 reused: */
+  CHECK_EQ_U64(miss(&c, 2, 6, 0, 0), 0);   /* sig 6: RRPV 2 */
+  CHECK_EQ_U64(miss(&c, 2, 5, 0, 0), 1);   /* sig 5: RRPV 3 */
+  CHECK_EQ_U64(miss(&c, 2, 7, 0, 0), 1);   /* the sig-5 line goes first, though way 0 is older */
+  hit(&c, 1, 7, 0, 0);                     /* sig 7 reused: */
   CHECK_EQ_U64(miss(&c, 2, 6, 256, 0), 0); /* way 1 at RRPV 0 stays */
   CHECK_EQ_U64(pstat(&c, "hits"), 1);
   close_cache_policy(&c);
   /* the same five deaths under cacp bring SHiP[5] to 0 too: insertion at 3, victim within the partition */
   const char *sets[] = {"l1d.cacp.critical_ways=2", NULL};
-  if (open_cache_policy(&c, "cacp", 4, sets)) { close_cache_policy(&c); return; }
+  if (open_cache_policy(&c, "cacp", 4, sets)) {
+    close_cache_policy(&c);
+    return;
+  }
   for (int i = 0; i < 5; i++) {
     CHECK_EQ_U64(miss(&c, 4, 5, 0, 0), 2);
     evict(&c, 2);
@@ -677,7 +731,8 @@ static void test_caws_profile(void) {
   FILE *f = fopen(path, "r");
   char line[256];
   unsigned kernels = 0, entries = 0;
-  while (f && fgets(line, sizeof line, f)) kernels += !strncmp(line, "kernel ", 7), entries += line[0] >= '0' && line[0] <= '9';
+  while (f && fgets(line, sizeof line, f))
+    kernels += !strncmp(line, "kernel ", 7), entries += line[0] >= '0' && line[0] <= '9';
   if (f) fclose(f);
   CHECK(kernels > 0);
   CHECK(entries > 0);
@@ -699,7 +754,7 @@ static void test_caws_profile(void) {
   remove(path);
   CHECK(test_gpu_open(&t, r) != 0); /* so is a missing profile */
   const char *none[] = {"sched.policy=caws", mode_r, NULL};
-  CHECK(test_gpu_open(&t, none) != 0); /* and no profile named in read mode */
+  CHECK(test_gpu_open(&t, none) != 0);              /* and no profile named in read mode */
   const char *dflt[] = {"sched.policy=caws", NULL}; /* the defaults: write mode, no file: runs as gto */
   uint64_t cd = 0;
   CHECK(run_one(dflt, "bfs", log, sizeof log, &cd) == 0);

@@ -45,7 +45,7 @@ static void test_vta_classify(void) {
   CHECK_EQ_U64(who, 2);
   CHECK_EQ_U64(vta_classify(&v, 0, 0x2000, NULL), VTA_MISS_OTHER);
   CHECK_EQ_U64(vta_classify(&v, 3, 0x1000, NULL), VTA_MISS_OTHER);
-  CHECK_EQ_U64(vta_forget_interferer(&v, 2), 2); /* warp 0's and warp 1's entries */
+  CHECK_EQ_U64(vta_forget_interferer(&v, 2), 2);                   /* warp 0's and warp 1's entries */
   CHECK_EQ_U64(vta_classify(&v, 0, 0x1080, &who), VTA_MISS_INTER); /* still inter-warp, interferer unknown */
   CHECK_EQ_U64((uint64_t)(int64_t)who, (uint64_t)(int64_t)-1);
   CHECK_EQ_U64(vta_forget_interferer(&v, 2), 0);
@@ -301,10 +301,20 @@ static void lazy_equals_every_cycle(const char *reading) {
     for (uint32_t w = 0; w < NW; w++) CHECK(may_load(&a, w) == may_load(&b, w));
   }
   a.p->tick(a.st, 3000), b.p->tick(b.st, 3000);
-  const char *names[] = {"throttle_events", "throttle_refreshes", "releases_timeout", "releases_victim_exit",
-                         "throttled_warp_cycles", "throttle_cycles", "active_cycles", "cap_refusals",
-                         "throttled_warps_window00", "releases_low_cutoff", "epochs", "epoch_victims_over_high_cutoff"};
-  for (size_t k = 0; k < sizeof names / sizeof *names; k++) CHECK_EQ_U64(stat(&a, names[k]), stat(&b, names[k]));
+  const char *names[] = {"throttle_events",
+                         "throttle_refreshes",
+                         "releases_timeout",
+                         "releases_victim_exit",
+                         "throttled_warp_cycles",
+                         "throttle_cycles",
+                         "active_cycles",
+                         "cap_refusals",
+                         "throttled_warps_window00",
+                         "releases_low_cutoff",
+                         "epochs",
+                         "epoch_victims_over_high_cutoff"};
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+    CHECK_EQ_U64(stat(&a, names[k]), stat(&b, names[k]));
   CHECK(stat(&a, "throttle_events") > 2);
   CHECK(stat(&a, "releases_timeout") + stat(&a, "releases_low_cutoff") > 0);
   close_iwarp(&a);
@@ -356,7 +366,8 @@ static void test_ciao_throttle_and_release(void) {
   CHECK_EQ_U64(stat(&c, "epochs"), 1);
   CHECK_EQ_U64(stat(&c, "epoch_victims_over_high_cutoff"), 1);
   CHECK_EQ_U64(stat(&c, "throttle_events"), 1);
-  CHECK(!may(&c, 2, WINST_ALU) && !may_load(&c, 2) && !may(&c, 2, WINST_GLOBAL_STORE)); /* execution throttled */
+  CHECK(!may(&c, 2, WINST_ALU) && !may_load(&c, 2) &&
+        !may(&c, 2, WINST_GLOBAL_STORE)); /* execution throttled */
   CHECK(may_load(&c, 0) && may_load(&c, 1) && may_load(&c, 3));
   CHECK_EQ_U64(next(&c, EP), 2 * EP);
   /* epoch 2: IRS 1 / 100 = 0.01, between the cutoffs: warp 2 stays, warp 3 is not throttled */
@@ -388,7 +399,8 @@ static void test_ciao_exits_order_cap(void) {
   if (open_ciao(&c, NULL)) return;
   launch_all(&c, 0);
   issue_n(&c, 5, 400);
-  /* victims 0 and 1 name each other: warp 1 (victim 0's worst) is throttled; victim 1 is then throttled itself */
+  /* victims 0 and 1 name each other: warp 1 (victim 0's worst) is throttled; victim 1 is then throttled
+   * itself */
   for (uint32_t k = 0; k < 3; k++) interfere(&c, 0, 1, 0x1000 + 128 * k, 10 + k);
   for (uint32_t k = 0; k < 3; k++) interfere(&c, 1, 0, 0x2000 + 128 * k, 20 + k);
   c.p->tick(c.st, EP);
@@ -467,8 +479,15 @@ static const char rl_ptx[] =
 static char *run_rl_reading(const char *sched, uint32_t warps, uint32_t delay, const char *reading) {
   char pol[64];
   snprintf(pol, sizeof pol, "sched.policy=%s", sched);
-  const char *sets[] = {"sm.count=1", pol, "l1d.size=128", "l1d.assoc=1", "sm.observers=missclass",
-                        "sched.iwarp.release_cycles=1000000", reading, "sched.iwarp.epoch_cycles=500", NULL};
+  const char *sets[] = {"sm.count=1",
+                        pol,
+                        "l1d.size=128",
+                        "l1d.assoc=1",
+                        "sm.observers=missclass",
+                        "sched.iwarp.release_cycles=1000000",
+                        reading,
+                        "sched.iwarp.epoch_cycles=500",
+                        NULL};
   return test_run_kernel(sets, rl_ptx, "rl", warps * 32, &delay, 1);
 }
 static char *run_rl(const char *sched, uint32_t warps, uint32_t delay) {
@@ -496,8 +515,8 @@ static void test_thrashing_warps_on_the_simulator(void) {
   CHECK_EQ_U64(json_u64(j, "vta_probes"), 4);
   CHECK_EQ_U64(json_u64(j, "vta_hits_inter_warp"), 2);
   CHECK_EQ_U64(json_u64(j, "vta_hits_intra_warp"), 0);
-  CHECK_EQ_U64(json_u64(j, "throttle_events"), 1);        /* warp 1, by warp 0's reload */
-  CHECK_EQ_U64(json_u64(j, "releases_victim_exit"), 1);   /* warp 0's exit released it */
+  CHECK_EQ_U64(json_u64(j, "throttle_events"), 1);          /* warp 1, by warp 0's reload */
+  CHECK_EQ_U64(json_u64(j, "releases_victim_exit"), 1);     /* warp 0's exit released it */
   CHECK_EQ_U64(json_u64(j, "vta_hits_interferer_gone"), 1); /* warp 1's reload names warp 0, gone */
   /* warp 1 (alone on scheduler 1) is ready with its reload and refused
    * until warp 0 exits; under gto no ready warp is ever left out */
@@ -534,7 +553,7 @@ static void test_ciao_on_the_simulator(void) {
   CHECK_EQ_U64(json_u64(j, "vta_hits_inter_warp"), 2);
   CHECK_EQ_U64(json_u64(j, "epoch_victims_over_high_cutoff"), 1);
   CHECK_EQ_U64(json_u64(j, "throttle_events"), 1);
-  CHECK_EQ_U64(json_u64(j, "releases_low_cutoff"), 1);   /* not warp 0's exit, as under notes */
+  CHECK_EQ_U64(json_u64(j, "releases_low_cutoff"), 1); /* not warp 0's exit, as under notes */
   CHECK_EQ_U64(json_u64(j, "releases_victim_exit"), 0);
   CHECK_EQ_U64(json_u64(j, "throttled_warp_cycles"), 500); /* exactly one epoch */
   CHECK(stall_policy(j) > 0);

@@ -25,26 +25,29 @@ static const char cop_ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry k(.param .u64 a)\n{\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [a];\n"
-    "  ld.global.u32 %r1, [%rd1];\n"     /* 1: none */
-    "  ld.global.ca.u32 %r2, [%rd1];\n"  /* 2 */
-    "  ld.global.cg.u32 %r3, [%rd1];\n"  /* 3 */
-    "  ld.global.cs.u32 %r4, [%rd1];\n"  /* 4 */
-    "  ld.global.lu.u32 %r5, [%rd1];\n"  /* 5 */
-    "  ld.global.cv.u32 %r6, [%rd1];\n"  /* 6 */
-    "  ld.global.nc.u32 %r7, [%rd1];\n"  /* 7: .nc, no operator */
+    "  ld.global.u32 %r1, [%rd1];\n"       /* 1: none */
+    "  ld.global.ca.u32 %r2, [%rd1];\n"    /* 2 */
+    "  ld.global.cg.u32 %r3, [%rd1];\n"    /* 3 */
+    "  ld.global.cs.u32 %r4, [%rd1];\n"    /* 4 */
+    "  ld.global.lu.u32 %r5, [%rd1];\n"    /* 5 */
+    "  ld.global.cv.u32 %r6, [%rd1];\n"    /* 6 */
+    "  ld.global.nc.u32 %r7, [%rd1];\n"    /* 7: .nc, no operator */
     "  ld.global.nc.cg.u32 %r8, [%rd1];\n" /* 8 */
-    "  st.global.wb.u32 [%rd1], %r1;\n"  /* 9 */
-    "  st.global.cg.u32 [%rd1], %r1;\n"  /* 10 */
+    "  st.global.wb.u32 [%rd1], %r1;\n"    /* 9 */
+    "  st.global.cg.u32 [%rd1], %r1;\n"    /* 10 */
     "  ret;\n}\n";
 
 static void test_cache_operators_decoded(void) {
   char err[256];
   PtxModule *m = ptx_module_parse(cop_ptx, "cop", err, sizeof err);
   CHECK(m != NULL);
-  if (!m) { fprintf(stderr, "%s\n", err); return; }
+  if (!m) {
+    fprintf(stderr, "%s\n", err);
+    return;
+  }
   const PtxInst *c = &m->code[m->funcs[0].first_pc];
   const PtxCacheOp want[] = {PTX_COP_NONE, PTX_COP_NONE, PTX_COP_CA, PTX_COP_CG, PTX_COP_CS, PTX_COP_LU,
-                             PTX_COP_CV, PTX_COP_NONE, PTX_COP_CG, PTX_COP_WB, PTX_COP_CG};
+                             PTX_COP_CV,   PTX_COP_NONE, PTX_COP_CG, PTX_COP_WB, PTX_COP_CG};
   for (uint32_t i = 0; i < 11; i++) CHECK_EQ_U64(ptx_cache_op(&c[i]), want[i]);
   CHECK((c[7].flags & PTX_F_NC) && (c[8].flags & PTX_F_NC));
   CHECK(!strcmp(ptx_cache_op_name(PTX_COP_CG), "cg") && !strcmp(ptx_cache_op_name(PTX_COP_NONE), ""));
@@ -67,16 +70,18 @@ static char *run_loads(const char *op1, const char *op2, int dep, uint32_t off2,
              ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry two(.param .u64 a)\n{\n"
              "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n  ld.param.u64 %%rd1, [a];\n"
              "  ld.global%s.u32 %%r1, [%%rd1];\n  and.b32 %%r2, %%r1, 0;\n  cvt.u64.u32 %%rd2, %%r2;\n"
-             "  add.s64 %%rd3, %%rd1, %%rd2;\n  ld.global%s.u32 %%r3, [%%rd3+%u];\n  st.global.u32 [%%rd1+1024], %%r3;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  ld.global%s.u32 %%r3, [%%rd3+%u];\n  st.global.u32 "
+             "[%%rd1+1024], %%r3;\n"
              "  ret;\n}\n//@warpsim regs two 16\n",
              op1, op2, off2);
   else /* back to back: the second request meets the first one's reserved line */
-    snprintf(ptx, sizeof ptx,
-             ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry two(.param .u64 a)\n{\n"
-             "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n  ld.param.u64 %%rd1, [a];\n"
-             "  ld.global%s.u32 %%r1, [%%rd1];\n  ld.global%s.u32 %%r3, [%%rd1+%u];\n  add.u32 %%r4, %%r1, %%r3;\n"
-             "  st.global.u32 [%%rd1+1024], %%r4;\n  ret;\n}\n//@warpsim regs two 16\n",
-             op1, op2, off2);
+    snprintf(
+        ptx, sizeof ptx,
+        ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry two(.param .u64 a)\n{\n"
+        "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n  ld.param.u64 %%rd1, [a];\n"
+        "  ld.global%s.u32 %%r1, [%%rd1];\n  ld.global%s.u32 %%r3, [%%rd1+%u];\n  add.u32 %%r4, %%r1, %%r3;\n"
+        "  st.global.u32 [%%rd1+1024], %%r4;\n  ret;\n}\n//@warpsim regs two 16\n",
+        op1, op2, off2);
   const char *sets[16] = {"sm.count=1"};
   int n = 1;
   for (int i = 0; extra && extra[i] && n < 15; i++) sets[n++] = extra[i];
@@ -144,7 +149,8 @@ static char *run_sized_load(const char *op, uint32_t mask) {
            ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry sz(.param .u64 a)\n{\n"
            "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n  ld.param.u64 %%rd1, [a];\n  mov.u32 %%r1, %%tid.x;\n"
            "  and.b32 %%r2, %%r1, %u;\n  mul.wide.u32 %%rd2, %%r2, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
-           "  ld.global%s.u32 %%r3, [%%rd3];\n  st.global.u32 [%%rd1+1024], %%r3;\n  ret;\n}\n//@warpsim regs sz 16\n",
+           "  ld.global%s.u32 %%r3, [%%rd3];\n  st.global.u32 [%%rd1+1024], %%r3;\n  ret;\n}\n//@warpsim "
+           "regs sz 16\n",
            mask, op);
   const char *sets[] = {"sm.count=1", NULL};
   return test_run_kernel(sets, ptx, "sz", 32, NULL, 0);
@@ -185,24 +191,27 @@ static const char cfg_ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry g(.param .u64 a, .param .u64 b, .param .u32 n)\n{\n"
     "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n"
-    "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n  ld.param.u32 %r1, [n];\n"  /* 0 1 2 */
-    "  cvta.to.global.u64 %rd3, %rd1;\n  cvta.to.global.u64 %rd4, %rd2;\n"               /* 3 4 */
+    "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n  ld.param.u32 %r1, [n];\n"    /* 0 1 2 */
+    "  cvta.to.global.u64 %rd3, %rd1;\n  cvta.to.global.u64 %rd4, %rd2;\n"                /* 3 4 */
     "  mov.u32 %r2, %tid.x;\n  mul.wide.u32 %rd5, %r2, 4;\n  add.s64 %rd6, %rd3, %rd5;\n" /* 5 6 7 */
-    "  ld.global.u32 %r3, [%rd6];\n  ld.global.u32 %r4, [%rd6+4];\n"                     /* 8 L0, 9 L1 */
-    "  add.s64 %rd7, %rd4, %rd5;\n  ld.global.u32 %r5, [%rd7];\n"                        /* 10, 11 L2 */
+    "  ld.global.u32 %r3, [%rd6];\n  ld.global.u32 %r4, [%rd6+4];\n"                      /* 8 L0, 9 L1 */
+    "  add.s64 %rd7, %rd4, %rd5;\n  ld.global.u32 %r5, [%rd7];\n"                         /* 10, 11 L2 */
     "  mov.u32 %r6, 0;\n"                                                                 /* 12 */
-    "$L_loop:\n  mul.wide.u32 %rd8, %r6, 4;\n  add.s64 %rd9, %rd3, %rd8;\n"             /* 13 14 */
-    "  ld.global.u32 %r7, [%rd9];\n  ld.global.u32 %r8, [%rd9+4];\n"                     /* 15 L3, 16 L4 */
-    "  add.u32 %r6, %r6, 1;\n  setp.lt.u32 %p1, %r6, %r1;\n  @%p1 bra $L_loop;\n"        /* 17 18 19 */
+    "$L_loop:\n  mul.wide.u32 %rd8, %r6, 4;\n  add.s64 %rd9, %rd3, %rd8;\n"               /* 13 14 */
+    "  ld.global.u32 %r7, [%rd9];\n  ld.global.u32 %r8, [%rd9+4];\n"                      /* 15 L3, 16 L4 */
+    "  add.u32 %r6, %r6, 1;\n  setp.lt.u32 %p1, %r6, %r1;\n  @%p1 bra $L_loop;\n"         /* 17 18 19 */
     "  bar.sync 0;\n  ld.global.u32 %r9, [%rd6+8];\n"                                     /* 20, 21 L5 */
-    "  cvt.u64.u32 %rd10, %r3;\n  ld.global.u32 %r10, [%rd10];\n"                        /* 22, 23 L6 */
+    "  cvt.u64.u32 %rd10, %r3;\n  ld.global.u32 %r10, [%rd10];\n"                         /* 22, 23 L6 */
     "  ret;\n}\n";
 
 static void test_load_cfg_groups(void) {
   char err[256];
   PtxModule *m = ptx_module_parse(cfg_ptx, "g", err, sizeof err);
   CHECK(m != NULL);
-  if (!m) { fprintf(stderr, "%s\n", err); return; }
+  if (!m) {
+    fprintf(stderr, "%s\n", err);
+    return;
+  }
   LcfgKernel k;
   CHECK(lcfg_build(m, 0, &k) == 0);
   CHECK_EQ_U64(k.nloads, 7);
@@ -243,14 +252,25 @@ static int ctl_open(Ctl *c, const char *const *sets, uint32_t tb_max, int nsm) {
   c->gpu = policy_gpu_create();
   c->o = policy_find_observer("bypass");
   if (!c->gpu || !c->o) return -1;
-  c->k = (PolicyKernel){.name = "kk", .npc = 16, .warps_per_cta = 2, .max_ctas_per_sm = tb_max, .ctas_total = 100};
+  c->k = (PolicyKernel){
+      .name = "kk", .npc = 16, .warps_per_cta = 2, .max_ctas_per_sm = tb_max, .ctas_total = 100};
   policy_gpu_set_kernel(c->gpu, &c->k);
   for (int s = 0; s < nsm; s++) {
-    WarpSchedEnv env = {.sm = (uint32_t)s, .nsched = 2, .max_warps = 48, .max_ctas = 8, .prefix = "observer.bypass",
-                        .cfg = c->t.cfg, .gpu = c->gpu, .kernel = &c->k};
+    WarpSchedEnv env = {.sm = (uint32_t)s,
+                        .nsched = 2,
+                        .max_warps = 48,
+                        .max_ctas = 8,
+                        .prefix = "observer.bypass",
+                        .cfg = c->t.cfg,
+                        .gpu = c->gpu,
+                        .kernel = &c->k};
     char err[256];
-    if (c->o->init(&c->st[s], &env, err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
-    SchedEvent ev = {.kind = SCHED_EV_KERNEL_BEGIN, .slot = UINT32_MAX, .cta_slot = UINT32_MAX, .kernel = &c->k};
+    if (c->o->init(&c->st[s], &env, err, sizeof err)) {
+      fprintf(stderr, "%s\n", err);
+      return -1;
+    }
+    SchedEvent ev = {
+        .kind = SCHED_EV_KERNEL_BEGIN, .slot = UINT32_MAX, .cta_slot = UINT32_MAX, .kernel = &c->k};
     c->o->on_event(c->st[s], &ev);
   }
   return 0;
@@ -262,7 +282,13 @@ static void ctl_close(Ctl *c, int nsm) {
   test_gpu_close(&c->t);
 }
 static void ev(Ctl *c, int sm, SchedEventKind kind, uint32_t cta, uint64_t cycle) {
-  SchedEvent e = {.kind = kind, .slot = 0, .cycle = cycle, .cta_slot = cta, .cta_id = cta, .nwarps = 2, .other_slot = -1,
+  SchedEvent e = {.kind = kind,
+                  .slot = 0,
+                  .cycle = cycle,
+                  .cta_slot = cta,
+                  .cta_id = cta,
+                  .nwarps = 2,
+                  .other_slot = -1,
                   .kernel = &c->k};
   c->o->on_event(c->st[sm], &e);
 }
@@ -421,10 +447,13 @@ static void test_access_level_only_no_line_no_mshr(void) {
   if (!p) return;
   MemRequest r = {.line_addr = 128, .bytes = 4};
   for (int why = CACHE_FAIL_NO_LINE; why < CACHE_FAIL__COUNT; why++)
-    CHECK_EQ_U64(p->bypass_on_fail(NULL, &r, (CacheFailReason)why), why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR);
+    CHECK_EQ_U64(p->bypass_on_fail(NULL, &r, (CacheFailReason)why),
+                 why == CACHE_FAIL_NO_LINE || why == CACHE_FAIL_NO_MSHR);
   /* in an L1D of one line: two independent loads of two lines, the second finds the only way
-   * reserved (NO_LINE); of two ways and one MSHR: no MSHR. Both bypass under bypass-access and stall under lru */
-  const char *cases[][5] = {{"l1d.size=128", "l1d.assoc=1", NULL}, {"l1d.size=256", "l1d.assoc=2", "l1d.mshr_entries=1", NULL}};
+   * reserved (NO_LINE); of two ways and one MSHR: no MSHR. Both bypass under bypass-access and stall under
+   * lru */
+  const char *cases[][5] = {{"l1d.size=128", "l1d.assoc=1", NULL},
+                            {"l1d.size=256", "l1d.assoc=2", "l1d.mshr_entries=1", NULL}};
   const char *why[] = {"no_line", "no_mshr"};
   for (int i = 0; i < 2; i++) {
     const char *sets[6];
@@ -462,11 +491,11 @@ static void test_benchmarks_pass_and_exact(void) {
   char cls[256];
   snprintf(cls, sizeof cls, "observer.bypass.classes=%s", cls_bfs);
   const char *modes[][5] = {
-      {"sm.observers=bypass", NULL},                                               /* dynamic: every load cm */
-      {"sm.observers=bypass", cls, "observer.bypass.cm=ca", NULL},                 /* static */
-      {"sm.observers=bypass", cls, NULL},                                          /* coordinated */
-      {"sm.observers=bypass", cls, "observer.bypass.central=false", NULL},         /* decentralised */
-      {"l1d.policy=bypass-access", NULL},                                          /* access-level */
+      {"sm.observers=bypass", NULL},                                       /* dynamic: every load cm */
+      {"sm.observers=bypass", cls, "observer.bypass.cm=ca", NULL},         /* static */
+      {"sm.observers=bypass", cls, NULL},                                  /* coordinated */
+      {"sm.observers=bypass", cls, "observer.bypass.central=false", NULL}, /* decentralised */
+      {"l1d.policy=bypass-access", NULL},                                  /* access-level */
   };
   for (int m = 0; m < 5; m++) {
     const char *on[8], *off[8];

@@ -160,8 +160,9 @@ static const char ax_ptx[] =
     "//@warpsim regs ax 30\n";
 
 static void test_two_classifications(void) {
-  const char *sets[] = {"sm.count=1", "sched.policy=gto", "l1d.size=128", "l1d.assoc=1",
-                        "sm.observers=l1d-opt,missclass", NULL};
+  const char *sets[] = {
+      "sm.count=1", "sched.policy=gto", "l1d.size=128", "l1d.assoc=1", "sm.observers=l1d-opt,missclass",
+      NULL};
   /* reload: warp 0 line 0, warp 1 line 1 (evicts it), warp 0 line 0 again */
   const uint32_t reload[] = {1500, 0, 0, ~0u};
   char *j = test_run_kernel(sets, ax_ptx, "ax", 64, reload, 4);

@@ -332,7 +332,7 @@ static void test_write_back_fetch(void) {
   CHECK(cache_miss_queue_len(c) == 2 && cache_mshr_used(c) == 1);
   CHECK(cache_set_lines(c, 0)[cache_probe(c, 2 * LINE)].state == CACHE_LINE_RESERVED);
   void *u[4];
-  CHECK(pop_all(c, 2, u, 4) == 1 && u[0] == &tags[1]); /* the store is acked here */
+  CHECK(pop_all(c, 2, u, 4) == 1 && u[0] == &tags[1]);    /* the store is acked here */
   CHECK(cache_access(c, &w2, 3).outcome == CACHE_MERGED); /* on its way: goes down as well */
   CHECK(cache_access(c, &r3, 4).outcome == CACHE_MERGED);
   CHECK(cache_miss_queue_len(c) == 3 && cache_mshr_used(c) == 1);
@@ -417,13 +417,27 @@ static void test_bypass_cg(void) {
   /* an L1 without bypass_cg treats cg like ca: it hits the valid line */
   MemRequest ca = rq(9, 1), cg = rq(9, 2);
   cg.access_class = MEM_CLASS_CG;
-  CacheParams q = {.name = "l1d", .level = 1, .size = LINE * 4 * 32, .line_size = LINE, .assoc = 4,
-                   .mshr_entries = 8, .mshr_max_merge = 4, .miss_queue = 8, .latency = 1, .ports = 4,
-                   .write_policy = CACHE_WRITE_EVICT, .bypass_cg = false, .policy = policy_find_cache("lru"),
-                   .index_parts = 1, .index_chunk_lines = 1};
+  CacheParams q = {.name = "l1d",
+                   .level = 1,
+                   .size = LINE * 4 * 32,
+                   .line_size = LINE,
+                   .assoc = 4,
+                   .mshr_entries = 8,
+                   .mshr_max_merge = 4,
+                   .miss_queue = 8,
+                   .latency = 1,
+                   .ports = 4,
+                   .write_policy = CACHE_WRITE_EVICT,
+                   .bypass_cg = false,
+                   .policy = policy_find_cache("lru"),
+                   .index_parts = 1,
+                   .index_chunk_lines = 1};
   char err[256];
   Cache *k = cache_create(&q, cfg, err, sizeof err);
-  if (!k) { CHECK(0); return; }
+  if (!k) {
+    CHECK(0);
+    return;
+  }
   CHECK(cache_access(k, &ca, 1).outcome == CACHE_MISS);
   serve_all(k, 5);
   pop_all(k, 5, NULL, 0);
@@ -550,7 +564,7 @@ static void test_miss_split(void) {
   load_fill(c, A, 1, 7, CACHE_MISS); /* cold/other: A was invalidated; fills the free way */
   CHECK_EQ_U64(s->read_misses_evicted_same_warp, 1);
   load_fill(c, A, 2, 8, CACHE_HIT);
-  load_fill(c, C, 2, 9, CACHE_MISS); /* warp 2 lost C: intra-warp; evicts B (now warp 2's) */
+  load_fill(c, C, 2, 9, CACHE_MISS);  /* warp 2 lost C: intra-warp; evicts B (now warp 2's) */
   load_fill(c, B, 1, 10, CACHE_MISS); /* B's record names warp 2 now: inter-warp */
   CHECK_EQ_U64(s->read_misses, 8);
   CHECK_EQ_U64(s->read_misses_evicted_same_warp, 2);
@@ -610,9 +624,12 @@ static void test_predict_fail(void) {
   uint64_t x = 12345, seen[CACHE_FAIL__COUNT] = {0};
   for (int k = 0; k < 3; k++) {
     const uint32_t missq = wps[k] == CACHE_WRITE_BACK_FETCH ? 3 : 2;
-    Cache *c = make((Geo){.sets = 2, .ways = 2, .mshr = 2, .merge = 2, .missq = missq, .lat = 3,
-                          .wp = wps[k]});
-    if (!c) { CHECK(0); continue; }
+    Cache *c =
+        make((Geo){.sets = 2, .ways = 2, .mshr = 2, .merge = 2, .missq = missq, .lat = 3, .wp = wps[k]});
+    if (!c) {
+      CHECK(0);
+      continue;
+    }
     for (uint64_t t = 10; t < 40000; t += 2) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
       if ((x >> 20) % 4 == 0 && cache_miss_head(c)) { /* the next level answers one request */

@@ -96,13 +96,16 @@ static void test_l2_hit(void) {
  * mapping (dram.addr_map) consecutive 256 B chunks of a partition alternate
  * banks 0/1 and a bank's 4 KB row is every other chunk of an 8 KB span - each
  * opened by a first load, then 14 more lines of each at phases 1..28 mod 25. */
-static void row_hit_sweep(MemSys *ms, uint64_t base, uint32_t sm0, uint64_t *closed, uint64_t *lo, uint64_t *hi) {
-  const uint64_t chunk = 256 * 6, row_step = 2 * chunk; /* the next 256 B chunk of the partition; the same bank's */
+static void row_hit_sweep(MemSys *ms, uint64_t base, uint32_t sm0, uint64_t *closed, uint64_t *lo,
+                          uint64_t *hi) {
+  const uint64_t chunk = 256 * 6,
+                 row_step = 2 * chunk; /* the next 256 B chunk of the partition; the same bank's */
   *lo = UINT64_MAX, *hi = 0;
   for (uint64_t j = 0; j < 2; j++) closed[j] = load(ms, sm0, base + j * chunk, 10 + 500 * j);
   for (uint64_t j = 0; j < 2; j++)
     for (uint64_t i = 1; i < 15; i++) {
-      uint64_t k = j * 14 + i, lat = load(ms, (uint32_t)(k % 15), base + j * chunk + i * row_step, 2000 * k + k % 25);
+      uint64_t k = j * 14 + i,
+               lat = load(ms, (uint32_t)(k % 15), base + j * chunk + i * row_step, 2000 * k + k % 25);
       if (lat < *lo) *lo = lat;
       if (lat > *hi) *hi = lat;
     }
@@ -204,7 +207,8 @@ static void test_rop_and_dram_queue(void) {
 
 static void test_unreachable_minimum(void) {
   Config *cfg = cfg_create();
-  CHECK(cfg_load_string(cfg, "l2.rop_latency = 0\ndram.latency_queue = 0\nicnt.latency = 100\n", "slow.cfg") == 0);
+  CHECK(cfg_load_string(cfg, "l2.rop_latency = 0\ndram.latency_queue = 0\nicnt.latency = 100\n",
+                        "slow.cfg") == 0);
   char err[512];
   CHECK(sim_memsys_create(cfg, NULL, err, sizeof err) == NULL);
   CHECK_STR_CONTAINS(err, "default: l2.min_latency: 120 is below the fixed part");

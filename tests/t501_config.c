@@ -117,7 +117,9 @@ static void test_unknown_key(void) {
   CHECK_STR_CONTAINS(cfg_error(c), "did you mean dram.tCL");
   CHECK(cfg_set(c, "nosuch.key=1") != 0);
   CHECK_STR_CONTAINS(cfg_error(c), "--set: unknown key 'nosuch.key'");
-  CHECK_STR_CONTAINS(cfg_error(c), "valid sections: dram, icnt, l1d, l1i, l2, limit, mem, observer, sched, sim, sm, timeline, unit");
+  CHECK_STR_CONTAINS(
+      cfg_error(c),
+      "valid sections: dram, icnt, l1d, l1i, l2, limit, mem, observer, sched, sim, sm, timeline, unit");
   cfg_free(c);
 }
 
@@ -180,7 +182,8 @@ static int policy_param_key(const char *k) {
     if (!policy_params(e)) continue;
     char pre[128];
     for (int c = 0; c < (e->kind == POLICY_CACHE ? 3 : 1); c++) {
-      snprintf(pre, sizeof pre, "%s.%s.", e->kind == POLICY_CACHE ? caches[c] : policy_param_root(e->kind), e->name);
+      snprintf(pre, sizeof pre, "%s.%s.", e->kind == POLICY_CACHE ? caches[c] : policy_param_root(e->kind),
+               e->name);
       if (!strncmp(k, pre, strlen(pre))) return 1;
     }
   }
@@ -222,7 +225,7 @@ static void test_presets(void) {
   CHECK_EQ_U64(cfg_int(c, "mem.partitions"), 8);
   CHECK_EQ_U64(cfg_int(c, "l2.size"), 1024 * 1024);
   CHECK_STR_CONTAINS(cfg_origin(c, "l1d.line_size"), "gtx480.cfg:"); /* inherited */
-  CHECK(!strcmp(cfg_str(c, "sm.mem_issue"), "collector"));          /* inherited too */
+  CHECK(!strcmp(cfg_str(c, "sm.mem_issue"), "collector"));           /* inherited too */
   CHECK(cfg_set(c, "l1d.assoc=16") == 0);
   CHECK_EQ_U64(cfg_int(c, "l1d.assoc"), 16);
   cfg_free(c);

@@ -60,8 +60,24 @@ static void check_div(uint64_t d, uint64_t n) {
 }
 
 static void test_fastdiv(void) {
-  const uint64_t divs[] = {1, 2, 3, 5, 6, 7, 8, 12, 24, 100, 255, 256, 1000003, (1u << 20) - 1, 1u << 20,
-                           (1u << 20) + 1, 3000000007ull, 1ull << 40};
+  const uint64_t divs[] = {1,
+                           2,
+                           3,
+                           5,
+                           6,
+                           7,
+                           8,
+                           12,
+                           24,
+                           100,
+                           255,
+                           256,
+                           1000003,
+                           (1u << 20) - 1,
+                           1u << 20,
+                           (1u << 20) + 1,
+                           3000000007ull,
+                           1ull << 40};
   const uint64_t edges[] = {0, 1, 2, (1ull << 44) - 1, 1ull << 44, (1ull << 44) + 1, 1ull << 63, UINT64_MAX};
   for (size_t i = 0; i < sizeof divs / sizeof *divs; i++) {
     uint64_t d = divs[i];

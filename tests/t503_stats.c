@@ -27,7 +27,8 @@ static void emit(StatsOut *o) {
   }
   stats_end(o);
   stats_list(o, "per_sm", STATS_DETAIL, "each SM");
-  for (int i = 0; i < 3; i++) STAT_U64(o, "busy", "cycles", STAT_SUM, STAT_NEUTRAL, "busy cycles", (uint64_t)i);
+  for (int i = 0; i < 3; i++)
+    STAT_U64(o, "busy", "cycles", STAT_SUM, STAT_NEUTRAL, "busy cycles", (uint64_t)i);
   stats_end(o);
 }
 
@@ -66,7 +67,8 @@ static void test_json(void) {
   char *j = print(STATS_JSON, "gpu");
   CHECK_STR_CONTAINS(j, "{\"cycles\": 1234, \"ipc\": 0.1235,");
   CHECK_STR_CONTAINS(j, "\"l1d\": {\"reads\": 7, \"rate\": null}");
-  CHECK_STR_CONTAINS(j, "\"kernels\": [{\"name\": \"a\", \"ctas\": 10}, {\"name\": \"b\\\"q\", \"ctas\": 11}]");
+  CHECK_STR_CONTAINS(j,
+                     "\"kernels\": [{\"name\": \"a\", \"ctas\": 10}, {\"name\": \"b\\\"q\", \"ctas\": 11}]");
   CHECK_STR_CONTAINS(j, "\"per_sm\": [0, 1, 2]}");
   CHECK(!strstr(j, "gpu")); /* the root names text lines only */
   free(j);
@@ -74,13 +76,16 @@ static void test_json(void) {
 
 static void test_schema(void) {
   char *s = print(STATS_SCHEMA, "gpu");
-  CHECK_STR_CONTAINS(s, "{\"name\": \"gpu.cycles\", \"type\": \"u64\", \"unit\": \"cycles\", \"aggregation\": \"sum\", "
-                        "\"better\": \"lower\", \"description\": \"core cycles\"}");
-  CHECK_STR_CONTAINS(s, "\"name\": \"gpu.ipc\", \"type\": \"f64\", \"unit\": \"warp_insts/cycle\", \"aggregation\": "
-                        "\"ratio\", \"better\": \"higher\"");
+  CHECK_STR_CONTAINS(
+      s, "{\"name\": \"gpu.cycles\", \"type\": \"u64\", \"unit\": \"cycles\", \"aggregation\": \"sum\", "
+         "\"better\": \"lower\", \"description\": \"core cycles\"}");
+  CHECK_STR_CONTAINS(
+      s, "\"name\": \"gpu.ipc\", \"type\": \"f64\", \"unit\": \"warp_insts/cycle\", \"aggregation\": "
+         "\"ratio\", \"better\": \"higher\"");
   CHECK_STR_CONTAINS(s, "{\"name\": \"gpu.l1d\", \"type\": \"group\", \"description\": \"the L1D\"}");
   CHECK_STR_CONTAINS(s, "\"name\": \"gpu.kernels[].ctas\"");
-  CHECK_STR_CONTAINS(s, "{\"name\": \"gpu.per_sm\", \"type\": \"list\", \"description\": \"each SM\", \"detail\": true}");
+  CHECK_STR_CONTAINS(
+      s, "{\"name\": \"gpu.per_sm\", \"type\": \"list\", \"description\": \"each SM\", \"detail\": true}");
   CHECK_STR_CONTAINS(s, "\"name\": \"gpu.per_sm[]\", \"type\": \"u64\"");
   /* each statistic once: the second kernel and the other SMs add nothing */
   const char *first = strstr(s, "gpu.kernels[].ctas");

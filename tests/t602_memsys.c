@@ -93,26 +93,26 @@ static double stream(MemSys *ms, MemClass cls, bool regions, uint64_t cycles, ui
 static void test_stream_bandwidth(void) {
   const double peak = 6 * 32.0 * 924 / 700; /* 253.4 B per core cycle = 177.4 GB/s at 700 MHz */
   for (int narrow = 0; narrow < 2; narrow++)
-  for (int regions = 0; regions < 2; regions++) {
-    for (int cls = MEM_CLASS_CA; cls <= MEM_CLASS_CG; cls++) {
-      const char *wide[] = {"icnt.sm_flits_per_cycle=2", "dram.bank_groups=1", "dram.tCCDL=0"};
-      MemSys *ms = make("configs/gtx480.cfg", wide, narrow ? 0 : 3);
-      if (!ms) return;
-      uint64_t fails = 0;
-      double bw = stream(ms, (MemClass)cls, regions, 20000, &fails);
-      DramStats dr = {0};
-      for (uint32_t p = 0; p < memsys_partitions(ms); p++)
-        dram_stats_add(&dr, dram_stats(memsys_dram(ms, p)));
-      printf("  %s, %s loads, %s: %.1f B/cycle = %.1f%% of %.1f peak (%.1f GB/s), row hits %.1f%%, "
-             "%llu reservation fails\n",
-             narrow ? "gtx480" : "2-flit SM ports, no bank groups", cls == MEM_CLASS_CA ? "ca" : "cg", regions ? "15 separate regions" : "one array", bw,
-             100 * bw / peak, peak, bw * 0.7, 100.0 * (double)dr.row_hits / (double)(dr.reads + dr.writes),
-             (unsigned long long)fails);
-      if (!regions && !narrow) CHECK(bw > 0.85 * peak);
-      CHECK(bw <= peak * 1.001);
-      memsys_free(ms);
+    for (int regions = 0; regions < 2; regions++) {
+      for (int cls = MEM_CLASS_CA; cls <= MEM_CLASS_CG; cls++) {
+        const char *wide[] = {"icnt.sm_flits_per_cycle=2", "dram.bank_groups=1", "dram.tCCDL=0"};
+        MemSys *ms = make("configs/gtx480.cfg", wide, narrow ? 0 : 3);
+        if (!ms) return;
+        uint64_t fails = 0;
+        double bw = stream(ms, (MemClass)cls, regions, 20000, &fails);
+        DramStats dr = {0};
+        for (uint32_t p = 0; p < memsys_partitions(ms); p++)
+          dram_stats_add(&dr, dram_stats(memsys_dram(ms, p)));
+        printf("  %s, %s loads, %s: %.1f B/cycle = %.1f%% of %.1f peak (%.1f GB/s), row hits %.1f%%, "
+               "%llu reservation fails\n",
+               narrow ? "gtx480" : "2-flit SM ports, no bank groups", cls == MEM_CLASS_CA ? "ca" : "cg",
+               regions ? "15 separate regions" : "one array", bw, 100 * bw / peak, peak, bw * 0.7,
+               100.0 * (double)dr.row_hits / (double)(dr.reads + dr.writes), (unsigned long long)fails);
+        if (!regions && !narrow) CHECK(bw > 0.85 * peak);
+        CHECK(bw <= peak * 1.001);
+        memsys_free(ms);
+      }
     }
-  }
 }
 
 /* 200 stores of 32 B to 200 lines through a 1-set-per-slice L2 (l2.size=6K); returns the

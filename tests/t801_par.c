@@ -12,8 +12,8 @@ TEST_GLOBALS;
 typedef struct Work {
   uint32_t n;
   uint64_t round;
-  uint64_t *seen;  /* per member: the round it last ran in */
-  uint64_t *sum;   /* per member: its running sum of what the previous round left in slot[] */
+  uint64_t *seen;    /* per member: the round it last ran in */
+  uint64_t *sum;     /* per member: its running sum of what the previous round left in slot[] */
   uint64_t *slot[2]; /* per member: written in odd rounds to slot[1], even to slot[0], read the round after */
 } Work;
 

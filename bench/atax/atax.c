@@ -53,10 +53,10 @@ static int atax_run(BenchRun *r) {
 
   void *rows_params[] = {&d_a, &d_x, &d_tmp, &nx, &ny};
   void *cols_params[] = {&d_a, &d_y, &d_tmp, &nx, &ny};
-  BENCH_CK(r, ws_launch_kernel(k_rows, (unsigned)((nx + ATAX_BLOCK - 1) / ATAX_BLOCK), 1, 1, ATAX_BLOCK, 1, 1, 0,
-                               rows_params));
-  BENCH_CK(r, ws_launch_kernel(k_cols, (unsigned)((ny + ATAX_BLOCK - 1) / ATAX_BLOCK), 1, 1, ATAX_BLOCK, 1, 1, 0,
-                               cols_params));
+  BENCH_CK(r, ws_launch_kernel(k_rows, (unsigned)((nx + ATAX_BLOCK - 1) / ATAX_BLOCK), 1, 1, ATAX_BLOCK, 1, 1,
+                               0, rows_params));
+  BENCH_CK(r, ws_launch_kernel(k_cols, (unsigned)((ny + ATAX_BLOCK - 1) / ATAX_BLOCK), 1, 1, ATAX_BLOCK, 1, 1,
+                               0, cols_params));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, tmp, d_tmp, sizeof(float) * (size_t)nx));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, y, d_y, sizeof(float) * (size_t)ny));
 

@@ -119,7 +119,8 @@ static int bp_run(BenchRun *r) {
       ref_w[idx] += step;
       ref_oldw[idx] = step;
     }
-  size_t bad = bench_check_f32(r, "hidden partial sum", partial, ref_partial, (size_t)nblocks * hid, 1e-4, 1e-6);
+  size_t bad =
+      bench_check_f32(r, "hidden partial sum", partial, ref_partial, (size_t)nblocks * hid, 1e-4, 1e-6);
   bad += bench_check_f32(r, "weight", got_w, ref_w, nw, 1e-5, 1e-7);
   bad += bench_check_f32(r, "weight step", got_oldw, ref_oldw, nw, 1e-4, 1e-9);
   status = bad ? BENCH_MISMATCH : BENCH_PASS;

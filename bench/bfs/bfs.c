@@ -143,8 +143,7 @@ static int bfs_run_graph(BenchRun *r, BfsGraphKind kind, int size_param) {
   BfsGraph g = {0};
   WsModule *mod = NULL;
   WsFunction *k_expand = NULL, *k_advance = NULL;
-  WsDevPtr d_node = 0, d_edge = 0, d_frontier = 0, d_updating = 0, d_visited = 0, d_cost = 0,
-           d_again = 0;
+  WsDevPtr d_node = 0, d_edge = 0, d_frontier = 0, d_updating = 0, d_visited = 0, d_cost = 0, d_again = 0;
   int32_t *cost = NULL, *want = NULL;
   uint8_t *mask = NULL;
   const char *name = kind == BFS_RMAT ? "bfs_rmat" : "bfs";
@@ -171,8 +170,8 @@ static int bfs_run_graph(BenchRun *r, BfsGraphKind kind, int size_param) {
       if (want[v] >= 0) reached++;
       if (want[v] > depth) depth = want[v];
     }
-    fprintf(r->log, "%s: %d nodes, %d directed edges, max degree %d; %d reached, depth %d\n", name, n,
-            g.m, maxdeg, reached, depth);
+    fprintf(r->log, "%s: %d nodes, %d directed edges, max degree %d; %d reached, depth %d\n", name, n, g.m,
+            maxdeg, reached, depth);
   }
 
   if (bench_load_module(r, "bfs", "bfs.ptx", &mod) != 0) goto fail;
@@ -211,7 +210,8 @@ static int bfs_run_graph(BenchRun *r, BfsGraphKind kind, int size_param) {
     BENCH_CK(r, ws_memcpy_dtoh(r->ctx, &again, d_again, 1));
     levels++;
   } while (again);
-  if (r->verbose > 0) fprintf(r->log, "%s: %d levels, %u CTAs of %d threads per kernel\n", name, levels, grid, BFS_BLOCK);
+  if (r->verbose > 0)
+    fprintf(r->log, "%s: %d levels, %u CTAs of %d threads per kernel\n", name, levels, grid, BFS_BLOCK);
 
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, cost, d_cost, sizeof(int32_t) * (size_t)n));
   status = bench_check_i32(r, "cost", cost, want, (size_t)n) ? BENCH_MISMATCH : BENCH_PASS;

@@ -18,7 +18,8 @@ static int bicg_run(BenchRun *r) {
   WsModule *mod = NULL;
   WsFunction *k_cols = NULL, *k_rows = NULL;
   WsDevPtr d_a = 0, d_r = 0, d_p = 0, d_s = 0, d_q = 0;
-  float *a = malloc(a_bytes), *rv = malloc(sizeof(float) * (size_t)nx), *p = malloc(sizeof(float) * (size_t)ny);
+  float *a = malloc(a_bytes), *rv = malloc(sizeof(float) * (size_t)nx),
+        *p = malloc(sizeof(float) * (size_t)ny);
   float *s = malloc(sizeof(float) * (size_t)ny), *q = malloc(sizeof(float) * (size_t)nx);
   float *want_s = calloc((size_t)ny, sizeof(float)), *want_q = calloc((size_t)nx, sizeof(float));
   if (!a || !rv || !p || !s || !q || !want_s || !want_q) {
@@ -57,10 +58,10 @@ static int bicg_run(BenchRun *r) {
 
   void *cols_params[] = {&d_a, &d_r, &d_s, &nx, &ny};
   void *rows_params[] = {&d_a, &d_p, &d_q, &nx, &ny};
-  BENCH_CK(r, ws_launch_kernel(k_cols, (unsigned)((ny + BICG_BLOCK - 1) / BICG_BLOCK), 1, 1, BICG_BLOCK, 1, 1, 0,
-                               cols_params));
-  BENCH_CK(r, ws_launch_kernel(k_rows, (unsigned)((nx + BICG_BLOCK - 1) / BICG_BLOCK), 1, 1, BICG_BLOCK, 1, 1, 0,
-                               rows_params));
+  BENCH_CK(r, ws_launch_kernel(k_cols, (unsigned)((ny + BICG_BLOCK - 1) / BICG_BLOCK), 1, 1, BICG_BLOCK, 1, 1,
+                               0, cols_params));
+  BENCH_CK(r, ws_launch_kernel(k_rows, (unsigned)((nx + BICG_BLOCK - 1) / BICG_BLOCK), 1, 1, BICG_BLOCK, 1, 1,
+                               0, rows_params));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, s, d_s, sizeof(float) * (size_t)ny));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, q, d_q, sizeof(float) * (size_t)nx));
 

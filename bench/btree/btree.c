@@ -127,7 +127,10 @@ static int bt_find(const int32_t *keys, int n, int32_t key) {
   while (lo <= hi) {
     int mid = lo + (hi - lo) / 2;
     if (keys[mid] == key) return mid;
-    if (keys[mid] < key) lo = mid + 1; else hi = mid - 1;
+    if (keys[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -1;
 }
@@ -144,10 +147,11 @@ static int bt_run(BenchRun *r) {
   int32_t *want_ans = malloc(sizeof(int32_t) * (size_t)nq);
   int32_t *start = malloc(sizeof(int32_t) * (size_t)nr), *end = malloc(sizeof(int32_t) * (size_t)nr);
   int32_t *rstart = calloc((size_t)nr, sizeof(int32_t)), *rlen = calloc((size_t)nr, sizeof(int32_t));
-  int32_t *want_rstart = malloc(sizeof(int32_t) * (size_t)nr), *want_rlen = malloc(sizeof(int32_t) * (size_t)nr);
+  int32_t *want_rstart = malloc(sizeof(int32_t) * (size_t)nr),
+          *want_rlen = malloc(sizeof(int32_t) * (size_t)nr);
   int64_t *zeros = calloc((size_t)(nq > nr ? nq : nr), sizeof(int64_t));
-  if (!keys || !records || !qkeys || !ans || !want_ans || !start || !end || !rstart || !rlen || !want_rstart ||
-      !want_rlen || !zeros) {
+  if (!keys || !records || !qkeys || !ans || !want_ans || !start || !end || !rstart || !rlen ||
+      !want_rstart || !want_rlen || !zeros) {
     fprintf(r->log, "btree: out of host memory\n");
     goto fail;
   }
@@ -172,7 +176,7 @@ static int bt_run(BenchRun *r) {
    * uniform endpoints sometimes. */
   for (int q = 0; q < nq; q++)
     qkeys[q] = bench_rng_below(&rng, 8) ? keys[bench_rng_below(&rng, (uint32_t)n)]
-                                          : (int32_t)bench_rng_below(&rng, (uint32_t)kmax + 2);
+                                        : (int32_t)bench_rng_below(&rng, (uint32_t)kmax + 2);
   for (int q = 0; q < nr; q++) {
     if (bench_rng_below(&rng, 8)) {
       int i = (int)bench_rng_below(&rng, (uint32_t)n);
@@ -232,8 +236,8 @@ static int bt_run(BenchRun *r) {
   BENCH_CK(r, ws_memcpy_htod(r->ctx, d_end, end, sizeof(int32_t) * (size_t)nr));
   BENCH_CK(r, ws_memcpy_htod(r->ctx, d_rstart, rstart, sizeof(int32_t) * (size_t)nr));
   BENCH_CK(r, ws_memcpy_htod(r->ctx, d_rlen, rlen, sizeof(int32_t) * (size_t)nr));
-  void *p_range[] = {&tree.height, &d_nodes, &tree.nnodes, &d_cur,    &d_off,  &d_last,
-                     &d_off2,      &d_start, &d_end,        &d_rstart, &d_rlen};
+  void *p_range[] = {&tree.height, &d_nodes, &tree.nnodes, &d_cur,    &d_off, &d_last,
+                     &d_off2,      &d_start, &d_end,       &d_rstart, &d_rlen};
   BENCH_CK(r, ws_launch_kernel(k_range, (unsigned)nr, 1, 1, BT_THREADS, 1, 1, 0, p_range));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, rstart, d_rstart, sizeof(int32_t) * (size_t)nr));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, rlen, d_rlen, sizeof(int32_t) * (size_t)nr));
@@ -253,12 +257,12 @@ static int bt_run(BenchRun *r) {
   bad += bench_check_i32(r, "findRangeK length", rlen, want_rlen, (size_t)nr);
   status = bad ? BENCH_MISMATCH : BENCH_PASS;
 
-fail:
-  {
-    WsDevPtr all[] = {d_nodes, d_records, d_cur, d_off, d_last, d_off2, d_keys, d_ans, d_start, d_end, d_rstart, d_rlen};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-      if (all[i]) ws_mem_free(r->ctx, all[i]);
-  }
+fail : {
+  WsDevPtr all[] = {d_nodes, d_records, d_cur,   d_off, d_last,   d_off2,
+                    d_keys,  d_ans,     d_start, d_end, d_rstart, d_rlen};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    if (all[i]) ws_mem_free(r->ctx, all[i]);
+}
   if (mod) ws_module_unload(mod);
   free(tree.nodes);
   free(keys);

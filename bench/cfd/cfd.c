@@ -22,18 +22,22 @@
 #define CFD_MACH 1.2f
 #define CFD_TILE 16
 
-typedef struct CfdSize { int w, h, iters; } CfdSize;
+typedef struct CfdSize {
+  int w, h, iters;
+} CfdSize;
 static const CfdSize cfd_sizes[BENCH_NSIZES] = {{96, 64, 1}, {384, 253, 2}, {576, 336, 10}};
 
-typedef struct CfdVec { float x, y, z; } CfdVec;
+typedef struct CfdVec {
+  float x, y, z;
+} CfdVec;
 
 /* ---- CPU reference of the three kernels (same float operations) ---- */
 static float cfd_pressure(float density, float energy, float speed_sqd) {
   return (CFD_GAMMA - 1.0f) * (energy - 0.5f * density * speed_sqd);
 }
 
-static void cfd_flux_contribution(CfdVec m, float energy, CfdVec v, float p, CfdVec *fx, CfdVec *fy, CfdVec *fz,
-                                  CfdVec *fe) {
+static void cfd_flux_contribution(CfdVec m, float energy, CfdVec v, float p, CfdVec *fx, CfdVec *fy,
+                                  CfdVec *fz, CfdVec *fe) {
   fx->x = m.x * v.x + p;
   fx->y = m.x * v.y;
   fx->z = m.x * v.z;
@@ -77,8 +81,8 @@ static void cfd_ref_step_factor(int nelr, const float *vars, const float *areas,
   }
 }
 
-static void cfd_ref_flux(int nelr, const int *nbs, const float *normals, const float *vars, const float *ff_var,
-                         const float *ff_flux, float *fluxes) {
+static void cfd_ref_flux(int nelr, const int *nbs, const float *normals, const float *vars,
+                         const float *ff_var, const float *ff_flux, float *fluxes) {
   for (int i = 0; i < nelr; i++) {
     CfdState a;
     cfd_state(vars, nelr, i, &a);
@@ -138,7 +142,8 @@ static void cfd_ref_flux(int nelr, const int *nbs, const float *normals, const f
   }
 }
 
-static void cfd_ref_time_step(int stage, int nelr, const float *old, float *vars, const float *sf, const float *fl) {
+static void cfd_ref_time_step(int stage, int nelr, const float *old, float *vars, const float *sf,
+                              const float *fl) {
   for (int i = 0; i < nelr; i++) {
     float f = sf[i] / (float)(CFD_RK + 1 - stage);
     for (int v = 0; v < CFD_NVAR; v++) vars[i + v * nelr] = old[i + v * nelr] + f * fl[i + v * nelr];
@@ -331,7 +336,8 @@ static int cfd_run(BenchRun *r) {
   static const char *const names[CFD_NVAR] = {"density", "momentum.x", "momentum.y", "momentum.z", "energy"};
   size_t bad = 0;
   for (int v = 0; v < CFD_NVAR; v++)
-    bad += bench_check_f32(r, names[v], got + (size_t)v * nelr, ref + (size_t)v * nelr, (size_t)nelr, 1e-4, 1e-5);
+    bad += bench_check_f32(r, names[v], got + (size_t)v * nelr, ref + (size_t)v * nelr, (size_t)nelr, 1e-4,
+                           1e-5);
   status = bad ? BENCH_MISMATCH : BENCH_PASS;
   goto fail;
 

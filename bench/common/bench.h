@@ -36,10 +36,10 @@ typedef struct BenchRun {
 } BenchRun;
 
 typedef struct BenchDesc {
-  const char *name;        /* as typed on the command line, e.g. "btree" */
-  const char *summary;     /* one line: algorithm and what makes it sensitive */
-  const char *papers;      /* e.g. "CAWA, CCWS, iWarp" */
-  const char *suite;       /* "core", "I", "II" or "micro" */
+  const char *name;                /* as typed on the command line, e.g. "btree" */
+  const char *summary;             /* one line: algorithm and what makes it sensitive */
+  const char *papers;              /* e.g. "CAWA, CCWS, iWarp" */
+  const char *suite;               /* "core", "I", "II" or "micro" */
   const char *sizes[BENCH_NSIZES]; /* human description of tiny/small/paper inputs */
   int (*run)(BenchRun *r);
 } BenchDesc;
@@ -59,18 +59,20 @@ int bench_load_module(BenchRun *r, const char *bench, const char *file, WsModule
 
 /* Evaluate a runtime call; on failure print the context error and jump to `fail`.
  * Usage: BENCH_CK(r, ws_mem_alloc(r->ctx, &d, n)); ... fail: cleanup; return BENCH_ERROR; */
-#define BENCH_CK(r, call)                                                           \
-  do {                                                                              \
-    WsResult bench_rc_ = (call);                                                    \
-    if (bench_rc_ != WS_SUCCESS) {                                                  \
-      fprintf((r)->log, "%s:%d: %s failed: %s: %s\n", __FILE__, __LINE__, #call,    \
-              ws_result_name(bench_rc_), ws_ctx_error((r)->ctx));                   \
-      goto fail;                                                                    \
-    }                                                                               \
+#define BENCH_CK(r, call)                                                                                    \
+  do {                                                                                                       \
+    WsResult bench_rc_ = (call);                                                                             \
+    if (bench_rc_ != WS_SUCCESS) {                                                                           \
+      fprintf((r)->log, "%s:%d: %s failed: %s: %s\n", __FILE__, __LINE__, #call, ws_result_name(bench_rc_),  \
+              ws_ctx_error((r)->ctx));                                                                       \
+      goto fail;                                                                                             \
+    }                                                                                                        \
   } while (0)
 
 /* ---- deterministic input generation (splitmix64 / xoshiro256**) ---- */
-typedef struct BenchRng { uint64_t s[4]; } BenchRng;
+typedef struct BenchRng {
+  uint64_t s[4];
+} BenchRng;
 void bench_rng_seed(BenchRng *g, uint64_t seed);
 uint64_t bench_rng_u64(BenchRng *g);
 uint32_t bench_rng_below(BenchRng *g, uint32_t n);      /* uniform in [0, n) */
@@ -78,7 +80,10 @@ float bench_rng_float(BenchRng *g);                     /* uniform in [0, 1) */
 float bench_rng_range(BenchRng *g, float lo, float hi); /* uniform in [lo, hi) */
 double bench_rng_normal(BenchRng *g);                   /* standard normal */
 /* Zipf(s) over [0, n): call bench_zipf_init once, then bench_zipf_next. */
-typedef struct BenchZipf { double *cdf; uint32_t n; } BenchZipf;
+typedef struct BenchZipf {
+  double *cdf;
+  uint32_t n;
+} BenchZipf;
 int bench_zipf_init(BenchZipf *z, uint32_t n, double s);
 uint32_t bench_zipf_next(BenchZipf *z, BenchRng *g);
 void bench_zipf_free(BenchZipf *z);

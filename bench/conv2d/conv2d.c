@@ -40,7 +40,8 @@ static int conv2d_run(BenchRun *r) {
   bench_rng_seed(&g, r->seed);
   for (size_t i = 0; i < n; i++) a[i] = bench_rng_float(&g);
   conv2d_reference(ni, nj, a, want);
-  unsigned gx = (unsigned)((nj + CONV2D_BX - 1) / CONV2D_BX), gy = (unsigned)((ni + CONV2D_BY - 1) / CONV2D_BY);
+  unsigned gx = (unsigned)((nj + CONV2D_BX - 1) / CONV2D_BX),
+           gy = (unsigned)((ni + CONV2D_BY - 1) / CONV2D_BY);
   if (r->verbose > 0)
     fprintf(r->log, "conv2d: %d x %d image, grid %u x %u CTAs of %d x %d threads\n", ni, nj, gx, gy,
             CONV2D_BX, CONV2D_BY);
@@ -70,7 +71,8 @@ fail:
 
 const BenchDesc bench_desc_conv2d = {
     .name = "conv2d",
-    .summary = "PolyBench/GPU 2DCONV: 3x3 stencil, 32x8 CTAs, 9 uncached-pattern loads per thread (row reuse in L1)",
+    .summary =
+        "PolyBench/GPU 2DCONV: 3x3 stencil, 32x8 CTAs, 9 uncached-pattern loads per thread (row reuse in L1)",
     .papers = "coordinated bypassing",
     .suite = "II",
     .sizes = {"256 x 256 image (8 x 32 CTAs)", "2048 x 2048 image (64 x 256 CTAs)",

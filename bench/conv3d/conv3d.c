@@ -12,16 +12,15 @@ static const int conv3d_dims[BENCH_NSIZES] = {48, 160, 256};
 
 static void conv3d_reference(int ni, int nj, int nk, const float *a, float *b) {
   const double c11 = 2, c21 = 5, c31 = -8, c12 = -3, c22 = 6, c32 = -9, c13 = 4, c23 = 7, c33 = 10;
-#define A3(x, y, z) ((double)a[((size_t)(x) * nj + (y)) * nk + (z)])
+#define A3(x, y, z) ((double)a[((size_t)(x)*nj + (y)) * nk + (z)])
   for (int i = 1; i < ni - 1; i++)
     for (int j = 1; j < nj - 1; j++)
       for (int k = 1; k < nk - 1; k++) {
         double acc = c11 * A3(i - 1, j - 1, k - 1) + c13 * A3(i + 1, j - 1, k - 1) +
                      c21 * A3(i - 1, j - 1, k - 1) + c23 * A3(i + 1, j - 1, k - 1) +
-                     c31 * A3(i - 1, j - 1, k - 1) + c33 * A3(i + 1, j - 1, k - 1) +
-                     c12 * A3(i, j - 1, k) + c22 * A3(i, j, k) + c32 * A3(i, j + 1, k) +
-                     c11 * A3(i - 1, j - 1, k + 1) + c13 * A3(i + 1, j - 1, k + 1) +
-                     c21 * A3(i - 1, j, k + 1) + c23 * A3(i + 1, j, k + 1) +
+                     c31 * A3(i - 1, j - 1, k - 1) + c33 * A3(i + 1, j - 1, k - 1) + c12 * A3(i, j - 1, k) +
+                     c22 * A3(i, j, k) + c32 * A3(i, j + 1, k) + c11 * A3(i - 1, j - 1, k + 1) +
+                     c13 * A3(i + 1, j - 1, k + 1) + c21 * A3(i - 1, j, k + 1) + c23 * A3(i + 1, j, k + 1) +
                      c31 * A3(i - 1, j + 1, k + 1) + c33 * A3(i + 1, j + 1, k + 1);
         b[((size_t)i * nj + j) * nk + k] = (float)acc;
       }
@@ -45,7 +44,8 @@ static int conv3d_run(BenchRun *r) {
   bench_rng_seed(&g, r->seed);
   for (size_t i = 0; i < n; i++) a[i] = bench_rng_float(&g);
   conv3d_reference(ni, nj, nk, a, want);
-  unsigned gx = (unsigned)((nk + CONV3D_BX - 1) / CONV3D_BX), gy = (unsigned)((nj + CONV3D_BY - 1) / CONV3D_BY);
+  unsigned gx = (unsigned)((nk + CONV3D_BX - 1) / CONV3D_BX),
+           gy = (unsigned)((nj + CONV3D_BY - 1) / CONV3D_BY);
   if (r->verbose > 0)
     fprintf(r->log, "conv3d: %d^3 volume, %d launches of %u x %u CTAs of %d x %d threads\n", ni, ni - 2, gx,
             gy, CONV3D_BX, CONV3D_BY);

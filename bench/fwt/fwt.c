@@ -16,15 +16,14 @@
  * SDK's 512-thread shared-memory CTAs. */
 static const int fwt_log2_sizes[BENCH_NSIZES] = {15, 19, 23};
 
-static int fwt_transform(BenchRun *r, WsFunction *k_global, WsFunction *k_shared, WsDevPtr d,
-                         int log2total) {
+static int fwt_transform(BenchRun *r, WsFunction *k_global, WsFunction *k_shared, WsDevPtr d, int log2total) {
   const unsigned total = 1u << log2total;
   int log2n = log2total;
   for (; log2n > FWT_SHARED_LOG2; log2n -= 2) {
     int stride = (1 << log2n) / 4;
     void *p[] = {&d, &d, &stride};
-    BENCH_CK(r, ws_launch_kernel(k_global, total / (4 * FWT_GLOBAL_BLOCK), 1, 1, FWT_GLOBAL_BLOCK,
-                                 1, 1, 0, p));
+    BENCH_CK(r,
+             ws_launch_kernel(k_global, total / (4 * FWT_GLOBAL_BLOCK), 1, 1, FWT_GLOBAL_BLOCK, 1, 1, 0, p));
   }
   {
     void *p[] = {&d, &d, &log2n};
@@ -82,9 +81,8 @@ static int fwt_run(BenchRun *r) {
     want[i] = (float)s;
     if (fabs(s) > peak) peak = fabs(s);
   }
-  status = bench_check_f32(r, "dyadic convolution", got, want, n, 1e-4, 1e-4 * peak)
-               ? BENCH_MISMATCH
-               : BENCH_PASS;
+  status =
+      bench_check_f32(r, "dyadic convolution", got, want, n, 1e-4, 1e-4 * peak) ? BENCH_MISMATCH : BENCH_PASS;
 fail:
   if (d_data) ws_mem_free(r->ctx, d_data);
   if (d_kernel) ws_mem_free(r->ctx, d_kernel);

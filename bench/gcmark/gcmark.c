@@ -9,11 +9,13 @@
 #include <string.h>
 
 #define GC_BLOCK 256
-#define GC_NEAR 64          /* allocation-locality window, in objects */
-#define GC_CHUNK 1024       /* objects per allocation chunk */
-#define GC_DEAD_PERCENT 35  /* chunks whose objects only garbage points to */
+#define GC_NEAR 64         /* allocation-locality window, in objects */
+#define GC_CHUNK 1024      /* objects per allocation chunk */
+#define GC_DEAD_PERCENT 35 /* chunks whose objects only garbage points to */
 
-typedef struct GcSize { uint32_t nobjs; } GcSize;
+typedef struct GcSize {
+  uint32_t nobjs;
+} GcSize;
 static const GcSize gc_sizes[BENCH_NSIZES] = {{16384}, {393216}, {4194304}};
 
 /* Number of pointer fields: mostly small objects, a few reference arrays. */
@@ -66,7 +68,7 @@ static int gc_run(BenchRun *r) {
   BenchRng g;
   bench_rng_seed(&g, r->seed);
 
-  uint32_t *obj_at = malloc(sizeof(uint32_t) * nobjs);      /* object index -> heap word offset */
+  uint32_t *obj_at = malloc(sizeof(uint32_t) * nobjs); /* object index -> heap word offset */
   uint8_t *nptr_of = malloc(nobjs);
   uint8_t *nscal_of = malloc(nobjs);
   uint32_t *roots = malloc(sizeof(uint32_t) * nroots);
@@ -130,9 +132,11 @@ static int gc_run(BenchRun *r) {
   uint32_t ref_levels = 0;
   uint32_t nlive = gc_reference(heap, roots, nroots, ref_marks, queue, &ref_levels);
   if (r->verbose > 0)
-    fprintf(r->log, "gcmark: %u objects in %llu words, %llu pointer fields (%llu null), %u roots; "
-            "%u live objects, %u levels\n", nobjs, (unsigned long long)words, (unsigned long long)nfields,
-            (unsigned long long)nnull, nroots, nlive, ref_levels);
+    fprintf(r->log,
+            "gcmark: %u objects in %llu words, %llu pointer fields (%llu null), %u roots; "
+            "%u live objects, %u levels\n",
+            nobjs, (unsigned long long)words, (unsigned long long)nfields, (unsigned long long)nnull, nroots,
+            nlive, ref_levels);
 
   /* Initial grey set: the distinct roots, marked. */
   uint32_t nwork = 0;

@@ -62,8 +62,8 @@ static int gesummv_run(BenchRun *r) {
   BENCH_CK(r, ws_memset_d32(r->ctx, d_tmp, 0, (size_t)n));
 
   void *params[] = {&d_a, &d_b, &d_x, &d_y, &d_tmp, &n, &alpha, &beta};
-  BENCH_CK(r, ws_launch_kernel(fn, (unsigned)((n + GESUMMV_BLOCK - 1) / GESUMMV_BLOCK), 1, 1, GESUMMV_BLOCK, 1, 1,
-                               0, params));
+  BENCH_CK(r, ws_launch_kernel(fn, (unsigned)((n + GESUMMV_BLOCK - 1) / GESUMMV_BLOCK), 1, 1, GESUMMV_BLOCK,
+                               1, 1, 0, params));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, y, d_y, vec));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, tmp, d_tmp, vec));
 

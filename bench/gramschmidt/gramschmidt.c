@@ -51,7 +51,8 @@ static int gramschmidt_run(BenchRun *r) {
   bench_rng_seed(&g, r->seed);
   for (size_t i = 0; i < na; i++) want_a[i] = a[i] = bench_rng_float(&g);
   gramschmidt_reference(m, n, want_a, want_r, want_q);
-  unsigned grid_rows = (unsigned)((m + GRAMSCHMIDT_BLOCK - 1) / GRAMSCHMIDT_BLOCK), grid_cols = (unsigned)((n + GRAMSCHMIDT_BLOCK - 1) / GRAMSCHMIDT_BLOCK);
+  unsigned grid_rows = (unsigned)((m + GRAMSCHMIDT_BLOCK - 1) / GRAMSCHMIDT_BLOCK),
+           grid_cols = (unsigned)((n + GRAMSCHMIDT_BLOCK - 1) / GRAMSCHMIDT_BLOCK);
   if (r->verbose > 0)
     fprintf(r->log, "gramschmidt: %d x %d matrix, %d x 3 launches (1, %u, %u CTAs of %d threads)\n", m, n, n,
             grid_rows, grid_cols, GRAMSCHMIDT_BLOCK);
@@ -100,7 +101,8 @@ fail:
 
 const BenchDesc bench_desc_gramschmidt = {
     .name = "gramschmidt",
-    .summary = "PolyBench/GPU GRAMSCHMIDT: per column a 1-thread norm, row scaling, strided column projections",
+    .summary =
+        "PolyBench/GPU GRAMSCHMIDT: per column a 1-thread norm, row scaling, strided column projections",
     .papers = "coordinated bypassing",
     .suite = "II",
     .sizes = {"256 x 16 matrix (48 launches)", "1024 x 64 matrix (192 launches)",

@@ -140,10 +140,22 @@ static void hw_video_frame(const HwVideo *v, int f, float *out, BenchRng *rng) {
       float rs = v->cr + (r - v->cr) / k, cs = v->cc + (c - v->cc) / k;
       int r0 = (int)floorf(rs), c0 = (int)floorf(cs);
       float fr = rs - r0, fc = cs - c0;
-      if (r0 < 0) { r0 = 0; fr = 0; }
-      if (c0 < 0) { c0 = 0; fc = 0; }
-      if (r0 >= v->rows - 1) { r0 = v->rows - 2; fr = 1; }
-      if (c0 >= v->cols - 1) { c0 = v->cols - 2; fc = 1; }
+      if (r0 < 0) {
+        r0 = 0;
+        fr = 0;
+      }
+      if (c0 < 0) {
+        c0 = 0;
+        fc = 0;
+      }
+      if (r0 >= v->rows - 1) {
+        r0 = v->rows - 2;
+        fr = 1;
+      }
+      if (c0 >= v->cols - 1) {
+        c0 = v->cols - 2;
+        fc = 1;
+      }
       const float *s0 = &v->speckle[(size_t)c0 * v->rows + r0], *s1 = s0 + v->rows;
       float sp = (1 - fc) * ((1 - fr) * s0[0] + fr * s0[1]) + fc * ((1 - fr) * s1[0] + fr * s1[1]);
       float er = (rs - v->cr) / v->endo_r, ec = (cs - v->cc) / v->endo_c;
@@ -157,8 +169,8 @@ static void hw_video_frame(const HwVideo *v, int f, float *out, BenchRng *rng) {
 /* ---- CPU replay of the kernel, one point ---- */
 
 typedef struct HwWork {
-  float *in2, *in_mod, *conv, *pad, *pad_sel, *pad_sel2, *sub_sel, *sub2, *in2_sqr, *sqr_sub2, *in_sqr, *tmask,
-      *mask_conv;
+  float *in2, *in_mod, *conv, *pad, *pad_sel, *pad_sel2, *sub_sel, *sub2, *in2_sqr, *sqr_sub2, *in_sqr,
+      *tmask, *mask_conv;
 } HwWork;
 
 static int hw_work_alloc(HwWork *w, const HwParams *p) {
@@ -182,8 +194,8 @@ static int hw_work_alloc(HwWork *w, const HwParams *p) {
 }
 
 static void hw_work_free(HwWork *w) {
-  float *all[] = {w->in2,     w->in2_sqr, w->in_mod, w->in_sqr,   w->pad,   w->pad_sel,   w->pad_sel2,
-                  w->conv,    w->sub_sel, w->sub2,   w->sqr_sub2, w->tmask, w->mask_conv};
+  float *all[] = {w->in2,  w->in2_sqr, w->in_mod, w->in_sqr,   w->pad,   w->pad_sel,  w->pad_sel2,
+                  w->conv, w->sub_sel, w->sub2,   w->sqr_sub2, w->tmask, w->mask_conv};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
   memset(w, 0, sizeof *w);
 }
@@ -195,7 +207,8 @@ static void hw_cpu_box_sums(const HwParams *p, HwWork *w, const float *src, floa
   }
   for (int col = 0; col < p->pad_rows; col++) {
     float sum = 0.0f;
-    for (int pos = col * p->pad_rows; pos < (col + 1) * p->pad_rows; pos++) sum = w->pad[pos] = w->pad[pos] + sum;
+    for (int pos = col * p->pad_rows; pos < (col + 1) * p->pad_rows; pos++)
+      sum = w->pad[pos] = w->pad[pos] + sum;
   }
   for (int ei = 0; ei < p->sel_elem; ei++) {
     int row = ei % p->conv_rows, col = ei / p->conv_rows;
@@ -204,7 +217,8 @@ static void hw_cpu_box_sums(const HwParams *p, HwWork *w, const float *src, floa
   }
   for (int row = 0; row < p->conv_rows; row++) {
     float sum = 0.0f;
-    for (int pos = row; pos < p->sel_elem; pos += p->conv_rows) sum = w->pad_sel2[pos] = w->pad_sel2[pos] + sum;
+    for (int pos = row; pos < p->sel_elem; pos += p->conv_rows)
+      sum = w->pad_sel2[pos] = w->pad_sel2[pos] + sum;
   }
   for (int ei = 0; ei < p->conv_elem; ei++) {
     int row = ei % p->conv_rows, col = ei / p->conv_rows;
@@ -214,8 +228,8 @@ static void hw_cpu_box_sums(const HwParams *p, HwWork *w, const float *src, floa
 }
 
 /* Tracks one point in one frame; returns the peak index in mask_conv. */
-static int hw_cpu_track(const HwParams *p, const float *frame, const float *tmpl, int prow, int pcol, int last_row,
-                        int last_col, HwWork *w) {
+static int hw_cpu_track(const HwParams *p, const float *frame, const float *tmpl, int prow, int pcol,
+                        int last_row, int last_col, HwWork *w) {
   for (int ei = 0; ei < p->in2_elem; ei++) {
     int fr = prow - p->ssize + ei % p->in2_rows, fc = pcol - p->ssize + ei / p->in2_rows;
     w->in2[ei] = frame[fc * p->frame_rows + fr];
@@ -321,9 +335,9 @@ static int hw_run(BenchRun *r) {
   WsModule *mod = NULL;
   enum { NBUF = 14 };
   /* per-point buffers, in HwPoint order from tmpl to mask_conv */
-  int buf_elems[NBUF] = {prm.in_elem,   prm.in2_elem,  prm.in_elem,   prm.conv_elem, prm.pad_elem,
-                         prm.sel_elem,  prm.sel_elem,  prm.conv_elem, prm.conv_elem, prm.in2_elem,
-                         prm.conv_elem, prm.in_elem,   prm.conv_elem, prm.conv_elem};
+  int buf_elems[NBUF] = {prm.in_elem,   prm.in2_elem, prm.in_elem,   prm.conv_elem, prm.pad_elem,
+                         prm.sel_elem,  prm.sel_elem, prm.conv_elem, prm.conv_elem, prm.in2_elem,
+                         prm.conv_elem, prm.in_elem,  prm.conv_elem, prm.conv_elem};
   WsDevPtr d_buf[NBUF] = {0}, d_frame = 0, d_endo_pos[2] = {0}, d_epi_pos[2] = {0}, d_endo_t[2] = {0},
            d_epi_t[2] = {0};
   float *frames = malloc(sizeof(float) * fpix * nf);
@@ -331,7 +345,8 @@ static int hw_run(BenchRun *r) {
   int32_t *trow = malloc(sizeof(int32_t) * np * nf), *tcol = malloc(sizeof(int32_t) * np * nf);
   int32_t *grow = malloc(sizeof(int32_t) * np), *gcol = malloc(sizeof(int32_t) * np);
   float *tmpl = malloc(sizeof(float) * prm.in_elem * np), *gtmpl = malloc(sizeof(float) * prm.in_elem * np);
-  float *gcorr = malloc(sizeof(float) * prm.conv_elem * np), *ccorr = malloc(sizeof(float) * prm.conv_elem * np);
+  float *gcorr = malloc(sizeof(float) * prm.conv_elem * np),
+        *ccorr = malloc(sizeof(float) * prm.conv_elem * np);
   if (!frames || !row0 || !col0 || !trow || !tcol || !grow || !gcol || !tmpl || !gtmpl || !gcorr || !ccorr ||
       hw_work_alloc(&work, &prm)) {
     fprintf(r->log, "heartwall: out of host memory\n");
@@ -416,8 +431,10 @@ static int hw_run(BenchRun *r) {
   }
   for (int k = 0; k < 2; k++) {
     int first = k ? cfg->endo : 0;
-    BENCH_CK(r, ws_memcpy_dtoh(r->ctx, trow + (size_t)first * nf, tpos[k][0], sizeof(int32_t) * counts[k] * nf));
-    BENCH_CK(r, ws_memcpy_dtoh(r->ctx, tcol + (size_t)first * nf, tpos[k][1], sizeof(int32_t) * counts[k] * nf));
+    BENCH_CK(r,
+             ws_memcpy_dtoh(r->ctx, trow + (size_t)first * nf, tpos[k][0], sizeof(int32_t) * counts[k] * nf));
+    BENCH_CK(r,
+             ws_memcpy_dtoh(r->ctx, tcol + (size_t)first * nf, tpos[k][1], sizeof(int32_t) * counts[k] * nf));
     BENCH_CK(r, ws_memcpy_dtoh(r->ctx, grow + first, pos[k][0], sizeof(int32_t) * counts[k]));
     BENCH_CK(r, ws_memcpy_dtoh(r->ctx, gcol + first, pos[k][1], sizeof(int32_t) * counts[k]));
   }
@@ -433,10 +450,13 @@ static int hw_run(BenchRun *r) {
     const float *f0 = frames;
     float *t = tmpl + (size_t)prm.in_elem * i;
     for (int ei = 0; ei < prm.in_elem; ei++)
-      t[ei] = f0[(col0[i] - prm.tsize + ei / prm.in_rows) * prm.frame_rows + row0[i] - prm.tsize + ei % prm.in_rows];
+      t[ei] = f0[(col0[i] - prm.tsize + ei / prm.in_rows) * prm.frame_rows + row0[i] - prm.tsize +
+                 ei % prm.in_rows];
     int32_t *tr = trow + (size_t)i * nf, *tc = tcol + (size_t)i * nf;
     if (tr[0] != row0[i] || tc[0] != col0[i]) {
-      if (bad++ < 10) fprintf(r->log, "point %d frame 0: position (%d,%d), want (%d,%d)\n", i, tr[0], tc[0], row0[i], col0[i]);
+      if (bad++ < 10)
+        fprintf(r->log, "point %d frame 0: position (%d,%d), want (%d,%d)\n", i, tr[0], tc[0], row0[i],
+                col0[i]);
       continue;
     }
     int prow = row0[i], pcol = col0[i];
@@ -451,16 +471,19 @@ static int hw_run(BenchRun *r) {
             fabsf(work.mask_conv[gc * prm.conv_rows + gr]) >= best * (1.0f - 1e-4f)) {
           ties++;
         } else if (bad++ < 10) {
-          fprintf(r->log, "point %d frame %d: tracked to (%d,%d), want (%d,%d)\n", i, f, tr[f], tc[f], wrow, wcol);
+          fprintf(r->log, "point %d frame %d: tracked to (%d,%d), want (%d,%d)\n", i, f, tr[f], tc[f], wrow,
+                  wcol);
         }
       }
       if (tr[f] != prow || tc[f] != pcol) moved++;
       { /* distance to where the tissue under the point really moved */
         double k = 1.0 + 0.03 * sin(6.283185307179586 * f / 20.0);
-        double er = tr[f] - (video.cr + (row0[i] - video.cr) * k), ec = tc[f] - (video.cc + (col0[i] - video.cc) * k);
+        double er = tr[f] - (video.cr + (row0[i] - video.cr) * k),
+               ec = tc[f] - (video.cc + (col0[i] - video.cc) * k);
         track_err += sqrt(er * er + ec * ec);
       }
-      if (f == nf - 1) memcpy(ccorr + (size_t)prm.conv_elem * i, work.sqr_sub2, sizeof(float) * prm.conv_elem);
+      if (f == nf - 1)
+        memcpy(ccorr + (size_t)prm.conv_elem * i, work.sqr_sub2, sizeof(float) * prm.conv_elem);
       if (f % 10 == 0) {
         prow = tr[f];
         pcol = tc[f];
@@ -468,22 +491,23 @@ static int hw_run(BenchRun *r) {
       }
     }
     if (grow[i] != prow || gcol[i] != pcol) {
-      if (bad++ < 10) fprintf(r->log, "point %d: final position (%d,%d), want (%d,%d)\n", i, grow[i], gcol[i], prow, pcol);
+      if (bad++ < 10)
+        fprintf(r->log, "point %d: final position (%d,%d), want (%d,%d)\n", i, grow[i], gcol[i], prow, pcol);
     }
   }
   bad += bench_check_f32(r, "template", gtmpl, tmpl, (size_t)prm.in_elem * np, 1e-4, 1e-5);
   if (nf > 1) bad += bench_check_f32(r, "correlation", gcorr, ccorr, (size_t)prm.conv_elem * np, 1e-3, 1e-3);
   if (r->verbose > 0)
-    fprintf(r->log, "heartwall: %d point-frames moved, mean tracking error %.2f px, %d peak ties accepted\n", moved,
-            track_err / (np * (nf > 1 ? nf - 1 : 1)), ties);
+    fprintf(r->log, "heartwall: %d point-frames moved, mean tracking error %.2f px, %d peak ties accepted\n",
+            moved, track_err / (np * (nf > 1 ? nf - 1 : 1)), ties);
   status = bad ? BENCH_MISMATCH : BENCH_PASS;
 
 fail:
   for (int b = 0; b < NBUF; b++)
     if (d_buf[b]) ws_mem_free(r->ctx, d_buf[b]);
   {
-    WsDevPtr all[] = {d_frame, d_endo_pos[0], d_endo_pos[1], d_epi_pos[0], d_epi_pos[1],
-                      d_endo_t[0], d_endo_t[1], d_epi_t[0], d_epi_t[1]};
+    WsDevPtr all[] = {d_frame,     d_endo_pos[0], d_endo_pos[1], d_epi_pos[0], d_epi_pos[1],
+                      d_endo_t[0], d_endo_t[1],   d_epi_t[0],    d_epi_t[1]};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
       if (all[i]) ws_mem_free(r->ctx, all[i]);
   }

@@ -13,7 +13,9 @@
 #define HISTO_PER_THREAD 16 /* pixels per thread: the CTA's slice is 512 * 16 */
 #define HISTO_HOT 8
 
-typedef struct HistoSize { int width, height, iters; } HistoSize;
+typedef struct HistoSize {
+  int width, height, iters;
+} HistoSize;
 
 /* Parboil's default image is 996 x 1040; the coordinated bypassing paper runs
  * 20 iterations of it. */
@@ -61,8 +63,8 @@ static int histo_run(BenchRun *r) {
   }
   histo_generate(img, (size_t)n, r->seed);
   if (r->verbose > 0)
-    fprintf(r->log, "histo: %dx%d image, %d bins, %d iterations, %u CTAs x %d threads\n", sz.width,
-            sz.height, HISTO_BINS, sz.iters, ctas, HISTO_BLOCK);
+    fprintf(r->log, "histo: %dx%d image, %d bins, %d iterations, %u CTAs x %d threads\n", sz.width, sz.height,
+            HISTO_BINS, sz.iters, ctas, HISTO_BLOCK);
 
   if (bench_load_module(r, "histo", "histo.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&k_main, mod, "histo_main"));
@@ -105,7 +107,6 @@ const BenchDesc bench_desc_histo = {
                "saturating at 255, global-atomic merge; skewed image",
     .papers = "BAWS, coordinated bypassing",
     .suite = "II",
-    .sizes = {"256x256 image, 1 iteration", "996x1040 image, 5 iterations",
-              "996x1040 image, 20 iterations"},
+    .sizes = {"256x256 image, 1 iteration", "996x1040 image, 5 iterations", "996x1040 image, 20 iterations"},
     .run = histo_run,
 };

@@ -63,7 +63,8 @@ static int mr_scan(MrRuntime *m, WsDevPtr in, WsDevPtr out, int n, uint32_t *tot
     void *p_add[] = {&out, &sums, &n};
     BENCH_CK(r, ws_launch_kernel(m->scan_add, (unsigned)nb, 1, 1, MR_BLOCK, 1, 1, 0, p_add));
   }
-  if (total) BENCH_CK(r, ws_memcpy_dtoh(r->ctx, total, out + sizeof(uint32_t) * (size_t)(n - 1), sizeof *total));
+  if (total)
+    BENCH_CK(r, ws_memcpy_dtoh(r->ctx, total, out + sizeof(uint32_t) * (size_t)(n - 1), sizeof *total));
   rc = 0;
 fail:
   if (sums) ws_mem_free(r->ctx, sums);
@@ -172,13 +173,14 @@ static char *pvc_generate(BenchRng *g, int n, uint32_t *line_start) {
     pick = bench_rng_below(g, 100);
     int status = pick < 85 ? 200 : pick < 93 ? 304 : pick < 98 ? 404 : 500;
     seconds += bench_rng_below(g, 3);
-    int n_written = snprintf(text + len, cap - len,
-                             "%u.%u.%u.%u - - [%02ld/%s/2015:%02ld:%02ld:%02ld +0000] \"%s /%s/%u/page%u.html "
-                             "HTTP/1.1\" %d %u\n",
-                             bench_rng_below(g, 223) + 1, bench_rng_below(g, 256), bench_rng_below(g, 256),
-                             bench_rng_below(g, 254) + 1, 1 + (seconds / 86400) % 28, months[(seconds / 2419200) % 12],
-                             (seconds / 3600) % 24, (seconds / 60) % 60, seconds % 60, method,
-                             sections[page % 6], page % 97, page, status, 200 + bench_rng_below(g, 50000));
+    int n_written =
+        snprintf(text + len, cap - len,
+                 "%u.%u.%u.%u - - [%02ld/%s/2015:%02ld:%02ld:%02ld +0000] \"%s /%s/%u/page%u.html "
+                 "HTTP/1.1\" %d %u\n",
+                 bench_rng_below(g, 223) + 1, bench_rng_below(g, 256), bench_rng_below(g, 256),
+                 bench_rng_below(g, 254) + 1, 1 + (seconds / 86400) % 28, months[(seconds / 2419200) % 12],
+                 (seconds / 3600) % 24, (seconds / 60) % 60, seconds % 60, method, sections[page % 6],
+                 page % 97, page, status, 200 + bench_rng_below(g, 50000));
     len += (size_t)n_written;
   }
   line_start[n] = (uint32_t)len;
@@ -203,7 +205,8 @@ static int pvc_common(BenchRun *r, int rank) {
   uint32_t *pairs_want = NULL, *pairs_got = NULL;
   WsFunction *fn_rank = NULL;
   uint32_t *line_start = malloc(sizeof(uint32_t) * ((size_t)n + 1));
-  uint32_t *want_keys = malloc(sizeof(uint32_t) * (size_t)n), *want_views = malloc(sizeof(uint32_t) * (size_t)n);
+  uint32_t *want_keys = malloc(sizeof(uint32_t) * (size_t)n),
+           *want_views = malloc(sizeof(uint32_t) * (size_t)n);
   uint32_t *got_keys = NULL, *got_views = NULL;
   char *text = NULL;
   if (!line_start || !want_keys || !want_views) goto oom;
@@ -321,7 +324,8 @@ static int pvc_common(BenchRun *r, int rank) {
   }
   qsort(pairs_want, nout, 2 * sizeof(uint32_t), pvr_cmp_pair);
   for (uint32_t i = 0, j; i < nout; i = j) { /* the GPU's keys must already be in order: sort within runs */
-    for (j = i + 1; j < nout && pairs_got[2 * j] == pairs_got[2 * i]; j++) {}
+    for (j = i + 1; j < nout && pairs_got[2 * j] == pairs_got[2 * i]; j++) {
+    }
     qsort(pairs_got + 2 * i, j - i, 2 * sizeof(uint32_t), pvr_cmp_pair);
   }
   bad = bench_check_u32(r, "rank_pairs", pairs_got, pairs_want, 2 * (size_t)nout);
@@ -359,7 +363,8 @@ static int pvr_run(BenchRun *r) { return pvc_common(r, 1); }
 
 const BenchDesc bench_desc_pvc = {
     .name = "pvc",
-    .summary = "MapReduce PageViewCount: byte-wise log parsing per thread, bitonic sort, Zipf-skewed key groups",
+    .summary =
+        "MapReduce PageViewCount: byte-wise log parsing per thread, bitonic sort, Zipf-skewed key groups",
     .papers = "BAWS, coordinated bypassing",
     .suite = "II",
     .sizes = {"4096 log lines (~0.4 MB)", "65536 log lines (~6 MB)",
@@ -369,7 +374,8 @@ const BenchDesc bench_desc_pvc = {
 
 const BenchDesc bench_desc_pvr = {
     .name = "pvr",
-    .summary = "MapReduce PageViewRank: PageViewCount, then its (URL, views) swapped and bitonic-sorted by views",
+    .summary =
+        "MapReduce PageViewRank: PageViewCount, then its (URL, views) swapped and bitonic-sorted by views",
     .papers = "BAWS",
     .suite = "II",
     .sizes = {"4096 log lines (~0.4 MB)", "65536 log lines (~6 MB)", "1200000 log lines (~100 MB)"},
@@ -388,13 +394,17 @@ static void ss_generate(BenchRng *g, int ndocs, float *docs) {
     for (int w = 0; w < KEYWORDS; w++) kw[t][w] = (int)bench_rng_below(g, SS_DIM);
   for (int d = 0; d < ndocs; d++) {
     float *v = docs + (size_t)d * SS_DIM;
-    for (int k = 0; k < SS_DIM; k++) v[k] = bench_rng_below(g, 100) < 15 ? bench_rng_range(g, 0.0f, 0.5f) : 0.0f;
+    for (int k = 0; k < SS_DIM; k++)
+      v[k] = bench_rng_below(g, 100) < 15 ? bench_rng_range(g, 0.0f, 0.5f) : 0.0f;
     int t = (int)bench_rng_below(g, TOPICS);
     for (int w = 0; w < KEYWORDS; w++) v[kw[t][w]] += bench_rng_range(g, 0.5f, 1.5f);
   }
 }
 
-typedef struct SsNeighbour { double sim; uint32_t doc; } SsNeighbour;
+typedef struct SsNeighbour {
+  double sim;
+  uint32_t doc;
+} SsNeighbour;
 
 static int ss_cmp_neighbour(const void *a, const void *b) {
   const SsNeighbour *x = a, *y = b;
@@ -414,7 +424,8 @@ static int ss_run(BenchRun *r) {
   double *sim = malloc(sizeof(double) * (size_t)ndocs * (size_t)ndocs);
   SsNeighbour *nb = malloc(sizeof(SsNeighbour) * (size_t)ndocs);
   int nout_want = ndocs * SS_TOPK;
-  uint32_t *got_doc = malloc(sizeof(uint32_t) * (size_t)nout_want), *got_other = malloc(sizeof(uint32_t) * (size_t)nout_want);
+  uint32_t *got_doc = malloc(sizeof(uint32_t) * (size_t)nout_want),
+           *got_other = malloc(sizeof(uint32_t) * (size_t)nout_want);
   float *got_score = malloc(sizeof(float) * (size_t)nout_want);
   if (!docs || !pairs || !sim || !nb || !got_doc || !got_other || !got_score) {
     fprintf(r->log, "ss: out of host memory\n");
@@ -440,8 +451,8 @@ static int ss_run(BenchRun *r) {
       sim[(size_t)i * ndocs + j] = dot / sqrt(na * nbb);
     }
   if (r->verbose > 0)
-    fprintf(r->log, "ss: %d documents x %d terms, %d pairs, %d (key, value) pairs sorted\n", ndocs, dim, npairs,
-            2 * npairs);
+    fprintf(r->log, "ss: %d documents x %d terms, %d pairs, %d (key, value) pairs sorted\n", ndocs, dim,
+            npairs, 2 * npairs);
 
   if (mr_init(&m, r) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&fn_count, m.mod, "ss_map_count"));
@@ -498,8 +509,8 @@ static int ss_run(BenchRun *r) {
   BENCH_CK(r, ws_mem_alloc(r->ctx, &d_out_doc, sizeof(uint32_t) * (size_t)nout));
   BENCH_CK(r, ws_mem_alloc(r->ctx, &d_out_other, sizeof(uint32_t) * (size_t)nout));
   BENCH_CK(r, ws_mem_alloc(r->ctx, &d_out_score, sizeof(float) * (size_t)nout));
-  void *p_reduce[] = {&d_keys, &d_vals, &d_other, &d_score, &d_starts, &ngroups, &d_roffsets,
-                      &d_out_doc, &d_out_other, &d_out_score};
+  void *p_reduce[] = {&d_keys,  &d_vals,     &d_other,   &d_score,     &d_starts,
+                      &ngroups, &d_roffsets, &d_out_doc, &d_out_other, &d_out_score};
   BENCH_CK(r, ws_launch_kernel(fn_reduce, mr_grid(ngroups), 1, 1, MR_BLOCK, 1, 1, 0, p_reduce));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got_doc, d_out_doc, sizeof(uint32_t) * (size_t)nout));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got_other, d_out_other, sizeof(uint32_t) * (size_t)nout));
@@ -518,10 +529,12 @@ static int ss_run(BenchRun *r) {
       size_t o = (size_t)d * SS_TOPK + k;
       uint32_t other = got_other[o];
       int ok = got_doc[o] == (uint32_t)d && other < (uint32_t)ndocs && other != (uint32_t)d &&
-               fabs(got_score[o] - sim[(size_t)d * ndocs + other]) <= tol && fabs(got_score[o] - nb[k].sim) <= tol;
+               fabs(got_score[o] - sim[(size_t)d * ndocs + other]) <= tol &&
+               fabs(got_score[o] - nb[k].sim) <= tol;
       for (int q = 0; q < k; q++) ok &= got_other[(size_t)d * SS_TOPK + q] != other;
       if (!ok && bad++ < 10)
-        fprintf(r->log, "ss: doc %d neighbour %d: got (doc %u, other %u, score %.6f), want (other %u, score %.6f)\n",
+        fprintf(r->log,
+                "ss: doc %d neighbour %d: got (doc %u, other %u, score %.6f), want (other %u, score %.6f)\n",
                 d, k, got_doc[o], other, (double)got_score[o], nb[k].doc, nb[k].sim);
     }
   }
@@ -569,7 +582,9 @@ const BenchDesc bench_desc_ss = {
 
 static const int ii_ndocs[BENCH_NSIZES] = {1792, 32768, 262144};
 
-typedef struct IiPosting { uint32_t url, doc; } IiPosting;
+typedef struct IiPosting {
+  uint32_t url, doc;
+} IiPosting;
 
 static int ii_cmp_posting(const void *a, const void *b) {
   const IiPosting *x = a, *y = b;
@@ -607,8 +622,9 @@ static int ii_next_link(const char *doc, int *p, int end, uint32_t *hash) {
  * links each, link targets Zipf(1.0) over max(n/4, 16) URLs. Returns the
  * text (caller frees) and fills doc_start[0..n]; NULL when out of memory. */
 static char *ii_generate(BenchRng *g, int n, uint32_t *doc_start) {
-  static const char *const words[16] = {"data",  "graph",  "cache", "warp",   "kernel", "memory", "thread", "index",
-                                        "query", "server", "page",  "search", "link",   "node",   "table",  "value"};
+  static const char *const words[16] = {"data",   "graph", "cache", "warp",   "kernel", "memory",
+                                        "thread", "index", "query", "server", "page",   "search",
+                                        "link",   "node",  "table", "value"};
   static const char *const tlds[4] = {"com", "org", "net", "edu"};
   BenchZipf zipf;
   uint32_t nurls = (uint32_t)(n / 4 > 16 ? n / 4 : 16);
@@ -629,8 +645,9 @@ static char *ii_generate(BenchRng *g, int n, uint32_t *doc_start) {
       for (int w = 0; w < nw; w++) {
         if (links && (int)bench_rng_below(g, (uint32_t)(nw - w)) < links) {
           uint32_t u = bench_zipf_next(&zipf, g);
-          len += (size_t)snprintf(text + len, cap - len, "<a href=\"http://www.site%u.%s/%s/page%u.html\">%s</a> ",
-                                  u % 251, tlds[u % 4], words[u % 16], u, words[(u + 3) % 16]);
+          len += (size_t)snprintf(text + len, cap - len,
+                                  "<a href=\"http://www.site%u.%s/%s/page%u.html\">%s</a> ", u % 251,
+                                  tlds[u % 4], words[u % 16], u, words[(u + 3) % 16]);
           links--;
         } else {
           len += (size_t)snprintf(text + len, cap - len, "%s ", words[bench_rng_below(g, 16)]);
@@ -655,8 +672,8 @@ static int ii_run(BenchRun *r) {
   WsDevPtr d_url = 0, d_n = 0, d_post = 0;
   uint32_t *doc_start = malloc(sizeof(uint32_t) * ((size_t)n + 1));
   IiPosting *want = NULL;
-  uint32_t *want_url = NULL, *want_n = NULL, *want_post = NULL, *got_url = NULL, *got_n = NULL, *got_post = NULL,
-           *got_off = NULL, *got_flat = NULL;
+  uint32_t *want_url = NULL, *want_n = NULL, *want_post = NULL, *got_url = NULL, *got_n = NULL,
+           *got_post = NULL, *got_off = NULL, *got_flat = NULL;
   char *text = NULL;
   if (!doc_start) goto oom;
   BenchRng g;
@@ -696,8 +713,8 @@ static int ii_run(BenchRun *r) {
       want_post[npost++] = want[i].doc; /* distinct documents */
   }
   if (r->verbose > 0)
-    fprintf(r->log, "ii: %d documents (%zu bytes), %d links to %d distinct URLs, %d postings\n", n, text_len, npairs,
-            nurl, npost);
+    fprintf(r->log, "ii: %d documents (%zu bytes), %d links to %d distinct URLs, %d postings\n", n, text_len,
+            npairs, nurl, npost);
 
   if (mr_init(&m, r) != 0) goto fail;
   if (bench_load_module(r, "mapreduce", "ii.ptx", &mod) != 0) goto fail;
@@ -817,9 +834,11 @@ fail:
 
 const BenchDesc bench_desc_ii = {
     .name = "ii",
-    .summary = "MapReduce InvertedIndex: byte-wise link scan per HTML document, bitonic sort, posting lists per URL",
+    .summary =
+        "MapReduce InvertedIndex: byte-wise link scan per HTML document, bitonic sort, posting lists per URL",
     .papers = "iWarp",
     .suite = "I",
-    .sizes = {"1792 HTML documents (~0.3 MB)", "32768 HTML documents (~5 MB)", "262144 HTML documents (~42 MB)"},
+    .sizes = {"1792 HTML documents (~0.3 MB)", "32768 HTML documents (~5 MB)",
+              "262144 HTML documents (~42 MB)"},
     .run = ii_run,
 };

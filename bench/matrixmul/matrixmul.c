@@ -8,7 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct MatrixmulSize { int ha, wa, wb; } MatrixmulSize; /* A: ha x wa, B: wa x wb */
+typedef struct MatrixmulSize {
+  int ha, wa, wb;
+} MatrixmulSize; /* A: ha x wa, B: wa x wb */
 
 /* SDK default: A is (10 * tile) x (10 * tile), B is (10 * tile) x (20 * tile). */
 static const MatrixmulSize matrixmul32_sizes[BENCH_NSIZES] = {
@@ -34,8 +36,8 @@ static int matrixmul_run_tile(BenchRun *r, int tile, const MatrixmulSize *sizes)
   for (size_t i = 0; i < na; i++) a[i] = bench_rng_range(&g, -1.0f, 1.0f);
   for (size_t i = 0; i < nb; i++) b[i] = bench_rng_range(&g, -1.0f, 1.0f);
   if (r->verbose > 0)
-    fprintf(r->log, "matrixmul: (%d x %d) * (%d x %d), %dx%d tiles, grid %d x %d\n", sz.ha, sz.wa,
-            sz.wa, sz.wb, tile, tile, sz.wb / tile, sz.ha / tile);
+    fprintf(r->log, "matrixmul: (%d x %d) * (%d x %d), %dx%d tiles, grid %d x %d\n", sz.ha, sz.wa, sz.wa,
+            sz.wb, tile, tile, sz.wb / tile, sz.ha / tile);
 
   if (bench_load_module(r, "matrixmul", "matrixmul.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&fn, mod, tile == 32 ? "matrixmul_32" : "matrixmul_16"));

@@ -20,9 +20,10 @@
 #define MEMC_ZIPF_S 0.99
 #define MEMC_MISS_PERCENT 5
 
-typedef struct MemcSize { uint32_t nkeys, nreq; } MemcSize;
-static const MemcSize memc_sizes[BENCH_NSIZES] = {
-    {3000, 4096}, {98304, 131072}, {1000000, 1048576}};
+typedef struct MemcSize {
+  uint32_t nkeys, nreq;
+} MemcSize;
+static const MemcSize memc_sizes[BENCH_NSIZES] = {{3000, 4096}, {98304, 131072}, {1000000, 1048576}};
 
 static uint32_t memc_hash(const uint8_t *key, uint32_t len) {
   uint32_t h = 0;
@@ -93,7 +94,7 @@ static int memc_run(BenchRun *r) {
 
   uint8_t *items = calloc((size_t)nkeys, MEMC_ITEM_BYTES);
   uint32_t *buckets = malloc(sizeof(uint32_t) * nbuckets);
-  uint32_t *slot_of = malloc(sizeof(uint32_t) * nkeys); /* key id -> item slot */
+  uint32_t *slot_of = malloc(sizeof(uint32_t) * nkeys);  /* key id -> item slot */
   uint32_t *rank_key = malloc(sizeof(uint32_t) * nkeys); /* popularity rank -> key id */
   uint8_t *miss_keys = malloc((size_t)nmiss * MEMC_REQ_STRIDE);
   uint8_t *miss_lens = malloc(nmiss);

@@ -15,7 +15,9 @@
 /* Element counts: powers of two >= 2048; paper is the SDK's 4 * 1048576. */
 static const unsigned mergesort_sizes[BENCH_NSIZES] = {8192, 131072, 4194304};
 
-typedef struct MergesortItem { unsigned key, val; } MergesortItem;
+typedef struct MergesortItem {
+  unsigned key, val;
+} MergesortItem;
 
 static int mergesort_cmp(const void *pa, const void *pb) {
   const MergesortItem *a = pa, *b = pb;
@@ -81,7 +83,7 @@ static int mergesort_run(BenchRun *r) {
     void *p_lb[] = {&d_limits_b, &d_ranks_b, &stride, (void *)&n};
     BENCH_CK(r, ws_launch_kernel(k_merge_ranks, sample_ctas, 1, 1, 256, 1, 1, 0, p_lb));
     void *p_merge[] = {&d_key[cur ^ 1], &d_val[cur ^ 1], &d_key[cur], &d_val[cur],
-                       &d_limits_a, &d_limits_b, &stride};
+                       &d_limits_a,     &d_limits_b,     &stride};
     BENCH_CK(r, ws_launch_kernel(k_intervals, nsamples, 1, 1, MERGESORT_SAMPLE, 1, 1, 0, p_merge));
   }
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got_key, d_key[cur], bytes));

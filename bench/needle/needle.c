@@ -86,8 +86,8 @@ static int needle_run(BenchRun *r) {
     init[i] = -i * NEEDLE_PENALTY;
   }
   if (r->verbose > 0)
-    fprintf(r->log, "needle: two %d-residue sequences, %dx%d tiles of 16x16, penalty %d\n", n, tiles,
-            tiles, NEEDLE_PENALTY);
+    fprintf(r->log, "needle: two %d-residue sequences, %dx%d tiles of 16x16, penalty %d\n", n, tiles, tiles,
+            NEEDLE_PENALTY);
 
   if (bench_load_module(r, "needle", "needle.ptx", &mod)) goto fail;
   WsFunction *k_ul, *k_lr;
@@ -125,7 +125,8 @@ fail:
 
 const BenchDesc bench_desc_needle = {
     .name = "needle",
-    .summary = "Needleman-Wunsch, 16-thread CTAs on tile anti-diagonals, barrier per step: low TLP, shared tiles",
+    .summary =
+        "Needleman-Wunsch, 16-thread CTAs on tile anti-diagonals, barrier per step: low TLP, shared tiles",
     .papers = "CAWA, CCWS, bypass",
     .suite = "I",
     .sizes = {"256x256 alignment (256 tiles)", "1024x1024 alignment (CAWA's input, 4096 tiles)",

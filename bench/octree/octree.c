@@ -19,10 +19,21 @@ enum { OCTREE_HEAD = 0, OCTREE_TAIL = 1, OCTREE_NODES = 2, OCTREE_LEAVES = 3, OC
 static const int octree_sizes[BENCH_NSIZES] = {4096, 262144, 1048576};
 
 /* Same 16-byte layout as the kernel's float4 (w holds the particle id). */
-typedef struct OctreeParticle { float x, y, z; uint32_t id; } OctreeParticle;
-typedef struct OctreeGeom { float cx, cy, cz, half; } OctreeGeom;
-typedef struct OctreeInfo { int32_t start, count, level, parent; } OctreeInfo;
-typedef struct OctreeLeaf { OctreeGeom g; int32_t level, count; const uint32_t *ids; } OctreeLeaf;
+typedef struct OctreeParticle {
+  float x, y, z;
+  uint32_t id;
+} OctreeParticle;
+typedef struct OctreeGeom {
+  float cx, cy, cz, half;
+} OctreeGeom;
+typedef struct OctreeInfo {
+  int32_t start, count, level, parent;
+} OctreeInfo;
+typedef struct OctreeLeaf {
+  OctreeGeom g;
+  int32_t level, count;
+  const uint32_t *ids;
+} OctreeLeaf;
 
 /* Plummer sphere (scale radius 1): r = (u^(-2/3) - 1)^(-1/2), isotropic,
  * truncated at r = 30 by resampling. */
@@ -60,7 +71,8 @@ static int octree_cmp_leaf(const void *a, const void *b) {
 
 /* CPU build, level by level in queue order; the particles of each leaf end up
  * (id-sorted) in ids[leaf range]. Returns the number of leaves or -1. */
-static int octree_cpu_build(const OctreeParticle *in, int n, OctreeGeom root, OctreeLeaf *leaves, uint32_t *ids) {
+static int octree_cpu_build(const OctreeParticle *in, int n, OctreeGeom root, OctreeLeaf *leaves,
+                            uint32_t *ids) {
   int cap = 2 * n + 8, nleaves = 0;
   OctreeParticle *cur = malloc(sizeof *cur * (size_t)n), *nxt = malloc(sizeof *nxt * (size_t)n);
   OctreeGeom *geom = malloc(sizeof *geom * (size_t)cap);
@@ -153,7 +165,8 @@ static size_t octree_check(BenchRun *r, const OctreeParticle *in, int n, const O
     OctreeInfo f = info[node];
     if (f.start < 0 || f.count <= 0 || f.start + f.count > n ||
         (f.count > OCTREE_MAX_LEAF && f.level < OCTREE_MAX_LEVEL)) {
-      fprintf(r->log, "octree: leaf node %d has range [%d, +%d) at level %d\n", node, f.start, f.count, f.level);
+      fprintf(r->log, "octree: leaf node %d has range [%d, +%d) at level %d\n", node, f.start, f.count,
+              f.level);
       bad++;
       continue;
     }
@@ -171,7 +184,8 @@ static size_t octree_check(BenchRun *r, const OctreeParticle *in, int n, const O
         bad++;
         break;
       }
-      if (fabsf(q->x - g.cx) > g.half + eps || fabsf(q->y - g.cy) > g.half + eps || fabsf(q->z - g.cz) > g.half + eps) {
+      if (fabsf(q->x - g.cx) > g.half + eps || fabsf(q->y - g.cy) > g.half + eps ||
+          fabsf(q->z - g.cz) > g.half + eps) {
         fprintf(r->log, "octree: particle %u outside leaf node %d\n", q->id, node);
         bad++;
         break;
@@ -193,9 +207,11 @@ static size_t octree_check(BenchRun *r, const OctreeParticle *in, int n, const O
     const OctreeLeaf *a = &gpu[l], *b = &cpu[l];
     if (octree_cmp_leaf(a, b) != 0 || a->count != b->count ||
         memcmp(a->ids, b->ids, sizeof(uint32_t) * (size_t)a->count) != 0) {
-      fprintf(r->log, "octree: leaf %d differs: GPU level %d centre (%g %g %g) %d particles, "
-                      "CPU level %d centre (%g %g %g) %d particles\n",
-              l, a->level, a->g.cx, a->g.cy, a->g.cz, a->count, b->level, b->g.cx, b->g.cy, b->g.cz, b->count);
+      fprintf(r->log,
+              "octree: leaf %d differs: GPU level %d centre (%g %g %g) %d particles, "
+              "CPU level %d centre (%g %g %g) %d particles\n",
+              l, a->level, a->g.cx, a->g.cy, a->g.cz, a->count, b->level, b->g.cx, b->g.cy, b->g.cz,
+              b->count);
       bad++;
     }
   }
@@ -236,7 +252,8 @@ static int octree_run(BenchRun *r) {
     }
   }
   float ext = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
-  OctreeGeom root = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1]), 0.5f * (lo[2] + hi[2]), 0.5f * ext * 1.001f};
+  OctreeGeom root = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1]), 0.5f * (lo[2] + hi[2]),
+                     0.5f * ext * 1.001f};
   int cpu_nleaves = octree_cpu_build(in, n, root, cpu, cpu_ids);
   if (cpu_nleaves < 0) {
     fprintf(r->log, "octree: out of host memory\n");
@@ -267,8 +284,18 @@ static int octree_run(BenchRun *r) {
   int n_in = 1, level = 0, ctr[OCTREE_NCTR];
   while (n_in > 0) {
     unsigned grid = (unsigned)(n_in < OCTREE_MAX_CTAS ? n_in : OCTREE_MAX_CTAS);
-    void *params[] = {&d_q[level & 1], &n_in,    &d_q[(level + 1) & 1], &d_geom,   &d_info,    &d_leaves,
-                      &d_buf[level & 1], &d_buf[(level + 1) & 1], &d_out, &d_ctr, &max_leaf, &max_level};
+    void *params[] = {&d_q[level & 1],
+                      &n_in,
+                      &d_q[(level + 1) & 1],
+                      &d_geom,
+                      &d_info,
+                      &d_leaves,
+                      &d_buf[level & 1],
+                      &d_buf[(level + 1) & 1],
+                      &d_out,
+                      &d_ctr,
+                      &max_leaf,
+                      &max_level};
     BENCH_CK(r, ws_memset_d32(r->ctx, d_ctr, 0, 2)); /* queue head and tail */
     BENCH_CK(r, ws_launch_kernel(fn, grid, 1, 1, OCTREE_BLOCK, 1, 1, 0, params));
     BENCH_CK(r, ws_memcpy_dtoh(r->ctx, ctr, d_ctr, sizeof ctr));
@@ -284,8 +311,8 @@ static int octree_run(BenchRun *r) {
   }
   int nnodes = ctr[OCTREE_NODES], nleaves = ctr[OCTREE_LEAVES];
   if (r->verbose > 0)
-    fprintf(r->log, "octree: %d Plummer particles, %d levels, %d nodes, %d leaves (CPU %d)\n", n, level, nnodes,
-            nleaves, cpu_nleaves);
+    fprintf(r->log, "octree: %d Plummer particles, %d levels, %d nodes, %d leaves (CPU %d)\n", n, level,
+            nnodes, nleaves, cpu_nleaves);
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, out, d_out, pbytes));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, geom, d_geom, sizeof *geom * (size_t)nnodes));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, info, d_info, sizeof *info * (size_t)nnodes));
@@ -318,7 +345,8 @@ fail:
 
 const BenchDesc bench_desc_octree = {
     .name = "octree",
-    .summary = "octree partitioning: global task queue popped with atomics, shared-atomic octant counts, barriers",
+    .summary =
+        "octree partitioning: global task queue popped with atomics, shared-atomic octant counts, barriers",
     .papers = "BAWS",
     .suite = "II",
     .sizes = {"4096 Plummer particles", "262144 Plummer particles", "1048576 Plummer particles"},

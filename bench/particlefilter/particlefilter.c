@@ -19,7 +19,9 @@
 #define PF_BLOCK 128
 #define PF_RADIUS 5
 
-typedef struct PfSize { int isz, nfr, n; } PfSize;
+typedef struct PfSize {
+  int isz, nfr, n;
+} PfSize;
 static const PfSize pf_sizes[BENCH_NSIZES] = {{128, 4, 512}, {128, 10, 1000}, {128, 10, 10000}};
 
 static float pf_term(float v) {
@@ -47,8 +49,8 @@ static int pf_run(BenchRun *r) {
         *g_yj = malloc(fb);
   float *c_ax = malloc(fb), *c_ay = malloc(fb), *c_lik = malloc(fb), *c_cdf = malloc(fb);
   int *g_idx = malloc(sizeof(int) * (size_t)n);
-  if (!I || !objxy || !xj || !yj || !nx || !ny || !w || !g_ax || !g_ay || !g_lik || !g_cdf || !g_xj || !g_yj ||
-      !c_ax || !c_ay || !c_lik || !c_cdf || !g_idx) {
+  if (!I || !objxy || !xj || !yj || !nx || !ny || !w || !g_ax || !g_ay || !g_lik || !g_cdf || !g_xj ||
+      !g_yj || !c_ax || !c_ay || !c_lik || !c_cdf || !g_idx) {
     fprintf(r->log, "particlefilter: out of host memory\n");
     goto fail;
   }
@@ -71,8 +73,8 @@ static int pf_run(BenchRun *r) {
       }
   for (int i = 0; i < n; i++) xj[i] = (float)(isz / 2), yj[i] = (float)(isz / 2), w[i] = 1.0f / (float)n;
   if (r->verbose > 0)
-    fprintf(r->log, "particlefilter: %dx%dx%d video, %d particles, %d disk points, %u CTAs\n", isz, isz, nfr, n,
-            count_ones, nblocks);
+    fprintf(r->log, "particlefilter: %dx%dx%d video, %d particles, %d disk points, %u CTAs\n", isz, isz, nfr,
+            n, count_ones, nblocks);
 
   if (bench_load_module(r, "particlefilter", "particlefilter.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&f_lik, mod, "pf_likelihood"));
@@ -100,8 +102,8 @@ static int pf_run(BenchRun *r) {
     BENCH_CK(r, ws_memcpy_htod(r->ctx, d_nx, nx, fb));
     BENCH_CK(r, ws_memcpy_htod(r->ctx, d_ny, ny, fb));
     int nn = n, isz_y = isz, kk = k, ms = max_size, co = count_ones, nb = (int)nblocks;
-    void *p_lik[] = {&d_ax, &d_ay, &d_xj, &d_yj, &d_nx, &d_ny, &d_obj, &d_I, &d_lik, &d_w, &d_part, &nn, &co,
-                     &isz_y, (void *)&nfr, &kk, &ms};
+    void *p_lik[] = {&d_ax, &d_ay,   &d_xj, &d_yj, &d_nx,  &d_ny,        &d_obj, &d_I, &d_lik,
+                     &d_w,  &d_part, &nn,   &co,   &isz_y, (void *)&nfr, &kk,    &ms};
     BENCH_CK(r, ws_launch_kernel(f_lik, nblocks, 1, 1, PF_BLOCK, 1, 1, 0, p_lik));
     void *p_sum[] = {&d_part, &nb, &d_total};
     BENCH_CK(r, ws_launch_kernel(f_sum, 1, 1, 1, 32, 1, 1, 0, p_sum));
@@ -146,10 +148,11 @@ static int pf_run(BenchRun *r) {
     for (int i = 0; i < n && badidx < 10; i++) {
       float u = u1 + (float)i / (float)n, tol = 1e-4f * u + 1e-6f;
       int x = g_idx[i];
-      bool ok = x >= 0 && x < n && (x == n - 1 || c_cdf[x] >= u - tol) && (x == 0 || c_cdf[x - 1] < u + tol) &&
-                g_xj[i] == g_ax[x] && g_yj[i] == g_ay[x];
+      bool ok = x >= 0 && x < n && (x == n - 1 || c_cdf[x] >= u - tol) &&
+                (x == 0 || c_cdf[x - 1] < u + tol) && g_xj[i] == g_ax[x] && g_yj[i] == g_ay[x];
       if (!ok) {
-        fprintf(r->log, "particlefilter: frame %d particle %d: resampled index %d is not the CPU's choice for %g\n",
+        fprintf(r->log,
+                "particlefilter: frame %d particle %d: resampled index %d is not the CPU's choice for %g\n",
                 k, i, x, (double)u);
         badidx++;
       }
@@ -161,7 +164,8 @@ static int pf_run(BenchRun *r) {
   status = bad ? BENCH_MISMATCH : BENCH_PASS;
 
 fail:;
-  WsDevPtr all[] = {d_ax, d_ay, d_xj, d_yj, d_nx, d_ny, d_obj, d_I, d_lik, d_w, d_part, d_total, d_cdf, d_idx};
+  WsDevPtr all[] = {d_ax, d_ay,  d_xj, d_yj,   d_nx,    d_ny,  d_obj,
+                    d_I,  d_lik, d_w,  d_part, d_total, d_cdf, d_idx};
   for (size_t b = 0; b < sizeof all / sizeof all[0]; b++)
     if (all[b]) ws_mem_free(r->ctx, all[b]);
   if (mod) ws_module_unload(mod);

@@ -10,7 +10,9 @@
 #define PF_BLOCK 256
 #define PF_HALO 1
 
-typedef struct PfSize { int cols, rows, pyramid; } PfSize;
+typedef struct PfSize {
+  int cols, rows, pyramid;
+} PfSize;
 static const PfSize pf_sizes[BENCH_NSIZES] = {{8192, 41, 20}, {20000, 100, 20}, {100000, 100, 20}};
 
 static int pf_run(BenchRun *r) {
@@ -53,7 +55,8 @@ static int pf_run(BenchRun *r) {
   for (int t = 0; t < rows - 1; t += ph) {
     int iters = rows - 1 - t < ph ? rows - 1 - t : ph;
     int cols_arg = cols, rows_arg = rows, start = t, border_arg = border;
-    void *params[] = {&iters, &d_wall, &d_res[src], &d_res[src ^ 1], &cols_arg, &rows_arg, &start, &border_arg};
+    void *params[] = {&iters,    &d_wall,   &d_res[src], &d_res[src ^ 1],
+                      &cols_arg, &rows_arg, &start,      &border_arg};
     BENCH_CK(r, ws_launch_kernel(fn, nblocks, 1, 1, PF_BLOCK, 1, 1, 0, params));
     src ^= 1;
   }

@@ -20,19 +20,20 @@
 #include <string.h>
 
 #define PCHASE_LINE 128u
-#define PCHASE_UNROLL 128u                /* dependent loads per round (pchase.cu) */
-#define PCHASE_BANK_ROW (384u * 1024u)    /* next row of the same channel and bank on gtx480 */
+#define PCHASE_UNROLL 128u             /* dependent loads per round (pchase.cu) */
+#define PCHASE_BANK_ROW (384u * 1024u) /* next row of the same channel and bank on gtx480 */
 
 const char *const pchase_level_names[PCHASE_NLEVELS] = {"l1", "l2", "dram", "dram_rowmiss"};
 
 /* Timed rounds of 128 loads per level and size. */
-static const uint32_t pchase_rounds[BENCH_NSIZES][PCHASE_NLEVELS] = {{2, 4, 2, 1}, {4, 8, 4, 2}, {16, 16, 16, 4}};
+static const uint32_t pchase_rounds[BENCH_NSIZES][PCHASE_NLEVELS] = {
+    {2, 4, 2, 1}, {4, 8, 4, 2}, {16, 16, 16, 4}};
 
 /* Address of element i of a level's chain, relative to the aligned base. */
 static uint64_t pchase_offset(int lvl, uint32_t i) {
-  if (lvl == PCHASE_L1) return (uint64_t)(i % 32) * PCHASE_LINE;   /* 32 lines: one per L1D set */
-  if (lvl == PCHASE_L2) return (uint64_t)(i % 512) * PCHASE_LINE;  /* 512 lines: 64 KB */
-  if (lvl == PCHASE_DRAM) return (uint64_t)i * PCHASE_LINE;        /* fresh consecutive lines */
+  if (lvl == PCHASE_L1) return (uint64_t)(i % 32) * PCHASE_LINE;  /* 32 lines: one per L1D set */
+  if (lvl == PCHASE_L2) return (uint64_t)(i % 512) * PCHASE_LINE; /* 512 lines: 64 KB */
+  if (lvl == PCHASE_DRAM) return (uint64_t)i * PCHASE_LINE;       /* fresh consecutive lines */
   /* row misses: alternate between two rows of one bank, walking the 32 lines
    * of each row (2 lines per 256 B chunk, chunks 1536 B apart in a channel) */
   uint32_t pair = i / 64, k = i % 64, which = k % 2, j = k / 2;
@@ -95,8 +96,9 @@ int pchase_measure(BenchRun *r, PchaseResult *out) {
   }
   if (r->verbose > 0)
     for (int lvl = 0; lvl < PCHASE_NLEVELS; lvl++)
-        fprintf(r->log, "pchase: %-13s %5u loads %9llu %s  %8.2f per load\n", pchase_level_names[lvl], res.steps[lvl],
-                (unsigned long long)res.cycles[lvl], res.timing ? "cycles" : "clock ", res.per_load[lvl]);
+      fprintf(r->log, "pchase: %-13s %5u loads %9llu %s  %8.2f per load\n", pchase_level_names[lvl],
+              res.steps[lvl], (unsigned long long)res.cycles[lvl], res.timing ? "cycles" : "clock ",
+              res.per_load[lvl]);
 fail:
   if (mod) ws_module_unload(mod);
   if (out) *out = res;
@@ -107,7 +109,8 @@ static int pchase_run(BenchRun *r) { return pchase_measure(r, NULL); }
 
 const BenchDesc bench_desc_pchase = {
     .name = "pchase",
-    .summary = "pointer chase, 1 thread: L1 hit, L2 hit, DRAM (row hit / row miss) load-to-use latency in cycles",
+    .summary =
+        "pointer chase, 1 thread: L1 hit, L2 hit, DRAM (row hit / row miss) load-to-use latency in cycles",
     .papers = "-",
     .suite = "micro",
     .sizes = {"256/512/256/128 timed loads (l1/l2/dram/dram_rowmiss)", "512/1024/512/256 timed loads",

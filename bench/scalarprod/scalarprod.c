@@ -9,18 +9,17 @@
 #define SCALARPROD_GRID 128
 #define SCALARPROD_BLOCK 256
 
-typedef struct ScalarprodSize { int vectors, elements; } ScalarprodSize;
+typedef struct ScalarprodSize {
+  int vectors, elements;
+} ScalarprodSize;
 
 /* paper: the SDK's VECTOR_N x ELEMENT_N; tiny and small scale the same shape. */
-static const ScalarprodSize scalarprod_sizes[BENCH_NSIZES] = {
-    {128, 2048}, {1024, 8192}, {256, 4096}};
+static const ScalarprodSize scalarprod_sizes[BENCH_NSIZES] = {{128, 2048}, {1024, 8192}, {256, 4096}};
 
-static void scalarprod_reference(float *out, const float *a, const float *b, int vectors,
-                                 int elements) {
+static void scalarprod_reference(float *out, const float *a, const float *b, int vectors, int elements) {
   for (int v = 0; v < vectors; v++) {
     double s = 0.0;
-    for (int i = 0; i < elements; i++)
-      s += (double)a[(size_t)v * elements + i] * b[(size_t)v * elements + i];
+    for (int i = 0; i < elements; i++) s += (double)a[(size_t)v * elements + i] * b[(size_t)v * elements + i];
     out[v] = (float)s;
   }
 }
@@ -43,8 +42,8 @@ static int scalarprod_run(BenchRun *r) {
   for (size_t i = 0; i < n; i++) a[i] = bench_rng_range(&g, 0.0f, 1.0f);
   for (size_t i = 0; i < n; i++) b[i] = bench_rng_range(&g, 0.0f, 1.0f);
   if (r->verbose > 0)
-    fprintf(r->log, "scalarprod: %d vector pairs of %d floats, grid %d x %d threads\n",
-            sz.vectors, sz.elements, SCALARPROD_GRID, SCALARPROD_BLOCK);
+    fprintf(r->log, "scalarprod: %d vector pairs of %d floats, grid %d x %d threads\n", sz.vectors,
+            sz.elements, SCALARPROD_GRID, SCALARPROD_BLOCK);
 
   if (bench_load_module(r, "scalarprod", "scalarprod.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&fn, mod, "scalarprod_kernel"));
@@ -59,8 +58,7 @@ static int scalarprod_run(BenchRun *r) {
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got, d_out, sz.vectors * sizeof *got));
 
   scalarprod_reference(want, a, b, sz.vectors, sz.elements);
-  status = bench_check_f32(r, "dot product", got, want, sz.vectors, 1e-5, 1e-3) ? BENCH_MISMATCH
-                                                                                 : BENCH_PASS;
+  status = bench_check_f32(r, "dot product", got, want, sz.vectors, 1e-5, 1e-3) ? BENCH_MISMATCH : BENCH_PASS;
 fail:
   if (d_a) ws_mem_free(r->ctx, d_a);
   if (d_b) ws_mem_free(r->ctx, d_b);
@@ -79,7 +77,6 @@ const BenchDesc bench_desc_scalarprod = {
                "reduction (barrier-intensive)",
     .papers = "BAWS",
     .suite = "II",
-    .sizes = {"128 pairs x 2048 floats", "1024 pairs x 8192 floats",
-              "256 pairs x 4096 floats (SDK default)"},
+    .sizes = {"128 pairs x 2048 floats", "1024 pairs x 8192 floats", "256 pairs x 4096 floats (SDK default)"},
     .run = scalarprod_run,
 };

@@ -21,7 +21,9 @@ static const SradConfig srad_cfg[BENCH_NSIZES] = {{64, 48, 2}, {502, 458, 6}, {5
 
 /* Synthetic speckled image, 0..255 integers, column-major (Nr x Nc). */
 static void srad_make_image(float *img, int nr, int nc, BenchRng *rng) {
-  struct { float r0, c0, ra, ca, v; } blob[4];
+  struct {
+    float r0, c0, ra, ca, v;
+  } blob[4];
   for (int b = 0; b < 4; b++) {
     blob[b].r0 = bench_rng_range(rng, 0.2f, 0.8f) * nr;
     blob[b].c0 = bench_rng_range(rng, 0.2f, 0.8f) * nc;
@@ -199,8 +201,10 @@ static int srad_run(BenchRun *r) {
   float lambda = SRAD_LAMBDA, q0sqr = 0;
   void *p_img[] = {&ne, &d_i};
   void *p_prep[] = {&ne, &d_i, &d_sums, &d_sums2};
-  void *p_srad[] = {&lambda, &nr, &nc, &ne, &d_in, &d_is, &d_je, &d_jw, &d_dn, &d_ds, &d_de, &d_dw, &q0sqr, &d_c, &d_i};
-  void *p_srad2[] = {&lambda, &nr, &nc, &ne, &d_in, &d_is, &d_je, &d_jw, &d_dn, &d_ds, &d_de, &d_dw, &d_c, &d_i};
+  void *p_srad[] = {&lambda, &nr,   &nc,   &ne,   &d_in,  &d_is, &d_je, &d_jw,
+                    &d_dn,   &d_ds, &d_de, &d_dw, &q0sqr, &d_c,  &d_i};
+  void *p_srad2[] = {&lambda, &nr,   &nc,   &ne,   &d_in, &d_is, &d_je,
+                     &d_jw,   &d_dn, &d_ds, &d_de, &d_dw, &d_c,  &d_i};
   BENCH_CK(r, ws_launch_kernel(k_extract, blocks, 1, 1, SRAD_THREADS, 1, 1, 0, p_img));
   for (int it = 0; it < cfg->iters; it++) {
     BENCH_CK(r, ws_launch_kernel(k_prepare, blocks, 1, 1, SRAD_THREADS, 1, 1, 0, p_prep));
@@ -226,12 +230,11 @@ static int srad_run(BenchRun *r) {
   srad_cpu(want, nr, nc, cfg->iters, &b);
   status = bench_check_f32(r, "image", got, want, (size_t)ne, 1e-3, 1e-2) ? BENCH_MISMATCH : BENCH_PASS;
 
-fail:
-  {
-    WsDevPtr all[] = {d_i, d_in, d_is, d_je, d_jw, d_dn, d_ds, d_de, d_dw, d_c, d_sums, d_sums2};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-      if (all[i]) ws_mem_free(r->ctx, all[i]);
-  }
+fail : {
+  WsDevPtr all[] = {d_i, d_in, d_is, d_je, d_jw, d_dn, d_ds, d_de, d_dw, d_c, d_sums, d_sums2};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    if (all[i]) ws_mem_free(r->ctx, all[i]);
+}
   if (mod) ws_module_unload(mod);
   free(img);
   free(want);
@@ -252,7 +255,8 @@ fail:
 
 const BenchDesc bench_desc_srad_v1 = {
     .name = "srad_v1",
-    .summary = "SRAD v1 speckle-reducing diffusion: 6 kernels, shared-memory tree reduction, exp/log/division",
+    .summary =
+        "SRAD v1 speckle-reducing diffusion: 6 kernels, shared-memory tree reduction, exp/log/division",
     .papers = "CAWA, CCWS",
     .suite = "I",
     .sizes = {"64x48 image, 2 iterations", "502x458 image (CAWA's input), 6 iterations",

@@ -12,7 +12,9 @@
 #define SRAD_ROI 128 /* rows/cols 0..127, Rodinia's default region of interest */
 #define SRAD_LAMBDA 0.5f
 
-typedef struct SradV2Size { int rows, cols, iters; } SradV2Size;
+typedef struct SradV2Size {
+  int rows, cols, iters;
+} SradV2Size;
 
 /* paper: Rodinia's 2048 x 2048, 2 iterations (the coordinated bypassing paper's input). */
 static const SradV2Size srad_v2_sizes[BENCH_NSIZES] = {{128, 128, 1}, {512, 1024, 2}, {2048, 2048, 2}};
@@ -30,8 +32,8 @@ static float srad_v2_q0sqr(const float *j, int cols) {
 }
 
 /* One iteration on the CPU with the kernels' types and clamped borders. */
-static void srad_v2_reference_iter(float *j, float *c, float *dn, float *ds, float *dw, float *de,
-                                int rows, int cols, float q0sqr, float lambda) {
+static void srad_v2_reference_iter(float *j, float *c, float *dn, float *ds, float *dw, float *de, int rows,
+                                   int cols, float q0sqr, float lambda) {
   for (int y = 0; y < rows; y++)
     for (int x = 0; x < cols; x++) {
       size_t k = (size_t)y * cols + x;
@@ -82,8 +84,8 @@ static int srad_v2_run(BenchRun *r) {
   for (size_t i = 0; i < n; i++) img[i] = expf(bench_rng_float(&g));
   for (size_t i = 0; i < n; i++) got[i] = img[i];
   if (r->verbose > 0)
-    fprintf(r->log, "srad_v2: %dx%d image, %d iterations, lambda %.2f\n", sz.rows, sz.cols,
-            sz.iters, SRAD_LAMBDA);
+    fprintf(r->log, "srad_v2: %dx%d image, %d iterations, lambda %.2f\n", sz.rows, sz.cols, sz.iters,
+            SRAD_LAMBDA);
 
   if (bench_load_module(r, "srad_v2", "srad_v2.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&k1, mod, "srad_v2_1"));
@@ -133,7 +135,6 @@ const BenchDesc bench_desc_srad_v2 = {
                "five/six shared arrays with a barrier after each",
     .papers = "BAWS, coordinated bypassing",
     .suite = "II",
-    .sizes = {"128x128, 1 iteration", "512x1024, 2 iterations",
-              "2048x2048, 2 iterations (Rodinia default)"},
+    .sizes = {"128x128, 1 iteration", "512x1024, 2 iterations", "2048x2048, 2 iterations (Rodinia default)"},
     .run = srad_v2_run,
 };

@@ -10,15 +10,16 @@
 #define STENCIL_TX 32
 #define STENCIL_TY 4
 
-typedef struct StencilSize { int nx, ny, nz, iters; } StencilSize;
+typedef struct StencilSize {
+  int nx, ny, nz, iters;
+} StencilSize;
 
 /* Parboil's datasets are 128x128x32 (default) and 512x512x64; the coordinated
  * bypassing paper evaluates 512x512x64 at ~91M instructions (5 sweeps). */
 static const StencilSize stencil_sizes[BENCH_NSIZES] = {
     {64, 64, 16, 2}, {256, 256, 32, 4}, {512, 512, 64, 5}};
 
-static void stencil_reference(float *out, const float *in, int nx, int ny, int nz, float c0,
-                              float c1) {
+static void stencil_reference(float *out, const float *in, int nx, int ny, int nz, float c0, float c1) {
 #define STENCIL_AT(a, x, y, z) a[(size_t)(x) + (size_t)nx * ((size_t)(y) + (size_t)ny * (z))]
   for (int z = 1; z < nz - 1; z++)
     for (int y = 1; y < ny - 1; y++)

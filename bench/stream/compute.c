@@ -48,9 +48,11 @@ static int compute_run(BenchRun *r) {
   status = bench_check_f32(r, "out", got, want, (size_t)n, 0.0, 0.0) ? BENCH_MISMATCH : BENCH_PASS;
   if (r->verbose > 0) {
     const WsLaunchStats *st = ws_ctx_last_stats(r->ctx);
-    fprintf(r->log, "compute: %d CTAs x %d threads, %d x 4 fma per thread, %llu warp insts", COMPUTE_CTAS, COMPUTE_BLOCK, iters,
-            (unsigned long long)st->warp_insts);
-    if (st->cycles) fprintf(r->log, ", %llu cycles, IPC %.2f", (unsigned long long)st->cycles, (double)st->warp_insts / (double)st->cycles);
+    fprintf(r->log, "compute: %d CTAs x %d threads, %d x 4 fma per thread, %llu warp insts", COMPUTE_CTAS,
+            COMPUTE_BLOCK, iters, (unsigned long long)st->warp_insts);
+    if (st->cycles)
+      fprintf(r->log, ", %llu cycles, IPC %.2f", (unsigned long long)st->cycles,
+              (double)st->warp_insts / (double)st->cycles);
     fprintf(r->log, "\n");
   }
 fail:
@@ -63,7 +65,8 @@ fail:
 
 const BenchDesc bench_desc_compute = {
     .name = "compute",
-    .summary = "register-only fma chains (4 independent per thread): compute-bound, scheduler-insensitive baseline",
+    .summary =
+        "register-only fma chains (4 independent per thread): compute-bound, scheduler-insensitive baseline",
     .papers = "-",
     .suite = "micro",
     .sizes = {"180 CTAs x 256 threads, 64 x 4 fma each", "256 x 4 fma each", "1024 x 4 fma each"},

@@ -53,16 +53,19 @@ int stream_measure(BenchRun *r, StreamResult *out) {
   /* copy: a = b */
   int n4 = n / 4;
   void *pcopy[] = {&d_a, &d_b, &n4};
-  BENCH_CK(r, ws_launch_kernel(fcopy, (unsigned)((n4 + STREAM_BLOCK - 1) / STREAM_BLOCK), 1, 1, STREAM_BLOCK, 1, 1, 0, pcopy));
+  BENCH_CK(r, ws_launch_kernel(fcopy, (unsigned)((n4 + STREAM_BLOCK - 1) / STREAM_BLOCK), 1, 1, STREAM_BLOCK,
+                               1, 1, 0, pcopy));
   res.cycles[STREAM_COPY] = ws_ctx_last_stats(r->ctx)->cycles;
   res.bytes[STREAM_COPY] = 2 * (uint64_t)bytes;
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got, d_a, bytes));
-  if (bench_check_u32(r, "copy", (const uint32_t *)(const void *)got, (const uint32_t *)(const void *)b, (size_t)n))
+  if (bench_check_u32(r, "copy", (const uint32_t *)(const void *)got, (const uint32_t *)(const void *)b,
+                      (size_t)n))
     status = BENCH_MISMATCH;
 
   /* triad: a = b + s * c */
   void *ptriad[] = {&d_a, &d_b, &d_c, &s, &n};
-  BENCH_CK(r, ws_launch_kernel(ftriad, (unsigned)((n + STREAM_BLOCK - 1) / STREAM_BLOCK), 1, 1, STREAM_BLOCK, 1, 1, 0, ptriad));
+  BENCH_CK(r, ws_launch_kernel(ftriad, (unsigned)((n + STREAM_BLOCK - 1) / STREAM_BLOCK), 1, 1, STREAM_BLOCK,
+                               1, 1, 0, ptriad));
   res.cycles[STREAM_TRIAD] = ws_ctx_last_stats(r->ctx)->cycles;
   res.bytes[STREAM_TRIAD] = 3 * (uint64_t)bytes;
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got, d_a, bytes));
@@ -102,6 +105,7 @@ const BenchDesc bench_desc_stream = {
     .summary = "STREAM copy (float4) and triad over arrays >> L2: achieved DRAM bandwidth in bytes per cycle",
     .papers = "-",
     .suite = "micro",
-    .sizes = {"512K floats per array (2 MB; 512/2048 CTAs copy/triad)", "1M floats (4 MB; 1024/4096 CTAs)", "4M floats (16 MB; 4096/16384 CTAs)"},
+    .sizes = {"512K floats per array (2 MB; 512/2048 CTAs copy/triad)", "1M floats (4 MB; 1024/4096 CTAs)",
+              "4M floats (16 MB; 4096/16384 CTAs)"},
     .run = stream_run,
 };

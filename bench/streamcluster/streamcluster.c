@@ -178,8 +178,8 @@ static int sc_run(BenchRun *r, const char *name, const ScConfig *cfg) {
   if (!feasible) goto fail;
   for (int i = 0; i < nfeas; i++) feasible[i] = (int32_t)bench_rng_below(&rng, (uint32_t)n);
   if (r->verbose > 0)
-    fprintf(r->log, "%s: %d points x %d dims, %d initial centers (z=%g), %d passes x %d pgain calls\n",
-            name, n, dim, k, (double)s.z, cfg->passes, cfg->iter);
+    fprintf(r->log, "%s: %d points x %d dims, %d initial centers (z=%g), %d passes x %d pgain calls\n", name,
+            n, dim, k, (double)s.z, cfg->passes, cfg->iter);
 
   if (bench_load_module(r, "streamcluster", "streamcluster.ptx", &mod)) goto fail;
   WsFunction *fn;
@@ -274,7 +274,8 @@ static int sc_run(BenchRun *r, const char *name, const ScConfig *cfg) {
       kc += s.is_center[i];
       cost += s.pts[i].cost;
     }
-    fprintf(r->log, "%s: %d centers (K %d..%d during the run, z=%g), cost %.4g, %d improving moves, gain %.4g\n",
+    fprintf(r->log,
+            "%s: %d centers (K %d..%d during the run, z=%g), cost %.4g, %d improving moves, gain %.4g\n",
             name, kc, kmin_seen, kmax_seen, (double)s.z, cost, opened, total_gain);
   }
   status = bad ? BENCH_MISMATCH : BENCH_PASS;
@@ -316,10 +317,12 @@ static int sc_run_mid(BenchRun *r) {
 
 const BenchDesc bench_desc_streamcluster = {
     .name = "streamcluster",
-    .summary = "streamcluster pgain (CAWA small input): dimension-major points, strided per-thread work_mem rows",
+    .summary =
+        "streamcluster pgain (CAWA small input): dimension-major points, strided per-thread work_mem rows",
     .papers = "CAWA, CCWS, bypass",
     .suite = "I",
-    .sizes = {"1024 points x 32 dims, 40 pgain calls", "4096 points x 32 dims, 2 pFL passes (358 pgain calls)",
+    .sizes = {"1024 points x 32 dims, 40 pgain calls",
+              "4096 points x 32 dims, 2 pFL passes (358 pgain calls)",
               "4096 points x 32 dims (CAWA small), 6 pFL passes (1074 pgain calls)"},
     .run = sc_run_small,
 };

@@ -13,7 +13,9 @@
 #define TPACF_SLOTS (TPACF_EDGES + 1)
 #define TPACF_CLUSTERS 12
 
-typedef struct TpacfSize { int npoints, nsets; } TpacfSize;
+typedef struct TpacfSize {
+  int npoints, nsets;
+} TpacfSize;
 
 /* paper: CAWA's 487 points x 100 random sets (Parboil's default dataset). */
 static const TpacfSize tpacf_sizes[BENCH_NSIZES] = {{100, 2}, {487, 24}, {487, 100}};
@@ -64,14 +66,16 @@ static int tpacf_slot(const float *edges, float dot) {
   int lo = 0, hi = TPACF_EDGES;
   while (lo < hi) {
     int mid = (lo + hi) >> 1;
-    if (edges[mid] >= dot) lo = mid + 1;
-    else hi = mid;
+    if (edges[mid] >= dot)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
 
-static void tpacf_reference(uint32_t *hists, const float *px, const float *py, const float *pz,
-                            int npoints, int nsets, const float *edges) {
+static void tpacf_reference(uint32_t *hists, const float *px, const float *py, const float *pz, int npoints,
+                            int nsets, const float *edges) {
   for (int h = 0; h < 2 * nsets + 1; h++) {
     int set1 = h <= nsets ? h : 0, set2 = h <= nsets ? h : h - nsets;
     const float *x1 = px + (size_t)set1 * npoints, *y1 = py + (size_t)set1 * npoints;
@@ -105,11 +109,9 @@ static int tpacf_run(BenchRun *r) {
   tpacf_generate(px, py, pz, sz.npoints, sz.nsets, r->seed);
   /* Edges: cosines of 10^(k/5) arcmin, k = 0..20, descending. */
   float edges[TPACF_EDGES];
-  for (int k = 0; k < TPACF_EDGES; k++)
-    edges[k] = (float)cos(pow(10.0, k / 5.0) / 60.0 * M_PI / 180.0);
+  for (int k = 0; k < TPACF_EDGES; k++) edges[k] = (float)cos(pow(10.0, k / 5.0) / 60.0 * M_PI / 180.0);
   if (r->verbose > 0)
-    fprintf(r->log, "tpacf: %d points, %d random sets, %d histograms (CTAs)\n", sz.npoints,
-            sz.nsets, nhists);
+    fprintf(r->log, "tpacf: %d points, %d random sets, %d histograms (CTAs)\n", sz.npoints, sz.nsets, nhists);
 
   if (bench_load_module(r, "tpacf", "tpacf.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&fn, mod, "tpacf_kernel"));
@@ -133,8 +135,7 @@ static int tpacf_run(BenchRun *r) {
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got, d_hists, (size_t)nhists * TPACF_SLOTS * sizeof *got));
 
   tpacf_reference(want, px, py, pz, sz.npoints, sz.nsets, edges);
-  status = bench_check_u32(r, "histograms (DD, RR..., DR...)", got, want,
-                           (size_t)nhists * TPACF_SLOTS)
+  status = bench_check_u32(r, "histograms (DD, RR..., DR...)", got, want, (size_t)nhists * TPACF_SLOTS)
                ? BENCH_MISMATCH
                : BENCH_PASS;
 fail:

@@ -29,8 +29,9 @@ static int vecadd_run(BenchRun *r) {
     b[i] = bench_rng_range(&g, -100.0f, 100.0f);
     want[i] = a[i] + b[i];
   }
-  if (r->verbose > 0) fprintf(r->log, "vecadd: n = %d floats, %d CTAs of %d threads\n", n,
-                              (n + VECADD_BLOCK - 1) / VECADD_BLOCK, VECADD_BLOCK);
+  if (r->verbose > 0)
+    fprintf(r->log, "vecadd: n = %d floats, %d CTAs of %d threads\n", n,
+            (n + VECADD_BLOCK - 1) / VECADD_BLOCK, VECADD_BLOCK);
 
   if (bench_load_module(r, "vecadd", "vecadd.ptx", &mod) != 0) goto fail;
   BENCH_CK(r, ws_module_get_function(&fn, mod, "vecadd"));

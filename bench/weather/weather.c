@@ -11,10 +11,10 @@
 
 #define WEATHER_BX 8
 #define WEATHER_BY 8
-#define WEATHER_NZ 64       /* levels, <= WEATHER_MAXK of the kernel */
-#define WEATHER_DZ 250.0    /* nominal level spacing, m */
-#define WEATHER_DT 60.0f    /* physics time step, s */
-#define WEATHER_NSUB 4      /* sedimentation substeps */
+#define WEATHER_NZ 64    /* levels, <= WEATHER_MAXK of the kernel */
+#define WEATHER_DZ 250.0 /* nominal level spacing, m */
+#define WEATHER_DT 60.0f /* physics time step, s */
+#define WEATHER_NSUB 4   /* sedimentation substeps */
 
 /* {nx, ny} columns. */
 static const int weather_dims[BENCH_NSIZES][2] = {{16, 16}, {64, 64}, {128, 128}};
@@ -162,7 +162,8 @@ static int weather_generate(BenchRng *g, int nx, int ny, int nz, WeatherFields *
   for (int j = 0; j < ny; j++)
     for (int i = 0; i < nx; i++) {
       size_t col = (size_t)j * nx + i;
-      double ps = 101325.0 + 1200.0 * sin(2 * pi * i / nx) * cos(2 * pi * j / ny) + 200.0 * bench_rng_normal(g);
+      double ps =
+          101325.0 + 1200.0 * sin(2 * pi * i / nx) * cos(2 * pi * j / ny) + 200.0 * bench_rng_normal(g);
       double t0 = 288.15 + 8.0 * cos(2 * pi * j / ny) + bench_rng_normal(g);
       double storm = 0.0; /* 0..1, strength of the nearest storm cell */
       for (int c = 0; c < ncells; c++) {
@@ -224,8 +225,20 @@ static void weather_free(WeatherFields *f) {
   free(f->pw);
 }
 
-enum { WEATHER_IN_P, WEATHER_IN_T, WEATHER_IN_QV, WEATHER_IN_QC, WEATHER_IN_QR, WEATHER_OUT_T, WEATHER_OUT_QV,
-       WEATHER_OUT_QC, WEATHER_OUT_QR, WEATHER_OUT_RAIN, WEATHER_OUT_PW, WEATHER_NBUF };
+enum {
+  WEATHER_IN_P,
+  WEATHER_IN_T,
+  WEATHER_IN_QV,
+  WEATHER_IN_QC,
+  WEATHER_IN_QR,
+  WEATHER_OUT_T,
+  WEATHER_OUT_QV,
+  WEATHER_OUT_QC,
+  WEATHER_OUT_QR,
+  WEATHER_OUT_RAIN,
+  WEATHER_OUT_PW,
+  WEATHER_NBUF
+};
 
 static int weather_run(BenchRun *r) {
   int nx = weather_dims[r->size][0], ny = weather_dims[r->size][1], nz = WEATHER_NZ, nsub = WEATHER_NSUB;
@@ -251,7 +264,8 @@ static int weather_run(BenchRun *r) {
     goto fail;
   }
   for (size_t c = 0; c < n2; c++) weather_column(nz, nsub, dt, n2, c, &in, &want);
-  unsigned gx = (unsigned)((nx + WEATHER_BX - 1) / WEATHER_BX), gy = (unsigned)((ny + WEATHER_BY - 1) / WEATHER_BY);
+  unsigned gx = (unsigned)((nx + WEATHER_BX - 1) / WEATHER_BX),
+           gy = (unsigned)((ny + WEATHER_BY - 1) / WEATHER_BY);
   if (r->verbose > 0) {
     double rain = 0;
     for (size_t c = 0; c < n2; c++) rain += want.rain[c];
@@ -269,9 +283,22 @@ static int weather_run(BenchRun *r) {
   BENCH_CK(r, ws_memcpy_htod(r->ctx, d[WEATHER_IN_QC], in.qc, n3 * sizeof(float)));
   BENCH_CK(r, ws_memcpy_htod(r->ctx, d[WEATHER_IN_QR], in.qr, n3 * sizeof(float)));
 
-  void *params[] = {&nx, &ny, &nz, &nsub, &dt, &d[WEATHER_IN_P], &d[WEATHER_IN_T], &d[WEATHER_IN_QV],
-                    &d[WEATHER_IN_QC], &d[WEATHER_IN_QR], &d[WEATHER_OUT_T], &d[WEATHER_OUT_QV],
-                    &d[WEATHER_OUT_QC], &d[WEATHER_OUT_QR], &d[WEATHER_OUT_RAIN], &d[WEATHER_OUT_PW]};
+  void *params[] = {&nx,
+                    &ny,
+                    &nz,
+                    &nsub,
+                    &dt,
+                    &d[WEATHER_IN_P],
+                    &d[WEATHER_IN_T],
+                    &d[WEATHER_IN_QV],
+                    &d[WEATHER_IN_QC],
+                    &d[WEATHER_IN_QR],
+                    &d[WEATHER_OUT_T],
+                    &d[WEATHER_OUT_QV],
+                    &d[WEATHER_OUT_QC],
+                    &d[WEATHER_OUT_QR],
+                    &d[WEATHER_OUT_RAIN],
+                    &d[WEATHER_OUT_PW]};
   BENCH_CK(r, ws_launch_kernel(fn, gx, gy, 1, WEATHER_BX, WEATHER_BY, 1, 0, params));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got.t, d[WEATHER_OUT_T], n3 * sizeof(float)));
   BENCH_CK(r, ws_memcpy_dtoh(r->ctx, got.qv, d[WEATHER_OUT_QV], n3 * sizeof(float)));
@@ -302,7 +329,8 @@ fail:
 
 const BenchDesc bench_desc_weather = {
     .name = "weather",
-    .summary = "weather-prediction column physics: 1 thread/column, 64-level arrays in local memory, exp/log/pow",
+    .summary =
+        "weather-prediction column physics: 1 thread/column, 64-level arrays in local memory, exp/log/pow",
     .papers = "CCWS",
     .suite = "II",
     .sizes = {"16 x 16 columns x 64 levels (2 x 2 CTAs of 8x8)", "64 x 64 columns x 64 levels (8 x 8 CTAs)",

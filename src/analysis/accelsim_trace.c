@@ -52,16 +52,22 @@ struct AtWriter {
  * number of bits, or U<bits>; nothing = 4 bytes). */
 static const char *width_suffix(unsigned bytes) {
   switch (bytes) {
-  case 1: return ".U8";
-  case 2: return ".U16";
-  case 8: return ".64";
-  case 16: return ".128";
-  default: return "";
+  case 1:
+    return ".U8";
+  case 2:
+    return ".U16";
+  case 8:
+    return ".64";
+  case 16:
+    return ".128";
+  default:
+    return "";
   }
 }
 
 static const char *atom_name(unsigned mod) {
-  static const char *const n[] = {"ADD", "ADD", "MIN", "MAX", "INC", "DEC", "CAS", "EXCH", "AND", "OR", "XOR"};
+  static const char *const n[] = {"ADD", "ADD",  "MIN", "MAX", "INC", "DEC",
+                                  "CAS", "EXCH", "AND", "OR",  "XOR"};
   return mod < sizeof n / sizeof n[0] ? n[mod] : "ADD";
 }
 
@@ -70,80 +76,163 @@ static const char *by_type(PtxType t, const char *d, const char *f, const char *
   return t == PTX_T_F64 ? d : ptx_type_is_float(t) ? f : i;
 }
 
-const char *at_opcode(const PtxModule *m, unsigned kernel, unsigned pc, unsigned space, unsigned bytes, char *buf, size_t len) {
+const char *at_opcode(const PtxModule *m, unsigned kernel, unsigned pc, unsigned space, unsigned bytes,
+                      char *buf, size_t len) {
   const PtxInst *in = &m->code[pc];
   const unsigned l_fn = kernel;
   PtxType t = (PtxType)in->type;
   switch (in->op) {
-  case PTX_OP_ld: case PTX_OP_ldu:
+  case PTX_OP_ld:
+  case PTX_OP_ldu:
     switch (space) {
-    case PTX_SP_SHARED: snprintf(buf, len, "LDS%s", width_suffix(bytes)); break;
-    case PTX_SP_LOCAL: snprintf(buf, len, "LDL%s", width_suffix(bytes)); break;
-    case PTX_SP_CONST: case PTX_SP_PARAM: snprintf(buf, len, "LDC%s", width_suffix(bytes)); break;
-    default: snprintf(buf, len, "LDG.E%s", width_suffix(bytes)); break;
+    case PTX_SP_SHARED:
+      snprintf(buf, len, "LDS%s", width_suffix(bytes));
+      break;
+    case PTX_SP_LOCAL:
+      snprintf(buf, len, "LDL%s", width_suffix(bytes));
+      break;
+    case PTX_SP_CONST:
+    case PTX_SP_PARAM:
+      snprintf(buf, len, "LDC%s", width_suffix(bytes));
+      break;
+    default:
+      snprintf(buf, len, "LDG.E%s", width_suffix(bytes));
+      break;
     }
     return buf;
   case PTX_OP_st:
     switch (space) {
-    case PTX_SP_SHARED: snprintf(buf, len, "STS%s", width_suffix(bytes)); break;
-    case PTX_SP_LOCAL: snprintf(buf, len, "STL%s", width_suffix(bytes)); break;
-    default: snprintf(buf, len, "STG.E%s", width_suffix(bytes)); break;
+    case PTX_SP_SHARED:
+      snprintf(buf, len, "STS%s", width_suffix(bytes));
+      break;
+    case PTX_SP_LOCAL:
+      snprintf(buf, len, "STL%s", width_suffix(bytes));
+      break;
+    default:
+      snprintf(buf, len, "STG.E%s", width_suffix(bytes));
+      break;
     }
     return buf;
-  case PTX_OP_atom: case PTX_OP_red:
-    if (space == PTX_SP_SHARED) snprintf(buf, len, "ATOMS.%s%s", atom_name(in->mod), width_suffix(bytes));
-    else snprintf(buf, len, "%s.E.%s%s", in->op == PTX_OP_red ? "RED" : "ATOMG", atom_name(in->mod), width_suffix(bytes));
+  case PTX_OP_atom:
+  case PTX_OP_red:
+    if (space == PTX_SP_SHARED)
+      snprintf(buf, len, "ATOMS.%s%s", atom_name(in->mod), width_suffix(bytes));
+    else
+      snprintf(buf, len, "%s.E.%s%s", in->op == PTX_OP_red ? "RED" : "ATOMG", atom_name(in->mod),
+               width_suffix(bytes));
     return buf;
-  case PTX_OP_add: case PTX_OP_sub: case PTX_OP_addc: case PTX_OP_subc: case PTX_OP_neg:
+  case PTX_OP_add:
+  case PTX_OP_sub:
+  case PTX_OP_addc:
+  case PTX_OP_subc:
+  case PTX_OP_neg:
     return by_type(t, "DADD", "FADD", "IADD");
-  case PTX_OP_abs: return by_type(t, "DADD", "FADD", "IABS");
-  case PTX_OP_mul: case PTX_OP_mul24: return by_type(t, "DMUL", "FMUL", "IMUL");
-  case PTX_OP_mad: case PTX_OP_mad24: case PTX_OP_fma: case PTX_OP_sad: return by_type(t, "DFMA", "FFMA", "IMAD");
-  case PTX_OP_min: case PTX_OP_max: return by_type(t, "DMNMX", "FMNMX", "IMNMX");
-  case PTX_OP_setp: return by_type(t, "DSETP", "FSETP", "ISETP");
-  case PTX_OP_testp: return "FSETP";
-  case PTX_OP_isspacep: return "ISETP";
-  case PTX_OP_selp: return "SEL";
-  case PTX_OP_mov: return in->flags & PTX_F_SREG ? "S2R" : "MOV";
-  case PTX_OP_cvta: return "IADD";
+  case PTX_OP_abs:
+    return by_type(t, "DADD", "FADD", "IABS");
+  case PTX_OP_mul:
+  case PTX_OP_mul24:
+    return by_type(t, "DMUL", "FMUL", "IMUL");
+  case PTX_OP_mad:
+  case PTX_OP_mad24:
+  case PTX_OP_fma:
+  case PTX_OP_sad:
+    return by_type(t, "DFMA", "FFMA", "IMAD");
+  case PTX_OP_min:
+  case PTX_OP_max:
+    return by_type(t, "DMNMX", "FMNMX", "IMNMX");
+  case PTX_OP_setp:
+    return by_type(t, "DSETP", "FSETP", "ISETP");
+  case PTX_OP_testp:
+    return "FSETP";
+  case PTX_OP_isspacep:
+    return "ISETP";
+  case PTX_OP_selp:
+    return "SEL";
+  case PTX_OP_mov:
+    return in->flags & PTX_F_SREG ? "S2R" : "MOV";
+  case PTX_OP_cvta:
+    return "IADD";
   case PTX_OP_cvt: {
     int df = ptx_type_is_float(t), sf = ptx_type_is_float((PtxType)in->type2);
     return df ? (sf ? "F2F" : "I2F") : (sf ? "F2I" : "I2I");
   }
-  case PTX_OP_and: case PTX_OP_or: case PTX_OP_xor: case PTX_OP_not: case PTX_OP_cnot: case PTX_OP_copysign: return "LOP";
-  case PTX_OP_lop3: return "LOP3";
-  case PTX_OP_shl: return "SHL";
-  case PTX_OP_shr: return "SHR";
-  case PTX_OP_shf: return "SHF";
-  case PTX_OP_bfe: return "BFE";
-  case PTX_OP_bfi: return "BFI";
-  case PTX_OP_bfind: case PTX_OP_clz: return "FLO";
-  case PTX_OP_brev: return "BREV";
-  case PTX_OP_popc: return "POPC";
-  case PTX_OP_prmt: return "PRMT";
+  case PTX_OP_and:
+  case PTX_OP_or:
+  case PTX_OP_xor:
+  case PTX_OP_not:
+  case PTX_OP_cnot:
+  case PTX_OP_copysign:
+    return "LOP";
+  case PTX_OP_lop3:
+    return "LOP3";
+  case PTX_OP_shl:
+    return "SHL";
+  case PTX_OP_shr:
+    return "SHR";
+  case PTX_OP_shf:
+    return "SHF";
+  case PTX_OP_bfe:
+    return "BFE";
+  case PTX_OP_bfi:
+    return "BFI";
+  case PTX_OP_bfind:
+  case PTX_OP_clz:
+    return "FLO";
+  case PTX_OP_brev:
+    return "BREV";
+  case PTX_OP_popc:
+    return "POPC";
+  case PTX_OP_prmt:
+    return "PRMT";
   /* division: a reciprocal on the SFU for floats (warpsim times it on the SFU); integer division
    * runs on the SP pipeline in both (no SASS equivalent: one IMAD stands for it) */
-  case PTX_OP_div: case PTX_OP_rem: return t == PTX_T_F64 ? "MUFU.RCP64H" : ptx_type_is_float(t) ? "MUFU.RCP" : "IMAD";
-  case PTX_OP_rcp: return t == PTX_T_F64 ? "MUFU.RCP64H" : "MUFU.RCP";
-  case PTX_OP_sqrt: return t == PTX_T_F64 ? "MUFU.RSQ64H" : "MUFU.SQRT";
-  case PTX_OP_rsqrt: return t == PTX_T_F64 ? "MUFU.RSQ64H" : "MUFU.RSQ";
-  case PTX_OP_ex2: return "MUFU.EX2";
-  case PTX_OP_lg2: return "MUFU.LG2";
-  case PTX_OP_sin: return "MUFU.SIN";
-  case PTX_OP_cos: return "MUFU.COS";
-  case PTX_OP_tanh: return "MUFU.TANH";
-  case PTX_OP_bra: return "BRA";
-  case PTX_OP_call: return "CALL";
-  case PTX_OP_ret: return in->func == l_fn ? "EXIT" : "RET"; /* the kernel's own ret ends the warp */
-  case PTX_OP_exit: case PTX_OP_trap: return "EXIT";
-  case PTX_OP_bar: case PTX_OP_barrier: return "BAR.SYNC";
-  case PTX_OP_membar: case PTX_OP_fence: return "MEMBAR";
-  case PTX_OP_nanosleep: return "NANOSLEEP";
-  case PTX_OP_prefetch: return "NOP";
-  case PTX_OP_shfl: return "SHFL";
-  case PTX_OP_vote: case PTX_OP_activemask: return "VOTE";
-  case PTX_OP_match: return "MATCH";
-  default: return "MOV";
+  case PTX_OP_div:
+  case PTX_OP_rem:
+    return t == PTX_T_F64 ? "MUFU.RCP64H" : ptx_type_is_float(t) ? "MUFU.RCP" : "IMAD";
+  case PTX_OP_rcp:
+    return t == PTX_T_F64 ? "MUFU.RCP64H" : "MUFU.RCP";
+  case PTX_OP_sqrt:
+    return t == PTX_T_F64 ? "MUFU.RSQ64H" : "MUFU.SQRT";
+  case PTX_OP_rsqrt:
+    return t == PTX_T_F64 ? "MUFU.RSQ64H" : "MUFU.RSQ";
+  case PTX_OP_ex2:
+    return "MUFU.EX2";
+  case PTX_OP_lg2:
+    return "MUFU.LG2";
+  case PTX_OP_sin:
+    return "MUFU.SIN";
+  case PTX_OP_cos:
+    return "MUFU.COS";
+  case PTX_OP_tanh:
+    return "MUFU.TANH";
+  case PTX_OP_bra:
+    return "BRA";
+  case PTX_OP_call:
+    return "CALL";
+  case PTX_OP_ret:
+    return in->func == l_fn ? "EXIT" : "RET"; /* the kernel's own ret ends the warp */
+  case PTX_OP_exit:
+  case PTX_OP_trap:
+    return "EXIT";
+  case PTX_OP_bar:
+  case PTX_OP_barrier:
+    return "BAR.SYNC";
+  case PTX_OP_membar:
+  case PTX_OP_fence:
+    return "MEMBAR";
+  case PTX_OP_nanosleep:
+    return "NANOSLEEP";
+  case PTX_OP_prefetch:
+    return "NOP";
+  case PTX_OP_shfl:
+    return "SHFL";
+  case PTX_OP_vote:
+  case PTX_OP_activemask:
+    return "VOTE";
+  case PTX_OP_match:
+    return "MATCH";
+  default:
+    return "MOV";
   }
 }
 
@@ -204,7 +293,10 @@ AtWriter *at_create(const char *dir, char *err, size_t errlen) {
     return NULL;
   }
   AtWriter *a = calloc(1, sizeof *a);
-  if (!a) { snprintf(err, errlen, "out of memory"); return NULL; }
+  if (!a) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
   if (snprintf(a->dir, sizeof a->dir, "%s", dir) >= (int)sizeof a->dir) {
     snprintf(err, errlen, "trace folder name too long");
     free(a);
@@ -232,12 +324,19 @@ static WsResult at_begin(void *ctx, const PtxLaunch *l, char *err, size_t errlen
   a->ctas = calloc(a->nctas ? a->nctas : 1, sizeof *a->ctas);
   a->ops = calloc(l->mod->ncode ? l->mod->ncode : 1, sizeof *a->ops);
   a->ops_done = calloc(l->mod->ncode ? l->mod->ncode : 1, 1);
-  if (!a->ctas || !a->ops || !a->ops_done) { launch_drop(a); snprintf(err, errlen, "accelsim trace: out of memory"); return WS_ERROR_OUT_OF_MEMORY; }
+  if (!a->ctas || !a->ops || !a->ops_done) {
+    launch_drop(a);
+    snprintf(err, errlen, "accelsim trace: out of memory");
+    return WS_ERROR_OUT_OF_MEMORY;
+  }
   snprintf(a->tmp, sizeof a->tmp, "%s/.kernel-%u.traceg.XXXXXX", a->dir, a->nkernels + 1);
   int fd = mkstemp(a->tmp);
   if (fd < 0 || !(a->f = fdopen(fd, "w"))) {
     snprintf(err, errlen, "accelsim trace: cannot write in '%s': %s", a->dir, strerror(errno));
-    if (fd >= 0) { close(fd); unlink(a->tmp); }
+    if (fd >= 0) {
+      close(fd);
+      unlink(a->tmp);
+    }
     launch_drop(a);
     return WS_ERROR_FILE;
   }
@@ -256,8 +355,9 @@ static void write_header(AtWriter *a) {
           "-warpsim source = warpsim's functional execution (pc: PTX instruction index x 16)\n\n"
           "#traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
           "[adrrescompress?] [mem_addresses]\n",
-          l->fn->name, a->nkernels + 1, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-          l->shared_per_cta, l->regs_per_thread, (unsigned long long)PTX_SHARED_WIN, (unsigned long long)PTX_LOCAL_WIN);
+          l->fn->name, a->nkernels + 1, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+          l->block[2], l->shared_per_cta, l->regs_per_thread, (unsigned long long)PTX_SHARED_WIN,
+          (unsigned long long)PTX_LOCAL_WIN);
   a->header_done = 1;
 }
 
@@ -304,7 +404,11 @@ static void at_step(void *ctx, const PtxWarp *w, uint32_t pc, uint32_t active, c
   if (!c) {
     c = calloc(1, sizeof *c);
     if (c) c->warps = calloc(cta->nwarps, sizeof *c->warps);
-    if (!c || !c->warps) { free(c); a->oom = 1; return; }
+    if (!c || !c->warps) {
+      free(c);
+      a->oom = 1;
+      return;
+    }
     c->nwarps = cta->nwarps;
     memcpy(c->ctaid, cta->ctaid, sizeof c->ctaid);
     a->ctas[cta->linear_id] = c;
@@ -322,9 +426,12 @@ static void at_step(void *ctx, const PtxWarp *w, uint32_t pc, uint32_t active, c
   char *s = a->line;
   size_t n = 0, cap = sizeof a->line;
   PUT("%04x %08x ", pc * 16, active);
-  if (o->nwr) PUT("1 R%u ", rb + o->wr[0]);
-  else if (o->npwr) PUT("1 R%u ", pb + o->pwr[0]);
-  else PUT("0 ");
+  if (o->nwr)
+    PUT("1 R%u ", rb + o->wr[0]);
+  else if (o->npwr)
+    PUT("1 R%u ", pb + o->pwr[0]);
+  else
+    PUT("0 ");
   char op[48];
   uint32_t mask = 0;
   unsigned space = in->space, bytes = 0;
@@ -349,7 +456,10 @@ static void at_step(void *ctx, const PtxWarp *w, uint32_t pc, uint32_t active, c
   }
   if (n >= cap) n = cap - 1;
   s[n - 1] = '\n'; /* the last space */
-  if (buf_put(&c->warps[w->warp_in_cta], s, n)) { a->oom = 1; return; }
+  if (buf_put(&c->warps[w->warp_in_cta], s, n)) {
+    a->oom = 1;
+    return;
+  }
   if (w->state == PTX_WARP_DONE && cta->live_warps == 0) {
     c->done = 1;
     flush_ctas(a);
@@ -361,7 +471,10 @@ static WsResult at_end(void *ctx, const PtxLaunch *l, WsResult rc, char *err, si
   AtWriter *a = ctx;
   (void)l;
   if (!a->f) return WS_SUCCESS;
-  if (rc != WS_SUCCESS) { launch_drop(a); return WS_SUCCESS; } /* no trace of a failed launch */
+  if (rc != WS_SUCCESS) {
+    launch_drop(a);
+    return WS_SUCCESS;
+  } /* no trace of a failed launch */
   if (a->oom) {
     launch_drop(a);
     snprintf(err, errlen, "accelsim trace: out of memory");
@@ -402,7 +515,10 @@ int at_finish(AtWriter *a, char *err, size_t errlen) {
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
     snprintf(err, errlen, "cannot write '%s': %s", final, strerror(errno));
-    if (fd >= 0) { close(fd); unlink(tmp); }
+    if (fd >= 0) {
+      close(fd);
+      unlink(tmp);
+    }
     return -1;
   }
   for (unsigned k = 1; k <= a->nkernels; k++) fprintf(f, "kernel-%u.traceg\n", k);

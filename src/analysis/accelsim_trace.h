@@ -29,7 +29,7 @@ unsigned at_kernels(const AtWriter *a);
  * kernel of function index `kernel`, for a memory access in `space` (PtxSpace; ignored for other
  * instructions) of `bytes` bytes per lane. */
 struct PtxModule;
-const char *at_opcode(const struct PtxModule *m, unsigned kernel, unsigned pc, unsigned space, unsigned bytes, char *buf,
-                      size_t len);
+const char *at_opcode(const struct PtxModule *m, unsigned kernel, unsigned pc, unsigned space, unsigned bytes,
+                      char *buf, size_t len);
 
 #endif

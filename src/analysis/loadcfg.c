@@ -25,7 +25,8 @@ static int32_t base_param(const PtxModule *m, const PtxFunction *fn, uint32_t r,
     if (in->op == PTX_OP_ld && in->space == PTX_SP_PARAM) {
       for (uint32_t k = 0; k < fn->nparams; k++)
         if (fn->params[k].offset == (uint32_t)in->off && in->addr == PTX_NO_REG) p = (int32_t)k;
-    } else if (in->op == PTX_OP_mov || in->op == PTX_OP_cvta || in->op == PTX_OP_add || in->op == PTX_OP_sub) {
+    } else if (in->op == PTX_OP_mov || in->op == PTX_OP_cvta || in->op == PTX_OP_add ||
+               in->op == PTX_OP_sub) {
       for (uint32_t s = 0; s < o.nrd; s++) {
         int32_t q = base_param(m, fn, o.rd[s], seen, depth + 1);
         if (q == -2 || (q >= 0 && p >= 0 && q != p)) return -2;

@@ -25,14 +25,14 @@
 #include "ptx/ptx.h"
 
 typedef struct LcfgLoad {
-  uint32_t pc;     /* kernel-relative (the policies' PC space) */
-  int32_t array;   /* index in the kernel's params, -1 unknown */
-  uint32_t group;  /* 0 .. ngroups-1, numbered in order of first load */
+  uint32_t pc;    /* kernel-relative (the policies' PC space) */
+  int32_t array;  /* index in the kernel's params, -1 unknown */
+  uint32_t group; /* 0 .. ngroups-1, numbered in order of first load */
 } LcfgLoad;
 
 typedef struct LcfgKernel {
-  const char *name;     /* the entry function's (owned by the module) */
-  uint32_t func;        /* its function index */
+  const char *name; /* the entry function's (owned by the module) */
+  uint32_t func;    /* its function index */
   uint32_t nloads, ngroups;
   LcfgLoad *loads;      /* in PC order */
   uint32_t *group_size; /* ngroups */

@@ -85,7 +85,8 @@ static int read_profile(const char *path, CKernel *ks, uint32_t nk, int32_t whic
   unsigned pc;
   unsigned long long acc, hits, merges;
   while (fgets(line, sizeof line, f)) {
-    if (line[0] == '#' || sscanf(line, "%511s %u %llu %llu %llu", name, &pc, &acc, &hits, &merges) != 5) continue;
+    if (line[0] == '#' || sscanf(line, "%511s %u %llu %llu %llu", name, &pc, &acc, &hits, &merges) != 5)
+      continue;
     if (merge_hits) hits += merges;
     for (uint32_t k = 0; k < nk; k++) {
       CKernel *c = &ks[k];
@@ -93,7 +94,8 @@ static int read_profile(const char *path, CKernel *ks, uint32_t nk, int32_t whic
       for (uint32_t l = 0; l < c->g.nloads; l++) {
         if (c->g.loads[l].pc != pc) continue;
         if (!group && (int32_t)l == which) c->access[l] += acc, c->hit[l] += hits;
-        if (group && (uint32_t)which < c->nmulti && c->g.loads[l].group == c->multi[which]) c->ghit[c->multi[which]] += hits;
+        if (group && (uint32_t)which < c->nmulti && c->g.loads[l].group == c->multi[which])
+          c->ghit[c->multi[which]] += hits;
       }
     }
   }
@@ -111,7 +113,10 @@ static int keep_profiled(const char *path, CKernel *ks, uint32_t *nk) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   uint8_t *seen = calloc(*nk + 1, 1);
-  if (!seen) { fclose(f); return -1; }
+  if (!seen) {
+    fclose(f);
+    return -1;
+  }
   char line[1024], name[512];
   unsigned pc;
   unsigned long long acc, hits;
@@ -121,8 +126,10 @@ static int keep_profiled(const char *path, CKernel *ks, uint32_t *nk) {
   fclose(f);
   uint32_t n = 0;
   for (uint32_t k = 0; k < *nk; k++) {
-    if (seen[k]) ks[n++] = ks[k];
-    else ckernel_free(&ks[k]);
+    if (seen[k])
+      ks[n++] = ks[k];
+    else
+      ckernel_free(&ks[k]);
   }
   *nk = n;
   free(seen);
@@ -140,8 +147,11 @@ static uint32_t plan_runs(const CKernel *ks, uint32_t nk, uint32_t *maxloads, ui
 }
 
 static int usage(const char *msg) {
-  fprintf(stderr, "warpsim classify: %s (usage: warpsim classify <benchmark|launch file> [--size S] [--profile-size S] "
-                  "[--high H] [--low L] [--no-groups] [--tag-hits] [--out FILE] [--config C] [--set K=V ...])\n", msg);
+  fprintf(
+      stderr,
+      "warpsim classify: %s (usage: warpsim classify <benchmark|launch file> [--size S] [--profile-size S] "
+      "[--high H] [--low L] [--no-groups] [--tag-hits] [--out FILE] [--config C] [--set K=V ...])\n",
+      msg);
   return 2;
 }
 
@@ -157,9 +167,12 @@ int cli_classify(int argc, char **argv) {
     if (k) continue;
     static const char *const valued[] = {"--size", "--profile-size", "--high", "--low", "--out", NULL};
     if (cli_missing_value("warpsim classify", argc, argv, i, valued)) return 2;
-    if (!strcmp(a, "--size")) size = argv[++i];
-    else if (!strcmp(a, "--profile-size")) psize = argv[++i];
-    else if (!strcmp(a, "--out")) out = argv[++i];
+    if (!strcmp(a, "--size"))
+      size = argv[++i];
+    else if (!strcmp(a, "--profile-size"))
+      psize = argv[++i];
+    else if (!strcmp(a, "--out"))
+      out = argv[++i];
     else if (!strcmp(a, "--high") || !strcmp(a, "--low")) {
       double v;
       if (parse_threshold(argv[++i], &v)) {
@@ -167,11 +180,16 @@ int cli_classify(int argc, char **argv) {
         return 2;
       }
       *(a[2] == 'h' ? &high : &low) = v;
-    } else if (!strcmp(a, "--no-groups")) groups = 0;
-    else if (!strcmp(a, "--tag-hits")) merge_hits = 0;
-    else if (a[0] == '-') return usage("unknown option");
-    else if (!target) target = a;
-    else return usage("one benchmark or launch file");
+    } else if (!strcmp(a, "--no-groups"))
+      groups = 0;
+    else if (!strcmp(a, "--tag-hits"))
+      merge_hits = 0;
+    else if (a[0] == '-')
+      return usage("unknown option");
+    else if (!target)
+      target = a;
+    else
+      return usage("one benchmark or launch file");
   }
   if (!target) return usage("what to classify?");
   if (low > high) return usage("--low above --high");
@@ -203,13 +221,21 @@ int cli_classify(int argc, char **argv) {
       discover = pass;
       for (int i = 0; (text = bench_ptx_file_at(i, &path)) != NULL; i++) {
         if ((!pass && (strncmp(path, b->name, n) || path[n] != '/')) || nmods == MAX_MODS) continue;
-        if (!(mods[nmods] = ptx_module_parse(text, path, err, sizeof err))) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
+        if (!(mods[nmods] = ptx_module_parse(text, path, err, sizeof err))) {
+          fprintf(stderr, "warpsim classify: %s\n", err);
+          goto out;
+        }
         nmods++;
       }
     }
   } else {
     char *t = in_read(target, CLASSIFY_MAX_INPUT, NULL, err, sizeof err);
-    if (!t) { fprintf(stderr, "warpsim classify: '%s' is not a benchmark (see `warpsim list`), and as a launch file: %s\n", target, err); return 2; }
+    if (!t) {
+      fprintf(stderr,
+              "warpsim classify: '%s' is not a benchmark (see `warpsim list`), and as a launch file: %s\n",
+              target, err);
+      return 2;
+    }
     char ptx[1024] = "";
     for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n")) {
       while (*l == ' ' || *l == '\t') l++;
@@ -217,21 +243,32 @@ int cli_classify(int argc, char **argv) {
       if (!strncmp(l, "kernel", 6) && sscanf(l + 6, " %255s", only_kernel) != 1) only_kernel[0] = 0;
       if (!strncmp(l, "ptx", 3) && sscanf(l + 3, " %899s", p) == 1) {
         const char *slash = strrchr(target, '/');
-        snprintf(ptx, sizeof ptx, "%.*s%s%s", slash ? (int)(slash - target) : 0, target, slash && p[0] != '/' ? "/" : "", p);
+        snprintf(ptx, sizeof ptx, "%.*s%s%s", slash ? (int)(slash - target) : 0, target,
+                 slash && p[0] != '/' ? "/" : "", p);
         if (p[0] == '/') snprintf(ptx, sizeof ptx, "%s", p);
       }
     }
     free(t);
-    if (!ptx[0]) { fprintf(stderr, "warpsim classify: %s: no `ptx` statement\n", target); return 2; }
+    if (!ptx[0]) {
+      fprintf(stderr, "warpsim classify: %s: no `ptx` statement\n", target);
+      return 2;
+    }
     if (out && (same_file(out, target) || same_file(out, ptx))) {
-      fprintf(stderr, "warpsim classify: --out %s is an input (%s); name another file\n", out, same_file(out, target) ? target : ptx);
+      fprintf(stderr, "warpsim classify: --out %s is an input (%s); name another file\n", out,
+              same_file(out, target) ? target : ptx);
       return 2;
     }
     char *text = in_read(ptx, CLASSIFY_MAX_INPUT, NULL, err, sizeof err);
-    if (!text) { fprintf(stderr, "warpsim classify: %s\n", err); return 2; }
+    if (!text) {
+      fprintf(stderr, "warpsim classify: %s\n", err);
+      return 2;
+    }
     mods[0] = ptx_module_parse(text, ptx, err, sizeof err);
     free(text);
-    if (!mods[0]) { fprintf(stderr, "warpsim classify: %s\n", err); return 2; }
+    if (!mods[0]) {
+      fprintf(stderr, "warpsim classify: %s\n", err);
+      return 2;
+    }
     nmods = 1;
   }
   /* the kernels' load CFGs */
@@ -257,16 +294,22 @@ int cli_classify(int argc, char **argv) {
         if (groups && c->g.group_size[g] > 1) c->multi[c->nmulti++] = g;
     }
   if (!nk) { /* a class file with no load would silently classify nothing */
-    if (only_kernel[0]) fprintf(stderr, "warpsim classify: %s: kernel %s is not an entry of its PTX\n", target, only_kernel);
-    else fprintf(stderr, "warpsim classify: %s: no kernel entry in its PTX\n", target);
+    if (only_kernel[0])
+      fprintf(stderr, "warpsim classify: %s: kernel %s is not an entry of its PTX\n", target, only_kernel);
+    else
+      fprintf(stderr, "warpsim classify: %s: no kernel entry in its PTX\n", target);
     rc = 2;
     goto out;
   }
   /* the class file: opened now (an unwritable --out fails before the profiling runs), whole or nothing */
-  if (out && out_open(&of, out, err, sizeof err)) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
+  if (out && out_open(&of, out, err, sizeof err)) {
+    fprintf(stderr, "warpsim classify: %s\n", err);
+    goto out;
+  }
   /* profiling runs (run -1: the discovery run, every load cached), their files in a private folder */
   const char *tmpdir = getenv("TMPDIR");
-  if (snprintf(tmp_dir, sizeof tmp_dir, "%s/warpsim-classify-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp") >= (int)sizeof tmp_dir ||
+  if (snprintf(tmp_dir, sizeof tmp_dir, "%s/warpsim-classify-XXXXXX",
+               tmpdir && tmpdir[0] ? tmpdir : "/tmp") >= (int)sizeof tmp_dir ||
       !mkdtemp(tmp_dir)) {
     fprintf(stderr, "warpsim classify: cannot make a temporary folder %s: %s\n", tmp_dir, strerror(errno));
     tmp_dir[0] = 0;
@@ -280,13 +323,21 @@ int cli_classify(int argc, char **argv) {
     const int group = r >= (int64_t)maxloads;
     const uint32_t which = r < 0 ? 0 : group ? (uint32_t)r - maxloads : (uint32_t)r;
     FILE *f = fopen(cls_path, "w");
-    if (!f) { fprintf(stderr, "warpsim classify: cannot write %s\n", cls_path); goto out; }
+    if (!f) {
+      fprintf(stderr, "warpsim classify: cannot write %s\n", cls_path);
+      goto out;
+    }
     for (uint32_t k = 0; k < nk; k++)
       for (uint32_t l = 0; l < ks[k].g.nloads; l++) {
-        const int cached = r < 0 || (group ? which < ks[k].nmulti && ks[k].g.loads[l].group == ks[k].multi[which] : l == which);
+        const int cached =
+            r < 0 ||
+            (group ? which < ks[k].nmulti && ks[k].g.loads[l].group == ks[k].multi[which] : l == which);
         fprintf(f, "%s %u %s\n", ks[k].g.name, ks[k].g.loads[l].pc, cached ? "ca" : "cg");
       }
-    if (fclose(f)) { fprintf(stderr, "warpsim classify: cannot write %s\n", cls_path); goto out; }
+    if (fclose(f)) {
+      fprintf(stderr, "warpsim classify: cannot write %s\n", cls_path);
+      goto out;
+    }
     char *args[MAX_SETS * 2 + 32];
     int na = 0;
     char sets[6][1200];
@@ -295,7 +346,8 @@ int cli_classify(int argc, char **argv) {
     args[na++] = (char *)target;
     if (b) args[na++] = "--size", args[na++] = (char *)psize;
     if (ro.config) args[na++] = "--config", args[na++] = (char *)ro.config;
-    for (int s = 0; s < ro.nall; s++) args[na++] = "--set", args[na++] = (char *)ro.all[s]; /* --sched, --max-cycles... in order */
+    for (int s = 0; s < ro.nall; s++)
+      args[na++] = "--set", args[na++] = (char *)ro.all[s]; /* --sched, --max-cycles... in order */
     snprintf(sets[0], sizeof sets[0], "sm.observers=bypass");
     snprintf(sets[1], sizeof sets[1], "observer.bypass.classes=%s", cls_path);
     snprintf(sets[2], sizeof sets[2], "observer.bypass.default=cg");
@@ -304,11 +356,15 @@ int cli_classify(int argc, char **argv) {
     for (int s = 0; s < 5; s++) args[na++] = "--set", args[na++] = sets[s];
     args[na] = NULL;
     fprintf(stderr, "warpsim classify: profiling run %lld of %u (%s %u)\n", (long long)r + 1, nruns,
-            r < 0 ? "discovery" : group ? "group" : "load", which);
+            r < 0   ? "discovery"
+            : group ? "group"
+                    : "load",
+            which);
     remove(prof_path);
     if (run_self(args) || (r >= 0 && read_profile(prof_path, ks, nk, (int32_t)which, group)) ||
         (r < 0 && keep_profiled(prof_path, ks, &nk))) {
-      fprintf(stderr, "warpsim classify: profiling run %lld failed (its output check or the profile)\n", (long long)r + 1);
+      fprintf(stderr, "warpsim classify: profiling run %lld failed (its output check or the profile)\n",
+              (long long)r + 1);
       remove(cls_path), remove(prof_path);
       goto out;
     }
@@ -365,14 +421,18 @@ int cli_classify(int argc, char **argv) {
       const LcfgLoad *ld = &c->g.loads[l];
       const uint32_t g = ld->group, gs = c->g.group_size[g];
       const char *cls = cname[cls_of[i]];
-      fprintf(o, "# %s %u %s %u(%u) %llu %llu %llu %.1f -> %s\n", c->g.name, ld->pc, lcfg_array_name(c->mod, &c->g, ld->array),
-              g, gs, (unsigned long long)c->access[l], (unsigned long long)c->hit[l],
-              (unsigned long long)(groups && gs > 1 ? c->ghit[g] : c->hit[l]), hit_of[i], cls);
+      fprintf(o, "# %s %u %s %u(%u) %llu %llu %llu %.1f -> %s\n", c->g.name, ld->pc,
+              lcfg_array_name(c->mod, &c->g, ld->array), g, gs, (unsigned long long)c->access[l],
+              (unsigned long long)c->hit[l], (unsigned long long)(groups && gs > 1 ? c->ghit[g] : c->hit[l]),
+              hit_of[i], cls);
       fprintf(o, "%s %u %s\n", c->g.name, ld->pc, cls);
     }
   }
   free(cls_of), free(hit_of);
-  if (out && out_commit(&of, err, sizeof err)) { fprintf(stderr, "warpsim classify: %s\n", err); goto out; }
+  if (out && out_commit(&of, err, sizeof err)) {
+    fprintf(stderr, "warpsim classify: %s\n", err);
+    goto out;
+  }
   rc = 0;
   goto out;
 oom:

@@ -18,9 +18,9 @@ typedef struct RunOpts {
   int nsets;
   int functional;
   char sched_set[128];
-  char limit_sets[2][64];  /* --max-insts / --max-cycles as limit.* overrides */
-  char threads_set[64];    /* --threads N as sim.threads */
-  char tl_sets[3][1100];   /* --timeline / --timeline-cycles / --timeline-sms as timeline.* overrides */
+  char limit_sets[2][64];        /* --max-insts / --max-cycles as limit.* overrides */
+  char threads_set[64];          /* --threads N as sim.threads */
+  char tl_sets[3][1100];         /* --timeline / --timeline-cycles / --timeline-sms as timeline.* overrides */
   const char *all[MAX_SETS + 8]; /* every override above in command-line order: a later one wins */
   int nall;
   const char *accelsim_dir; /* --accelsim-trace DIR: the run's instruction stream as an Accel-Sim trace */

@@ -23,9 +23,9 @@
 /* ---- the program's ELF: does it load libcudart.so dynamically? ---- */
 
 typedef struct ElfFacts {
-  int elf;             /* 1: an ELF64 file */
-  int needs_cudart;    /* DT_NEEDED libcudart.so.* */
-  int static_cudart;   /* defines __cudaRegisterFatBinary itself: cudart linked in statically */
+  int elf;           /* 1: an ELF64 file */
+  int needs_cudart;  /* DT_NEEDED libcudart.so.* */
+  int static_cudart; /* defines __cudaRegisterFatBinary itself: cudart linked in statically */
 } ElfFacts;
 
 static uint64_t rd(const uint8_t *p, int n) {
@@ -41,16 +41,33 @@ static void elf_facts(const char *path, ElfFacts *ef) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
   struct stat sb;
-  if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < 64 || sb.st_size > ((off_t)1 << 31)) { close(fd); return; }
+  if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < 64 || sb.st_size > ((off_t)1 << 31)) {
+    close(fd);
+    return;
+  }
   size_t n = (size_t)sb.st_size;
   uint8_t *e = malloc(n);
-  if (!e || read(fd, e, n) != (ssize_t)n) { free(e); close(fd); return; }
+  if (!e || read(fd, e, n) != (ssize_t)n) {
+    free(e);
+    close(fd);
+    return;
+  }
   close(fd);
-  if (memcmp(e, "\x7f" "ELF", 4) || e[4] != 2) { free(e); return; }
+  if (memcmp(e,
+             "\x7f"
+             "ELF",
+             4) ||
+      e[4] != 2) {
+    free(e);
+    return;
+  }
   ef->elf = 1;
   uint64_t shoff = rd(e + 0x28, 8);
   unsigned shentsize = (unsigned)rd(e + 0x3a, 2), shnum = (unsigned)rd(e + 0x3c, 2);
-  if (shentsize < 64 || shoff > n || (uint64_t)shnum * shentsize > n - shoff) { free(e); return; }
+  if (shentsize < 64 || shoff > n || (uint64_t)shnum * shentsize > n - shoff) {
+    free(e);
+    return;
+  }
   for (unsigned i = 0; i < shnum; i++) {
     const uint8_t *sh = e + shoff + (size_t)i * shentsize;
     unsigned type = (unsigned)rd(sh + 4, 4), link = (unsigned)rd(sh + 0x28, 4);
@@ -63,7 +80,8 @@ static void elf_facts(const char *path, ElfFacts *ef) {
     if (type == 6 /* SHT_DYNAMIC */) {
       for (uint64_t k = 0; k + 16 <= size; k += 16) {
         uint64_t tag = rd(e + off + k, 8), val = rd(e + off + k + 8, 8);
-        if (tag == 1 /* DT_NEEDED */ && val < strsize && !strncmp(str + val, "libcudart.so", 12)) ef->needs_cudart = 1;
+        if (tag == 1 /* DT_NEEDED */ && val < strsize && !strncmp(str + val, "libcudart.so", 12))
+          ef->needs_cudart = 1;
       }
     } else if ((type == 2 || type == 11) && entsize >= 24) { /* SHT_SYMTAB, SHT_DYNSYM */
       for (uint64_t k = 0; k + 24 <= size; k += entsize) {
@@ -78,7 +96,10 @@ static void elf_facts(const char *path, ElfFacts *ef) {
 
 /* PROGRAM as execvp would find it (for the ELF check; execvp does the real search). */
 static int find_program(const char *prog, char *out, size_t len) {
-  if (strchr(prog, '/')) { snprintf(out, len, "%s", prog); return access(out, X_OK); }
+  if (strchr(prog, '/')) {
+    snprintf(out, len, "%s", prog);
+    return access(out, X_OK);
+  }
   const char *path = getenv("PATH");
   for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
     const char *e = strchr(p, ':');
@@ -120,7 +141,11 @@ static char *slurp(const char *path) {
     if (len + 4096 + 1 > cap) {
       cap = cap ? 2 * cap : 65536;
       char *nb = realloc(buf, cap);
-      if (!nb) { free(buf); fclose(f); return NULL; }
+      if (!nb) {
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
       buf = nb;
     }
     size_t got = fread(buf + len, 1, 4096, f);
@@ -146,9 +171,12 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
   }
   fputc('"', f);
 }
@@ -163,20 +191,33 @@ int cli_exec(int argc, char **argv) {
     if (k) continue;
     static const char *const valued[] = {"--json", NULL};
     if (cli_missing_value("warpsim exec", argc, argv, i, valued)) return 2;
-    if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+    if (!strcmp(argv[i], "--json") && i + 1 < argc)
+      json = argv[++i];
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "warpsim exec: unknown option '%s' (valid: --config, --sched, --set, --functional, --max-insts, --max-cycles, --threads, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST; then -- PROGRAM ARGS)\n", argv[i]);
+      fprintf(stderr,
+              "warpsim exec: unknown option '%s' (valid: --config, --sched, --set, --functional, "
+              "--max-insts, --max-cycles, --threads, --json FILE, --timeline FILE, --timeline-cycles A:B, "
+              "--timeline-sms LIST; then -- PROGRAM ARGS)\n",
+              argv[i]);
       return 2;
-    } else break; /* the program, without a "--" before it */
+    } else
+      break; /* the program, without a "--" before it */
   }
   if (i < argc && !strcmp(argv[i], "--")) i++;
-  if (i >= argc) { fprintf(stderr, "warpsim exec: which program? (warpsim exec [options] -- PROGRAM ARGS)\n"); return 2; }
+  if (i >= argc) {
+    fprintf(stderr, "warpsim exec: which program? (warpsim exec [options] -- PROGRAM ARGS)\n");
+    return 2;
+  }
   char **pargv = argv + i;
   Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
   char err[1024];
   Gpu *g = gpu_create(cfg, err, sizeof err); /* the configuration is checked before the program runs */
-  if (!g) { fprintf(stderr, "warpsim: %s\n", err); cfg_free(cfg); return 2; }
+  if (!g) {
+    fprintf(stderr, "warpsim: %s\n", err);
+    cfg_free(cfg);
+    return 2;
+  }
   gpu_free(g);
   if (ro.functional && strcmp(cfg_str(cfg, "timeline.file"), "none")) {
     fprintf(stderr, "warpsim exec: a timeline needs the timing model (drop --functional or --timeline)\n");
@@ -192,32 +233,47 @@ int cli_exec(int argc, char **argv) {
   ElfFacts ef;
   elf_facts(prog, &ef);
   if (ef.elf && ef.static_cudart && !ef.needs_cudart) {
-    fprintf(stderr, "warpsim exec: %s links the CUDA runtime statically (nvcc's default), so warpsim's libcudart.so cannot "
-                    "replace it: rebuild it with nvcc -cudart shared\n", pargv[0]);
+    fprintf(stderr,
+            "warpsim exec: %s links the CUDA runtime statically (nvcc's default), so warpsim's libcudart.so "
+            "cannot "
+            "replace it: rebuild it with nvcc -cudart shared\n",
+            pargv[0]);
     cfg_free(cfg);
     return 2;
   }
   if (ef.elf && !ef.needs_cudart)
-    fprintf(stderr, "warpsim exec: warning: %s does not load libcudart.so itself (a library of it may)\n", pargv[0]);
+    fprintf(stderr, "warpsim exec: warning: %s does not load libcudart.so itself (a library of it may)\n",
+            pargv[0]);
   char libdir[PATH_MAX], preset[PATH_MAX];
   if (find_libdir(libdir, sizeof libdir)) {
-    fprintf(stderr, "warpsim exec: warpsim's libcudart.so.13 is not built (make) or not installed next to this warpsim\n");
+    fprintf(stderr, "warpsim exec: warpsim's libcudart.so.13 is not built (make) or not installed next to "
+                    "this warpsim\n");
     cfg_free(cfg);
     return 2;
   }
   cli_find_config(ro.config ? ro.config : "gtx480", preset, sizeof preset);
   char abs_preset[PATH_MAX];
   if (!realpath(preset, abs_preset)) snprintf(abs_preset, sizeof abs_preset, "%s", preset);
-  if (json && strcmp(cfg_str(cfg, "timeline.file"), "none") && out_same(json, cfg_str(cfg, "timeline.file"))) {
-    fprintf(stderr, "warpsim exec: --json %s and the timeline %s are the same file (one would be lost)\n", json,
-            cfg_str(cfg, "timeline.file"));
+  if (json && strcmp(cfg_str(cfg, "timeline.file"), "none") &&
+      out_same(json, cfg_str(cfg, "timeline.file"))) {
+    fprintf(stderr, "warpsim exec: --json %s and the timeline %s are the same file (one would be lost)\n",
+            json, cfg_str(cfg, "timeline.file"));
     cfg_free(cfg);
     return 2;
   }
   OutFile of = {0};
-  if (json && out_open(&of, json, err, sizeof err)) { fprintf(stderr, "warpsim exec: %s\n", err); cfg_free(cfg); return 1; }
-  CliTimeline tl; /* opened here (an unwritable path fails now), written by the library through its descriptor */
-  if (cli_timeline_open(&tl, cfg, "warpsim exec")) { out_abort(&of); cfg_free(cfg); return 1; }
+  if (json && out_open(&of, json, err, sizeof err)) {
+    fprintf(stderr, "warpsim exec: %s\n", err);
+    cfg_free(cfg);
+    return 1;
+  }
+  CliTimeline
+      tl; /* opened here (an unwritable path fails now), written by the library through its descriptor */
+  if (cli_timeline_open(&tl, cfg, "warpsim exec")) {
+    out_abort(&of);
+    cfg_free(cfg);
+    return 1;
+  }
   char dir[] = "/tmp/warpsim-exec.XXXXXX";
   if (!mkdtemp(dir)) {
     fprintf(stderr, "warpsim exec: cannot make a temporary folder: %s\n", strerror(errno));
@@ -242,7 +298,11 @@ int cli_exec(int argc, char **argv) {
   for (int k = 0; k < nl && sets; k++) {
     size_t l = strlen(list[k]);
     char *ns = realloc(sets, slen + l + 2);
-    if (!ns) { free(sets); sets = NULL; break; }
+    if (!ns) {
+      free(sets);
+      sets = NULL;
+      break;
+    }
     sets = ns;
     memcpy(sets + slen, list[k], l);
     slen += l;
@@ -250,8 +310,10 @@ int cli_exec(int argc, char **argv) {
     sets[slen] = 0;
   }
   char label[600];
-  size_t ll = (size_t)snprintf(label, sizeof label, "%s%s", ro.config ? ro.config : "gtx480", nl ? " with" : "");
-  for (int k = 0; k < nl && ll < sizeof label; k++) ll += (size_t)snprintf(label + ll, sizeof label - ll, " %s", list[k]);
+  size_t ll =
+      (size_t)snprintf(label, sizeof label, "%s%s", ro.config ? ro.config : "gtx480", nl ? " with" : "");
+  for (int k = 0; k < nl && ll < sizeof label; k++)
+    ll += (size_t)snprintf(label + ll, sizeof label - ll, " %s", list[k]);
   const char *old_ld = getenv("LD_LIBRARY_PATH");
   char *ld = malloc(strlen(libdir) + (old_ld ? strlen(old_ld) : 0) + 2);
   if (!sets || !ld) {
@@ -280,8 +342,10 @@ int cli_exec(int argc, char **argv) {
     setenv("WARPSIM_CUDART_SETS", sets, 1);
     setenv("WARPSIM_CUDART_LABEL", label, 1);
     setenv("WARPSIM_CUDART_REPORT", dir, 1);
-    if (ro.functional) setenv("WARPSIM_CUDART_FUNCTIONAL", "1", 1);
-    else unsetenv("WARPSIM_CUDART_FUNCTIONAL");
+    if (ro.functional)
+      setenv("WARPSIM_CUDART_FUNCTIONAL", "1", 1);
+    else
+      unsetenv("WARPSIM_CUDART_FUNCTIONAL");
     unsetenv("WARPSIM_CUDART_TIMELINE_FD");
     if (tl.f) {
       char fd[16];
@@ -304,7 +368,8 @@ int cli_exec(int argc, char **argv) {
     return 1;
   }
   int ws = 0;
-  while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {}
+  while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+  }
   int status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
 
   char p[PATH_MAX + 16];
@@ -316,12 +381,15 @@ int cli_exec(int argc, char **argv) {
   printf("program              %s", pargv[0]);
   for (int k = 1; pargv[k]; k++) printf(" %s", pargv[k]);
   printf("\n");
-  if (WIFSIGNALED(ws)) printf("exit                 killed by signal %d (%s)\n", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
-  else printf("exit                 %d\n", status);
+  if (WIFSIGNALED(ws))
+    printf("exit                 killed by signal %d (%s)\n", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+  else
+    printf("exit                 %d\n", status);
   int rc = status;
   if (!text || !js) {
-    fprintf(stderr, "warpsim exec: %s left no statistics: it made no CUDA call through warpsim's libcudart.so%s\n", pargv[0],
-            WIFSIGNALED(ws) ? ", or it was killed before it could write them" : "");
+    fprintf(stderr,
+            "warpsim exec: %s left no statistics: it made no CUDA call through warpsim's libcudart.so%s\n",
+            pargv[0], WIFSIGNALED(ws) ? ", or it was killed before it could write them" : "");
     if (!rc) rc = 1;
   } else {
     fputs(text, stdout);
@@ -330,11 +398,16 @@ int cli_exec(int argc, char **argv) {
     const char *fl = strstr(js, "\"failed_launches\": ");
     unsigned nf = fl ? (unsigned)strtoul(fl + 19, NULL, 10) : 0;
     if (nu && !rc) {
-      fprintf(stderr, "warpsim exec: %s called %u CUDA function(s) that warpsim does not support (named above): failed\n", pargv[0], nu);
+      fprintf(
+          stderr,
+          "warpsim exec: %s called %u CUDA function(s) that warpsim does not support (named above): failed\n",
+          pargv[0], nu);
       rc = 1;
     }
     if (nf && !rc) {
-      fprintf(stderr, "warpsim exec: %s exited 0, but %u of its kernel launches failed (messages above): failed\n", pargv[0], nf);
+      fprintf(stderr,
+              "warpsim exec: %s exited 0, but %u of its kernel launches failed (messages above): failed\n",
+              pargv[0], nf);
       rc = 1;
     }
   }
@@ -344,7 +417,8 @@ int cli_exec(int argc, char **argv) {
     if (tw && tw[20] == '1') {
       if (cli_timeline_close(&tl, NULL, "warpsim exec") && !rc) rc = 1;
     } else {
-      fprintf(stderr, "warpsim exec: no timeline written: %s\n", js ? "the program launched no kernel, or writing it failed" : "no statistics");
+      fprintf(stderr, "warpsim exec: no timeline written: %s\n",
+              js ? "the program launched no kernel, or writing it failed" : "no statistics");
       cli_timeline_abort(&tl);
     }
   }
@@ -360,7 +434,10 @@ int cli_exec(int argc, char **argv) {
       fprintf(of.f, "],\n  \"exit_status\": %d,\n", status);
       const char *body = strchr(js, '{');
       fputs(body ? body + 1 : "}\n", of.f);
-      if (out_commit(&of, err, sizeof err)) { fprintf(stderr, "warpsim exec: %s\n", err); if (!rc) rc = 1; }
+      if (out_commit(&of, err, sizeof err)) {
+        fprintf(stderr, "warpsim exec: %s\n", err);
+        if (!rc) rc = 1;
+      }
     }
     out_abort(&of);
   }

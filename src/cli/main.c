@@ -30,30 +30,42 @@ static const char *usage =
     "      --sched NAME             warp scheduler (same as --set sched.policy=NAME)\n"
     "      --set KEY=VALUE          override one configuration key (repeatable)\n"
     "      --functional             functional execution only (no timing model)\n"
-    "      --max-insts N            stop a launch after N warp instructions (limit.max_warp_insts; 0: never)\n"
+    "      --max-insts N            stop a launch after N warp instructions (limit.max_warp_insts; 0: "
+    "never)\n"
     "      --max-cycles N           stop a launch after N cycles (limit.max_cycles; 0: never)\n"
-    "      --threads N              simulate the SMs on N threads, same results (sim.threads; 0: every core)\n"
+    "      --threads N              simulate the SMs on N threads, same results (sim.threads; 0: every "
+    "core)\n"
     "      --json FILE              write statistics + resolved config as JSON (whole file or nothing)\n"
-    "      --timeline FILE          per-warp timeline, Chrome trace-event JSON (.gz: compressed) for Perfetto or\n"
+    "      --timeline FILE          per-warp timeline, Chrome trace-event JSON (.gz: compressed) for "
+    "Perfetto or\n"
     "                               tools/timeline_viewer.html (timeline.file; doc/timeline.md)\n"
     "      --timeline-cycles A:B    only cycles A to B (timeline.cycles)\n"
     "      --timeline-sms LIST      only these SMs: 0,3,5-7 (timeline.sms)\n"
-    "      --accelsim-trace DIR     write the executed warp instructions as an Accel-Sim trace (DIR/kernelslist.g,\n"
+    "      --accelsim-trace DIR     write the executed warp instructions as an Accel-Sim trace "
+    "(DIR/kernelslist.g,\n"
     "                               DIR/kernel-N.traceg; doc/accelsim.md), either mode\n"
     "      -v                       verbose\n"
     "  suite [--size S] [--only a,b,...] [--markdown] [run options]  run every benchmark, print a table\n"
-    "  config [--config C] [--set K=V ...] [--check]    print the resolved configuration (--check: also build\n"
+    "  config [--config C] [--set K=V ...] [--check]    print the resolved configuration (--check: also "
+    "build\n"
     "                                                   the GPU from it: policy names; print nothing)\n"
     "  launch <file.launch> | --ptx F --kernel K ...   run any PTX kernel (see README)\n"
-    "  exec [run options] [--json F] -- PROGRAM ARGS   run a CUDA program built with nvcc -cudart shared on the\n"
-    "                                                  simulator: per-launch and total statistics (doc/cuda-runtime.md)\n"
+    "  exec [run options] [--json F] -- PROGRAM ARGS   run a CUDA program built with nvcc -cudart shared on "
+    "the\n"
+    "                                                  simulator: per-launch and total statistics "
+    "(doc/cuda-runtime.md)\n"
     "  sweep <file.sweep> [-j N] [--emit slurm|parallel] [--report]  run a sweep of runs (see README)\n"
     "  report <results-dir> [--metrics M] [--baseline L]  CSV, normalised tables and figures of a sweep\n"
-    "  reproduce <paper> [--size S] [-j N] [-o DIR] | --list   a paper's figures and claims (doc/reproducing.md)\n"
-    "  belady <trace> [--config C] [--set K=V ...]     L1D misses per SM of an l1d-trace file under OPT, LRU, FIFO\n"
-    "  classify <bench|launch file> [--size S] [--profile-size S] [--high H] [--low L] [--no-groups] [--out F]\n"
-    "                                                  per-load L1D classes ca/cg/cm by profiling (bypass observer)\n"
-    "  stats --schema [--config C] [--set K=V ...]     every statistic of a run: name, unit, aggregation, description\n"
+    "  reproduce <paper> [--size S] [-j N] [-o DIR] | --list   a paper's figures and claims "
+    "(doc/reproducing.md)\n"
+    "  belady <trace> [--config C] [--set K=V ...]     L1D misses per SM of an l1d-trace file under OPT, "
+    "LRU, FIFO\n"
+    "  classify <bench|launch file> [--size S] [--profile-size S] [--high H] [--low L] [--no-groups] [--out "
+    "F]\n"
+    "                                                  per-load L1D classes ca/cg/cm by profiling (bypass "
+    "observer)\n"
+    "  stats --schema [--config C] [--set K=V ...]     every statistic of a run: name, unit, aggregation, "
+    "description\n"
     "  help                         this text\n";
 
 /* CPU time of this process: speed figures that a loaded machine does not distort. */
@@ -67,37 +79,48 @@ static int cmd_list(void) {
   printf("%-18s %-6s %-26s %s\n", "benchmark", "suite", "papers", "description");
   for (int i = 0; bench_registry[i]; i++) {
     const BenchDesc *b = bench_registry[i];
-    printf("%-18s %-6s %-26s %s\n", b->name, b->suite ? b->suite : "", b->papers ? b->papers : "", b->summary ? b->summary : "");
+    printf("%-18s %-6s %-26s %s\n", b->name, b->suite ? b->suite : "", b->papers ? b->papers : "",
+           b->summary ? b->summary : "");
     for (int s = 0; s < BENCH_NSIZES; s++)
       if (b->sizes[s]) printf("%-18s   %-6s %s\n", "", bench_size_name((BenchSize)s), b->sizes[s]);
   }
   return 0;
 }
 
-
 /* A configuration is only known to be usable once a GPU is built from it
  * (policy names, cross-key checks): try once, report and fail early. */
 static int check_gpu_config(const Config *cfg) {
   char err[1024];
   Gpu *g = gpu_create(cfg, err, sizeof err);
-  if (!g) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
+  if (!g) {
+    fprintf(stderr, "warpsim: %s\n", err);
+    return -1;
+  }
   gpu_free(g);
   return 0;
 }
 
 /* Runs one benchmark; with a config, on the timing model (gpu left for stats, caller frees).
  * opts: the context's options (the functional engine's limits). */
-static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, const Config *cfg, Gpu **gpu_out,
-                   RunResult *res, const WsContextOptions *opts, FILE *timeline, AtWriter *at) {
+static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbose, const Config *cfg,
+                   Gpu **gpu_out, RunResult *res, const WsContextOptions *opts, FILE *timeline,
+                   AtWriter *at) {
   WsContext *ctx;
   memset(res, 0, sizeof *res);
   res->status = BENCH_ERROR;
-  if (ws_ctx_create(&ctx, opts) != WS_SUCCESS) { fprintf(stderr, "warpsim: cannot create a context\n"); return BENCH_ERROR; }
+  if (ws_ctx_create(&ctx, opts) != WS_SUCCESS) {
+    fprintf(stderr, "warpsim: cannot create a context\n");
+    return BENCH_ERROR;
+  }
   Gpu *g = NULL;
   if (cfg) {
     char err[1024];
     g = gpu_create(cfg, err, sizeof err);
-    if (!g) { fprintf(stderr, "warpsim: %s\n", err); ws_ctx_destroy(ctx); return BENCH_ERROR; }
+    if (!g) {
+      fprintf(stderr, "warpsim: %s\n", err);
+      ws_ctx_destroy(ctx);
+      return BENCH_ERROR;
+    }
     if (timeline && gpu_timeline_start(g, timeline, err, sizeof err)) {
       fprintf(stderr, "warpsim: timeline: %s\n", err);
       gpu_free(g);
@@ -121,23 +144,33 @@ static int run_one(const BenchDesc *b, BenchSize size, uint64_t seed, int verbos
   res->nk = ws_ctx_kernel_count(ctx) < 16 ? ws_ctx_kernel_count(ctx) : 16;
   for (int i = 0; i < res->nk; i++) res->k[i] = *ws_ctx_kernel(ctx, i);
   ws_ctx_destroy(ctx);
-  if (gpu_out) *gpu_out = g;
-  else gpu_free(g);
+  if (gpu_out)
+    *gpu_out = g;
+  else
+    gpu_free(g);
   return res->status;
 }
 
-static const char *status_name(int s) { return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR"; }
+static const char *status_name(int s) {
+  return s == BENCH_PASS ? "PASS" : s == BENCH_MISMATCH ? "MISMATCH" : "ERROR";
+}
 
 /* Writes the statistics to an output opened before the run (core/outfile.h: whole file or nothing). */
 static int write_json(OutFile *of, const BenchDesc *b, BenchSize size, uint64_t seed, const RunResult *res,
                       const Gpu *g, const Config *cfg) {
   StatsOut *o = stats_open(of->f, STATS_JSON, "");
-  if (!o) { fprintf(stderr, "warpsim: out of memory\n"); return -1; }
+  if (!o) {
+    fprintf(stderr, "warpsim: out of memory\n");
+    return -1;
+  }
   cli_run_stats_emit(o, b->name, bench_size_name(size), seed, status_name(res->status), res, g, cfg);
   stats_close(o);
   fputc('\n', of->f);
   char err[PATH_MAX + 128];
-  if (out_commit(of, err, sizeof err)) { fprintf(stderr, "warpsim: %s\n", err); return -1; }
+  if (out_commit(of, err, sizeof err)) {
+    fprintf(stderr, "warpsim: %s\n", err);
+    return -1;
+  }
   return 0;
 }
 
@@ -163,18 +196,42 @@ static int cmd_run(int argc, char **argv) {
     if (k) continue;
     static const char *const valued[] = {"--size", "--seed", "--json", "--accelsim-trace", NULL};
     if (cli_missing_value("warpsim run", argc, argv, i, valued)) return 2;
-    if (!strcmp(a, "--accelsim-trace")) { ro.accelsim_dir = argv[++i]; continue; }
+    if (!strcmp(a, "--accelsim-trace")) {
+      ro.accelsim_dir = argv[++i];
+      continue;
+    }
     if (!strcmp(a, "--size") && i + 1 < argc) {
-      if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
+      if (bench_parse_size(argv[++i], &size)) {
+        fprintf(stderr, "warpsim run: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]);
+        return 2;
+      }
     } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-      if (parse_u64(argv[++i], &seed)) { fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]); return 2; }
-    } else if (!strcmp(a, "--json") && i + 1 < argc) json = argv[++i];
-    else if (!strcmp(a, "-v")) verbose = 1;
-    else if (a[0] == '-') { fprintf(stderr, "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, --functional, --max-insts, --max-cycles, --threads, --json FILE, --timeline FILE, --timeline-cycles A:B, --timeline-sms LIST, --accelsim-trace DIR, -v)\n", a); return 2; }
-    else if (!name) name = a;
-    else { fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a); return 2; }
+      if (parse_u64(argv[++i], &seed)) {
+        fprintf(stderr, "warpsim run: bad seed '%s' (0 to 18446744073709551615)\n", argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(a, "--json") && i + 1 < argc)
+      json = argv[++i];
+    else if (!strcmp(a, "-v"))
+      verbose = 1;
+    else if (a[0] == '-') {
+      fprintf(stderr,
+              "warpsim run: unknown option '%s' (valid: --size, --seed, --config, --sched, --set, "
+              "--functional, --max-insts, --max-cycles, --threads, --json FILE, --timeline FILE, "
+              "--timeline-cycles A:B, --timeline-sms LIST, --accelsim-trace DIR, -v)\n",
+              a);
+      return 2;
+    } else if (!name)
+      name = a;
+    else {
+      fprintf(stderr, "warpsim run: unexpected argument '%s'\n", a);
+      return 2;
+    }
   }
-  if (!name) { fprintf(stderr, "warpsim run: which benchmark? (see `warpsim list`)\n"); return 2; }
+  if (!name) {
+    fprintf(stderr, "warpsim run: which benchmark? (see `warpsim list`)\n");
+    return 2;
+  }
   const BenchDesc *b = bench_find(name);
   if (!b) {
     fprintf(stderr, "warpsim run: unknown benchmark '%s'; valid:", name);
@@ -185,27 +242,42 @@ static int cmd_run(int argc, char **argv) {
   /* the configuration is checked in functional mode too: a typo is an error, never ignored */
   Config *cfg = cli_make_config(&ro);
   if (!cfg) return 2;
-  if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  if (check_gpu_config(cfg)) {
+    cfg_free(cfg);
+    return 2;
+  }
   WsContextOptions copts = cli_ctx_options(cfg);
   if (ro.functional && strcmp(cfg_str(cfg, "timeline.file"), "none")) {
     fprintf(stderr, "warpsim run: a timeline needs the timing model (drop --functional or --timeline)\n");
     cfg_free(cfg);
     return 2;
   }
-  if (json && cfg && strcmp(cfg_str(cfg, "timeline.file"), "none") && out_same(json, cfg_str(cfg, "timeline.file"))) {
-    fprintf(stderr, "warpsim run: --json %s and the timeline %s are the same file (one would be lost)\n", json,
-            cfg_str(cfg, "timeline.file"));
+  if (json && cfg && strcmp(cfg_str(cfg, "timeline.file"), "none") &&
+      out_same(json, cfg_str(cfg, "timeline.file"))) {
+    fprintf(stderr, "warpsim run: --json %s and the timeline %s are the same file (one would be lost)\n",
+            json, cfg_str(cfg, "timeline.file"));
     cfg_free(cfg);
     return 2;
   }
-  if (ro.functional) { cfg_free(cfg); cfg = NULL; }
+  if (ro.functional) {
+    cfg_free(cfg);
+    cfg = NULL;
+  }
   OutFile of = {0};
   if (json) { /* an unwritable --json fails now, not after the run */
     char err[PATH_MAX + 128];
-    if (out_open(&of, json, err, sizeof err)) { fprintf(stderr, "warpsim run: %s\n", err); cfg_free(cfg); return 1; }
+    if (out_open(&of, json, err, sizeof err)) {
+      fprintf(stderr, "warpsim run: %s\n", err);
+      cfg_free(cfg);
+      return 1;
+    }
   }
   CliTimeline tl;
-  if (cli_timeline_open(&tl, cfg, "warpsim run")) { out_abort(&of); cfg_free(cfg); return 1; }
+  if (cli_timeline_open(&tl, cfg, "warpsim run")) {
+    out_abort(&of);
+    cfg_free(cfg);
+    return 1;
+  }
   RunResult res;
   Gpu *g = NULL;
   AtWriter *at = NULL;
@@ -221,7 +293,8 @@ static int cmd_run(int argc, char **argv) {
   }
   run_one(b, size, seed, verbose, cfg, &g, &res, &copts, tl.f, at);
   if (cfg) { /* how the configuration was made (the resolved one: --json) */
-    printf("%-44s %s%s", "config", ro.config ? ro.config : "gtx480", ro.sched_set[0] || ro.nsets ? " with" : "");
+    printf("%-44s %s%s", "config", ro.config ? ro.config : "gtx480",
+           ro.sched_set[0] || ro.nsets ? " with" : "");
     if (ro.sched_set[0]) printf(" %s", ro.sched_set);
     for (int i = 0; i < ro.nsets; i++) printf(" %s", ro.sets[i]);
     printf("\n");
@@ -235,13 +308,19 @@ static int cmd_run(int argc, char **argv) {
   if (json && write_json(&of, b, size, seed, &res, g, cfg)) rc = 1;
   if (at) {
     char err[4200];
-    if (at_finish(at, err, sizeof err)) { fprintf(stderr, "warpsim run: %s\n", err); rc = 1; }
-    else printf("%-44s %s (%u kernels)\n", "accelsim_trace", ro.accelsim_dir, at_kernels(at));
+    if (at_finish(at, err, sizeof err)) {
+      fprintf(stderr, "warpsim run: %s\n", err);
+      rc = 1;
+    } else
+      printf("%-44s %s (%u kernels)\n", "accelsim_trace", ro.accelsim_dir, at_kernels(at));
     at_free(at);
   }
   out_abort(&of);
   char cerr[PATH_MAX + 160];
-  if (gpu_close(g, cerr, sizeof cerr)) { fprintf(stderr, "warpsim run: %s\n", cerr); rc = 1; } /* the policies' files */
+  if (gpu_close(g, cerr, sizeof cerr)) {
+    fprintf(stderr, "warpsim run: %s\n", cerr);
+    rc = 1;
+  } /* the policies' files */
   cfg_free(cfg);
   return rc;
 }
@@ -266,13 +345,26 @@ static int cmd_suite(int argc, char **argv) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
-    if (!strcmp(argv[i], "--markdown")) { markdown = 1; continue; }
+    if (!strcmp(argv[i], "--markdown")) {
+      markdown = 1;
+      continue;
+    }
     static const char *const valued[] = {"--size", "--only", NULL};
     if (cli_missing_value("warpsim suite", argc, argv, i, valued)) return 2;
     if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-      if (bench_parse_size(argv[++i], &size)) { fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]); return 2; }
-    } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else { fprintf(stderr, "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, --functional, --max-insts, --max-cycles, --threads)\n", argv[i]); return 2; }
+      if (bench_parse_size(argv[++i], &size)) {
+        fprintf(stderr, "warpsim suite: unknown size '%s' (valid: tiny, small, paper)\n", argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else {
+      fprintf(stderr,
+              "warpsim suite: unknown option '%s' (valid: --size, --only, --config, --sched, --set, "
+              "--functional, --max-insts, --max-cycles, --threads)\n",
+              argv[i]);
+      return 2;
+    }
   }
   if (only) /* a name that matches no benchmark is a typo, not an empty selection */
     for (const char *p = only; *p;) {
@@ -292,7 +384,10 @@ static int cmd_suite(int argc, char **argv) {
     }
   Config *cfg = cli_make_config(&ro); /* also gives the occupancy limits in functional mode */
   if (!cfg) return 2;
-  if (check_gpu_config(cfg)) { cfg_free(cfg); return 2; }
+  if (check_gpu_config(cfg)) {
+    cfg_free(cfg);
+    return 2;
+  }
   if (strcmp(cfg_str(cfg, "timeline.file"), "none")) { /* one file per run: `run` writes it */
     fprintf(stderr, "warpsim suite: timeline.file is for one run (warpsim run BENCH --timeline FILE)\n");
     cfg_free(cfg);
@@ -301,10 +396,12 @@ static int cmd_suite(int argc, char **argv) {
   const Config *tcfg = ro.functional ? NULL : cfg;
   int failed = 0, ran = 0;
   if (markdown) {
-    printf("| benchmark | check | warp insts | thread insts | CTAs | barriers/warp | kernels: threads/CTA, regs, shared B, launches, CTAs/SM (limiter) |\n");
+    printf("| benchmark | check | warp insts | thread insts | CTAs | barriers/warp | kernels: threads/CTA, "
+           "regs, shared B, launches, CTAs/SM (limiter) |\n");
     printf("|---|---|---:|---:|---:|---:|---|\n");
   } else
-  printf("%-18s %-8s %14s %16s %8s %12s %10s %12s\n", "benchmark", "check", "warp_insts", "thread_insts", "ctas", "cycles", "seconds", "Mwinst/s");
+    printf("%-18s %-8s %14s %16s %8s %12s %10s %12s\n", "benchmark", "check", "warp_insts", "thread_insts",
+           "ctas", "cycles", "seconds", "Mwinst/s");
   for (int i = 0; bench_registry[i]; i++) {
     const BenchDesc *b = bench_registry[i];
     if (only && !in_list(only, b->name)) continue;
@@ -314,21 +411,25 @@ static int cmd_suite(int argc, char **argv) {
     ran++;
     if (res.status != BENCH_PASS) failed++;
     if (markdown) {
-      printf("| %s | %s | %llu | %llu | %llu | %.2f | ", b->name, status_name(res.status), (unsigned long long)res.st.warp_insts,
-             (unsigned long long)res.st.thread_insts, (unsigned long long)res.st.ctas,
+      printf("| %s | %s | %llu | %llu | %llu | %.2f | ", b->name, status_name(res.status),
+             (unsigned long long)res.st.warp_insts, (unsigned long long)res.st.thread_insts,
+             (unsigned long long)res.st.ctas,
              res.st.warps ? (double)res.st.barriers / (double)res.st.warps : 0.0);
       for (int i = 0; i < res.nk; i++) {
         const char *lim;
-        uint32_t occ = sm_occupancy(cfg, res.k[i].regs_per_thread, res.k[i].threads_per_cta, res.k[i].shared_per_cta, &lim);
-        printf("%s`%s`: %u, %u, %u, %llu, %u (%s)", i ? "; " : "", res.k[i].name, res.k[i].threads_per_cta, res.k[i].regs_per_thread,
-               res.k[i].shared_per_cta, (unsigned long long)res.k[i].launches, occ, lim);
+        uint32_t occ = sm_occupancy(cfg, res.k[i].regs_per_thread, res.k[i].threads_per_cta,
+                                    res.k[i].shared_per_cta, &lim);
+        printf("%s`%s`: %u, %u, %u, %llu, %u (%s)", i ? "; " : "", res.k[i].name, res.k[i].threads_per_cta,
+               res.k[i].regs_per_thread, res.k[i].shared_per_cta, (unsigned long long)res.k[i].launches, occ,
+               lim);
       }
       printf(" |\n");
       fflush(stdout);
       continue;
     }
-    printf("%-18s %-8s %14llu %16llu %8llu %12llu %10.2f %12.2f\n", b->name, status_name(res.status), (unsigned long long)res.st.warp_insts,
-           (unsigned long long)res.st.thread_insts, (unsigned long long)res.st.ctas, (unsigned long long)res.cycles, res.seconds,
+    printf("%-18s %-8s %14llu %16llu %8llu %12llu %10.2f %12.2f\n", b->name, status_name(res.status),
+           (unsigned long long)res.st.warp_insts, (unsigned long long)res.st.thread_insts,
+           (unsigned long long)res.st.ctas, (unsigned long long)res.cycles, res.seconds,
            res.seconds > 0 ? (double)res.st.warp_insts / res.seconds / 1e6 : 0.0);
     fflush(stdout);
   }
@@ -344,9 +445,17 @@ static int cmd_config(int argc, char **argv) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
-    if (!strcmp(argv[i], "--json")) { json = 1; continue; }
-    if (!strcmp(argv[i], "--check")) { check = 1; continue; }
-    fprintf(stderr, "warpsim config: unknown option '%s' (valid: --config, --sched, --set, --json, --check)\n", argv[i]);
+    if (!strcmp(argv[i], "--json")) {
+      json = 1;
+      continue;
+    }
+    if (!strcmp(argv[i], "--check")) {
+      check = 1;
+      continue;
+    }
+    fprintf(stderr,
+            "warpsim config: unknown option '%s' (valid: --config, --sched, --set, --json, --check)\n",
+            argv[i]);
     return 2;
   }
   Config *cfg = cli_make_config(&ro);
@@ -356,8 +465,11 @@ static int cmd_config(int argc, char **argv) {
     cfg_free(cfg);
     return rc;
   }
-  if (json) { cfg_print_json(cfg, stdout); printf("\n"); }
-  else cfg_print_text(cfg, stdout);
+  if (json) {
+    cfg_print_json(cfg, stdout);
+    printf("\n");
+  } else
+    cfg_print_text(cfg, stdout);
   cfg_free(cfg);
   return 0;
 }
@@ -377,7 +489,11 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "exec")) return cli_exec(argc - 2, argv + 2);
   if (!strcmp(cmd, "classify")) return cli_classify(argc - 2, argv + 2);
   if (!strcmp(cmd, "stats")) return cli_stats(argc - 2, argv + 2);
-  if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce")) return cli_exp(cmd, argc - 2, argv + 2);
-  fprintf(stderr, "warpsim: unknown command '%s' (valid: list, run, suite, launch, exec, config, belady, classify, stats, sweep, report, reproduce, help)\n", cmd);
+  if (!strcmp(cmd, "sweep") || !strcmp(cmd, "report") || !strcmp(cmd, "reproduce"))
+    return cli_exp(cmd, argc - 2, argv + 2);
+  fprintf(stderr,
+          "warpsim: unknown command '%s' (valid: list, run, suite, launch, exec, config, belady, classify, "
+          "stats, sweep, report, reproduce, help)\n",
+          cmd);
   return 2;
 }

@@ -59,18 +59,33 @@ int cli_missing_value(const char *cmd, int argc, char **argv, int i, const char 
 
 /* Parses a shared option at argv[*i]; 1 = consumed, 0 = not ours, -1 = error. */
 int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
-  static const char *const valued[] = {"--config", "--sched", "--set", "--max-insts", "--max-cycles", "--threads", "--timeline",
-                                       "--timeline-cycles", "--timeline-sms", NULL};
+  static const char *const valued[] = {"--config",       "--sched",   "--set",      "--max-insts",
+                                       "--max-cycles",   "--threads", "--timeline", "--timeline-cycles",
+                                       "--timeline-sms", NULL};
   const char *a = argv[*i];
-  if (!strcmp(a, "--functional")) { o->functional = 1; return 1; }
-  if (o->nall == (int)(sizeof o->all / sizeof o->all[0])) { fprintf(stderr, "warpsim: too many options\n"); return -1; }
+  if (!strcmp(a, "--functional")) {
+    o->functional = 1;
+    return 1;
+  }
+  if (o->nall == (int)(sizeof o->all / sizeof o->all[0])) {
+    fprintf(stderr, "warpsim: too many options\n");
+    return -1;
+  }
   if (cli_missing_value("warpsim", argc, argv, *i, valued)) return -1;
   if (*i + 1 >= argc) return 0;
-  if (!strcmp(a, "--config")) { o->config = argv[++*i]; return 1; }
-  if (!strcmp(a, "--sched")) { snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]); o->all[o->nall++] = o->sched_set; return 1; }
+  if (!strcmp(a, "--config")) {
+    o->config = argv[++*i];
+    return 1;
+  }
+  if (!strcmp(a, "--sched")) {
+    snprintf(o->sched_set, sizeof o->sched_set, "sched.policy=%s", argv[++*i]);
+    o->all[o->nall++] = o->sched_set;
+    return 1;
+  }
   if (!strcmp(a, "--max-insts") || !strcmp(a, "--max-cycles")) {
     int c = a[6] == 'c';
-    snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts", argv[++*i]);
+    snprintf(o->limit_sets[c], sizeof o->limit_sets[c], "limit.%s=%.40s", c ? "max_cycles" : "max_warp_insts",
+             argv[++*i]);
     o->all[o->nall++] = o->limit_sets[c];
     return 1;
   }
@@ -83,7 +98,8 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
   static const char *const tl_keys[3] = {"file", "cycles", "sms"};
   for (int k = 0; k < 3; k++)
     if (!strcmp(a, tl_opts[k])) {
-      if (snprintf(o->tl_sets[k], sizeof o->tl_sets[k], "timeline.%s=%s", tl_keys[k], argv[++*i]) >= (int)sizeof o->tl_sets[k]) {
+      if (snprintf(o->tl_sets[k], sizeof o->tl_sets[k], "timeline.%s=%s", tl_keys[k], argv[++*i]) >=
+          (int)sizeof o->tl_sets[k]) {
         fprintf(stderr, "warpsim: %s: value too long\n", a);
         return -1;
       }
@@ -91,7 +107,10 @@ int cli_parse_run_opt(RunOpts *o, int argc, char **argv, int *i) {
       return 1;
     }
   if (!strcmp(a, "--set")) {
-    if (o->nsets == MAX_SETS - 1) { fprintf(stderr, "warpsim: too many --set options\n"); return -1; }
+    if (o->nsets == MAX_SETS - 1) {
+      fprintf(stderr, "warpsim: too many --set options\n");
+      return -1;
+    }
     o->sets[o->nsets++] = argv[++*i];
     o->all[o->nall++] = argv[*i];
     return 1;
@@ -104,15 +123,20 @@ Config *cli_make_config(RunOpts *o) {
   char path[2048];
   const char *name = o->config ? o->config : "gtx480";
   if (cli_find_config(name, path, sizeof path)) {
-    fprintf(stderr, "warpsim: no configuration '%s' (a file, or a preset in configs/: gtx480, ccws-gt200)\n", name);
+    fprintf(stderr, "warpsim: no configuration '%s' (a file, or a preset in configs/: gtx480, ccws-gt200)\n",
+            name);
     return NULL;
   }
   Config *cfg = cfg_create();
-  if (!cfg) { fprintf(stderr, "warpsim: out of memory\n"); return NULL; }
+  if (!cfg) {
+    fprintf(stderr, "warpsim: out of memory\n");
+    return NULL;
+  }
   const char *files[1] = {path};
   int n = 0;
   const char *sets[MAX_SETS + 8];
-  for (int i = 0; i < o->nall; i++) sets[n++] = o->all[i]; /* in command-line order: `--set sched.policy=lrr --sched gto` is gto */
+  for (int i = 0; i < o->nall; i++)
+    sets[n++] = o->all[i]; /* in command-line order: `--set sched.policy=lrr --sched gto` is gto */
   if (cfg_resolve(cfg, files, 1, sets, n)) {
     fprintf(stderr, "warpsim: %s\n", cfg_error(cfg));
     cfg_free(cfg);
@@ -131,12 +155,16 @@ void cli_print_regs(FILE *out, const WsKernelInfo *k, int nk) {
   for (int i = 0; i < nk; i++) {
     fprintf(out, "regs                 %s %u per thread (%s", k[i].name, k[i].regs_per_thread,
             k[i].regs_estimated ? "estimated by warpsim" : "ptxas");
-    if (k[i].regs_compiled != k[i].regs_per_thread) /* sm.regs_max_per_thread / regs_kernel / regs_alloc_unit */
+    if (k[i].regs_compiled !=
+        k[i].regs_per_thread) /* sm.regs_max_per_thread / regs_kernel / regs_alloc_unit */
       fprintf(out, " %u; allocated as set by sm.regs_*", k[i].regs_compiled);
     fprintf(out, ")\n");
     if (k[i].regs_estimated)
-      fprintf(stderr, "warpsim: warning: kernel %s: no ptxas register count in its PTX (a `//@warpsim regs` line); "
-              "occupancy uses warpsim's liveness estimate of %u registers per thread, which can be far from ptxas's "
-              "(tools/annotate_regs.sh adds the real count)\n", k[i].name, k[i].regs_per_thread);
+      fprintf(stderr,
+              "warpsim: warning: kernel %s: no ptxas register count in its PTX (a `//@warpsim regs` line); "
+              "occupancy uses warpsim's liveness estimate of %u registers per thread, which can be far from "
+              "ptxas's "
+              "(tools/annotate_regs.sh adds the real count)\n",
+              k[i].name, k[i].regs_per_thread);
   }
 }

@@ -26,8 +26,8 @@ void cli_run_stats_emit(StatsOut *o, const char *bench, const char *size, uint64
   }
   STAT_U64(o, "warp_insts", "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions executed, all launches",
            res->st.warp_insts);
-  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL, "thread instructions executed, all launches",
-           res->st.thread_insts);
+  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL,
+           "thread instructions executed, all launches", res->st.thread_insts);
   STAT_U64(o, "ctas", "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs run, all launches", res->st.ctas);
   STAT_U64(o, "warps", "warps", STAT_SUM, STAT_NEUTRAL, "warps run, all launches", res->st.warps);
   STAT_U64(o, "barrier_warp_arrivals", "arrivals", STAT_SUM, STAT_NEUTRAL, "warp arrivals at barriers",
@@ -43,13 +43,15 @@ void cli_run_stats_emit(StatsOut *o, const char *bench, const char *size, uint64
              k->regs_per_thread);
     STAT_STR(o, "source", "where the count came from: ptxas (its annotation) or estimate",
              k->regs_estimated ? "estimate" : "ptxas");
-    STAT_U64(o, "compiled", "registers", STAT_INFO, STAT_NEUTRAL, "registers per thread before allocation rounding",
-             k->regs_compiled);
+    STAT_U64(o, "compiled", "registers", STAT_INFO, STAT_NEUTRAL,
+             "registers per thread before allocation rounding", k->regs_compiled);
     stats_end(o);
   }
   stats_end(o);
-  STAT_F64(o, "sim_cpu_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host CPU time of the simulation", res->cpu_seconds);
-  STAT_F64(o, "sim_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation", res->seconds);
+  STAT_F64(o, "sim_cpu_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host CPU time of the simulation",
+           res->cpu_seconds);
+  STAT_F64(o, "sim_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation",
+           res->seconds);
   STAT_F64(o, "warp_insts_per_sec", "warp_insts/s", STAT_MEAN, STAT_HIGHER, 1,
            "simulation speed: warp instructions per host second",
            res->seconds > 0 ? (double)res->st.warp_insts / res->seconds : 0.0);
@@ -65,8 +67,12 @@ int cli_stats(int argc, char **argv) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
     if (k) continue;
-    if (!strcmp(argv[i], "--schema")) { schema = 1; continue; }
-    fprintf(stderr, "warpsim stats: unknown option '%s' (valid: --schema, --config, --sched, --set)\n", argv[i]);
+    if (!strcmp(argv[i], "--schema")) {
+      schema = 1;
+      continue;
+    }
+    fprintf(stderr, "warpsim stats: unknown option '%s' (valid: --schema, --config, --sched, --set)\n",
+            argv[i]);
     return 2;
   }
   if (!schema) {

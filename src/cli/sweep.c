@@ -1,6 +1,6 @@
-/* sweep.c - `warpsim sweep`, `warpsim report` and `warpsim reproduce`: hands the command line to the experiment
- * tool (tools/wsexp, Python 3 stdlib), telling it which warpsim binary to run. Depends on
- * nothing else in warpsim; the tool calls back only through `warpsim run` / `warpsim config`. */
+/* sweep.c - `warpsim sweep`, `warpsim report` and `warpsim reproduce`: hands the command line to the
+ * experiment tool (tools/wsexp, Python 3 stdlib), telling it which warpsim binary to run. Depends on nothing
+ * else in warpsim; the tool calls back only through `warpsim run` / `warpsim config`. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +57,8 @@ int cli_exp(const char *cmd, int argc, char **argv) {
    * not the working directory (PYTHONSAFEPATH), so a folder named wsexp there cannot stand in. */
   char path[2 * PATH_MAX + 64];
   const char *old = getenv("PYTHONPATH");
-  snprintf(path, sizeof path, "%.*s%s%s", (int)(strlen(tool) - strlen("/wsexp")), tool, old && *old ? ":" : "",
-           old && *old ? old : "");
+  snprintf(path, sizeof path, "%.*s%s%s", (int)(strlen(tool) - strlen("/wsexp")), tool,
+           old && *old ? ":" : "", old && *old ? old : "");
   setenv("PYTHONPATH", path, 1);
   setenv("PYTHONSAFEPATH", "1", 1);
   const char *py = getenv("WARPSIM_PYTHON");

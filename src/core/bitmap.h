@@ -29,17 +29,17 @@ static inline uint64_t bitmap_word_in(const uint64_t *m, uint32_t w, uint32_t lo
 }
 
 /* for (i in m, lo <= i < hi, ascending) body */
-#define BITMAP_FOREACH(i, m, lo, hi)                                                                   \
-  for (uint32_t i##_w = (lo) / 64, i##_hi = (hi); i##_w * 64 < i##_hi; i##_w++)                       \
-    for (uint64_t i##_b = bitmap_word_in((m), i##_w, (lo), i##_hi); i##_b; i##_b &= i##_b - 1)        \
+#define BITMAP_FOREACH(i, m, lo, hi)                                                                         \
+  for (uint32_t i##_w = (lo) / 64, i##_hi = (hi); i##_w * 64 < i##_hi; i##_w++)                              \
+    for (uint64_t i##_b = bitmap_word_in((m), i##_w, (lo), i##_hi); i##_b; i##_b &= i##_b - 1)               \
       for (uint32_t i = i##_w * 64 + (uint32_t)__builtin_ctzll(i##_b), i##_1 = 1; i##_1; i##_1 = 0)
 
 /* for (i in m, ascending) body, over the first `words` words whole: for a set
  * with no member beyond its last valid index (no range masks on the hot path).
  * m is evaluated once per word: pass a variable. */
-#define BITMAP_FOREACH_ALL(i, m, words)                                                                \
-  for (uint32_t i##_w = 0, i##_n = (words); i##_w < i##_n; i##_w++)                                   \
-    for (uint64_t i##_b = (m)[i##_w]; i##_b; i##_b &= i##_b - 1)                                      \
+#define BITMAP_FOREACH_ALL(i, m, words)                                                                      \
+  for (uint32_t i##_w = 0, i##_n = (words); i##_w < i##_n; i##_w++)                                          \
+    for (uint64_t i##_b = (m)[i##_w]; i##_b; i##_b &= i##_b - 1)                                             \
       for (uint32_t i = i##_w * 64 + (uint32_t)__builtin_ctzll(i##_b), i##_1 = 1; i##_1; i##_1 = 0)
 
 #endif

@@ -146,7 +146,8 @@ static int cfg_parse_value(CfgEntry *e, const char *text, char *why, size_t whyl
       snprintf(why, whylen, "expected an integer (optional K/M/G suffix)");
       return -1;
     }
-    if (p->min == p->max && p->min != 0 && v != p->min) { /* a fixed value: the key records it, nothing varies it */
+    if (p->min == p->max && p->min != 0 &&
+        v != p->min) { /* a fixed value: the key records it, nothing varies it */
       snprintf(why, whylen, "only %lld is supported", (long long)p->min);
       return -1;
     }
@@ -376,10 +377,11 @@ static char *cfg_read_file(const char *path) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return NULL;
   struct stat st;
-  int e = fstat(fd, &st) ? errno
-          : S_ISDIR(st.st_mode) ? EISDIR
-          : !S_ISREG(st.st_mode) ? EINVAL
-          : st.st_size > (off_t)CFG_MAX_FILE ? EFBIG : 0;
+  int e = fstat(fd, &st)                     ? errno
+          : S_ISDIR(st.st_mode)              ? EISDIR
+          : !S_ISREG(st.st_mode)             ? EINVAL
+          : st.st_size > (off_t)CFG_MAX_FILE ? EFBIG
+                                             : 0;
   if (e) {
     close(fd);
     errno = e;
@@ -387,7 +389,11 @@ static char *cfg_read_file(const char *path) {
   }
   size_t cap = (size_t)st.st_size + 1, n = 0;
   char *buf = malloc(cap);
-  if (!buf) { close(fd); errno = ENOMEM; return NULL; }
+  if (!buf) {
+    close(fd);
+    errno = ENOMEM;
+    return NULL;
+  }
   for (ssize_t r; n + 1 < cap && (r = read(fd, buf + n, cap - 1 - n)) != 0;) {
     if (r < 0) {
       if (errno == EINTR) continue;
@@ -411,8 +417,10 @@ static char *cfg_read_file(const char *path) {
 
 /* Why a file could not be read, for messages (EINVAL: not a regular file). */
 static const char *cfg_read_error(int e) {
-  return e == EINVAL ? "not a regular file" : e == EFBIG ? "larger than 16 MiB"
-         : e == EILSEQ ? "holds a NUL byte (not a text file)" : strerror(e);
+  return e == EINVAL   ? "not a regular file"
+         : e == EFBIG  ? "larger than 16 MiB"
+         : e == EILSEQ ? "holds a NUL byte (not a text file)"
+                       : strerror(e);
 }
 
 static int cfg_load_text(Config *cfg, const char *text, const char *name, int depth);
@@ -434,7 +442,8 @@ static int cfg_include(Config *cfg, const char *where, const char *from, const c
              target);
   char *text = cfg_read_file(path);
   if (!text) {
-    snprintf(cfg->err, sizeof cfg->err, "%s: include: cannot open '%s': %s", where, path, cfg_read_error(errno));
+    snprintf(cfg->err, sizeof cfg->err, "%s: include: cannot open '%s': %s", where, path,
+             cfg_read_error(errno));
     return -1;
   }
   int rc = cfg_load_text(cfg, text, path, depth + 1);

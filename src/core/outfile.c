@@ -69,7 +69,8 @@ static int out_resolve(const char *path, char *out, size_t len, int *fd) {
     } else {
       char *slash = strrchr(cur, '/');
       char next[PATH_MAX];
-      if (snprintf(next, sizeof next, "%.*s%s", slash ? (int)(slash - cur + 1) : 0, cur, tgt) >= (int)sizeof next)
+      if (snprintf(next, sizeof next, "%.*s%s", slash ? (int)(slash - cur + 1) : 0, cur, tgt) >=
+          (int)sizeof next)
         return errno = ENAMETOOLONG, -1;
       memcpy(cur, next, sizeof cur);
     }
@@ -95,15 +96,18 @@ int out_check(const char *path, char *err, size_t errlen) {
   struct stat st;
   if (stat(target, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return out_err(err, errlen, path, "write", EISDIR), -1;
-    if (!S_ISREG(st.st_mode)) return access(target, W_OK) ? (out_err(err, errlen, path, "write", errno), -1) : 0;
+    if (!S_ISREG(st.st_mode))
+      return access(target, W_OK) ? (out_err(err, errlen, path, "write", errno), -1) : 0;
   } else if (errno != ENOENT) {
     return out_err(err, errlen, path, "write", errno), -1;
   }
   /* a regular file or a new name: the temporary goes into its folder */
   char dir[PATH_MAX];
   const char *slash = strrchr(target, '/');
-  if (!slash) snprintf(dir, sizeof dir, ".");
-  else snprintf(dir, sizeof dir, "%.*s", slash == target ? 1 : (int)(slash - target), target);
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", slash == target ? 1 : (int)(slash - target), target);
   if (stat(dir, &st)) return out_err(err, errlen, path, "write", errno), -1;
   if (!S_ISDIR(st.st_mode)) return out_err(err, errlen, path, "write", ENOTDIR), -1;
   if (access(dir, W_OK | X_OK)) return out_err(err, errlen, path, "write", errno), -1;
@@ -115,7 +119,8 @@ int out_open(OutFile *o, const char *path, char *err, size_t errlen) {
   o->path = path;
   o->fd = -1;
   int own;
-  if (out_resolve(path, o->target, sizeof o->target, &own)) return out_err(err, errlen, path, "write", errno), -1;
+  if (out_resolve(path, o->target, sizeof o->target, &own))
+    return out_err(err, errlen, path, "write", errno), -1;
   if (own >= 0) { /* our stdout or another open descriptor: written as the shell opened it */
     int d = fcntl(own, F_DUPFD_CLOEXEC, 3);
     if (d < 0 || !(o->f = fdopen(d, "w"))) {
@@ -124,7 +129,8 @@ int out_open(OutFile *o, const char *path, char *err, size_t errlen) {
       return out_err(err, errlen, path, "write", e), -1;
     }
     o->fd = own;
-    setvbuf(o->f, NULL, _IOFBF, 1u << 20); /* kept until the commit, after what we print on the same descriptor */
+    setvbuf(o->f, NULL, _IOFBF,
+            1u << 20); /* kept until the commit, after what we print on the same descriptor */
     return 0;
   }
   struct stat st;
@@ -144,10 +150,18 @@ int out_open(OutFile *o, const char *path, char *err, size_t errlen) {
   if (snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.XXXXXX", dl, o->target, o->target + dl) >= (int)sizeof o->tmp)
     return out_err(err, errlen, path, "write", ENAMETOOLONG), -1;
   int fd = mkstemp(o->tmp);
-  if (fd < 0) { o->tmp[0] = 0; return out_err(err, errlen, path, "write", errno), -1; }
+  if (fd < 0) {
+    o->tmp[0] = 0;
+    return out_err(err, errlen, path, "write", errno), -1;
+  }
   mode_t mode;
-  if (exists) mode = st.st_mode & 07777;
-  else { mode_t um = umask(0); umask(um); mode = 0666 & ~um; }
+  if (exists)
+    mode = st.st_mode & 07777;
+  else {
+    mode_t um = umask(0);
+    umask(um);
+    mode = 0666 & ~um;
+  }
   if (fchmod(fd, mode) || !(o->f = fdopen(fd, "wb"))) {
     int e = errno;
     close(fd);
@@ -161,7 +175,7 @@ int out_open(OutFile *o, const char *path, char *err, size_t errlen) {
 int out_commit(OutFile *o, char *err, size_t errlen) {
   if (!o->f) return out_err(err, errlen, o->path, "write", EBADF), -1;
   if (o->fd >= 0) fflush(o->fd == 2 ? stderr : stdout); /* what we printed before comes first */
-  int bad = ferror(o->f); /* errno still holds the failed write's reason */
+  int bad = ferror(o->f);                               /* errno still holds the failed write's reason */
   int e = bad ? (errno ? errno : EIO) : 0;
   if (fflush(o->f) && !e) e = errno ? errno : EIO;
   if (o->tmp[0] && !e && fsync(fileno(o->f)) && errno != EINVAL) e = errno;
@@ -191,7 +205,8 @@ int out_same(const char *a, const char *b) {
   if (out_resolve(a, ta, sizeof ta, &fa) || out_resolve(b, tb, sizeof tb, &fb)) return !strcmp(a, b);
   if (fa >= 0 || fb >= 0) return 0; /* a descriptor (/dev/stdout): written in turn, nothing lost */
   struct stat x, y;
-  if (!stat(ta, &x) && !stat(tb, &y)) return x.st_dev == y.st_dev && x.st_ino == y.st_ino && S_ISREG(x.st_mode);
+  if (!stat(ta, &x) && !stat(tb, &y))
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino && S_ISREG(x.st_mode);
   char ra[PATH_MAX], rb[PATH_MAX]; /* new names: the same folder and name */
   const char *sa = strrchr(ta, '/'), *sb = strrchr(tb, '/');
   snprintf(ra, sizeof ra, "%.*s", sa ? (int)(sa - ta) : 1, sa ? ta : ".");

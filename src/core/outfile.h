@@ -16,10 +16,10 @@
 
 typedef struct OutFile {
   FILE *f;
-  const char *path;         /* as the user gave it (messages) */
-  char target[PATH_MAX];    /* symlinks resolved */
-  char tmp[PATH_MAX + 16];  /* temporary name, "" when writing directly */
-  int fd;                   /* a descriptor of ours the path names (/dev/stdout), else -1 */
+  const char *path;        /* as the user gave it (messages) */
+  char target[PATH_MAX];   /* symlinks resolved */
+  char tmp[PATH_MAX + 16]; /* temporary name, "" when writing directly */
+  int fd;                  /* a descriptor of ours the path names (/dev/stdout), else -1 */
 } OutFile;
 
 /* 0, or -1 with "cannot write 'PATH': reason" in err. */

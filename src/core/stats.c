@@ -11,9 +11,9 @@
 typedef struct Frame {
   const char *name; /* NULL for a list element */
   bool list;
-  bool detail;     /* this frame or one above is STATS_DETAIL */
-  uint32_t count;  /* members written so far */
-  uint32_t index;  /* in a list: the element being written */
+  bool detail;    /* this frame or one above is STATS_DETAIL */
+  uint32_t count; /* members written so far */
+  uint32_t index; /* in a list: the element being written */
 } Frame;
 
 struct StatsOut {
@@ -37,7 +37,8 @@ StatsOut *stats_open(FILE *out, StatsFormat fmt, const char *root) {
   o->root = root ? root : "";
   o->st[0] = (Frame){.name = o->root};
   if (fmt == STATS_JSON) fputc('{', out);
-  if (fmt == STATS_SCHEMA) fputs("{\"format\": \"warpsim-stats-schema\", \"version\": 1, \"statistics\": [", out);
+  if (fmt == STATS_SCHEMA)
+    fputs("{\"format\": \"warpsim-stats-schema\", \"version\": 1, \"statistics\": [", out);
   return o;
 }
 
@@ -55,9 +56,12 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
   }
   fputc('"', f);
 }
@@ -70,8 +74,10 @@ static void path(const StatsOut *o, const char *name, char *buf, size_t n) {
     const Frame *f = &o->st[i];
     if (f->name && f->name[0]) len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "." : "", f->name);
     if (f->list && len < n) {
-      if (o->fmt == STATS_SCHEMA) len += (size_t)snprintf(buf + len, n - len, "[]");
-      else len += (size_t)snprintf(buf + len, n - len, "[%u]", f->index);
+      if (o->fmt == STATS_SCHEMA)
+        len += (size_t)snprintf(buf + len, n - len, "[]");
+      else
+        len += (size_t)snprintf(buf + len, n - len, "[%u]", f->index);
     }
   }
   if (name && len < n) snprintf(buf + len, n - len, "%s%s", len ? "." : "", name);
@@ -87,8 +93,10 @@ static bool schema_repeat(const StatsOut *o) {
 /* Starts a JSON member: the separator and, outside a list, the key. */
 static void json_member(StatsOut *o, const char *name, bool container) {
   Frame *f = &o->st[o->depth];
-  if (f->count) fputs(o->depth == 0 && container ? ",\n " : ", ", o->out);
-  else if (o->depth == 0 && container) fputs("\n ", o->out);
+  if (f->count)
+    fputs(o->depth == 0 && container ? ",\n " : ", ", o->out);
+  else if (o->depth == 0 && container)
+    fputs("\n ", o->out);
   if (!f->list) {
     json_string(o->out, name);
     fputs(": ", o->out);
@@ -127,8 +135,8 @@ static void open_frame(StatsOut *o, const char *name, unsigned flags, const char
     fprintf(o->out, "%s}", flags & STATS_DETAIL ? ", \"detail\": true" : "");
   }
   o->depth++;
-  o->st[o->depth] = (Frame){.name = in_list ? NULL : name, .list = list,
-                            .detail = parent->detail || (flags & STATS_DETAIL)};
+  o->st[o->depth] = (Frame){
+      .name = in_list ? NULL : name, .list = list, .detail = parent->detail || (flags & STATS_DETAIL)};
 }
 
 void stats_group(StatsOut *o, const char *name, unsigned flags, const char *desc) {
@@ -148,7 +156,8 @@ void stats_end(StatsOut *o) {
   o->depth--;
 }
 
-void stats_json_value(StatsOut *o, const char *name, void (*fn)(const void *ctx, FILE *out), const void *ctx) {
+void stats_json_value(StatsOut *o, const char *name, void (*fn)(const void *ctx, FILE *out),
+                      const void *ctx) {
   if (!o || o->fmt != STATS_JSON || !member(o, name, true)) return;
   fn(ctx, o->out);
 }
@@ -181,7 +190,10 @@ static void text_unit(StatsOut *o, const StatDecl *d) {
 
 void stats_u64(StatsOut *o, const StatDecl *d, uint64_t v) {
   if (!o || !member(o, d->name, false)) return;
-  if (o->fmt == STATS_SCHEMA) { schema_entry(o, d, "u64"); return; }
+  if (o->fmt == STATS_SCHEMA) {
+    schema_entry(o, d, "u64");
+    return;
+  }
   if (o->fmt == STATS_TEXT) text_name(o, d);
   fprintf(o->out, "%llu", (unsigned long long)v);
   if (o->fmt == STATS_TEXT) text_unit(o, d);
@@ -189,17 +201,26 @@ void stats_u64(StatsOut *o, const StatDecl *d, uint64_t v) {
 
 void stats_f64(StatsOut *o, const StatDecl *d, double v) {
   if (!o || !member(o, d->name, false)) return;
-  if (o->fmt == STATS_SCHEMA) { schema_entry(o, d, "f64"); return; }
+  if (o->fmt == STATS_SCHEMA) {
+    schema_entry(o, d, "f64");
+    return;
+  }
   if (o->fmt == STATS_TEXT) text_name(o, d);
-  if (!isfinite(v)) fputs(o->fmt == STATS_JSON ? "null" : "nan", o->out);
-  else if (d->prec < 0) fprintf(o->out, "%.6g", v);
-  else fprintf(o->out, "%.*f", d->prec, v);
+  if (!isfinite(v))
+    fputs(o->fmt == STATS_JSON ? "null" : "nan", o->out);
+  else if (d->prec < 0)
+    fprintf(o->out, "%.6g", v);
+  else
+    fprintf(o->out, "%.*f", d->prec, v);
   if (o->fmt == STATS_TEXT) text_unit(o, d);
 }
 
 void stats_str(StatsOut *o, const StatDecl *d, const char *v) {
   if (!o || !member(o, d->name, false)) return;
-  if (o->fmt == STATS_SCHEMA) { schema_entry(o, d, "str"); return; }
+  if (o->fmt == STATS_SCHEMA) {
+    schema_entry(o, d, "str");
+    return;
+  }
   if (o->fmt == STATS_TEXT) {
     text_name(o, d);
     fprintf(o->out, "%s\n", v ? v : "");

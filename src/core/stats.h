@@ -67,10 +67,11 @@ void stats_json_value(StatsOut *o, const char *name, void (*fn)(const void *ctx,
 bool stats_schema(const StatsOut *o);
 
 /* Declaring and emitting in one place (compound literals: one declaration per statistic). */
-#define STAT_U64(o, name, unit, agg, better, desc, v) \
+#define STAT_U64(o, name, unit, agg, better, desc, v)                                                        \
   stats_u64((o), &(const StatDecl){(name), (unit), (agg), (better), 0, (desc)}, (v))
-#define STAT_F64(o, name, unit, agg, better, prec, desc, v) \
+#define STAT_F64(o, name, unit, agg, better, prec, desc, v)                                                  \
   stats_f64((o), &(const StatDecl){(name), (unit), (agg), (better), (prec), (desc)}, (v))
-#define STAT_STR(o, name, desc, v) stats_str((o), &(const StatDecl){(name), "", STAT_INFO, STAT_NEUTRAL, 0, (desc)}, (v))
+#define STAT_STR(o, name, desc, v)                                                                           \
+  stats_str((o), &(const StatDecl){(name), "", STAT_INFO, STAT_NEUTRAL, 0, (desc)}, (v))
 
 #endif

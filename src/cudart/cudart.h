@@ -16,29 +16,57 @@
 #define CUDART_API __attribute__((visibility("default")))
 
 typedef int cudaError_t;
-typedef struct dim3 { unsigned x, y, z; } dim3;
+typedef struct dim3 {
+  unsigned x, y, z;
+} dim3;
 typedef struct CudartStream *cudaStream_t;
 typedef struct CudartEvent *cudaEvent_t;
 typedef struct CudartKernel *cudaKernel_t;
 typedef struct CudartKernel CudartKernel;
 
 enum {
-  cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInitializationError = 3,
-  cudaErrorInvalidConfiguration = 9, cudaErrorInvalidSymbol = 13, cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21, cudaErrorMissingConfiguration = 52, cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101, cudaErrorNoKernelImageForDevice = 209,
-  cudaErrorInvalidPtx = 218, cudaErrorInvalidResourceHandle = 400, cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700, cudaErrorLaunchOutOfResources = 701, cudaErrorLaunchTimeout = 702,
-  cudaErrorLaunchFailure = 719, cudaErrorNotSupported = 801, cudaErrorUnknown = 999,
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorMissingConfiguration = 52,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorInvalidPtx = 218,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999,
 };
-enum { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
-enum { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared, cudaFuncCachePreferL1, cudaFuncCachePreferEqual };
+enum {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice,
+  cudaMemcpyDeviceToHost,
+  cudaMemcpyDeviceToDevice,
+  cudaMemcpyDefault
+};
+enum {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared,
+  cudaFuncCachePreferL1,
+  cudaFuncCachePreferEqual
+};
 
 /* A module: one fat binary of the program, loaded into the simulator on first use. */
 typedef struct CudartModule {
   const void *wrapper; /* the __fatBinC_Wrapper_t handed to __cudaRegisterFatBinary */
   WsModule *ws;
-  int state;           /* 0 not loaded, 1 loaded, -1 failed (message printed once) */
+  int state; /* 0 not loaded, 1 loaded, -1 failed (message printed once) */
   struct CudartModule *next;
 } CudartModule;
 
@@ -69,12 +97,12 @@ typedef struct CudartLaunch {
 } CudartLaunch;
 
 typedef struct CudartState {
-  int inited;          /* 1 context made, -1 failed */
+  int inited; /* 1 context made, -1 failed */
   WsContext *ctx;
   Config *cfg;
-  void *gpu;           /* Gpu* once the first launch made it (NULL: functional, or none yet) */
+  void *gpu; /* Gpu* once the first launch made it (NULL: functional, or none yet) */
   int functional;
-  int cache_pref;      /* the L1/shared split the GPU was built with (cudaFuncCache*) */
+  int cache_pref; /* the L1/shared split the GPU was built with (cudaFuncCache*) */
   char cfg_label[512];
   CudartModule *mods;
   CudartKernel *kernels;
@@ -86,10 +114,10 @@ typedef struct CudartState {
   int ncfg;
   CudartLaunch *launches;
   int nlaunches, cap_launches;
-  unsigned unsupported; /* calls of functions this library does not implement */
+  unsigned unsupported;     /* calls of functions this library does not implement */
   unsigned failed_launches; /* launches that did not run or faulted (no PTX, out-of-bounds access, ...) */
-  FILE *timeline;       /* the timeline exec opened (WARPSIM_CUDART_TIMELINE_FD), NULL none */
-  int timeline_ok;      /* it was finished and closed without an error */
+  FILE *timeline;           /* the timeline exec opened (WARPSIM_CUDART_TIMELINE_FD), NULL none */
+  int timeline_ok;          /* it was finished and closed without an error */
   double t0;
 } CudartState;
 
@@ -104,7 +132,8 @@ cudaError_t cudart_gpu(int pref);
 /* Records `e` as the last error (and the sticky one for a failed kernel); returns it. */
 cudaError_t cudart_ret(cudaError_t e);
 /* Prints "warpsim cudart: <fn>: <message>" on stderr; returns cudart_ret(e). */
-cudaError_t cudart_fail(cudaError_t e, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+cudaError_t cudart_fail(cudaError_t e, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* A CUDA error for a WsResult of the host API. */
 cudaError_t cudart_from_ws(WsResult r);
 /* Loads the module's PTX into the simulator (first use): 0, or a CUDA error (printed). */

@@ -11,7 +11,10 @@
 
 /* ---- errors ---- */
 
-static const struct { int code; const char *name, *text; } errors[] = {
+static const struct {
+  int code;
+  const char *name, *text;
+} errors[] = {
     {cudaSuccess, "cudaSuccess", "no error"},
     {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
     {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
@@ -20,16 +23,19 @@ static const struct { int code; const char *name, *text; } errors[] = {
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
     {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration",
+     "__global__ function call is not configured"},
     {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+     "no kernel image is available for execution on the device"},
     {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
     {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
-    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+     "too many resources requested for launch"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
@@ -65,8 +71,14 @@ CUDART_API cudaError_t cudaGetDevice(int *d) {
   if (d) *d = 0;
   return cudart_ret(cudart_init());
 }
-CUDART_API cudaError_t cudaInitDevice(int d, unsigned a, unsigned b) { (void)a, (void)b; return cudaSetDevice(d); }
-CUDART_API cudaError_t cudaSetDeviceFlags(unsigned f) { (void)f; return cudart_ret(cudart_init()); }
+CUDART_API cudaError_t cudaInitDevice(int d, unsigned a, unsigned b) {
+  (void)a, (void)b;
+  return cudaSetDevice(d);
+}
+CUDART_API cudaError_t cudaSetDeviceFlags(unsigned f) {
+  (void)f;
+  return cudart_ret(cudart_init());
+}
 CUDART_API cudaError_t cudaDeviceSynchronize(void) { return cudart_ret(cudart_init()); }
 CUDART_API cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 /* The statistics need the simulator's state to the end, so a reset only clears errors. */
@@ -74,8 +86,14 @@ CUDART_API cudaError_t cudaDeviceReset(void) {
   cudart.last_error = 0;
   return cudart_init();
 }
-CUDART_API cudaError_t cudaDriverGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess; }
-CUDART_API cudaError_t cudaRuntimeGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess; }
+CUDART_API cudaError_t cudaDriverGetVersion(int *v) {
+  if (v) *v = 13000;
+  return cudaSuccess;
+}
+CUDART_API cudaError_t cudaRuntimeGetVersion(int *v) {
+  if (v) *v = 13000;
+  return cudaSuccess;
+}
 
 /* cudaDeviceProp of CUDA 13 (1008 bytes): the fields set here at their offsets. */
 typedef struct DeviceProp {
@@ -102,8 +120,10 @@ typedef struct DeviceProp {
   char pad4[1008 - 692];
 } DeviceProp;
 _Static_assert(sizeof(DeviceProp) == 1008, "cudaDeviceProp of CUDA 13");
-_Static_assert(__builtin_offsetof(DeviceProp, sm_count) == 384 && __builtin_offsetof(DeviceProp, l2_size) == 596 &&
-                   __builtin_offsetof(DeviceProp, shared_per_sm) == 624 && __builtin_offsetof(DeviceProp, max_blocks_per_sm) == 688,
+_Static_assert(__builtin_offsetof(DeviceProp, sm_count) == 384 &&
+                   __builtin_offsetof(DeviceProp, l2_size) == 596 &&
+                   __builtin_offsetof(DeviceProp, shared_per_sm) == 624 &&
+                   __builtin_offsetof(DeviceProp, max_blocks_per_sm) == 688,
                "cudaDeviceProp offsets of CUDA 13");
 
 static int cfgi(const char *key) { return (int)cfg_int(cudart.cfg, key); }
@@ -141,7 +161,9 @@ CUDART_API cudaError_t cudaGetDeviceProperties(void *out, int dev) {
   memcpy(out, &p, sizeof p);
   return cudaSuccess;
 }
-CUDART_API cudaError_t cudaGetDeviceProperties_v2(void *out, int dev) { return cudaGetDeviceProperties(out, dev); }
+CUDART_API cudaError_t cudaGetDeviceProperties_v2(void *out, int dev) {
+  return cudaGetDeviceProperties(out, dev);
+}
 
 /* cudaDeviceGetAttribute for the attributes programs size their launches with. */
 CUDART_API cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev) {
@@ -152,54 +174,127 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev) {
   DeviceProp p;
   cudaGetDeviceProperties(&p, 0);
   switch (attr) {
-  case 1: *v = p.max_threads_per_block; break;
-  case 2: case 3: case 4: *v = p.max_threads_dim[attr - 2]; break;
-  case 5: case 6: case 7: *v = p.max_grid[attr - 5]; break;
-  case 8: *v = (int)p.shared_per_block; break;
-  case 9: *v = (int)p.total_const_mem; break;
-  case 10: *v = p.warp_size; break;
-  case 12: *v = p.regs_per_block; break;
-  case 13: *v = (int)(cudart_clock_mhz() * 1000); break;
-  case 16: *v = p.sm_count; break;
-  case 36: *v = cfgi("dram.clock_mhz") * 1000; break;
-  case 37: *v = p.bus_width; break;
-  case 38: *v = p.l2_size; break;
-  case 39: *v = p.max_threads_per_sm; break;
-  case 75: *v = p.major; break;
-  case 76: *v = p.minor; break;
-  case 81: *v = (int)p.shared_per_sm; break;
-  case 82: *v = p.regs_per_sm; break;
-  case 97: *v = (int)p.shared_per_block_optin; break;
-  case 106: *v = p.max_blocks_per_sm; break;
-  default: return cudart_fail(cudaErrorNotSupported, "cudaDeviceGetAttribute", "attribute %d is not modelled by warpsim", attr);
+  case 1:
+    *v = p.max_threads_per_block;
+    break;
+  case 2:
+  case 3:
+  case 4:
+    *v = p.max_threads_dim[attr - 2];
+    break;
+  case 5:
+  case 6:
+  case 7:
+    *v = p.max_grid[attr - 5];
+    break;
+  case 8:
+    *v = (int)p.shared_per_block;
+    break;
+  case 9:
+    *v = (int)p.total_const_mem;
+    break;
+  case 10:
+    *v = p.warp_size;
+    break;
+  case 12:
+    *v = p.regs_per_block;
+    break;
+  case 13:
+    *v = (int)(cudart_clock_mhz() * 1000);
+    break;
+  case 16:
+    *v = p.sm_count;
+    break;
+  case 36:
+    *v = cfgi("dram.clock_mhz") * 1000;
+    break;
+  case 37:
+    *v = p.bus_width;
+    break;
+  case 38:
+    *v = p.l2_size;
+    break;
+  case 39:
+    *v = p.max_threads_per_sm;
+    break;
+  case 75:
+    *v = p.major;
+    break;
+  case 76:
+    *v = p.minor;
+    break;
+  case 81:
+    *v = (int)p.shared_per_sm;
+    break;
+  case 82:
+    *v = p.regs_per_sm;
+    break;
+  case 97:
+    *v = (int)p.shared_per_block_optin;
+    break;
+  case 106:
+    *v = p.max_blocks_per_sm;
+    break;
+  default:
+    return cudart_fail(cudaErrorNotSupported, "cudaDeviceGetAttribute",
+                       "attribute %d is not modelled by warpsim", attr);
   }
   return cudaSuccess;
 }
 
 /* ---- streams and events ---- */
 
-struct CudartStream { int unused; };
-struct CudartEvent { uint64_t cycle; int recorded; };
+struct CudartStream {
+  int unused;
+};
+struct CudartEvent {
+  uint64_t cycle;
+  int recorded;
+};
 
 CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *s) {
   if (!s) return cudart_ret(cudaErrorInvalidValue);
   *s = calloc(1, sizeof **s);
   return *s ? cudaSuccess : cudart_ret(cudaErrorMemoryAllocation);
 }
-CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f) { (void)f; return cudaStreamCreate(s); }
-CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned f, int p) { (void)f, (void)p; return cudaStreamCreate(s); }
-CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t s) { free(s); return cudaSuccess; }
-CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return cudart_ret(cudart_init()); }
-CUDART_API cudaError_t cudaStreamQuery(cudaStream_t s) { (void)s; return cudart_ret(cudart_init()); }
-CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) { (void)s, (void)e, (void)f; return cudaSuccess; }
+CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f) {
+  (void)f;
+  return cudaStreamCreate(s);
+}
+CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned f, int p) {
+  (void)f, (void)p;
+  return cudaStreamCreate(s);
+}
+CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  free(s);
+  return cudaSuccess;
+}
+CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  (void)s;
+  return cudart_ret(cudart_init());
+}
+CUDART_API cudaError_t cudaStreamQuery(cudaStream_t s) {
+  (void)s;
+  return cudart_ret(cudart_init());
+}
+CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) {
+  (void)s, (void)e, (void)f;
+  return cudaSuccess;
+}
 
 CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *e) {
   if (!e) return cudart_ret(cudaErrorInvalidValue);
   *e = calloc(1, sizeof **e);
   return *e ? cudaSuccess : cudart_ret(cudaErrorMemoryAllocation);
 }
-CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f) { (void)f; return cudaEventCreate(e); }
-CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t e) { free(e); return cudaSuccess; }
+CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f) {
+  (void)f;
+  return cudaEventCreate(e);
+}
+CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  free(e);
+  return cudaSuccess;
+}
 CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   (void)s;
   if (!e) return cudart_ret(cudaErrorInvalidResourceHandle);
@@ -207,9 +302,16 @@ CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   e->recorded = 1;
   return cudaSuccess;
 }
-CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned f) { (void)f; return cudaEventRecord(e, s); }
-CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t e) { return e ? cudaSuccess : cudart_ret(cudaErrorInvalidResourceHandle); }
-CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e) { return e ? cudaSuccess : cudart_ret(cudaErrorInvalidResourceHandle); }
+CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned f) {
+  (void)f;
+  return cudaEventRecord(e, s);
+}
+CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return e ? cudaSuccess : cudart_ret(cudaErrorInvalidResourceHandle);
+}
+CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e) {
+  return e ? cudaSuccess : cudart_ret(cudaErrorInvalidResourceHandle);
+}
 /* Milliseconds of simulated time between two events, at the core clock (0 in functional mode). */
 CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
   if (!ms || !a || !b) return cudart_ret(cudaErrorInvalidValue);
@@ -217,14 +319,17 @@ CUDART_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_
   *ms = (float)(((double)b->cycle - (double)a->cycle) / (cudart_clock_mhz() * 1000.0));
   return cudaSuccess;
 }
-CUDART_API cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t a, cudaEvent_t b) { return cudaEventElapsedTime(ms, a, b); }
+CUDART_API cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  return cudaEventElapsedTime(ms, a, b);
+}
 
 /* ---- kernel attributes and cache configuration ---- */
 
 /* cudaFuncAttributes of CUDA 13 (144 bytes). */
 typedef struct FuncAttributes {
   size_t shared_size, const_size, local_size;
-  int max_threads_per_block, num_regs, ptx_version, binary_version, cache_mode_ca, max_dyn_shared, preferred_carveout;
+  int max_threads_per_block, num_regs, ptx_version, binary_version, cache_mode_ca, max_dyn_shared,
+      preferred_carveout;
   char rest[144 - 52];
 } FuncAttributes;
 _Static_assert(sizeof(FuncAttributes) == 144, "cudaFuncAttributes of CUDA 13");
@@ -243,7 +348,9 @@ CUDART_API cudaError_t cudaFuncGetAttributes(void *out, const void *func) {
   const char *lim;
   f.max_threads_per_block = 1024;
   /* the largest multiple of 32 threads one SM can hold with this kernel's registers */
-  for (; f.max_threads_per_block > 32 && !sm_occupancy(cudart.cfg, a.regs_per_thread, (uint32_t)f.max_threads_per_block, a.static_shared, &lim);)
+  for (; f.max_threads_per_block > 32 &&
+         !sm_occupancy(cudart.cfg, a.regs_per_thread, (uint32_t)f.max_threads_per_block, a.static_shared,
+                       &lim);)
     f.max_threads_per_block -= 32;
   f.ptx_version = f.binary_version = 75;
   f.max_dyn_shared = 48 * 1024 - (int)a.static_shared;
@@ -256,12 +363,14 @@ CUDART_API cudaError_t cudaFuncSetCacheConfig(const void *func, int pref) {
   cudaError_t rc;
   CudartKernel *k = cudart_kernel(func, "cudaFuncSetCacheConfig", &rc);
   if (!k) return rc;
-  if (pref < 0 || pref > cudaFuncCachePreferEqual) return cudart_fail(cudaErrorInvalidValue, "cudaFuncSetCacheConfig", "unknown cudaFuncCache %d", pref);
+  if (pref < 0 || pref > cudaFuncCachePreferEqual)
+    return cudart_fail(cudaErrorInvalidValue, "cudaFuncSetCacheConfig", "unknown cudaFuncCache %d", pref);
   k->cache_pref = pref;
   return cudaSuccess;
 }
 CUDART_API cudaError_t cudaDeviceSetCacheConfig(int pref) {
-  if (pref < 0 || pref > cudaFuncCachePreferEqual) return cudart_fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", "unknown cudaFuncCache %d", pref);
+  if (pref < 0 || pref > cudaFuncCachePreferEqual)
+    return cudart_fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", "unknown cudaFuncCache %d", pref);
   cudart.cache_pref = pref;
   return cudart_ret(cudart_init());
 }
@@ -276,20 +385,25 @@ CUDART_API cudaError_t cudaFuncSetAttribute(const void *func, int attr, int valu
   if (!k) return rc;
   if (attr == 8 && value >= 0 && value <= 48 * 1024) return cudaSuccess;
   if (attr == 9) return cudaSuccess; /* preferred shared-memory carveout: a hint */
-  return cudart_fail(cudaErrorNotSupported, "cudaFuncSetAttribute", "attribute %d = %d is not supported by warpsim", attr, value);
+  return cudart_fail(cudaErrorNotSupported, "cudaFuncSetAttribute",
+                     "attribute %d = %d is not supported by warpsim", attr, value);
 }
 
-CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int block, size_t dyn_shared) {
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int block,
+                                                                     size_t dyn_shared) {
   cudaError_t rc;
   CudartKernel *k = cudart_kernel(func, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", &rc);
   if (!k) return rc;
   WsFunctionAttrs a;
   ws_function_attrs(k->fn, &a);
   const char *lim;
-  if (n) *n = (int)sm_occupancy(cudart.cfg, a.regs_per_thread, (uint32_t)block, a.static_shared + (uint32_t)dyn_shared, &lim);
+  if (n)
+    *n = (int)sm_occupancy(cudart.cfg, a.regs_per_thread, (uint32_t)block,
+                           a.static_shared + (uint32_t)dyn_shared, &lim);
   return cudaSuccess;
 }
-CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func, int block, size_t dyn_shared,
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func,
+                                                                              int block, size_t dyn_shared,
                                                                               unsigned flags) {
   (void)flags;
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, func, block, dyn_shared);
@@ -298,6 +412,10 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(in
 /* ---- per-thread default stream (nvcc --default-stream per-thread): the same calls ---- */
 CUDART_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
 CUDART_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
-CUDART_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t e, unsigned f) { return cudaStreamWaitEvent(s, e, f); }
+CUDART_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t e, unsigned f) {
+  return cudaStreamWaitEvent(s, e, f);
+}
 CUDART_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) { return cudaEventRecord(e, s); }
-CUDART_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t e, cudaStream_t s, unsigned f) { return cudaEventRecordWithFlags(e, s, f); }
+CUDART_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t e, cudaStream_t s, unsigned f) {
+  return cudaEventRecordWithFlags(e, s, f);
+}

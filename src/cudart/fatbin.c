@@ -33,7 +33,8 @@ static uint64_t rd(const uint8_t *p, int n) {
 /* zstd through libzstd.so.1 (loaded once; NULL when the system has none). */
 typedef size_t (*ZstdDecompress)(void *, size_t, const void *, size_t);
 typedef unsigned (*ZstdIsError)(size_t);
-static int zstd_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out, char *err, size_t errlen) {
+static int zstd_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out, char *err,
+                       size_t errlen) {
   static void *lib;
   static ZstdDecompress dec;
   static ZstdIsError is_err;
@@ -46,12 +47,16 @@ static int zstd_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, s
     }
   }
   if (!lib || !dec || !is_err) {
-    snprintf(err, errlen, "the fat binary's code is zstd-compressed and libzstd.so.1 cannot be loaded (install libzstd1, "
+    snprintf(err, errlen,
+             "the fat binary's code is zstd-compressed and libzstd.so.1 cannot be loaded (install libzstd1, "
              "or rebuild the program with nvcc -compress-mode=none)");
     return -1;
   }
   size_t r = dec(dst, cap, src, n);
-  if (is_err(r)) { snprintf(err, errlen, "the fat binary's zstd-compressed code does not decompress"); return -1; }
+  if (is_err(r)) {
+    snprintf(err, errlen, "the fat binary's zstd-compressed code does not decompress");
+    return -1;
+  }
   *out = r;
   return 0;
 }
@@ -62,16 +67,25 @@ static int lz4_decode(const uint8_t *s, size_t n, uint8_t *d, size_t cap, size_t
   while (i < n) {
     unsigned tok = s[i++];
     size_t lit = tok >> 4;
-    if (lit == 15) for (unsigned b = 255; b == 255 && i < n;) { b = s[i++]; lit += b; }
+    if (lit == 15)
+      for (unsigned b = 255; b == 255 && i < n;) {
+        b = s[i++];
+        lit += b;
+      }
     if (lit > n - i || lit > cap - o) return -1;
     memcpy(d + o, s + i, lit);
-    i += lit; o += lit;
+    i += lit;
+    o += lit;
     if (i >= n) break;
     if (i + 2 > n) return -1;
     size_t off = s[i] | (size_t)s[i + 1] << 8;
     i += 2;
     size_t len = (tok & 15) + 4;
-    if ((tok & 15) == 15) for (unsigned b = 255; b == 255 && i < n;) { b = s[i++]; len += b; }
+    if ((tok & 15) == 15)
+      for (unsigned b = 255; b == 255 && i < n;) {
+        b = s[i++];
+        len += b;
+      }
     if (!off || off > o || len > cap - o) return -1;
     for (size_t k = 0; k < len; k++, o++) d[o] = d[o - off];
   }
@@ -83,20 +97,31 @@ static int lz4_decode(const uint8_t *s, size_t n, uint8_t *d, size_t cap, size_t
 static uint8_t *entry_payload(const uint8_t *p, const EntryHeader *h, size_t *len, char *err, size_t errlen) {
   if (!(h->flags & (FLAG_ZSTD | FLAG_LZ4))) {
     uint8_t *b = malloc(h->size + 1);
-    if (!b) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (!b) {
+      snprintf(err, errlen, "out of memory");
+      return NULL;
+    }
     memcpy(b, p, h->size);
     b[h->size] = 0;
     *len = h->size;
     return b;
   }
   size_t cap = h->decompressed_size, n = h->compressed_size ? h->compressed_size : h->size;
-  if (n > h->size || cap > ((size_t)1 << 32)) { snprintf(err, errlen, "corrupt compressed fat-binary entry"); return NULL; }
+  if (n > h->size || cap > ((size_t)1 << 32)) {
+    snprintf(err, errlen, "corrupt compressed fat-binary entry");
+    return NULL;
+  }
   uint8_t *b = malloc(cap + 1);
-  if (!b) { snprintf(err, errlen, "out of memory"); return NULL; }
+  if (!b) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
   size_t got = 0;
-  int rc = (h->flags & FLAG_ZSTD) ? zstd_decode(p, n, b, cap, &got, err, errlen) : lz4_decode(p, n, b, cap, &got);
+  int rc =
+      (h->flags & FLAG_ZSTD) ? zstd_decode(p, n, b, cap, &got, err, errlen) : lz4_decode(p, n, b, cap, &got);
   if (rc) {
-    if (!(h->flags & FLAG_ZSTD)) snprintf(err, errlen, "the fat binary's LZ4-compressed code does not decompress");
+    if (!(h->flags & FLAG_ZSTD))
+      snprintf(err, errlen, "the fat binary's LZ4-compressed code does not decompress");
     free(b);
     return NULL;
   }
@@ -117,10 +142,18 @@ static int append(char **s, const char *add) {
 /* A cubin keeps each kernel's code in section ".text.<kernel>" whose sh_info holds the
  * register count in its top byte (what cuobjdump -res-usage prints). */
 int fatbin_elf_regs(const uint8_t *e, size_t size, char **regs) {
-  if (size < 64 || memcmp(e, "\x7f" "ELF", 4) || e[4] != 2) return -1;
+  if (size < 64 ||
+      memcmp(e,
+             "\x7f"
+             "ELF",
+             4) ||
+      e[4] != 2)
+    return -1;
   uint64_t shoff = rd(e + 0x28, 8);
-  unsigned shentsize = (unsigned)rd(e + 0x3a, 2), shnum = (unsigned)rd(e + 0x3c, 2), shstrndx = (unsigned)rd(e + 0x3e, 2);
-  if (shentsize < 64 || shstrndx >= shnum || shoff > size || (uint64_t)shnum * shentsize > size - shoff) return -1;
+  unsigned shentsize = (unsigned)rd(e + 0x3a, 2), shnum = (unsigned)rd(e + 0x3c, 2),
+           shstrndx = (unsigned)rd(e + 0x3e, 2);
+  if (shentsize < 64 || shstrndx >= shnum || shoff > size || (uint64_t)shnum * shentsize > size - shoff)
+    return -1;
   const uint8_t *strsh = e + shoff + (size_t)shstrndx * shentsize;
   uint64_t stroff = rd(strsh + 0x18, 8), strsize = rd(strsh + 0x20, 8);
   if (stroff > size || strsize > size - stroff) return -1;
@@ -141,13 +174,22 @@ int fatbin_elf_regs(const uint8_t *e, size_t size, char **regs) {
 int fatbin_read(const void *data, FatbinInfo *info, char *err, size_t errlen) {
   memset(info, 0, sizeof *info);
   const uint8_t *p = data;
-  if (!p || rd(p, 4) != FATBIN_MAGIC) { snprintf(err, errlen, "not a fat binary (bad magic)"); return -1; }
+  if (!p || rd(p, 4) != FATBIN_MAGIC) {
+    snprintf(err, errlen, "not a fat binary (bad magic)");
+    return -1;
+  }
   uint64_t hsize = rd(p + 6, 2), total = rd(p + 8, 8);
-  if (hsize < 16 || total > ((uint64_t)1 << 34)) { snprintf(err, errlen, "corrupt fat-binary header"); return -1; }
+  if (hsize < 16 || total > ((uint64_t)1 << 34)) {
+    snprintf(err, errlen, "corrupt fat-binary header");
+    return -1;
+  }
   const uint8_t *q = p + hsize, *end = q + total;
   unsigned regs_arch = 0;
   info->regs = calloc(1, 1);
-  if (!info->regs) { snprintf(err, errlen, "out of memory"); return -1; }
+  if (!info->regs) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
   while (q + 64 <= end) {
     EntryHeader h = {0};
     h.kind = (uint16_t)rd(q, 2);
@@ -157,7 +199,8 @@ int fatbin_read(const void *data, FatbinInfo *info, char *err, size_t errlen) {
     h.arch = (uint32_t)rd(q + 28, 4);
     h.flags = rd(q + 40, 8);
     h.decompressed_size = rd(q + 56, 8);
-    if (h.header_size < 64 || h.header_size > (size_t)(end - q) || h.size > (size_t)(end - q) - h.header_size) {
+    if (h.header_size < 64 || h.header_size > (size_t)(end - q) ||
+        h.size > (size_t)(end - q) - h.header_size) {
       snprintf(err, errlen, "corrupt fat-binary entry");
       fatbin_info_free(info);
       return -1;
@@ -166,7 +209,10 @@ int fatbin_read(const void *data, FatbinInfo *info, char *err, size_t errlen) {
     if (h.kind == KIND_PTX && (!info->ptx || h.arch < info->ptx_arch)) {
       size_t len;
       uint8_t *b = entry_payload(payload, &h, &len, err, errlen);
-      if (!b) { fatbin_info_free(info); return -1; }
+      if (!b) {
+        fatbin_info_free(info);
+        return -1;
+      }
       free(info->ptx);
       info->ptx = (char *)b;
       info->ptx_arch = h.arch;
@@ -174,10 +220,16 @@ int fatbin_read(const void *data, FatbinInfo *info, char *err, size_t errlen) {
       if (info->nsass < 8) info->sass_archs[info->nsass++] = h.arch;
       size_t len;
       char perr[200];
-      uint8_t *b = (!regs_arch || h.arch < regs_arch) ? entry_payload(payload, &h, &len, perr, sizeof perr) : NULL;
+      uint8_t *b =
+          (!regs_arch || h.arch < regs_arch) ? entry_payload(payload, &h, &len, perr, sizeof perr) : NULL;
       char *regs = calloc(1, 1);
       /* the lowest arch's counts, as tools/annotate_regs.sh takes sm_75's; optional: estimate without */
-      if (b && regs && !fatbin_elf_regs(b, len, &regs)) { free(info->regs); info->regs = regs; regs = NULL; regs_arch = h.arch; }
+      if (b && regs && !fatbin_elf_regs(b, len, &regs)) {
+        free(info->regs);
+        info->regs = regs;
+        regs = NULL;
+        regs_arch = h.arch;
+      }
       free(regs);
       free(b);
     }

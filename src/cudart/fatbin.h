@@ -12,9 +12,9 @@
 #define FATBIN_MAGIC 0xBA55ED50u
 
 typedef struct FatbinInfo {
-  char *ptx;          /* malloc'd NUL-terminated PTX of the lowest compute arch, NULL if none */
-  unsigned ptx_arch;  /* its arch (75 = compute_75) */
-  char *regs;         /* malloc'd "//@warpsim regs <kernel> <n>\n" lines from the cubins ("" none) */
+  char *ptx;              /* malloc'd NUL-terminated PTX of the lowest compute arch, NULL if none */
+  unsigned ptx_arch;      /* its arch (75 = compute_75) */
+  char *regs;             /* malloc'd "//@warpsim regs <kernel> <n>\n" lines from the cubins ("" none) */
   unsigned sass_archs[8]; /* the sm_XX of the cubins (for the "no PTX" message) */
   int nsass;
 } FatbinInfo;

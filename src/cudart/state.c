@@ -41,14 +41,22 @@ cudaError_t cudart_fail(cudaError_t e, const char *fn, const char *fmt, ...) {
 
 cudaError_t cudart_from_ws(WsResult r) {
   switch (r) {
-  case WS_SUCCESS: return cudaSuccess;
-  case WS_ERROR_INVALID_VALUE: return cudaErrorInvalidValue;
-  case WS_ERROR_INVALID_PTX: return cudaErrorInvalidPtx;
-  case WS_ERROR_NOT_FOUND: return cudaErrorInvalidSymbol;
-  case WS_ERROR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
-  case WS_ERROR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
-  case WS_ERROR_LIMIT: return cudaErrorLaunchTimeout;
-  default: return cudaErrorLaunchFailure;
+  case WS_SUCCESS:
+    return cudaSuccess;
+  case WS_ERROR_INVALID_VALUE:
+    return cudaErrorInvalidValue;
+  case WS_ERROR_INVALID_PTX:
+    return cudaErrorInvalidPtx;
+  case WS_ERROR_NOT_FOUND:
+    return cudaErrorInvalidSymbol;
+  case WS_ERROR_OUT_OF_MEMORY:
+    return cudaErrorMemoryAllocation;
+  case WS_ERROR_ILLEGAL_ADDRESS:
+    return cudaErrorIllegalAddress;
+  case WS_ERROR_LIMIT:
+    return cudaErrorLaunchTimeout;
+  default:
+    return cudaErrorLaunchFailure;
   }
 }
 
@@ -82,10 +90,13 @@ cudaError_t cudart_init(void) {
   atexit(write_report);
   char path[PATH_MAX + 64];
   const char *cf = getenv("WARPSIM_CUDART_CONFIG");
-  if (cf && *cf) snprintf(path, sizeof path, "%s", cf);
+  if (cf && *cf)
+    snprintf(path, sizeof path, "%s", cf);
   else if (find_preset("gtx480", path, sizeof path)) {
-    fprintf(stderr, "warpsim cudart: no configuration: set WARPSIM_CUDART_CONFIG to a preset file, or run the program "
-                    "with `warpsim exec -- PROGRAM`\n");
+    fprintf(
+        stderr,
+        "warpsim cudart: no configuration: set WARPSIM_CUDART_CONFIG to a preset file, or run the program "
+        "with `warpsim exec -- PROGRAM`\n");
     return cudaErrorInitializationError;
   }
   const char *fn = getenv("WARPSIM_CUDART_FUNCTIONAL");
@@ -95,7 +106,9 @@ cudaError_t cudart_init(void) {
   char *sets_text = strdup(getenv("WARPSIM_CUDART_SETS") ? getenv("WARPSIM_CUDART_SETS") : "");
   const char *sets[256];
   int nsets = 0;
-  for (char *save = NULL, *t = strtok_r(sets_text, "\n", &save); t && nsets < 256; t = strtok_r(NULL, "\n", &save)) sets[nsets++] = t;
+  for (char *save = NULL, *t = strtok_r(sets_text, "\n", &save); t && nsets < 256;
+       t = strtok_r(NULL, "\n", &save))
+    sets[nsets++] = t;
   const char *files[1] = {path};
   int bad = cfg_resolve(cudart.cfg, files, 1, sets, nsets);
   free(sets_text);
@@ -124,11 +137,14 @@ cudaError_t cudart_init(void) {
  * get a warning: the caches are not rebuilt between kernels. */
 cudaError_t cudart_gpu(int pref) {
   if (cudart.gpu || cudart.functional) {
-    if (cudart.gpu && pref != cudaFuncCachePreferNone && (pref == cudaFuncCachePreferL1) != (cudart.cache_pref == cudaFuncCachePreferL1)) {
+    if (cudart.gpu && pref != cudaFuncCachePreferNone &&
+        (pref == cudaFuncCachePreferL1) != (cudart.cache_pref == cudaFuncCachePreferL1)) {
       static int warned;
       if (!warned++)
-        fprintf(stderr, "warpsim cudart: warning: a kernel prefers a different L1/shared split than the first launch's; "
-                        "the GPU keeps the first (cudaFuncSetCacheConfig before the first launch applies it)\n");
+        fprintf(
+            stderr,
+            "warpsim cudart: warning: a kernel prefers a different L1/shared split than the first launch's; "
+            "the GPU keeps the first (cudaFuncSetCacheConfig before the first launch applies it)\n");
     }
     return cudaSuccess;
   }
@@ -166,11 +182,12 @@ static void print_text(FILE *f, double secs) {
   if (!cudart.functional) fprintf(f, "config               %s (resolved config: --json)\n", cudart.cfg_label);
   for (int i = 0; i < cudart.nlaunches; i++) {
     const CudartLaunch *l = &cudart.launches[i];
-    fprintf(f, "launch %-4d %s grid %ux%ux%u block %ux%ux%u shared %u: warp_insts %llu cycles %llu%s\n", i, l->name, l->grid[0],
-            l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->shared, (unsigned long long)l->warp_insts,
-            (unsigned long long)l->cycles, l->result ? " FAILED" : "");
+    fprintf(f, "launch %-4d %s grid %ux%ux%u block %ux%ux%u shared %u: warp_insts %llu cycles %llu%s\n", i,
+            l->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->shared,
+            (unsigned long long)l->warp_insts, (unsigned long long)l->cycles, l->result ? " FAILED" : "");
   }
-  fprintf(f, "launches             %d%s\n", cudart.nlaunches, cudart.failed_launches ? " (some failed: see the messages above)" : "");
+  fprintf(f, "launches             %d%s\n", cudart.nlaunches,
+          cudart.failed_launches ? " (some failed: see the messages above)" : "");
   fprintf(f, "warp_insts           %llu\n", (unsigned long long)t->warp_insts);
   fprintf(f, "thread_insts         %llu\n", (unsigned long long)t->thread_insts);
   fprintf(f, "ctas                 %llu\n", (unsigned long long)t->ctas);
@@ -180,22 +197,28 @@ static void print_text(FILE *f, double secs) {
   for (int i = 0; i < ws_ctx_kernel_count(cudart.ctx); i++) {
     const WsKernelInfo *k = ws_ctx_kernel(cudart.ctx, i);
     fprintf(f, "regs                 %s %u per thread (%s)\n", k->name, k->regs_per_thread,
-            k->regs_estimated ? "estimated by warpsim: the program's fat binary has no sm_XX cubin" : "ptxas");
+            k->regs_estimated ? "estimated by warpsim: the program's fat binary has no sm_XX cubin"
+                              : "ptxas");
   }
   if (cudart.gpu) gpu_print_stats(cudart.gpu, f, false, secs);
 }
 
 static void print_json(FILE *f, double secs) {
   const WsLaunchStats *t = ws_ctx_total_stats(cudart.ctx);
-  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"unsupported_calls\": %u,\n  \"failed_launches\": %u,\n  \"timeline_written\": %d,\n  \"launches\": [",
-          cudart.functional ? "functional" : "timing", cudart.unsupported, cudart.failed_launches, cudart.timeline_ok);
+  fprintf(f,
+          "{\n  \"mode\": \"%s\",\n  \"unsupported_calls\": %u,\n  \"failed_launches\": %u,\n  "
+          "\"timeline_written\": %d,\n  \"launches\": [",
+          cudart.functional ? "functional" : "timing", cudart.unsupported, cudart.failed_launches,
+          cudart.timeline_ok);
   for (int i = 0; i < cudart.nlaunches; i++) {
     const CudartLaunch *l = &cudart.launches[i];
-    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared\": %u, \"warp_insts\": %llu, "
-               "\"thread_insts\": %llu, \"cycles\": %llu, \"ok\": %s}",
-            i ? "," : "", l->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->shared,
-            (unsigned long long)l->warp_insts, (unsigned long long)l->thread_insts, (unsigned long long)l->cycles,
-            l->result ? "false" : "true");
+    fprintf(f,
+            "%s\n    {\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared\": %u, "
+            "\"warp_insts\": %llu, "
+            "\"thread_insts\": %llu, \"cycles\": %llu, \"ok\": %s}",
+            i ? "," : "", l->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+            l->shared, (unsigned long long)l->warp_insts, (unsigned long long)l->thread_insts,
+            (unsigned long long)l->cycles, l->result ? "false" : "true");
   }
   fputs(cudart.nlaunches ? "\n  ],\n" : "],\n", f);
   if (cudart.gpu) {
@@ -208,15 +231,18 @@ static void print_json(FILE *f, double secs) {
     cfg_print_json(cudart.cfg, f);
     fputs(",\n", f);
   }
-  fprintf(f, "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  \"barrier_warp_arrivals\": %llu,\n",
+  fprintf(f,
+          "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  "
+          "\"barrier_warp_arrivals\": %llu,\n",
           (unsigned long long)t->warp_insts, (unsigned long long)t->thread_insts, (unsigned long long)t->ctas,
           (unsigned long long)t->warps, (unsigned long long)t->barriers);
   fputs("  \"kernel_regs\": [", f);
   int nk = ws_ctx_kernel_count(cudart.ctx);
   for (int i = 0; i < nk; i++) {
     const WsKernelInfo *k = ws_ctx_kernel(cudart.ctx, i);
-    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\", \"compiled\": %u}", i ? "," : "", k->name,
-            k->regs_per_thread, k->regs_estimated ? "estimate" : "ptxas", k->regs_compiled);
+    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\", \"compiled\": %u}",
+            i ? "," : "", k->name, k->regs_per_thread, k->regs_estimated ? "estimate" : "ptxas",
+            k->regs_compiled);
   }
   fputs(nk ? "\n  ],\n" : "],\n", f);
   fprintf(f, "  \"sim_seconds\": %.6f\n}\n", secs);
@@ -241,9 +267,14 @@ static void write_report(void) {
       snprintf(p, sizeof p, "%s/stats.%s", dir, j ? "json" : "txt");
       snprintf(tmp, sizeof tmp, "%s.tmp", p);
       FILE *f = fopen(tmp, "w");
-      if (!f) { fprintf(stderr, "warpsim cudart: cannot write %s\n", tmp); continue; }
-      if (j) print_json(f, secs);
-      else print_text(f, secs);
+      if (!f) {
+        fprintf(stderr, "warpsim cudart: cannot write %s\n", tmp);
+        continue;
+      }
+      if (j)
+        print_json(f, secs);
+      else
+        print_text(f, secs);
       if (fclose(f) || rename(tmp, p)) fprintf(stderr, "warpsim cudart: cannot write %s\n", p);
     }
   } else {
@@ -256,9 +287,20 @@ static void write_report(void) {
   }
   ws_ctx_destroy(cudart.ctx);
   cfg_free(cudart.cfg);
-  for (CudartKernel *k = cudart.kernels, *n; k; k = n) { n = k->next; free(k->name); free(k); }
-  for (CudartVar *v = cudart.vars, *n; v; v = n) { n = v->next; free(v->name); free(v); }
-  for (CudartModule *m = cudart.mods, *n; m; m = n) { n = m->next; free(m); }
+  for (CudartKernel *k = cudart.kernels, *n; k; k = n) {
+    n = k->next;
+    free(k->name);
+    free(k);
+  }
+  for (CudartVar *v = cudart.vars, *n; v; v = n) {
+    n = v->next;
+    free(v->name);
+    free(v);
+  }
+  for (CudartModule *m = cudart.mods, *n; m; m = n) {
+    n = m->next;
+    free(m);
+  }
   free(cudart.launches);
   memset(&cudart, 0, sizeof cudart);
   cudart.inited = -1;

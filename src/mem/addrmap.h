@@ -15,8 +15,8 @@
 #include "core/fastdiv.h"
 
 typedef struct AddrMap {
-  uint32_t parts, chunk;    /* partitions, interleave bytes */
-  uint32_t banks, row_size; /* DRAM geometry per channel */
+  uint32_t parts, chunk;        /* partitions, interleave bytes */
+  uint32_t banks, row_size;     /* DRAM geometry per channel */
   FastDiv div_chunk, div_parts; /* chunk and parts, for addrmap_partition (set by addrmap_make) */
   /* GPGPU-Sim's mapping inside a channel (addrmap_parse_mask), or 0 = linear:
    * the bank is the local address's bank_mask bits packed from the lowest up,
@@ -41,15 +41,19 @@ static inline int addrmap_parse_mask(AddrMap *m, const char *mask, uint32_t bank
     char ch = mask[i];
     if (ch == '.') continue;
     if (bit >= 64) return snprintf(why, whylen, "more than 64 bits"), -1;
-    if (ch == 'B' || ch == 'b') b |= 1ull << bit;
-    else if (ch == 'R' || ch == 'r') r |= 1ull << bit;
+    if (ch == 'B' || ch == 'b')
+      b |= 1ull << bit;
+    else if (ch == 'R' || ch == 'r')
+      r |= 1ull << bit;
     else if (ch != 'C' && ch != 'c' && ch != 'S' && ch != 's' && ch != '0')
       return snprintf(why, whylen, "'%c' is not one of R, B, C, S, 0, '.'", ch), -1;
     bit++;
   }
   uint32_t nb = (uint32_t)__builtin_popcountll(b);
-  if (nb >= 32 || (1u << nb) != banks) return snprintf(why, whylen, "%u bank bits make %u banks, not %u", nb, nb < 32 ? 1u << nb : 0, banks), -1;
-  if ((b | r) & (uint64_t)(line - 1)) return snprintf(why, whylen, "a %u B line would span banks or rows", line), -1;
+  if (nb >= 32 || (1u << nb) != banks)
+    return snprintf(why, whylen, "%u bank bits make %u banks, not %u", nb, nb < 32 ? 1u << nb : 0, banks), -1;
+  if ((b | r) & (uint64_t)(line - 1))
+    return snprintf(why, whylen, "a %u B line would span banks or rows", line), -1;
   m->bank_mask = b, m->row_mask = r, m->row_top = bit, m->row_low_bits = (uint32_t)__builtin_popcountll(r);
   return 0;
 }
@@ -62,8 +66,12 @@ static inline uint64_t addrmap_gather(uint64_t x, uint64_t mask) {
 }
 
 static inline AddrMap addrmap_make(uint32_t parts, uint32_t chunk, uint32_t banks, uint32_t row_size) {
-  return (AddrMap){.parts = parts, .chunk = chunk, .banks = banks, .row_size = row_size,
-                   .div_chunk = fastdiv_make(chunk), .div_parts = fastdiv_make(parts)};
+  return (AddrMap){.parts = parts,
+                   .chunk = chunk,
+                   .banks = banks,
+                   .row_size = row_size,
+                   .div_chunk = fastdiv_make(chunk),
+                   .div_parts = fastdiv_make(parts)};
 }
 
 /* On every L1 miss's way to the network: no hardware division (needs addrmap_make). */

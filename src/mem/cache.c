@@ -57,10 +57,10 @@ struct Cache {
   ReqQueue miss_q; /* toward the next level */
   CachePolicy pol; /* a copy of the policy's hooks: a hook test is one load */
   void *pstate;
-  CacheLine *lines;    /* sets * assoc */
-  MshrEntry *mshr;     /* mshr_entries */
-  MemRequest *merged;  /* mshr_entries * mshr_max_merge */
-  uint16_t *mshr_free; /* stack of free entry indices */
+  CacheLine *lines;                       /* sets * assoc */
+  MshrEntry *mshr;                        /* mshr_entries */
+  MemRequest *merged;                     /* mshr_entries * mshr_max_merge */
+  uint16_t *mshr_free;                    /* stack of free entry indices */
   uint64_t *miss_notify, miss_notify_bit; /* set when the miss queue gets a request */
   /* Bumped by the changes the next level makes: fills (MSHRs, lines, replies)
    * and miss-queue pops (space in the miss queue). */
@@ -69,7 +69,7 @@ struct Cache {
   void *evict_ctx;
   CacheFillListener fill_fn;
   void *fill_ctx;
-  _Alignas(64) CacheStats st; /* its first host line holds the counters of loads */
+  _Alignas(64) CacheStats st;             /* its first host line holds the counters of loads */
   FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
   /* L1 only: the lines evictions took out (and no allocation brought back yet), with the
    * warp that had allocated each: read_misses_evicted_*. Open addressing, linear probing,
@@ -77,7 +77,7 @@ struct Cache {
   struct LostLine {
     uint64_t line;
     int32_t sm, warp;
-  } *lost;
+  } * lost;
   size_t lost_mask, lost_count;
   bool track_lost; /* cache_track_lost_lines */
   char name[32];
@@ -94,9 +94,9 @@ CacheGeom cache_geom(const Cache *c) {
 
 Cache *cache_create(const CacheParams *p, const Config *cfg, char *err, size_t errlen) {
   CacheGeom g = {0};
-  if (!p->policy || cache_geom_make(p->size, p->assoc, p->line_size, &g) ||
-      !p->mshr_entries || p->mshr_entries > 65535 || !p->mshr_max_merge || !p->miss_queue || !p->ports ||
-      !p->index_parts || !p->index_chunk_lines || (p->level != 1 && p->level != 2) ||
+  if (!p->policy || cache_geom_make(p->size, p->assoc, p->line_size, &g) || !p->mshr_entries ||
+      p->mshr_entries > 65535 || !p->mshr_max_merge || !p->miss_queue || !p->ports || !p->index_parts ||
+      !p->index_chunk_lines || (p->level != 1 && p->level != 2) ||
       (p->set_index == CACHE_INDEX_FERMI && (p->index_parts != 1 || (g.sets != 32 && g.sets != 64)))) {
     snprintf(err, errlen, "%s: invalid cache geometry", p->name ? p->name : "cache");
     return NULL;
@@ -183,20 +183,24 @@ void cache_free(Cache *c) {
 static inline uint32_t cache_set_index(const Cache *c, uint64_t line_addr) {
   uint64_t line = line_addr >> c->line_shift;
   if (c->p.set_index == CACHE_INDEX_FERMI) { /* 32 or 64 sets, one slice (cache_create checks) */
-    uint32_t upper = (uint32_t)((line_addr & 0xE000) >> 13 | (line_addr & 0x20000) >> 14 | (line_addr & 0x80000) >> 15);
+    uint32_t upper =
+        (uint32_t)((line_addr & 0xE000) >> 13 | (line_addr & 0x20000) >> 14 | (line_addr & 0x80000) >> 15);
     uint32_t set = ((uint32_t)line & 0x1F) ^ upper;
     return c->sets == 64 ? set | (uint32_t)((line_addr & 0x1000) >> 7) : set;
   }
   if (c->p.index_parts > 1) {
     uint64_t chunk = fastdiv_div(&c->div_chunk, line);
-    line = fastdiv_div(&c->div_parts, chunk) * c->p.index_chunk_lines + (line - chunk * c->p.index_chunk_lines);
+    line =
+        fastdiv_div(&c->div_parts, chunk) * c->p.index_chunk_lines + (line - chunk * c->p.index_chunk_lines);
   }
   return c->set_mask ? (uint32_t)(line & c->set_mask) : (uint32_t)fastdiv_mod(&c->div_sets, line);
 }
 uint32_t cache_set_of(const Cache *c, uint64_t line_addr) { return cache_set_index(c, line_addr); }
 
 static CacheLine *cache_set_ptr(const Cache *c, uint32_t set) { return &c->lines[(size_t)set * c->p.assoc]; }
-static uint8_t *cache_set_states(const Cache *c, uint32_t set) { return &c->wstate[(size_t)set * c->p.assoc]; }
+static uint8_t *cache_set_states(const Cache *c, uint32_t set) {
+  return &c->wstate[(size_t)set * c->p.assoc];
+}
 /* Every state change goes through here: the line record and its copy in wstate. */
 static void cache_set_state(Cache *c, uint32_t set, uint32_t way, uint8_t st) {
   cache_set_ptr(c, set)[way].state = st;
@@ -240,7 +244,9 @@ static inline int cache_lookup(const Cache *cc, uint64_t line_addr, uint32_t *se
   return c->memo_way;
 }
 
-int cache_probe(const Cache *c, uint64_t line_addr) { return cache_find(c, cache_set_of(c, line_addr), line_addr); }
+int cache_probe(const Cache *c, uint64_t line_addr) {
+  return cache_find(c, cache_set_of(c, line_addr), line_addr);
+}
 
 static uint32_t cache_default_victim(const uint8_t *states, uint32_t ways) {
   for (uint32_t w = 0; w < ways; w++)
@@ -278,7 +284,8 @@ static void cache_send_noalloc(Cache *c, const MemRequest *req, uint64_t now) {
 /* A load of class cg, or whose requester asks for no allocation (MEM_HINT_BYPASS),
  * that this cache (an L1 with bypass_cg) does not allocate. */
 static bool cache_bypasses_cg(const Cache *c, const MemRequest *req) {
-  return !req->is_write && c->p.bypass_cg && (req->access_class == MEM_CLASS_CG || (req->hints & MEM_HINT_BYPASS));
+  return !req->is_write && c->p.bypass_cg &&
+         (req->access_class == MEM_CLASS_CG || (req->hints & MEM_HINT_BYPASS));
 }
 
 /* A load of class cg (a .cg load, an atomic, a load a bypassing policy marked cg) that this
@@ -387,8 +394,9 @@ static __attribute__((noinline)) void lost_take(Cache *c, const MemRequest *req)
 /* What evicting a valid line tells the policy and the next level: on_evict,
  * and the write-back of a dirty line. Out of line: LRU has no on_evict and
  * the L1s write nothing back, so cache_evict's inlined part stays small. */
-static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set, uint32_t w, const MemRequest *by,
-                                                         CacheEvictReason why, uint64_t now) {
+static __attribute__((noinline)) void cache_evict_notify(Cache *c, uint32_t set, uint32_t w,
+                                                         const MemRequest *by, CacheEvictReason why,
+                                                         uint64_t now) {
   CacheLine *l = &cache_set_ptr(c, set)[w];
   bool dirty = l->state == CACHE_LINE_MODIFIED;
   if (c->evict_hook) {
@@ -535,7 +543,8 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     c->merged[(size_t)e * c->p.mshr_max_merge] = *req;
     cache_miss_push(c, req, now)->req.mshr[c->p.level - 1] = e;
     c->st.reads++, c->st.read_misses++;
-    /* last: less is live across the policy's on_fill (it sees no cache state, so the order is not observable) */
+    /* last: less is live across the policy's on_fill (it sees no cache state, so the order is not observable)
+     */
     cache_install(c, set, victim, base + victim, req, CACHE_LINE_RESERVED, e, now);
   }
   if (c->pol.on_miss) c->pol.on_miss(c->pstate, set, req, now);
@@ -573,7 +582,8 @@ static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemR
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
   bool hit = way >= 0 && st != CACHE_LINE_RESERVED;
   /* the store, and a dirty line's write-back before it */
-  if (reqq_space(&c->miss_q) < 1u + (hit && st == CACHE_LINE_MODIFIED)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
+  if (reqq_space(&c->miss_q) < 1u + (hit && st == CACHE_LINE_MODIFIED))
+    return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
   if (hit) {
     cache_evict(c, set, (uint32_t)way, st, req, CACHE_EVICT_INVALIDATE, now);
     cache_invalidate(c, set, (uint32_t)way);
@@ -679,12 +689,13 @@ CacheFailReason cache_predict_fail(const Cache *c, const MemRequest *req) {
     bool hit = way >= 0 && ws[way] != CACHE_LINE_RESERVED;
     if (hit && !cache_store_evicts(c, req)) return CACHE_FAIL_NONE; /* a local store hit (local_back) */
     return reqq_space(&c->miss_q) < 1u + (hit && ws[way] == CACHE_LINE_MODIFIED) ? CACHE_FAIL_MISS_QUEUE
-                                                                                  : CACHE_FAIL_NONE;
+                                                                                 : CACHE_FAIL_NONE;
   }
   if (way >= 0 && ws[way] == CACHE_LINE_RESERVED && cache_write_fetches(c, req))
     return cache_write_fetch_room(c) ? CACHE_FAIL_NONE : CACHE_FAIL_MISS_QUEUE;
   if (way >= 0 && ws[way] == CACHE_LINE_RESERVED)
-    return c->mshr[cache_set_ptr(c, set)[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT : CACHE_FAIL_NONE;
+    return c->mshr[cache_set_ptr(c, set)[way].mshr].count >= c->p.mshr_max_merge ? CACHE_FAIL_MERGE_LIMIT
+                                                                                 : CACHE_FAIL_NONE;
   if (way >= 0) return CACHE_FAIL_NONE;
   if (cache_bypasses_cg(c, req)) return reqq_full(&c->miss_q) ? CACHE_FAIL_MISS_QUEUE : CACHE_FAIL_NONE;
   if (!req->is_write && c->pol.should_bypass) return CACHE_FAIL_NONE;

@@ -87,8 +87,8 @@ typedef struct CacheStats {
   uint64_t reads, writes;          /* accepted accesses */
   uint64_t read_hits, read_misses; /* read_misses: allocated misses */
   uint64_t evictions, fills;
-  uint64_t read_merges; /* MSHR hits (the line was RESERVED) */
-  uint64_t bypasses;    /* loads sent down unallocated (all causes) */
+  uint64_t read_merges;   /* MSHR hits (the line was RESERVED) */
+  uint64_t bypasses;      /* loads sent down unallocated (all causes) */
   uint64_t fail_bypasses; /* ... of which access-level bypasses after a failure */
   uint64_t write_hits, write_misses;
   uint64_t resfail[CACHE_FAIL__COUNT];
@@ -96,10 +96,10 @@ typedef struct CacheStats {
   /* L1 caches only: read hits on a line another warp allocated (another warp slot or SM;
    * alloc_sm/alloc_warp of CacheLine): inter-warp locality; read_hits - this = intra-warp */
   uint64_t read_hits_other_warp;
-  /* Caches told to (cache_track_lost_lines): allocating read misses on a line an eviction (a replacement, not a
-   * store's invalidation) took out of this cache, split by the warp that had allocated
-   * it: the requesting warp (lost intra-warp locality) or another warp (lost inter-warp
-   * locality); read_misses - both = cold misses and misses after an invalidation */
+  /* Caches told to (cache_track_lost_lines): allocating read misses on a line an eviction (a replacement, not
+   * a store's invalidation) took out of this cache, split by the warp that had allocated it: the requesting
+   * warp (lost intra-warp locality) or another warp (lost inter-warp locality); read_misses - both = cold
+   * misses and misses after an invalidation */
   uint64_t read_misses_evicted_same_warp, read_misses_evicted_other_warp;
 } CacheStats;
 

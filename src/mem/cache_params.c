@@ -64,7 +64,10 @@ const CfgParam cache_params[] = {
      .choices = "linear|fermi",
      .desc = "set index: linear (GPGPU-Sim 3.x, the papers' runs) or fermi (the Fermi hash of later "
              "GPGPU-Sim: bits 7-11 XOR 13,14,15,17,19; 32 or 64 sets)"},
-    {.key = "bypass_cg", .type = CFG_BOOL, .def = "true", .desc = "loads of class cg (.cg loads, atomics) go around this cache (L1) without a lookup"},
+    {.key = "bypass_cg",
+     .type = CFG_BOOL,
+     .def = "true",
+     .desc = "loads of class cg (.cg loads, atomics) go around this cache (L1) without a lookup"},
     {0},
 };
 
@@ -88,7 +91,8 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
                     : !strcmp(wp, "local_back") ? CACHE_WRITE_LOCAL_BACK
                     : !strcmp(wp, "back_fetch") ? CACHE_WRITE_BACK_FETCH
                                                 : CACHE_WRITE_EVICT;
-  p->set_index = !strcmp(cfg_str_in(cfg, prefix, "set_index"), "fermi") ? CACHE_INDEX_FERMI : CACHE_INDEX_LINEAR;
+  p->set_index =
+      !strcmp(cfg_str_in(cfg, prefix, "set_index"), "fermi") ? CACHE_INDEX_FERMI : CACHE_INDEX_LINEAR;
   p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
   p->index_parts = p->index_chunk_lines = 1;
   p->sm = -1, p->instance = 0, p->gpu = NULL; /* the memory system says whose it is */
@@ -96,7 +100,8 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
   CacheGeom g;
   if (cache_geom_make(p->size, p->assoc, p->line_size, &g)) {
     snprintf(key, sizeof key, "%s.%s", prefix, is_pow2(p->line_size) ? "size" : "line_size");
-    if (!is_pow2(p->line_size)) return cfg_errorf(cfg, key, err, errlen, "%u is not a power of 2", p->line_size);
+    if (!is_pow2(p->line_size))
+      return cfg_errorf(cfg, key, err, errlen, "%u is not a power of 2", p->line_size);
     return cfg_errorf(cfg, key, err, errlen, "%u bytes is not a whole number of sets of %u ways x %u B",
                       p->size, p->assoc, p->line_size);
   }
@@ -143,20 +148,22 @@ void cache_stats_add(CacheStats *sum, const CacheStats *s) {
 
 /* The cache's statistics (stats.h), under whatever group the caller opened. */
 void cache_stats_emit(const CacheStats *s, StatsOut *o) {
-  STAT_U64(o, "accesses", "requests", STAT_SUM, STAT_NEUTRAL, "reads and writes accepted", s->reads + s->writes);
+  STAT_U64(o, "accesses", "requests", STAT_SUM, STAT_NEUTRAL, "reads and writes accepted",
+           s->reads + s->writes);
   STAT_U64(o, "reads", "requests", STAT_SUM, STAT_NEUTRAL, "reads accepted", s->reads);
   STAT_U64(o, "writes", "requests", STAT_SUM, STAT_NEUTRAL, "writes accepted", s->writes);
   STAT_U64(o, "hits", "requests", STAT_SUM, STAT_HIGHER, "read and write hits", s->read_hits + s->write_hits);
   STAT_U64(o, "read_hits", "requests", STAT_SUM, STAT_HIGHER, "reads that hit a valid line", s->read_hits);
-  STAT_U64(o, "read_misses", "requests", STAT_SUM, STAT_LOWER, "reads that allocated a line (MSHR merges apart)",
-           s->read_misses);
+  STAT_U64(o, "read_misses", "requests", STAT_SUM, STAT_LOWER,
+           "reads that allocated a line (MSHR merges apart)", s->read_misses);
   STAT_U64(o, "read_merges", "requests", STAT_SUM, STAT_LOWER, "reads merged into a pending miss (MSHR hits)",
            s->read_merges);
-  STAT_U64(o, "bypasses", "requests", STAT_SUM, STAT_NEUTRAL, "loads sent down without allocating (all causes)",
-           s->bypasses);
+  STAT_U64(o, "bypasses", "requests", STAT_SUM, STAT_NEUTRAL,
+           "loads sent down without allocating (all causes)", s->bypasses);
   STAT_U64(o, "fail_bypasses", "requests", STAT_SUM, STAT_NEUTRAL,
            "bypasses decided after a reservation failure (access-level bypassing)", s->fail_bypasses);
-  STAT_U64(o, "write_hits", "requests", STAT_SUM, STAT_NEUTRAL, "writes that found their line", s->write_hits);
+  STAT_U64(o, "write_hits", "requests", STAT_SUM, STAT_NEUTRAL, "writes that found their line",
+           s->write_hits);
   STAT_U64(o, "write_misses", "requests", STAT_SUM, STAT_NEUTRAL, "writes that did not", s->write_misses);
   stats_group(o, "resfail", 0, "reservation failures (retried accesses) by reason");
   for (int r = 1; r < CACHE_FAIL__COUNT; r++)
@@ -169,4 +176,3 @@ void cache_stats_emit(const CacheStats *s, StatsOut *o) {
            s->invalidations);
   STAT_U64(o, "fills", "lines", STAT_SUM, STAT_NEUTRAL, "lines filled by a reply from below", s->fills);
 }
-

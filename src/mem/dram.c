@@ -563,8 +563,8 @@ void dram_stats_emit(const DramStats *s, const DramParams *p, StatsOut *o) {
   STAT_U64(o, "row_hits", "requests", STAT_SUM, STAT_HIGHER, "requests whose row was open", s->row_hits);
   STAT_U64(o, "row_closed", "requests", STAT_SUM, STAT_NEUTRAL, "requests that needed an activate only",
            s->row_closed);
-  STAT_U64(o, "row_conflicts", "requests", STAT_SUM, STAT_LOWER, "requests that needed a precharge and an activate",
-           s->row_conflicts);
+  STAT_U64(o, "row_conflicts", "requests", STAT_SUM, STAT_LOWER,
+           "requests that needed a precharge and an activate", s->row_conflicts);
   STAT_F64(o, "row_hit_rate", "fraction", STAT_RATIO, STAT_HIGHER, 6, "row_hits / (reads + writes)",
            acc ? (double)s->row_hits / (double)acc : 0.0);
   STAT_U64(o, "activates", "commands", STAT_SUM, STAT_NEUTRAL, "row activations", s->activates);

@@ -25,7 +25,8 @@ typedef struct DramParams {
   /* GPGPU-Sim 3.2.2's bank groups and bus turnarounds (0 / false: not modelled).
    * A bank's group is bank >> group_shift (3.2.2's bk_tag_length). */
   uint32_t bank_groups, group_shift, tCCDL, tRTPL, tCDLR;
-  bool turnaround; /* reads wait tWTR = tWL + burst + tCDLR after a write, writes tRTW = tCL + burst + 2 - tWL after a read */
+  bool turnaround; /* reads wait tWTR = tWL + burst + tCDLR after a write, writes tRTW = tCL + burst + 2 - tWL
+                      after a read */
   uint32_t queue_size, return_queue;
   bool fcfs;                   /* true: oldest request only (no row-hit reordering) */
   uint32_t dram_mhz, core_mhz; /* clock ratio */

@@ -87,7 +87,8 @@ typedef struct IcntDst {
   uint64_t free;
   uint64_t pad_; /* 64 bytes, as IcntSrc: a port's address is its index shifted */
 } IcntDst;
-_Static_assert(sizeof(void *) != 8 || (sizeof(IcntDst) == 64 && sizeof(IcntSrc) == 64), "icnt ports: 64 bytes");
+_Static_assert(sizeof(void *) != 8 || (sizeof(IcntDst) == 64 && sizeof(IcntSrc) == 64),
+               "icnt ports: 64 bytes");
 
 struct Icnt {
   IcntParams p;
@@ -115,8 +116,8 @@ struct Icnt {
 };
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
-  if (!p->n_src || !p->n_dst || p->n_dst > 65536 || !p->latency || !p->flits_per_cycle || !p->flit_size || !p->in_queue ||
-      !p->out_queue) {
+  if (!p->n_src || !p->n_dst || p->n_dst > 65536 || !p->latency || !p->flits_per_cycle || !p->flit_size ||
+      !p->in_queue || !p->out_queue) {
     snprintf(err, errlen, "%s: invalid interconnect parameters", p->name ? p->name : "icnt");
     return NULL;
   }
@@ -140,7 +141,10 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   uint32_t sf = p->src_flits_per_cycle ? p->src_flits_per_cycle : p->flits_per_cycle;
   uint32_t df = p->dst_flits_per_cycle ? p->dst_flits_per_cycle : p->flits_per_cycle;
   uint32_t g = sf, h = df;
-  while (h) { uint32_t r = g % h; g = h, h = r; }
+  while (h) {
+    uint32_t r = g % h;
+    g = h, h = r;
+  }
   x->slots = sf / g * df;
   x->src_cost = x->slots / sf, x->dst_cost = x->slots / df;
   x->div_fpc = fastdiv_make(x->slots);
@@ -186,14 +190,16 @@ bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src]
  * keeps them external). */
 #define ICNT_INLINE __attribute__((always_inline)) inline
 
-ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
+ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes,
+                           uint64_t now) {
   MEM_DCHECK(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
   MEM_DCHECK(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
   /* Packets come in a few sizes (a read request, a line of data): most pushes reuse the last division. */
   if (bytes != x->memo_bytes) {
     x->memo_flits = icnt_flits(x, bytes), x->memo_bytes = bytes;
-    MEM_ASSERT(x->memo_flits < 65536, now, x->name, "packet too large"); /* aux's 16 bits (dst < n_dst <= 65536) */
+    MEM_ASSERT(x->memo_flits < 65536, now, x->name,
+               "packet too large"); /* aux's 16 bits (dst < n_dst <= 65536) */
   }
   uint32_t flits = x->memo_flits;
   IcntSrc *sp = &x->src[src];
@@ -213,8 +219,8 @@ static void icnt_arm(Icnt *x, uint32_t d, uint64_t ready) {
  * for a busy destination port, gets `next`: a lower bound on the cycle of
  * its next send (port slots only move later), so later rounds skip it.
  * Returns a cycle > now before which s cannot send (UINT64_MAX: s is empty). */
-static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now, uint64_t base,
-                                                                uint64_t limit, uint64_t fpc) {
+static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_t s, uint64_t now,
+                                                                uint64_t base, uint64_t limit, uint64_t fpc) {
   IcntSrc *sp = &x->src[s];
   ReqQueue *in = &sp->q;
   do {
@@ -311,7 +317,9 @@ const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
   return reqq_ready(q, now) ? &q->head->req : NULL;
 }
 
-ICNT_INLINE const MemRequest *icnt_arrived_head(const Icnt *x, uint32_t dst) { return &x->dst[dst].q.head->req; }
+ICNT_INLINE const MemRequest *icnt_arrived_head(const Icnt *x, uint32_t dst) {
+  return &x->dst[dst].q.head->req;
+}
 
 /* Merges word w of a wheel slot, b (already cleared there), into `arrived`. */
 static inline void icnt_merge_word(Icnt *x, uint32_t w, uint64_t b, uint64_t now) {
@@ -405,8 +413,8 @@ void icnt_stats_emit(const IcntStats *s, StatsOut *o) {
   STAT_U64(o, "bytes", "bytes", STAT_SUM, STAT_NEUTRAL, "payload bytes delivered", s->bytes);
   STAT_F64(o, "avg_latency", "cycles", STAT_MEAN, STAT_LOWER, 4, "cycles from a packet's push to its arrival",
            s->packets ? (double)s->latency_sum / (double)s->packets : 0.0);
-  STAT_U64(o, "credit_stalls", "cycles", STAT_SUM, STAT_LOWER, "cycles a head packet found its destination full",
-           s->credit_stalls);
+  STAT_U64(o, "credit_stalls", "cycles", STAT_SUM, STAT_LOWER,
+           "cycles a head packet found its destination full", s->credit_stalls);
 }
 
 void icnt_dump(const Icnt *x, FILE *out) {

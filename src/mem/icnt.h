@@ -25,9 +25,9 @@ typedef struct IcntParams {
   uint32_t latency;         /* cycles from the last flit leaving to arrival, >= 1 */
   uint32_t flits_per_cycle; /* per port (source and destination), unless one of these says otherwise: */
   uint32_t src_flits_per_cycle, dst_flits_per_cycle; /* 0 = flits_per_cycle */
-  uint32_t flit_size;       /* bytes */
-  uint32_t in_queue;        /* packets per source queue */
-  uint32_t out_queue;       /* packets per destination (in flight + waiting) */
+  uint32_t flit_size;                                /* bytes */
+  uint32_t in_queue;                                 /* packets per source queue */
+  uint32_t out_queue;                                /* packets per destination (in flight + waiting) */
 } IcntParams;
 
 typedef struct IcntStats {
@@ -38,7 +38,8 @@ typedef struct IcntStats {
 
 typedef struct Icnt Icnt;
 
-/* Keys under "icnt.": latency, flit_size, req_flits_per_cycle, reply_flits_per_cycle, sm_flits_per_cycle, ... */
+/* Keys under "icnt.": latency, flit_size, req_flits_per_cycle, reply_flits_per_cycle, sm_flits_per_cycle, ...
+ */
 extern const CfgParam icnt_cfg_params[];
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen);

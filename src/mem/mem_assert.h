@@ -29,7 +29,8 @@
 #ifdef WS_CHECKS
 #define MEM_DCHECK(cond, cycle, component, ...) MEM_ASSERT(cond, cycle, component, __VA_ARGS__)
 #else /* not evaluated; sizeof keeps its operands "used" without evaluating them */
-#define MEM_DCHECK(cond, cycle, component, ...) ((void)sizeof(!(cond)), (void)sizeof(cycle), (void)sizeof(component))
+#define MEM_DCHECK(cond, cycle, component, ...)                                                              \
+  ((void)sizeof(!(cond)), (void)sizeof(cycle), (void)sizeof(component))
 #endif
 
 #endif

@@ -51,8 +51,9 @@ static const CfgParam memsys_params[] = {
      .def = "100",
      .min = 0,
      .max = 1000000,
-     .desc = "GPGPU-Sim's DRAM latency queue (-dram_latency): core cycles an L2 miss waits between the L2 "
-             "and the DRAM scheduler's queue (0: the controller delay is derived from dram.min_latency instead)"},
+     .desc =
+         "GPGPU-Sim's DRAM latency queue (-dram_latency): core cycles an L2 miss waits between the L2 "
+         "and the DRAM scheduler's queue (0: the controller delay is derived from dram.min_latency instead)"},
     {.key = "dram.min_latency",
      .type = CFG_INT,
      .def = "220",
@@ -93,15 +94,15 @@ struct MemSys {
   uint32_t n_sm, n_part, line; /* line: the L2's */
   uint32_t l1_line;
   uint32_t sms_per_port, n_port; /* SMs sharing a crossbar port (a cluster); ports */
-  Cache **l1; /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
+  Cache **l1;                    /* n_sm * MEM_UNIT__COUNT, indexed sm * MEM_UNIT__COUNT + unit */
   uint8_t *inject_rr;
-  uint64_t *miss_nz;   /* bit per SM: one of its L1s' miss queues may hold a request */
-  uint64_t *sm_events; /* two bitmaps over SMs: an L1 got a fill / had a miss-queue pop (memsys_sm_events) */
+  uint64_t *miss_nz;    /* bit per SM: one of its L1s' miss queues may hold a request */
+  uint64_t *sm_events;  /* two bitmaps over SMs: an L1 got a fill / had a miss-queue pop (memsys_sm_events) */
   uint64_t *pop_events; /* the second of them */
   Icnt *req, *reply;
-  MemPart *part;      /* n_part */
-  uint64_t wake_min;  /* the smallest part[].wake: no partition is visited before it */
-  bool sleep;         /* sm.skip_idle_cycles: partitions sleep until their wake (exact either way) */
+  MemPart *part;     /* n_part */
+  uint64_t wake_min; /* the smallest part[].wake: no partition is visited before it */
+  bool sleep;        /* sm.skip_idle_cycles: partitions sleep until their wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
   MemSysDelays delays;
@@ -130,8 +131,10 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   uint32_t rep_flits = (ms->header_bytes + ms->l1_line + rp->flit_size - 1) / rp->flit_size;
   uint32_t sreq = (req_flits ? req_flits : 1), srep = rep_flits ? rep_flits : 1;
   /* a packet is serialized at the slower of its two ports */
-  uint32_t rq_bw = rq->src_flits_per_cycle < rq->dst_flits_per_cycle ? rq->src_flits_per_cycle : rq->dst_flits_per_cycle;
-  uint32_t rp_bw = rp->src_flits_per_cycle < rp->dst_flits_per_cycle ? rp->src_flits_per_cycle : rp->dst_flits_per_cycle;
+  uint32_t rq_bw =
+      rq->src_flits_per_cycle < rq->dst_flits_per_cycle ? rq->src_flits_per_cycle : rq->dst_flits_per_cycle;
+  uint32_t rp_bw =
+      rp->src_flits_per_cycle < rp->dst_flits_per_cycle ? rp->src_flits_per_cycle : rp->dst_flits_per_cycle;
   sreq = (sreq + rq_bw - 1) / rq_bw;
   srep = (srep + rp_bw - 1) / rp_bw;
   uint32_t l2lat = l2->latency ? l2->latency : 1;
@@ -387,8 +390,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
     Partition *pt = ms->part[p].pt;
     if (!partition_can_accept(pt)) continue;
     const MemRequest *r = icnt_arrived_head(ms->req, p);
-    do
-      partition_push(pt, r, now);
+    do partition_push(pt, r, now);
     while ((r = icnt_pop(ms->req, p)) && partition_can_accept(pt));
     /* Every push is due at the L2 at the same cycle: one wake update (wake_min <= every part[].wake). */
     uint64_t due = now + ms->delays.l2_input;
@@ -478,13 +480,14 @@ void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
   icnt_stats_emit(icnt_stats(ms->reply), o);
   stats_end(o);
   stats_group(o, "delays", 0, "fixed pipeline delays derived from the configured latencies");
-  STAT_U64(o, "l2_input", "cycles", STAT_INFO, STAT_NEUTRAL, "delay of a request entering the L2 (the ROP delay)",
-           ms->delays.l2_input);
+  STAT_U64(o, "l2_input", "cycles", STAT_INFO, STAT_NEUTRAL,
+           "delay of a request entering the L2 (the ROP delay)", ms->delays.l2_input);
   STAT_U64(o, "dram_ctrl", "cycles", STAT_INFO, STAT_NEUTRAL, "delay queue in front of the DRAM controller",
            ms->delays.dram_ctrl);
   STAT_U64(o, "l2_fixed", "cycles", STAT_INFO, STAT_NEUTRAL, "fixed cycles of the path to the L2 and back",
            ms->delays.l2_fixed);
-  STAT_U64(o, "dram_row_hit", "cycles", STAT_INFO, STAT_NEUTRAL, "cycles of a DRAM row hit", ms->delays.dram_row_hit);
+  STAT_U64(o, "dram_row_hit", "cycles", STAT_INFO, STAT_NEUTRAL, "cycles of a DRAM row hit",
+           ms->delays.dram_row_hit);
   stats_end(o);
 }
 

@@ -80,11 +80,14 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     pt->dram_busy = !dram_idle(pt->dram);
   }
   /* a reply is taken only when the network can take it (icnt_push copies it) */
-  for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now)) != NULL;) {
+  for (const MemRequest *out;
+       icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now)) != NULL;) {
     MEM_DCHECK(out->sm >= 0, now, pt->name, "reply without a requesting SM");
     /* a read brings the L1 line it allocated, or, where the L1 did not allocate (cg, atomics,
      * bypassed loads), only the bytes the coalescer asked for (GPGPU-Sim 3.2.2) */
-    const uint32_t data = out->is_write ? 0 : (out->flags & MEM_F_NOALLOC_L1) && out->bytes ? out->bytes : pt->p.l1_line;
+    const uint32_t data = out->is_write                                   ? 0
+                          : (out->flags & MEM_F_NOALLOC_L1) && out->bytes ? out->bytes
+                                                                          : pt->p.l1_line;
     uint32_t bytes = pt->p.header_bytes + (data < pt->p.l1_line ? data : pt->p.l1_line);
     uint32_t port = pt->p.sms_per_port > 1 ? (uint32_t)out->sm / pt->p.sms_per_port : (uint32_t)out->sm;
     if (line != pt->p.l1_line) { /* the requester's line again */
@@ -123,7 +126,8 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
 /* partition_next_event() once the queues say nothing before t (> now + 1):
  * the DRAM channel may. Out of line, so that the frequent busy case returns
  * without the register saves of the DRAM query. */
-static __attribute__((noinline)) uint64_t partition_dram_event(const Partition *pt, uint64_t now, uint64_t t) {
+static __attribute__((noinline)) uint64_t partition_dram_event(const Partition *pt, uint64_t now,
+                                                               uint64_t t) {
   uint64_t x;
   if (pt->dram_busy && !dram_idle(pt->dram) && (x = dram_next_event(pt->dram, now)) < t) t = x;
   return t;

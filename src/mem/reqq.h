@@ -18,7 +18,8 @@
 typedef struct ReqSlot {
   MemRequest req;
   uint64_t ready; /* cycle from which the entry may leave */
-  uint32_t aux;   /* component-specific (destination port, flit count, ...): reqq_push leaves it to the caller */
+  uint32_t
+      aux; /* component-specific (destination port, flit count, ...): reqq_push leaves it to the caller */
 } ReqSlot;
 
 typedef struct ReqQueue {

@@ -97,9 +97,9 @@ typedef struct CachePolicyEnv {
   const char *cache;  /* "l1d" */
   uint32_t sets, ways, line_size;
   const Config *cfg;
-  int32_t sm;         /* the SM an L1 belongs to; -1 for an L2 slice */
-  uint32_t instance;  /* the SM (L1s) or the memory partition (L2 slices) */
-  PolicyGpu *gpu;     /* the GPU's shared policy state (policy_shared); NULL for a cache made alone (tests) */
+  int32_t sm;        /* the SM an L1 belongs to; -1 for an L2 slice */
+  uint32_t instance; /* the SM (L1s) or the memory partition (L2 slices) */
+  PolicyGpu *gpu;    /* the GPU's shared policy state (policy_shared); NULL for a cache made alone (tests) */
   const PolicyKernel *kernel; /* the running kernel (NULL for a cache made alone) */
 } CachePolicyEnv;
 

@@ -26,9 +26,11 @@ enum {
 };
 /* Requester hints: the memory system carries them, policies may read them. */
 enum {
-  MEM_HINT_CRITICAL = 1u << 0, /* the requesting warp is predicted critical (for criticality-aware cache policies) */
-  MEM_HINT_BYPASS = 1u << 1,   /* the requester asks the L1 not to allocate (a load then goes down as cg does) */
-  MEM_HINT_USER = 1u << 4,     /* bits 4..7: free for a pair of cooperating plugins (document the meaning) */
+  MEM_HINT_CRITICAL =
+      1u << 0, /* the requesting warp is predicted critical (for criticality-aware cache policies) */
+  MEM_HINT_BYPASS =
+      1u << 1,             /* the requester asks the L1 not to allocate (a load then goes down as cg does) */
+  MEM_HINT_USER = 1u << 4, /* bits 4..7: free for a pair of cooperating plugins (document the meaning) */
 };
 /* The no-allocate flag of cache level 1 or 2. */
 #define MEM_F_NOALLOC(level) (1u << ((level)-1))
@@ -42,7 +44,8 @@ typedef struct MemRequest {
   int32_t sm;           /* requesting SM; -1 for requests made by an L2 (write-backs) */
   int32_t warp;         /* warp slot within the SM (-1 if none) */
   int32_t cta;          /* CTA slot within the SM (-1 if none) */
-  uint16_t bytes;       /* bytes written (stores); loads: what a reply carries if no L1 allocates (0: a whole line) */
+  uint16_t
+      bytes; /* bytes written (stores); loads: what a reply carries if no L1 allocates (0: a whole line) */
   uint8_t is_write;
   uint8_t access_class; /* MemClass */
   uint8_t unit;         /* MemUnit */

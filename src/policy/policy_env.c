@@ -46,18 +46,23 @@ int policy_gpu_close(PolicyGpu *g, char *err, size_t errlen) {
   bool keep = g->ran && !g->launch_failed && !g->failed;
   int rc = 0;
   if (g->failed && !failed_before) { /* a fini hook could not write its output */
-    if (!err) fprintf(stderr, "warpsim: %s\n", g->error);
-    else snprintf(err, errlen, "%s", g->error);
+    if (!err)
+      fprintf(stderr, "warpsim: %s\n", g->error);
+    else
+      snprintf(err, errlen, "%s", g->error);
     rc = -1;
   }
   for (uint32_t i = 0; i < g->nouts; i++) {
     PolicyOut *o = &g->outs[i];
     if (!o->opened) continue;
     char msg[PATH_MAX + 160];
-    if (!keep) out_abort(&o->of);
+    if (!keep)
+      out_abort(&o->of);
     else if (out_commit(&o->of, msg, sizeof msg)) {
-      if (!err) fprintf(stderr, "warpsim: %s\n", msg);
-      else if (!rc) snprintf(err, errlen, "%s", msg);
+      if (!err)
+        fprintf(stderr, "warpsim: %s\n", msg);
+      else if (!rc)
+        snprintf(err, errlen, "%s", msg);
       rc = -1;
     }
     o->opened = false;
@@ -174,9 +179,9 @@ typedef struct PolicyStat {
   char name[64];
   PolicyStatAgg agg;
   bool is_int;
-  double *v;    /* per instance (0 where an instance did not report it) */
-  uint64_t *u;  /* per instance, for counts (exact beyond 2^53) */
-  uint32_t cap; /* entries in v and u */
+  double *v;               /* per instance (0 where an instance did not report it) */
+  uint64_t *u;             /* per instance, for counts (exact beyond 2^53) */
+  uint32_t cap;            /* entries in v and u */
   const char *unit, *desc; /* policy_stat_describe (string literals), or NULL */
   StatBetter better;
 } PolicyStat;
@@ -255,7 +260,8 @@ void policy_stat_ratio(PolicyStats *s, const char *name, const char *desc, uint6
   if (p) p->v[s->ninst - 1] = (double)num, p->u[s->ninst - 1] = den, stat_declare(p, "fraction", desc);
 }
 
-void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc) {
+void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better,
+                          const char *desc) {
   for (uint32_t i = 0; i < s->n; i++)
     if (!strcmp(s->st[i].name, name)) {
       s->st[i].unit = unit, s->st[i].desc = desc, s->st[i].better = better;
@@ -272,8 +278,10 @@ static double stat_total(const PolicyStats *s, const PolicyStat *p, uint64_t *ex
   uint64_t u = 0;
   for (uint32_t i = 0; i < n; i++) {
     u += p->is_int ? p->u[i] : 0;
-    if (p->agg == PSTAT_MAX) t = i == 0 || p->v[i] > t ? p->v[i] : t;
-    else t += p->v[i];
+    if (p->agg == PSTAT_MAX)
+      t = i == 0 || p->v[i] > t ? p->v[i] : t;
+    else
+      t += p->v[i];
   }
   if (p->agg == PSTAT_MEAN && s->ninst) t /= (double)s->ninst;
   if (p->agg == PSTAT_RATIO) {
@@ -297,16 +305,19 @@ double policy_stats_total(const PolicyStats *s, const char *name, bool *found) {
 
 /* One value: a summed count exactly, anything else as a real (StatDecl's STAT_PREC_G). */
 static void emit_value(StatsOut *o, const PolicyStat *p, const StatDecl *d, double v, uint64_t u) {
-  if (p->is_int && p->agg == PSTAT_SUM) stats_u64(o, d, u);
-  else stats_f64(o, d, v);
+  if (p->is_int && p->agg == PSTAT_SUM)
+    stats_u64(o, d, u);
+  else
+    stats_f64(o, d, v);
 }
 
 void policy_stats_emit(const PolicyStats *s, const char *policy, StatsOut *o) {
   STAT_STR(o, "policy", "the policy's name", policy ? policy : "");
   for (uint32_t i = 0; i < s->n; i++) {
     const PolicyStat *p = &s->st[i];
-    const StatDecl d = {p->name, p->unit ? p->unit : "", p->agg, p->better, STAT_PREC_G,
-                        p->desc ? p->desc : "a policy's own statistic, over its instances"};
+    const StatDecl d = {p->name,     p->unit ? p->unit : "",
+                        p->agg,      p->better,
+                        STAT_PREC_G, p->desc ? p->desc : "a policy's own statistic, over its instances"};
     uint64_t u;
     double t = stat_total(s, p, &u);
     emit_value(o, p, &d, t, u);
@@ -314,13 +325,17 @@ void policy_stats_emit(const PolicyStats *s, const char *policy, StatsOut *o) {
   stats_group(o, "per_instance", STATS_DETAIL, "each statistic's value on each instance (SM, cache, slice)");
   for (uint32_t i = 0; i < s->n; i++) {
     const PolicyStat *p = &s->st[i];
-    const StatDecl d = {p->name, p->unit ? p->unit : "", p->agg, p->better, STAT_PREC_G,
-                        p->desc ? p->desc : "the statistic on one instance"};
+    const StatDecl d = {p->name,     p->unit ? p->unit : "",
+                        p->agg,      p->better,
+                        STAT_PREC_G, p->desc ? p->desc : "the statistic on one instance"};
     stats_list(o, p->name, 0, NULL);
     for (uint32_t k = 0; k < s->ninst; k++) {
-      if (k < p->cap && p->agg == PSTAT_RATIO) stats_f64(o, &d, p->u[k] ? p->v[k] / (double)p->u[k] : 0);
-      else if (k < p->cap) emit_value(o, p, &d, p->v[k], p->u[k]);
-      else stats_u64(o, &d, 0);
+      if (k < p->cap && p->agg == PSTAT_RATIO)
+        stats_f64(o, &d, p->u[k] ? p->v[k] / (double)p->u[k] : 0);
+      else if (k < p->cap)
+        emit_value(o, p, &d, p->v[k], p->u[k]);
+      else
+        stats_u64(o, &d, 0);
     }
     stats_end(o);
   }

@@ -29,13 +29,14 @@ typedef struct CacheGeom {
 
 /* The kernel being simulated (valid while it runs; name NULL between kernels). */
 typedef struct PolicyKernel {
-  const char *name;          /* entry function's name */
-  uint32_t launch_index;     /* 0 for the first kernel the GPU runs, then 1, 2, ... */
+  const char *name;      /* entry function's name */
+  uint32_t launch_index; /* 0 for the first kernel the GPU runs, then 1, 2, ... */
   uint32_t grid[3], block[3];
   uint64_t ctas_total;
   uint32_t warps_per_cta, regs_per_thread, shared_per_cta;
-  uint32_t npc;              /* instructions of the entry function: its PCs are 0..npc-1 */
-  uint32_t max_ctas_per_sm;  /* CTAs one SM holds at once (occupancy with sm.max_ctas; a policy's cta_limit aside) */
+  uint32_t npc;             /* instructions of the entry function: its PCs are 0..npc-1 */
+  uint32_t max_ctas_per_sm; /* CTAs one SM holds at once (occupancy with sm.max_ctas; a policy's cta_limit
+                               aside) */
 } PolicyKernel;
 
 /* Per-GPU context of the policies: the current kernel and named shared blocks. */
@@ -110,7 +111,8 @@ void policy_stat_ratio(PolicyStats *s, const char *name, const char *desc, uint6
 
 /* Optional, after the statistic's first value: its better direction (STAT_NEUTRAL unless
  * told), with unit and description replacing the value call's (string literals, kept). */
-void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better, const char *desc);
+void policy_stat_describe(PolicyStats *s, const char *name, const char *unit, StatBetter better,
+                          const char *desc);
 
 /* ---- timeline counter tracks (doc/timeline.md) ----
  * A plugin's gauges hook names a few of its current values ("allowed_warps", "score"); while a

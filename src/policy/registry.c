@@ -39,7 +39,8 @@ const void *policy_find(PolicyKind kind, const char *name) {
 }
 
 int policy_register(PolicyKind kind, const char *name, const void *impl) {
-  if (!name || !impl || kind >= POLICY__KINDS || policy_nextra == POLICY_EXTRA_MAX || policy_find(kind, name)) return -1;
+  if (!name || !impl || kind >= POLICY__KINDS || policy_nextra == POLICY_EXTRA_MAX || policy_find(kind, name))
+    return -1;
   policy_extra[policy_nextra++] = (PolicyEntry){kind, name, impl};
   return 0;
 }
@@ -51,10 +52,14 @@ const SmObserver *policy_find_observer(const char *name) { return policy_find(PO
 
 const char *policy_param_root(PolicyKind kind) {
   switch (kind) {
-  case POLICY_WARP: return "sched";
-  case POLICY_FETCH: return "fetch";
-  case POLICY_OBSERVER: return "observer";
-  default: return "";
+  case POLICY_WARP:
+    return "sched";
+  case POLICY_FETCH:
+    return "fetch";
+  case POLICY_OBSERVER:
+    return "observer";
+  default:
+    return "";
   }
 }
 
@@ -78,22 +83,32 @@ void policy_names(PolicyKind kind, char *buf, size_t len) {
 
 const char *policy_kind_name(PolicyKind kind) {
   switch (kind) {
-  case POLICY_CACHE: return "cache";
-  case POLICY_WARP: return "warp scheduler";
-  case POLICY_FETCH: return "fetch";
-  case POLICY_OBSERVER: return "observer";
-  case POLICY__KINDS: break;
+  case POLICY_CACHE:
+    return "cache";
+  case POLICY_WARP:
+    return "warp scheduler";
+  case POLICY_FETCH:
+    return "fetch";
+  case POLICY_OBSERVER:
+    return "observer";
+  case POLICY__KINDS:
+    break;
   }
   return "?";
 }
 
 const CfgParam *policy_params(const PolicyEntry *e) {
   switch (e->kind) {
-  case POLICY_CACHE: return ((const CachePolicy *)e->impl)->params;
-  case POLICY_WARP: return ((const WarpSchedPolicy *)e->impl)->params;
-  case POLICY_FETCH: return ((const FetchPolicy *)e->impl)->params;
-  case POLICY_OBSERVER: return ((const SmObserver *)e->impl)->params;
-  case POLICY__KINDS: break;
+  case POLICY_CACHE:
+    return ((const CachePolicy *)e->impl)->params;
+  case POLICY_WARP:
+    return ((const WarpSchedPolicy *)e->impl)->params;
+  case POLICY_FETCH:
+    return ((const FetchPolicy *)e->impl)->params;
+  case POLICY_OBSERVER:
+    return ((const SmObserver *)e->impl)->params;
+  case POLICY__KINDS:
+    break;
   }
   return NULL;
 }

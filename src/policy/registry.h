@@ -9,7 +9,13 @@
 #include "policy/cache_policy.h"
 #include "policy/warp_sched.h"
 
-typedef enum PolicyKind { POLICY_CACHE, POLICY_WARP, POLICY_FETCH, POLICY_OBSERVER, POLICY__KINDS } PolicyKind;
+typedef enum PolicyKind {
+  POLICY_CACHE,
+  POLICY_WARP,
+  POLICY_FETCH,
+  POLICY_OBSERVER,
+  POLICY__KINDS
+} PolicyKind;
 
 typedef struct PolicyEntry {
   PolicyKind kind;
@@ -34,7 +40,8 @@ const WarpSchedPolicy *policy_find_warp(const char *name);
 const CfgParam *policy_params(const PolicyEntry *e);
 const FetchPolicy *policy_find_fetch(const char *name);
 const SmObserver *policy_find_observer(const char *name);
-/* The config prefix of a kind's own parameters: "sched", "fetch", "observer" (cache policies: one per cache, "<cache>"). */
+/* The config prefix of a kind's own parameters: "sched", "fetch", "observer" (cache policies: one per cache,
+ * "<cache>"). */
 const char *policy_param_root(PolicyKind kind);
 /* Writes "lru, fifo, srrip" (the valid names of a kind) into buf. */
 void policy_names(PolicyKind kind, char *buf, size_t len);

@@ -34,52 +34,63 @@
 
 /* Why a warp cannot issue this cycle. */
 typedef enum WarpWait {
-  WARP_WAIT_NONE = 0,    /* ready: its next instruction can issue now */
-  WARP_WAIT_EMPTY,       /* no decoded instruction in its I-buffer (fetch, I-cache miss) */
-  WARP_WAIT_SCOREBOARD,  /* a source/destination register is pending */
-  WARP_WAIT_BARRIER,     /* waiting at a CTA barrier */
-  WARP_WAIT_UNIT,        /* the execution unit its instruction needs is busy */
-  WARP_WAIT_DRAIN,       /* finished executing, waiting for outstanding memory */
-  WARP_WAIT_EXITED,      /* slot empty or warp done */
+  WARP_WAIT_NONE = 0,   /* ready: its next instruction can issue now */
+  WARP_WAIT_EMPTY,      /* no decoded instruction in its I-buffer (fetch, I-cache miss) */
+  WARP_WAIT_SCOREBOARD, /* a source/destination register is pending */
+  WARP_WAIT_BARRIER,    /* waiting at a CTA barrier */
+  WARP_WAIT_UNIT,       /* the execution unit its instruction needs is busy */
+  WARP_WAIT_DRAIN,      /* finished executing, waiting for outstanding memory */
+  WARP_WAIT_EXITED,     /* slot empty or warp done */
   WARP_WAIT__COUNT
 } WarpWait;
 
 /* Instruction classes the scheduler can see (timing view of PtxClass). */
 typedef enum WarpInstKind {
-  WINST_ALU = 0, WINST_SFU, WINST_GLOBAL_LOAD, WINST_GLOBAL_STORE, WINST_LOCAL_LOAD, WINST_LOCAL_STORE,
-  WINST_SHARED, WINST_CONST, WINST_ATOMIC, WINST_BRANCH, WINST_BARRIER, WINST_OTHER, WINST__COUNT
+  WINST_ALU = 0,
+  WINST_SFU,
+  WINST_GLOBAL_LOAD,
+  WINST_GLOBAL_STORE,
+  WINST_LOCAL_LOAD,
+  WINST_LOCAL_STORE,
+  WINST_SHARED,
+  WINST_CONST,
+  WINST_ATOMIC,
+  WINST_BRANCH,
+  WINST_BARRIER,
+  WINST_OTHER,
+  WINST__COUNT
 } WarpInstKind;
 
 typedef struct WarpView {
   _Alignas(64) uint32_t slot; /* warp slot in the SM (each view in one host cache line) */
-  uint32_t cta_slot;        /* CTA slot in the SM */
-  uint32_t cta_id;          /* linear CTA id in the grid */
+  uint32_t cta_slot;          /* CTA slot in the SM */
+  uint32_t cta_id;            /* linear CTA id in the grid */
   uint32_t warp_in_cta;
-  uint64_t age;             /* launch order on the SM: smaller = older */
+  uint64_t age; /* launch order on the SM: smaller = older */
   uint64_t launch_cycle;
-  uint64_t last_issue;      /* cycle of its last issue (0 = never) */
-  uint64_t insts;           /* warp instructions issued */
-  uint32_t pc;              /* PC of its next instruction (the policies' PC space: policy_env.h) */
-  uint8_t valid;            /* a warp occupies the slot and has not finished */
-  uint8_t wait;             /* WarpWait */
-  uint8_t next_kind;        /* WarpInstKind of its next decoded instruction */
-  uint8_t long_pending;     /* waits on a long-latency (global/local) load */
-  uint32_t active_lanes;    /* active mask of the next instruction */
-  uint32_t sched_wait;      /* cycles it was ready while its scheduler issued another warp: kept only
-                             * when a plugin asks (sched_wait); 0 otherwise */
+  uint64_t last_issue;   /* cycle of its last issue (0 = never) */
+  uint64_t insts;        /* warp instructions issued */
+  uint32_t pc;           /* PC of its next instruction (the policies' PC space: policy_env.h) */
+  uint8_t valid;         /* a warp occupies the slot and has not finished */
+  uint8_t wait;          /* WarpWait */
+  uint8_t next_kind;     /* WarpInstKind of its next decoded instruction */
+  uint8_t long_pending;  /* waits on a long-latency (global/local) load */
+  uint32_t active_lanes; /* active mask of the next instruction */
+  uint32_t sched_wait;   /* cycles it was ready while its scheduler issued another warp: kept only
+                          * when a plugin asks (sched_wait); 0 otherwise */
 } WarpView;
 _Static_assert(sizeof(WarpView) == 64, "WarpView: one host cache line per view");
 
 typedef struct WarpSchedEnv {
   uint32_t sm, nsched, max_warps, max_ctas;
-  const char *prefix;       /* "sched.gto" (observers: "observer.<name>"): the plugin's own keys */
+  const char *prefix; /* "sched.gto" (observers: "observer.<name>"): the plugin's own keys */
   const Config *cfg;
-  PolicyGpu *gpu;           /* the GPU's shared policy state (policy_shared), never NULL in an SM */
+  PolicyGpu *gpu;             /* the GPU's shared policy state (policy_shared), never NULL in an SM */
   const PolicyKernel *kernel; /* the running kernel, updated at each kernel (also in its events) */
-  const WarpView *views;    /* the SM's max_warps views (the array order() gets), live for the plugin's
-                             * life: a hook may read any warp's view, e.g. can_issue another warp's
-                             * (gcaws's time slice). NULL where no SM exists (unit tests) */
-  CacheGeom l1d;            /* the SM's L1 data cache */
+  const WarpView *views;      /* the SM's max_warps views (the array order() gets), live for the plugin's
+                               * life: a hook may read any warp's view, e.g. can_issue another warp's
+                               * (gcaws's time slice). NULL where no SM exists (unit tests) */
+  CacheGeom l1d;              /* the SM's L1 data cache */
 } WarpSchedEnv;
 
 /* Events the SM reports to its plugins (on_event). Fields per kind, beyond
@@ -111,27 +122,37 @@ typedef struct WarpSchedEnv {
  *                             promotes the line): slot, cta_slot, cta_id, line_addr, pc
  * Unused fields: slot/cta_slot UINT32_MAX, other_slot -1, the rest 0. */
 typedef enum SchedEventKind {
-  SCHED_EV_WARP_LAUNCH, SCHED_EV_WARP_EXIT, SCHED_EV_CTA_LAUNCH, SCHED_EV_CTA_EXIT,
-  SCHED_EV_BARRIER_ARRIVE, SCHED_EV_BARRIER_RELEASE,
-  SCHED_EV_L1_HIT, SCHED_EV_L1_MISS, SCHED_EV_L1_MERGE, SCHED_EV_L1_BYPASS, SCHED_EV_L1_RESFAIL,
+  SCHED_EV_WARP_LAUNCH,
+  SCHED_EV_WARP_EXIT,
+  SCHED_EV_CTA_LAUNCH,
+  SCHED_EV_CTA_EXIT,
+  SCHED_EV_BARRIER_ARRIVE,
+  SCHED_EV_BARRIER_RELEASE,
+  SCHED_EV_L1_HIT,
+  SCHED_EV_L1_MISS,
+  SCHED_EV_L1_MERGE,
+  SCHED_EV_L1_BYPASS,
+  SCHED_EV_L1_RESFAIL,
   SCHED_EV_L1_EVICT,
   SCHED_EV_STORE,
-  SCHED_EV_KERNEL_BEGIN, SCHED_EV_KERNEL_END,
-  SCHED_EV_L1_FILL, SCHED_EV_L1_ATOMIC_HIT,
+  SCHED_EV_KERNEL_BEGIN,
+  SCHED_EV_KERNEL_END,
+  SCHED_EV_L1_FILL,
+  SCHED_EV_L1_ATOMIC_HIT,
   SCHED_EV__COUNT
 } SchedEventKind;
 
 typedef struct SchedEvent {
   SchedEventKind kind;
-  uint32_t slot;        /* the warp the event is about (see above) */
+  uint32_t slot; /* the warp the event is about (see above) */
   uint64_t cycle;
-  uint32_t cta_slot;    /* its CTA's slot in the SM */
-  uint32_t cta_id;      /* its CTA's linear id in the grid */
-  uint64_t line_addr;   /* L1 events */
-  uint32_t pc;          /* policy PC (policy_env.h) */
-  int32_t other_slot;   /* L1_EVICT: the interferer's warp slot (-1 none) */
-  uint32_t nwarps;      /* CTA events: warps of the CTA */
-  uint8_t fail;         /* L1_RESFAIL: CacheFailReason; L1_EVICT: CacheEvictReason */
+  uint32_t cta_slot;          /* its CTA's slot in the SM */
+  uint32_t cta_id;            /* its CTA's linear id in the grid */
+  uint64_t line_addr;         /* L1 events */
+  uint32_t pc;                /* policy PC (policy_env.h) */
+  int32_t other_slot;         /* L1_EVICT: the interferer's warp slot (-1 none) */
+  uint32_t nwarps;            /* CTA events: warps of the CTA */
+  uint8_t fail;               /* L1_RESFAIL: CacheFailReason; L1_EVICT: CacheEvictReason */
   const PolicyKernel *kernel; /* the running kernel: valid during the call (copy what is kept) */
 } SchedEvent;
 
@@ -142,7 +163,7 @@ typedef struct SchedIssue {
   uint32_t next_pc;      /* the warp's next PC after it (SCHED_PC_EXIT: the warp finished) */
   uint32_t active_lanes; /* lanes it executed on */
   uint8_t kind;          /* WarpInstKind */
-  uint8_t taken;         /* control did not fall through to pc + 1 (a taken branch, a call, a reconvergence) */
+  uint8_t taken; /* control did not fall through to pc + 1 (a taken branch, a call, a reconvergence) */
 } SchedIssue;
 #define SCHED_PC_EXIT 0xFFFFFFFFu
 
@@ -151,11 +172,11 @@ typedef struct SchedIssue {
  * class (MEM_CLASS_CA/CG/CM) every request of the instruction carries. */
 typedef struct SchedMemAnnot {
   uint32_t pc;
-  uint8_t kind;          /* WarpInstKind */
-  uint8_t is_write;      /* a store (atomics are not) */
-  uint8_t access_class;  /* in: the instruction's class (atomics: cg); out: the requests' */
-  uint8_t hints;         /* in: 0; out: MEM_HINT_* bits */
-  uint32_t nreq;         /* line requests it makes */
+  uint8_t kind;         /* WarpInstKind */
+  uint8_t is_write;     /* a store (atomics are not) */
+  uint8_t access_class; /* in: the instruction's class (atomics: cg); out: the requests' */
+  uint8_t hints;        /* in: 0; out: MEM_HINT_* bits */
+  uint32_t nreq;        /* line requests it makes */
 } SchedMemAnnot;
 
 typedef struct WarpSchedPolicy {
@@ -163,7 +184,8 @@ typedef struct WarpSchedPolicy {
   const CfgParam *params; /* keys under "sched.<name>." (observers: "observer.<name>.") or NULL */
   int (*init)(void **state, const WarpSchedEnv *env, char *err, size_t errlen);
   void (*free)(void *state);
-  /* Required of a scheduler (observers have none). `greedy` is the slot this scheduler issued from last (-1 none). */
+  /* Required of a scheduler (observers have none). `greedy` is the slot this scheduler issued from last (-1
+   * none). */
   uint32_t (*order)(void *state, uint32_t sched, const WarpView *views, uint32_t nslots, int32_t greedy,
                     uint64_t cycle, uint32_t *out);
   /* order() lists every valid warp of the scheduler and changes nothing the
@@ -213,8 +235,8 @@ typedef struct WarpSchedPolicy {
   /* Most CTAs this SM may hold (optimal-TLP style limits); NULL: no extra limit. Schedulers only. */
   uint32_t (*cta_limit)(void *state);
   /* The fetch choice when sm.fetch_policy = sched (BAWS's CFF): as FetchPolicy.select. Schedulers only. */
-  uint32_t (*fetch_select)(void *state, const WarpView *views, const uint32_t *eligible, uint32_t n, uint32_t last,
-                           uint64_t cycle);
+  uint32_t (*fetch_select)(void *state, const WarpView *views, const uint32_t *eligible, uint32_t n,
+                           uint32_t last, uint64_t cycle);
   /* Its statistics (policy_stat_u64/f64), summed or averaged over the SMs by
    * the engine and printed in text and JSON ("policies": {"sched": ...}). */
   void (*stats)(void *state, PolicyStats *out);
@@ -251,31 +273,33 @@ typedef struct FetchPolicy {
 /* A shares_state hook for plugins whose instances always share state. */
 bool policy_shares_always(const void *state);
 /* Appends the scheduler's valid slots in age order (oldest first). */
-uint32_t sched_collect_by_age(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched, uint32_t *out);
+uint32_t sched_collect_by_age(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched,
+                              uint32_t *out);
 /* sched_collect_by_age() for schedulers 0..nsched-1 of one SM, kept until
  * the warps change (sched_age_cache_changed, from on_warps_change); a cache
  * never told of a change rebuilds every time. */
 typedef struct SchedAgeCache {
-  uint64_t gen;             /* changes counted so far */
-  int told;                 /* on_warps_change reaches it */
-  uint32_t nsched, cap;     /* cap: slots one list holds (the SM's max_warps) */
-  uint64_t *built;          /* per scheduler: gen when its list was built */
-  uint32_t *nslots, *n;     /* per scheduler: nslots it was built for, its length */
-  uint32_t *list;           /* per scheduler: cap slots */
+  uint64_t gen;         /* changes counted so far */
+  int told;             /* on_warps_change reaches it */
+  uint32_t nsched, cap; /* cap: slots one list holds (the SM's max_warps) */
+  uint64_t *built;      /* per scheduler: gen when its list was built */
+  uint32_t *nslots, *n; /* per scheduler: nslots it was built for, its length */
+  uint32_t *list;       /* per scheduler: cap slots */
 } SchedAgeCache;
 int sched_age_cache_init(SchedAgeCache *c, const WarpSchedEnv *env, uint32_t nsched);
 void sched_age_cache_free(SchedAgeCache *c);
 void sched_age_cache_changed(SchedAgeCache *c);
-uint32_t sched_collect_by_age_cached(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t *out);
+uint32_t sched_collect_by_age_cached(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched,
+                                     uint32_t *out);
 /* Round-robin list starting after slot `after`. */
-uint32_t sched_collect_rr(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched, int32_t after,
-                          uint32_t *out);
+uint32_t sched_collect_rr(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched,
+                          int32_t after, uint32_t *out);
 /* Moves slot `s` (if present) to the front of out[0..n). */
 void sched_move_front(uint32_t *out, uint32_t n, int32_t s);
 /* The GTO order of one scheduler's warps: the greedy warp (if valid) first,
  * then oldest first (gto's order; the base order of ccws). */
-uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched, int32_t greedy,
-                         uint32_t *out);
+uint32_t sched_order_gto(SchedAgeCache *c, const WarpView *views, uint32_t nslots, uint32_t sched,
+                         int32_t greedy, uint32_t *out);
 /* The victim-tag-array geometry of a plugin that keeps per-warp VTAs (ccws, iwarp, missclass):
  * its keys <prefix>.vta_entries and <prefix>.vta_ways, the ways dividing the entries.
  * Returns 0, or -1 with a configuration error naming the key in err. */
@@ -284,6 +308,7 @@ int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *way
  * the machine is a configuration error before anything is allocated, not a swap storm. */
 #define POLICY_MEM_MAX ((uint64_t)2 << 30)
 /* 0 when `bytes_per_sm` times sm.count fits POLICY_MEM_MAX, else -1 with an error on `key`. */
-int policy_mem_check(const WarpSchedEnv *env, const char *key, uint64_t bytes_per_sm, char *err, size_t errlen);
+int policy_mem_check(const WarpSchedEnv *env, const char *key, uint64_t bytes_per_sm, char *err,
+                     size_t errlen);
 
 #endif

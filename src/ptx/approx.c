@@ -21,8 +21,16 @@
 #include <stdint.h>
 #include <string.h>
 
-static double bits_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
-static uint64_t f64_u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static double bits_f64(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+static uint64_t f64_u(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
 static int is_nan(double x) { return x != x; }
 
 /* 2^n for integer n in [-1074, 1023], exactly. */
@@ -32,22 +40,30 @@ static double pow2i(int n) {
 }
 
 /* Series coefficients, each the correctly rounded double (hex, from exact rationals). */
-static const double INV_FACT[19] = { /* 1/k! */
-    0x1.0000000000000p+0, 0x1.0000000000000p+0, 0x1.0000000000000p-1, 0x1.5555555555555p-3, 0x1.5555555555555p-5,
-    0x1.1111111111111p-7, 0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19,
-    0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26, 0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37,
-    0x1.ae7f3e733b81fp-41, 0x1.ae7f3e733b81fp-45, 0x1.952c77030ad4ap-49, 0x1.6827863b97d97p-53};
-static const double SIN_C[10] = { /* (-1)^k / (2k+1)! */
-    0x1.0000000000000p+0, -0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13, 0x1.71de3a556c734p-19,
-    -0x1.ae64567f544e4p-26, 0x1.6124613a86d09p-33, -0x1.ae7f3e733b81fp-41, 0x1.952c77030ad4ap-49, -0x1.2f49b46814157p-57};
-static const double COS_C[11] = { /* (-1)^k / (2k)! */
-    0x1.0000000000000p+0, -0x1.0000000000000p-1, 0x1.5555555555555p-5, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,
-    -0x1.27e4fb7789f5cp-22, 0x1.1eed8eff8d898p-29, -0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45, -0x1.6827863b97d97p-53,
-    0x1.e542ba4020225p-62};
-static const double ODD_INV[14] = { /* 1/(2k+1) */
-    0x1.0000000000000p+0, 0x1.5555555555555p-2, 0x1.999999999999ap-3, 0x1.2492492492492p-3, 0x1.c71c71c71c71cp-4,
-    0x1.745d1745d1746p-4, 0x1.3b13b13b13b14p-4, 0x1.1111111111111p-4, 0x1.e1e1e1e1e1e1ep-5, 0x1.af286bca1af28p-5,
-    0x1.8618618618618p-5, 0x1.642c8590b2164p-5, 0x1.47ae147ae147bp-5, 0x1.2f684bda12f68p-5};
+static const double INV_FACT[19] = {/* 1/k! */
+                                    0x1.0000000000000p+0,  0x1.0000000000000p+0,  0x1.0000000000000p-1,
+                                    0x1.5555555555555p-3,  0x1.5555555555555p-5,  0x1.1111111111111p-7,
+                                    0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-16,
+                                    0x1.71de3a556c734p-19, 0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26,
+                                    0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33, 0x1.93974a8c07c9dp-37,
+                                    0x1.ae7f3e733b81fp-41, 0x1.ae7f3e733b81fp-45, 0x1.952c77030ad4ap-49,
+                                    0x1.6827863b97d97p-53};
+static const double SIN_C[10] = {/* (-1)^k / (2k+1)! */
+                                 0x1.0000000000000p+0,   -0x1.5555555555555p-3,  0x1.1111111111111p-7,
+                                 -0x1.a01a01a01a01ap-13, 0x1.71de3a556c734p-19,  -0x1.ae64567f544e4p-26,
+                                 0x1.6124613a86d09p-33,  -0x1.ae7f3e733b81fp-41, 0x1.952c77030ad4ap-49,
+                                 -0x1.2f49b46814157p-57};
+static const double COS_C[11] = {/* (-1)^k / (2k)! */
+                                 0x1.0000000000000p+0,   -0x1.0000000000000p-1,  0x1.5555555555555p-5,
+                                 -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,  -0x1.27e4fb7789f5cp-22,
+                                 0x1.1eed8eff8d898p-29,  -0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45,
+                                 -0x1.6827863b97d97p-53, 0x1.e542ba4020225p-62};
+static const double ODD_INV[14] = {/* 1/(2k+1) */
+                                   0x1.0000000000000p+0, 0x1.5555555555555p-2, 0x1.999999999999ap-3,
+                                   0x1.2492492492492p-3, 0x1.c71c71c71c71cp-4, 0x1.745d1745d1746p-4,
+                                   0x1.3b13b13b13b14p-4, 0x1.1111111111111p-4, 0x1.e1e1e1e1e1e1ep-5,
+                                   0x1.af286bca1af28p-5, 0x1.8618618618618p-5, 0x1.642c8590b2164p-5,
+                                   0x1.47ae147ae147bp-5, 0x1.2f684bda12f68p-5};
 
 /* e^t for |t| <= 0.35: Taylor series to t^14 (the next term is below 2^-60 of the sum). */
 static double exp_small(double t) {
@@ -82,7 +98,10 @@ double ws_log2(double x) {
   }
   e -= 1023;
   double m = bits_f64((u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull); /* [1, 2) */
-  if (m > 0x1.6a09e667f3bcdp+0 /* sqrt 2 */) { m *= 0.5; e++; } /* [sqrt(1/2), sqrt(2)) */
+  if (m > 0x1.6a09e667f3bcdp+0 /* sqrt 2 */) {
+    m *= 0.5;
+    e++;
+  } /* [sqrt(1/2), sqrt(2)) */
   /* ln m = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.1716: s (1 + s^2/3 + s^4/5 + ... + s^26/27) */
   double s = (m - 1.0) / (m + 1.0), s2 = s * s, sum = ODD_INV[13];
   for (int k = 12; k >= 0; k--) sum = sum * s2 + ODD_INV[k];
@@ -108,7 +127,10 @@ static double cos_small(double r) {
 static double reduce(double x, int64_t *q) {
   static const double PIO2_1 = 0x1.921fb54p+0, PIO2_2 = 0x1.10b461p-30, PIO2_3 = 0x1.a62633145c06ep-58;
   double t = x * 0x1.45f306dc9c883p-1; /* 2/pi */
-  if (!(t < 0x1p62 && t > -0x1p62)) { *q = 0; return 0.0; } /* beyond any meaningful reduction */
+  if (!(t < 0x1p62 && t > -0x1p62)) {
+    *q = 0;
+    return 0.0;
+  } /* beyond any meaningful reduction */
   int64_t k = (int64_t)(t < 0 ? t - 0.5 : t + 0.5);
   double kd = (double)k;
   *q = k;
@@ -117,15 +139,20 @@ static double reduce(double x, int64_t *q) {
 
 static double sincos_q(double x, int want_cos) {
   if (is_nan(x)) return x;
-  if (x == bits_f64(0x7FF0000000000000ull) || x == bits_f64(0xFFF0000000000000ull)) return bits_f64(0x7FF8000000000000ull);
+  if (x == bits_f64(0x7FF0000000000000ull) || x == bits_f64(0xFFF0000000000000ull))
+    return bits_f64(0x7FF8000000000000ull);
   int64_t q;
   double r = reduce(x, &q);
   unsigned quad = (unsigned)((uint64_t)q & 3u) + (want_cos ? 1u : 0u);
   switch (quad & 3u) {
-  case 0: return sin_small(r);
-  case 1: return cos_small(r);
-  case 2: return -sin_small(r);
-  default: return -cos_small(r);
+  case 0:
+    return sin_small(r);
+  case 1:
+    return cos_small(r);
+  case 2:
+    return -sin_small(r);
+  default:
+    return -cos_small(r);
   }
 }
 
@@ -142,7 +169,8 @@ static double expm1_small(double y) {
 double ws_tanh(double x) {
   if (is_nan(x) || x == 0) return x;
   double a = x < 0 ? -x : x, t;
-  if (a > 22.0) t = 1.0;
+  if (a > 22.0)
+    t = 1.0;
   else if (a < 0.5) {
     double m = expm1_small(2.0 * a);
     t = m / (m + 2.0);

@@ -15,10 +15,10 @@ typedef struct DevAlloc {
 } DevAlloc;
 
 struct PtxDevMem {
-  DevAlloc *a;      /* sorted by base (bases only grow, so append keeps order) */
+  DevAlloc *a; /* sorted by base (bases only grow, so append keeps order) */
   uint32_t n, cap;
   uint64_t next, limit, in_use;
-  uint32_t last;    /* index of the last allocation hit (lookup cache) */
+  uint32_t last; /* index of the last allocation hit (lookup cache) */
 };
 
 PtxDevMem *ptx_dev_create(uint64_t limit) {
@@ -66,7 +66,10 @@ static int32_t find(PtxDevMem *d, uint64_t addr) {
   uint32_t lo = 0, hi = d->n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (d->a[mid].base <= addr) lo = mid + 1; else hi = mid;
+    if (d->a[mid].base <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo == 0) return -1;
   DevAlloc *a = &d->a[lo - 1];
@@ -101,11 +104,15 @@ uint8_t *ptx_dev_ptr_w(PtxDevMem *d, uint64_t addr, uint64_t len, int *read_only
   if (i < 0) return NULL;
   DevAlloc *a = &d->a[i];
   if (len > a->size - (addr - a->base)) return NULL;
-  if (a->read_only) { *read_only = 1; return NULL; }
+  if (a->read_only) {
+    *read_only = 1;
+    return NULL;
+  }
   return a->data + (addr - a->base);
 }
 
-int ptx_dev_alloc_of(PtxDevMem *d, uint64_t addr, uint64_t *base, uint64_t *size, uint8_t **data, int *read_only) {
+int ptx_dev_alloc_of(PtxDevMem *d, uint64_t addr, uint64_t *base, uint64_t *size, uint8_t **data,
+                     int *read_only) {
   int32_t i = find(d, addr);
   if (i < 0) return 0;
   *base = d->a[i].base, *size = d->a[i].size, *data = d->a[i].data, *read_only = d->a[i].read_only;
@@ -122,7 +129,8 @@ int ptx_type_bytes(PtxType t) {
 int ptx_type_is_signed(PtxType t) { return t >= PTX_T_S8 && t <= PTX_T_S64; }
 int ptx_type_is_float(PtxType t) { return t >= PTX_T_F16 && t <= PTX_T_F64; }
 const char *ptx_type_name(PtxType t) {
-  static const char *n[PTX_T_COUNT] = {"", "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32", "f64"};
+  static const char *n[PTX_T_COUNT] = {"",    "pred", "b8",  "b16", "b32", "b64", "u8",  "u16", "u32",
+                                       "u64", "s8",   "s16", "s32", "s64", "f16", "f32", "f64"};
   return (unsigned)t < PTX_T_COUNT ? n[t] : "?";
 }
 const char *ptx_space_name(PtxSpace s) {

@@ -31,9 +31,15 @@ static const PtxModule *mod_of(const PtxWarp *w) { return w->cta->launch->mod; }
 static int push(PtxWarp *w, PtxSimtEntry e) {
   if (w->sp == w->stack_cap) {
     uint32_t nc = w->stack_cap * 2;
-    if (nc > 4096) { ptx_set_fault(w, PTX_FAULT_STACK, 0, "SIMT stack overflow (more than 4096 nested divergent regions)"); return -1; }
+    if (nc > 4096) {
+      ptx_set_fault(w, PTX_FAULT_STACK, 0, "SIMT stack overflow (more than 4096 nested divergent regions)");
+      return -1;
+    }
     PtxSimtEntry *ns = realloc(w->stack, sizeof(PtxSimtEntry) * nc);
-    if (!ns) { ptx_set_fault(w, PTX_FAULT_STACK, 0, "out of memory growing the SIMT stack"); return -1; }
+    if (!ns) {
+      ptx_set_fault(w, PTX_FAULT_STACK, 0, "out of memory growing the SIMT stack");
+      return -1;
+    }
     w->stack = ns;
     w->stack_cap = nc;
   }
@@ -59,20 +65,30 @@ static void pop(PtxWarp *w) {
   if (cs->ret_off >= 0 && e.mask) {
     FOR_LANES(e.mask, l) {
       uint8_t *base = w->local + (size_t)l * w->local_stride;
-      memcpy(base + e.frame_base + (uint32_t)cs->ret_off, base + w->frame_base + callee->ret.offset, cs->ret_size);
+      memcpy(base + e.frame_base + (uint32_t)cs->ret_off, base + w->frame_base + callee->ret.offset,
+             cs->ret_size);
     }
   }
   enter_function(w, e.caller_func, e.frame_base);
 }
 
-HANDLER(exec_nop) { (void)w; (void)in; (void)active; }
+HANDLER(exec_nop) {
+  (void)w;
+  (void)in;
+  (void)active;
+}
 
-HANDLER(exec_trap) { ptx_set_fault(w, PTX_FAULT_TRAP, active ? (uint32_t)__builtin_ctz(active) : 0, "trap instruction executed"); }
+HANDLER(exec_trap) {
+  ptx_set_fault(w, PTX_FAULT_TRAP, active ? (uint32_t)__builtin_ctz(active) : 0, "trap instruction executed");
+}
 
 HANDLER(exec_bra) {
   PtxSimtEntry *top = &w->stack[w->sp - 1];
   uint32_t mask = top->mask, taken = active, nt = mask & ~taken, pc = top->pc - 1;
-  if (!nt) { top->pc = in->target; return; }
+  if (!nt) {
+    top->pc = in->target;
+    return;
+  }
   if (!taken) return;
   uint32_t rpc = in->rpc;
   top->pc = rpc;
@@ -89,11 +105,17 @@ HANDLER(exec_exit) { exit_lanes(w, active); }
 
 HANDLER(exec_ret) {
   const PtxModule *m = mod_of(w);
-  if (m->funcs[w->cur_func].is_entry) { exit_lanes(w, active); return; }
+  if (m->funcs[w->cur_func].is_entry) {
+    exit_lanes(w, active);
+    return;
+  }
   PtxSimtEntry *top = &w->stack[w->sp - 1];
   uint32_t rest = top->mask & ~active;
   if (!active) return;
-  if (!rest) { top->pc = PTX_EXIT_PC; return; }
+  if (!rest) {
+    top->pc = PTX_EXIT_PC;
+    return;
+  }
   uint32_t pc = top->pc; /* already advanced */
   top->pc = PTX_EXIT_PC;
   push(w, (PtxSimtEntry){pc, PTX_EXIT_PC, rest, 0, 0, 0, 0});
@@ -104,15 +126,23 @@ HANDLER(exec_call) {
   const PtxFunction *caller = &m->funcs[w->cur_func], *callee = &m->funcs[in->target];
   const PtxCallSite *cs = &m->calls[in->off];
   if (!active) return;
-  if (in->flags & PTX_F_BUILTIN) { exec_vprintf(w, in, active); return; }
+  if (in->flags & PTX_F_BUILTIN) {
+    exec_vprintf(w, in, active);
+    return;
+  }
   uint32_t nb = w->frame_base + caller->local_bytes;
-  if (nb + callee->local_bytes > w->local_stride) { ptx_set_fault(w, PTX_FAULT_STACK, 0, "call stack overflow"); return; }
+  if (nb + callee->local_bytes > w->local_stride) {
+    ptx_set_fault(w, PTX_FAULT_STACK, 0, "call stack overflow");
+    return;
+  }
   FOR_LANES(active, l) {
     uint8_t *base = w->local + (size_t)l * w->local_stride;
     for (uint32_t i = 0; i < cs->nargs; i++)
       memcpy(base + nb + callee->params[i].offset, base + w->frame_base + cs->arg_off[i], cs->arg_size[i]);
   }
-  if (push(w, (PtxSimtEntry){callee->first_pc, PTX_EXIT_PC, active, 1, (uint32_t)in->off, w->cur_func, w->frame_base})) return;
+  if (push(w, (PtxSimtEntry){callee->first_pc, PTX_EXIT_PC, active, 1, (uint32_t)in->off, w->cur_func,
+                             w->frame_base}))
+    return;
   enter_function(w, in->target, nb);
 }
 
@@ -147,28 +177,45 @@ int ptx_cta_recheck_barriers(PtxCta *c) {
   int released = 0;
   for (uint32_t id = 0; id < PTX_MAX_BARRIERS; id++) {
     PtxBarrier *b = &c->bars[id];
-    if (b->arrived && b->arrived >= bar_needed_warps(c, b)) { bar_release(c, id); released = 1; }
+    if (b->arrived && b->arrived >= bar_needed_warps(c, b)) {
+      bar_release(c, id);
+      released = 1;
+    }
   }
   return released;
 }
 
 HANDLER(exec_bar) {
   PtxCta *c = w->cta;
-  uint32_t lane = active ? (uint32_t)__builtin_ctz(active) : (uint32_t)__builtin_ctz(w->stack[w->sp - 1].mask);
+  uint32_t lane =
+      active ? (uint32_t)__builtin_ctz(active) : (uint32_t)__builtin_ctz(w->stack[w->sp - 1].mask);
   uint64_t id = REG(w, in->s[0])[lane];
   uint32_t count = in->s[1] != PTX_NO_REG ? (uint32_t)REG(w, in->s[1])[lane] : 0;
-  if (id >= PTX_MAX_BARRIERS) { ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier id %llu out of range (0-15)", (unsigned long long)id); return; }
+  if (id >= PTX_MAX_BARRIERS) {
+    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier id %llu out of range (0-15)", (unsigned long long)id);
+    return;
+  }
   if (count && count % PTX_WARP_SIZE) {
-    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu thread count %u is not a multiple of 32", (unsigned long long)id, count);
+    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu thread count %u is not a multiple of 32",
+                  (unsigned long long)id, count);
     return;
   }
   if (count > c->nwarps * PTX_WARP_SIZE) {
-    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu waits for %u threads but the CTA has only %u", (unsigned long long)id, count, c->nthreads);
+    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu waits for %u threads but the CTA has only %u",
+                  (unsigned long long)id, count, c->nthreads);
     return;
   }
   PtxBarrier *b = &c->bars[id];
-  if (!b->arrived) { b->red_and = 1; b->red_popc = 0; b->red_or = 0; b->expected = count; }
-  else if (b->expected != count) { ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu used with different thread counts (%u and %u)", (unsigned long long)id, b->expected, count); return; }
+  if (!b->arrived) {
+    b->red_and = 1;
+    b->red_popc = 0;
+    b->red_or = 0;
+    b->expected = count;
+  } else if (b->expected != count) {
+    ptx_set_fault(w, PTX_FAULT_BARRIER, lane, "barrier %llu used with different thread counts (%u and %u)",
+                  (unsigned long long)id, b->expected, count);
+    return;
+  }
   b->arrived++;
   if (in->mod >= PTX_BAR_RED_POPC) {
     uint32_t p = pred_val(w, in->s[2]);
@@ -209,9 +256,12 @@ HANDLER(exec_warp) {
       return;
     }
     uint32_t r;
-    if (in->mod == PTX_VOTE_ANY) r = ballot ? ~0u : 0;
-    else if (in->mod == PTX_VOTE_ALL) r = ballot == members ? ~0u : 0;
-    else r = (ballot == members || ballot == 0) ? ~0u : 0;
+    if (in->mod == PTX_VOTE_ANY)
+      r = ballot ? ~0u : 0;
+    else if (in->mod == PTX_VOTE_ALL)
+      r = ballot == members ? ~0u : 0;
+    else
+      r = (ballot == members || ballot == 0) ? ~0u : 0;
     w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (r & active);
     return;
   }
@@ -245,16 +295,29 @@ HANDLER(exec_warp) {
       int32_t j;
       int ok;
       switch (in->mod) {
-      case PTX_SHFL_UP: j = (int32_t)l - (int32_t)b; ok = j >= (int32_t)maxl; break;
-      case PTX_SHFL_DOWN: j = (int32_t)(l + b); ok = j <= (int32_t)maxl; break;
-      case PTX_SHFL_BFLY: j = (int32_t)(l ^ b); ok = j <= (int32_t)maxl; break;
-      default: j = (int32_t)(minl | (b & ~segmask)); ok = j <= (int32_t)maxl; break;
+      case PTX_SHFL_UP:
+        j = (int32_t)l - (int32_t)b;
+        ok = j >= (int32_t)maxl;
+        break;
+      case PTX_SHFL_DOWN:
+        j = (int32_t)(l + b);
+        ok = j <= (int32_t)maxl;
+        break;
+      case PTX_SHFL_BFLY:
+        j = (int32_t)(l ^ b);
+        ok = j <= (int32_t)maxl;
+        break;
+      default:
+        j = (int32_t)(minl | (b & ~segmask));
+        ok = j <= (int32_t)maxl;
+        break;
       }
       if (!ok) j = (int32_t)l;
       D[l] = (uint32_t)src[j];
       pv |= (uint32_t)ok << l;
     }
-    if ((in->flags & PTX_F_DUAL) && in->d[1] != PTX_NO_REG) w->pf[in->d[1]] = (w->pf[in->d[1]] & ~active) | (pv & active);
+    if ((in->flags & PTX_F_DUAL) && in->d[1] != PTX_NO_REG)
+      w->pf[in->d[1]] = (w->pf[in->d[1]] & ~active) | (pv & active);
     return;
   }
   default:
@@ -287,7 +350,9 @@ PtxCta *ptx_cta_create(PtxLaunch *L, uint32_t linear_id, uint32_t smid) {
   uint32_t *preds = calloc((size_t)c->nwarps * k->pf_rows + 1, sizeof(uint32_t));
   uint8_t *local = stride ? calloc((size_t)c->nwarps * PTX_WARP_SIZE, stride) : NULL;
   if (!c->shared || !c->warps || !regs || !preds || (stride && !local)) {
-    free(regs); free(preds); free(local);
+    free(regs);
+    free(preds);
+    free(local);
     ptx_cta_destroy(c);
     return NULL;
   }
@@ -304,7 +369,10 @@ PtxCta *ptx_cta_create(PtxLaunch *L, uint32_t linear_id, uint32_t smid) {
     w->valid = nt >= 32 ? 0xFFFFFFFFu : ((1u << nt) - 1);
     w->stack_cap = 8;
     w->stack = malloc(sizeof(PtxSimtEntry) * w->stack_cap);
-    if (!w->stack) { ptx_cta_destroy(c); return NULL; }
+    if (!w->stack) {
+      ptx_cta_destroy(c);
+      return NULL;
+    }
     w->sp = 1;
     w->stack[0] = (PtxSimtEntry){k->first_pc, PTX_EXIT_PC, w->valid, 0, 0, 0, 0};
     w->bar_dst = PTX_NO_REG;
@@ -344,7 +412,8 @@ static inline __attribute__((always_inline)) PtxStepResult step(PtxWarp *w) {
     active &= in->guard_neg ? ~p : p;
   }
   w->insts++;
-  w->thread_insts += mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : (uint64_t)__builtin_popcount(mask); /* full: no libgcc call */
+  w->thread_insts +=
+      mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : (uint64_t)__builtin_popcount(mask); /* full: no libgcc call */
   top->pc++;
   exec_table[in->op](w, in, active);
   if (__builtin_expect(w->fault.kind != PTX_FAULT_NONE, 0)) {
@@ -399,11 +468,15 @@ PtxStepResult ptx_warp_step(PtxWarp *w) {
 }
 
 void ptx_inst_describe(const PtxModule *m, uint32_t pc, char *buf, size_t len) {
-  if (pc >= m->ncode) { snprintf(buf, len, "%s: pc %u", m->name, pc); return; }
+  if (pc >= m->ncode) {
+    snprintf(buf, len, "%s: pc %u", m->name, pc);
+    return;
+  }
   const PtxInst *in = &m->code[pc];
   int mem = in->cls == PTX_CLS_MEM && in->space != PTX_SP_GENERIC;
   snprintf(buf, len, "%s:%u: %s%s%s%s%s", m->name, in->line, ptx_op_names[in->op], mem ? "." : "",
-           mem ? ptx_space_name((PtxSpace)in->space) : "", in->type ? "." : "", in->type ? ptx_type_name((PtxType)in->type) : "");
+           mem ? ptx_space_name((PtxSpace)in->space) : "", in->type ? "." : "",
+           in->type ? ptx_type_name((PtxType)in->type) : "");
 }
 
 void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len) {
@@ -412,17 +485,20 @@ void ptx_fault_describe(const PtxWarp *w, char *buf, size_t len) {
   uint32_t tid = w->tid_base + w->fault.lane;
   char where[256];
   ptx_inst_describe(L->mod, w->fault.pc, where, sizeof where);
-  snprintf(buf, len, "kernel %s: CTA (%u,%u,%u) thread (%u,%u,%u) warp %u lane %u, pc %u (%s): %s", L->fn->name,
-           c->ctaid[0], c->ctaid[1], c->ctaid[2], tid % L->block[0], (tid / L->block[0]) % L->block[1],
-           tid / (L->block[0] * L->block[1]), w->warp_in_cta, w->fault.lane, w->fault.pc - L->fn->first_pc, where,
-           w->fault.msg);
+  snprintf(buf, len, "kernel %s: CTA (%u,%u,%u) thread (%u,%u,%u) warp %u lane %u, pc %u (%s): %s",
+           L->fn->name, c->ctaid[0], c->ctaid[1], c->ctaid[2], tid % L->block[0],
+           (tid / L->block[0]) % L->block[1], tid / (L->block[0] * L->block[1]), w->warp_in_cta,
+           w->fault.lane, w->fault.pc - L->fn->first_pc, where, w->fault.msg);
 }
 
 size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t *budget) {
   size_t n = 0;
   if (len) buf[0] = 0; /* terminated even when no warp is described */
   const PtxLaunch *L = c->launch;
-#define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+#define PUT(...)                                                                                             \
+  do {                                                                                                       \
+    if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);                                       \
+  } while (0)
   for (uint32_t i = 0; i < c->nwarps && *budget; i++) {
     const PtxWarp *w = &c->warps[i];
     if (w->state == PTX_WARP_DONE || !w->sp) continue;
@@ -430,15 +506,18 @@ size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t
     char where[256];
     const PtxSimtEntry *t = &w->stack[w->sp - 1];
     ptx_inst_describe(L->mod, t->pc, where, sizeof where);
-    PUT(" CTA (%u,%u,%u) warp %u at pc %u (%s), lanes 0x%08x active", c->ctaid[0], c->ctaid[1], c->ctaid[2], i,
-        t->pc - L->fn->first_pc, where, t->mask);
+    PUT(" CTA (%u,%u,%u) warp %u at pc %u (%s), lanes 0x%08x active", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+        i, t->pc - L->fn->first_pc, where, t->mask);
     if (w->state == PTX_WARP_BARRIER) PUT(", waiting at barrier %u", w->bar_id);
     uint32_t waiting = w->valid & ~w->exited & ~t->mask;
     if (w->sp >= 2 && waiting && t->rpc != PTX_EXIT_PC && !t->call) {
       ptx_inst_describe(L->mod, t->rpc, where, sizeof where);
-      PUT("; lanes 0x%08x wait at the reconvergence point pc %u (%s) for lanes 0x%08x, which loop: a spin lock "
-          "between lanes of one warp never ends here (the SIMT stack runs one path at a time until it reconverges; "
-          "there is no independent thread scheduling)", waiting, t->rpc - L->fn->first_pc, where, t->mask);
+      PUT("; lanes 0x%08x wait at the reconvergence point pc %u (%s) for lanes 0x%08x, which loop: a spin "
+          "lock "
+          "between lanes of one warp never ends here (the SIMT stack runs one path at a time until it "
+          "reconverges; "
+          "there is no independent thread scheduling)",
+          waiting, t->rpc - L->fn->first_pc, where, t->mask);
     }
     PUT(";");
   }
@@ -448,12 +527,16 @@ size_t ptx_cta_describe_running(const PtxCta *c, char *buf, size_t len, uint32_t
 
 size_t ptx_cta_describe(const PtxCta *c, char *buf, size_t len) {
   size_t n = 0;
-#define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+#define PUT(...)                                                                                             \
+  do {                                                                                                       \
+    if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);                                       \
+  } while (0)
   PUT(" CTA (%u,%u,%u):", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
   for (uint32_t id = 0; id < PTX_MAX_BARRIERS; id++) {
     const PtxBarrier *b = &c->bars[id];
     if (!b->arrived) continue;
-    PUT(" barrier %u has %u of %u warps (warps", id, b->arrived, b->expected ? (b->expected + 31) / 32 : c->live_warps);
+    PUT(" barrier %u has %u of %u warps (warps", id, b->arrived,
+        b->expected ? (b->expected + 31) / 32 : c->live_warps);
     for (uint32_t i = 0; i < c->nwarps; i++)
       if (c->warps[i].state == PTX_WARP_BARRIER && c->warps[i].bar_id == id) PUT(" %u", i);
     PUT(" wait);");

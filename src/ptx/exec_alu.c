@@ -20,18 +20,29 @@ static inline float canon32(float x) { return isnan(x) ? as_f32(0x7FFFFFFFu) : x
 static int rnd_push(int mode) {
   int fm;
   switch (mode) { /* the integer modes (rni...) round explicitly; the FPU stays at nearest */
-  case PTX_RND_RZ: fm = FE_TOWARDZERO; break;
-  case PTX_RND_RM: fm = FE_DOWNWARD; break;
-  case PTX_RND_RP: fm = FE_UPWARD; break;
-  default: return -1;
+  case PTX_RND_RZ:
+    fm = FE_TOWARDZERO;
+    break;
+  case PTX_RND_RM:
+    fm = FE_DOWNWARD;
+    break;
+  case PTX_RND_RP:
+    fm = FE_UPWARD;
+    break;
+  default:
+    return -1;
   }
   int old = fegetround();
   fesetround(fm);
   return old;
 }
-static void rnd_pop(int old) { if (old >= 0) fesetround(old); }
+static void rnd_pop(int old) {
+  if (old >= 0) fesetround(old);
+}
 /* The modifier leaves the host's round-to-nearest in place (rnd_push would return -1). */
-static inline int rnd_is_nearest(int mode) { return mode != PTX_RND_RZ && mode != PTX_RND_RM && mode != PTX_RND_RP; }
+static inline int rnd_is_nearest(int mode) {
+  return mode != PTX_RND_RZ && mode != PTX_RND_RM && mode != PTX_RND_RP;
+}
 
 /* Float min/max: a NaN operand yields the other; -0 < +0. */
 static inline double fminmax(double a, double b, int is_max) {
@@ -42,9 +53,13 @@ static inline double fminmax(double a, double b, int is_max) {
 }
 
 /* ---- integer helpers ---- */
-static inline uint64_t umulhi64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+static inline uint64_t umulhi64(uint64_t a, uint64_t b) {
+  return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
 static inline int64_t smulhi64(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
-static inline int64_t clamp_s32(int64_t v) { return v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : v); }
+static inline int64_t clamp_s32(int64_t v) {
+  return v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : v);
+}
 
 HANDLER(exec_int_unary) { /* abs, neg */
   uint64_t *D = REG(w, in->d[0]);
@@ -52,7 +67,10 @@ HANDLER(exec_int_unary) { /* abs, neg */
   PtxType t = (PtxType)in->type;
   int bytes = ptx_type_bytes(t);
   int neg = in->op == PTX_OP_neg;
-  if (t == PTX_T_F16) { exec_half(w, in, active); return; }
+  if (t == PTX_T_F16) {
+    exec_half(w, in, active);
+    return;
+  }
   if (t == PTX_T_F32) {
     FOR_LANES(active, l) {
       uint32_t u = (uint32_t)A[l];
@@ -74,13 +92,28 @@ HANDLER(exec_int_unary) { /* abs, neg */
 static inline float f32_op(int op, float a, float b, float c) {
   volatile float r;
   switch (op) {
-  case PTX_OP_add: r = a + b; break;
-  case PTX_OP_sub: r = a - b; break;
-  case PTX_OP_mul: r = a * b; break;
-  case PTX_OP_fma: case PTX_OP_mad: r = fmaf(a, b, c); break;
-  case PTX_OP_min: r = (float)fminmax(a, b, 0); break;
-  case PTX_OP_max: r = (float)fminmax(a, b, 1); break;
-  default: r = 0; break;
+  case PTX_OP_add:
+    r = a + b;
+    break;
+  case PTX_OP_sub:
+    r = a - b;
+    break;
+  case PTX_OP_mul:
+    r = a * b;
+    break;
+  case PTX_OP_fma:
+  case PTX_OP_mad:
+    r = fmaf(a, b, c);
+    break;
+  case PTX_OP_min:
+    r = (float)fminmax(a, b, 0);
+    break;
+  case PTX_OP_max:
+    r = (float)fminmax(a, b, 1);
+    break;
+  default:
+    r = 0;
+    break;
   }
   return r;
 }
@@ -98,16 +131,24 @@ static inline uint64_t canon32_bits(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7
 #else
 #define FMA_CLONES
 #endif
-FMA_CLONES static void f32_arith_rn(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C, int op,
-                                    uint32_t active) {
+FMA_CLONES static void f32_arith_rn(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                                    int op, uint32_t active) {
 /* ALL_LANES: a full warp's lanes can use vector instructions (the same IEEE
  * operations, lane by lane). */
 #define F32_RN(EXPR) ALL_LANES(active, D, l, canon32_bits((uint32_t)f32_bits(EXPR)))
   switch (op) {
-  case PTX_OP_add: F32_RN(as_f32(A[l]) + as_f32(B[l])); break;
-  case PTX_OP_sub: F32_RN(as_f32(A[l]) - as_f32(B[l])); break;
-  case PTX_OP_mul: F32_RN(as_f32(A[l]) * as_f32(B[l])); break;
-  default: F32_RN(fmaf(as_f32(A[l]), as_f32(B[l]), as_f32(C[l]))); break; /* fma, mad */
+  case PTX_OP_add:
+    F32_RN(as_f32(A[l]) + as_f32(B[l]));
+    break;
+  case PTX_OP_sub:
+    F32_RN(as_f32(A[l]) - as_f32(B[l]));
+    break;
+  case PTX_OP_mul:
+    F32_RN(as_f32(A[l]) * as_f32(B[l]));
+    break;
+  default:
+    F32_RN(fmaf(as_f32(A[l]), as_f32(B[l]), as_f32(C[l])));
+    break; /* fma, mad */
   }
 #undef F32_RN
 }
@@ -118,30 +159,50 @@ static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
   const uint64_t *C = in->nsrc > 2 ? REG(w, in->s[2]) : NULL;
   int op = in->op, ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
   if (in->type == PTX_T_F32 && !ftz && !sat && rnd_is_nearest(in->mod) &&
-      (op == PTX_OP_add || op == PTX_OP_sub || op == PTX_OP_mul || ((op == PTX_OP_fma || op == PTX_OP_mad) && C))) {
+      (op == PTX_OP_add || op == PTX_OP_sub || op == PTX_OP_mul ||
+       ((op == PTX_OP_fma || op == PTX_OP_mad) && C))) {
     f32_arith_rn(D, A, B, C, op, active);
     return;
   }
   int old = rnd_push(in->mod);
   if (in->type == PTX_T_F32) {
     /* the lane loop once per operation: OP is a constant in each expansion */
-#define F32_LANES(OP)                                                                \
-  FOR_LANES(active, l) {                                                             \
-    float a = as_f32(A[l]), b = as_f32(B[l]), c = C ? as_f32(C[l]) : 0.0f;          \
-    if (ftz) { a = ftz32(a); b = ftz32(b); c = ftz32(c); }                           \
-    float x = f32_op(OP, a, b, c);                                                   \
-    if (ftz) x = ftz32(x);                                                           \
-    if (sat) x = sat32(x);                                                           \
-    D[l] = f32_bits(canon32(x));                                                     \
+#define F32_LANES(OP)                                                                                        \
+  FOR_LANES(active, l) {                                                                                     \
+    float a = as_f32(A[l]), b = as_f32(B[l]), c = C ? as_f32(C[l]) : 0.0f;                                   \
+    if (ftz) {                                                                                               \
+      a = ftz32(a);                                                                                          \
+      b = ftz32(b);                                                                                          \
+      c = ftz32(c);                                                                                          \
+    }                                                                                                        \
+    float x = f32_op(OP, a, b, c);                                                                           \
+    if (ftz) x = ftz32(x);                                                                                   \
+    if (sat) x = sat32(x);                                                                                   \
+    D[l] = f32_bits(canon32(x));                                                                             \
   }
     switch (op) {
-    case PTX_OP_add: F32_LANES(PTX_OP_add); break;
-    case PTX_OP_sub: F32_LANES(PTX_OP_sub); break;
-    case PTX_OP_mul: F32_LANES(PTX_OP_mul); break;
-    case PTX_OP_fma: case PTX_OP_mad: F32_LANES(PTX_OP_fma); break;
-    case PTX_OP_min: F32_LANES(PTX_OP_min); break;
-    case PTX_OP_max: F32_LANES(PTX_OP_max); break;
-    default: F32_LANES(-1); break;
+    case PTX_OP_add:
+      F32_LANES(PTX_OP_add);
+      break;
+    case PTX_OP_sub:
+      F32_LANES(PTX_OP_sub);
+      break;
+    case PTX_OP_mul:
+      F32_LANES(PTX_OP_mul);
+      break;
+    case PTX_OP_fma:
+    case PTX_OP_mad:
+      F32_LANES(PTX_OP_fma);
+      break;
+    case PTX_OP_min:
+      F32_LANES(PTX_OP_min);
+      break;
+    case PTX_OP_max:
+      F32_LANES(PTX_OP_max);
+      break;
+    default:
+      F32_LANES(-1);
+      break;
     }
 #undef F32_LANES
   } else {
@@ -149,13 +210,28 @@ static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
       double a = as_f64(A[l]), b = as_f64(B[l]), c = C ? as_f64(C[l]) : 0.0;
       volatile double r;
       switch (op) {
-      case PTX_OP_add: r = a + b; break;
-      case PTX_OP_sub: r = a - b; break;
-      case PTX_OP_mul: r = a * b; break;
-      case PTX_OP_fma: case PTX_OP_mad: r = fma(a, b, c); break;
-      case PTX_OP_min: r = fminmax(a, b, 0); break;
-      case PTX_OP_max: r = fminmax(a, b, 1); break;
-      default: r = 0; break;
+      case PTX_OP_add:
+        r = a + b;
+        break;
+      case PTX_OP_sub:
+        r = a - b;
+        break;
+      case PTX_OP_mul:
+        r = a * b;
+        break;
+      case PTX_OP_fma:
+      case PTX_OP_mad:
+        r = fma(a, b, c);
+        break;
+      case PTX_OP_min:
+        r = fminmax(a, b, 0);
+        break;
+      case PTX_OP_max:
+        r = fminmax(a, b, 1);
+        break;
+      default:
+        r = 0;
+        break;
       }
       double x = r;
       if (sat) x = sat64(x);
@@ -167,25 +243,36 @@ static void float_arith(PtxWarp *w, const PtxInst *in, uint32_t active) {
 
 HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
   PtxType t = (PtxType)in->type;
-  if (t == PTX_T_F16) { exec_half(w, in, active); return; }
-  if (t == PTX_T_F32 || t == PTX_T_F64) { float_arith(w, in, active); return; }
+  if (t == PTX_T_F16) {
+    exec_half(w, in, active);
+    return;
+  }
+  if (t == PTX_T_F32 || t == PTX_T_F64) {
+    float_arith(w, in, active);
+    return;
+  }
   uint64_t *D = REG(w, in->d[0]);
   const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
   const uint64_t *C = in->nsrc > 2 ? REG(w, in->s[2]) : NULL;
   int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), bits = bytes * 8;
   int sat = (in->flags & PTX_F_SAT) != 0;
   switch (in->op) {
-  case PTX_OP_addc: case PTX_OP_subc: case PTX_OP_add: case PTX_OP_sub: {
+  case PTX_OP_addc:
+  case PTX_OP_subc:
+  case PTX_OP_add:
+  case PTX_OP_sub: {
     int sub = in->op == PTX_OP_sub || in->op == PTX_OP_subc;
     if ((in->flags & PTX_F_CC) || in->op == PTX_OP_addc || in->op == PTX_OP_subc) {
       /* carry chain: CF is the carry-out of add, the borrow of sub */
       int use_in = in->op == PTX_OP_addc || in->op == PTX_OP_subc;
       uint32_t cout = 0;
       FOR_LANES(active, l) {
-        uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes), cin = use_in ? (w->carry >> l & 1) : 0;
+        uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes),
+                 cin = use_in ? (w->carry >> l & 1) : 0;
         unsigned __int128 r = sub ? (unsigned __int128)a - b - cin : (unsigned __int128)a + b + cin;
         D[l] = mask_bytes((uint64_t)r, bytes);
-        if (sub ? (b + cin > a || (cin && b == mask_bytes(~0ull, bytes))) : ((r >> bits) != 0)) cout |= 1u << l;
+        if (sub ? (b + cin > a || (cin && b == mask_bytes(~0ull, bytes))) : ((r >> bits) != 0))
+          cout |= 1u << l;
       }
       if (in->flags & PTX_F_CC) w->carry = (w->carry & ~active) | cout;
       return;
@@ -196,29 +283,42 @@ HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
         D[l] = (uint32_t)clamp_s32(sub ? a - b : a + b);
       }
     } else if (bytes == 4) {
-      if (sub) { ALL_LANES(active, D, l, (uint32_t)(A[l] - B[l])); }
-      else { ALL_LANES(active, D, l, (uint32_t)(A[l] + B[l])); }
+      if (sub) {
+        ALL_LANES(active, D, l, (uint32_t)(A[l] - B[l]));
+      } else {
+        ALL_LANES(active, D, l, (uint32_t)(A[l] + B[l]));
+      }
     } else if (bytes == 8) { /* address arithmetic: no mask */
-      if (sub) { ALL_LANES(active, D, l, A[l] - B[l]); }
-      else { ALL_LANES(active, D, l, A[l] + B[l]); }
+      if (sub) {
+        ALL_LANES(active, D, l, A[l] - B[l]);
+      } else {
+        ALL_LANES(active, D, l, A[l] + B[l]);
+      }
     } else {
       FOR_LANES(active, l) D[l] = mask_bytes(sub ? A[l] - B[l] : A[l] + B[l], bytes);
     }
     return;
   }
-  case PTX_OP_mul: case PTX_OP_mad: {
+  case PTX_OP_mul:
+  case PTX_OP_mad: {
     int mad = in->op == PTX_OP_mad;
     FOR_LANES(active, l) {
       uint64_t a = A[l], b = B[l], r;
       if (in->mod == PTX_MUL_WIDE) {
-        r = sgn ? (uint64_t)(sext_bytes(a, bytes) * sext_bytes(b, bytes)) : mask_bytes(a, bytes) * mask_bytes(b, bytes);
+        r = sgn ? (uint64_t)(sext_bytes(a, bytes) * sext_bytes(b, bytes))
+                : mask_bytes(a, bytes) * mask_bytes(b, bytes);
         if (mad) r += C[l];
         r = mask_bytes(r, bytes * 2);
       } else if (in->mod == PTX_MUL_HI) {
-        if (bytes == 8) r = sgn ? (uint64_t)smulhi64((int64_t)a, (int64_t)b) : umulhi64(a, b);
-        else r = sgn ? (uint64_t)((sext_bytes(a, bytes) * sext_bytes(b, bytes)) >> bits)
-                     : (mask_bytes(a, bytes) * mask_bytes(b, bytes)) >> bits;
-        if (mad && sat) { D[l] = (uint32_t)clamp_s32((int64_t)(int32_t)r + (int32_t)C[l]); continue; }
+        if (bytes == 8)
+          r = sgn ? (uint64_t)smulhi64((int64_t)a, (int64_t)b) : umulhi64(a, b);
+        else
+          r = sgn ? (uint64_t)((sext_bytes(a, bytes) * sext_bytes(b, bytes)) >> bits)
+                  : (mask_bytes(a, bytes) * mask_bytes(b, bytes)) >> bits;
+        if (mad && sat) {
+          D[l] = (uint32_t)clamp_s32((int64_t)(int32_t)r + (int32_t)C[l]);
+          continue;
+        }
         if (mad) r += C[l];
         r = mask_bytes(r, bytes);
       } else {
@@ -230,17 +330,24 @@ HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
     }
     return;
   }
-  case PTX_OP_min: case PTX_OP_max: {
+  case PTX_OP_min:
+  case PTX_OP_max: {
     int mx = in->op == PTX_OP_max;
     FOR_LANES(active, l) {
       uint64_t r;
-      if (sgn) { int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes); r = (uint64_t)(mx ? (a > b ? a : b) : (a < b ? a : b)); }
-      else { uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes); r = mx ? (a > b ? a : b) : (a < b ? a : b); }
+      if (sgn) {
+        int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes);
+        r = (uint64_t)(mx ? (a > b ? a : b) : (a < b ? a : b));
+      } else {
+        uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes);
+        r = mx ? (a > b ? a : b) : (a < b ? a : b);
+      }
       D[l] = mask_bytes(r, bytes);
     }
     return;
   }
-  case PTX_OP_mul24: case PTX_OP_mad24:
+  case PTX_OP_mul24:
+  case PTX_OP_mad24:
     FOR_LANES(active, l) {
       int64_t a = sgn ? sext_bytes(A[l] & 0xFFFFFF, 3) : (int64_t)(A[l] & 0xFFFFFF);
       int64_t b = sgn ? sext_bytes(B[l] & 0xFFFFFF, 3) : (int64_t)(B[l] & 0xFFFFFF);
@@ -253,8 +360,13 @@ HANDLER(exec_arith) { /* add sub mul mad fma min max mul24 mad24 sad */
   case PTX_OP_sad:
     FOR_LANES(active, l) {
       uint64_t d;
-      if (sgn) { int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes); d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a; }
-      else { uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes); d = a > b ? a - b : b - a; }
+      if (sgn) {
+        int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes);
+        d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+      } else {
+        uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes);
+        d = a > b ? a - b : b - a;
+      }
       D[l] = mask_bytes(d + C[l], bytes);
     }
     return;
@@ -268,10 +380,18 @@ HANDLER(exec_logic) { /* and or xor not cnot shl shr (incl. .pred forms) */
   if (in->type == PTX_T_PRED) {
     uint32_t a = pred_val(w, in->s[0]), b = in->nsrc > 1 ? pred_val(w, in->s[1]) : 0, r;
     switch (in->op) {
-    case PTX_OP_and: r = a & b; break;
-    case PTX_OP_or: r = a | b; break;
-    case PTX_OP_xor: r = a ^ b; break;
-    default: r = ~a; break; /* not, cnot */
+    case PTX_OP_and:
+      r = a & b;
+      break;
+    case PTX_OP_or:
+      r = a | b;
+      break;
+    case PTX_OP_xor:
+      r = a ^ b;
+      break;
+    default:
+      r = ~a;
+      break; /* not, cnot */
     }
     w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (r & active);
     return;
@@ -281,13 +401,26 @@ HANDLER(exec_logic) { /* and or xor not cnot shl shr (incl. .pred forms) */
   const uint64_t *B = in->nsrc > 1 ? REG(w, in->s[1]) : NULL;
   int bytes = ptx_type_bytes((PtxType)in->type), bits = bytes * 8;
   switch (in->op) {
-  case PTX_OP_and: FOR_LANES(active, l) D[l] = mask_bytes(A[l] & B[l], bytes); break;
-  case PTX_OP_or: FOR_LANES(active, l) D[l] = mask_bytes(A[l] | B[l], bytes); break;
-  case PTX_OP_xor: FOR_LANES(active, l) D[l] = mask_bytes(A[l] ^ B[l], bytes); break;
-  case PTX_OP_not: FOR_LANES(active, l) D[l] = mask_bytes(~A[l], bytes); break;
-  case PTX_OP_cnot: FOR_LANES(active, l) D[l] = mask_bytes(A[l], bytes) == 0; break;
+  case PTX_OP_and:
+    FOR_LANES(active, l) D[l] = mask_bytes(A[l] & B[l], bytes);
+    break;
+  case PTX_OP_or:
+    FOR_LANES(active, l) D[l] = mask_bytes(A[l] | B[l], bytes);
+    break;
+  case PTX_OP_xor:
+    FOR_LANES(active, l) D[l] = mask_bytes(A[l] ^ B[l], bytes);
+    break;
+  case PTX_OP_not:
+    FOR_LANES(active, l) D[l] = mask_bytes(~A[l], bytes);
+    break;
+  case PTX_OP_cnot:
+    FOR_LANES(active, l) D[l] = mask_bytes(A[l], bytes) == 0;
+    break;
   case PTX_OP_shl:
-    FOR_LANES(active, l) { uint32_t s = (uint32_t)B[l]; D[l] = s >= (uint32_t)bits ? 0 : mask_bytes(A[l] << s, bytes); }
+    FOR_LANES(active, l) {
+      uint32_t s = (uint32_t)B[l];
+      D[l] = s >= (uint32_t)bits ? 0 : mask_bytes(A[l] << s, bytes);
+    }
     break;
   case PTX_OP_shr:
     if (ptx_type_is_signed((PtxType)in->type)) {
@@ -297,7 +430,10 @@ HANDLER(exec_logic) { /* and or xor not cnot shl shr (incl. .pred forms) */
         D[l] = mask_bytes((uint64_t)(v >> (s >= (uint32_t)bits ? 63 : s)), bytes);
       }
     } else {
-      FOR_LANES(active, l) { uint32_t s = (uint32_t)B[l]; D[l] = s >= (uint32_t)bits ? 0 : (mask_bytes(A[l], bytes) >> s); }
+      FOR_LANES(active, l) {
+        uint32_t s = (uint32_t)B[l];
+        D[l] = s >= (uint32_t)bits ? 0 : (mask_bytes(A[l], bytes) >> s);
+      }
     }
     break;
   }
@@ -318,11 +454,18 @@ HANDLER(exec_bits) { /* popc clz brev bfind bfe bfi prmt shf lop3 */
   PtxType t = (PtxType)in->type;
   int bytes = ptx_type_bytes(t), bits = bytes * 8;
   switch (in->op) {
-  case PTX_OP_popc: FOR_LANES(active, l) D[l] = (uint64_t)__builtin_popcountll(mask_bytes(A[l], bytes)); break;
-  case PTX_OP_clz:
-    FOR_LANES(active, l) { uint64_t v = mask_bytes(A[l], bytes); D[l] = v ? (uint64_t)(__builtin_clzll(v) - (64 - bits)) : (uint64_t)bits; }
+  case PTX_OP_popc:
+    FOR_LANES(active, l) D[l] = (uint64_t)__builtin_popcountll(mask_bytes(A[l], bytes));
     break;
-  case PTX_OP_brev: FOR_LANES(active, l) D[l] = brev64(mask_bytes(A[l], bytes)) >> (64 - bits); break;
+  case PTX_OP_clz:
+    FOR_LANES(active, l) {
+      uint64_t v = mask_bytes(A[l], bytes);
+      D[l] = v ? (uint64_t)(__builtin_clzll(v) - (64 - bits)) : (uint64_t)bits;
+    }
+    break;
+  case PTX_OP_brev:
+    FOR_LANES(active, l) D[l] = brev64(mask_bytes(A[l], bytes)) >> (64 - bits);
+    break;
   case PTX_OP_bfind:
     FOR_LANES(active, l) {
       uint64_t v = mask_bytes(A[l], bytes);
@@ -339,7 +482,10 @@ HANDLER(exec_bits) { /* popc clz brev bfind bfe bfi prmt shf lop3 */
     FOR_LANES(active, l) {
       uint32_t pos = (uint32_t)B[l] & 0xFF, len = (uint32_t)C[l] & 0xFF, msb = (uint32_t)bits - 1;
       uint64_t a = mask_bytes(A[l], bytes), sbit = 0, d = 0;
-      if (ptx_type_is_signed(t) && len) { uint32_t sb = pos + len - 1 > msb ? msb : pos + len - 1; sbit = (a >> sb) & 1; }
+      if (ptx_type_is_signed(t) && len) {
+        uint32_t sb = pos + len - 1 > msb ? msb : pos + len - 1;
+        sbit = (a >> sb) & 1;
+      }
       for (uint32_t i = 0; i <= msb; i++) {
         uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
         d |= bit << i;
@@ -351,7 +497,8 @@ HANDLER(exec_bits) { /* popc clz brev bfind bfe bfi prmt shf lop3 */
     FOR_LANES(active, l) {
       uint32_t pos = (uint32_t)C[l] & 0xFF, len = (uint32_t)E[l] & 0xFF, msb = (uint32_t)bits - 1;
       uint64_t f = A[l], d = mask_bytes(B[l], bytes);
-      for (uint32_t i = 0; i < len && pos + i <= msb; i++) d = (d & ~(1ull << (pos + i))) | (((f >> i) & 1) << (pos + i));
+      for (uint32_t i = 0; i < len && pos + i <= msb; i++)
+        d = (d & ~(1ull << (pos + i))) | (((f >> i) & 1) << (pos + i));
       D[l] = d;
     }
     break;
@@ -391,8 +538,11 @@ HANDLER(exec_bits) { /* popc clz brev bfind bfe bfi prmt shf lop3 */
 HANDLER(exec_fbinary) { /* copysign d, a, b: magnitude of b, sign of a */
   uint64_t *D = REG(w, in->d[0]);
   const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
-  if (in->type == PTX_T_F32) { FOR_LANES(active, l) D[l] = (B[l] & 0x7FFFFFFFu) | (A[l] & 0x80000000u); }
-  else { FOR_LANES(active, l) D[l] = (B[l] & 0x7FFFFFFFFFFFFFFFull) | (A[l] & 0x8000000000000000ull); }
+  if (in->type == PTX_T_F32) {
+    FOR_LANES(active, l) D[l] = (B[l] & 0x7FFFFFFFu) | (A[l] & 0x80000000u);
+  } else {
+    FOR_LANES(active, l) D[l] = (B[l] & 0x7FFFFFFFFFFFFFFFull) | (A[l] & 0x8000000000000000ull);
+  }
 }
 
 HANDLER(exec_sfu) { /* rcp sqrt rsqrt ex2 lg2 sin cos tanh */
@@ -406,15 +556,31 @@ HANDLER(exec_sfu) { /* rcp sqrt rsqrt ex2 lg2 sin cos tanh */
       if (ftz) a = ftz32(a);
       volatile float r;
       switch (op) {
-      case PTX_OP_rcp: r = 1.0f / a; break;
-      case PTX_OP_sqrt: r = sqrtf(a); break;
-      case PTX_OP_rsqrt: r = 1.0f / sqrtf(a); break;
+      case PTX_OP_rcp:
+        r = 1.0f / a;
+        break;
+      case PTX_OP_sqrt:
+        r = sqrtf(a);
+        break;
+      case PTX_OP_rsqrt:
+        r = 1.0f / sqrtf(a);
+        break;
       /* transcendentals: approx.c, not libm (the same bits on every host; one rounding to f32) */
-      case PTX_OP_ex2: r = (float)ws_exp2(a); break;
-      case PTX_OP_lg2: r = (float)ws_log2(a); break;
-      case PTX_OP_sin: r = (float)ws_sin(a); break;
-      case PTX_OP_cos: r = (float)ws_cos(a); break;
-      default: r = (float)ws_tanh(a); break;
+      case PTX_OP_ex2:
+        r = (float)ws_exp2(a);
+        break;
+      case PTX_OP_lg2:
+        r = (float)ws_log2(a);
+        break;
+      case PTX_OP_sin:
+        r = (float)ws_sin(a);
+        break;
+      case PTX_OP_cos:
+        r = (float)ws_cos(a);
+        break;
+      default:
+        r = (float)ws_tanh(a);
+        break;
       }
       float x = r;
       if (ftz) x = ftz32(x);
@@ -426,19 +592,36 @@ HANDLER(exec_sfu) { /* rcp sqrt rsqrt ex2 lg2 sin cos tanh */
       if (ftz && a != 0.0 && fabs(a) < DBL_MIN) a = copysign(0.0, a);
       volatile double r;
       switch (op) {
-      case PTX_OP_rcp: r = 1.0 / a; break;
-      case PTX_OP_sqrt: r = sqrt(a); break;
-      case PTX_OP_rsqrt: r = 1.0 / sqrt(a); break;
-      case PTX_OP_ex2: r = ws_exp2(a); break;
-      case PTX_OP_lg2: r = ws_log2(a); break;
-      case PTX_OP_sin: r = ws_sin(a); break;
-      case PTX_OP_cos: r = ws_cos(a); break;
-      default: r = ws_tanh(a); break;
+      case PTX_OP_rcp:
+        r = 1.0 / a;
+        break;
+      case PTX_OP_sqrt:
+        r = sqrt(a);
+        break;
+      case PTX_OP_rsqrt:
+        r = 1.0 / sqrt(a);
+        break;
+      case PTX_OP_ex2:
+        r = ws_exp2(a);
+        break;
+      case PTX_OP_lg2:
+        r = ws_log2(a);
+        break;
+      case PTX_OP_sin:
+        r = ws_sin(a);
+        break;
+      case PTX_OP_cos:
+        r = ws_cos(a);
+        break;
+      default:
+        r = ws_tanh(a);
+        break;
       }
       D[l] = f64_bits(r);
     }
   } else {
-    ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, 0, "%s.%s is not supported", ptx_op_names[op], ptx_type_name((PtxType)in->type));
+    ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, 0, "%s.%s is not supported", ptx_op_names[op],
+                  ptx_type_name((PtxType)in->type));
   }
   rnd_pop(old);
 }
@@ -449,19 +632,28 @@ HANDLER(exec_div) { /* div rem: integer x/0 gives all-ones quotient and the divi
   PtxType t = (PtxType)in->type;
   int bytes = ptx_type_bytes(t), rem = in->op == PTX_OP_rem;
   if (t == PTX_T_F32 || t == PTX_T_F64) {
-    if (rem) { ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, 0, "rem on a float type"); return; }
+    if (rem) {
+      ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, 0, "rem on a float type");
+      return;
+    }
     int ftz = (in->flags & PTX_F_FTZ) != 0;
     int old = rnd_push(in->mod);
     if (t == PTX_T_F32) {
       FOR_LANES(active, l) {
         float a = as_f32(A[l]), b = as_f32(B[l]);
-        if (ftz) { a = ftz32(a); b = ftz32(b); }
+        if (ftz) {
+          a = ftz32(a);
+          b = ftz32(b);
+        }
         volatile float r = a / b;
         float x = r;
         D[l] = f32_bits(canon32(ftz ? ftz32(x) : x));
       }
     } else {
-      FOR_LANES(active, l) { volatile double r = as_f64(A[l]) / as_f64(B[l]); D[l] = f64_bits(r); }
+      FOR_LANES(active, l) {
+        volatile double r = as_f64(A[l]) / as_f64(B[l]);
+        D[l] = f64_bits(r);
+      }
     }
     rnd_pop(old);
     return;
@@ -470,9 +662,12 @@ HANDLER(exec_div) { /* div rem: integer x/0 gives all-ones quotient and the divi
     uint64_t r;
     if (ptx_type_is_signed(t)) {
       int64_t a = sext_bytes(A[l], bytes), b = sext_bytes(B[l], bytes);
-      if (b == 0) r = rem ? (uint64_t)a : ~0ull;
-      else if (b == -1) r = rem ? 0 : (uint64_t)0 - (uint64_t)a; /* INT_MIN / -1 wraps to INT_MIN */
-      else r = (uint64_t)(rem ? a % b : a / b);
+      if (b == 0)
+        r = rem ? (uint64_t)a : ~0ull;
+      else if (b == -1)
+        r = rem ? 0 : (uint64_t)0 - (uint64_t)a; /* INT_MIN / -1 wraps to INT_MIN */
+      else
+        r = (uint64_t)(rem ? a % b : a / b);
     } else {
       uint64_t a = mask_bytes(A[l], bytes), b = mask_bytes(B[l], bytes);
       r = b == 0 ? (rem ? a : ~0ull) : (rem ? a % b : a / b);
@@ -487,8 +682,11 @@ uint16_t ptx_to_half(double v, int rnd) {
   uint16_t sign = signbit(v) ? 0x8000 : 0;
   double a = fabs(v), q;
   int neg = sign != 0, e;
-#define HROUND(x) (rnd == PTX_RND_RZ ? trunc(x) : rnd == PTX_RND_RM ? (neg ? ceil(x) : floor(x)) : \
-                   rnd == PTX_RND_RP ? (neg ? floor(x) : ceil(x)) : nearbyint(x))
+#define HROUND(x)                                                                                            \
+  (rnd == PTX_RND_RZ   ? trunc(x)                                                                            \
+   : rnd == PTX_RND_RM ? (neg ? ceil(x) : floor(x))                                                          \
+   : rnd == PTX_RND_RP ? (neg ? floor(x) : ceil(x))                                                          \
+                       : nearbyint(x))
   if (isinf(a)) return sign | 0x7C00;
   if (a < ldexp(1.0, -14)) {
     q = HROUND(a * ldexp(1.0, 24));
@@ -498,7 +696,10 @@ uint16_t ptx_to_half(double v, int rnd) {
   e -= 1;       /* a = m' * 2^e, m' in [1, 2) */
   q = HROUND(a * ldexp(1.0, 10 - e));
 #undef HROUND
-  if (q >= 2048) { q = 1024; e++; }
+  if (q >= 2048) {
+    q = 1024;
+    e++;
+  }
   if (e + 15 >= 31) {
     int to_inf = rnd == PTX_RND_RZ ? 0 : rnd == PTX_RND_RM ? neg : rnd == PTX_RND_RP ? !neg : 1;
     return sign | (to_inf ? 0x7C00 : 0x7BFF);
@@ -516,16 +717,28 @@ double ptx_from_half(uint16_t h) {
 static uint64_t f2i(double v, PtxType dt, int rnd) {
   if (isnan(v)) return 0;
   switch (rnd) {
-  case PTX_RND_RZI: case PTX_RND_RZ: v = trunc(v); break;
-  case PTX_RND_RMI: case PTX_RND_RM: v = floor(v); break;
-  case PTX_RND_RPI: case PTX_RND_RP: v = ceil(v); break;
-  default: v = nearbyint(v); break;
+  case PTX_RND_RZI:
+  case PTX_RND_RZ:
+    v = trunc(v);
+    break;
+  case PTX_RND_RMI:
+  case PTX_RND_RM:
+    v = floor(v);
+    break;
+  case PTX_RND_RPI:
+  case PTX_RND_RP:
+    v = ceil(v);
+    break;
+  default:
+    v = nearbyint(v);
+    break;
   }
   int bytes = ptx_type_bytes(dt);
   if (ptx_type_is_signed(dt)) {
     double lo = -ldexp(1.0, bytes * 8 - 1), hi = ldexp(1.0, bytes * 8 - 1);
     if (v <= lo) return mask_bytes((uint64_t)(int64_t)lo, bytes);
-    if (v >= hi) return mask_bytes((uint64_t)(hi == 9223372036854775808.0 ? INT64_MAX : (int64_t)hi - 1), bytes);
+    if (v >= hi)
+      return mask_bytes((uint64_t)(hi == 9223372036854775808.0 ? INT64_MAX : (int64_t)hi - 1), bytes);
     return mask_bytes((uint64_t)(int64_t)v, bytes);
   }
   double hi = ldexp(1.0, bytes * 8);
@@ -544,15 +757,30 @@ HANDLER(exec_cvt) {
   if (dt == PTX_T_F16 || st == PTX_T_F16) {
     FOR_LANES(active, l) {
       double v;
-      if (st == PTX_T_F16) v = ptx_from_half((uint16_t)A[l]);
-      else if (st == PTX_T_F32) v = ftz ? ftz32(as_f32(A[l])) : as_f32(A[l]);
-      else if (st == PTX_T_F64) v = as_f64(A[l]);
-      else v = ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
-      if (rnd >= PTX_RND_RNI) v = rnd == PTX_RND_RZI ? trunc(v) : rnd == PTX_RND_RMI ? floor(v) : rnd == PTX_RND_RPI ? ceil(v) : nearbyint(v);
-      if (dt == PTX_T_F16) { if (sat) v = sat64(v); D[l] = ptx_to_half(v, rnd >= PTX_RND_RNI ? PTX_RND_RN : rnd); }
-      else if (dt == PTX_T_F32) { float x = (float)v; if (sat) x = sat32(x); D[l] = f32_bits(ftz ? ftz32(x) : x); }
-      else if (dt == PTX_T_F64) D[l] = f64_bits(sat ? sat64(v) : v);
-      else D[l] = f2i(v, dt, rnd);
+      if (st == PTX_T_F16)
+        v = ptx_from_half((uint16_t)A[l]);
+      else if (st == PTX_T_F32)
+        v = ftz ? ftz32(as_f32(A[l])) : as_f32(A[l]);
+      else if (st == PTX_T_F64)
+        v = as_f64(A[l]);
+      else
+        v = ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
+      if (rnd >= PTX_RND_RNI)
+        v = rnd == PTX_RND_RZI   ? trunc(v)
+            : rnd == PTX_RND_RMI ? floor(v)
+            : rnd == PTX_RND_RPI ? ceil(v)
+                                 : nearbyint(v);
+      if (dt == PTX_T_F16) {
+        if (sat) v = sat64(v);
+        D[l] = ptx_to_half(v, rnd >= PTX_RND_RNI ? PTX_RND_RN : rnd);
+      } else if (dt == PTX_T_F32) {
+        float x = (float)v;
+        if (sat) x = sat32(x);
+        D[l] = f32_bits(ftz ? ftz32(x) : x);
+      } else if (dt == PTX_T_F64)
+        D[l] = f64_bits(sat ? sat64(v) : v);
+      else
+        D[l] = f2i(v, dt, rnd);
     }
     return;
   }
@@ -562,13 +790,20 @@ HANDLER(exec_cvt) {
       if (sat) {
         int ds = ptx_type_is_signed(dt);
         if (ds) {
-          int64_t lo = db >= 8 ? INT64_MIN : -(1ll << (db * 8 - 1)), hi = db >= 8 ? INT64_MAX : (1ll << (db * 8 - 1)) - 1;
-          if (!ptx_type_is_signed(st) && sb == 8 && (uint64_t)v > (uint64_t)hi) v = hi;
-          else if (v < lo) v = lo; else if (v > hi) v = hi;
+          int64_t lo = db >= 8 ? INT64_MIN : -(1ll << (db * 8 - 1)),
+                  hi = db >= 8 ? INT64_MAX : (1ll << (db * 8 - 1)) - 1;
+          if (!ptx_type_is_signed(st) && sb == 8 && (uint64_t)v > (uint64_t)hi)
+            v = hi;
+          else if (v < lo)
+            v = lo;
+          else if (v > hi)
+            v = hi;
         } else {
           uint64_t hi = mask_bytes(~0ull, db);
-          if (ptx_type_is_signed(st) && v < 0) v = 0;
-          else if ((uint64_t)v > hi) v = (int64_t)hi;
+          if (ptx_type_is_signed(st) && v < 0)
+            v = 0;
+          else if ((uint64_t)v > hi)
+            v = (int64_t)hi;
         }
       }
       D[l] = mask_bytes((uint64_t)v, db);
@@ -591,7 +826,8 @@ HANDLER(exec_cvt) {
         if (sat) x = sat32(x);
         D[l] = f32_bits(x);
       } else {
-        volatile double r = ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
+        volatile double r =
+            ptx_type_is_signed(st) ? (double)sext_bytes(A[l], sb) : (double)mask_bytes(A[l], sb);
         double x = r;
         if (sat) x = sat64(x);
         D[l] = f64_bits(x);
@@ -605,10 +841,18 @@ HANDLER(exec_cvt) {
     double v = st == PTX_T_F32 ? (double)(ftz ? ftz32(as_f32(A[l])) : as_f32(A[l])) : as_f64(A[l]);
     if (rnd >= PTX_RND_RNI) {
       switch (rnd) {
-      case PTX_RND_RZI: v = trunc(v); break;
-      case PTX_RND_RMI: v = floor(v); break;
-      case PTX_RND_RPI: v = ceil(v); break;
-      default: v = nearbyint(v); break;
+      case PTX_RND_RZI:
+        v = trunc(v);
+        break;
+      case PTX_RND_RMI:
+        v = floor(v);
+        break;
+      case PTX_RND_RPI:
+        v = ceil(v);
+        break;
+      default:
+        v = nearbyint(v);
+        break;
       }
     }
     if (dt == PTX_T_F32) {
@@ -627,30 +871,44 @@ HANDLER(exec_cvt) {
 
 static inline int cmp_int(int op, int64_t a, int64_t b, uint64_t ua, uint64_t ub, int sgn) {
   switch (op) {
-  case PTX_CMP_EQ: return ua == ub;
-  case PTX_CMP_NE: return ua != ub;
-  case PTX_CMP_LT: return sgn ? a < b : ua < ub;
-  case PTX_CMP_LE: return sgn ? a <= b : ua <= ub;
-  case PTX_CMP_GT: return sgn ? a > b : ua > ub;
-  case PTX_CMP_GE: return sgn ? a >= b : ua >= ub;
-  case PTX_CMP_LO: return ua < ub;
-  case PTX_CMP_LS: return ua <= ub;
-  case PTX_CMP_HI: return ua > ub;
-  case PTX_CMP_HS: return ua >= ub;
-  default: return 0;
+  case PTX_CMP_EQ:
+    return ua == ub;
+  case PTX_CMP_NE:
+    return ua != ub;
+  case PTX_CMP_LT:
+    return sgn ? a < b : ua < ub;
+  case PTX_CMP_LE:
+    return sgn ? a <= b : ua <= ub;
+  case PTX_CMP_GT:
+    return sgn ? a > b : ua > ub;
+  case PTX_CMP_GE:
+    return sgn ? a >= b : ua >= ub;
+  case PTX_CMP_LO:
+    return ua < ub;
+  case PTX_CMP_LS:
+    return ua <= ub;
+  case PTX_CMP_HI:
+    return ua > ub;
+  case PTX_CMP_HS:
+    return ua >= ub;
+  default:
+    return 0;
   }
 }
 
-
 /* The compare bits of setp's lanes. Inlined with constant arguments (below),
  * the comparison's switch and the operand conversions fold out of the loop. */
-static inline __attribute__((always_inline)) uint32_t setp_lanes(const uint64_t *A, const uint64_t *B, uint32_t active,
-                                                                 int op, PtxType t, int bytes, int sgn, int ftz) {
+static inline __attribute__((always_inline)) uint32_t setp_lanes(const uint64_t *A, const uint64_t *B,
+                                                                 uint32_t active, int op, PtxType t,
+                                                                 int bytes, int sgn, int ftz) {
   uint32_t r = 0;
   if (t == PTX_T_F32) {
     FOR_LANES(active, l) {
       float a = as_f32(A[l]), b = as_f32(B[l]);
-      if (ftz) { a = ftz32(a); b = ftz32(b); }
+      if (ftz) {
+        a = ftz32(a);
+        b = ftz32(b);
+      }
       r |= (uint32_t)ptx_cmp_float(op, a, b) << l;
     }
   } else if (t == PTX_T_F64) {
@@ -658,7 +916,10 @@ static inline __attribute__((always_inline)) uint32_t setp_lanes(const uint64_t 
   } else if (bytes == 4 && !sgn) {
     FOR_LANES(active, l) r |= (uint32_t)cmp_int(op, 0, 0, (uint32_t)A[l], (uint32_t)B[l], 0) << l;
   } else {
-    FOR_LANES(active, l) r |= (uint32_t)cmp_int(op, sext_bytes(A[l], bytes), sext_bytes(B[l], bytes), mask_bytes(A[l], bytes), mask_bytes(B[l], bytes), sgn) << l;
+    FOR_LANES(active, l)
+    r |= (uint32_t)cmp_int(op, sext_bytes(A[l], bytes), sext_bytes(B[l], bytes), mask_bytes(A[l], bytes),
+                           mask_bytes(B[l], bytes), sgn)
+         << l;
   }
   return r;
 }
@@ -666,23 +927,38 @@ static inline __attribute__((always_inline)) uint32_t setp_lanes(const uint64_t 
 HANDLER(exec_setp) {
   const uint64_t *A = REG(w, in->s[0]), *B = REG(w, in->s[1]);
   PtxType t = (PtxType)in->type;
-  if (t == PTX_T_F16) { exec_half(w, in, active); return; }
-  int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), op = in->mod, ftz = (in->flags & PTX_F_FTZ) != 0;
+  if (t == PTX_T_F16) {
+    exec_half(w, in, active);
+    return;
+  }
+  int bytes = ptx_type_bytes(t), sgn = ptx_type_is_signed(t), op = in->mod,
+      ftz = (in->flags & PTX_F_FTZ) != 0;
   uint32_t r;
   /* The common s32 and f32 (no .ftz) comparisons get a loop each, the rest the general one. */
-#define SETP_CASE(OP, T, BYTES, SGN) case OP: r = setp_lanes(A, B, active, OP, T, BYTES, SGN, 0); break
-#define SETP_OPS(T, BYTES, SGN)                                                                               \
-  SETP_CASE(PTX_CMP_EQ, T, BYTES, SGN); SETP_CASE(PTX_CMP_NE, T, BYTES, SGN); SETP_CASE(PTX_CMP_LT, T, BYTES, SGN); \
-  SETP_CASE(PTX_CMP_LE, T, BYTES, SGN); SETP_CASE(PTX_CMP_GT, T, BYTES, SGN); SETP_CASE(PTX_CMP_GE, T, BYTES, SGN)
+#define SETP_CASE(OP, T, BYTES, SGN)                                                                         \
+  case OP:                                                                                                   \
+    r = setp_lanes(A, B, active, OP, T, BYTES, SGN, 0);                                                      \
+    break
+#define SETP_OPS(T, BYTES, SGN)                                                                              \
+  SETP_CASE(PTX_CMP_EQ, T, BYTES, SGN);                                                                      \
+  SETP_CASE(PTX_CMP_NE, T, BYTES, SGN);                                                                      \
+  SETP_CASE(PTX_CMP_LT, T, BYTES, SGN);                                                                      \
+  SETP_CASE(PTX_CMP_LE, T, BYTES, SGN);                                                                      \
+  SETP_CASE(PTX_CMP_GT, T, BYTES, SGN);                                                                      \
+  SETP_CASE(PTX_CMP_GE, T, BYTES, SGN)
   if (t == PTX_T_S32) {
     switch (op) {
-    SETP_OPS(PTX_T_S32, 4, 1);
-    default: r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz); break;
+      SETP_OPS(PTX_T_S32, 4, 1);
+    default:
+      r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz);
+      break;
     }
   } else if (t == PTX_T_F32 && !ftz) {
     switch (op) {
-    SETP_OPS(PTX_T_F32, 4, 0);
-    default: r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz); break;
+      SETP_OPS(PTX_T_F32, 4, 0);
+    default:
+      r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz);
+      break;
     }
   } else {
     r = setp_lanes(A, B, active, op, t, bytes, sgn, ftz);
@@ -694,13 +970,23 @@ HANDLER(exec_setp) {
     uint32_t c = pred_val(w, in->s[2]);
     if (in->flags & PTX_F_NEG_C) c = ~c;
     switch (in->mod2) {
-    case PTX_BOOL_AND: r &= c; q &= c; break;
-    case PTX_BOOL_OR: r |= c; q |= c; break;
-    default: r ^= c; q ^= c; break;
+    case PTX_BOOL_AND:
+      r &= c;
+      q &= c;
+      break;
+    case PTX_BOOL_OR:
+      r |= c;
+      q |= c;
+      break;
+    default:
+      r ^= c;
+      q ^= c;
+      break;
     }
   }
   w->pf[in->d[0]] = (w->pf[in->d[0]] & ~active) | (r & active);
-  if ((in->flags & PTX_F_DUAL) && in->d[1] != PTX_NO_REG) w->pf[in->d[1]] = (w->pf[in->d[1]] & ~active) | (q & active);
+  if ((in->flags & PTX_F_DUAL) && in->d[1] != PTX_NO_REG)
+    w->pf[in->d[1]] = (w->pf[in->d[1]] & ~active) | (q & active);
 }
 
 HANDLER(exec_selp) {
@@ -717,15 +1003,28 @@ HANDLER(exec_testp) {
   uint32_t r = 0;
   FOR_LANES(active, l) {
     double v = in->type == PTX_T_F32 ? (double)as_f32(A[l]) : as_f64(A[l]);
-    int sub = in->type == PTX_T_F32 ? (fpclassify(as_f32(A[l])) == FP_SUBNORMAL) : (fpclassify(v) == FP_SUBNORMAL);
+    int sub =
+        in->type == PTX_T_F32 ? (fpclassify(as_f32(A[l])) == FP_SUBNORMAL) : (fpclassify(v) == FP_SUBNORMAL);
     int ok;
     switch (in->mod) {
-    case 1: ok = isfinite(v); break;
-    case 2: ok = isinf(v); break;
-    case 3: ok = !isnan(v); break;
-    case 4: ok = isnan(v); break;
-    case 5: ok = isfinite(v) && v != 0 && !sub; break;
-    default: ok = sub; break;
+    case 1:
+      ok = isfinite(v);
+      break;
+    case 2:
+      ok = isinf(v);
+      break;
+    case 3:
+      ok = !isnan(v);
+      break;
+    case 4:
+      ok = isnan(v);
+      break;
+    case 5:
+      ok = isfinite(v) && v != 0 && !sub;
+      break;
+    default:
+      ok = sub;
+      break;
     }
     r |= (uint32_t)ok << l;
   }

@@ -12,22 +12,22 @@
 
 typedef void (*PtxExecFn)(PtxWarp *w, const PtxInst *in, uint32_t active);
 
-#define REG(w, row) ((w)->rf + (size_t)(row) * PTX_WARP_SIZE)
+#define REG(w, row) ((w)->rf + (size_t)(row)*PTX_WARP_SIZE)
 /* Iterates lane index `l` over the set bits of `mask`. */
-#define FOR_LANES(mask, l) \
+#define FOR_LANES(mask, l)                                                                                   \
   for (uint32_t m_##l = (mask), l = 0; m_##l && ((l = (uint32_t)__builtin_ctz(m_##l)), 1); m_##l &= m_##l - 1)
 /* D[l] = EXPR for each lane `l` in `mask`. A full warp (the rule) goes through
  * a local array: neither loop touches memory the other could alias, so the
  * compiler can use vector instructions. */
-#define ALL_LANES(mask, D, l, EXPR)                                \
-  do {                                                             \
-    if ((mask) == 0xFFFFFFFFu) {                                   \
-      uint64_t r_[PTX_WARP_SIZE];                                  \
-      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) r_[l] = (EXPR); \
-      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) (D)[l] = r_[l]; \
-    } else {                                                       \
-      FOR_LANES(mask, l) (D)[l] = (EXPR);                          \
-    }                                                              \
+#define ALL_LANES(mask, D, l, EXPR)                                                                          \
+  do {                                                                                                       \
+    if ((mask) == 0xFFFFFFFFu) {                                                                             \
+      uint64_t r_[PTX_WARP_SIZE];                                                                            \
+      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) r_[l] = (EXPR);                                           \
+      for (uint32_t l = 0; l < PTX_WARP_SIZE; l++) (D)[l] = r_[l];                                           \
+    } else {                                                                                                 \
+      FOR_LANES(mask, l)(D)[l] = (EXPR);                                                                     \
+    }                                                                                                        \
   } while (0)
 
 /* Predicate operand value (constant predicates are encoded 0xFFFD=true, 0xFFFE=false). */
@@ -36,18 +36,38 @@ static inline uint32_t pred_val(const PtxWarp *w, uint16_t idx) {
   return w->pf[idx];
 }
 
-static inline uint64_t mask_bytes(uint64_t v, int bytes) { return bytes >= 8 ? v : (v & ((1ull << (8 * bytes)) - 1)); }
+static inline uint64_t mask_bytes(uint64_t v, int bytes) {
+  return bytes >= 8 ? v : (v & ((1ull << (8 * bytes)) - 1));
+}
 static inline int64_t sext_bytes(uint64_t v, int bytes) {
   if (bytes >= 8) return (int64_t)v;
   int sh = 64 - 8 * bytes;
   return (int64_t)(v << sh) >> sh;
 }
-static inline float as_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
-static inline double as_f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
-static inline uint64_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static inline uint64_t f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline float as_f32(uint64_t v) {
+  float f;
+  uint32_t u = (uint32_t)v;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline double as_f64(uint64_t v) {
+  double d;
+  memcpy(&d, &v, 8);
+  return d;
+}
+static inline uint64_t f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline uint64_t f64_bits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
 
-void ptx_set_fault(PtxWarp *w, PtxFaultKind kind, uint32_t lane, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ptx_set_fault(PtxWarp *w, PtxFaultKind kind, uint32_t lane, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* FP16 (exec_alu.c): a double to half bits with a PTX rounding mode, and back (exact). */
 uint16_t ptx_to_half(double v, int rnd);
@@ -56,34 +76,69 @@ double ptx_from_half(uint16_t h);
 uint8_t *ptx_lane_generic(PtxWarp *w, uint32_t lane, uint64_t addr, uint32_t size);
 
 #define HANDLER(name) void name(PtxWarp *w, const PtxInst *in, uint32_t active)
-HANDLER(exec_int_unary); HANDLER(exec_arith); HANDLER(exec_logic); HANDLER(exec_bits); HANDLER(exec_fbinary);
-HANDLER(exec_sfu); HANDLER(exec_div); HANDLER(exec_cvt); HANDLER(exec_setp); HANDLER(exec_selp); HANDLER(exec_testp);
-HANDLER(exec_mov); HANDLER(exec_cvta); HANDLER(exec_ld); HANDLER(exec_st); HANDLER(exec_atom); HANDLER(exec_warp);
-HANDLER(exec_bra); HANDLER(exec_call); HANDLER(exec_ret); HANDLER(exec_exit); HANDLER(exec_trap); HANDLER(exec_bar);
+HANDLER(exec_int_unary);
+HANDLER(exec_arith);
+HANDLER(exec_logic);
+HANDLER(exec_bits);
+HANDLER(exec_fbinary);
+HANDLER(exec_sfu);
+HANDLER(exec_div);
+HANDLER(exec_cvt);
+HANDLER(exec_setp);
+HANDLER(exec_selp);
+HANDLER(exec_testp);
+HANDLER(exec_mov);
+HANDLER(exec_cvta);
+HANDLER(exec_ld);
+HANDLER(exec_st);
+HANDLER(exec_atom);
+HANDLER(exec_warp);
+HANDLER(exec_bra);
+HANDLER(exec_call);
+HANDLER(exec_ret);
+HANDLER(exec_exit);
+HANDLER(exec_trap);
+HANDLER(exec_bar);
 HANDLER(exec_nop);
 /* .f16 / .f16x2 forms of add sub mul fma neg abs min max setp (exec_half.c), and vprintf (printf.c). */
-HANDLER(exec_half); HANDLER(exec_vprintf);
+HANDLER(exec_half);
+HANDLER(exec_vprintf);
 
 /* setp's comparison of two floating-point values (f16, f32 and f64 widened to double): the
  * ordered ones are false and the unordered (..U, NAN) true when either is NaN. */
 static inline int ptx_cmp_float(int op, double a, double b) {
   int un = isnan(a) || isnan(b);
   switch (op) {
-  case PTX_CMP_EQ: return !un && a == b;
-  case PTX_CMP_NE: return !un && a != b;
-  case PTX_CMP_LT: return !un && a < b;
-  case PTX_CMP_LE: return !un && a <= b;
-  case PTX_CMP_GT: return !un && a > b;
-  case PTX_CMP_GE: return !un && a >= b;
-  case PTX_CMP_EQU: return un || a == b;
-  case PTX_CMP_NEU: return un || a != b;
-  case PTX_CMP_LTU: return un || a < b;
-  case PTX_CMP_LEU: return un || a <= b;
-  case PTX_CMP_GTU: return un || a > b;
-  case PTX_CMP_GEU: return un || a >= b;
-  case PTX_CMP_NUM: return !un;
-  case PTX_CMP_NAN: return un;
-  default: return 0;
+  case PTX_CMP_EQ:
+    return !un && a == b;
+  case PTX_CMP_NE:
+    return !un && a != b;
+  case PTX_CMP_LT:
+    return !un && a < b;
+  case PTX_CMP_LE:
+    return !un && a <= b;
+  case PTX_CMP_GT:
+    return !un && a > b;
+  case PTX_CMP_GE:
+    return !un && a >= b;
+  case PTX_CMP_EQU:
+    return un || a == b;
+  case PTX_CMP_NEU:
+    return un || a != b;
+  case PTX_CMP_LTU:
+    return un || a < b;
+  case PTX_CMP_LEU:
+    return un || a <= b;
+  case PTX_CMP_GTU:
+    return un || a > b;
+  case PTX_CMP_GEU:
+    return un || a >= b;
+  case PTX_CMP_NUM:
+    return !un;
+  case PTX_CMP_NAN:
+    return un;
+  default:
+    return 0;
   }
 }
 

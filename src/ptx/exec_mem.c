@@ -14,40 +14,57 @@ static uint8_t *resolve(PtxWarp *w, const PtxInst *in, uint32_t lane, uint64_t a
   PtxLaunch *L = cta->launch;
   uint8_t sp = in->space;
   if (sp == PTX_SP_GENERIC) {
-    if (addr - PTX_SHARED_WIN < PTX_WIN_SIZE) { sp = PTX_SP_SHARED; addr -= PTX_SHARED_WIN; }
-    else if (addr - PTX_LOCAL_WIN < PTX_WIN_SIZE) { sp = PTX_SP_LOCAL; addr -= PTX_LOCAL_WIN; }
-    else if (addr - PTX_PARAM_WIN < PTX_WIN_SIZE) { sp = PTX_SP_PARAM; addr -= PTX_PARAM_WIN; }
-    else sp = PTX_SP_GLOBAL;
+    if (addr - PTX_SHARED_WIN < PTX_WIN_SIZE) {
+      sp = PTX_SP_SHARED;
+      addr -= PTX_SHARED_WIN;
+    } else if (addr - PTX_LOCAL_WIN < PTX_WIN_SIZE) {
+      sp = PTX_SP_LOCAL;
+      addr -= PTX_LOCAL_WIN;
+    } else if (addr - PTX_PARAM_WIN < PTX_WIN_SIZE) {
+      sp = PTX_SP_PARAM;
+      addr -= PTX_PARAM_WIN;
+    } else
+      sp = PTX_SP_GLOBAL;
   }
   *space_out = sp;
   if (size > 1 && (addr & (size - 1))) {
-    w->fault.space = sp; w->fault.addr = addr; w->fault.size = size; w->fault.is_write = (uint8_t)write;
-    ptx_set_fault(w, PTX_FAULT_MISALIGNED, lane, "misaligned %s %s of %u bytes at 0x%llx", ptx_space_name((PtxSpace)sp),
-                  write ? "store" : "load", size, (unsigned long long)addr);
+    w->fault.space = sp;
+    w->fault.addr = addr;
+    w->fault.size = size;
+    w->fault.is_write = (uint8_t)write;
+    ptx_set_fault(w, PTX_FAULT_MISALIGNED, lane, "misaligned %s %s of %u bytes at 0x%llx",
+                  ptx_space_name((PtxSpace)sp), write ? "store" : "load", size, (unsigned long long)addr);
     return NULL;
   }
   uint8_t *p = NULL;
   int ro = 0;
   switch (sp) {
-  case PTX_SP_GLOBAL: case PTX_SP_CONST:
+  case PTX_SP_GLOBAL:
+  case PTX_SP_CONST:
     p = write ? ptx_dev_ptr_w(L->dev, addr, size, &ro) : ptx_dev_ptr(L->dev, addr, size);
     break;
   case PTX_SP_SHARED:
     if (addr + size <= cta->shared_bytes && addr < cta->shared_bytes) p = cta->shared + addr;
     break;
   case PTX_SP_LOCAL:
-    if (addr + size <= w->local_stride && addr < w->local_stride) p = w->local + (size_t)lane * w->local_stride + addr;
+    if (addr + size <= w->local_stride && addr < w->local_stride)
+      p = w->local + (size_t)lane * w->local_stride + addr;
     break;
   case PTX_SP_PARAM:
-    if (!write && addr + size <= L->fn->param_bytes && addr < L->fn->param_bytes) p = L->params + addr;
-    else if (write) ro = 1;
+    if (!write && addr + size <= L->fn->param_bytes && addr < L->fn->param_bytes)
+      p = L->params + addr;
+    else if (write)
+      ro = 1;
     break;
   }
   if (!p) {
-    w->fault.space = sp; w->fault.addr = addr; w->fault.size = size; w->fault.is_write = (uint8_t)write;
+    w->fault.space = sp;
+    w->fault.addr = addr;
+    w->fault.size = size;
+    w->fault.is_write = (uint8_t)write;
     ptx_set_fault(w, ro ? PTX_FAULT_READONLY : PTX_FAULT_OOB, lane, "%s %s %s of %u bytes at 0x%llx",
-                  ro ? "write to read-only" : "out-of-bounds", ptx_space_name((PtxSpace)sp), write ? "store" : "load", size,
-                  (unsigned long long)addr);
+                  ro ? "write to read-only" : "out-of-bounds", ptx_space_name((PtxSpace)sp),
+                  write ? "store" : "load", size, (unsigned long long)addr);
   }
   return p;
 }
@@ -60,7 +77,9 @@ uint8_t *ptx_lane_generic(PtxWarp *w, uint32_t lane, uint64_t addr, uint32_t siz
   }
   if (addr - PTX_LOCAL_WIN < PTX_WIN_SIZE) {
     addr -= PTX_LOCAL_WIN;
-    return addr < w->local_stride && size <= w->local_stride - addr ? w->local + (size_t)lane * w->local_stride + addr : NULL;
+    return addr < w->local_stride && size <= w->local_stride - addr
+               ? w->local + (size_t)lane * w->local_stride + addr
+               : NULL;
   }
   if (addr - PTX_PARAM_WIN < PTX_WIN_SIZE) {
     const PtxLaunch *L = cta->launch;
@@ -81,8 +100,10 @@ typedef struct LaneAddr {
 
 static inline LaneAddr lane_addr_setup(const PtxWarp *w, const PtxInst *in) {
   LaneAddr a = {NULL, (uint64_t)in->off, (uint64_t)in->off, (in->flags & PTX_F_ADDR32) != 0};
-  if (in->addr != PTX_NO_REG) a.base = REG(w, in->addr);
-  else if (in->flags & PTX_F_SYMADDR) a.fixed = w->frame_base + (uint64_t)in->off;
+  if (in->addr != PTX_NO_REG)
+    a.base = REG(w, in->addr);
+  else if (in->flags & PTX_F_SYMADDR)
+    a.fixed = w->frame_base + (uint64_t)in->off;
   return a;
 }
 
@@ -94,19 +115,44 @@ static inline uint64_t lane_addr_at(const LaneAddr *a, uint32_t l) {
 
 static inline uint64_t load_bytes(const uint8_t *p, int bytes) {
   switch (bytes) {
-  case 1: return p[0];
-  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 1:
+    return p[0];
+  case 2: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
   }
 }
 
 static inline void store_bytes(uint8_t *p, uint64_t v, int bytes) {
   switch (bytes) {
-  case 1: p[0] = (uint8_t)v; break;
-  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-  default: memcpy(p, &v, 8); break;
+  case 1:
+    p[0] = (uint8_t)v;
+    break;
+  case 2: {
+    uint16_t x = (uint16_t)v;
+    memcpy(p, &x, 2);
+    break;
+  }
+  case 4: {
+    uint32_t x = (uint32_t)v;
+    memcpy(p, &x, 4);
+    break;
+  }
+  default:
+    memcpy(p, &v, 8);
+    break;
   }
 }
 
@@ -154,14 +200,15 @@ static void lane_cache_fill(LaneCache *c, PtxWarp *w, uint64_t addr, uint32_t si
   uint64_t bytes;
   int ro;
   c->lim = 0;
-  if (ptx_dev_alloc_of(w->cta->launch->dev, addr, &c->base, &bytes, &c->data, &ro) && !(write && ro) && bytes >= size)
+  if (ptx_dev_alloc_of(w->cta->launch->dev, addr, &c->base, &bytes, &c->data, &ro) && !(write && ro) &&
+      bytes >= size)
     c->lim = bytes - size + 1;
   c->space = sp;
 }
 
 /* resolve() through the lane cache: p for lane l's access, its space in *sp. */
-static inline uint8_t *lane_resolve(PtxWarp *w, const PtxInst *in, uint32_t l, uint64_t addr, uint32_t size, int write,
-                                    LaneCache *lc, uint8_t *sp) {
+static inline uint8_t *lane_resolve(PtxWarp *w, const PtxInst *in, uint32_t l, uint64_t addr, uint32_t size,
+                                    int write, LaneCache *lc, uint8_t *sp) {
   uint8_t *p = lane_cache_hit(lc, addr, size);
   if (p) {
     *sp = lc->space;
@@ -171,9 +218,14 @@ static inline uint8_t *lane_resolve(PtxWarp *w, const PtxInst *in, uint32_t l, u
   return p;
 }
 
-static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int write, int atomic, uint32_t active) {
+static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int write, int atomic,
+                               uint32_t active) {
   PtxMemTrace *t = w->trace;
-  t->space = in->space; t->is_write = (uint8_t)write; t->is_atomic = (uint8_t)atomic; t->size = size; t->mask = active;
+  t->space = in->space;
+  t->is_write = (uint8_t)write;
+  t->is_atomic = (uint8_t)atomic;
+  t->size = size;
+  t->mask = active;
 }
 
 /* A full warp's unsigned scalar global load of EB (4 or 8) bytes through a
@@ -186,8 +238,8 @@ static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int
  * destination row that is the address row changes only lanes already read).
  * Returns 0, having changed nothing, when some lane is elsewhere: exec_ld's
  * lane loop then resolves the lanes (and reports a fault) one by one. */
-static inline __attribute__((always_inline)) int ld_full_warp(PtxWarp *w, uint64_t *D, const uint64_t *A, uint64_t aoff,
-                                                              PtxMemTrace *tr, const uint32_t EB) {
+static inline __attribute__((always_inline)) int
+ld_full_warp(PtxWarp *w, uint64_t *D, const uint64_t *A, uint64_t aoff, PtxMemTrace *tr, const uint32_t EB) {
   uint64_t b, size;
   uint8_t *data;
   int ro;
@@ -243,37 +295,45 @@ HANDLER(exec_ld) {
   const int defer = w->defer != NULL;
   /* One lane: address (read before the lane's destinations are written),
    * resolve, trace, then the n elements of EB bytes each. */
-#define LD_LANES(EB, N)                                                     \
-  FOR_LANES(active, l) {                                                    \
-    uint64_t addr = lane_addr_at(&la, l);                                   \
-    uint8_t sp;                                                             \
-    const uint8_t *p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp);     \
-    if (!p) return;                                                         \
-    if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }                 \
-    for (uint32_t k = 0; k < (N); k++) {                                    \
-      if (!dst[k]) continue;                                                \
-      if (defer && sp == PTX_SP_GLOBAL) {                                   \
-        PtxDeferOp *o = defer_push(w, l, PTX_DEFER_LOAD,                    \
-                                   (uint8_t *)p + (size_t)k * (size_t)(EB), \
-                                   &dst[k][l], (EB));                       \
-        if (!o) return;                                                     \
-        o->sgn = (uint8_t)sgn;                                              \
-        o->wb = (uint8_t)wb;                                                \
-        continue;                                                           \
-      }                                                                     \
-      uint64_t v = load_bytes(p + (size_t)k * (size_t)(EB), (EB));          \
-      if (sgn) v = (uint64_t)sext_bytes(v, (EB));                           \
-      dst[k][l] = mask_bytes(v, wb);                                        \
-    }                                                                       \
+#define LD_LANES(EB, N)                                                                                      \
+  FOR_LANES(active, l) {                                                                                     \
+    uint64_t addr = lane_addr_at(&la, l);                                                                    \
+    uint8_t sp;                                                                                              \
+    const uint8_t *p = lane_resolve(w, in, l, addr, size, 0, &lc, &sp);                                      \
+    if (!p) return;                                                                                          \
+    if (tr) {                                                                                                \
+      tr->addr[l] = addr;                                                                                    \
+      tr->lane_space[l] = sp;                                                                                \
+    }                                                                                                        \
+    for (uint32_t k = 0; k < (N); k++) {                                                                     \
+      if (!dst[k]) continue;                                                                                 \
+      if (defer && sp == PTX_SP_GLOBAL) {                                                                    \
+        PtxDeferOp *o =                                                                                      \
+            defer_push(w, l, PTX_DEFER_LOAD, (uint8_t *)p + (size_t)k * (size_t)(EB), &dst[k][l], (EB));     \
+        if (!o) return;                                                                                      \
+        o->sgn = (uint8_t)sgn;                                                                               \
+        o->wb = (uint8_t)wb;                                                                                 \
+        continue;                                                                                            \
+      }                                                                                                      \
+      uint64_t v = load_bytes(p + (size_t)k * (size_t)(EB), (EB));                                           \
+      if (sgn) v = (uint64_t)sext_bytes(v, (EB));                                                            \
+      dst[k][l] = mask_bytes(v, wb);                                                                         \
+    }                                                                                                        \
   }
   /* a full warp's traced scalar global load (the SM's, nearly all): one pass, ld_full_warp */
-  if (n == 1 && dst[0] && active == 0xFFFFFFFFu && in->space == PTX_SP_GLOBAL && la.base && !la.addr32 && tr && !sgn &&
-      (eb == 4 ? ld_full_warp_4(w, dst[0], la.base, la.off, tr) : eb == 8 && ld_full_warp_8(w, dst[0], la.base, la.off, tr)))
+  if (n == 1 && dst[0] && active == 0xFFFFFFFFu && in->space == PTX_SP_GLOBAL && la.base && !la.addr32 &&
+      tr && !sgn &&
+      (eb == 4 ? ld_full_warp_4(w, dst[0], la.base, la.off, tr)
+               : eb == 8 && ld_full_warp_8(w, dst[0], la.base, la.off, tr)))
     return;
   /* scalar 4- and 8-byte loads (nearly all) with their sizes constant */
-  if (n == 1 && eb == 4) { LD_LANES(4, 1) }
-  else if (n == 1 && eb == 8) { LD_LANES(8, 1) }
-  else { LD_LANES(eb, n) }
+  if (n == 1 && eb == 4) {
+    LD_LANES(4, 1)
+  } else if (n == 1 && eb == 8) {
+    LD_LANES(8, 1)
+  } else {
+    LD_LANES(eb, n)
+  }
 #undef LD_LANES
 }
 
@@ -291,7 +351,10 @@ HANDLER(exec_st) {
     uint8_t sp;
     uint8_t *p = lane_resolve(w, in, l, addr, size, 1, &lc, &sp);
     if (!p) return;
-    if (tr) { tr->addr[l] = addr; tr->lane_space[l] = sp; }
+    if (tr) {
+      tr->addr[l] = addr;
+      tr->lane_space[l] = sp;
+    }
     if (w->defer && sp == PTX_SP_GLOBAL) {
       for (uint32_t k = 0; k < n; k++) {
         PtxDeferOp *o = defer_push(w, l, PTX_DEFER_STORE, p + (size_t)k * (size_t)eb, NULL, (uint32_t)eb);
@@ -311,20 +374,38 @@ static uint64_t atom_apply(int op, PtxType t, uint64_t old, uint64_t b, uint64_t
     if (t == PTX_T_F32) return f32_bits(as_f32(old) + as_f32(b));
     if (t == PTX_T_F64) return f64_bits(as_f64(old) + as_f64(b));
     return mask_bytes(old + b, bytes);
-  case PTX_ATOM_MIN: case PTX_ATOM_MAX: {
+  case PTX_ATOM_MIN:
+  case PTX_ATOM_MAX: {
     int mx = op == PTX_ATOM_MAX;
-    if (t == PTX_T_F32) { float a = as_f32(old), v = as_f32(b); return f32_bits(mx ? (v > a ? v : a) : (v < a ? v : a)); }
-    if (ptx_type_is_signed(t)) { int64_t a = sext_bytes(old, bytes), v = sext_bytes(b, bytes); return mask_bytes((uint64_t)(mx ? (v > a ? v : a) : (v < a ? v : a)), bytes); }
+    if (t == PTX_T_F32) {
+      float a = as_f32(old), v = as_f32(b);
+      return f32_bits(mx ? (v > a ? v : a) : (v < a ? v : a));
+    }
+    if (ptx_type_is_signed(t)) {
+      int64_t a = sext_bytes(old, bytes), v = sext_bytes(b, bytes);
+      return mask_bytes((uint64_t)(mx ? (v > a ? v : a) : (v < a ? v : a)), bytes);
+    }
     uint64_t a = mask_bytes(old, bytes), v = mask_bytes(b, bytes);
     return mx ? (v > a ? v : a) : (v < a ? v : a);
   }
-  case PTX_ATOM_INC: { uint32_t a = (uint32_t)old, v = (uint32_t)b; return a >= v ? 0 : a + 1; }
-  case PTX_ATOM_DEC: { uint32_t a = (uint32_t)old, v = (uint32_t)b; return (a == 0 || a > v) ? v : a - 1; }
-  case PTX_ATOM_CAS: return mask_bytes(old, bytes) == mask_bytes(b, bytes) ? mask_bytes(c, bytes) : old;
-  case PTX_ATOM_EXCH: return mask_bytes(b, bytes);
-  case PTX_ATOM_AND: return old & b;
-  case PTX_ATOM_OR: return old | b;
-  default: return old ^ b;
+  case PTX_ATOM_INC: {
+    uint32_t a = (uint32_t)old, v = (uint32_t)b;
+    return a >= v ? 0 : a + 1;
+  }
+  case PTX_ATOM_DEC: {
+    uint32_t a = (uint32_t)old, v = (uint32_t)b;
+    return (a == 0 || a > v) ? v : a - 1;
+  }
+  case PTX_ATOM_CAS:
+    return mask_bytes(old, bytes) == mask_bytes(b, bytes) ? mask_bytes(c, bytes) : old;
+  case PTX_ATOM_EXCH:
+    return mask_bytes(b, bytes);
+  case PTX_ATOM_AND:
+    return old & b;
+  case PTX_ATOM_OR:
+    return old | b;
+  default:
+    return old ^ b;
   }
 }
 
@@ -346,7 +427,10 @@ HANDLER(exec_atom) {
       ptx_set_fault(w, PTX_FAULT_UNSUPPORTED, l, "atomic on .%s memory", ptx_space_name((PtxSpace)sp));
       return;
     }
-    if (w->trace) { w->trace->addr[l] = addr; w->trace->lane_space[l] = sp; }
+    if (w->trace) {
+      w->trace->addr[l] = addr;
+      w->trace->lane_space[l] = sp;
+    }
     if (w->defer && sp == PTX_SP_GLOBAL) {
       PtxDeferOp *o = defer_push(w, l, PTX_DEFER_ATOM, p, D ? &D[l] : NULL, (uint32_t)eb);
       if (!o) return;
@@ -372,7 +456,9 @@ void ptx_defer_commit(PtxDefer *d) {
       *o->dst = mask_bytes(v, o->wb);
       break;
     }
-    case PTX_DEFER_STORE: store_bytes(o->p, o->b, o->bytes); break;
+    case PTX_DEFER_STORE:
+      store_bytes(o->p, o->b, o->bytes);
+      break;
     case PTX_DEFER_ATOM: {
       uint64_t old = load_bytes(o->p, o->bytes);
       store_bytes(o->p, atom_apply(o->op, (PtxType)o->type, old, o->b, o->c), o->bytes);
@@ -381,8 +467,10 @@ void ptx_defer_commit(PtxDefer *d) {
     }
     default: {
       const PtxLaunch *L = o->launch;
-      if (L->print) L->print(L->print_ctx, d->text + o->b, (size_t)o->c);
-      else fwrite(d->text + o->b, 1, (size_t)o->c, stdout);
+      if (L->print)
+        L->print(L->print_ctx, d->text + o->b, (size_t)o->c);
+      else
+        fwrite(d->text + o->b, 1, (size_t)o->c, stdout);
       break;
     }
     }
@@ -401,32 +489,60 @@ static uint64_t sreg_value(const PtxWarp *w, int sreg, uint32_t lane) {
   const PtxLaunch *L = c->launch;
   uint32_t tid = w->tid_base + lane;
   switch (sreg) {
-  case PTX_SREG_TID_X: return tid % L->block[0];
-  case PTX_SREG_TID_Y: return (tid / L->block[0]) % L->block[1];
-  case PTX_SREG_TID_Z: return tid / (L->block[0] * L->block[1]);
-  case PTX_SREG_NTID_X: return L->block[0];
-  case PTX_SREG_NTID_Y: return L->block[1];
-  case PTX_SREG_NTID_Z: return L->block[2];
-  case PTX_SREG_CTAID_X: return c->ctaid[0];
-  case PTX_SREG_CTAID_Y: return c->ctaid[1];
-  case PTX_SREG_CTAID_Z: return c->ctaid[2];
-  case PTX_SREG_NCTAID_X: return L->grid[0];
-  case PTX_SREG_NCTAID_Y: return L->grid[1];
-  case PTX_SREG_NCTAID_Z: return L->grid[2];
-  case PTX_SREG_LANEID: return lane;
-  case PTX_SREG_WARPID: return w->warp_in_cta;
-  case PTX_SREG_NWARPID: return 48;
-  case PTX_SREG_SMID: return c->smid;
-  case PTX_SREG_NSMID: return L->nsm ? L->nsm : 1;
-  case PTX_SREG_CLOCK: return (uint32_t)w->clock;
-  case PTX_SREG_CLOCK64: case PTX_SREG_GLOBALTIMER: return w->clock;
-  case PTX_SREG_LANEMASK_EQ: return 1u << lane;
-  case PTX_SREG_LANEMASK_LT: return (1u << lane) - 1;
-  case PTX_SREG_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
-  case PTX_SREG_LANEMASK_GT: return ~(uint32_t)((2ull << lane) - 1);
-  case PTX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
-  case PTX_SREG_TOTAL_SMEM: case PTX_SREG_DYN_SMEM: return c->shared_bytes;
-  default: return 0;
+  case PTX_SREG_TID_X:
+    return tid % L->block[0];
+  case PTX_SREG_TID_Y:
+    return (tid / L->block[0]) % L->block[1];
+  case PTX_SREG_TID_Z:
+    return tid / (L->block[0] * L->block[1]);
+  case PTX_SREG_NTID_X:
+    return L->block[0];
+  case PTX_SREG_NTID_Y:
+    return L->block[1];
+  case PTX_SREG_NTID_Z:
+    return L->block[2];
+  case PTX_SREG_CTAID_X:
+    return c->ctaid[0];
+  case PTX_SREG_CTAID_Y:
+    return c->ctaid[1];
+  case PTX_SREG_CTAID_Z:
+    return c->ctaid[2];
+  case PTX_SREG_NCTAID_X:
+    return L->grid[0];
+  case PTX_SREG_NCTAID_Y:
+    return L->grid[1];
+  case PTX_SREG_NCTAID_Z:
+    return L->grid[2];
+  case PTX_SREG_LANEID:
+    return lane;
+  case PTX_SREG_WARPID:
+    return w->warp_in_cta;
+  case PTX_SREG_NWARPID:
+    return 48;
+  case PTX_SREG_SMID:
+    return c->smid;
+  case PTX_SREG_NSMID:
+    return L->nsm ? L->nsm : 1;
+  case PTX_SREG_CLOCK:
+    return (uint32_t)w->clock;
+  case PTX_SREG_CLOCK64:
+  case PTX_SREG_GLOBALTIMER:
+    return w->clock;
+  case PTX_SREG_LANEMASK_EQ:
+    return 1u << lane;
+  case PTX_SREG_LANEMASK_LT:
+    return (1u << lane) - 1;
+  case PTX_SREG_LANEMASK_LE:
+    return (uint32_t)((2ull << lane) - 1);
+  case PTX_SREG_LANEMASK_GT:
+    return ~(uint32_t)((2ull << lane) - 1);
+  case PTX_SREG_LANEMASK_GE:
+    return ~((1u << lane) - 1);
+  case PTX_SREG_TOTAL_SMEM:
+  case PTX_SREG_DYN_SMEM:
+    return c->shared_bytes;
+  default:
+    return 0;
   }
 }
 
@@ -457,19 +573,32 @@ HANDLER(exec_mov) {
     }
     return;
   }
-  if (in->flags & PTX_F_SREG) { FOR_LANES(active, l) D[l] = mask_bytes(sreg_value(w, in->mod, l), bytes); return; }
-  if (in->flags & PTX_F_SYMADDR) { FOR_LANES(active, l) D[l] = mask_bytes(w->frame_base + (uint64_t)in->off, bytes); return; }
+  if (in->flags & PTX_F_SREG) {
+    FOR_LANES(active, l) D[l] = mask_bytes(sreg_value(w, in->mod, l), bytes);
+    return;
+  }
+  if (in->flags & PTX_F_SYMADDR) {
+    FOR_LANES(active, l) D[l] = mask_bytes(w->frame_base + (uint64_t)in->off, bytes);
+    return;
+  }
   const uint64_t *A = REG(w, in->s[0]);
-  if (bytes == 8) { FOR_LANES(active, l) D[l] = A[l]; }
-  else { FOR_LANES(active, l) D[l] = mask_bytes(A[l], bytes); }
+  if (bytes == 8) {
+    FOR_LANES(active, l) D[l] = A[l];
+  } else {
+    FOR_LANES(active, l) D[l] = mask_bytes(A[l], bytes);
+  }
 }
 
 static uint64_t space_window(uint8_t sp) {
   switch (sp) {
-  case PTX_SP_SHARED: return PTX_SHARED_WIN;
-  case PTX_SP_LOCAL: return PTX_LOCAL_WIN;
-  case PTX_SP_PARAM: return PTX_PARAM_WIN;
-  default: return 0;
+  case PTX_SP_SHARED:
+    return PTX_SHARED_WIN;
+  case PTX_SP_LOCAL:
+    return PTX_LOCAL_WIN;
+  case PTX_SP_PARAM:
+    return PTX_PARAM_WIN;
+  default:
+    return 0;
   }
 }
 
@@ -480,7 +609,8 @@ HANDLER(exec_cvta) { /* cvta, cvta.to, isspacep */
     uint32_t r = 0;
     FOR_LANES(active, l) {
       uint64_t a = A[l];
-      int in_win = (a - PTX_SHARED_WIN < PTX_WIN_SIZE) || (a - PTX_LOCAL_WIN < PTX_WIN_SIZE) || (a - PTX_PARAM_WIN < PTX_WIN_SIZE);
+      int in_win = (a - PTX_SHARED_WIN < PTX_WIN_SIZE) || (a - PTX_LOCAL_WIN < PTX_WIN_SIZE) ||
+                   (a - PTX_PARAM_WIN < PTX_WIN_SIZE);
       int ok = win ? (a - win < PTX_WIN_SIZE) : !in_win;
       r |= (uint32_t)ok << l;
     }
@@ -494,6 +624,9 @@ HANDLER(exec_cvta) { /* cvta, cvta.to, isspacep */
     return;
   }
   const uint64_t *A = REG(w, in->s[0]);
-  if (in->flags & PTX_F_TO) { FOR_LANES(active, l) D[l] = mask_bytes(A[l] - win, bytes); }
-  else { FOR_LANES(active, l) D[l] = mask_bytes(A[l] + win, bytes); }
+  if (in->flags & PTX_F_TO) {
+    FOR_LANES(active, l) D[l] = mask_bytes(A[l] - win, bytes);
+  } else {
+    FOR_LANES(active, l) D[l] = mask_bytes(A[l] + win, bytes);
+  }
 }

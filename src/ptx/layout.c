@@ -33,7 +33,8 @@ int ptx_compute_reconvergence(PtxModule *m, uint32_t fi, char *err, size_t errle
     if (in->op == PTX_OP_bra) {
       leader[in->target - base] = 1;
       leader[i + 1] = 1;
-    } else if (in->op == PTX_OP_ret || in->op == PTX_OP_exit || in->op == PTX_OP_trap) leader[i + 1] = 1;
+    } else if (in->op == PTX_OP_ret || in->op == PTX_OP_exit || in->op == PTX_OP_trap)
+      leader[i + 1] = 1;
   }
   uint32_t nb = 0;
   for (uint32_t i = 0; i < n; i++) nb += leader[i];
@@ -87,7 +88,10 @@ int ptx_compute_reconvergence(PtxModule *m, uint32_t fi, char *err, size_t errle
   sidx = calloc(nb + 1, sizeof(uint32_t));
   ipdom = malloc(sizeof(uint32_t) * (nb + 1));
   if (!po || !order || !stack || !sidx || !ipdom) goto out;
-  for (uint32_t v = 0; v <= nb; v++) { po[v] = UINT32_MAX; ipdom[v] = UINT32_MAX; }
+  for (uint32_t v = 0; v <= nb; v++) {
+    po[v] = UINT32_MAX;
+    ipdom[v] = UINT32_MAX;
+  }
   uint32_t sp = 0, cnt = 0;
   uint8_t *seen = calloc(nb + 1, 1);
   if (!seen) goto out;
@@ -97,7 +101,10 @@ int ptx_compute_reconvergence(PtxModule *m, uint32_t fi, char *err, size_t errle
     uint32_t v = stack[sp - 1];
     if (sidx[v] < rstart[v + 1] - rstart[v]) {
       uint32_t w = redges[rstart[v] + sidx[v]++];
-      if (!seen[w]) { seen[w] = 1; stack[sp++] = w; }
+      if (!seen[w]) {
+        seen[w] = 1;
+        stack[sp++] = w;
+      }
     } else {
       po[v] = cnt;
       order[cnt++] = v;
@@ -113,7 +120,10 @@ int ptx_compute_reconvergence(PtxModule *m, uint32_t fi, char *err, size_t errle
       for (uint32_t k = 0; k < nsucc[v]; k++) {
         uint32_t p = succ[2 * v + k];
         if (ipdom[p] == UINT32_MAX) continue;
-        if (nid == UINT32_MAX) { nid = p; continue; }
+        if (nid == UINT32_MAX) {
+          nid = p;
+          continue;
+        }
         uint32_t a = p, b = nid;
         while (a != b) {
           while (po[a] < po[b]) a = ipdom[a];
@@ -121,7 +131,10 @@ int ptx_compute_reconvergence(PtxModule *m, uint32_t fi, char *err, size_t errle
         }
         nid = a;
       }
-      if (nid != UINT32_MAX && ipdom[v] != nid) { ipdom[v] = nid; changed = 1; }
+      if (nid != UINT32_MAX && ipdom[v] != nid) {
+        ipdom[v] = nid;
+        changed = 1;
+      }
     }
   }
   for (uint32_t b = 0; b < nb; b++) {
@@ -133,16 +146,26 @@ int ptx_compute_reconvergence(PtxModule *m, uint32_t fi, char *err, size_t errle
   rc = 0;
 out:
   if (rc) snprintf(err, errlen, "%s: out of memory computing reconvergence of '%s'", m->name, f->name);
-  free(leader); free(block_of); free(bstart); free(succ); free(nsucc); free(po); free(order);
-  free(ipdom); free(rstart); free(redges); free(stack); free(sidx);
+  free(leader);
+  free(block_of);
+  free(bstart);
+  free(succ);
+  free(nsucc);
+  free(po);
+  free(order);
+  free(ipdom);
+  free(rstart);
+  free(redges);
+  free(stack);
+  free(sidx);
   return rc;
 }
 
 /* ---- kernels: reachable functions, register layout, frames ---- */
 /* Depth-first over the call graph from kernel fi; every function reached is appended
  * to reached[] (state 2), so the caller resets only those. */
-static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, uint32_t *depth, uint32_t *reached,
-                 uint32_t *nreached) {
+static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, uint32_t *depth,
+                 uint32_t *reached, uint32_t *nreached) {
   PtxModule *m = c->m;
   PtxFunction *f = &m->funcs[fi];
   if (state[fi] == 2) return 0;
@@ -153,7 +176,8 @@ static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, 
     uint32_t cf = m->code[pc].target;
     if (state[cf] == 1) { /* located at the call that closes the cycle */
       Tok at = {.line = m->code[pc].line, .col = 1};
-      return ptx_perr(c, &at, "recursive call of '%s' from '%s' is not supported", m->funcs[cf].name, f->name);
+      return ptx_perr(c, &at, "recursive call of '%s' from '%s' is not supported", m->funcs[cf].name,
+                      f->name);
     }
     if (visit(c, cf, state, max_local, depth, reached, nreached)) return -1;
     if (max_local[cf] > deepest) deepest = max_local[cf];
@@ -182,7 +206,10 @@ static int layout_kernels(ParseCtx *c) {
   uint32_t *max_local = calloc(nf + 1, sizeof(uint32_t)), *depth = calloc(nf + 1, sizeof(uint32_t));
   uint32_t *reached = calloc(nf + 1, sizeof(uint32_t));
   if (!state || !max_local || !depth || !reached) {
-    free(state); free(max_local); free(depth); free(reached);
+    free(state);
+    free(max_local);
+    free(depth);
+    free(reached);
     return ptx_perr(c, NULL, "out of memory");
   }
   int rc = 0;
@@ -190,13 +217,19 @@ static int layout_kernels(ParseCtx *c) {
     PtxFunction *f = &m->funcs[k];
     if (!f->is_entry || !f->defined) continue;
     uint32_t nr = 0;
-    if (visit(c, k, state, max_local, depth, reached, &nr)) { rc = -1; break; }
+    if (visit(c, k, state, max_local, depth, reached, &nr)) {
+      rc = -1;
+      break;
+    }
     qsort(reached, nr, sizeof *reached, cmp_u32);
     f->rf_lo = reached[0];
     f->rf_n = reached[nr - 1] - reached[0] + 1;
     f->rf_base = malloc(sizeof(uint32_t) * f->rf_n);
     f->pf_base = malloc(sizeof(uint32_t) * f->rf_n);
-    if (!f->rf_base || !f->pf_base) { rc = ptx_perr(c, NULL, "out of memory"); break; }
+    if (!f->rf_base || !f->pf_base) {
+      rc = ptx_perr(c, NULL, "out of memory");
+      break;
+    }
     for (uint32_t i = 0; i < f->rf_n; i++) f->rf_base[i] = f->pf_base[i] = UINT32_MAX;
     uint32_t rows = 0, prows = 0, regs = 0;
     for (uint32_t i = 0; i < nr; i++) {
@@ -215,7 +248,10 @@ static int layout_kernels(ParseCtx *c) {
     f->max_local = max_local[k];
     f->max_depth = depth[k];
   }
-  free(state); free(max_local); free(depth); free(reached);
+  free(state);
+  free(max_local);
+  free(depth);
+  free(reached);
   return rc;
 }
 
@@ -227,7 +263,11 @@ static int layout_shared(ParseCtx *c) {
   uint32_t nf = m->nfuncs, ns = m->nsyms;
   int32_t *owner = malloc(sizeof(int32_t) * (ns + 1)); /* -1 unused, -2 several, else kernel */
   uint32_t *priv = calloc(nf + 1, sizeof(uint32_t));
-  if (!owner || !priv) { free(owner); free(priv); return ptx_perr(c, NULL, "out of memory"); }
+  if (!owner || !priv) {
+    free(owner);
+    free(priv);
+    return ptx_perr(c, NULL, "out of memory");
+  }
   for (uint32_t s = 0; s < ns; s++) owner[s] = -1;
   for (uint32_t i = 0; i < m->nfixes; i++) {
     PtxSymFix *fx = &m->fixes[i];
@@ -235,8 +275,10 @@ static int layout_shared(ParseCtx *c) {
     for (uint32_t k = 0; k < nf; k++) {
       PtxFunction *kf = &m->funcs[k];
       if (!kf->is_entry || !kf->rf_base || ptx_rf_base(kf, fx->func) == UINT32_MAX) continue;
-      if (owner[fx->sym] == -1) owner[fx->sym] = (int32_t)k;
-      else if (owner[fx->sym] != (int32_t)k) owner[fx->sym] = -2;
+      if (owner[fx->sym] == -1)
+        owner[fx->sym] = (int32_t)k;
+      else if (owner[fx->sym] != (int32_t)k)
+        owner[fx->sym] = -2;
     }
   }
   uint32_t common = 0;
@@ -273,17 +315,21 @@ static int layout_shared(ParseCtx *c) {
     PtxSymbol *sy = &m->syms[s];
     if (sy->space == PTX_SP_SHARED && sy->is_extern_shared)
       for (uint32_t k = 0; k < nf; k++)
-        if (m->funcs[k].is_entry && sy->addr > m->funcs[k].dyn_shared_off) m->funcs[k].dyn_shared_off = (uint32_t)sy->addr;
+        if (m->funcs[k].is_entry && sy->addr > m->funcs[k].dyn_shared_off)
+          m->funcs[k].dyn_shared_off = (uint32_t)sy->addr;
   }
   /* patch shared uses now; global/const at bind time */
   for (uint32_t i = 0; i < m->nfixes; i++) {
     PtxSymFix *fx = &m->fixes[i];
     PtxSymbol *sy = &m->syms[fx->sym];
     if (sy->space != PTX_SP_SHARED) continue;
-    if (fx->imm_row >= 0) m->funcs[fx->func].imm[fx->imm_row] += sy->addr;
-    else m->code[fx->pc].off += (int64_t)sy->addr;
+    if (fx->imm_row >= 0)
+      m->funcs[fx->func].imm[fx->imm_row] += sy->addr;
+    else
+      m->code[fx->pc].off += (int64_t)sy->addr;
   }
-  free(owner); free(priv);
+  free(owner);
+  free(priv);
   return 0;
 }
 
@@ -298,21 +344,32 @@ int ptx_layout_module(ParseCtx *c) {
     if (f->is_entry) return ptx_perr(c, &t, "call to kernel '%s'", f->name);
     PtxInst *in = &m->code[cf->pc];
     PtxCallSite *cs = &m->calls[in->off];
-    if (!f->defined && strcmp(f->name, "vprintf") == 0) { /* device printf: the executor formats it (printf.c) */
+    if (!f->defined &&
+        strcmp(f->name, "vprintf") == 0) { /* device printf: the executor formats it (printf.c) */
       if (cs->nargs != 2 || cs->arg_size[0] != 8 || cs->arg_size[1] != 8)
-        return ptx_perr(c, &t, "call to vprintf with %u arguments (it takes a format and an argument buffer, 64-bit)", cs->nargs);
+        return ptx_perr(
+            c, &t, "call to vprintf with %u arguments (it takes a format and an argument buffer, 64-bit)",
+            cs->nargs);
       in->target = (uint32_t)fi;
       in->flags |= PTX_F_BUILTIN;
       continue;
     }
     if (!f->defined)
-      return ptx_perr(c, &t, "call to '%s', which has no body here (external functions are not supported, except vprintf)", f->name);
-    if (cs->nargs != f->nparams) return ptx_perr(c, &t, "call to '%s' passes %u arguments, it takes %u", f->name, cs->nargs, f->nparams);
-    if ((cs->ret_off >= 0) != (f->ret.size > 0)) return ptx_perr(c, &t, "call to '%s': return value mismatch", f->name);
+      return ptx_perr(
+          c, &t,
+          "call to '%s', which has no body here (external functions are not supported, except vprintf)",
+          f->name);
+    if (cs->nargs != f->nparams)
+      return ptx_perr(c, &t, "call to '%s' passes %u arguments, it takes %u", f->name, cs->nargs, f->nparams);
+    if ((cs->ret_off >= 0) != (f->ret.size > 0))
+      return ptx_perr(c, &t, "call to '%s': return value mismatch", f->name);
     in->target = (uint32_t)fi;
   }
   for (uint32_t k = 0; k < m->nfuncs; k++)
-    if (m->funcs[k].defined && ptx_compute_reconvergence(m, k, c->err, c->errlen)) { c->failed = 1; return -1; }
+    if (m->funcs[k].defined && ptx_compute_reconvergence(m, k, c->err, c->errlen)) {
+      c->failed = 1;
+      return -1;
+    }
   if (layout_kernels(c)) return -1;
   return layout_shared(c);
 }
@@ -343,8 +400,10 @@ static void live_step(const PtxModule *m, const PtxFunction *f, uint32_t i, cons
   const PtxInst *x = &m->code[f->first_pc + i];
   ptx_inst_operands(f, x, o);
   memset(out, 0, words * sizeof(uint64_t));
-  int fall = !((x->op == PTX_OP_ret || x->op == PTX_OP_exit || x->op == PTX_OP_trap || x->op == PTX_OP_bra) && x->guard < 0);
-  if (fall && i + 1 < n) for (uint32_t k = 0; k < words; k++) out[k] |= in[(size_t)(i + 1) * words + k];
+  int fall = !((x->op == PTX_OP_ret || x->op == PTX_OP_exit || x->op == PTX_OP_trap || x->op == PTX_OP_bra) &&
+               x->guard < 0);
+  if (fall && i + 1 < n)
+    for (uint32_t k = 0; k < words; k++) out[k] |= in[(size_t)(i + 1) * words + k];
   if (x->op == PTX_OP_bra) {
     uint32_t t = x->target - f->first_pc;
     for (uint32_t k = 0; k < words; k++) out[k] |= in[(size_t)t * words + k];
@@ -358,14 +417,21 @@ uint32_t ptx_max_live_regs(const PtxModule *m, uint32_t fi) {
   uint32_t n = f->npc, words = (f->nregs + 63) / 64, best = 0;
   if (!n || !words) return PTX_REG_OVERHEAD;
   uint64_t *in = calloc((size_t)n * words, sizeof(uint64_t)), *out = calloc(words, sizeof(uint64_t));
-  if (!in || !out) { free(in); free(out); return 63; }
+  if (!in || !out) {
+    free(in);
+    free(out);
+    return 63;
+  }
   PtxOperands o;
   for (int changed = 1, iter = 0; changed && iter < 1000; iter++) {
     changed = 0;
     for (uint32_t i = n; i-- > 0;) {
       live_step(m, f, i, in, out, words, &o);
       uint64_t *li = &in[(size_t)i * words];
-      if (memcmp(li, out, words * sizeof(uint64_t))) { memcpy(li, out, words * sizeof(uint64_t)); changed = 1; }
+      if (memcmp(li, out, words * sizeof(uint64_t))) {
+        memcpy(li, out, words * sizeof(uint64_t));
+        changed = 1;
+      }
     }
   }
   for (uint32_t i = 0; i < n; i++) { /* pressure at i: its live-in plus what it defines */

@@ -58,34 +58,55 @@ int ptx_lex(ParseCtx *c) {
     /* skip space and comments */
     for (;;) {
       char ch = s[i];
-      if (ch == '\n') { line++; col = 1; i++; }
-      else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') { col++; i++; }
-      else if (ch == '/' && s[i + 1] == '/') { while (s[i] && s[i] != '\n') i++; }
-      else if (ch == '/' && s[i + 1] == '*') {
+      if (ch == '\n') {
+        line++;
+        col = 1;
+        i++;
+      } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+        col++;
+        i++;
+      } else if (ch == '/' && s[i + 1] == '/') {
+        while (s[i] && s[i] != '\n') i++;
+      } else if (ch == '/' && s[i + 1] == '*') {
         Tok at = {.line = line, .col = col};
-        i += 2; col += 2;
+        i += 2;
+        col += 2;
         while (s[i] && !(s[i] == '*' && s[i + 1] == '/')) {
-          if (s[i] == '\n') { line++; col = 1; } else col++;
+          if (s[i] == '\n') {
+            line++;
+            col = 1;
+          } else
+            col++;
           i++;
         }
         if (!s[i]) return ptx_perr(c, &at, "unterminated comment");
-        i += 2; col += 2;
-      } else break;
+        i += 2;
+        col += 2;
+      } else
+        break;
     }
     Tok *t;
     if (!(c->toks = grow(c->toks, &cap, c->ntok + 1, sizeof(Tok)))) return ptx_perr(c, NULL, "out of memory");
     t = &c->toks[c->ntok++];
     memset(t, 0, sizeof *t);
-    t->line = line; t->col = col; t->p = s + i;
+    t->line = line;
+    t->col = col;
+    t->p = s + i;
     unsigned char ch = (unsigned char)s[i];
     size_t start = i;
-    if (!ch) { t->kind = TK_EOF; return 0; }
+    if (!ch) {
+      t->kind = TK_EOF;
+      return 0;
+    }
     if (ident_start(ch)) {
       i++;
       for (;;) {
-        if (ident_char((unsigned char)s[i])) i++;
-        else if (s[i] == ':' && s[i + 1] == ':' && ident_char((unsigned char)s[i + 2])) i += 2;
-        else break;
+        if (ident_char((unsigned char)s[i]))
+          i++;
+        else if (s[i] == ':' && s[i + 1] == ':' && ident_char((unsigned char)s[i + 2]))
+          i += 2;
+        else
+          break;
       }
       t->kind = TK_IDENT;
     } else if (isdigit(ch)) {
@@ -96,7 +117,10 @@ int ptx_lex(ParseCtx *c) {
         i += 2;
         for (int k = 0; k < digits; k++, i++) {
           int h = hexval((unsigned char)s[i]);
-          if (h < 0) { t->len = (uint32_t)(i - start); return ptx_perr(c, t, "malformed hex float immediate (expected %d hex digits)", digits); }
+          if (h < 0) {
+            t->len = (uint32_t)(i - start);
+            return ptx_perr(c, t, "malformed hex float immediate (expected %d hex digits)", digits);
+          }
           t->ival = (t->ival << 4) | (uint64_t)h;
         }
       } else if (ch == '0' && (s[i + 1] == 'b' || s[i + 1] == 'B') && (s[i + 2] == '0' || s[i + 2] == '1')) {
@@ -136,14 +160,18 @@ int ptx_lex(ParseCtx *c) {
         } else {
           for (; i < j; i++) {
             uint64_t dgt = (uint64_t)(s[i] - '0');
-            if (t->ival > (UINT64_MAX - dgt) / 10) return ptx_perr(c, t, "integer immediate out of range (more than 64 bits)");
+            if (t->ival > (UINT64_MAX - dgt) / 10)
+              return ptx_perr(c, t, "integer immediate out of range (more than 64 bits)");
             t->ival = t->ival * 10 + dgt;
           }
           t->kind = TK_INT;
         }
         if (t->kind == TK_INT && (s[i] == 'U' || s[i] == 'u')) i++;
       }
-      if (ident_char((unsigned char)s[i])) { t->len = 1; return ptx_perr(c, t, "malformed number"); }
+      if (ident_char((unsigned char)s[i])) {
+        t->len = 1;
+        return ptx_perr(c, t, "malformed number");
+      }
     } else if (ch == '"') {
       i++;
       while (s[i] && s[i] != '"' && s[i] != '\n') i += (s[i] == '\\' && s[i + 1]) ? 2 : 1;

@@ -13,26 +13,36 @@ typedef enum TokKind { TK_EOF = 0, TK_IDENT, TK_INT, TK_F32, TK_F64, TK_FLOAT, T
 
 typedef struct Tok {
   uint8_t kind;
-  char punct;        /* TK_PUNCT */
+  char punct; /* TK_PUNCT */
   uint32_t len;
   uint32_t line, col;
-  const char *p;     /* start in the source text */
-  uint64_t ival;     /* TK_INT value; TK_F32/TK_F64 bits */
-  double fval;       /* TK_FLOAT */
+  const char *p; /* start in the source text */
+  uint64_t ival; /* TK_INT value; TK_F32/TK_F64 bits */
+  double fval;   /* TK_FLOAT */
 } Tok;
 
 /* One register declaration: a range %r<N> (count > 0) or a single name. */
 typedef struct RegDecl {
-  const char *name;  /* prefix for ranges */
+  const char *name; /* prefix for ranges */
   uint32_t len;
-  uint32_t count;    /* 0 = single */
-  uint32_t base;     /* first row (or predicate index) */
+  uint32_t count; /* 0 = single */
+  uint32_t base;  /* first row (or predicate index) */
   uint8_t is_pred;
   uint8_t bytes;
 } RegDecl;
 
-typedef struct LabelRef { const char *name; uint32_t len; uint32_t pc; uint32_t line, col; } LabelRef;
-typedef struct CallFix { uint32_t pc; const char *name; uint32_t len; uint32_t line, col; } CallFix;
+typedef struct LabelRef {
+  const char *name;
+  uint32_t len;
+  uint32_t pc;
+  uint32_t line, col;
+} LabelRef;
+typedef struct CallFix {
+  uint32_t pc;
+  const char *name;
+  uint32_t len;
+  uint32_t line, col;
+} CallFix;
 
 typedef struct NameIndex {
   uint32_t *head, *next; /* head[hash & (hcap-1)], next[entry]: UINT32_MAX ends a chain */
@@ -40,7 +50,7 @@ typedef struct NameIndex {
 } NameIndex;
 
 typedef struct ParseCtx {
-  const char *name;  /* file name for messages */
+  const char *name; /* file name for messages */
   const char *text;
   Tok *toks;
   uint32_t ntok, pos;
@@ -54,13 +64,13 @@ typedef struct ParseCtx {
   int32_t fn;
   RegDecl *regs;
   uint32_t nregs_decl, regs_cap;
-  uint32_t *scope_marks;   /* nregs_decl / nsyms at each open scope */
+  uint32_t *scope_marks; /* nregs_decl / nsyms at each open scope */
   uint32_t nscopes, scopes_cap;
   LabelRef *labels, *brfix;
   uint32_t nlabels, labels_cap, nbrfix, brfix_cap;
   uint32_t nregs_rows, npreds;
   uint64_t *imm;
-  uint8_t *imm_sym;   /* row holds a symbol address (never shared by dedupe) */
+  uint8_t *imm_sym; /* row holds a symbol address (never shared by dedupe) */
   uint32_t nimm, imm_cap, imm_sym_cap;
   uint8_t *reg_bytes;
   uint32_t reg_bytes_cap;

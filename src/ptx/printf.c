@@ -28,20 +28,34 @@ static int read_string(PtxWarp *w, uint32_t lane, uint64_t addr, char *buf, size
 static int format(PtxWarp *w, uint32_t lane, uint64_t fmt_addr, uint64_t args, char *out, size_t cap) {
   char fmt[PRINTF_MAX];
   if (read_string(w, lane, fmt_addr, fmt, sizeof fmt)) {
-    ptx_set_fault(w, PTX_FAULT_OOB, lane, "printf: format string at 0x%llx is not readable", (unsigned long long)fmt_addr);
+    ptx_set_fault(w, PTX_FAULT_OOB, lane, "printf: format string at 0x%llx is not readable",
+                  (unsigned long long)fmt_addr);
     return -1;
   }
   size_t n = 0, off = 0;
   for (const char *p = fmt; *p && n < cap - 1;) {
-    if (*p != '%') { out[n++] = *p++; continue; }
-    if (p[1] == '%') { out[n++] = '%'; p += 2; continue; }
+    if (*p != '%') {
+      out[n++] = *p++;
+      continue;
+    }
+    if (p[1] == '%') {
+      out[n++] = '%';
+      p += 2;
+      continue;
+    }
     /* one conversion: %[flags][width][.precision][length]conv */
     const char *start = p++;
     while (*p && strchr("-+ #0", *p)) p++;
     while (*p >= '0' && *p <= '9') p++;
-    if (*p == '.') { p++; while (*p >= '0' && *p <= '9') p++; }
+    if (*p == '.') {
+      p++;
+      while (*p >= '0' && *p <= '9') p++;
+    }
     int longs = 0;
-    while (*p && strchr("hlLqjzt", *p)) { if (*p != 'h') longs++; p++; }
+    while (*p && strchr("hlLqjzt", *p)) {
+      if (*p != 'h') longs++;
+      p++;
+    }
     char conv = *p ? *p++ : 0;
     if (!conv || !strchr("diouxXcsfFeEgGaAp", conv)) { /* not a conversion: print it as written */
       for (const char *q = start; q < p && n < cap - 1; q++) out[n++] = *q;
@@ -52,7 +66,8 @@ static int format(PtxWarp *w, uint32_t lane, uint64_t fmt_addr, uint64_t args, c
     off = (off + size - 1) & ~(size_t)(size - 1);
     const uint8_t *src = args ? ptx_lane_generic(w, lane, args + off, size) : NULL;
     if (!src) {
-      ptx_set_fault(w, PTX_FAULT_OOB, lane, "printf: argument %zu of \"%.40s\" is not readable (argument buffer 0x%llx)", off / 4,
+      ptx_set_fault(w, PTX_FAULT_OOB, lane,
+                    "printf: argument %zu of \"%.40s\" is not readable (argument buffer 0x%llx)", off / 4,
                     fmt, (unsigned long long)args);
       return -1;
     }
@@ -71,9 +86,11 @@ static int format(PtxWarp *w, uint32_t lane, uint64_t fmt_addr, uint64_t args, c
       k = snprintf(piece, sizeof piece, spec, as_f64(v));
     } else if (conv == 's') {
       char str[PRINTF_MAX];
-      if (!v) snprintf(str, sizeof str, "(null)");
+      if (!v)
+        snprintf(str, sizeof str, "(null)");
       else if (read_string(w, lane, v, str, sizeof str)) {
-        ptx_set_fault(w, PTX_FAULT_OOB, lane, "printf: %%s argument at 0x%llx is not readable", (unsigned long long)v);
+        ptx_set_fault(w, PTX_FAULT_OOB, lane, "printf: %%s argument at 0x%llx is not readable",
+                      (unsigned long long)v);
         return -1;
       }
       spec[sl++] = 's', spec[sl] = 0;
@@ -133,8 +150,10 @@ HANDLER(exec_vprintf) {
     if (n < 0) return;
     if (w->defer) { /* logged: written when the log is committed (ptx.h) */
       if (defer_print(w, l, out, (size_t)n)) return;
-    } else if (L->print) L->print(L->print_ctx, out, (size_t)n);
-    else fwrite(out, 1, (size_t)n, stdout);
+    } else if (L->print)
+      L->print(L->print_ctx, out, (size_t)n);
+    else
+      fwrite(out, 1, (size_t)n, stdout);
     if (cs->ret_off >= 0) {
       int32_t r = n;
       memcpy(frame + cs->ret_off, &r, cs->ret_size < 4 ? cs->ret_size : 4);

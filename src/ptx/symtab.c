@@ -44,7 +44,9 @@ static int nidx_add(NameIndex *x, const char *(*name_at)(const ParseCtx *, uint3
 
 static const char *sym_name_at(const ParseCtx *c, uint32_t i) { return c->m->syms[i].name; }
 static const char *func_name_at(const ParseCtx *c, uint32_t i) { return c->m->funcs[i].name; }
-static int name_is(const char *name, const char *p, uint32_t len) { return strncmp(name, p, len) == 0 && name[len] == 0; }
+static int name_is(const char *name, const char *p, uint32_t len) {
+  return strncmp(name, p, len) == 0 && name[len] == 0;
+}
 
 int ctx_index_sym(ParseCtx *c) { return nidx_add(&c->sym_idx, sym_name_at, c); }
 int ctx_index_func(ParseCtx *c) { return nidx_add(&c->func_idx, func_name_at, c); }
@@ -58,7 +60,8 @@ void ctx_free_indexes(ParseCtx *c) {
 /* The newest symbol of that name visible here (module scope or the current function). */
 int32_t ctx_lookup_sym(ParseCtx *c, const char *p, uint32_t len) {
   if (!c->sym_idx.hcap) return -1;
-  for (uint32_t i = c->sym_idx.head[name_hash(p, len) & (c->sym_idx.hcap - 1)]; i != UINT32_MAX; i = c->sym_idx.next[i]) {
+  for (uint32_t i = c->sym_idx.head[name_hash(p, len) & (c->sym_idx.hcap - 1)]; i != UINT32_MAX;
+       i = c->sym_idx.next[i]) {
     PtxSymbol *s = &c->m->syms[i];
     if ((s->func == -1 || s->func == c->fn) && name_is(s->name, p, len)) return (int32_t)i;
   }
@@ -67,7 +70,8 @@ int32_t ctx_lookup_sym(ParseCtx *c, const char *p, uint32_t len) {
 
 int32_t ctx_lookup_func(ParseCtx *c, const char *p, uint32_t len) {
   if (!c->func_idx.hcap) return -1;
-  for (uint32_t i = c->func_idx.head[name_hash(p, len) & (c->func_idx.hcap - 1)]; i != UINT32_MAX; i = c->func_idx.next[i])
+  for (uint32_t i = c->func_idx.head[name_hash(p, len) & (c->func_idx.hcap - 1)]; i != UINT32_MAX;
+       i = c->func_idx.next[i])
     if (name_is(c->m->funcs[i].name, p, len)) return (int32_t)i;
   return -1;
 }
@@ -76,13 +80,21 @@ int ctx_lookup_reg(ParseCtx *c, const char *p, uint32_t len, uint32_t *row, int 
   for (int32_t i = (int32_t)c->nregs_decl - 1; i >= 0; i--) {
     RegDecl *r = &c->regs[i];
     if (r->count == 0) {
-      if (r->len == len && memcmp(r->name, p, len) == 0) { *row = r->base; *is_pred = r->is_pred; return 0; }
+      if (r->len == len && memcmp(r->name, p, len) == 0) {
+        *row = r->base;
+        *is_pred = r->is_pred;
+        return 0;
+      }
     } else if (len > r->len && memcmp(r->name, p, r->len) == 0) {
       uint64_t v = 0;
       uint32_t k = r->len;
       if (p[k] == '0' && len > k + 1) continue;
       for (; k < len && p[k] >= '0' && p[k] <= '9'; k++) v = v * 10 + (uint64_t)(p[k] - '0');
-      if (k == len && v < r->count) { *row = r->base + (uint32_t)v; *is_pred = r->is_pred; return 0; }
+      if (k == len && v < r->count) {
+        *row = r->base + (uint32_t)v;
+        *is_pred = r->is_pred;
+        return 0;
+      }
     }
   }
   return -1;
@@ -110,8 +122,8 @@ int ctx_add_symfix(ParseCtx *c, uint32_t sym, uint32_t pc, int32_t imm_row) {
 }
 
 int ctx_add_label_ref(ParseCtx *c, const Tok *t, uint32_t pc) {
-  if (!(c->brfix = grow(c->brfix, &c->brfix_cap, c->nbrfix + 1, sizeof(LabelRef)))) return ptx_perr(c, t, "out of memory");
+  if (!(c->brfix = grow(c->brfix, &c->brfix_cap, c->nbrfix + 1, sizeof(LabelRef))))
+    return ptx_perr(c, t, "out of memory");
   c->brfix[c->nbrfix++] = (LabelRef){t->p, t->len, pc, t->line, t->col};
   return 0;
 }
-

@@ -54,14 +54,15 @@ typedef struct WsLaunchStats {
 /* Engine hook: the timing model registers itself here; NULL = functional only.
  * The engine receives the prepared launch and runs it to completion. */
 struct PtxLaunch;
-typedef WsResult (*WsEngineRunFn)(void *engine, struct PtxLaunch *launch, WsLaunchStats *stats, char *err, size_t errlen);
+typedef WsResult (*WsEngineRunFn)(void *engine, struct PtxLaunch *launch, WsLaunchStats *stats, char *err,
+                                  size_t errlen);
 
 typedef struct WsContextOptions {
-  uint64_t device_mem_limit;    /* bytes of device memory (0 = 4 GiB) */
-  unsigned resident_ctas;       /* functional mode: CTAs interleaved at once (0 = 120) */
-  unsigned quantum;             /* functional mode: warp instructions per scheduling turn (0 = 64) */
-  uint64_t max_warp_insts;      /* abort a launch after this many warp instructions (0 = no limit);
-                                 * functional engine only: the timing engine reads limit.* */
+  uint64_t device_mem_limit; /* bytes of device memory (0 = 4 GiB) */
+  unsigned resident_ctas;    /* functional mode: CTAs interleaved at once (0 = 120) */
+  unsigned quantum;          /* functional mode: warp instructions per scheduling turn (0 = 64) */
+  uint64_t max_warp_insts;   /* abort a launch after this many warp instructions (0 = no limit);
+                              * functional engine only: the timing engine reads limit.* */
 } WsContextOptions;
 
 /* ---- context ---- */
@@ -82,7 +83,8 @@ struct PtxMemTrace;
 typedef struct WsObserver {
   void *ctx;
   WsResult (*begin)(void *ctx, const struct PtxLaunch *launch, char *err, size_t errlen);
-  void (*step)(void *ctx, const struct PtxWarp *w, uint32_t pc, uint32_t active, const struct PtxMemTrace *mem);
+  void (*step)(void *ctx, const struct PtxWarp *w, uint32_t pc, uint32_t active,
+               const struct PtxMemTrace *mem);
   WsResult (*end)(void *ctx, const struct PtxLaunch *launch, WsResult rc, char *err, size_t errlen);
 } WsObserver;
 void ws_ctx_set_observer(WsContext *ctx, const WsObserver *obs);
@@ -94,11 +96,12 @@ const WsLaunchStats *ws_ctx_total_stats(const WsContext *ctx);
 typedef struct WsKernelInfo {
   char name[96];
   uint64_t launches, ctas, warp_insts, barriers;
-  unsigned threads_per_cta;   /* of the last launch */
-  unsigned shared_per_cta;    /* static + dynamic bytes, last launch */
-  unsigned regs_per_thread;   /* allocated at the last launch: ptxas annotation or liveness estimate, or the engine's override */
-  unsigned regs_compiled;     /* the kernel's own count (ptxas's or the estimate), before the engine's override */
-  unsigned regs_estimated;    /* 1: the count compiled is warpsim's liveness estimate (no ptxas annotation) */
+  unsigned threads_per_cta; /* of the last launch */
+  unsigned shared_per_cta;  /* static + dynamic bytes, last launch */
+  unsigned regs_per_thread; /* allocated at the last launch: ptxas annotation or liveness estimate, or the
+                               engine's override */
+  unsigned regs_compiled; /* the kernel's own count (ptxas's or the estimate), before the engine's override */
+  unsigned regs_estimated; /* 1: the count compiled is warpsim's liveness estimate (no ptxas annotation) */
 } WsKernelInfo;
 int ws_ctx_kernel_count(const WsContext *ctx);
 const WsKernelInfo *ws_ctx_kernel(const WsContext *ctx, int i);
@@ -139,9 +142,8 @@ WsResult ws_memset_d32(WsContext *ctx, WsDevPtr dst, uint32_t value, size_t coun
 /* ---- launch ----
  * params[i] points at the value of parameter i; its size comes from the PTX
  * declaration (as with cuLaunchKernel's kernelParams). */
-WsResult ws_launch_kernel(WsFunction *fn, unsigned grid_x, unsigned grid_y, unsigned grid_z,
-                          unsigned block_x, unsigned block_y, unsigned block_z,
-                          unsigned shared_bytes, void **params);
+WsResult ws_launch_kernel(WsFunction *fn, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                          unsigned block_y, unsigned block_z, unsigned shared_bytes, void **params);
 
 #ifdef __cplusplus
 }

@@ -56,7 +56,7 @@ Config *cfg_create(void) {
   }
   size_t n = nfixed + nmem + ncache * npol + nother;
   CfgGroup *groups = calloc(n + 1, sizeof *groups);
-  char (*prefixes)[96] = calloc(ncache * npol + nother + 1, sizeof *prefixes);
+  char(*prefixes)[96] = calloc(ncache * npol + nother + 1, sizeof *prefixes);
   Config *cfg = NULL;
   if (groups && prefixes) {
     size_t g = 0, k = 0;
@@ -69,7 +69,8 @@ Config *cfg_create(void) {
         snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", memsys_cache_names[c], e->name);
         groups[g++] = (CfgGroup){prefixes[k++], cp->params, NULL};
       }
-    /* warp schedulers: "sched.<name>.<key>"; fetch policies: "fetch.<name>.<key>"; observers: "observer.<name>.<key>" */
+    /* warp schedulers: "sched.<name>.<key>"; fetch policies: "fetch.<name>.<key>"; observers:
+     * "observer.<name>.<key>" */
     for (const PolicyEntry *e = policy_registry; e->name; e++) {
       if (e->kind == POLICY_CACHE || !policy_params(e)) continue;
       snprintf(prefixes[k], sizeof prefixes[k], "%s.%s.", policy_param_root(e->kind), e->name);

@@ -20,17 +20,17 @@
 /* What the engine keeps of one SM, to run its loop without touching the SM
  * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
 typedef struct GpuSm {
-  uint64_t wake;              /* the cycle it must next be simulated (sm_wake_cycle) */
-  uint32_t nctas;             /* resident CTAs when last noted (acceptance changes only with it) */
-  uint8_t resident;           /* holds CTAs */
-  int8_t accept;              /* may take a CTA (-1: ask it every time, its policy limits CTAs) */
-  uint8_t bits;               /* its bits in the bitmaps every, pop_wake and timed (GPU_BIT_*) */
+  uint64_t wake;    /* the cycle it must next be simulated (sm_wake_cycle) */
+  uint32_t nctas;   /* resident CTAs when last noted (acceptance changes only with it) */
+  uint8_t resident; /* holds CTAs */
+  int8_t accept;    /* may take a CTA (-1: ask it every time, its policy limits CTAs) */
+  uint8_t bits;     /* its bits in the bitmaps every, pop_wake and timed (GPU_BIT_*) */
 } GpuSm;
 enum { GPU_BIT_EVERY = 1, GPU_BIT_POP = 2, GPU_BIT_TIMED = 4 };
 
 struct Gpu {
   const Config *cfg;
-  Timeline *tl;      /* timeline.file: the recorder (NULL: off) */
+  Timeline *tl; /* timeline.file: the recorder (NULL: off) */
   MemSys *ms;
   PolicyGpu *pgpu; /* the policies' per-GPU context (policy_env.h), handed to every component */
   Sm **sms;
@@ -42,25 +42,25 @@ struct Gpu {
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
   bool progress;
-  GpuSm *gs;                  /* per SM */
+  GpuSm *gs; /* per SM */
   /* bitmaps over SMs (nwords words each), kept by gpu_note_sm */
-  uint64_t *every;            /* wake == 0: simulated every cycle */
-  uint64_t *pop_wake;         /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
-  uint64_t *timed;            /* busy, an event queued or free_at after the noting cycle: the others'
-                               * gpu_sm_next_event() is UINT64_MAX until they are noted again */
-  uint64_t *due;              /* scratch: SMs whose wake cycle came (gpu_collect_due) */
+  uint64_t *every;    /* wake == 0: simulated every cycle */
+  uint64_t *pop_wake; /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
+  uint64_t *timed;    /* busy, an event queued or free_at after the noting cycle: the others'
+                       * gpu_sm_next_event() is UINT64_MAX until they are noted again */
+  uint64_t *due;      /* scratch: SMs whose wake cycle came (gpu_collect_due) */
   uint32_t nwords;
-  uint64_t wake_min;          /* <= every wake cycle > 0 (a lower bound: an SM's wake may move later) */
-  uint64_t prog_sum;          /* every SM counts its events here (sm_count_progress) */
+  uint64_t wake_min; /* <= every wake cycle > 0 (a lower bound: an SM's wake may move later) */
+  uint64_t prog_sum; /* every SM counts its events here (sm_count_progress) */
   uint32_t nresident;
-  uint32_t naccept;           /* SMs with accept > 0 */
-  uint32_t ndynamic;          /* SMs with accept < 0 (asked every time) */
+  uint32_t naccept;  /* SMs with accept > 0 */
+  uint32_t ndynamic; /* SMs with accept < 0 (asked every time) */
   /* sim.threads: the SM phase of a cycle on several threads (smphase.h) */
-  uint32_t threads;           /* asked for (0 resolved to the cores, at most the SMs) */
-  uint32_t threads_used;      /* the most any launch used (1: every SM phase ran in order) */
-  bool adaptive;              /* sim.adaptive */
-  SmPhase *phase;             /* made at the first launch that can use it */
-  uint32_t *run;              /* the SMs simulated this cycle, ascending */
+  uint32_t threads;      /* asked for (0 resolved to the cores, at most the SMs) */
+  uint32_t threads_used; /* the most any launch used (1: every SM phase ran in order) */
+  bool adaptive;         /* sim.adaptive */
+  SmPhase *phase;        /* made at the first launch that can use it */
+  uint32_t *run;         /* the SMs simulated this cycle, ascending */
 };
 
 /* Refreshes the engine's copy of SM i's state after it ran or took a CTA
@@ -75,8 +75,9 @@ static inline __attribute__((always_inline)) bool gpu_note_sm(Gpu *g, uint32_t i
   e->wake = wake;
   if (wake && wake < g->wake_min) g->wake_min = wake;
   const SmTimers t = sm_timers(sm);
-  const uint8_t bits = (uint8_t)((wake ? 0 : GPU_BIT_EVERY) | (sm_wakes_on_pop(sm) ? GPU_BIT_POP : 0) |
-                                 (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle ? GPU_BIT_TIMED : 0));
+  const uint8_t bits =
+      (uint8_t)((wake ? 0 : GPU_BIT_EVERY) | (sm_wakes_on_pop(sm) ? GPU_BIT_POP : 0) |
+                (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle ? GPU_BIT_TIMED : 0));
   if (bits != e->bits) { /* most visits change none of them: only a changed one costs its bitmap word */
     const uint8_t d = bits ^ e->bits;
     if (d & GPU_BIT_EVERY) g->every[w] ^= bit;
@@ -115,8 +116,10 @@ static void gpu_collect_due(Gpu *g, uint64_t now) {
   uint64_t m = UINT64_MAX;
   for (uint32_t i = 0; i < g->nsm; i++) {
     const uint64_t w = g->gs[i].wake;
-    if (w <= now) bitmap_set(g->due, i);
-    else if (w < m) m = w;
+    if (w <= now)
+      bitmap_set(g->due, i);
+    else if (w < m)
+      m = w;
   }
   g->wake_min = m;
 }
@@ -171,9 +174,18 @@ static int gpu_par_begin(Gpu *g, const struct PtxLaunch *L, size_t errlen, bool 
 
 Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   Gpu *g = calloc(1, sizeof *g);
-  if (!g) { snprintf(err, errlen, "out of memory"); return NULL; }
-  if (kregs_check(cfg, err, errlen)) { free(g); return NULL; }
-  if (tl_check_config(cfg, (uint32_t)cfg_int(cfg, "sm.count"), err, errlen)) { free(g); return NULL; }
+  if (!g) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  if (kregs_check(cfg, err, errlen)) {
+    free(g);
+    return NULL;
+  }
+  if (tl_check_config(cfg, (uint32_t)cfg_int(cfg, "sm.count"), err, errlen)) {
+    free(g);
+    return NULL;
+  }
   g->cfg = cfg;
   g->deadlock_cycles = (uint64_t)cfg_int(cfg, "sm.deadlock_cycles");
   g->skip_idle = cfg_bool(cfg, "sm.skip_idle_cycles");
@@ -190,9 +202,17 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
     free(g);
     return NULL;
   }
-  if (!(g->pgpu = policy_gpu_create())) { free(g); snprintf(err, errlen, "out of memory"); return NULL; }
+  if (!(g->pgpu = policy_gpu_create())) {
+    free(g);
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
   g->ms = memsys_create(cfg, g->pgpu, &mpol, err, errlen);
-  if (!g->ms) { policy_gpu_free(g->pgpu); free(g); return NULL; }
+  if (!g->ms) {
+    policy_gpu_free(g->pgpu);
+    free(g);
+    return NULL;
+  }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
   g->gs = calloc(g->nsm, sizeof *g->gs);
@@ -207,7 +227,10 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->due = g->pop_wake + g->nwords;
   g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++) {
-    if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, &spol, err, errlen))) { gpu_free(g); return NULL; }
+    if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, &spol, err, errlen))) {
+      gpu_free(g);
+      return NULL;
+    }
     sm_count_progress(g->sms[i], &g->prog_sum);
   }
   if (g->threads > g->nsm) g->threads = g->nsm; /* a member with no SM would only wait */
@@ -241,7 +264,12 @@ void gpu_set_progress(Gpu *g, bool on) { g->progress = on; }
 int gpu_timeline_start(Gpu *g, FILE *out, char *err, size_t errlen) {
   if (!(g->tl = tl_create(g->cfg, out, g->nsm, err, errlen))) return -1;
   for (uint32_t i = 0; i < g->nsm; i++)
-    if (tl_attach(g->tl, g->sms[i])) { snprintf(err, errlen, "out of memory"); tl_free(g->tl); g->tl = NULL; return -1; }
+    if (tl_attach(g->tl, g->sms[i])) {
+      snprintf(err, errlen, "out of memory");
+      tl_free(g->tl);
+      g->tl = NULL;
+      return -1;
+    }
   return 0;
 }
 
@@ -261,14 +289,16 @@ static void sum_sm_stats(const Gpu *g, SmStats *t) {
     const SmStats *s = sm_stats(g->sms[i]);
     const uint64_t *a = (const uint64_t *)(const void *)s;
     uint64_t *b = (uint64_t *)(void *)t;
-    /* every field but warp_disparity_sum (a double) is a uint64_t count; warp_disparity_max_e6 is a maximum */
+    /* every field but warp_disparity_sum (a double) is a uint64_t count; warp_disparity_max_e6 is a maximum
+     */
     size_t nfields = sizeof(SmStats) / sizeof(uint64_t);
     size_t dpos = offsetof(SmStats, warp_disparity_sum) / sizeof(uint64_t);
     size_t mpos = offsetof(SmStats, warp_disparity_max_e6) / sizeof(uint64_t);
     for (size_t k = 0; k < nfields; k++)
       if (k != dpos && k != mpos) b[k] += a[k];
     t->warp_disparity_sum += s->warp_disparity_sum;
-    if (s->warp_disparity_max_e6 > t->warp_disparity_max_e6) t->warp_disparity_max_e6 = s->warp_disparity_max_e6;
+    if (s->warp_disparity_max_e6 > t->warp_disparity_max_e6)
+      t->warp_disparity_max_e6 = s->warp_disparity_max_e6;
   }
 }
 
@@ -287,15 +317,16 @@ static void deadlock_report(Gpu *g, const char *kernel, uint64_t idle, char *err
     snprintf(err, errlen, "kernel %s: deadlock: no progress for %llu cycles at cycle %llu\n%s", kernel,
              (unsigned long long)idle, (unsigned long long)g->cycle, buf ? buf : "");
   else
-    snprintf(err, errlen, "kernel %s: deadlock: no warp can make progress and nothing is in flight (cycle %llu)\n%s", kernel,
-             (unsigned long long)g->cycle, buf ? buf : "");
+    snprintf(err, errlen,
+             "kernel %s: deadlock: no warp can make progress and nothing is in flight (cycle %llu)\n%s",
+             kernel, (unsigned long long)g->cycle, buf ? buf : "");
   free(buf);
 }
 
 /* A launch stopped by limit.max_cycles / limit.max_warp_insts names the warps still
  * running, where they are, and why an intra-warp spin lock never ends (ptx_cta_describe_running). */
-static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t count, uint64_t limit, char *err,
-                         size_t errlen) {
+static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t count, uint64_t limit,
+                         char *err, size_t errlen) {
   char buf[900];
   size_t n = 0;
   uint32_t budget = 4;
@@ -303,16 +334,18 @@ static void limit_report(Gpu *g, const char *kernel, const char *what, uint64_t 
   for (uint32_t i = 0; i < g->nsm && budget && n + 1 < sizeof buf; i++)
     n += sm_describe_running(g->sms[i], buf + n, sizeof buf - n, &budget);
   const char *key = what[0] == 'c' ? "cycles" : "warp_insts";
-  snprintf(err, errlen, "kernel %s: stopped after %llu %s (limit.max_%s = %llu, --max-%s): an endless loop, or a kernel "
-           "longer than the limit (raise it with --set limit.max_%s=N, 0 for none); running:%s", kernel,
-           (unsigned long long)count, what, key, (unsigned long long)limit, what[0] == 'c' ? "cycles" : "insts", key,
-           buf[0] ? buf : " no warp between instructions");
+  snprintf(err, errlen,
+           "kernel %s: stopped after %llu %s (limit.max_%s = %llu, --max-%s): an endless loop, or a kernel "
+           "longer than the limit (raise it with --set limit.max_%s=N, 0 for none); running:%s",
+           kernel, (unsigned long long)count, what, key, (unsigned long long)limit,
+           what[0] == 'c' ? "cycles" : "insts", key, buf[0] ? buf : " no warp between instructions");
 }
 
 /* The L2 slices' accepted reads and allocating read misses so far. */
 static void gpu_l2_reads(const Gpu *g, uint64_t *reads, uint64_t *misses) {
   CacheStats l2 = {0};
-  for (uint32_t p = 0; p < memsys_partitions(g->ms); p++) cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
+  for (uint32_t p = 0; p < memsys_partitions(g->ms); p++)
+    cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
   *reads = l2.reads;
   *misses = l2.read_misses;
 }
@@ -321,11 +354,18 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   Gpu *g = gpu;
   if (kregs_apply(g->cfg, L, err, errlen)) return WS_ERROR_LAUNCH_FAILED;
   SmKernelInfo *k = sm_kernel_info_create(g->cfg, L);
-  if (!k) { snprintf(err, errlen, "out of memory"); return WS_ERROR_OUT_OF_MEMORY; }
+  if (!k) {
+    snprintf(err, errlen, "out of memory");
+    return WS_ERROR_OUT_OF_MEMORY;
+  }
   if (g->nkern == g->kcap) {
     uint32_t nc = g->kcap ? g->kcap * 2 : 16;
     GpuKernelStats *nk = realloc(g->kern, sizeof *nk * nc);
-    if (!nk) { sm_kernel_info_free(k); snprintf(err, errlen, "out of memory"); return WS_ERROR_OUT_OF_MEMORY; }
+    if (!nk) {
+      sm_kernel_info_free(k);
+      snprintf(err, errlen, "out of memory");
+      return WS_ERROR_OUT_OF_MEMORY;
+    }
     g->kern = nk;
     g->kcap = nc;
   }
@@ -340,11 +380,17 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   L->nsm = g->nsm;
   PolicyGpu *pg = g->pgpu;
   const char *occ_lim;
-  PolicyKernel pk = {.name = L->fn->name, .launch_index = g->nkern - 1, .grid = {L->grid[0], L->grid[1], L->grid[2]},
-                     .block = {L->block[0], L->block[1], L->block[2]}, .ctas_total = L->ctas_total,
-                     .warps_per_cta = L->warps_per_cta, .regs_per_thread = L->fn->regs_per_thread,
-                     .shared_per_cta = L->shared_per_cta, .npc = L->fn->npc,
-                     .max_ctas_per_sm = sm_occupancy(g->cfg, L->regs_per_thread, L->threads_per_cta, L->shared_per_cta, &occ_lim)};
+  PolicyKernel pk = {.name = L->fn->name,
+                     .launch_index = g->nkern - 1,
+                     .grid = {L->grid[0], L->grid[1], L->grid[2]},
+                     .block = {L->block[0], L->block[1], L->block[2]},
+                     .ctas_total = L->ctas_total,
+                     .warps_per_cta = L->warps_per_cta,
+                     .regs_per_thread = L->fn->regs_per_thread,
+                     .shared_per_cta = L->shared_per_cta,
+                     .npc = L->fn->npc,
+                     .max_ctas_per_sm = sm_occupancy(g->cfg, L->regs_per_thread, L->threads_per_cta,
+                                                     L->shared_per_cta, &occ_lim)};
   policy_gpu_set_kernel(pg, &pk);
   for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k, g->cycle);
   g->prog_sum = 0;
@@ -365,7 +411,9 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   WsResult rc = WS_SUCCESS;
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
   if (ks->ctas_per_sm == 0) {
-    snprintf(err, errlen, "kernel %s: one CTA (%u threads, %u registers/thread, %u bytes shared) does not fit on an SM (limited by %s)",
+    snprintf(err, errlen,
+             "kernel %s: one CTA (%u threads, %u registers/thread, %u bytes shared) does not fit on an SM "
+             "(limited by %s)",
              L->fn->name, L->threads_per_cta, L->regs_per_thread, L->shared_per_cta, ks->limiter);
     rc = WS_ERROR_LAUNCH_FAILED;
   }
@@ -391,7 +439,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       sum_sm_stats(g, &cur);
       next_limit_check = now + 4096;
       if (cur.warp_insts - before.warp_insts > g->max_warp_insts) {
-        limit_report(g, L->fn->name, "warp instructions", cur.warp_insts - before.warp_insts, g->max_warp_insts, err, errlen);
+        limit_report(g, L->fn->name, "warp instructions", cur.warp_insts - before.warp_insts,
+                     g->max_warp_insts, err, errlen);
         rc = WS_ERROR_LIMIT;
         break;
       }
@@ -399,12 +448,17 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
     if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
-      uint32_t rr = (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
+      uint32_t rr =
+          (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
       for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
         uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
         if (!gpu_can_accept(g, si)) continue;
         PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
-        if (!c) { snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name); rc = WS_ERROR_OUT_OF_MEMORY; break; }
+        if (!c) {
+          snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name);
+          rc = WS_ERROR_OUT_OF_MEMORY;
+          break;
+        }
         next_cta++;
         sm_launch_cta(g->sms[si], c, now);
         gpu_note_sm(g, si);
@@ -416,14 +470,19 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
     if (now >= g->wake_min) gpu_collect_due(g, now);
-    bool soon = false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
+    bool soon =
+        false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
     if (par && gpu_sm_phase(g, now, fills, pops, &soon, err, errlen)) rc = WS_ERROR_ILLEGAL_ADDRESS;
     for (uint32_t w = 0; w < nwords && !par; w++) { /* fills and pops are set by memsys_tick only */
       uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
       for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
-        if (b & (b - 1)) sm_prefetch(g->sms[w * 64 + (uint32_t)__builtin_ctzll(b & (b - 1))]); /* the next one's lines */
-        if (sm_cycle(g->sms[i], now, err, errlen)) { rc = WS_ERROR_ILLEGAL_ADDRESS; break; }
+        if (b & (b - 1))
+          sm_prefetch(g->sms[w * 64 + (uint32_t)__builtin_ctzll(b & (b - 1))]); /* the next one's lines */
+        if (sm_cycle(g->sms[i], now, err, errlen)) {
+          rc = WS_ERROR_ILLEGAL_ADDRESS;
+          break;
+        }
         soon |= gpu_note_sm(g, i);
       }
       g->due[w] = fills[w] = pops[w] = 0;
@@ -436,12 +495,18 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       break;
     }
     if (rc != WS_SUCCESS) {
-      if (!strstr(err, "out-of-bounds") && !strstr(err, "misaligned") && !strstr(err, "read-only")) rc = WS_ERROR_LAUNCH_FAILED;
+      if (!strstr(err, "out-of-bounds") && !strstr(err, "misaligned") && !strstr(err, "read-only"))
+        rc = WS_ERROR_LAUNCH_FAILED;
       break;
     }
-    if (all_idle && next_cta >= L->ctas_total) { g->cycle++; break; }
-    if (progress != last_progress || dispatch_possible) { last_progress = progress; last_change = now; }
-    else if (g->deadlock_cycles && now - last_change > g->deadlock_cycles) {
+    if (all_idle && next_cta >= L->ctas_total) {
+      g->cycle++;
+      break;
+    }
+    if (progress != last_progress || dispatch_possible) {
+      last_progress = progress;
+      last_change = now;
+    } else if (g->deadlock_cycles && now - last_change > g->deadlock_cycles) {
       deadlock_report(g, L->fn->name, now - last_change, err, errlen);
       rc = WS_ERROR_DEADLOCK;
       break;
@@ -469,7 +534,8 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
         break;
       }
       /* a jump stops where the detector would (now + 1 itself passed it above) */
-      if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1) next = last_change + g->deadlock_cycles + 1;
+      if (g->deadlock_cycles && next - last_change > g->deadlock_cycles + 1)
+        next = last_change + g->deadlock_cycles + 1;
       if (next > now + 1)
         for (uint32_t i = 0; i < g->nsm; i++) sm_skip_cycles(g->sms[i], now + 1, next - now - 1);
     }
@@ -479,16 +545,18 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       if (t - t0 > 3.0 && t - last_print > 2.0) {
         SmStats cur;
         sum_sm_stats(g, &cur);
-        fprintf(stderr, "\r[warpsim] kernel %s: cycle %llu, CTAs %llu/%llu dispatched, %.2f M warp-insts/s   ", L->fn->name,
-                (unsigned long long)(now - ks->start_cycle), (unsigned long long)next_cta, (unsigned long long)L->ctas_total,
-                (double)(cur.warp_insts - before.warp_insts) / (t - t0) / 1e6);
+        fprintf(
+            stderr, "\r[warpsim] kernel %s: cycle %llu, CTAs %llu/%llu dispatched, %.2f M warp-insts/s   ",
+            L->fn->name, (unsigned long long)(now - ks->start_cycle), (unsigned long long)next_cta,
+            (unsigned long long)L->ctas_total, (double)(cur.warp_insts - before.warp_insts) / (t - t0) / 1e6);
         last_print = t;
       }
     }
   }
   if (g->progress && wall_now() - t0 > 3.0) fprintf(stderr, "\n");
   if (par) smphase_end(g->phase, &g->prog_sum);
-  for (uint32_t i = 0; i < g->nsm; i++) sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
+  for (uint32_t i = 0; i < g->nsm; i++)
+    sm_end_kernel(g->sms[i], now + 1); /* also settles deferred statistics */
   policy_gpu_set_kernel(pg, NULL);
   if (rc != WS_SUCCESS) policy_gpu_launch_failed(pg); /* the policies' output files are dropped */
   SmStats after;
@@ -514,11 +582,14 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
 }
 
 /* ---- statistics ---- */
-static const char *const stall_names[SM_STALL__COUNT] = {"no_warp", "ibuffer", "scoreboard", "barrier", "unit_busy", "ldst_busy", "policy", "drain", "other_sched"};
+static const char *const stall_names[SM_STALL__COUNT] = {"no_warp", "ibuffer",   "scoreboard",
+                                                         "barrier", "unit_busy", "ldst_busy",
+                                                         "policy",  "drain",     "other_sched"};
 
 /* The policies' statistics of one section: the stats hook of the SMs' plugin `plugin`, or of
  * every cache of kind `cache` (0 l1d, 1 l1i, 2 l2), over their instances. */
-static void gpu_policy_section(const Gpu *g, StatsOut *o, const char *key, int plugin, int cache, const char *desc) {
+static void gpu_policy_section(const Gpu *g, StatsOut *o, const char *key, int plugin, int cache,
+                               const char *desc) {
   PolicyStats *ps = policy_stats_create();
   if (!ps) return;
   const char *name = "";
@@ -528,7 +599,9 @@ static void gpu_policy_section(const Gpu *g, StatsOut *o, const char *key, int p
   } else {
     uint32_t count = cache == 2 ? memsys_partitions(g->ms) : g->nsm;
     for (uint32_t i = 0; i < count; i++) {
-      const Cache *c = cache == 0 ? memsys_l1d(g->ms, i) : cache == 1 ? memsys_l1i(g->ms, i) : memsys_l2(g->ms, i);
+      const Cache *c = cache == 0   ? memsys_l1d(g->ms, i)
+                       : cache == 1 ? memsys_l1i(g->ms, i)
+                                    : memsys_l2(g->ms, i);
       name = cache_params_of(c)->policy->name;
       cache_policy_stats(c, ps);
     }
@@ -555,27 +628,34 @@ static void gpu_policy_stats_emit(const Gpu *g, StatsOut *o) {
   stats_end(o);
 }
 
-static const char *const kind_names[WINST__COUNT] = {"alu", "sfu", "global_load", "global_store", "local_load", "local_store",
-                                                     "shared", "const", "atomic", "branch", "barrier", "other"};
+static const char *const kind_names[WINST__COUNT] = {
+    "alu",    "sfu",   "global_load", "global_store", "local_load", "local_store",
+    "shared", "const", "atomic",      "branch",       "barrier",    "other"};
 static const char *const unit_names[SM_UNIT__COUNT] = {"sp", "sfu", "ldst", "none"};
 
 /* One launch's statistics (a kernels[] element). */
 static void gpu_kernel_stats_emit(const GpuKernelStats *ks, StatsOut *o) {
   STAT_STR(o, "name", "the kernel's entry function", ks->name);
-  STAT_U64(o, "cycles", "cycles", STAT_SUM, STAT_LOWER, "core cycles from launch to the last CTA's exit", ks->cycles);
+  STAT_U64(o, "cycles", "cycles", STAT_SUM, STAT_LOWER, "core cycles from launch to the last CTA's exit",
+           ks->cycles);
   STAT_U64(o, "warp_insts", "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions issued", ks->warp_insts);
-  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL, "thread instructions executed", ks->thread_insts);
+  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL, "thread instructions executed",
+           ks->thread_insts);
   STAT_U64(o, "ctas", "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs run", ks->ctas);
-  STAT_U64(o, "ctas_per_sm", "ctas", STAT_INFO, STAT_NEUTRAL, "occupancy: CTAs one SM can hold", ks->ctas_per_sm);
+  STAT_U64(o, "ctas_per_sm", "ctas", STAT_INFO, STAT_NEUTRAL, "occupancy: CTAs one SM can hold",
+           ks->ctas_per_sm);
   STAT_STR(o, "occupancy_limiter", "the resource that limits ctas_per_sm", ks->limiter ? ks->limiter : "");
   STAT_U64(o, "regs_per_thread", "registers", STAT_INFO, STAT_NEUTRAL, "registers allocated per thread",
            ks->regs_per_thread);
-  STAT_STR(o, "regs_source", "where regs_per_thread came from (ptxas's annotation or an estimate)", ks->regs_source);
+  STAT_STR(o, "regs_source", "where regs_per_thread came from (ptxas's annotation or an estimate)",
+           ks->regs_source);
   STAT_U64(o, "threads_per_cta", "threads", STAT_INFO, STAT_NEUTRAL, "threads per CTA", ks->threads_per_cta);
-  STAT_U64(o, "shared_bytes_per_cta", "bytes", STAT_INFO, STAT_NEUTRAL, "shared memory per CTA", ks->shared_per_cta);
-  STAT_U64(o, "l2_reads", "requests", STAT_SUM, STAT_NEUTRAL, "reads the L2 accepted during the kernel", ks->l2_reads);
-  STAT_U64(o, "l2_read_misses", "requests", STAT_SUM, STAT_LOWER, "allocating L2 read misses during the kernel",
-           ks->l2_read_misses);
+  STAT_U64(o, "shared_bytes_per_cta", "bytes", STAT_INFO, STAT_NEUTRAL, "shared memory per CTA",
+           ks->shared_per_cta);
+  STAT_U64(o, "l2_reads", "requests", STAT_SUM, STAT_NEUTRAL, "reads the L2 accepted during the kernel",
+           ks->l2_reads);
+  STAT_U64(o, "l2_read_misses", "requests", STAT_SUM, STAT_LOWER,
+           "allocating L2 read misses during the kernel", ks->l2_read_misses);
   STAT_F64(o, "l2_read_miss_rate", "fraction", STAT_RATIO, STAT_LOWER, 6, "l2_read_misses / l2_reads",
            ks->l2_reads ? (double)ks->l2_read_misses / (double)ks->l2_reads : 0.0);
 }
@@ -586,7 +666,8 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   sum_sm_stats(g, &t);
   CacheStats l1 = {0}, l2 = {0};
   for (uint32_t i = 0; i < g->nsm; i++) cache_stats_add(&l1, cache_stats(memsys_l1d(g->ms, i)));
-  for (uint32_t p = 0; p < memsys_partitions(g->ms); p++) cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
+  for (uint32_t p = 0; p < memsys_partitions(g->ms); p++)
+    cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
   double cyc = g->cycle ? (double)g->cycle : 1.0, kinst = t.warp_insts ? (double)t.warp_insts / 1000.0 : 1.0;
   uint64_t l1_miss = l1.read_misses + l1.read_merges, l2_miss = l2.read_misses;
   /* barrier/exit and locality statistics (barrier_stats.c, cache.c read_hits_other_warp) */
@@ -600,9 +681,11 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   uint64_t resfail_cycles = 0;
   for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
 
-  STAT_U64(o, "cycles", "cycles", STAT_SUM, STAT_LOWER, "core cycles of the whole run (all launches)", g->cycle);
+  STAT_U64(o, "cycles", "cycles", STAT_SUM, STAT_LOWER, "core cycles of the whole run (all launches)",
+           g->cycle);
   STAT_U64(o, "warp_insts", "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions issued", t.warp_insts);
-  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL, "thread instructions executed", t.thread_insts);
+  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL, "thread instructions executed",
+           t.thread_insts);
   STAT_F64(o, "ipc_warp_insts_per_cycle", "warp_insts/cycle", STAT_RATIO, STAT_HIGHER, 6,
            "warp instructions per core cycle, all SMs", (double)t.warp_insts / cyc);
   STAT_F64(o, "ipc_thread_insts_per_cycle", "thread_insts/cycle", STAT_RATIO, STAT_HIGHER, 6,
@@ -617,81 +700,92 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   stats_end(o);
   stats_group(o, "sched_stall_cycles", 0, "scheduler-cycles with no issue, by the first reason found");
   for (int r = 0; r < SM_STALL__COUNT; r++)
-    STAT_U64(o, stall_names[r], "cycles", STAT_SUM, STAT_LOWER, "scheduler-cycles that issued nothing for this reason",
-             t.stall[r]);
+    STAT_U64(o, stall_names[r], "cycles", STAT_SUM, STAT_LOWER,
+             "scheduler-cycles that issued nothing for this reason", t.stall[r]);
   stats_end(o);
   STAT_U64(o, "multi_issues", "warp_insts", STAT_SUM, STAT_NEUTRAL,
            "warp instructions issued after another of their warp in the same cycle", t.multi_issues);
-  STAT_U64(o, "oc_register_reads", "reads", STAT_SUM, STAT_NEUTRAL, "operand collector register reads", t.oc_reads);
+  STAT_U64(o, "oc_register_reads", "reads", STAT_SUM, STAT_NEUTRAL, "operand collector register reads",
+           t.oc_reads);
   STAT_U64(o, "oc_bank_conflicts", "reads", STAT_SUM, STAT_LOWER, "register reads that waited for their bank",
            t.oc_bank_conflicts);
-  stats_group(o, "unit_issue_cycles", 0, "cycles each execution unit accepted an instruction, summed over the SMs");
+  stats_group(o, "unit_issue_cycles", 0,
+              "cycles each execution unit accepted an instruction, summed over the SMs");
   for (int u = 0; u < SM_UNIT_NONE; u++)
-    STAT_U64(o, unit_names[u], "cycles", STAT_SUM, STAT_NEUTRAL, "SM-cycles this unit accepted an instruction",
-             t.unit_busy[u]);
+    STAT_U64(o, unit_names[u], "cycles", STAT_SUM, STAT_NEUTRAL,
+             "SM-cycles this unit accepted an instruction", t.unit_busy[u]);
   stats_end(o);
   stats_group(o, "warp_insts_by_kind", 0, "warp instructions issued, by kind");
   for (int k = 0; k < WINST__COUNT; k++)
-    STAT_U64(o, kind_names[k], "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions of this kind", t.issue_kind[k]);
+    STAT_U64(o, kind_names[k], "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions of this kind",
+             t.issue_kind[k]);
   stats_end(o);
   stats_group(o, "ldst_stall_cycles", 0, "LD/ST unit cycles stalled by an L1 reservation failure, by reason");
   for (int r = 1; r < CACHE_FAIL__COUNT; r++)
     STAT_U64(o, cache_fail_name((CacheFailReason)r), "cycles", STAT_SUM, STAT_LOWER,
              "LD/ST cycles stalled for want of this L1 resource", t.ldst_resfail[r]);
   stats_end(o);
-  STAT_U64(o, "ldst_busy_cycles", "cycles", STAT_SUM, STAT_NEUTRAL, "SM-cycles the LD/ST unit held an instruction",
-           t.ldst_busy_cycles);
+  STAT_U64(o, "ldst_busy_cycles", "cycles", STAT_SUM, STAT_NEUTRAL,
+           "SM-cycles the LD/ST unit held an instruction", t.ldst_busy_cycles);
   stats_group(o, "requests", 0, "memory requests the LD/ST units sent, by kind");
   STAT_U64(o, "global_load", "requests", STAT_SUM, STAT_NEUTRAL, "global load requests (after coalescing)",
            t.global_load_reqs);
-  STAT_U64(o, "global_store", "requests", STAT_SUM, STAT_NEUTRAL, "global store requests", t.global_store_reqs);
+  STAT_U64(o, "global_store", "requests", STAT_SUM, STAT_NEUTRAL, "global store requests",
+           t.global_store_reqs);
   STAT_U64(o, "local", "requests", STAT_SUM, STAT_NEUTRAL, "local memory requests", t.local_reqs);
   STAT_U64(o, "atomic", "requests", STAT_SUM, STAT_NEUTRAL, "atomic requests", t.atomic_reqs);
   STAT_U64(o, "const", "requests", STAT_SUM, STAT_NEUTRAL, "constant cache loads", t.const_loads);
   stats_end(o);
-  STAT_U64(o, "shared_accesses", "warp_insts", STAT_SUM, STAT_NEUTRAL, "shared memory accesses", t.shared_accesses);
-  STAT_U64(o, "shared_conflict_passes", "passes", STAT_SUM, STAT_LOWER, "extra passes for shared bank conflicts",
-           t.shared_conflict_passes);
+  STAT_U64(o, "shared_accesses", "warp_insts", STAT_SUM, STAT_NEUTRAL, "shared memory accesses",
+           t.shared_accesses);
+  STAT_U64(o, "shared_conflict_passes", "passes", STAT_SUM, STAT_LOWER,
+           "extra passes for shared bank conflicts", t.shared_conflict_passes);
   STAT_F64(o, "l1d_read_mpki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
            "L1D read misses (MSHR merges included) per 1000 warp instructions", (double)l1_miss / kinst);
   STAT_F64(o, "l1d_read_miss_rate", "fraction", STAT_RATIO, STAT_LOWER, 6,
-           "L1D read misses (MSHR merges included) / L1D reads", l1.reads ? (double)l1_miss / (double)l1.reads : 0.0);
+           "L1D read misses (MSHR merges included) / L1D reads",
+           l1.reads ? (double)l1_miss / (double)l1.reads : 0.0);
   STAT_F64(o, "l2_read_mpki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
            "L2 allocating read misses per 1000 warp instructions", (double)l2_miss / kinst);
-  STAT_F64(o, "l2_read_miss_rate", "fraction", STAT_RATIO, STAT_LOWER, 6, "L2 allocating read misses / L2 reads",
-           l2.reads ? (double)l2_miss / (double)l2.reads : 0.0);
+  STAT_F64(o, "l2_read_miss_rate", "fraction", STAT_RATIO, STAT_LOWER, 6,
+           "L2 allocating read misses / L2 reads", l2.reads ? (double)l2_miss / (double)l2.reads : 0.0);
   STAT_F64(o, "avg_load_latency_cycles", "cycles", STAT_MEAN, STAT_LOWER, 3,
            "mean cycles from a global or local load's issue to its last reply",
            t.loads_completed ? (double)t.load_latency_sum / (double)t.loads_completed : 0.0);
   STAT_U64(o, "ctas", "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs completed", t.ctas_done);
-  STAT_F64(o, "avg_cta_cycles", "cycles", STAT_MEAN, STAT_NEUTRAL, 3, "mean cycles from a CTA's launch to its exit",
+  STAT_F64(o, "avg_cta_cycles", "cycles", STAT_MEAN, STAT_NEUTRAL, 3,
+           "mean cycles from a CTA's launch to its exit",
            t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0);
   STAT_F64(o, "warp_time_disparity", "fraction", STAT_MEAN, STAT_LOWER, 6,
            "mean over CTAs of (slowest - fastest) / slowest warp's execution time",
            t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0);
-  STAT_F64(o, "warp_time_disparity_max", "fraction", STAT_MAX, STAT_LOWER, 6, "the largest CTA's warp time disparity",
-           (double)t.warp_disparity_max_e6 / 1e6);
+  STAT_F64(o, "warp_time_disparity_max", "fraction", STAT_MAX, STAT_LOWER, 6,
+           "the largest CTA's warp time disparity", (double)t.warp_disparity_max_e6 / 1e6);
   stats_group(o, "warp_time_disparity_hist", 0, "CTAs by warp time disparity, in tenths");
   for (int b = 0; b < SM_DISPARITY_BINS; b++) {
     char key[32];
     snprintf(key, sizeof key, "pct%02d_%02d", 100 * b / SM_DISPARITY_BINS, 100 * (b + 1) / SM_DISPARITY_BINS);
-    STAT_U64(o, key, "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs whose disparity falls in this bin", t.warp_disparity_hist[b]);
+    STAT_U64(o, key, "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs whose disparity falls in this bin",
+             t.warp_disparity_hist[b]);
   }
   stats_end(o);
   STAT_F64(o, "barrier_stall_fraction", "fraction", STAT_RATIO, STAT_LOWER, 6,
            "warp-cycles waiting at barriers / warp-cycles resident", (double)t.barrier_wait_cycles / res);
   STAT_F64(o, "exit_stall_fraction", "fraction", STAT_RATIO, STAT_LOWER, 6,
-           "warp-cycles retired, waiting for the CTA to exit / warp-cycles resident", (double)t.exit_wait_cycles / res);
+           "warp-cycles retired, waiting for the CTA to exit / warp-cycles resident",
+           (double)t.exit_wait_cycles / res);
   STAT_F64(o, "rtru_barrier_phase", "fraction", STAT_MEAN, STAT_HIGHER, 6,
            "mean RTRU (run-time resource utilisation) over warp-phases ended by a barrier",
            t.barrier_phases ? (double)t.barrier_rtru_e6_sum / 1e6 / (double)t.barrier_phases : 0.0);
-  STAT_F64(o, "rtru_exit_phase", "fraction", STAT_MEAN, STAT_HIGHER, 6, "mean RTRU over warp-phases ended by the exit",
+  STAT_F64(o, "rtru_exit_phase", "fraction", STAT_MEAN, STAT_HIGHER, 6,
+           "mean RTRU over warp-phases ended by the exit",
            t.exit_phases ? (double)t.exit_rtru_e6_sum / 1e6 / (double)t.exit_phases : 0.0);
-  STAT_U64(o, "barrier_phases", "phases", STAT_SUM, STAT_NEUTRAL, "warp-phases ended by a barrier", t.barrier_phases);
+  STAT_U64(o, "barrier_phases", "phases", STAT_SUM, STAT_NEUTRAL, "warp-phases ended by a barrier",
+           t.barrier_phases);
   STAT_U64(o, "barrier_wait_cycles", "warp_cycles", STAT_SUM, STAT_LOWER, "warp-cycles waiting at barriers",
            t.barrier_wait_cycles);
-  STAT_U64(o, "exit_wait_cycles", "warp_cycles", STAT_SUM, STAT_LOWER, "warp-cycles retired, waiting for the CTA",
-           t.exit_wait_cycles);
+  STAT_U64(o, "exit_wait_cycles", "warp_cycles", STAT_SUM, STAT_LOWER,
+           "warp-cycles retired, waiting for the CTA", t.exit_wait_cycles);
   STAT_U64(o, "warp_resident_cycles", "warp_cycles", STAT_SUM, STAT_NEUTRAL, "warp-cycles resident on an SM",
            t.warp_resident_cycles);
   STAT_F64(o, "barrier_wait_per_phase", "warp_cycles", STAT_MEAN, STAT_LOWER, 3,
@@ -703,7 +797,8 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   STAT_U64(o, "l1d_read_hits_other_warp", "requests", STAT_SUM, STAT_NEUTRAL,
            "L1D read hits on a line another warp allocated (inter-warp locality)", l1.read_hits_other_warp);
   STAT_F64(o, "l1d_read_hits_same_warp_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
-           "l1d_read_hits_same_warp per 1000 warp instructions", (double)(l1.read_hits - l1.read_hits_other_warp) / kinst);
+           "l1d_read_hits_same_warp per 1000 warp instructions",
+           (double)(l1.read_hits - l1.read_hits_other_warp) / kinst);
   STAT_F64(o, "l1d_read_hits_other_warp_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
            "l1d_read_hits_other_warp per 1000 warp instructions", (double)l1.read_hits_other_warp / kinst);
   STAT_F64(o, "l1d_read_hit_rate", "fraction", STAT_RATIO, STAT_HIGHER, 6, "L1D read hits / L1D reads",
@@ -716,11 +811,14 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
            "LD/ST cycles stalled by any L1 reservation failure (ldst_stall_cycles summed)", resfail_cycles);
   if (split || stats_schema(o)) {
     STAT_U64(o, "l1d_read_misses_evicted_same_warp", "requests", STAT_SUM, STAT_LOWER,
-             "L1D allocating read misses on a line evicted from the same warp (lost intra-warp locality)", miss_same);
+             "L1D allocating read misses on a line evicted from the same warp (lost intra-warp locality)",
+             miss_same);
     STAT_U64(o, "l1d_read_misses_evicted_other_warp", "requests", STAT_SUM, STAT_LOWER,
-             "L1D allocating read misses on a line evicted from another warp (lost inter-warp locality)", miss_other);
+             "L1D allocating read misses on a line evicted from another warp (lost inter-warp locality)",
+             miss_other);
     STAT_U64(o, "l1d_read_misses_cold", "requests", STAT_SUM, STAT_NEUTRAL,
-             "L1D allocating read misses on a line never evicted (cold, or after an invalidation)", miss_cold);
+             "L1D allocating read misses on a line never evicted (cold, or after an invalidation)",
+             miss_cold);
     STAT_F64(o, "l1d_read_misses_evicted_same_warp_pki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
              "l1d_read_misses_evicted_same_warp per 1000 warp instructions", (double)miss_same / kinst);
     STAT_F64(o, "l1d_read_misses_evicted_other_warp_pki", "misses/kilo_warp_insts", STAT_RATIO, STAT_LOWER, 6,
@@ -730,12 +828,13 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
     STAT_U64(o, "l1d_read_hits_same_warp_same_thread", "requests", STAT_SUM, STAT_NEUTRAL,
              "same-warp L1D read hits on data the same thread touched before", t.l1d_read_hits_same_thread);
     STAT_U64(o, "l1d_read_hits_same_warp_other_thread", "requests", STAT_SUM, STAT_NEUTRAL,
-             "same-warp L1D read hits that only another thread of the warp made possible", t.l1d_read_hits_other_thread);
-    STAT_F64(o, "l1d_read_hits_same_warp_same_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
-             "l1d_read_hits_same_warp_same_thread per 1000 warp instructions",
+             "same-warp L1D read hits that only another thread of the warp made possible",
+             t.l1d_read_hits_other_thread);
+    STAT_F64(o, "l1d_read_hits_same_warp_same_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL,
+             6, "l1d_read_hits_same_warp_same_thread per 1000 warp instructions",
              (double)t.l1d_read_hits_same_thread / kinst);
-    STAT_F64(o, "l1d_read_hits_same_warp_other_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
-             "l1d_read_hits_same_warp_other_thread per 1000 warp instructions",
+    STAT_F64(o, "l1d_read_hits_same_warp_other_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL,
+             6, "l1d_read_hits_same_warp_other_thread per 1000 warp instructions",
              (double)t.l1d_read_hits_other_thread / kinst);
     STAT_F64(o, "l1d_read_hits_same_warp_other_thread_fraction", "fraction", STAT_RATIO, STAT_NEUTRAL, 6,
              "the other-thread share of same-warp L1D read hits",
@@ -752,7 +851,8 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   stats_end(o);
   STAT_F64(o, "wall_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation", wall);
   STAT_F64(o, "warp_insts_per_sec", "warp_insts/s", STAT_MEAN, STAT_HIGHER, 1,
-           "simulation speed: warp instructions per host second", wall > 0 ? (double)t.warp_insts / wall : 0.0);
+           "simulation speed: warp instructions per host second",
+           wall > 0 ? (double)t.warp_insts / wall : 0.0);
 }
 
 void gpu_print_stats(const Gpu *g, FILE *out, bool json, double wall) {

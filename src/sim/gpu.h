@@ -20,11 +20,12 @@ typedef struct Gpu Gpu;
 typedef struct GpuKernelStats {
   char name[96];
   uint64_t start_cycle, cycles, warp_insts, thread_insts, ctas;
-  uint32_t ctas_per_sm;        /* occupancy: CTAs an SM can hold */
-  const char *limiter;         /* the resource that limits it */
+  uint32_t ctas_per_sm; /* occupancy: CTAs an SM can hold */
+  const char *limiter;  /* the resource that limits it */
   uint32_t regs_per_thread, threads_per_cta, shared_per_cta;
-  char regs_source[96];        /* where regs_per_thread came from (PtxLaunch.regs_source) */
-  uint64_t l2_reads, l2_read_misses; /* the L2's accepted reads and allocating read misses during the kernel */
+  char regs_source[96]; /* where regs_per_thread came from (PtxLaunch.regs_source) */
+  uint64_t l2_reads,
+      l2_read_misses; /* the L2's accepted reads and allocating read misses during the kernel */
 } GpuKernelStats;
 
 /* cfg must outlive the Gpu. Returns NULL with a message in err. */

@@ -75,7 +75,8 @@ static uint32_t par_wait(ParWord *w, uint32_t old) {
 static void par_bump(ParWord *w) {
   __atomic_add_fetch(&w->v, 1, __ATOMIC_SEQ_CST);
 #ifdef __linux__
-  if (__atomic_load_n(&w->sleepers, __ATOMIC_SEQ_CST)) syscall(SYS_futex, &w->v, FUTEX_WAKE_PRIVATE, 1 << 30, NULL, NULL, 0);
+  if (__atomic_load_n(&w->sleepers, __ATOMIC_SEQ_CST))
+    syscall(SYS_futex, &w->v, FUTEX_WAKE_PRIVATE, 1 << 30, NULL, NULL, 0);
 #endif
 }
 
@@ -96,7 +97,10 @@ ParTeam *par_create(uint32_t n) {
   ParTeam *p = aligned_alloc(64, (sizeof(ParTeam) + 63) / 64 * 64);
   if (!p) return NULL;
   *p = (ParTeam){.n = n ? n : 1};
-  if (p->n > 1 && !(p->threads = calloc(p->n - 1, sizeof *p->threads))) { free(p); return NULL; }
+  if (p->n > 1 && !(p->threads = calloc(p->n - 1, sizeof *p->threads))) {
+    free(p);
+    return NULL;
+  }
   for (uint32_t m = 1; m < p->n; m++) {
     ParArg *a = malloc(sizeof *a);
     if (a) *a = (ParArg){p, m};

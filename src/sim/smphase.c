@@ -11,8 +11,8 @@
 #include "sim/par.h"
 #include "sm/sm.h"
 
-/* The adaptive choice, over the GPU's launches: AD_PROBE phases of 2+ SMs timed on the team, as many on the calling
- * thread, the faster kept for `backoff` epochs of AD_EPOCH phases (doubling, up to AD_EPOCHS_MAX,
+/* The adaptive choice, over the GPU's launches: AD_PROBE phases of 2+ SMs timed on the team, as many on the
+ * calling thread, the faster kept for `backoff` epochs of AD_EPOCH phases (doubling, up to AD_EPOCHS_MAX,
  * while the calling thread wins: a busy host makes a team probe costly). */
 enum { AD_PROBE_TEAM, AD_PROBE_ALONE, AD_RUN };
 enum { AD_PROBE = 64, AD_EPOCH = 512, AD_EPOCHS = 16, AD_EPOCHS_MAX = 1024 };
@@ -24,7 +24,7 @@ struct SmPhase {
   PtxDefer *logs; /* per SM: its global accesses of the cycle */
   char *errs;     /* per SM: its cycle's error (errs_len bytes each) */
   size_t errs_len;
-  int *rcs;       /* per SM: its sm_cycle() result */
+  int *rcs; /* per SM: its sm_cycle() result */
   const uint32_t *run;
   uint32_t nrun;
   uint64_t now;
@@ -147,7 +147,8 @@ uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, 
   p->run = run;
   p->nrun = n;
   p->now = now;
-  if (n > 1 && p->use_team) par_run(p->team, smphase_member, p);
+  if (n > 1 && p->use_team)
+    par_run(p->team, smphase_member, p);
   else
     for (uint32_t k = 0; k < n; k++) { /* stops where a serial run stops: at the first failure */
       smphase_visit(p, run[k]);

@@ -67,7 +67,8 @@ void sm_bstat_release(Sm *sm, uint32_t slot, uint64_t now) {
   uint64_t wait = 0, n = 0;
   for (uint32_t w = 0; w < sm->max_warps; w++) {
     const SmWarp *sw = &sm->warps[w];
-    if (b->arrive[w] == NO_ARRIVAL || !sw->pw || sw->cta_slot != cs || sw->pw->state == PTX_WARP_BARRIER) continue;
+    if (b->arrive[w] == NO_ARRIVAL || !sw->pw || sw->cta_slot != cs || sw->pw->state == PTX_WARP_BARRIER)
+      continue;
     wait += now - b->arrive[w];
     n++;
     b->arrive[w] = NO_ARRIVAL;

@@ -40,7 +40,7 @@ static uint32_t shared_passes(const Sm *sm, const PtxMemTrace *t) {
   enum { MAXB = 64 };
   uint32_t banks = sm->shared_banks < MAXB ? sm->shared_banks : MAXB;
   uint32_t per_lane = t->size > 4 ? t->size / 4 : 1, passes = 1;
-  uint32_t cnt[MAXB] = {0}, bw[MAXB][8];  /* the first 8 distinct words of each bank */
+  uint32_t cnt[MAXB] = {0}, bw[MAXB][8]; /* the first 8 distinct words of each bank */
   for (uint32_t m = t->mask; m; m &= m - 1) {
     uint32_t l = (uint32_t)__builtin_ctz(m);
     for (uint32_t k = 0; k < per_lane; k++) {
@@ -62,11 +62,18 @@ static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls, uint8_t hi
   SmLdst *u = &sm->ldst;
   const SmReq *q = &u->req[0];
   u->cur_failed = 0;
-  u->cur = (MemRequest){.addr = q->addr, .line_addr = q->line_addr, .pc = sm_policy_pc(sm, (uint32_t)u->pc), .hints = hints,
+  u->cur = (MemRequest){.addr = q->addr,
+                        .line_addr = q->line_addr,
+                        .pc = sm_policy_pc(sm, (uint32_t)u->pc),
+                        .hints = hints,
                         .user = u->load >= 0 ? (void *)&sm->warps[u->slot].remaining[u->load] : NULL,
-                        .sm = (int32_t)sm->id, .warp = (int32_t)u->slot, .cta = (int32_t)sm->warps[u->slot].cta_slot,
-                        .bytes = q->bytes, .is_write = is_write,
-                        .access_class = cls, .unit = MEM_UNIT_L1D};
+                        .sm = (int32_t)sm->id,
+                        .warp = (int32_t)u->slot,
+                        .cta = (int32_t)sm->warps[u->slot].cta_slot,
+                        .bytes = q->bytes,
+                        .is_write = is_write,
+                        .access_class = cls,
+                        .unit = MEM_UNIT_L1D};
 }
 
 /* u->cur for req[next]: the lines of one instruction differ only in address
@@ -106,15 +113,16 @@ static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, u
  * miss the L1 allocates for fetches its whole line anyway (3.2.2's set_data_size(line size));
  * the size matters where the L1 does not allocate: such a reply carries only it (partition.c).
  * Other loads keep bytes 0 (the whole line). Lines of up to 512 bytes (16 chunks). */
-static __attribute__((noinline)) void ldst_lane_pass(Sm *sm, const SmWarp *w, const PtxMemTrace *t, uint64_t lmask,
-                                                     bool want_lanes, bool want_sizes) {
+static __attribute__((noinline)) void ldst_lane_pass(Sm *sm, const SmWarp *w, const PtxMemTrace *t,
+                                                     uint64_t lmask, bool want_lanes, bool want_sizes) {
   SmLdst *u = &sm->ldst;
   uint32_t k = 0, lanes[SM_MAX_REQS] = {0}, chunks[SM_MAX_REQS] = {0};
   for (uint32_t m = t->mask; m; m &= m - 1) {
     const uint32_t l = (uint32_t)__builtin_ctz(m);
     const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
     if (u->req[k].line_addr != line) /* lanes usually follow their request: search only on a change */
-      for (k = 0; k + 1 < u->nreq && u->req[k].line_addr != line; k++) {}
+      for (k = 0; k + 1 < u->nreq && u->req[k].line_addr != line; k++) {
+      }
     lanes[k] |= 1u << l;
     chunks[k] |= 1u << (((a & ~lmask) >> 5) & 15);
   }
@@ -158,7 +166,8 @@ static __attribute__((noinline, cold)) void ldst_lane_locality(Sm *sm, CacheOutc
 }
 
 /* After a memory instruction executed (trace filled): queue its requests. */
-static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb) {
+static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now,
+                           uint32_t rb, uint32_t pb) {
   SmWarp *w = &sm->warps[slot];
   const PtxMemTrace *t = &sm->trace;
   const PtxOperands *o = &sm->kinfo->ops[pc];
@@ -177,7 +186,8 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
     sm->st.shared_accesses++;
     sm->st.shared_conflict_passes += passes - 1;
     sm->ldst.free_at = now + passes;
-    if (nrows) sm_schedule_release(sm, now + sm->ldst_latency + passes * sm->shared_latency, slot, rows, nrows);
+    if (nrows)
+      sm_schedule_release(sm, now + sm->ldst_latency + passes * sm->shared_latency, slot, rows, nrows);
     return;
   }
   if (space == PTX_SP_CONST || space == PTX_SP_PARAM) {
@@ -201,31 +211,35 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
    * open-addressing table maps a line to its request, so a fully divergent
    * warp costs 32 probes, not 32^2. */
   enum { HBITS = 8, HSIZE = 1 << HBITS };
-  _Static_assert(SM_MAX_REQS <= HSIZE / 2 && SM_MAX_REQS >= PTX_WARP_SIZE, "coalescer table must stay sparse; a request per lane");
+  _Static_assert(SM_MAX_REQS <= HSIZE / 2 && SM_MAX_REQS >= PTX_WARP_SIZE,
+                 "coalescer table must stay sparse; a request per lane");
   uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty (once hashed) */
   int hashed = 0;
-  uint32_t nreq = 0, i = 0;  /* i: the request of line `last` */
-  uint64_t last = 1;         /* no line (lines are aligned); while !hashed, the highest line */
+  uint32_t nreq = 0, i = 0; /* i: the request of line `last` */
+  uint64_t last = 1;        /* no line (lines are aligned); while !hashed, the highest line */
   /* One lane's access at (physical) address a, line `line`. */
-#define COALESCE_LANE(a, line)                                                                                         \
-  if ((line) != last) {                                                                                                \
-    int found = 0;                                                                                                     \
-    if (hashed || (nreq && (line) < last)) {                                                                           \
-      if (!hashed) { /* the lines stop ascending: table the requests so far */                                         \
-        hashed = 1;                                                                                                    \
-        memset(slot_of, 0, sizeof slot_of);                                                                            \
-        for (uint32_t k = 0; k < nreq; k++) slot_of[coalesce_slot(slot_of, u->req, u->req[k].line_addr)] = (uint8_t)(k + 1); \
-      }                                                                                                                \
-      const uint32_t h = coalesce_slot(slot_of, u->req, (line));                                                       \
-      found = slot_of[h] != 0;                                                                                         \
-      if (found) i = slot_of[h] - 1u;                                                                                  \
-      else slot_of[h] = (uint8_t)(nreq + 1);                                                                           \
-    }                                                                                                                  \
-    if (!found) { /* a new line: at most one per lane, SM_MAX_REQS >= 32 */                                            \
-      i = nreq++;                                                                                                      \
-      coalesce_new(u->req, i, (line), (a));                                                                            \
-    }                                                                                                                  \
-    last = (line);                                                                                                     \
+#define COALESCE_LANE(a, line)                                                                               \
+  if ((line) != last) {                                                                                      \
+    int found = 0;                                                                                           \
+    if (hashed || (nreq && (line) < last)) {                                                                 \
+      if (!hashed) { /* the lines stop ascending: table the requests so far */                               \
+        hashed = 1;                                                                                          \
+        memset(slot_of, 0, sizeof slot_of);                                                                  \
+        for (uint32_t k = 0; k < nreq; k++)                                                                  \
+          slot_of[coalesce_slot(slot_of, u->req, u->req[k].line_addr)] = (uint8_t)(k + 1);                   \
+      }                                                                                                      \
+      const uint32_t h = coalesce_slot(slot_of, u->req, (line));                                             \
+      found = slot_of[h] != 0;                                                                               \
+      if (found)                                                                                             \
+        i = slot_of[h] - 1u;                                                                                 \
+      else                                                                                                   \
+        slot_of[h] = (uint8_t)(nreq + 1);                                                                    \
+    }                                                                                                        \
+    if (!found) { /* a new line: at most one per lane, SM_MAX_REQS >= 32 */                                  \
+      i = nreq++;                                                                                            \
+      coalesce_new(u->req, i, (line), (a));                                                                  \
+    }                                                                                                        \
+    last = (line);                                                                                           \
   }
   if (t->mask == 0xFFFFFFFFu && !is_write && !lanes_local(t)) {
     /* a full warp's loads, no local lane (the rule): the addresses are physical, no store sizes.
@@ -253,10 +267,14 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
   }
 #undef COALESCE_LANE
   u->nreq = nreq;
-  if (space == PTX_SP_LOCAL) sm->st.local_reqs += u->nreq;
-  else if (t->is_atomic) sm->st.atomic_reqs += u->nreq;
-  else if (t->is_write) sm->st.global_store_reqs += u->nreq;
-  else sm->st.global_load_reqs += u->nreq;
+  if (space == PTX_SP_LOCAL)
+    sm->st.local_reqs += u->nreq;
+  else if (t->is_atomic)
+    sm->st.atomic_reqs += u->nreq;
+  else if (t->is_write)
+    sm->st.global_store_reqs += u->nreq;
+  else
+    sm->st.global_load_reqs += u->nreq;
   u->load = -1;
   if (is_load) {
     int32_t g = 0;
@@ -275,18 +293,23 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
   /* The load's class from its cache operator, as GPGPU-Sim 3.2.2 reads it: .cg skips the L1
    * (an L1 with l1d.bypass_cg), every other operator (.ca .cs .lu .cv, .nc, none) is cached;
    * a store's operator changes nothing (write-evict); an atomic is performed at L2 (cg). */
-  uint8_t cls = (uint8_t)(t->is_atomic || (!is_write && ptx_cache_op(in) == PTX_COP_CG) ? MEM_CLASS_CG : MEM_CLASS_CA),
+  uint8_t cls = (uint8_t)(t->is_atomic || (!is_write && ptx_cache_op(in) == PTX_COP_CG) ? MEM_CLASS_CG
+                                                                                        : MEM_CLASS_CA),
           hints = 0;
   if (sm->has_annot) { /* the plugins' hints and class for every request of the instruction */
-    SchedMemAnnot a = {.pc = sm_policy_pc(sm, (uint32_t)pc), .kind = kind, .is_write = is_write, .access_class = cls,
+    SchedMemAnnot a = {.pc = sm_policy_pc(sm, (uint32_t)pc),
+                       .kind = kind,
+                       .is_write = is_write,
+                       .access_class = cls,
                        .nreq = u->nreq};
     sm_plugins_annotate(sm, slot, &a);
     cls = a.access_class, hints = a.hints;
   }
   const bool want_lanes = sm->has_event && sm->lane_lines; /* the intra-thread split (opt-in) */
-  const bool want_sizes = !is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass);
+  const bool want_sizes =
+      !is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass);
   if (want_lanes || want_sizes) ldst_lane_pass(sm, w, t, lmask, want_lanes, want_sizes);
-  ldst_build_request(sm, is_write, cls, hints); /* t->mask != 0: at least one request */
+  ldst_build_request(sm, is_write, cls, hints);          /* t->mask != 0: at least one request */
   if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;
   w->in_ldst++;
@@ -323,8 +346,9 @@ static void ldst_start(Sm *sm, const SmLdstQ *q, uint64_t from) {
   const uint64_t at = q->at > from ? q->at : from;
   sm->trace = q->t;
   sm_ldst_accept(sm, q->slot, q->in, q->pc, q->kind, at, q->rb, q->pb);
-  if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
-  sm->issue_dirty = 1; /* a queue slot freed: warps waiting for the unit may issue */
+  if (sm->ldst.busy && sm->ldst.free_at < at)
+    sm->ldst.free_at = at; /* sends its first request from `at` on */
+  sm->issue_dirty = 1;     /* a queue slot freed: warps waiting for the unit may issue */
   sm->busy = 1;
   if (w->exec_done) sm_schedule_release(sm, at, q->slot, NULL, 0); /* lets the writeback stage retire it */
 }
@@ -347,9 +371,9 @@ static void ldst_dequeue(Sm *sm, uint64_t from) {
  * OC_EX_MEM's instruction enters the unit if its dispatch register is empty
  * (shader_core_ctx::execute), and sends its first request the next cycle. */
 
-void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at, uint32_t rb,
-                   uint32_t pb, uint64_t now) {
-  if (sm->mem_collector) { /* into ID_OC_MEM (warp_ready found it empty) */
+void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at,
+                   uint32_t rb, uint32_t pb, uint64_t now) {
+  if (sm->mem_collector) {                                    /* into ID_OC_MEM (warp_ready found it empty) */
     const uint32_t e = (uint32_t)__builtin_ctz(~sm->mc_used); /* at most mc_ncu + 2 in use */
     sm->mc_used |= 1u << e;
     ldst_hold(sm, &sm->mc[e], slot, in, pc, kind, now);
@@ -359,8 +383,9 @@ void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_
     sm_ldst_enqueue(sm, slot, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
   } else {
     sm_ldst_accept(sm, slot, in, pc, kind, at, rb, pb);
-    if (sm->ldst.busy && sm->ldst.free_at < at) sm->ldst.free_at = at; /* sends its first request from `at` on */
-    sm->lq_in = now; /* one memory instruction enters per cycle (a one-slot pipeline register) */
+    if (sm->ldst.busy && sm->ldst.free_at < at)
+      sm->ldst.free_at = at; /* sends its first request from `at` on */
+    sm->lq_in = now;         /* one memory instruction enters per cycle (a one-slot pipeline register) */
   }
 }
 
@@ -415,9 +440,15 @@ static void mc_feed(Sm *sm, uint64_t now) {
 void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
   SmLdst *u = &sm->ldst;
   u->cur_failed = 1;
-  SchedEvent ev = {.kind = SCHED_EV_L1_RESFAIL, .slot = u->slot, .cycle = cycle, .cta_slot = sm->views[u->slot].cta_slot,
-                   .cta_id = sm->views[u->slot].cta_id, .line_addr = u->cur.line_addr, .pc = (uint32_t)u->cur.pc,
-                   .other_slot = -1, .fail = (uint8_t)why};
+  SchedEvent ev = {.kind = SCHED_EV_L1_RESFAIL,
+                   .slot = u->slot,
+                   .cycle = cycle,
+                   .cta_slot = sm->views[u->slot].cta_slot,
+                   .cta_id = sm->views[u->slot].cta_id,
+                   .line_addr = u->cur.line_addr,
+                   .pc = (uint32_t)u->cur.pc,
+                   .other_slot = -1,
+                   .fail = (uint8_t)why};
   sm_emit(sm, &ev);
 }
 
@@ -448,14 +479,19 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   sm->busy = 1;
   sm->ldst_moved = 1;
   if (sm->has_event) { /* (lane_lines needs an l1_stream_events plugin, which has on_event) */
-    if (sm->lane_lines) ldst_lane_locality(sm, res.outcome, now); /* sm_event's test, once for both (a per-request path: measurably cheaper) */
-    static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT, [CACHE_MISS] = SCHED_EV_L1_MISS,
-                                    [CACHE_MERGED] = SCHED_EV_L1_MERGE, [CACHE_BYPASSED] = SCHED_EV_L1_BYPASS};
+    if (sm->lane_lines)
+      ldst_lane_locality(sm, res.outcome,
+                         now); /* sm_event's test, once for both (a per-request path: measurably cheaper) */
+    static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT,
+                                    [CACHE_MISS] = SCHED_EV_L1_MISS,
+                                    [CACHE_MERGED] = SCHED_EV_L1_MERGE,
+                                    [CACHE_BYPASSED] = SCHED_EV_L1_BYPASS};
     if (u->load >= 0 && u->kind != WINST_ATOMIC)
       sm_event_emit(sm, (SchedEventKind)ev_of[res.outcome], u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
     else if (u->cur.is_write)
       sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
-    else if (res.outcome == CACHE_HIT && sm->l1_stream_events) /* an atomic on a valid line: LRU promotes it */
+    else if (res.outcome == CACHE_HIT &&
+             sm->l1_stream_events) /* an atomic on a valid line: LRU promotes it */
       sm_event_emit(sm, SCHED_EV_L1_ATOMIC_HIT, u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
   }
   (*sm->progress)++;

@@ -25,9 +25,16 @@ static void event_cta(const Sm *sm, SchedEvent *ev, uint32_t slot) {
   }
 }
 
-void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc, uint64_t now) {
-  SchedEvent ev = {.kind = kind, .slot = slot, .cycle = now, .cta_slot = UINT32_MAX, .cta_id = UINT32_MAX,
-                   .line_addr = line, .pc = sm_policy_pc(sm, module_pc), .other_slot = -1};
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc,
+                   uint64_t now) {
+  SchedEvent ev = {.kind = kind,
+                   .slot = slot,
+                   .cycle = now,
+                   .cta_slot = UINT32_MAX,
+                   .cta_id = UINT32_MAX,
+                   .line_addr = line,
+                   .pc = sm_policy_pc(sm, module_pc),
+                   .other_slot = -1};
   event_cta(sm, &ev, slot);
   sm_emit(sm, &ev);
 }
@@ -44,8 +51,14 @@ static uint32_t l1d_line_owner(const Sm *sm, const CacheLine *l) {
 static void l1d_filled(void *ctx, const CacheLine *l, uint64_t now) {
   Sm *sm = ctx;
   uint32_t owner = l1d_line_owner(sm, l);
-  SchedEvent ev = {.kind = SCHED_EV_L1_FILL, .slot = owner, .cycle = now, .cta_slot = UINT32_MAX,
-                   .cta_id = UINT32_MAX, .line_addr = l->line_addr, .pc = (uint32_t)l->alloc_pc, .other_slot = -1};
+  SchedEvent ev = {.kind = SCHED_EV_L1_FILL,
+                   .slot = owner,
+                   .cycle = now,
+                   .cta_slot = UINT32_MAX,
+                   .cta_id = UINT32_MAX,
+                   .line_addr = l->line_addr,
+                   .pc = (uint32_t)l->alloc_pc,
+                   .other_slot = -1};
   event_cta(sm, &ev, owner);
   sm_emit(sm, &ev);
 }
@@ -58,9 +71,15 @@ static void l1d_evicted(void *ctx, const CacheEviction *e) {
   Sm *sm = ctx;
   const CacheLine *l = e->line;
   uint32_t victim = l1d_line_owner(sm, l);
-  SchedEvent ev = {.kind = SCHED_EV_L1_EVICT, .slot = victim, .cycle = e->cycle, .cta_slot = UINT32_MAX,
-                   .cta_id = UINT32_MAX, .line_addr = l->line_addr, .pc = (uint32_t)l->alloc_pc,
-                   .other_slot = e->by && e->by->sm == (int32_t)sm->id ? e->by->warp : -1, .fail = (uint8_t)e->reason};
+  SchedEvent ev = {.kind = SCHED_EV_L1_EVICT,
+                   .slot = victim,
+                   .cycle = e->cycle,
+                   .cta_slot = UINT32_MAX,
+                   .cta_id = UINT32_MAX,
+                   .line_addr = l->line_addr,
+                   .pc = (uint32_t)l->alloc_pc,
+                   .other_slot = e->by && e->by->sm == (int32_t)sm->id ? e->by->warp : -1,
+                   .fail = (uint8_t)e->reason};
   event_cta(sm, &ev, victim);
   sm_emit(sm, &ev);
 }
@@ -110,8 +129,12 @@ void sm_plugins_warps_change(const Sm *sm) {
 
 void sm_plugins_kernel(Sm *sm, bool begin, uint64_t now) {
   if (!sm->has_event) return;
-  SchedEvent ev = {.kind = begin ? SCHED_EV_KERNEL_BEGIN : SCHED_EV_KERNEL_END, .slot = UINT32_MAX, .cycle = now,
-                   .cta_slot = UINT32_MAX, .cta_id = UINT32_MAX, .other_slot = -1};
+  SchedEvent ev = {.kind = begin ? SCHED_EV_KERNEL_BEGIN : SCHED_EV_KERNEL_END,
+                   .slot = UINT32_MAX,
+                   .cycle = now,
+                   .cta_slot = UINT32_MAX,
+                   .cta_id = UINT32_MAX,
+                   .other_slot = -1};
   sm_emit(sm, &ev);
 }
 
@@ -154,8 +177,14 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   const int nobs = (int)pol->nobservers;
   const SmObserver *const *obs = pol->observers;
   PolicyGpu *pg = sm->pgpu;
-  sm->env = (WarpSchedEnv){.sm = sm->id, .nsched = sm->nsched, .max_warps = sm->max_warps, .max_ctas = sm->max_ctas,
-                           .cfg = cfg, .gpu = pg, .kernel = policy_gpu_kernel(pg), .views = sm->views,
+  sm->env = (WarpSchedEnv){.sm = sm->id,
+                           .nsched = sm->nsched,
+                           .max_warps = sm->max_warps,
+                           .max_ctas = sm->max_ctas,
+                           .cfg = cfg,
+                           .gpu = pg,
+                           .kernel = policy_gpu_kernel(pg),
+                           .views = sm->views,
                            .l1d = cache_geom(sm->l1d)};
   char prefix[96];
   WarpSchedEnv env = sm->env;
@@ -191,7 +220,7 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   sm->l1_stream_events = fills;
   if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
   cache_track_lost_lines(sm->l1d, fills); /* the miss split (read_misses_evicted_*) comes with the stream */
-  if (fills) { /* and the intra-/inter-thread split of same-warp hits (ldst.c) */
+  if (fills) {                            /* and the intra-/inter-thread split of same-warp hits (ldst.c) */
     const CacheParams *cp = cache_params_of(sm->l1d);
     sm->l1d_assoc = cp->assoc;
     sm->lane_lines = calloc((size_t)cache_sets(sm->l1d) * cp->assoc, sizeof *sm->lane_lines);
@@ -221,7 +250,9 @@ void sm_policy_stats(const Sm *sm, uint32_t plugin, PolicyStats *out) {
 }
 
 uint32_t sm_plugin_count(const Sm *sm) { return sm->nplug; }
-const char *sm_plugin_name(const Sm *sm, uint32_t plugin) { return plugin < sm->nplug ? sm->plug[plugin].p->name : NULL; }
+const char *sm_plugin_name(const Sm *sm, uint32_t plugin) {
+  return plugin < sm->nplug ? sm->plug[plugin].p->name : NULL;
+}
 
 bool sm_shares_state(const Sm *sm) {
   if (sm->tl) return true;

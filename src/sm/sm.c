@@ -12,8 +12,8 @@
 #include "sm/timeline.h"
 
 static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
-static void settle_memo(Sm *sm);                  /* issue memo, with stage_issue() */
-static void warps_changed(const Sm *sm);          /* with live_add() */
+static void settle_memo(Sm *sm);                 /* issue memo, with stage_issue() */
+static void warps_changed(const Sm *sm);         /* with live_add() */
 
 /* ---- kernel and CTA management ---- */
 void sm_end_kernel(Sm *sm, uint64_t end) {
@@ -23,7 +23,10 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   if (sm->launch) sm_plugins_kernel(sm, false, end);
   sm->accept_cache = -1;
   for (uint32_t c = 0; c < sm->max_ctas && sm->ctas; c++)
-    if (sm->ctas[c].cta) { ptx_cta_destroy(sm->ctas[c].cta); sm->ctas[c].cta = NULL; }
+    if (sm->ctas[c].cta) {
+      ptx_cta_destroy(sm->ctas[c].cta);
+      sm->ctas[c].cta = NULL;
+    }
   for (uint32_t w = 0; w < sm->max_warps && sm->warps; w++) {
     free(sm->warps[w].sb);
     sm->warps[w].sb = NULL;
@@ -49,7 +52,6 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
   memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
-
 /* The set of warps changed (on_warps_change). */
 static void warps_changed(const Sm *sm) { sm_plugins_warps_change(sm); }
 
@@ -68,8 +70,10 @@ static void live_remove(Sm *sm, uint32_t slot) {
 /* Keeps slot s's bit in fetch_bm: its warp waits for an I-buffer fill. */
 static inline void fetch_note(Sm *sm, uint32_t s) {
   const SmWarp *w = &sm->warps[s];
-  if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE) bitmap_set(sm->fetch_bm, s);
-  else bitmap_clear(sm->fetch_bm, s);
+  if (w->pw && !w->exec_done && !w->fetch_pending && w->ib_n == 0 && w->pw->state != PTX_WARP_DONE)
+    bitmap_set(sm->fetch_bm, s);
+  else
+    bitmap_clear(sm->fetch_bm, s);
 }
 
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
@@ -125,11 +129,17 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   }
   if (sm->tl) tl_cta_launch(sm, cs, now);
   if (sm->has_event) { /* every warp has its view: the CTA's launch, then its warps' */
-    SchedEvent ev = {.kind = SCHED_EV_CTA_LAUNCH, .slot = first, .cycle = now, .cta_slot = cs,
-                     .cta_id = cta->linear_id, .other_slot = -1, .nwarps = cta->nwarps};
+    SchedEvent ev = {.kind = SCHED_EV_CTA_LAUNCH,
+                     .slot = first,
+                     .cycle = now,
+                     .cta_slot = cs,
+                     .cta_id = cta->linear_id,
+                     .other_slot = -1,
+                     .nwarps = cta->nwarps};
     sm_emit(sm, &ev);
     for (uint32_t s = 0; s < sm->max_warps; s++)
-      if (sm->warps[s].pw && sm->warps[s].cta_slot == cs) sm_event_emit(sm, SCHED_EV_WARP_LAUNCH, s, 0, sm->pc_base, now);
+      if (sm->warps[s].pw && sm->warps[s].cta_slot == cs)
+        sm_event_emit(sm, SCHED_EV_WARP_LAUNCH, s, 0, sm->pc_base, now);
   }
   (*sm->progress)++;
 }
@@ -158,14 +168,20 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
     sm->accept_cache = -1;
     sm->st.ctas_done++;
     sm->st.cta_cycles_sum += now - c->start_cycle;
-    if (c->warp_tmax) sm->st.warp_disparity_sum += (double)(c->warp_tmax - c->warp_tmin) / (double)c->warp_tmax;
+    if (c->warp_tmax)
+      sm->st.warp_disparity_sum += (double)(c->warp_tmax - c->warp_tmin) / (double)c->warp_tmax;
     sm->st.warp_time_max_sum += c->warp_tmax;
     sm->st.warp_time_min_sum += c->warp_tmin;
     sm_bstat_cta_exit(sm, w->cta_slot, now);
     if (sm->tl) tl_cta_exit(sm, w->cta_slot, now);
     if (sm->has_event) {
-      SchedEvent ev = {.kind = SCHED_EV_CTA_EXIT, .slot = UINT32_MAX, .cycle = now, .cta_slot = w->cta_slot,
-                       .cta_id = c->cta->linear_id, .other_slot = -1, .nwarps = c->warps};
+      SchedEvent ev = {.kind = SCHED_EV_CTA_EXIT,
+                       .slot = UINT32_MAX,
+                       .cycle = now,
+                       .cta_slot = w->cta_slot,
+                       .cta_id = c->cta->linear_id,
+                       .other_slot = -1,
+                       .nwarps = c->warps};
       sm_emit(sm, &ev);
     }
     ptx_cta_destroy(c->cta);
@@ -181,7 +197,8 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
 
 static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
   SmWarp *w = &sm->warps[slot];
-  if (w->pw && w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst) retire_warp(sm, slot, now);
+  if (w->pw && w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst)
+    retire_warp(sm, slot, now);
 }
 
 /* ---- per-cycle stages ---- */
@@ -228,8 +245,12 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
 static void stage_fetch(Sm *sm, uint64_t now) {
   uint32_t n = 0;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) /* ascending slots */
-    for (uint64_t b = sm->fetch_bm[wd]; b; b &= b - 1) sm->elig_buf[n++] = wd * 64 + (uint32_t)__builtin_ctzll(b);
-  if (!n) { sm->fetch_dirty = !sm->shortcuts; return; }
+    for (uint64_t b = sm->fetch_bm[wd]; b; b &= b - 1)
+      sm->elig_buf[n++] = wd * 64 + (uint32_t)__builtin_ctzll(b);
+  if (!n) {
+    sm->fetch_dirty = !sm->shortcuts;
+    return;
+  }
   uint32_t s = sm->elig_buf[0];
   if (sm->fetch_sched)
     s = sm->policy->fetch_select(sm->pstate, sm->views, sm->elig_buf, n, sm->last_fetch, now);
@@ -237,19 +258,31 @@ static void stage_fetch(Sm *sm, uint64_t now) {
     s = sm->fetch->select(sm->fstate, sm->views, sm->elig_buf, n, sm->last_fetch, now);
   else
     for (uint32_t i = 0; i < n; i++)
-      if (sm->elig_buf[i] > sm->last_fetch) { s = sm->elig_buf[i]; break; }
+      if (sm->elig_buf[i] > sm->last_fetch) {
+        s = sm->elig_buf[i];
+        break;
+      }
   if (s >= sm->max_warps || !bitmap_test(sm->fetch_bm, s)) {
-    fprintf(stderr, "warpsim: SM %u cycle %llu: fetch policy %s chose warp slot %u, which is not fetch-eligible\n", sm->id,
-            (unsigned long long)now, sm->fetch_sched ? sm->policy->name : sm->fetch->name, s);
+    fprintf(stderr,
+            "warpsim: SM %u cycle %llu: fetch policy %s chose warp slot %u, which is not fetch-eligible\n",
+            sm->id, (unsigned long long)now, sm->fetch_sched ? sm->policy->name : sm->fetch->name, s);
     abort();
   }
   SmWarp *w = &sm->warps[s];
   uint32_t pc = ptx_warp_pc(w->pw);
   if (pc == PTX_EXIT_PC) return;
   uint64_t addr = SM_INST_PHYS + (uint64_t)pc * 8;
-  MemRequest r = {.addr = addr, .line_addr = addr & ~(uint64_t)(sm->line_size - 1), .pc = sm_policy_pc(sm, pc), .issue_cycle = now,
-                  .user = (void *)(uintptr_t)(s + 1), .sm = (int32_t)sm->id, .warp = (int32_t)s,
-                  .cta = (int32_t)w->cta_slot, .bytes = 16, .access_class = MEM_CLASS_CA, .unit = MEM_UNIT_L1I};
+  MemRequest r = {.addr = addr,
+                  .line_addr = addr & ~(uint64_t)(sm->line_size - 1),
+                  .pc = sm_policy_pc(sm, pc),
+                  .issue_cycle = now,
+                  .user = (void *)(uintptr_t)(s + 1),
+                  .sm = (int32_t)sm->id,
+                  .warp = (int32_t)s,
+                  .cta = (int32_t)w->cta_slot,
+                  .bytes = 16,
+                  .access_class = MEM_CLASS_CA,
+                  .unit = MEM_UNIT_L1I};
   CacheResult res = cache_access(sm->l1i, &r, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.icache_waits++;
@@ -267,11 +300,16 @@ static void stage_fetch(Sm *sm, uint64_t now) {
 
 /* Updates the view of warp s for this cycle and returns what it waits on, the
  * view's new wait (WARP_WAIT_NONE: it can issue). */
-static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_t s, uint64_t now, const PtxInst **out_in, uint32_t *out_pc) {
+static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_t s, uint64_t now,
+                                                                 const PtxInst **out_in, uint32_t *out_pc) {
   SmWarp *w = &sm->warps[s];
   WarpView *v = w->view;
-  if (!w->pw) { v->wait = WARP_WAIT_EXITED; return WARP_WAIT_EXITED; }
-  if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty) return WARP_WAIT_SCOREBOARD; /* nothing it waits on has completed */
+  if (!w->pw) {
+    v->wait = WARP_WAIT_EXITED;
+    return WARP_WAIT_EXITED;
+  }
+  if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty)
+    return WARP_WAIT_SCOREBOARD; /* nothing it waits on has completed */
   if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm->ldst.busy && !w->dirty) return WARP_WAIT_UNIT;
   w->wait_ldst = 0;
   uint32_t pc;
@@ -281,10 +319,17 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
     in = &sm->launch->mod->code[pc];
     goto units;
   }
-  if (w->exec_done) { v->wait = WARP_WAIT_DRAIN; return WARP_WAIT_DRAIN; }
-  if (w->pw->state == PTX_WARP_BARRIER) { v->wait = WARP_WAIT_BARRIER; return WARP_WAIT_BARRIER; }
+  if (w->exec_done) {
+    v->wait = WARP_WAIT_DRAIN;
+    return WARP_WAIT_DRAIN;
+  }
+  if (w->pw->state == PTX_WARP_BARRIER) {
+    v->wait = WARP_WAIT_BARRIER;
+    return WARP_WAIT_BARRIER;
+  }
   pc = ptx_warp_pc(w->pw);
-  if (w->ib_n && w->ib_pc != pc) w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
+  if (w->ib_n && w->ib_pc != pc)
+    w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
   if (!w->ib_n || w->ib_ready > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
@@ -292,7 +337,8 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
   }
   in = &sm->launch->mod->code[pc];
   const PtxOperands *o = &sm->kinfo->ops[pc];
-  uint32_t rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
+  uint32_t rb = (uint32_t)((w->pw->rf - w->pw->regs) / PTX_WARP_SIZE),
+           pb = sm->sb_pred_off + (uint32_t)(w->pw->pf - w->pw->preds);
   v->pc = pc - sm->launch->fn->first_pc;
   v->next_kind = sm->kinfo->kind[pc];
   v->active_lanes = ptx_warp_mask(w->pw);
@@ -302,7 +348,12 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
     for (uint32_t i = 0; i < o->nwr && !blocked; i++) blocked = sm_sb_test(w->sb, rb + o->wr[i]);
     for (uint32_t i = 0; i < o->nprd && !blocked; i++) blocked = sm_sb_test(w->sb, pb + o->prd[i]);
     for (uint32_t i = 0; i < o->npwr && !blocked; i++) blocked = sm_sb_test(w->sb, pb + o->pwr[i]);
-    if (blocked) { v->wait = WARP_WAIT_SCOREBOARD; v->long_pending = w->pending_loads > 0; w->dirty = 0; return WARP_WAIT_SCOREBOARD; }
+    if (blocked) {
+      v->wait = WARP_WAIT_SCOREBOARD;
+      v->long_pending = w->pending_loads > 0;
+      w->dirty = 0;
+      return WARP_WAIT_SCOREBOARD;
+    }
   }
   v->long_pending = 0;
   /* Nothing but this warp's own issue can undo what passed so far: registers
@@ -318,14 +369,16 @@ units:;
      * path needs only an empty ID_OC_MEM (GPGPU-Sim 3.2.2 scheduler_unit::cycle:
      * m_mem_out->has_free()), emptied when a collector unit takes its instruction (issue_dirty) */
     if (sm->mem_collector ? sm->mc_idoc != SM_MC_NONE
-                          : (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) && (sm->lq_n >= sm->lq_cap || sm->lq_in == now)) {
+                          : (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) &&
+                                (sm->lq_n >= sm->lq_cap || sm->lq_in == now)) {
       v->wait = WARP_WAIT_UNIT;
       if (sm->mem_collector) return WARP_WAIT_UNIT;
       w->wait_ldst = sm->ldst.busy && sm->lq_n >= sm->lq_cap;
       if (!w->wait_ldst) sm->time_wait = 1;
       /* everything before the unit check passed and stays passed (head_ok):
        * only the unit itself, or a new scoreboard change, can alter this */
-      else w->dirty = 0;
+      else
+        w->dirty = 0;
       return WARP_WAIT_UNIT;
     }
     /* a free load group: pending_loads counts the groups in use (each has replies due), queued loads will */
@@ -349,7 +402,11 @@ units:;
   } else if (unit != SM_UNIT_NONE) {
     int any = 0;
     for (uint32_t u = 0; u < sm->nunits[unit]; u++) any |= sm->unit_free[sm->unit_base[unit] + u] <= now;
-    if (!any) { v->wait = WARP_WAIT_UNIT; sm->busy = sm->time_wait = 1; return WARP_WAIT_UNIT; }
+    if (!any) {
+      v->wait = WARP_WAIT_UNIT;
+      sm->busy = sm->time_wait = 1;
+      return WARP_WAIT_UNIT;
+    }
   }
   v->wait = WARP_WAIT_NONE;
   *out_in = in;
@@ -365,7 +422,8 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   const PtxOperands *o = &sm->kinfo->ops[pc];
   sm->fetch_dirty = 1; /* the I-buffer shrinks, may flush, the warp may finish */
   uint8_t unit = sm->kinfo->unit[pc], kind = sm->kinfo->kind[pc];
-  uint32_t rb = (uint32_t)((pw->rf - pw->regs) / PTX_WARP_SIZE), pb = sm->sb_pred_off + (uint32_t)(pw->pf - pw->preds);
+  uint32_t rb = (uint32_t)((pw->rf - pw->regs) / PTX_WARP_SIZE),
+           pb = sm->sb_pred_off + (uint32_t)(pw->pf - pw->preds);
   uint32_t rows[6], nrows = 0;
   for (uint32_t i = 0; i < o->nwr; i++) rows[nrows++] = rb + o->wr[i];
   for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
@@ -377,7 +435,10 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   pw->defer = sm->defer;
   PtxStepResult r = ptx_warp_step(pw);
   pw->trace = NULL;
-  if (r == PTX_STEP_FAULT) { ptx_fault_describe(pw, err, errlen); return -1; }
+  if (r == PTX_STEP_FAULT) {
+    ptx_fault_describe(pw, err, errlen);
+    return -1;
+  }
   sm->st.warp_insts++;
   sm->st.thread_insts += pw->thread_insts - thread_insts;
   sm->st.issue_kind[kind]++;
@@ -391,7 +452,10 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   if (w->ib_n && w->ib_pc != npc) w->ib_n = 0;
   /* reserve destinations */
   for (uint32_t i = 0; i < nrows; i++)
-    if (!sm_sb_test(w->sb, rows[i])) { w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64); w->pending_writes++; }
+    if (!sm_sb_test(w->sb, rows[i])) {
+      w->sb[rows[i] / 64] |= 1ull << (rows[i] % 64);
+      w->pending_writes++;
+    }
   /* with the operand collector, the instruction reaches its unit at dispatch (at) */
   const int oc = sm->oc_banks && unit != SM_UNIT_NONE && !(unit == SM_UNIT_LDST && sm->mem_collector);
   const uint64_t at = oc ? oc_collect(sm, s, pc, unit, now) : now;
@@ -402,7 +466,10 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
     if (unit != SM_UNIT_NONE) {
       for (uint32_t u = 0; u < sm->nunits[unit]; u++) {
         uint64_t *f = &sm->unit_free[sm->unit_base[unit] + u];
-        if (*f <= at) { *f = at + sm->kinfo->ii[pc]; break; }
+        if (*f <= at) {
+          *f = at + sm->kinfo->ii[pc];
+          break;
+        }
       }
       sm->st.unit_busy[unit]++;
     }
@@ -410,8 +477,12 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   }
   if (sm->has_issue) {
     const uint32_t npc_now = ptx_warp_pc(pw);
-    SchedIssue is = {.cycle = now, .pc = sm_policy_pc(sm, pc), .next_pc = npc_now == PTX_EXIT_PC ? SCHED_PC_EXIT : sm_policy_pc(sm, npc_now),
-                     .active_lanes = w->view->active_lanes, .kind = kind, .taken = npc_now != pc + 1};
+    SchedIssue is = {.cycle = now,
+                     .pc = sm_policy_pc(sm, pc),
+                     .next_pc = npc_now == PTX_EXIT_PC ? SCHED_PC_EXIT : sm_policy_pc(sm, npc_now),
+                     .active_lanes = w->view->active_lanes,
+                     .kind = kind,
+                     .taken = npc_now != pc + 1};
     sm_plugins_issue(sm, s, &is);
   }
   /* barrier statistics (barrier_stats.c): a releasing warp arrives with no wait */
@@ -472,15 +543,19 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   sm->time_wait = 0;
   /* refresh every view first: the policy orders on this cycle's state */
   const PtxInst *ins[1024];
-  uint32_t pcs[1024];                 /* ins[s], pcs[s]: set where ready */
-  uint64_t ready[1024 / 64 + 1];      /* bitmap over slots (bm_words words) */
-  uint8_t seen[64] = {0};             /* per scheduler index: WAIT_BIT of what its evaluated warps wait on (none ready: no WARP_WAIT_NONE) */
-  uint64_t skipped_sb[1024 / 64 + 1], skipped_ld[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit) */
-  uint32_t one_ready[64];             /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
+  uint32_t pcs[1024];            /* ins[s], pcs[s]: set where ready */
+  uint64_t ready[1024 / 64 + 1]; /* bitmap over slots (bm_words words) */
+  uint8_t seen[64] = {0}; /* per scheduler index: WAIT_BIT of what its evaluated warps wait on (none ready: no
+                             WARP_WAIT_NONE) */
+  uint64_t skipped_sb[1024 / 64 + 1],
+      skipped_ld[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit) */
+  uint32_t
+      one_ready[64]; /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
-    uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live, ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
+    uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live,
+             ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
     skipped_sb[wd] = sb;
     skipped_ld[wd] = ld;
     /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
@@ -512,16 +587,19 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (sm->policy->stable_refusals)
     for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
-  const uint32_t first = sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
+  const uint32_t first =
+      sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
   uint64_t issued_sched = 0; /* (count_sched_wait) bit sched % 64: that scheduler issued */
   for (uint32_t k = 0; k < sm->nsched; k++) {
-    uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched, issued = 0; /* (now + k) % nsched */
+    uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched,
+             issued = 0; /* (now + k) % nsched */
     if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
       /* no warp ready: what its skipped warps wait on counts too */
       uint8_t wait = seen[sched % 64];
       for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
         const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * sm->bm_words + wd];
-        wait |= (uint8_t)((skipped_sb[wd] & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) | (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
+        wait |= (uint8_t)((skipped_sb[wd] & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) |
+                          (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
       }
       SmStall r = stall_reason(sm, wait);
       sm->st.stall[r]++;
@@ -529,13 +607,16 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       continue;
     }
     uint32_t n = 1, lost = 0; /* lost: a ready warp the policy offered found its unit taken this cycle */
-    if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY)) sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
-    else n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
+    if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY))
+      sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
+    else
+      n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
     if (sm->tl) tl_listed(sm, sm->order_buf, n, now);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
       uint32_t s = sm->order_buf[i];
       if (s >= nw || !bitmap_test(ready, s) || !sm->warps[s].pw || sm->sched_of[s] != sched) continue;
-      if (sm->policy->can_issue && !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) {
+      if (sm->policy->can_issue &&
+          !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) {
         nrefused++;
         if (sm->tl) tl_refused(sm, s, now);
         continue;
@@ -543,7 +624,11 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       /* the unit may have been taken by the other scheduler this cycle */
       const PtxInst *in = ins[s];
       uint32_t pc = pcs[s];
-      if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) { bitmap_clear(ready, s); lost = 1; continue; }
+      if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) {
+        bitmap_clear(ready, s);
+        lost = 1;
+        continue;
+      }
       if (issue(sm, s, in, pc, now, err, errlen)) return -1;
       /* GPGPU-Sim 3.2.2 (scheduler_unit::cycle): the same warp's next I-buffer
        * instruction may follow in this cycle, up to max_insn_issue_per_warp,
@@ -581,7 +666,8 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
 }
 
 static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
-  /* nothing a warp waits on changed (nor, for refusals, did the policy's next tick come): same outcome as last cycle */
+  /* nothing a warp waits on changed (nor, for refusals, did the policy's next tick come): same outcome as
+   * last cycle */
   if (sm->issue_memo && !sm->issue_dirty && !(sm->memo_refused && now >= sm->p_wake)) {
     if (sm->has_tick) sm_plugins_tick(sm, now);
     sm->memo_cycles++;
@@ -598,7 +684,8 @@ static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
  * pop (gpu.c), and then the answer is no; the versions it compares are kept
  * only for them (a cycle simulated in full would give the same statistics). */
 static inline int still_quiet(const Sm *sm, uint64_t now) {
-  return sm->quiet && now < sm->q_until && *sm->l1d_fill == sm->q_l1d_fill && *sm->l1i_fill == sm->q_l1i_fill &&
+  return sm->quiet && now < sm->q_until && *sm->l1d_fill == sm->q_l1d_fill &&
+         *sm->l1i_fill == sm->q_l1i_fill &&
          (!sm->q_pop || (*sm->l1d_pop == sm->q_l1d_pop && *sm->l1i_pop == sm->q_l1i_pop));
 }
 
@@ -644,7 +731,8 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
   if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) {
     /* No CTA: only store acks can arrive (nothing waits for them). Take them, or
      * they fill the L1's reply queue and the reply network stalls behind it. */
-    while (cache_take_reply(sm->l1d, now)) {}
+    while (cache_take_reply(sm->l1d, now)) {
+    }
     return 0;
   }
   if (sm->has_tick && still_quiet(sm, now) && !(sm->memo_refused && now >= sm->p_wake)) {
@@ -680,7 +768,8 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
   if (!quiet && calm && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
     if (sm->ldst_moved) {
       int why = sm_ldst_predict_fail(sm);
-      if (why >= 0) quiet = 1, sm->q_fail = (int8_t)why; /* its first failure comes in a quiet cycle: quiet_fail_event */
+      if (why >= 0)
+        quiet = 1, sm->q_fail = (int8_t)why; /* its first failure comes in a quiet cycle: quiet_fail_event */
     } else {
       quiet = sm->q_fail != CACHE_FAIL_PORT;
     }
@@ -717,7 +806,8 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
   if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
   if (!sm->quiet) account_quiet(sm, from, n); /* a quiet SM counts them when it settles */
-  if (sm->tick_every) /* lazy tickers (next_tick) account for the time themselves; the engine stops at their wake */
+  if (sm->tick_every) /* lazy tickers (next_tick) account for the time themselves; the engine stops at their
+                         wake */
     for (uint64_t t = from; t < from + n; t++) sm_plugins_tick(sm, t);
 }
 
@@ -732,10 +822,10 @@ uint64_t sm_wake_cycle(const Sm *sm) {
 
 SmTimers sm_timers(const Sm *sm) {
   uint64_t ev = sm->ev_next;
-  if (sm->has_tick && sm->resident_ctas && sm->p_wake < ev) ev = sm->p_wake; /* a lazy ticker's wake (tick_every: busy) */
+  if (sm->has_tick && sm->resident_ctas && sm->p_wake < ev)
+    ev = sm->p_wake; /* a lazy ticker's wake (tick_every: busy) */
   return (SmTimers){.busy = sm->busy != 0, .event = ev, .free_at = sm->ldst.free_at};
 }
-
 
 bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }
 uint32_t sm_resident_ctas(const Sm *sm) { return sm->resident_ctas; }

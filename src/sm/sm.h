@@ -26,15 +26,15 @@ typedef struct Sm Sm;
 
 /* Issue-stall reasons counted per scheduler per cycle without an issue. */
 typedef enum SmStall {
-  SM_STALL_NO_WARP = 0,   /* no valid warp assigned to the scheduler */
-  SM_STALL_IBUFFER,       /* warps have no decoded instruction (fetch / I-cache) */
-  SM_STALL_SCOREBOARD,    /* data dependences on pending registers */
-  SM_STALL_BARRIER,       /* warps wait at a barrier */
-  SM_STALL_UNIT,          /* the needed SP/SFU unit is busy */
-  SM_STALL_LDST,          /* the LD/ST unit is busy (incl. reservation-failure stalls) */
-  SM_STALL_POLICY,        /* ready warps exist but the policy left them out (or can_issue refused) */
-  SM_STALL_DRAIN,         /* warps finished, waiting for outstanding memory */
-  SM_STALL_OTHER_SCHED,   /* the policy offered a ready warp, but another scheduler took its unit this cycle */
+  SM_STALL_NO_WARP = 0, /* no valid warp assigned to the scheduler */
+  SM_STALL_IBUFFER,     /* warps have no decoded instruction (fetch / I-cache) */
+  SM_STALL_SCOREBOARD,  /* data dependences on pending registers */
+  SM_STALL_BARRIER,     /* warps wait at a barrier */
+  SM_STALL_UNIT,        /* the needed SP/SFU unit is busy */
+  SM_STALL_LDST,        /* the LD/ST unit is busy (incl. reservation-failure stalls) */
+  SM_STALL_POLICY,      /* ready warps exist but the policy left them out (or can_issue refused) */
+  SM_STALL_DRAIN,       /* warps finished, waiting for outstanding memory */
+  SM_STALL_OTHER_SCHED, /* the policy offered a ready warp, but another scheduler took its unit this cycle */
   SM_STALL__COUNT
 } SmStall;
 
@@ -43,34 +43,37 @@ enum { SM_UNIT_SP = 0, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_NONE, SM_UNIT__COUNT }
 
 /* The counters every simulated or quiet cycle adds to come first. */
 typedef struct SmStats {
-  uint64_t active_cycles;                      /* cycles with at least one resident warp */
-  uint64_t ldst_busy_cycles;                   /* cycles the LD/ST unit held an instruction */
-  uint64_t stall[SM_STALL__COUNT];             /* scheduler-cycles without an issue, by reason */
-  uint64_t ldst_resfail[CACHE_FAIL__COUNT];    /* LD/ST stall cycles by L1D reservation failure */
+  uint64_t active_cycles;                   /* cycles with at least one resident warp */
+  uint64_t ldst_busy_cycles;                /* cycles the LD/ST unit held an instruction */
+  uint64_t stall[SM_STALL__COUNT];          /* scheduler-cycles without an issue, by reason */
+  uint64_t ldst_resfail[CACHE_FAIL__COUNT]; /* LD/ST stall cycles by L1D reservation failure */
   uint64_t warp_insts, thread_insts;
-  uint64_t issue_kind[WINST__COUNT];           /* warp instructions per kind */
-  uint64_t unit_busy[SM_UNIT__COUNT];          /* cycles a unit accepted an instruction */
+  uint64_t issue_kind[WINST__COUNT];  /* warp instructions per kind */
+  uint64_t unit_busy[SM_UNIT__COUNT]; /* cycles a unit accepted an instruction */
   uint64_t shared_accesses, shared_conflict_passes;
   uint64_t global_load_reqs, global_store_reqs, local_reqs, atomic_reqs, const_loads;
-  uint64_t loads_completed, load_latency_sum;  /* global/local loads: issue -> last reply */
+  uint64_t loads_completed, load_latency_sum; /* global/local loads: issue -> last reply */
   uint64_t fetches, icache_waits;
-  uint64_t oc_reads, oc_bank_conflicts;         /* operand collector: register reads, and those that waited for their bank */
-  uint64_t multi_issues;                       /* instructions issued after another of the same warp in the same cycle (sm.max_insn_issue_per_warp) */
+  uint64_t oc_reads,
+      oc_bank_conflicts; /* operand collector: register reads, and those that waited for their bank */
+  uint64_t multi_issues; /* instructions issued after another of the same warp in the same cycle
+                            (sm.max_insn_issue_per_warp) */
   /* L1D read hits the cache counts as same-warp, by thread (only with Sm.lane_lines: l1_stream_events
    * plugins): a lane of the request had touched the line since its warp allocated it, or none had */
   uint64_t l1d_read_hits_same_thread, l1d_read_hits_other_thread;
   uint64_t ctas_done, warps_done;
-  uint64_t cta_cycles_sum;                     /* sum of CTA lifetimes */
-  double warp_disparity_sum;                   /* sum over CTAs of (slowest-fastest)/slowest warp time */
+  uint64_t cta_cycles_sum;   /* sum of CTA lifetimes */
+  double warp_disparity_sum; /* sum over CTAs of (slowest-fastest)/slowest warp time */
   uint64_t warp_time_max_sum, warp_time_min_sum;
   /* barrier and exit statistics (barrier_stats.c; doc/reproducing.md) */
-  uint64_t barrier_wait_cycles;    /* warp-cycles from barrier arrival to release */
-  uint64_t exit_wait_cycles;       /* warp-cycles from a warp's retirement to its CTA's exit */
-  uint64_t warp_resident_cycles;   /* warp-cycles from CTA launch to CTA exit (the fractions' denominator) */
+  uint64_t barrier_wait_cycles;  /* warp-cycles from barrier arrival to release */
+  uint64_t exit_wait_cycles;     /* warp-cycles from a warp's retirement to its CTA's exit */
+  uint64_t warp_resident_cycles; /* warp-cycles from CTA launch to CTA exit (the fractions' denominator) */
   uint64_t barrier_phases, barrier_rtru_e6_sum; /* warp-phases ended by a barrier; sum of their RTRU x 1e6 */
   uint64_t exit_phases, exit_rtru_e6_sum;       /* the same for the exit phase (last release to CTA exit) */
-  uint64_t warp_disparity_hist[SM_DISPARITY_BINS]; /* CTAs by warp_time disparity, bins of 1/SM_DISPARITY_BINS */
-  uint64_t warp_disparity_max_e6;  /* largest per-CTA disparity x 1e6 (a maximum: not summed over SMs) */
+  uint64_t
+      warp_disparity_hist[SM_DISPARITY_BINS]; /* CTAs by warp_time disparity, bins of 1/SM_DISPARITY_BINS */
+  uint64_t warp_disparity_max_e6; /* largest per-CTA disparity x 1e6 (a maximum: not summed over SMs) */
 } SmStats;
 
 typedef struct SmKernelInfo SmKernelInfo;
@@ -106,8 +109,8 @@ bool sm_policy_limits_ctas(const Sm *sm);
 /* Most CTAs of the current kernel an empty SM can hold (0 = does not fit) and the limiting resource. */
 uint32_t sm_max_ctas(const Sm *sm, const char **limiter);
 /* CTAs of a kernel one SM holds under cfg's limits, and the limiting resource. */
-uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta, uint32_t shared_per_cta,
-                      const char **limiter);
+uint32_t sm_occupancy(const Config *cfg, uint32_t regs_per_thread, uint32_t threads_per_cta,
+                      uint32_t shared_per_cta, const char **limiter);
 /* Takes ownership of the functional CTA. */
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now);
 
@@ -127,15 +130,16 @@ bool sm_wakes_on_pop(const Sm *sm);
  * (neither: it waits only on memory replies or is empty). Constant between
  * two sm_cycle() or sm_launch_cta() calls. */
 typedef struct SmTimers {
-  bool busy;        /* did something (or could) in its last simulated cycle */
-  uint64_t event;   /* its earliest queued writeback/retire event or plugin tick (next_tick), UINT64_MAX if none */
+  bool busy; /* did something (or could) in its last simulated cycle */
+  uint64_t
+      event; /* its earliest queued writeback/retire event or plugin tick (next_tick), UINT64_MAX if none */
   uint64_t free_at; /* the LD/ST unit's shared/const busy-until cycle */
 } SmTimers;
 SmTimers sm_timers(const Sm *sm);
 /* Accounts n skipped cycles starting at `from` (the engine jumped over them:
  * every SM was quiet), keeping statistics identical to simulating them. */
 void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n);
-bool sm_idle(const Sm *sm);              /* no resident CTA */
+bool sm_idle(const Sm *sm); /* no resident CTA */
 uint32_t sm_resident_ctas(const Sm *sm);
 /* Where the SM counts its events (deadlock detection: the count only grows),
  * a counter SMs may share; NULL: one of its own (the default). */

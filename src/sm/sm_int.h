@@ -8,14 +8,14 @@
 
 #include "sm/sm.h"
 
-#define SM_IB_MAX 8          /* I-buffer capacity limit (sm.ibuffer_slots <= this) */
-#define SM_MAX_LOADS 8       /* outstanding load groups per warp */
-#define SM_MAX_REQS 64       /* line requests of one warp instruction */
+#define SM_IB_MAX 8                         /* I-buffer capacity limit (sm.ibuffer_slots <= this) */
+#define SM_MAX_LOADS 8                      /* outstanding load groups per warp */
+#define SM_MAX_REQS 64                      /* line requests of one warp instruction */
 #define SM_LOCAL_PHYS 0x0000080000000000ull /* where per-thread local memory lives physically */
 #define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
-#define SM_OC_PORTS_MAX 8    /* operand collector in/out ports per class (sm.oc_ports_*) */
-#define SM_MC_UNITS_MAX 16   /* memory collector units of sm.mem_issue = collector (sm.oc_units_mem) */
-#define SM_MC_NONE 0xFF      /* an empty stage of the memory collector path */
+#define SM_OC_PORTS_MAX 8                   /* operand collector in/out ports per class (sm.oc_ports_*) */
+#define SM_MC_UNITS_MAX 16 /* memory collector units of sm.mem_issue = collector (sm.oc_units_mem) */
+#define SM_MC_NONE 0xFF    /* an empty stage of the memory collector path */
 
 /* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer. */
 typedef struct SmPlugin {
@@ -25,11 +25,11 @@ typedef struct SmPlugin {
 
 struct SmKernelInfo {
   const PtxLaunch *launch;
-  uint32_t first_pc, npc;     /* module pcs covered (all code of the module) */
-  uint8_t *unit;              /* per module pc: SM_UNIT_* */
-  uint8_t *kind;              /* per module pc: WarpInstKind */
-  uint16_t *latency, *ii;     /* per module pc */
-  PtxOperands *ops;           /* per module pc, rows relative to the owning function */
+  uint32_t first_pc, npc; /* module pcs covered (all code of the module) */
+  uint8_t *unit;          /* per module pc: SM_UNIT_* */
+  uint8_t *kind;          /* per module pc: WarpInstKind */
+  uint16_t *latency, *ii; /* per module pc */
+  PtxOperands *ops;       /* per module pc, rows relative to the owning function */
 };
 
 typedef struct SmLoad {
@@ -42,21 +42,21 @@ typedef struct SmLoad {
  * first, and all an L1D reply before a load group's last reads, lie in its
  * first line. */
 typedef struct SmWarp {
-  _Alignas(64) PtxWarp *pw;   /* functional warp; NULL = free slot */
+  _Alignas(64) PtxWarp *pw; /* functional warp; NULL = free slot */
   WarpView *view;
-  uint64_t *sb;               /* scoreboard bits: register rows then predicate rows */
+  uint64_t *sb; /* scoreboard bits: register rows then predicate rows */
   uint32_t cta_slot;
-  uint32_t pending_writes;    /* scoreboard-reserved rows and predicates */
+  uint32_t pending_writes; /* scoreboard-reserved rows and predicates */
   uint32_t pending_loads;
   uint32_t head_pc;
-  uint8_t dirty;              /* scoreboard changed since it was last found blocked */
-  uint8_t wait_ldst;          /* blocked because the LD/ST unit is busy */
-  uint8_t head_ok;            /* head_pc passed the I-buffer and scoreboard checks */
+  uint8_t dirty;     /* scoreboard changed since it was last found blocked */
+  uint8_t wait_ldst; /* blocked because the LD/ST unit is busy */
+  uint8_t head_ok;   /* head_pc passed the I-buffer and scoreboard checks */
   uint8_t ib_n;
-  uint8_t fetch_pending;      /* waiting on the L1I */
-  uint8_t exec_done;          /* functional warp finished */
-  uint8_t in_ldst;            /* its instructions the LD/ST unit holds or has queued (sm.ldst_queue) */
-  uint8_t queued_loads;       /* its loads in the LD/ST queue (a load group each once accepted) */
+  uint8_t fetch_pending;            /* waiting on the L1I */
+  uint8_t exec_done;                /* functional warp finished */
+  uint8_t in_ldst;                  /* its instructions the LD/ST unit holds or has queued (sm.ldst_queue) */
+  uint8_t queued_loads;             /* its loads in the LD/ST queue (a load group each once accepted) */
   uint16_t remaining[SM_MAX_LOADS]; /* per load group: replies still expected (0 = free group) */
   /* I-buffer: ib_n instructions at module pcs ib_pc, ib_pc + 1, ..., decoded
    * (issuable) from cycle ib_ready: one fetch fills an empty buffer, an issue
@@ -67,8 +67,8 @@ typedef struct SmWarp {
 } SmWarp;
 
 typedef struct SmCta {
-  PtxCta *cta;                /* NULL = free */
-  uint32_t live_warps;        /* warps not yet retired */
+  PtxCta *cta;         /* NULL = free */
+  uint32_t live_warps; /* warps not yet retired */
   uint32_t first_slot_age;
   uint64_t start_cycle;
   uint64_t warp_tmin, warp_tmax;
@@ -76,37 +76,42 @@ typedef struct SmCta {
 } SmCta;
 
 typedef struct SmReq {
-  uint64_t line_addr, addr;   /* addr: the first lane's */
-  uint16_t bytes;             /* stores: bytes the lanes write; loads: what a reply carries if the L1 does not
-                               * allocate (ldst_lane_pass), 0: the whole line */
+  uint64_t line_addr, addr; /* addr: the first lane's */
+  uint16_t bytes;           /* stores: bytes the lanes write; loads: what a reply carries if the L1 does not
+                             * allocate (ldst_lane_pass), 0: the whole line */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
  * Sm's second host cache line, so that cur starts the third. */
 typedef struct SmLdst {
-  uint64_t free_at;           /* shared/const: the unit is busy until this cycle */
+  uint64_t free_at; /* shared/const: the unit is busy until this cycle */
   uint64_t pc;
   uint32_t slot;
-  uint16_t nreq, next;        /* line requests (<= SM_MAX_REQS), the one being sent */
-  int16_t load;               /* load group, -1 for stores */
+  uint16_t nreq, next; /* line requests (<= SM_MAX_REQS), the one being sent */
+  int16_t load;        /* load group, -1 for stores */
   uint8_t busy;
   uint8_t kind;
-  uint8_t cur_failed;         /* cur's L1_RESFAIL event was emitted (one per request) */
-  MemRequest cur;             /* the L1D request for req[next] (built once, retried as is; issue_cycle set per try) */
+  uint8_t cur_failed; /* cur's L1_RESFAIL event was emitted (one per request) */
+  MemRequest cur;     /* the L1D request for req[next] (built once, retried as is; issue_cycle set per try) */
   SmReq req[SM_MAX_REQS];
 } SmLdst;
 
 /* A memory instruction issued while the LD/ST unit was taken, waiting for it
  * in issue order (sm.ldst_queue), or in the collector path: what the unit needs when it starts it. */
 typedef struct SmLdstQ {
-  PtxMemTrace t;              /* its lanes' accesses, from the functional step at issue */
+  PtxMemTrace t; /* its lanes' accesses, from the functional step at issue */
   const PtxInst *in;
-  uint64_t pc, at;            /* at: the cycle its operands are collected (it starts no earlier) */
-  uint32_t slot, rb, pb;      /* rb, pb: the warp's register and predicate rows at issue */
+  uint64_t pc, at;       /* at: the cycle its operands are collected (it starts no earlier) */
+  uint32_t slot, rb, pb; /* rb, pb: the warp's register and predicate rows at issue */
   uint8_t kind;
 } SmLdstQ;
 
-typedef struct SmEvent { uint64_t cycle; uint32_t slot; uint8_t nrows; uint32_t rows[6]; } SmEvent;
+typedef struct SmEvent {
+  uint64_t cycle;
+  uint32_t slot;
+  uint8_t nrows;
+  uint32_t rows[6];
+} SmEvent;
 
 /* Laid out for the host's data cache (the SM record is aligned to a 64-byte
  * line): a visit of the engine that only takes replies, sends the LD/ST
@@ -115,21 +120,21 @@ typedef struct SmEvent { uint64_t cycle; uint32_t slot; uint8_t nrows; uint32_t 
  * of ldst.req, q_stall's and the first two lines of st. */
 struct Sm {
   /* line 0: read on every visit (sm_cycle's entry and quiet exit, gpu_note_sm) */
-  uint64_t ev_next;           /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
-  uint64_t q_until;           /* first cycle a queued event or L1 reply is due */
-  uint64_t q_since;           /* first quiet cycle not yet added to the statistics */
-  uint64_t *progress;         /* counts its events (sm_count_progress) */
-  uint64_t memo_cycles;       /* memoised and quiet cycles whose stalls are not yet counted (settle_memo) */
+  uint64_t ev_next;     /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
+  uint64_t q_until;     /* first cycle a queued event or L1 reply is due */
+  uint64_t q_since;     /* first quiet cycle not yet added to the statistics */
+  uint64_t *progress;   /* counts its events (sm_count_progress) */
+  uint64_t memo_cycles; /* memoised and quiet cycles whose stalls are not yet counted (settle_memo) */
   uint32_t resident_ctas, nev;
-  uint16_t l1i_pending;       /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
+  uint16_t l1i_pending; /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint8_t quiet;
-  uint8_t busy;               /* did something (or could) this cycle */
-  uint8_t q_pop;              /* quiet, and its repeated failure depends on miss-queue space: pops end quiescence too */
-  uint8_t has_tick;           /* a plugin has a tick hook */
-  uint8_t has_event;          /* a plugin has an on_event hook */
-  uint8_t shortcuts;          /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
+  uint8_t busy;     /* did something (or could) this cycle */
+  uint8_t q_pop;    /* quiet, and its repeated failure depends on miss-queue space: pops end quiescence too */
+  uint8_t has_tick; /* a plugin has a tick hook */
+  uint8_t has_event; /* a plugin has an on_event hook */
+  uint8_t shortcuts; /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
   /* reset as a cycle starts (side by side: the stores merge) */
-  int8_t q_fail, q_ffail;     /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
+  int8_t q_fail, q_ffail; /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
   /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
   uint8_t ldst_moved, fetched, nready_total;
   /* Issue-stage memo: when the last scan found no ready warp and no warp was
@@ -148,7 +153,8 @@ struct Sm {
    * miss-queue pop (cache_retry_needs_queue_space, fixed for a cache) */
   uint16_t l1d_pop_fails, l1i_pop_fails;
   SmLdst ldst;
-  uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop, q_l1i_pop; /* (has_tick) the L1s' change counters when it went quiet */
+  uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop,
+      q_l1i_pop; /* (has_tick) the L1s' change counters when it went quiet */
   const uint64_t *l1d_fill, *l1i_fill, *l1d_pop, *l1i_pop;
   Cache *l1i;
   /* Quiescence (with quiet and the q_* fields): a cycle in which no warp was
@@ -156,15 +162,16 @@ struct Sm {
    * are identical and are only accounted (stall counters), not re-simulated.
    * q_stall: a quiet cycle's stall reason per scheduler index. */
   uint8_t q_stall[64];
-  uint64_t own_progress;      /* progress's default */
-  int accept_cache;           /* sm_can_accept_cta() since the last CTA launch/exit, -1 unknown */
+  uint64_t own_progress; /* progress's default */
+  int accept_cache;      /* sm_can_accept_cta() since the last CTA launch/exit, -1 unknown */
   uint32_t id;
   const Config *cfg;
   MemSys *ms;
   PolicyGpu *pgpu; /* the policies' per-GPU context (the composition root's) */
   /* parameters */
   uint32_t max_warps, max_ctas, max_threads, max_regs, max_shared, issue_width, ib_slots, fetch_width;
-  uint32_t issue_per_warp; /* sm.max_insn_issue_per_warp: instructions of one warp a scheduler may issue per cycle */
+  uint32_t issue_per_warp; /* sm.max_insn_issue_per_warp: instructions of one warp a scheduler may issue per
+                              cycle */
   /* Operand collector and register banks (GPGPU-Sim 3.2.2 opndcoll_rfu_t; sm.reg_banks > 0):
    * per class (SP, SFU, MEM = SM_UNIT_SP/SFU/LDST) collector units, each free from a
    * cycle on (oc_cu_free, oc_cu_base[c] the class's first); per bank the first cycle it
@@ -174,13 +181,14 @@ struct Sm {
    * per-cycle state, so the shortcuts stay exact. */
   uint32_t oc_banks, oc_units[3], oc_ports[3], oc_cu_base[3], oc_in_n[3];
   uint64_t oc_in_cycle[3];
-  uint64_t *oc_cu_free, *oc_bank_next, *oc_port_next; /* oc_port_next: class c's ports at c * SM_OC_PORTS_MAX */
+  uint64_t *oc_cu_free, *oc_bank_next,
+      *oc_port_next; /* oc_port_next: class c's ports at c * SM_OC_PORTS_MAX */
   uint32_t nunits[SM_UNIT__COUNT];
   uint32_t shared_banks, shared_latency, ldst_latency, const_latency;
   /* kernel */
   PtxLaunch *launch;
   const SmKernelInfo *kinfo;
-  uint32_t occ_ctas;          /* occupancy of the current kernel (resource limits) */
+  uint32_t occ_ctas; /* occupancy of the current kernel (resource limits) */
   const char *occ_limiter;
   uint32_t sb_words, sb_pred_off;
   /* state */
@@ -188,14 +196,14 @@ struct Sm {
   SmCta *ctas;
   uint32_t used_threads, used_regs, used_shared, used_warps;
   uint64_t age_counter;
-  int32_t *greedy;            /* per scheduler: slot issued last */
+  int32_t *greedy; /* per scheduler: slot issued last */
   uint32_t last_fetch;
-  uint64_t *unit_free;        /* per unit instance: cycle it accepts again */
+  uint64_t *unit_free; /* per unit instance: cycle it accepts again */
   uint32_t unit_base[SM_UNIT__COUNT];
-  SmEvent *ev;                /* min-heap on cycle */
+  SmEvent *ev; /* min-heap on cycle */
   uint32_t ev_cap;
   uint32_t *order_buf, *elig_buf;
-  uint8_t *sched_of;          /* per warp slot: its scheduler (slot % nsched, as stage_issue indexes it) */
+  uint8_t *sched_of; /* per warp slot: its scheduler (slot % nsched, as stage_issue indexes it) */
   /* Issue-scan skip sets (bitmaps over warp slots, bm_words words each): a
    * warp in skip_sb waits on its scoreboard and nothing it waits on completed
    * since; one in skip_ldst waits for the LD/ST unit, which it cannot get while
@@ -203,8 +211,8 @@ struct Sm {
    * early exits, so the scan counts them without touching them. Any change to
    * a warp's scoreboard or loads (w->dirty) takes it out (sm_warp_unskip). */
   uint64_t *live_bm, *skip_sb, *skip_ldst;
-  uint64_t *sched_bm;         /* min(nsched, 64) bitmaps: the slots of each scheduler index */
-  uint64_t *fetch_bm;         /* warps waiting for an I-buffer fill (fetch_note): fetch candidates */
+  uint64_t *sched_bm; /* min(nsched, 64) bitmaps: the slots of each scheduler index */
+  uint64_t *fetch_bm; /* warps waiting for an I-buffer fill (fetch_note): fetch candidates */
   uint32_t bm_words;
   PtxMemTrace trace;
   /* policy */
@@ -216,11 +224,13 @@ struct Sm {
   SmPlugin plug[1 + SM_MAX_OBSERVERS];
   uint32_t nplug;
   uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
-  uint8_t l1d_may_bypass;     /* the L1D's policy may send a load down unallocated (its request needs a size) */
-  uint8_t l1_stream_events;   /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
-  uint8_t count_sched_wait;   /* a plugin asked for WarpView.sched_wait (sched_wait) */
-  uint32_t *lane_lines;       /* (l1_stream_events) per L1D way: the lanes of its allocating warp that touched the line */
-  uint32_t *req_lanes;        /* (l1_stream_events) SM_MAX_REQS: the lanes of each line request of the LD/ST instruction */
+  uint8_t l1d_may_bypass;   /* the L1D's policy may send a load down unallocated (its request needs a size) */
+  uint8_t l1_stream_events; /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
+  uint8_t count_sched_wait; /* a plugin asked for WarpView.sched_wait (sched_wait) */
+  uint32_t *
+      lane_lines; /* (l1_stream_events) per L1D way: the lanes of its allocating warp that touched the line */
+  uint32_t *
+      req_lanes; /* (l1_stream_events) SM_MAX_REQS: the lanes of each line request of the LD/ST instruction */
   uint32_t l1d_assoc;
   /* LD/ST queue (sm.ldst_queue): memory instructions issued while the unit was taken wait in
    * lq (a ring of lq_cap, lq_n from lq_head), one enters per cycle (lq_in: the last cycle one did) */
@@ -236,16 +246,16 @@ struct Sm {
   uint32_t mc_used;
   uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
   uint8_t mc_cu[SM_MC_UNITS_MAX];
-  uint8_t memo_refused;       /* the issue memo stands for a cycle whose ready warps the policy all refused
-                               * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
-  uint8_t tick_every;         /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
-  uint8_t fetch_sched;        /* the fetch policy defers to the scheduler's fetch_select */
-  uint64_t p_wake;            /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */
-  uint32_t pc_base;           /* the kernel's first module pc: policy PC = module pc - pc_base */
-  WarpSchedEnv env;           /* what the plugins were made with (prefix not kept) */
-  struct SmBarStats *bstat;   /* barrier/exit statistics (barrier_stats.c) */
-  struct TlSm *tl;            /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
-  PtxDefer *defer;            /* where its warps log global accesses (sm_defer), NULL: performed at issue */
+  uint8_t memo_refused;     /* the issue memo stands for a cycle whose ready warps the policy all refused
+                             * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
+  uint8_t tick_every;       /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
+  uint8_t fetch_sched;      /* the fetch policy defers to the scheduler's fetch_select */
+  uint64_t p_wake;          /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */
+  uint32_t pc_base;         /* the kernel's first module pc: policy PC = module pc - pc_base */
+  WarpSchedEnv env;         /* what the plugins were made with (prefix not kept) */
+  struct SmBarStats *bstat; /* barrier/exit statistics (barrier_stats.c) */
+  struct TlSm *tl;          /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
+  PtxDefer *defer;          /* where its warps log global accesses (sm_defer), NULL: performed at issue */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };
@@ -264,8 +274,8 @@ static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
 /* ldst.c */
 /* Warp slot issued its memory instruction (sm->trace; operands collected by `at` on the calendar
  * path): into the free unit, the LD/ST queue or (sm.mem_issue = collector) ID_OC_MEM. */
-void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at, uint32_t rb,
-                   uint32_t pb, uint64_t now);
+void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at,
+                   uint32_t rb, uint32_t pb, uint64_t now);
 /* One cycle of the LD/ST unit: send the next request to the L1D (with the collector path: its
  * stages move first, and OC_EX_MEM's instruction enters a unit that is free after it). */
 void sm_ldst_cycle(Sm *sm, uint64_t now);
@@ -299,9 +309,11 @@ void sm_plugins_free(Sm *sm);
 /* Delivers ev (cycle and kernel filled in here) to every plugin's on_event. */
 void sm_emit(Sm *sm, SchedEvent *ev);
 /* An event about warp `slot` (its CTA filled in), at a module pc. */
-void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc, uint64_t now);
+void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc,
+                   uint64_t now);
 /* The test is inline so that plugins without on_event cost their callers nothing. */
-static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc, uint64_t now) {
+static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc,
+                            uint64_t now) {
   if (sm->has_event) sm_event_emit(sm, kind, slot, line, module_pc, now);
 }
 /* Ticks every plugin with a tick hook and asks the lazy ones when next. */

@@ -7,10 +7,10 @@
 
 #include "core/config.h"
 
-extern const CfgParam sm_cfg_params[];    /* under "sm." */
-extern const CfgParam sched_cfg_params[]; /* under "sched." */
+extern const CfgParam sm_cfg_params[];          /* under "sm." */
+extern const CfgParam sched_cfg_params[];       /* under "sched." */
 extern const CfgParam sched_issue_cfg_params[]; /* under "sched." */
-extern const CfgParam unit_cfg_params[];  /* under "unit." */
-extern const CfgParam limit_cfg_params[]; /* under "limit.": per-launch run limits (both engines) */
+extern const CfgParam unit_cfg_params[];        /* under "unit." */
+extern const CfgParam limit_cfg_params[];       /* under "limit.": per-launch run limits (both engines) */
 
 #endif

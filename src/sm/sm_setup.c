@@ -13,7 +13,10 @@
 Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const SmPolicies *pol, char *err,
               size_t errlen) {
   Sm *sm = aligned_alloc(_Alignof(Sm), sizeof *sm); /* its hot fields fill whole host cache lines */
-  if (!sm) { snprintf(err, errlen, "out of memory"); return NULL; }
+  if (!sm) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
   memset(sm, 0, sizeof *sm);
   sm->id = id;
   sm->cfg = cfg;
@@ -56,7 +59,10 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->ldst_latency = (uint32_t)cfg_int(cfg, "unit.ldst.latency");
   sm->line_size = (uint32_t)cfg_int(cfg, "l1d.line_size");
   uint32_t nu = 0;
-  for (int u = 0; u < SM_UNIT__COUNT; u++) { sm->unit_base[u] = nu; nu += sm->nunits[u]; }
+  for (int u = 0; u < SM_UNIT__COUNT; u++) {
+    sm->unit_base[u] = nu;
+    nu += sm->nunits[u];
+  }
   sm->unit_free = calloc(nu + 1, sizeof(uint64_t));
   sm->oc_banks = (uint32_t)cfg_int(cfg, "sm.reg_banks");
   static const char *const oc_units_key[3] = {"sm.oc_units_sp", "sm.oc_units_sfu", "sm.oc_units_mem"};
@@ -99,14 +105,20 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
-  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf || !sm->elig_buf || !sm->ev || !sm->sched_of ||
-      !sm->lq || !sm->mc || !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst || !sm->fetch_bm || !sm->sched_bm) {
+  if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf ||
+      !sm->elig_buf || !sm->ev || !sm->sched_of || !sm->lq || !sm->mc || !sm->oc_cu_free ||
+      !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst ||
+      !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
   }
   sm->bstat = sm_bstat_create(sm->max_warps, sm->max_ctas); /* barrier/exit statistics */
-  if (!sm->bstat) { snprintf(err, errlen, "out of memory"); sm_free(sm); return NULL; }
+  if (!sm->bstat) {
+    snprintf(err, errlen, "out of memory");
+    sm_free(sm);
+    return NULL;
+  }
   if (sm->mem_collector && (!sm->oc_banks || sm->lq_cap || sm->oc_units[SM_UNIT_LDST] > SM_MC_UNITS_MAX)) {
     if (!sm->oc_banks)
       snprintf(err, errlen, "sm.mem_issue = collector needs the operand collector: sm.reg_banks > 0");
@@ -114,8 +126,10 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
       snprintf(err, errlen, "sm.mem_issue = collector replaces sm.ldst_queue: set it to 0 (it is %u)",
                sm->lq_cap);
     else
-      snprintf(err, errlen, "sm.mem_issue = collector takes at most %d memory collector units: "
-               "sm.oc_units_mem is %u", SM_MC_UNITS_MAX, sm->oc_units[SM_UNIT_LDST]);
+      snprintf(err, errlen,
+               "sm.mem_issue = collector takes at most %d memory collector units: "
+               "sm.oc_units_mem is %u",
+               SM_MC_UNITS_MAX, sm->oc_units[SM_UNIT_LDST]);
     sm_free(sm);
     return NULL;
   }
@@ -124,9 +138,16 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
     sm->sched_of[w] = (uint8_t)(w % sm->nsched % 64);
     bitmap_set(&sm->sched_bm[(size_t)sm->sched_of[w] * sm->bm_words], w);
   }
-  for (uint32_t w = 0; w < sm->max_warps; w++) { sm->warps[w].view = &sm->views[w]; sm->views[w].slot = w; sm->views[w].wait = WARP_WAIT_EXITED; }
+  for (uint32_t w = 0; w < sm->max_warps; w++) {
+    sm->warps[w].view = &sm->views[w];
+    sm->views[w].slot = w;
+    sm->views[w].wait = WARP_WAIT_EXITED;
+  }
   sm->last_fetch = sm->max_warps - 1;
-  if (sm_plugins_create(sm, pol, err, errlen)) { sm_free(sm); return NULL; }
+  if (sm_plugins_create(sm, pol, err, errlen)) {
+    sm_free(sm);
+    return NULL;
+  }
   return sm;
 }
 
@@ -134,12 +155,28 @@ void sm_free(Sm *sm) {
   if (!sm) return;
   sm_end_kernel(sm, 0);
   sm_plugins_free(sm);
-  free(sm->unit_free); free(sm->warps); free(sm->views); free(sm->ctas); free(sm->greedy);
-  free(sm->oc_cu_free); free(sm->oc_bank_next); free(sm->oc_port_next); free(sm->lq); free(sm->mc);
-  free(sm->order_buf); free(sm->elig_buf); free(sm->ev); free(sm->sched_of);
-  free(sm->live_bm); free(sm->skip_sb); free(sm->skip_ldst); free(sm->fetch_bm); free(sm->sched_bm);
+  free(sm->unit_free);
+  free(sm->warps);
+  free(sm->views);
+  free(sm->ctas);
+  free(sm->greedy);
+  free(sm->oc_cu_free);
+  free(sm->oc_bank_next);
+  free(sm->oc_port_next);
+  free(sm->lq);
+  free(sm->mc);
+  free(sm->order_buf);
+  free(sm->elig_buf);
+  free(sm->ev);
+  free(sm->sched_of);
+  free(sm->live_bm);
+  free(sm->skip_sb);
+  free(sm->skip_ldst);
+  free(sm->fetch_bm);
+  free(sm->sched_bm);
   sm_bstat_free(sm->bstat);
-  free(sm->lane_lines); free(sm->req_lanes);
+  free(sm->lane_lines);
+  free(sm->req_lanes);
   free(sm);
 }
 
@@ -148,7 +185,8 @@ void sm_begin_kernel(Sm *sm, PtxLaunch *l, const SmKernelInfo *k, uint64_t now) 
   sm->launch = l;
   sm->accept_cache = -1;
   sm->kinfo = k;
-  sm->occ_ctas = sm_occupancy(sm->cfg, l->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
+  sm->occ_ctas =
+      sm_occupancy(sm->cfg, l->regs_per_thread, l->threads_per_cta, l->shared_per_cta, &sm->occ_limiter);
   uint32_t rows = l->fn->rf_rows + l->fn->pf_rows;
   sm->sb_words = (rows + 63) / 64;
   sm->sb_pred_off = l->fn->rf_rows;
@@ -165,7 +203,10 @@ uint32_t sm_max_ctas(const Sm *sm, const char **limiter) {
   *limiter = sm->occ_limiter;
   if (sm->policy->cta_limit) {
     uint32_t p = sm->policy->cta_limit(sm->pstate);
-    if (p < n) { n = p; *limiter = "scheduler policy"; }
+    if (p < n) {
+      n = p;
+      *limiter = "scheduler policy";
+    }
   }
   return n;
 }
@@ -175,8 +216,10 @@ static bool can_accept_cta(const Sm *sm) {
   if (!l) return false;
   const char *lim;
   if (sm->resident_ctas >= sm_max_ctas(sm, &lim)) return false;
-  return sm->used_threads + l->warps_per_cta * 32 <= sm->max_threads && sm->used_warps + l->warps_per_cta <= sm->max_warps &&
-         sm->used_regs + sm_cta_regs(sm) <= sm->max_regs && sm->used_shared + l->shared_per_cta <= sm->max_shared;
+  return sm->used_threads + l->warps_per_cta * 32 <= sm->max_threads &&
+         sm->used_warps + l->warps_per_cta <= sm->max_warps &&
+         sm->used_regs + sm_cta_regs(sm) <= sm->max_regs &&
+         sm->used_shared + l->shared_per_cta <= sm->max_shared;
 }
 
 bool sm_policy_limits_ctas(const Sm *sm) { return sm->policy->cta_limit != NULL; }
@@ -198,9 +241,11 @@ size_t sm_describe_running(const Sm *sm, char *buf, size_t len, uint32_t *budget
 }
 
 void sm_dump(const Sm *sm, FILE *out) {
-  static const char *wn[] = {"ready", "ibuffer-empty", "scoreboard", "barrier", "unit-busy", "draining", "exited"};
+  static const char *wn[] = {"ready",     "ibuffer-empty", "scoreboard", "barrier",
+                             "unit-busy", "draining",      "exited"};
   fprintf(out, "SM %u: %u CTAs, LD/ST unit %s", sm->id, sm->resident_ctas, sm->ldst.busy ? "busy" : "idle");
-  if (sm->ldst.busy) fprintf(out, " (warp %u, request %u of %u)", sm->ldst.slot, sm->ldst.next, sm->ldst.nreq);
+  if (sm->ldst.busy)
+    fprintf(out, " (warp %u, request %u of %u)", sm->ldst.slot, sm->ldst.next, sm->ldst.nreq);
   if (sm->mem_collector) { /* the memory collector path: the warp slot each stage holds */
     const int idoc = sm->mc_idoc == SM_MC_NONE ? -1 : (int)sm->mc[sm->mc_idoc].slot;
     fprintf(out, "; ID_OC_MEM %d, collector units", idoc);
@@ -218,8 +263,11 @@ void sm_dump(const Sm *sm, FILE *out) {
   for (uint32_t s = 0; s < sm->max_warps; s++) {
     const SmWarp *w = &sm->warps[s];
     if (!w->pw) continue;
-    fprintf(out, "  warp slot %u (CTA %u warp %u) pc %u: %s, %u pending writes, %u pending loads, %u in the LD/ST path%s\n",
+    fprintf(out,
+            "  warp slot %u (CTA %u warp %u) pc %u: %s, %u pending writes, %u pending loads, %u in the LD/ST "
+            "path%s\n",
             s, sm->views[s].cta_id, sm->views[s].warp_in_cta, sm->views[s].pc, wn[sm->views[s].wait],
-            w->pending_writes, w->pending_loads, w->in_ldst, w->fetch_pending ? ", I-cache miss pending" : "");
+            w->pending_writes, w->pending_loads, w->in_ldst,
+            w->fetch_pending ? ", I-cache miss pending" : "");
   }
 }

@@ -310,8 +310,9 @@ int tl_attach(Timeline *t, Sm *sm) {
   r->glast = malloc(sizeof(double) * (r->nplug + 1) * POLICY_GAUGES_MAX);
   r->moved_since = malloc(c * n * sizeof(uint64_t));
   r->nmoved = calloc(c, sizeof(uint32_t));
-  if (!r->moved_since || !r->nmoved || !r->state || !r->since || !r->cnt || !r->issued_at || !r->listed_at || !r->refused_at || !r->pend ||
-      !r->fin_since || !r->fin_cta || !r->cta_start || !r->cta_id || !r->cta_warps || !r->glast) {
+  if (!r->moved_since || !r->nmoved || !r->state || !r->since || !r->cnt || !r->issued_at || !r->listed_at ||
+      !r->refused_at || !r->pend || !r->fin_since || !r->fin_cta || !r->cta_start || !r->cta_id ||
+      !r->cta_warps || !r->glast) {
     tl_sm_free(r);
     return -1;
   }
@@ -475,8 +476,9 @@ void tl_cta_launch(Sm *sm, uint32_t cs, uint64_t now) {
   for (uint32_t s = 0; s < r->nw; s++) {
     if (!sm->warps[s].pw || sm->warps[s].cta_slot != cs || r->state[s] != TL_NONE) continue;
     if (r->fin_since[s] != UINT64_MAX) { /* the slot's last warp belongs to a CTA still resident: */
-      uint32_t oc = r->fin_cta[s];        /* its exit wait goes on, on that CTA's track */
-      if (oc < r->nc && r->nmoved[oc] <= r->nw) r->moved_since[(size_t)oc * (r->nw + 1) + r->nmoved[oc]++] = now;
+      uint32_t oc = r->fin_cta[s];       /* its exit wait goes on, on that CTA's track */
+      if (oc < r->nc && r->nmoved[oc] <= r->nw)
+        r->moved_since[(size_t)oc * (r->nw + 1) + r->nmoved[oc]++] = now;
       close_finished(r, s, now);
     }
     char args[64];
@@ -510,7 +512,8 @@ void tl_cta_exit(Sm *sm, uint32_t cs, uint64_t now) {
     if (r->fin_since[s] != UINT64_MAX && r->fin_cta[s] == cs) close_finished(r, s, now);
   for (uint32_t k = 0; k < r->nmoved[cs]; k++) { /* nested in the CTA's slice: they end with it */
     uint64_t a = r->moved_since[(size_t)cs * (r->nw + 1) + k];
-    if (now > a) slice(r->t, r->pid, TL_TID_CTA + cs, tl_state_names[TL_FINISHED], a, now, "\"slot\":\"taken\"");
+    if (now > a)
+      slice(r->t, r->pid, TL_TID_CTA + cs, tl_state_names[TL_FINISHED], a, now, "\"slot\":\"taken\"");
   }
   r->nmoved[cs] = 0;
   char name[32], args[48];

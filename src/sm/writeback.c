@@ -9,7 +9,10 @@ void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
   SmWarp *w = &sm->warps[slot];
   for (uint32_t i = 0; i < n; i++) {
     uint32_t r = rows[i];
-    if (sm_sb_test(w->sb, r)) { w->sb[r / 64] &= ~(1ull << (r % 64)); w->pending_writes--; }
+    if (sm_sb_test(w->sb, r)) {
+      w->sb[r / 64] &= ~(1ull << (r % 64));
+      w->pending_writes--;
+    }
   }
   w->dirty = 1;
   sm_warp_unskip(sm, slot);

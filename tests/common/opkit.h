@@ -59,7 +59,9 @@ static inline int tk_open_opts(TK *k, const char *ptx, const char *entry, const 
   return 0;
 }
 
-static inline int tk_open(TK *k, const char *ptx, const char *entry) { return tk_open_opts(k, ptx, entry, NULL); }
+static inline int tk_open(TK *k, const char *ptx, const char *entry) {
+  return tk_open_opts(k, ptx, entry, NULL);
+}
 
 static inline void tk_close(TK *k) {
   if (k->ctx) {
@@ -102,15 +104,14 @@ static inline int tk_get(TK *k, void *dst, WsDevPtr src, size_t bytes) {
 static inline WsResult tk_launch(TK *k, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                  unsigned bz, unsigned shared, void **params) {
   WsResult r = ws_launch_kernel(k->fn, gx, gy, gz, bx, by, bz, shared, params);
-  if (r != WS_SUCCESS)
-    fprintf(stderr, "  launch failed (%s): %s\n", ws_result_name(r), ws_ctx_error(k->ctx));
+  if (r != WS_SUCCESS) fprintf(stderr, "  launch failed (%s): %s\n", ws_result_name(r), ws_ctx_error(k->ctx));
   return r;
 }
 
 /* Opens, runs a kernel with parameters (out, in) on grid x block, copies `out_bytes` back.
  * `in` may be NULL (then the second parameter is 0 / unused). Returns 0 on success. */
-static inline int tk_run_io(const char *ptx, const char *entry, unsigned grid, unsigned block, unsigned shared,
-                            const void *in, size_t in_bytes, void *out, size_t out_bytes) {
+static inline int tk_run_io(const char *ptx, const char *entry, unsigned grid, unsigned block,
+                            unsigned shared, const void *in, size_t in_bytes, void *out, size_t out_bytes) {
   TK k;
   int rc = -1;
   if (tk_open(&k, ptx, entry) == 0) {
@@ -137,57 +138,54 @@ static inline int tk_run_io(const char *ptx, const char *entry, unsigned grid, u
 #define ST_P2 "\n\tselp.u32 %r29, 1, 0, %p1;\n\tst.global.b32 [%rd30+8], %r29;"
 
 static inline char *op_kernel_text(const char *body) {
-  static const char *pre =
-      PTX_HEADER
-      ".visible .entry op_kernel(\n"
-      "\t.param .u64 op_kernel_param_0,\n"
-      "\t.param .u64 op_kernel_param_1,\n"
-      "\t.param .u32 op_kernel_param_2\n"
-      ")\n"
-      "{\n"
-      "\t.reg .pred \t%p<16>;\n"
-      "\t.reg .b16 \t%rs<32>;\n"
-      "\t.reg .b32 \t%r<32>;\n"
-      "\t.reg .b64 \t%rd<32>;\n"
-      "\t.reg .f32 \t%f<32>;\n"
-      "\t.reg .f64 \t%fd<32>;\n"
-      "\n"
-      "\tld.param.u64 \t%rd1, [op_kernel_param_0];\n"
-      "\tld.param.u64 \t%rd2, [op_kernel_param_1];\n"
-      "\tld.param.u32 \t%r1, [op_kernel_param_2];\n"
-      "\tmov.u32 \t%r2, %ctaid.x;\n"
-      "\tmov.u32 \t%r3, %ntid.x;\n"
-      "\tmov.u32 \t%r4, %tid.x;\n"
-      "\tmad.lo.s32 \t%r5, %r2, %r3, %r4;\n"
-      "\tsetp.ge.s32 \t%p15, %r5, %r1;\n"
-      "\t@%p15 bra \t$L__op_done;\n"
-      "\tcvta.to.global.u64 \t%rd3, %rd2;\n"
-      "\tmul.wide.s32 \t%rd4, %r5, 24;\n"
-      "\tadd.s64 \t%rd5, %rd3, %rd4;\n"
-      "\tcvta.to.global.u64 \t%rd6, %rd1;\n"
-      "\tmul.wide.s32 \t%rd7, %r5, 16;\n"
-      "\tadd.s64 \t%rd30, %rd6, %rd7;\n"
-      "\tld.global.u64 \t%rd10, [%rd5];\n"
-      "\tld.global.u64 \t%rd11, [%rd5+8];\n"
-      "\tld.global.u64 \t%rd12, [%rd5+16];\n"
-      "\tld.global.u32 \t%r10, [%rd5];\n"
-      "\tld.global.u32 \t%r11, [%rd5+8];\n"
-      "\tld.global.u32 \t%r12, [%rd5+16];\n"
-      "\tld.global.u16 \t%rs10, [%rd5];\n"
-      "\tld.global.u16 \t%rs11, [%rd5+8];\n"
-      "\tld.global.u16 \t%rs12, [%rd5+16];\n"
-      "\tld.global.f32 \t%f10, [%rd5];\n"
-      "\tld.global.f32 \t%f11, [%rd5+8];\n"
-      "\tld.global.f32 \t%f12, [%rd5+16];\n"
-      "\tld.global.f64 \t%fd10, [%rd5];\n"
-      "\tld.global.f64 \t%fd11, [%rd5+8];\n"
-      "\tld.global.f64 \t%fd12, [%rd5+16];\n"
-      "\t// ---- body ----\n\t";
-  static const char *post =
-      "\n\t// ---- end ----\n"
-      "$L__op_done:\n"
-      "\tret;\n"
-      "}\n";
+  static const char *pre = PTX_HEADER ".visible .entry op_kernel(\n"
+                                      "\t.param .u64 op_kernel_param_0,\n"
+                                      "\t.param .u64 op_kernel_param_1,\n"
+                                      "\t.param .u32 op_kernel_param_2\n"
+                                      ")\n"
+                                      "{\n"
+                                      "\t.reg .pred \t%p<16>;\n"
+                                      "\t.reg .b16 \t%rs<32>;\n"
+                                      "\t.reg .b32 \t%r<32>;\n"
+                                      "\t.reg .b64 \t%rd<32>;\n"
+                                      "\t.reg .f32 \t%f<32>;\n"
+                                      "\t.reg .f64 \t%fd<32>;\n"
+                                      "\n"
+                                      "\tld.param.u64 \t%rd1, [op_kernel_param_0];\n"
+                                      "\tld.param.u64 \t%rd2, [op_kernel_param_1];\n"
+                                      "\tld.param.u32 \t%r1, [op_kernel_param_2];\n"
+                                      "\tmov.u32 \t%r2, %ctaid.x;\n"
+                                      "\tmov.u32 \t%r3, %ntid.x;\n"
+                                      "\tmov.u32 \t%r4, %tid.x;\n"
+                                      "\tmad.lo.s32 \t%r5, %r2, %r3, %r4;\n"
+                                      "\tsetp.ge.s32 \t%p15, %r5, %r1;\n"
+                                      "\t@%p15 bra \t$L__op_done;\n"
+                                      "\tcvta.to.global.u64 \t%rd3, %rd2;\n"
+                                      "\tmul.wide.s32 \t%rd4, %r5, 24;\n"
+                                      "\tadd.s64 \t%rd5, %rd3, %rd4;\n"
+                                      "\tcvta.to.global.u64 \t%rd6, %rd1;\n"
+                                      "\tmul.wide.s32 \t%rd7, %r5, 16;\n"
+                                      "\tadd.s64 \t%rd30, %rd6, %rd7;\n"
+                                      "\tld.global.u64 \t%rd10, [%rd5];\n"
+                                      "\tld.global.u64 \t%rd11, [%rd5+8];\n"
+                                      "\tld.global.u64 \t%rd12, [%rd5+16];\n"
+                                      "\tld.global.u32 \t%r10, [%rd5];\n"
+                                      "\tld.global.u32 \t%r11, [%rd5+8];\n"
+                                      "\tld.global.u32 \t%r12, [%rd5+16];\n"
+                                      "\tld.global.u16 \t%rs10, [%rd5];\n"
+                                      "\tld.global.u16 \t%rs11, [%rd5+8];\n"
+                                      "\tld.global.u16 \t%rs12, [%rd5+16];\n"
+                                      "\tld.global.f32 \t%f10, [%rd5];\n"
+                                      "\tld.global.f32 \t%f11, [%rd5+8];\n"
+                                      "\tld.global.f32 \t%f12, [%rd5+16];\n"
+                                      "\tld.global.f64 \t%fd10, [%rd5];\n"
+                                      "\tld.global.f64 \t%fd11, [%rd5+8];\n"
+                                      "\tld.global.f64 \t%fd12, [%rd5+16];\n"
+                                      "\t// ---- body ----\n\t";
+  static const char *post = "\n\t// ---- end ----\n"
+                            "$L__op_done:\n"
+                            "\tret;\n"
+                            "}\n";
   size_t n = strlen(pre) + strlen(body) + strlen(post) + 1;
   char *s = malloc(n);
   if (!s) return NULL;
@@ -269,7 +267,7 @@ typedef uint64_t (*OpRef)(uint64_t a, uint64_t b, uint64_t c);
  * mismatches with the inputs. Returns the number of mismatches (-1 if the kernel did not run). */
 static inline int op_check_word(const char *body, OpRef ref, OpEq eq, uint64_t mask, int word,
                                 const uint64_t (*in)[3], int n) {
-  uint64_t (*out)[2] = calloc((size_t)n, sizeof *out);
+  uint64_t(*out)[2] = calloc((size_t)n, sizeof *out);
   int bad = 0;
   if (!out) return -1;
   if (op_run(body, in, n, out) != 0) {
@@ -297,7 +295,8 @@ static inline int op_check_word(const char *body, OpRef ref, OpEq eq, uint64_t m
   return bad;
 }
 
-static inline int op_check(const char *body, OpRef ref, OpEq eq, uint64_t mask, const uint64_t (*in)[3], int n) {
+static inline int op_check(const char *body, OpRef ref, OpEq eq, uint64_t mask, const uint64_t (*in)[3],
+                           int n) {
   return op_check_word(body, ref, eq, mask, 0, in, n);
 }
 

@@ -27,7 +27,8 @@ int test_gpu_load(TestGpu *t, WsModule **mod, WsFunction **fn, const char *ptx, 
  * context on `preset` (NULL: configs/gtx480.cfg) plus `sets`; returns the
  * statistics JSON (malloc'd; NULL on error) and, if cycles is not NULL, the
  * GPU's cycles. A failed open or check is a test failure. */
-char *test_run_benches(const char *preset, const char *const *sets, const char *const *names, uint64_t *cycles);
+char *test_run_benches(const char *preset, const char *const *sets, const char *const *names,
+                       uint64_t *cycles);
 /* Runs `entry` of `ptx` as one CTA of `threads` threads on gtx480.cfg plus `sets`, with
  * the parameters (a 4 KB device buffer, then `nargs` <= 4 u32 values from `args`; a kernel
  * reads as many as it declares); returns the statistics JSON (malloc'd; NULL on error). A

@@ -32,28 +32,61 @@
 #include "policy/cache_policy.h"
 
 static const CfgParam cacp_params[] = {
-    {.key = "critical_ways", .type = CFG_INT, .def = "0", .min = 0, .max = 255,
-     .desc = "ways [0, N) of a set form the critical partition (fewer than the cache's ways; 0: half of them)"},
-    {.key = "threshold", .type = CFG_INT, .def = "2", .min = 0, .max = 255,
+    {.key = "critical_ways",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 255,
+     .desc =
+         "ways [0, N) of a set form the critical partition (fewer than the cache's ways; 0: half of them)"},
+    {.key = "threshold",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 0,
+     .max = 255,
      .desc = "a fill goes to the critical partition when CCBP[signature] >= threshold"},
     {.key = "ccbp_init", .type = CFG_INT, .def = "1", .min = 0, .max = 255, .desc = "initial CCBP counters"},
     {.key = "ship_init", .type = CFG_INT, .def = "3", .min = 0, .max = 255, .desc = "initial SHiP counters"},
-    {.key = "counter_max", .type = CFG_INT, .def = "3", .min = 1, .max = 255,
+    {.key = "counter_max",
+     .type = CFG_INT,
+     .def = "3",
+     .min = 1,
+     .max = 255,
      .desc = "saturation of the CCBP and SHiP counters (3 = 2-bit)"},
-    {.key = "max_rrpv", .type = CFG_INT, .def = "3", .min = 1, .max = 255,
+    {.key = "max_rrpv",
+     .type = CFG_INT,
+     .def = "3",
+     .min = 1,
+     .max = 255,
      .desc = "SRRIP's largest RRPV; insertion at max (SHiP says no reuse) or max-1"},
-    {.key = "sig_bits", .type = CFG_INT, .def = "8", .min = 1, .max = 16,
+    {.key = "sig_bits",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 16,
      .desc = "signature bits: (pc ^ line number) & (2^bits - 1)"},
     {0},
 };
 
 static const CfgParam ship_params[] = {
     {.key = "ship_init", .type = CFG_INT, .def = "3", .min = 0, .max = 255, .desc = "initial SHiP counters"},
-    {.key = "counter_max", .type = CFG_INT, .def = "3", .min = 1, .max = 255,
+    {.key = "counter_max",
+     .type = CFG_INT,
+     .def = "3",
+     .min = 1,
+     .max = 255,
      .desc = "saturation of the SHiP counters (3 = 2-bit)"},
-    {.key = "max_rrpv", .type = CFG_INT, .def = "3", .min = 1, .max = 255,
+    {.key = "max_rrpv",
+     .type = CFG_INT,
+     .def = "3",
+     .min = 1,
+     .max = 255,
      .desc = "SRRIP's largest RRPV; insertion at max (SHiP says no reuse) or max-1"},
-    {.key = "sig_bits", .type = CFG_INT, .def = "8", .min = 1, .max = 16,
+    {.key = "sig_bits",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 16,
      .desc = "signature bits: (pc ^ line number) & (2^bits - 1)"},
     {0},
 };
@@ -100,7 +133,8 @@ static int init_common(void **state, const CachePolicyEnv *env, char *err, size_
     if (!c->cways || c->cways >= c->ways) {
       snprintf(key, sizeof key, "%s.critical_ways", env->prefix);
       cacp_free(c);
-      return cfg_errorf(env->cfg, key, err, errlen, "%u critical ways leave no non-critical partition in a %u-way %s",
+      return cfg_errorf(env->cfg, key, err, errlen,
+                        "%u critical ways leave no non-critical partition in a %u-way %s",
                         (unsigned)cfg_int_in(env->cfg, env->prefix, "critical_ways"), env->ways, env->cache);
     }
     if (ccbp0 > c->cmax) {
@@ -193,8 +227,10 @@ static void cacp_fill(void *state, uint32_t set, uint32_t way, const MemRequest 
   c->sig[i] = (uint16_t)sig;
   c->reuse[i] = 0;
   c->rrpv[i] = c->ship[sig] == 0 ? c->max : (uint8_t)(c->max - 1);
-  if (!c->ship_only && way < c->cways) c->fills_crit++;
-  else c->fills_noncrit++;
+  if (!c->ship_only && way < c->cways)
+    c->fills_crit++;
+  else
+    c->fills_noncrit++;
 }
 
 static void cacp_hit(void *state, uint32_t set, uint32_t way, const MemRequest *req, uint64_t cycle) {
@@ -250,9 +286,21 @@ static void cacp_stats(void *state, PolicyStats *out) {
                     c->evict_zero_reuse, c->evicts);
 }
 
-const CachePolicy cache_policy_cacp = {
-    .name = "cacp", .params = cacp_params, .init = cacp_init, .free = cacp_free, .find_victim = cacp_find_victim,
-    .on_fill = cacp_fill, .on_hit = cacp_hit, .on_evict = cacp_evict, .stats = cacp_stats};
-const CachePolicy cache_policy_ship = {
-    .name = "ship", .params = ship_params, .init = ship_init, .free = cacp_free, .find_victim = cacp_find_victim,
-    .on_fill = cacp_fill, .on_hit = cacp_hit, .on_evict = cacp_evict, .stats = cacp_stats};
+const CachePolicy cache_policy_cacp = {.name = "cacp",
+                                       .params = cacp_params,
+                                       .init = cacp_init,
+                                       .free = cacp_free,
+                                       .find_victim = cacp_find_victim,
+                                       .on_fill = cacp_fill,
+                                       .on_hit = cacp_hit,
+                                       .on_evict = cacp_evict,
+                                       .stats = cacp_stats};
+const CachePolicy cache_policy_ship = {.name = "ship",
+                                       .params = ship_params,
+                                       .init = ship_init,
+                                       .free = cacp_free,
+                                       .find_victim = cacp_find_victim,
+                                       .on_fill = cacp_fill,
+                                       .on_hit = cacp_hit,
+                                       .on_evict = cacp_evict,
+                                       .stats = cacp_stats};

@@ -46,10 +46,9 @@ enum { BP_CM_DYNAMIC = 0, BP_CM_CA, BP_CM_CG };
 typedef struct BpKernel {
   char *name;
   uint32_t npc;
-  uint8_t *cls;                 /* MEM_CLASS_* per PC: the file's, else the default */
+  uint8_t *cls;                     /* MEM_CLASS_* per PC: the file's, else the default */
   uint64_t *access, *hits, *merges; /* profile counts per PC */
 } BpKernel;
-
 
 /* Per GPU: the class file, the kernels seen, the central TB_bg, the output files. */
 typedef struct BpShared {
@@ -57,12 +56,12 @@ typedef struct BpShared {
   BpFileLine *lines;
   uint32_t nlines;
   BpKernel *k;
-  uint32_t nk, cur; /* cur: the running kernel's entry in k */
+  uint32_t nk, cur;  /* cur: the running kernel's entry in k */
   uint32_t launches; /* kernels set up (KERNEL_BEGIN of launch index < launches seen) */
-  uint32_t tb_bg;   /* central mode: SM 0's target */
+  uint32_t tb_bg;    /* central mode: SM 0's target */
   PolicyGpu *gpu;
   int out_profile, out_series; /* policy_out handles, -1: none */
-  char *series;     /* the TB_bg series, written at the end */
+  char *series;                /* the TB_bg series, written at the end */
   size_t series_len, series_cap;
   int oom;
 } BpShared;
@@ -72,33 +71,61 @@ typedef struct Bypass {
   uint32_t sm, max_ctas;
   uint8_t cm_mode, def_cls, central, profile;
   uint32_t l2_latency;
-  int32_t fixed;        /* fixed TB_bg (>= 0), or -1: learnt */
+  int32_t fixed; /* fixed TB_bg (>= 0), or -1: learnt */
   /* dynamic state (this SM) */
-  uint8_t *tag_bg;      /* per CTA slot: 1 = bg */
-  uint8_t *live;        /* per CTA slot: holds a CTA */
+  uint8_t *tag_bg; /* per CTA slot: 1 = bg */
+  uint8_t *live;   /* per CTA slot: holds a CTA */
   uint32_t cur_bg, tb_bg, tb_max;
   double chss[BP_MAX_TB];
   uint8_t known[BP_MAX_TB];
-  int32_t period_cta;   /* CTA slot whose lifetime is the period (-1: none) */
+  int32_t period_cta; /* CTA slot whose lifetime is the period (-1: none) */
   uint64_t period_start, p_hits, p_stall, p_warp_cycles, warps, warps_since;
   uint64_t fail_start;
   uint8_t fail_pending;
   /* statistics */
-  uint64_t n_ld[3][2];  /* [class][bypassed] warp instructions */
+  uint64_t n_ld[3][2]; /* [class][bypassed] warp instructions */
   uint64_t periods, tb_changes, bg_ctas, ba_ctas, tb_sum, stall_cycles;
 } Bypass;
 
 static const CfgParam bypass_params[] = {
-    {.key = "classes", .type = CFG_STRING, .def = "", .desc = "class file from `warpsim classify` (kernel pc ca|cg|cm); empty: none"},
-    {.key = "default", .type = CFG_ENUM, .def = "cm", .choices = "ca|cg|cm", .desc = "class of a global load the class file does not list"},
-    {.key = "cm", .type = CFG_ENUM, .def = "dynamic", .choices = "dynamic|ca|cg",
+    {.key = "classes",
+     .type = CFG_STRING,
+     .def = "",
+     .desc = "class file from `warpsim classify` (kernel pc ca|cg|cm); empty: none"},
+    {.key = "default",
+     .type = CFG_ENUM,
+     .def = "cm",
+     .choices = "ca|cg|cm",
+     .desc = "class of a global load the class file does not list"},
+    {.key = "cm",
+     .type = CFG_ENUM,
+     .def = "dynamic",
+     .choices = "dynamic|ca|cg",
      .desc = "cm loads: dynamic (bypass in bg CTAs, CTA tags learnt by CHSS), ca (cached) or cg (bypassed)"},
-    {.key = "central", .type = CFG_BOOL, .def = "true", .desc = "centralised control: SM 0 learns TB_bg, every SM follows"},
-    {.key = "tb_bg", .type = CFG_INT, .def = "-1", .min = -1, .max = BP_MAX_TB - 1,
+    {.key = "central",
+     .type = CFG_BOOL,
+     .def = "true",
+     .desc = "centralised control: SM 0 learns TB_bg, every SM follows"},
+    {.key = "tb_bg",
+     .type = CFG_INT,
+     .def = "-1",
+     .min = -1,
+     .max = BP_MAX_TB - 1,
      .desc = "fixed TB_bg for cm = dynamic (no learning; capped at the kernel's TB_max), -1: learnt by CHSS"},
-    {.key = "l2_latency", .type = CFG_INT, .def = "120", .min = 1, .max = 100000, .desc = "L2_Latency of CHSS (cycles)"},
-    {.key = "series", .type = CFG_STRING, .def = "", .desc = "file for the TB_bg series (kernel sm cycle tb_bg chss per period)"},
-    {.key = "profile", .type = CFG_STRING, .def = "", .desc = "file for per-PC L1D accesses and hits of global loads (classify)"},
+    {.key = "l2_latency",
+     .type = CFG_INT,
+     .def = "120",
+     .min = 1,
+     .max = 100000,
+     .desc = "L2_Latency of CHSS (cycles)"},
+    {.key = "series",
+     .type = CFG_STRING,
+     .def = "",
+     .desc = "file for the TB_bg series (kernel sm cycle tb_bg chss per period)"},
+    {.key = "profile",
+     .type = CFG_STRING,
+     .def = "",
+     .desc = "file for per-PC L1D accesses and hits of global loads (classify)"},
     {0},
 };
 
@@ -111,7 +138,10 @@ static void series_add(BpShared *sh, const char *text) {
     size_t cap = sh->series_cap ? sh->series_cap * 2 : 4096;
     while (cap < sh->series_len + n + 1) cap *= 2;
     char *p = realloc(sh->series, cap);
-    if (!p) { sh->oom = 1; return; }
+    if (!p) {
+      sh->oom = 1;
+      return;
+    }
     sh->series = p, sh->series_cap = cap;
   }
   memcpy(sh->series + sh->series_len, text, n + 1);
@@ -126,28 +156,39 @@ static void shared_fini(void *block) {
     for (uint32_t i = 0; i < sh->nk; i++) cap += (size_t)sh->k[i].npc * (strlen(sh->k[i].name) + 72);
     char *t = malloc(cap);
     if (t) {
-      len += (size_t)snprintf(t + len, cap - len, "# warpsim bypass profile: kernel pc accesses hits merges (L1D line requests of global loads)\n");
+      len += (size_t)snprintf(
+          t + len, cap - len,
+          "# warpsim bypass profile: kernel pc accesses hits merges (L1D line requests of global loads)\n");
       for (uint32_t i = 0; i < sh->nk; i++)
         for (uint32_t pc = 0; pc < sh->k[i].npc; pc++)
           if (sh->k[i].access[pc])
             len += (size_t)snprintf(t + len, cap - len, "%s %u %llu %llu %llu\n", sh->k[i].name, pc,
-                                    (unsigned long long)sh->k[i].access[pc], (unsigned long long)sh->k[i].hits[pc],
+                                    (unsigned long long)sh->k[i].access[pc],
+                                    (unsigned long long)sh->k[i].hits[pc],
                                     (unsigned long long)sh->k[i].merges[pc]);
     }
-    if (!t) policy_gpu_fail(sh->gpu, "bypass: out of memory writing the profile");
-    else fwrite(t, 1, len, pf);
+    if (!t)
+      policy_gpu_fail(sh->gpu, "bypass: out of memory writing the profile");
+    else
+      fwrite(t, 1, len, pf);
     free(t);
   }
   FILE *sf = sh->out_series >= 0 ? policy_out_file(sh->gpu, sh->out_series) : NULL;
   if (sf) {
-    static const char head[] = "# warpsim bypass TB_bg series: kernel sm cycle tb_bg chss (one line per sampling period's end)\n";
-    if (sh->oom) policy_gpu_fail(sh->gpu, "bypass: out of memory recording the TB_bg series");
-    else if (sh->series) fwrite(sh->series, 1, sh->series_len, sf);
-    else fputs(head, sf);
+    static const char head[] =
+        "# warpsim bypass TB_bg series: kernel sm cycle tb_bg chss (one line per sampling period's end)\n";
+    if (sh->oom)
+      policy_gpu_fail(sh->gpu, "bypass: out of memory recording the TB_bg series");
+    else if (sh->series)
+      fwrite(sh->series, 1, sh->series_len, sf);
+    else
+      fputs(head, sf);
   }
   free(sh->series);
   bp_classes_free(sh->lines, sh->nlines);
-  for (uint32_t i = 0; i < sh->nk; i++) free(sh->k[i].name), free(sh->k[i].cls), free(sh->k[i].access), free(sh->k[i].hits), free(sh->k[i].merges);
+  for (uint32_t i = 0; i < sh->nk; i++)
+    free(sh->k[i].name), free(sh->k[i].cls), free(sh->k[i].access), free(sh->k[i].hits),
+        free(sh->k[i].merges);
   free(sh->k);
 }
 
@@ -181,7 +222,8 @@ static int bypass_init(void **state, const WarpSchedEnv *env, char *err, size_t 
   b->l2_latency = (uint32_t)cfg_int_in(env->cfg, env->prefix, "l2_latency");
   b->fixed = (int32_t)cfg_int_in(env->cfg, env->prefix, "tb_bg");
   b->period_cta = -1;
-  const char *prof = cfg_str_in(env->cfg, env->prefix, "profile"), *ser = cfg_str_in(env->cfg, env->prefix, "series");
+  const char *prof = cfg_str_in(env->cfg, env->prefix, "profile"),
+             *ser = cfg_str_in(env->cfg, env->prefix, "series");
   b->profile = prof[0] != 0;
   if (!sh->loaded) { /* the first SM reads the file and names the outputs */
     sh->loaded = 1;
@@ -223,7 +265,11 @@ static void kernel_begin(Bypass *b, const PolicyKernel *k) {
     while (i < sh->nk && (strcmp(sh->k[i].name, k->name) || sh->k[i].npc != k->npc)) i++;
     if (i == sh->nk) {
       BpKernel *n = realloc(sh->k, (sh->nk + 1) * sizeof *n);
-      if (!n) { sh->oom = 1; sh->cur = UINT32_MAX; return; }
+      if (!n) {
+        sh->oom = 1;
+        sh->cur = UINT32_MAX;
+        return;
+      }
       sh->k = n;
       BpKernel *e = &sh->k[sh->nk];
       memset(e, 0, sizeof *e);
@@ -241,12 +287,14 @@ static void kernel_begin(Bypass *b, const PolicyKernel *k) {
       }
       memset(e->cls, b->def_cls, k->npc + 1);
       for (uint32_t l = 0; l < sh->nlines; l++)
-        if (!strcmp(sh->lines[l].kernel, k->name) && sh->lines[l].pc < k->npc) e->cls[sh->lines[l].pc] = sh->lines[l].cls;
+        if (!strcmp(sh->lines[l].kernel, k->name) && sh->lines[l].pc < k->npc)
+          e->cls[sh->lines[l].pc] = sh->lines[l].cls;
       sh->nk++;
     }
     sh->cur = i;
     /* central mode's target until SM 0 moves it (every SM starts at the same one) */
-    sh->tb_bg = b->fixed >= 0 && (uint32_t)b->fixed < k->max_ctas_per_sm ? (uint32_t)b->fixed : k->max_ctas_per_sm;
+    sh->tb_bg =
+        b->fixed >= 0 && (uint32_t)b->fixed < k->max_ctas_per_sm ? (uint32_t)b->fixed : k->max_ctas_per_sm;
   }
   b->tb_max = k->max_ctas_per_sm < BP_MAX_TB ? k->max_ctas_per_sm : BP_MAX_TB - 1;
   b->tb_bg = b->fixed >= 0 && (uint32_t)b->fixed < b->tb_max ? (uint32_t)b->fixed : b->tb_max;
@@ -299,7 +347,8 @@ static void period_end(Bypass *b, uint64_t now, const PolicyKernel *k) {
   if (b->central && b->sm == 0) b->sh->tb_bg = best;
   if (b->sh->out_series >= 0) {
     char line[640];
-    snprintf(line, sizeof line, "%s %u %llu %u %.6g\n", k && k->name ? k->name : "-", b->sm, (unsigned long long)now, best, chss);
+    snprintf(line, sizeof line, "%s %u %llu %u %.6g\n", k && k->name ? k->name : "-", b->sm,
+             (unsigned long long)now, best, chss);
     series_add(b->sh, line);
   }
   b->period_cta = -1;
@@ -308,10 +357,20 @@ static void period_end(Bypass *b, uint64_t now, const PolicyKernel *k) {
 static void bypass_event(void *state, const SchedEvent *ev) {
   Bypass *b = state;
   switch (ev->kind) {
-  case SCHED_EV_KERNEL_BEGIN: kernel_begin(b, ev->kernel); return;
-  case SCHED_EV_KERNEL_END: b->period_cta = -1; return;
-  case SCHED_EV_WARP_LAUNCH: warps_to(b, ev->cycle); b->warps++; return;
-  case SCHED_EV_WARP_EXIT: warps_to(b, ev->cycle); if (b->warps) b->warps--; return;
+  case SCHED_EV_KERNEL_BEGIN:
+    kernel_begin(b, ev->kernel);
+    return;
+  case SCHED_EV_KERNEL_END:
+    b->period_cta = -1;
+    return;
+  case SCHED_EV_WARP_LAUNCH:
+    warps_to(b, ev->cycle);
+    b->warps++;
+    return;
+  case SCHED_EV_WARP_EXIT:
+    warps_to(b, ev->cycle);
+    if (b->warps) b->warps--;
+    return;
   case SCHED_EV_CTA_LAUNCH: {
     if (ev->cta_slot >= b->max_ctas) return;
     const int bg = b->cm_mode == BP_CM_DYNAMIC && b->cur_bg < target(b);
@@ -335,7 +394,11 @@ static void bypass_event(void *state, const SchedEvent *ev) {
   case SCHED_EV_L1_RESFAIL:
     if (!b->fail_pending) b->fail_pending = 1, b->fail_start = ev->cycle;
     return;
-  case SCHED_EV_L1_HIT: case SCHED_EV_L1_MISS: case SCHED_EV_L1_MERGE: case SCHED_EV_L1_BYPASS: case SCHED_EV_STORE:
+  case SCHED_EV_L1_HIT:
+  case SCHED_EV_L1_MISS:
+  case SCHED_EV_L1_MERGE:
+  case SCHED_EV_L1_BYPASS:
+  case SCHED_EV_STORE:
     if (b->fail_pending) { /* the request that failed is accepted now */
       const uint64_t s = ev->cycle - b->fail_start;
       b->stall_cycles += s;
@@ -353,7 +416,8 @@ static void bypass_event(void *state, const SchedEvent *ev) {
       }
     }
     return;
-  default: return;
+  default:
+    return;
   }
 }
 
@@ -364,7 +428,8 @@ static void bypass_annotate(void *state, const WarpView *v, SchedMemAnnot *m) {
   uint8_t cls = k && m->pc < k->npc ? k->cls[m->pc] : b->def_cls;
   int bypass;
   if (cls == MEM_CLASS_CM)
-    bypass = b->cm_mode == BP_CM_CG || (b->cm_mode == BP_CM_DYNAMIC && v->cta_slot < b->max_ctas && b->tag_bg[v->cta_slot]);
+    bypass = b->cm_mode == BP_CM_CG ||
+             (b->cm_mode == BP_CM_DYNAMIC && v->cta_slot < b->max_ctas && b->tag_bg[v->cta_slot]);
   else
     bypass = cls == MEM_CLASS_CG;
   b->n_ld[cls][bypass]++;
@@ -387,7 +452,8 @@ static void bypass_stats(void *state, PolicyStats *out) {
                   b->periods);
   policy_stat_u64(out, "tb_bg_changes", "events", "periods that changed TB_bg", b->tb_changes);
   policy_stat_u64(out, "resfail_stall_cycles", "cycles",
-                  "cycles from an L1D reservation failure to its request's acceptance, summed", b->stall_cycles);
+                  "cycles from an L1D reservation failure to its request's acceptance, summed",
+                  b->stall_cycles);
   const uint64_t n = b->bg_ctas + b->ba_ctas;
   policy_stat_f64(out, "tb_bg_mean_at_launch", "ctas", "TB_bg at each CTA launch, mean over launches",
                   n ? (double)b->tb_sum / (double)n : 0.0, PSTAT_MEAN);
@@ -400,7 +466,12 @@ static void bypass_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   policy_gauge(out, "bg_ctas", b->cur_bg);
 }
 
-const SmObserver observer_bypass = {.name = "bypass", .params = bypass_params, .init = bypass_init,
-                                    .free = bypass_free, .on_event = bypass_event, .annotate = bypass_annotate,
-                                    .stats = bypass_stats, .gauges = bypass_gauges,
+const SmObserver observer_bypass = {.name = "bypass",
+                                    .params = bypass_params,
+                                    .init = bypass_init,
+                                    .free = bypass_free,
+                                    .on_event = bypass_event,
+                                    .annotate = bypass_annotate,
+                                    .stats = bypass_stats,
+                                    .gauges = bypass_gauges,
                                     .shares_state = policy_shares_always};

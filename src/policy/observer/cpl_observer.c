@@ -35,7 +35,15 @@ static uint64_t cplo_next_tick(void *state, uint64_t now) { return cpl_next_tick
 static void cplo_stats(void *state, PolicyStats *out) { cpl_stats(state, out); }
 static bool cplo_shares_state(const void *state) { return cpl_shares_state(state); }
 
-const SmObserver observer_cpl = {.name = "cpl", .params = cpl_params, .init = cplo_init, .free = cplo_free,
-                                 .on_event = cplo_event, .on_issue = cplo_issue, .annotate = cplo_annotate,
-                                 .tick = cplo_tick, .next_tick = cplo_next_tick, .stats = cplo_stats,
-                                 .sched_wait = true, .shares_state = cplo_shares_state};
+const SmObserver observer_cpl = {.name = "cpl",
+                                 .params = cpl_params,
+                                 .init = cplo_init,
+                                 .free = cplo_free,
+                                 .on_event = cplo_event,
+                                 .on_issue = cplo_issue,
+                                 .annotate = cplo_annotate,
+                                 .tick = cplo_tick,
+                                 .next_tick = cplo_next_tick,
+                                 .stats = cplo_stats,
+                                 .sched_wait = true,
+                                 .shares_state = cplo_shares_state};

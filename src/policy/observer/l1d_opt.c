@@ -135,7 +135,8 @@ static void opt_stats(void *state, PolicyStats *out) {
                   opt_mpki(tot_opt, tot_insts), PSTAT_MAX);
 }
 
-const SmObserver observer_l1d_opt = {.name = "l1d-opt", .shares_state = policy_shares_always,
+const SmObserver observer_l1d_opt = {.name = "l1d-opt",
+                                     .shares_state = policy_shares_always,
                                      .init = opt_init,
                                      .free = opt_free,
                                      .on_event = opt_event,

@@ -24,7 +24,7 @@
 #include "policy/warp_sched.h"
 
 typedef struct TraceFile {
-  FILE *f;          /* NULL until the first kernel begins (or if it cannot be opened) */
+  FILE *f; /* NULL until the first kernel begins (or if it cannot be opened) */
   PolicyGpu *gpu;
   int out;          /* policy_out handle */
   int named;        /* the first SM named the output */
@@ -78,18 +78,33 @@ static void trace_event(void *state, const SchedEvent *ev) {
   Trace *t = state;
   char o;
   switch (ev->kind) {
-  case SCHED_EV_L1_HIT: o = 'H'; break;
-  case SCHED_EV_L1_MISS: o = 'M'; break;
-  case SCHED_EV_L1_MERGE: o = 'G'; break;
-  case SCHED_EV_L1_BYPASS: o = 'B'; break;
-  case SCHED_EV_STORE: o = 'S'; break;
-  case SCHED_EV_L1_FILL: o = 'F'; break;
-  case SCHED_EV_L1_ATOMIC_HIT: o = 'A'; break;
+  case SCHED_EV_L1_HIT:
+    o = 'H';
+    break;
+  case SCHED_EV_L1_MISS:
+    o = 'M';
+    break;
+  case SCHED_EV_L1_MERGE:
+    o = 'G';
+    break;
+  case SCHED_EV_L1_BYPASS:
+    o = 'B';
+    break;
+  case SCHED_EV_STORE:
+    o = 'S';
+    break;
+  case SCHED_EV_L1_FILL:
+    o = 'F';
+    break;
+  case SCHED_EV_L1_ATOMIC_HIT:
+    o = 'A';
+    break;
   case SCHED_EV_KERNEL_BEGIN:
     if (!t->tf->f && !t->tf->kernels) { /* opened when the run really starts */
       if (!(t->tf->f = policy_out_file(t->tf->gpu, t->tf->out))) return;
-      fprintf(t->tf->f, "# warpsim L1D access trace: cycle sm warp_slot cta_id pc line_addr outcome (H hit, M miss, "
-                        "G merged, B bypassed, S store, A atomic hit, F fill)\n");
+      fprintf(t->tf->f,
+              "# warpsim L1D access trace: cycle sm warp_slot cta_id pc line_addr outcome (H hit, M miss, "
+              "G merged, B bypassed, S store, A atomic hit, F fill)\n");
     }
     if (!t->tf->f) return;
     if (ev->kernel->launch_index >= t->tf->kernels) { /* the first SM to hear of it */
@@ -101,11 +116,13 @@ static void trace_event(void *state, const SchedEvent *ev) {
     if (t->tf->f) fprintf(t->tf->f, "# insts %u %llu\n", t->sm, (unsigned long long)t->insts);
     t->insts = 0;
     return;
-  default: return;
+  default:
+    return;
   }
   t->lines += o != 'F';
-  if (t->tf->f) fprintf(t->tf->f, "%llu %u %u %u %u %llx %c\n", (unsigned long long)ev->cycle, t->sm, ev->slot, ev->cta_id, ev->pc,
-          (unsigned long long)ev->line_addr, o);
+  if (t->tf->f)
+    fprintf(t->tf->f, "%llu %u %u %u %u %llx %c\n", (unsigned long long)ev->cycle, t->sm, ev->slot,
+            ev->cta_id, ev->pc, (unsigned long long)ev->line_addr, o);
 }
 
 static void trace_issue(void *state, const WarpView *v, const SchedIssue *is) {
@@ -118,8 +135,12 @@ static void trace_stats(void *state, PolicyStats *out) {
                   ((Trace *)state)->lines);
 }
 
-const SmObserver observer_l1d_trace = {.name = "l1d-trace", .params = trace_params, .init = trace_init,
-                                       .free = trace_free, .on_event = trace_event, .l1_stream_events = true,
+const SmObserver observer_l1d_trace = {.name = "l1d-trace",
+                                       .params = trace_params,
+                                       .init = trace_init,
+                                       .free = trace_free,
+                                       .on_event = trace_event,
+                                       .l1_stream_events = true,
                                        .on_issue = trace_issue,
                                        .stats = trace_stats,
                                        .shares_state = policy_shares_always};

@@ -110,7 +110,8 @@ static void missclass_stats(void *state, PolicyStats *out) {
   }
 }
 
-const SmObserver observer_missclass = {.name = "missclass", .shares_state = policy_shares_always,
+const SmObserver observer_missclass = {.name = "missclass",
+                                       .shares_state = policy_shares_always,
                                        .params = missclass_params,
                                        .init = missclass_init,
                                        .free = missclass_free,

@@ -173,7 +173,8 @@ static void phase_stats(void *state, PolicyStats *out) {
                   p ? p->events : 0);
 }
 
-const SmObserver observer_phase_trace = {.name = "phase-trace", .shares_state = policy_shares_always,
+const SmObserver observer_phase_trace = {.name = "phase-trace",
+                                         .shares_state = policy_shares_always,
                                          .params = phase_params,
                                          .init = phase_init,
                                          .free = phase_free,

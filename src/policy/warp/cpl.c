@@ -24,7 +24,8 @@ const CfgParam cpl_params[] = {
      .def = "0",
      .min = 0,
      .max = 1 << 20,
-     .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they cost host time)"},
+     .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; "
+             "they cost host time)"},
     {.key = "priority_file",
      .type = CFG_STRING,
      .def = "",
@@ -42,7 +43,8 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->nslots = env->max_warps;
   c->max_ctas = env->max_ctas;
   c->sm = env->sm;
-  c->mode = strcmp(cfg_str_in(env->cfg, env->prefix, "critical"), "sm_threshold") ? CPL_CTA_MAX : CPL_SM_THRESHOLD;
+  c->mode =
+      strcmp(cfg_str_in(env->cfg, env->prefix, "critical"), "sm_threshold") ? CPL_CTA_MAX : CPL_SM_THRESHOLD;
   c->period = (uint64_t)cfg_int_in(env->cfg, env->prefix, "sample_period");
   c->w = calloc(c->nslots ? c->nslots : 1, sizeof *c->w);
   c->tmp = calloc(c->nslots ? c->nslots : 1, sizeof *c->tmp);
@@ -67,7 +69,8 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
   c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
-  if (!c->w || !c->tmp || !c->grp || !c->grp_at || !c->cta_last || !c->cta_last_exit || !c->lines || (c->hmask && !c->hist) || !c->cta_launch) {
+  if (!c->w || !c->tmp || !c->grp || !c->grp_at || !c->cta_last || !c->cta_last_exit || !c->lines ||
+      (c->hmask && !c->hist) || !c->cta_launch) {
     cpl_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   }
@@ -83,7 +86,8 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
     snprintf(key, sizeof key, "%s.priority_file", env->prefix);
     char msg[1400];
     c->gpu = env->gpu;
-    if ((c->series_out = policy_out(env->gpu, key, path, msg, sizeof msg)) < 0) { /* fail now, not after the run */
+    if ((c->series_out = policy_out(env->gpu, key, path, msg, sizeof msg)) <
+        0) { /* fail now, not after the run */
       cpl_free(c);
       return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
     }
@@ -139,7 +143,9 @@ bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now) {
 }
 
 /* ---- the critical lines in the L1D (open addressing, backward-shift deletion) ---- */
-static uint32_t line_hash(const Cpl *c, uint64_t a) { return (uint32_t)((a >> 7) * 0x9E3779B97F4A7C15ull >> 40) & c->lmask; }
+static uint32_t line_hash(const Cpl *c, uint64_t a) {
+  return (uint32_t)((a >> 7) * 0x9E3779B97F4A7C15ull >> 40) & c->lmask;
+}
 
 static CplLine *line_find(Cpl *c, uint64_t a) {
   for (uint32_t i = line_hash(c, a);; i = (i + 1) & c->lmask) {
@@ -151,7 +157,10 @@ static CplLine *line_find(Cpl *c, uint64_t a) {
 static void line_put(Cpl *c, uint64_t a) {
   CplLine *l = line_find(c, a);
   if (!l) {
-    if (c->lcount * 4 >= CPL_LINES * 3) { c->untracked++; return; }
+    if (c->lcount * 4 >= CPL_LINES * 3) {
+      c->untracked++;
+      return;
+    }
     uint32_t i = line_hash(c, a);
     while (c->lines[i].used) i = (i + 1) & c->lmask;
     l = &c->lines[i];
@@ -182,9 +191,11 @@ static void series_write(Cpl *c, uint32_t slot) {
   FILE *f = policy_out_file(c->gpu, c->series_out); /* committed when the GPU closes after a whole run */
   if (!f) return;
   uint32_t n = 0;
-  for (uint32_t i = 0; i < c->series_n && slot < c->nslots; i++) n += c->series_rank[(size_t)i * c->nslots + slot] != 255;
-  fprintf(f, "# CPL priority of the critical warp (the last to finish) of SM 0's first CTA, kernel launch %llu\n"
-             "# rank by nCrit among its CTA's unfinished warps: 0 = lowest; %u samples\n# cycle rank warps\n",
+  for (uint32_t i = 0; i < c->series_n && slot < c->nslots; i++)
+    n += c->series_rank[(size_t)i * c->nslots + slot] != 255;
+  fprintf(f,
+          "# CPL priority of the critical warp (the last to finish) of SM 0's first CTA, kernel launch %llu\n"
+          "# rank by nCrit among its CTA's unfinished warps: 0 = lowest; %u samples\n# cycle rank warps\n",
           (unsigned long long)c->series_kernel, n);
   for (uint32_t i = 0; i < c->series_n && slot < c->nslots; i++) {
     const uint8_t *r = &c->series_rank[(size_t)i * c->nslots];
@@ -265,8 +276,10 @@ void cpl_issue(Cpl *c, const WarpView *v, const SchedIssue *is) {
   w->committed++;
   w->ninst -= 1;
   if (is->kind == WINST_BRANCH && is->taken && is->next_pc != SCHED_PC_EXIT) {
-    if (is->next_pc <= is->pc) w->ninst += (int64_t)(is->pc - is->next_pc) + 1; /* back over a loop body */
-    else w->ninst -= (int64_t)(is->next_pc - is->pc) - 1;                      /* forward: skipped */
+    if (is->next_pc <= is->pc)
+      w->ninst += (int64_t)(is->pc - is->next_pc) + 1; /* back over a loop body */
+    else
+      w->ninst -= (int64_t)(is->next_pc - is->pc) - 1; /* forward: skipped */
   }
 }
 
@@ -284,7 +297,8 @@ static void cta_exit_stats(Cpl *c, const SchedEvent *ev) {
   uint32_t n = 0;
   for (uint32_t s = 0; s < c->nslots; s++) {
     const CplWarp *w = &c->w[s];
-    if (w->cta_slot != ev->cta_slot || w->valid || !w->gen || w->launch < c->cta_launch[ev->cta_slot]) continue;
+    if (w->cta_slot != ev->cta_slot || w->valid || !w->gen || w->launch < c->cta_launch[ev->cta_slot])
+      continue;
     most = w->committed > most ? w->committed : most;
     fewest = w->committed < fewest ? w->committed : fewest;
     c->all_wait += w->sched_wait;
@@ -346,7 +360,8 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
     return;
   case SCHED_EV_CTA_LAUNCH:
     if (ev->cta_slot < c->max_ctas)
-      c->cta_last[ev->cta_slot] = UINT32_MAX, c->cta_last_exit[ev->cta_slot] = 0, c->cta_launch[ev->cta_slot] = ev->cycle;
+      c->cta_last[ev->cta_slot] = UINT32_MAX, c->cta_last_exit[ev->cta_slot] = 0,
+      c->cta_launch[ev->cta_slot] = ev->cycle;
     if (c->series_path && c->series_state == 0) {
       c->series_state = 1;
       c->series_cta = ev->cta_slot;
@@ -407,7 +422,8 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
     c->lcount = 0;
     if (c->hist) memset(c->hist, 0, ((size_t)c->hmask + 1) * sizeof *c->hist);
     return;
-  default: return;
+  default:
+    return;
   }
 }
 
@@ -421,7 +437,8 @@ static void cpl_reuse_stats(const Cpl *c, PolicyStats *out) {
   policy_stat_ratio(out, "reref_evicted",
                     "re-references of every warp that missed (the line was evicted in between)",
                     c->reref_miss, c->reref);
-  static const char *const bins[CPL_REUSE_BINS] = {"0_15", "16_63", "64_255", "256_1k", "1k_4k", "4k_16k", "16k_64k", "64k_up"};
+  static const char *const bins[CPL_REUSE_BINS] = {"0_15",  "16_63",  "64_255",  "256_1k",
+                                                   "1k_4k", "4k_16k", "16k_64k", "64k_up"};
   for (int b = 0; b < CPL_REUSE_BINS; b++) {
     char name[48];
     snprintf(name, sizeof name, "crit_reref_dist_%s", bins[b]);
@@ -467,7 +484,8 @@ void cpl_stats(const Cpl *c, PolicyStats *out) {
   /* Fig. 4 */
   policy_stat_ratio(out, "crit_sched_wait",
                     "cycles CTAs' last warps were ready while their scheduler issued another, over their "
-                    "time", c->crit_wait, c->crit_time);
+                    "time",
+                    c->crit_wait, c->crit_time);
   policy_stat_ratio(out, "crit_sched_wait_of_stall",
                     "the same cycles over those warps' stall cycles (nStall)", c->crit_wait, c->crit_stall);
   policy_stat_ratio(out, "sched_wait",

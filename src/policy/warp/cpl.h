@@ -69,54 +69,60 @@ typedef struct CplWarp {
   uint64_t committed, launch, last_issue, nstall;
   uint64_t samples, slow_samples; /* accuracy samples of this warp */
   uint64_t exit_cycle;
-  uint32_t sched_wait;             /* WarpView.sched_wait at its last issue */
-  uint32_t gen;                    /* launches of this slot (the re-reference history's key) */
+  uint32_t sched_wait; /* WarpView.sched_wait at its last issue */
+  uint32_t gen;        /* launches of this slot (the re-reference history's key) */
   uint32_t cta_slot;
   uint8_t valid;
 } CplWarp;
 
-typedef struct CplLine { uint64_t addr; uint8_t used, reused; } CplLine;
-typedef struct CplRef { uint64_t line, seq; uint32_t slot, gen; } CplRef; /* a warp's last request to a line */
+typedef struct CplLine {
+  uint64_t addr;
+  uint8_t used, reused;
+} CplLine;
+typedef struct CplRef {
+  uint64_t line, seq;
+  uint32_t slot, gen;
+} CplRef;                /* a warp's last request to a line */
 #define CPL_REUSE_BINS 8 /* reuse distance < 16, 64, 256, 1K, 4K, 16K, 64K, more */
 
 typedef struct Cpl {
   uint32_t nslots, max_ctas, sm;
   CplCriticalMode mode;
   uint64_t period, next_sample;
-  uint64_t now;            /* the latest cycle a hook told */
+  uint64_t now; /* the latest cycle a hook told */
   CplWarp *w;
   int64_t *tmp;           /* nslots scratch values */
   uint32_t *grp, *grp_at; /* cpl_sample's scratch: valid slots grouped by CTA slot, max_ctas + 1 starts */
   /* per CTA slot: the warp that exited last and when (accuracy) */
   uint32_t *cta_last;
   uint64_t *cta_last_exit;
-  uint64_t *cta_launch;   /* its launch cycle (the CTA's warps at its exit: launched since) */
+  uint64_t *cta_launch; /* its launch cycle (the CTA's warps at its exit: launched since) */
   /* statistics */
   uint64_t acc_samples, acc_slow, ctas_scored;
   uint64_t crit_hits, crit_accesses, all_accesses;
   uint64_t crit_fills, crit_evicted, crit_zero_reuse, untracked;
-  uint64_t crit_requests;  /* memory instructions annotated critical */
+  uint64_t crit_requests;                                 /* memory instructions annotated critical */
   uint64_t insn_disp_sum_e6, insn_disp_max_e6, insn_ctas; /* Fig. 2b, in millionths */
   uint64_t crit_wait, crit_time, crit_stall;              /* Fig. 4: CTAs' last warps */
   uint64_t all_wait, all_time;                            /* ... and every warp */
   uint64_t l1_seq;                                        /* L1D line requests seen (reuse distance) */
   uint64_t reref, reref_miss, crit_reref, crit_reref_miss;
   uint64_t reuse_hist[CPL_REUSE_BINS], reuse_miss_hist[CPL_REUSE_BINS]; /* critical re-references */
-  CplRef *hist;           /* reuse_history entries (NULL: off) */
-  uint32_t hmask;         /* entries - 1 */
+  CplRef *hist;   /* reuse_history entries (NULL: off) */
+  uint32_t hmask; /* entries - 1 */
   /* critical lines in flight: open addressing on the line address */
   CplLine *lines;
   uint32_t lmask, lcount;
   /* the priority series (SM 0 only, when a file is named) */
   char *series_path;
   PolicyGpu *gpu;
-  int series_out;          /* its policy_out handle */
-  int series_state;        /* 0 waiting for the first CTA, 1 recording, 2 written */
-  uint32_t series_cta;     /* its CTA slot */
-  uint64_t series_kernel;  /* its kernel launch index */
+  int series_out;         /* its policy_out handle */
+  int series_state;       /* 0 waiting for the first CTA, 1 recording, 2 written */
+  uint32_t series_cta;    /* its CTA slot */
+  uint64_t series_kernel; /* its kernel launch index */
   uint32_t series_n, series_cap;
-  uint64_t *series_cycle;  /* series_cap samples */
-  uint8_t *series_rank;    /* series_cap x nslots ranks (255: not in the CTA) */
+  uint64_t *series_cycle; /* series_cap samples */
+  uint8_t *series_rank;   /* series_cap x nslots ranks (255: not in the CTA) */
   int series_failed;
 } Cpl;
 

@@ -46,12 +46,12 @@
 
 /* ---- the oracle profile, one per GPU (policy_shared "caws-profile") ---- */
 typedef struct CawsShared {
-  int loaded;     /* read mode: the file was read (by the first SM) */
-  int writing;    /* write mode */
+  int loaded;  /* read mode: the file was read (by the first SM) */
+  int writing; /* write mode */
   char path[1024];
   CawsProfile prof;
   PolicyGpu *gpu;
-  int out;        /* write mode: the policy_out handle */
+  int out; /* write mode: the policy_out handle */
   int oom;
 } CawsShared;
 
@@ -61,10 +61,12 @@ static void profile_fini(void *block) {
   CawsShared *p = block;
   if (p->writing) {
     FILE *f = policy_out_file(p->gpu, p->out);
-    if (f && p->oom) policy_gpu_fail(p->gpu, "caws: out of memory recording the profile %s", p->path);
+    if (f && p->oom)
+      policy_gpu_fail(p->gpu, "caws: out of memory recording the profile %s", p->path);
     else if (f) {
       caws_profile_sort(&p->prof);
-      fprintf(f, "# warpsim caws profile: 'kernel LAUNCH NAME' lines, then 'LAUNCH CTA WARP CYCLES' (warp execution time)\n");
+      fprintf(f, "# warpsim caws profile: 'kernel LAUNCH NAME' lines, then 'LAUNCH CTA WARP CYCLES' (warp "
+                 "execution time)\n");
       for (uint32_t i = 0; i < p->prof.nnames; i++)
         if (p->prof.names[i]) fprintf(f, "kernel %u %s\n", i, p->prof.names[i]);
       for (uint32_t i = 0; i < p->prof.n; i++) {
@@ -80,7 +82,10 @@ static void profile_fini(void *block) {
 static int profile_read(CawsShared *p, const char *path, char *msg, size_t len) {
   char err[1200];
   char *text = in_read(path, CAWS_MAX_FILE, NULL, err, sizeof err);
-  if (!text) return snprintf(msg, len, "%s%s", err, strstr(err, strerror(ENOENT)) ? " (write it first with sched.caws.mode = write)" : ""), -1;
+  if (!text)
+    return snprintf(msg, len, "%s%s", err,
+                    strstr(err, strerror(ENOENT)) ? " (write it first with sched.caws.mode = write)" : ""),
+           -1;
   int rc = caws_profile_parse(&p->prof, text, path, msg, len);
   free(text);
   if (rc) return rc;
@@ -93,51 +98,86 @@ enum { SLICE_STALL = 0, SLICE_MEMORY, SLICE_BARRIER };
 
 typedef struct Gcaws {
   Cpl cpl;
-  int slice;               /* gcaws: SLICE_*, what ends the greedy warp's time slice */
-  const WarpView *views;   /* the SM's views (env->views; NULL: no time slice beyond stall) */
+  int slice;             /* gcaws: SLICE_*, what ends the greedy warp's time slice */
+  const WarpView *views; /* the SM's views (env->views; NULL: no time slice beyond stall) */
   uint32_t nsched;
-  int32_t *holder;         /* per scheduler: the warp whose slice runs (the last that issued), -1 none */
+  int32_t *holder; /* per scheduler: the warp whose slice runs (the last that issued), -1 none */
   SchedAgeCache age;
   PolicyGpu *gpu;
-  int oracle;              /* caws */
-  int reading;             /* caws, mode = read */
+  int oracle;  /* caws */
+  int reading; /* caws, mode = read */
   CawsShared *prof;
   uint32_t nslots;
-  int64_t *key;            /* per slot: the criticality the order sorts by */
-  uint64_t *oracle_cycles; /* caws read: the profiled time per slot */
-  uint8_t *have;           /* caws read: looked up for the slot's current warp */
+  int64_t *key;                   /* per slot: the criticality the order sorts by */
+  uint64_t *oracle_cycles;        /* caws read: the profiled time per slot */
+  uint8_t *have;                  /* caws read: looked up for the slot's current warp */
   uint32_t *cta_id, *warp_in_cta; /* caws write: per slot, from the views */
 } Gcaws;
 
 /* cpl's keys (cpl_params) and the time slice */
 static const CfgParam gcaws_params[] = {
-    {.key = "slice_ends", .type = CFG_ENUM, .def = "stall", .choices = "stall|memory|barrier",
+    {.key = "slice_ends",
+     .type = CFG_ENUM,
+     .def = "stall",
+     .choices = "stall|memory|barrier",
      .desc = "what ends the greedy warp's hold on its scheduler: any stall (GTO's greedy), a wait on a "
              "long-latency load, or only a barrier (and its end)"},
-    {.key = "critical", .type = CFG_ENUM, .def = "cta_max", .choices = "cta_max|sm_threshold",
+    {.key = "critical",
+     .type = CFG_ENUM,
+     .def = "cta_max",
+     .choices = "cta_max|sm_threshold",
      .desc = "critical warp: the largest nCrit of its CTA, or normalised nCrit over the SM > 0.5"},
-    {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
+    {.key = "sample_period",
+     .type = CFG_INT,
+     .def = "100",
+     .min = 1,
+     .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic (and the priority series)"},
-    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 20,
-     .desc = "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they "
-             "cost host time)"},
-    {.key = "priority_file", .type = CFG_STRING, .def = "",
+    {.key = "reuse_history",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1 << 20,
+     .desc =
+         "(warp, line) pairs of the critical-warp re-reference statistics per SM, a power of 2 (0: off; they "
+         "cost host time)"},
+    {.key = "priority_file",
+     .type = CFG_STRING,
+     .def = "",
      .desc = "file for the critical warp's priority over time (SM 0, first CTA; empty: none)"},
     {0},
 };
 
 static const CfgParam caws_params[] = {
-    {.key = "mode", .type = CFG_ENUM, .def = "write", .choices = "write|read",
+    {.key = "mode",
+     .type = CFG_ENUM,
+     .def = "write",
+     .choices = "write|read",
      .desc = "write: schedule as gto and write the profile; read: order by the profile"},
-    {.key = "profile", .type = CFG_STRING, .def = "",
+    {.key = "profile",
+     .type = CFG_STRING,
+     .def = "",
      .desc = "the per-warp criticality profile file (read mode: required; write mode: none = write nothing)"},
-    {.key = "critical", .type = CFG_ENUM, .def = "cta_max", .choices = "cta_max|sm_threshold",
+    {.key = "critical",
+     .type = CFG_ENUM,
+     .def = "cta_max",
+     .choices = "cta_max|sm_threshold",
      .desc = "the statistics' CPL: critical warp by CTA maximum or SM threshold"},
-    {.key = "sample_period", .type = CFG_INT, .def = "100", .min = 1, .max = 1000000,
+    {.key = "sample_period",
+     .type = CFG_INT,
+     .def = "100",
+     .min = 1,
+     .max = 1000000,
      .desc = "cycles between two samples of the CPL accuracy statistic"},
-    {.key = "reuse_history", .type = CFG_INT, .def = "0", .min = 0, .max = 1 << 20,
+    {.key = "reuse_history",
+     .type = CFG_INT,
+     .def = "0",
+     .min = 0,
+     .max = 1 << 20,
      .desc = "(warp, line) pairs of the CPL re-reference statistics per SM, a power of 2 (0: off)"},
-    {.key = "priority_file", .type = CFG_STRING, .def = "",
+    {.key = "priority_file",
+     .type = CFG_STRING,
+     .def = "",
      .desc = "file for the critical warp's CPL priority over time (SM 0, first CTA; empty: none)"},
     {0},
 };
@@ -180,8 +220,8 @@ static int gcaws_init_common(void **state, const WarpSchedEnv *env, char *err, s
   g->have = calloc(n, 1);
   g->cta_id = calloc(n, sizeof *g->cta_id);
   g->warp_in_cta = calloc(n, sizeof *g->warp_in_cta);
-  if (sched_age_cache_init(&g->age, env, env->nsched) || !g->key || !g->oracle_cycles || !g->have || !g->cta_id ||
-      !g->warp_in_cta || !g->holder) {
+  if (sched_age_cache_init(&g->age, env, env->nsched) || !g->key || !g->oracle_cycles || !g->have ||
+      !g->cta_id || !g->warp_in_cta || !g->holder) {
     gcaws_free(g);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
   }
@@ -191,8 +231,9 @@ static int gcaws_init_common(void **state, const WarpSchedEnv *env, char *err, s
     if ((g->reading && !path[0]) || strlen(path) >= sizeof g->prof->path) {
       gcaws_free(g);
       return cfg_errorf(env->cfg, "sched.caws.profile", err, errlen,
-                        path[0] ? "path too long" : "the caws oracle reads a profile file (written by a run with "
-                                                    "sched.caws.mode = write)");
+                        path[0] ? "path too long"
+                                : "the caws oracle reads a profile file (written by a run with "
+                                  "sched.caws.mode = write)");
     }
     if (path[0]) g->prof = policy_shared(env->gpu, "caws-profile", sizeof *g->prof, profile_fini);
     if (path[0] && !g->prof) {
@@ -236,7 +277,8 @@ static uint64_t oracle_key(Gcaws *g, const WarpView *v) {
   const PolicyKernel *k = policy_gpu_kernel(g->gpu);
   const CawsEntry *e = caws_profile_find(&g->prof->prof, k->launch_index, v->cta_id, v->warp_in_cta);
   if (!e)
-    policy_gpu_fail(g->gpu, "caws profile %s has no entry for kernel %s launch %u CTA %u warp %u "
+    policy_gpu_fail(g->gpu,
+                    "caws profile %s has no entry for kernel %s launch %u CTA %u warp %u "
                     "(write the profile with the same benchmark, size and seed)",
                     g->prof->path, k->name ? k->name : "?", k->launch_index, v->cta_id, v->warp_in_cta);
   g->have[s] = 1;
@@ -273,7 +315,8 @@ static void gcaws_issue(void *state, const WarpView *v, const SchedIssue *is) {
 static void gcaws_event(void *state, const SchedEvent *ev) {
   Gcaws *g = state;
   cpl_event(&g->cpl, ev);
-  if (ev->kind == SCHED_EV_WARP_EXIT && ev->slot < g->nslots && g->holder[ev->slot % g->nsched] == (int32_t)ev->slot)
+  if (ev->kind == SCHED_EV_WARP_EXIT && ev->slot < g->nslots &&
+      g->holder[ev->slot % g->nsched] == (int32_t)ev->slot)
     g->holder[ev->slot % g->nsched] = -1; /* its slice ends with it (a new warp in the slot holds nothing) */
   CawsShared *p = g->prof;
   if (!g->oracle || !p) return;
@@ -287,13 +330,15 @@ static void gcaws_event(void *state, const SchedEvent *ev) {
         policy_gpu_fail(g->gpu, "caws profile %s has no kernel launch %u (%s)", p->path, k->launch_index,
                         k->name ? k->name : "?");
       else if (strcmp(want, k->name ? k->name : ""))
-        policy_gpu_fail(g->gpu, "caws profile %s: launch %u was kernel %s, this run's launch %u is kernel %s", p->path,
-                        k->launch_index, want, k->launch_index, k->name ? k->name : "?");
+        policy_gpu_fail(g->gpu, "caws profile %s: launch %u was kernel %s, this run's launch %u is kernel %s",
+                        p->path, k->launch_index, want, k->launch_index, k->name ? k->name : "?");
     }
   }
   if (ev->kind == SCHED_EV_WARP_EXIT && p->writing && ev->slot < g->nslots) {
     const PolicyKernel *k = ev->kernel ? ev->kernel : policy_gpu_kernel(g->gpu);
-    CawsEntry e = {.launch = k->launch_index, .cta = ev->cta_id, .warp = g->warp_in_cta[ev->slot],
+    CawsEntry e = {.launch = k->launch_index,
+                   .cta = ev->cta_id,
+                   .warp = g->warp_in_cta[ev->slot],
                    .cycles = ev->cycle - g->cpl.w[ev->slot].launch};
     if (caws_profile_add(&p->prof, e)) p->oom = 1;
   }
@@ -331,7 +376,9 @@ static void gcaws_annotate(void *state, const WarpView *v, SchedMemAnnot *m) {
 }
 
 static void gcaws_tick(void *state, uint64_t cycle) { cpl_tick(&((Gcaws *)state)->cpl, cycle); }
-static uint64_t gcaws_next_tick(void *state, uint64_t now) { return cpl_next_tick(&((Gcaws *)state)->cpl, now); }
+static uint64_t gcaws_next_tick(void *state, uint64_t now) {
+  return cpl_next_tick(&((Gcaws *)state)->cpl, now);
+}
 static void gcaws_stats(void *state, PolicyStats *out) { cpl_stats(&((Gcaws *)state)->cpl, out); }
 /* Timeline counter track (doc/timeline.md): the critical warp's nCrit (the largest of the SM's
  * warps at `cycle`), CAWA's Figure 12 over time. */
@@ -352,13 +399,35 @@ static bool gcaws_shares_state(const void *state) {
   return g->prof != NULL || cpl_shares_state(&g->cpl);
 }
 
-const WarpSchedPolicy warp_policy_gcaws = {
-    .name = "gcaws", .params = gcaws_params, .init = gcaws_init, .free = gcaws_free, .order = gcaws_order,
-    .lists_all = true, .can_issue = gcaws_can_issue, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
-    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
-    .sched_wait = true, .gauges = gcaws_gauges, .shares_state = gcaws_shares_state};
-const WarpSchedPolicy warp_policy_caws = {
-    .name = "caws", .params = caws_params, .init = caws_init, .free = gcaws_free, .order = gcaws_order,
-    .lists_all = true, .on_issue = gcaws_issue, .on_event = gcaws_event, .annotate = gcaws_annotate,
-    .tick = gcaws_tick, .next_tick = gcaws_next_tick, .on_warps_change = gcaws_warps_change, .stats = gcaws_stats,
-    .sched_wait = true, .shares_state = gcaws_shares_state};
+const WarpSchedPolicy warp_policy_gcaws = {.name = "gcaws",
+                                           .params = gcaws_params,
+                                           .init = gcaws_init,
+                                           .free = gcaws_free,
+                                           .order = gcaws_order,
+                                           .lists_all = true,
+                                           .can_issue = gcaws_can_issue,
+                                           .on_issue = gcaws_issue,
+                                           .on_event = gcaws_event,
+                                           .annotate = gcaws_annotate,
+                                           .tick = gcaws_tick,
+                                           .next_tick = gcaws_next_tick,
+                                           .on_warps_change = gcaws_warps_change,
+                                           .stats = gcaws_stats,
+                                           .sched_wait = true,
+                                           .gauges = gcaws_gauges,
+                                           .shares_state = gcaws_shares_state};
+const WarpSchedPolicy warp_policy_caws = {.name = "caws",
+                                          .params = caws_params,
+                                          .init = caws_init,
+                                          .free = gcaws_free,
+                                          .order = gcaws_order,
+                                          .lists_all = true,
+                                          .on_issue = gcaws_issue,
+                                          .on_event = gcaws_event,
+                                          .annotate = gcaws_annotate,
+                                          .tick = gcaws_tick,
+                                          .next_tick = gcaws_next_tick,
+                                          .on_warps_change = gcaws_warps_change,
+                                          .stats = gcaws_stats,
+                                          .sched_wait = true,
+                                          .shares_state = gcaws_shares_state};

@@ -4,7 +4,9 @@
 
 #include "policy/warp_sched.h"
 
-typedef struct Gto { SchedAgeCache age; } Gto;
+typedef struct Gto {
+  SchedAgeCache age;
+} Gto;
 
 static int gto_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
   Gto *g = calloc(1, sizeof *g);
@@ -32,13 +34,20 @@ static uint32_t gto_order(void *state, uint32_t sched, const WarpView *v, uint32
 
 static uint32_t old_order(void *state, uint32_t sched, const WarpView *v, uint32_t nslots, int32_t greedy,
                           uint64_t cycle, uint32_t *out) {
-  (void)cycle; (void)greedy;
+  (void)cycle;
+  (void)greedy;
   return sched_collect_by_age_cached(&((Gto *)state)->age, v, nslots, sched, out);
 }
 
-const WarpSchedPolicy warp_policy_gto = {
-    .name = "gto", .init = gto_init, .free = gto_free, .order = gto_order, .lists_all = true,
-    .on_warps_change = gto_warps_change};
-const WarpSchedPolicy warp_policy_old = {
-    .name = "old", .init = gto_init, .free = gto_free, .order = old_order, .lists_all = true,
-    .on_warps_change = gto_warps_change};
+const WarpSchedPolicy warp_policy_gto = {.name = "gto",
+                                         .init = gto_init,
+                                         .free = gto_free,
+                                         .order = gto_order,
+                                         .lists_all = true,
+                                         .on_warps_change = gto_warps_change};
+const WarpSchedPolicy warp_policy_old = {.name = "old",
+                                         .init = gto_init,
+                                         .free = gto_free,
+                                         .order = old_order,
+                                         .lists_all = true,
+                                         .on_warps_change = gto_warps_change};

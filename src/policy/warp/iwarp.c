@@ -56,7 +56,8 @@
 #include "policy/warp/vta.h"
 #include "policy/warp_sched.h"
 
-#define IWARP_WINDOWS 64 /* "warps throttled over time": windows of sample_cycles, the last one open-ended */
+/* "warps throttled over time": windows of sample_cycles, the last one open-ended */
+#define IWARP_WINDOWS 64
 
 typedef struct Iwarp {
   uint32_t nw, cap;
@@ -75,14 +76,15 @@ typedef struct Iwarp {
   /* per warp slot */
   uint8_t *valid, *throttled;
   uint64_t *until; /* a throttled warp's release cycle */
-  uint64_t *pair;  /* [victim * nw + interferer]: cycle + 1 of the victim's last VTA hit naming the throttled interferer; 0 none */
+  uint64_t *pair;  /* [victim * nw + interferer]: cycle + 1 of the victim's last VTA hit naming the throttled
+                      interferer; 0 none */
   uint32_t nthrottled;
-  uint64_t first;  /* the earliest release cycle (min of until over throttled warps), UINT64_MAX none */
+  uint64_t first; /* the earliest release cycle (min of until over throttled warps), UINT64_MAX none */
   uint64_t t_acc; /* cycles before t_acc are accounted */
   /* statistics */
-  uint64_t st_unknown, st_events, st_refreshes,
-      st_cap_refusals, st_rel_timeout, st_rel_victim_exit, st_rel_self_exit, st_throttle_cycles,
-      st_throttled_warp_cycles, st_active_cycles, st_epochs, st_irs_high, st_rel_low;
+  uint64_t st_unknown, st_events, st_refreshes, st_cap_refusals, st_rel_timeout, st_rel_victim_exit,
+      st_rel_self_exit, st_throttle_cycles, st_throttled_warp_cycles, st_active_cycles, st_epochs,
+      st_irs_high, st_rel_low;
   uint32_t st_throttled_max, nactive;
   uint64_t st_window[IWARP_WINDOWS]; /* throttled warp-cycles per window */
 } Iwarp;
@@ -92,7 +94,8 @@ static const CfgParam iwarp_params[] = {
      .type = CFG_ENUM,
      .def = "ciao",
      .choices = "ciao|notes",
-     .desc = "ciao: CIAO's epoch throttling by interference score; notes: throttle on each VTA hit, timed release"},
+     .desc = "ciao: CIAO's epoch throttling by interference score; notes: throttle on each VTA hit, timed "
+             "release"},
     {.key = "epoch_cycles",
      .type = CFG_INT,
      .def = "5000",
@@ -102,7 +105,8 @@ static const CfgParam iwarp_params[] = {
     {.key = "high_cutoff",
      .type = CFG_DOUBLE,
      .def = "0.01",
-     .desc = "ciao: a victim whose epoch score (VTA hits per average warp's instruction) exceeds this throttles its worst interferer"},
+     .desc = "ciao: a victim whose epoch score (VTA hits per average warp's instruction) exceeds this "
+             "throttles its worst interferer"},
     {.key = "low_cutoff",
      .type = CFG_DOUBLE,
      .def = "0.005",
@@ -258,7 +262,8 @@ static void iwarp_epoch_end(Iwarp *c) {
   for (;;) {
     uint32_t best = UINT32_MAX;
     for (uint32_t i = 0; i < nw; i++)
-      if (c->throttled[i] && !iwarp_irs_above(c, c->victim_of[i], c->low) && (best == UINT32_MAX || c->seq[i] > c->seq[best]))
+      if (c->throttled[i] && !iwarp_irs_above(c, c->victim_of[i], c->low) &&
+          (best == UINT32_MAX || c->seq[i] > c->seq[best]))
         best = i;
     if (best == UINT32_MAX) break;
     iwarp_unthrottle(c, best);
@@ -374,7 +379,8 @@ static void iwarp_event(void *state, const SchedEvent *ev) {
     c->valid[w] = 1;
     if (c->ciao) { /* the slot's new warp starts the epoch with no score, blamed for nothing */
       c->ep_hits[w] = 0;
-      for (uint32_t u = 0; u < c->nw; u++) c->ep_pair[(size_t)w * c->nw + u] = c->ep_pair[(size_t)u * c->nw + w] = 0;
+      for (uint32_t u = 0; u < c->nw; u++)
+        c->ep_pair[(size_t)w * c->nw + u] = c->ep_pair[(size_t)u * c->nw + w] = 0;
       if (c->nactive == 1) iwarp_refirst(c);
     }
     return;
@@ -457,7 +463,8 @@ static void iwarp_stats(void *state, PolicyStats *out) {
                   c->st_throttled_warp_cycles);
   policy_stat_u64(out, "active_cycles", "cycles", "cycles with a resident warp", c->st_active_cycles);
   policy_stat_f64(out, "throttled_warps_mean", "warps", "throttled warps, mean over active cycles",
-                  c->st_active_cycles ? (double)c->st_throttled_warp_cycles / (double)c->st_active_cycles : 0.0,
+                  c->st_active_cycles ? (double)c->st_throttled_warp_cycles / (double)c->st_active_cycles
+                                      : 0.0,
                   PSTAT_MEAN);
   policy_stat_f64(out, "throttled_warps_max", "warps", "most warps throttled at once", c->st_throttled_max,
                   PSTAT_MAX);

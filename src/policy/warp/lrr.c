@@ -2,7 +2,8 @@
 #include "policy/warp_sched.h"
 
 static int lrr_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
-  (void)err; (void)errlen;
+  (void)err;
+  (void)errlen;
   *state = (void *)(uintptr_t)env->nsched; /* the only state: the scheduler count */
   return 0;
 }
@@ -13,4 +14,5 @@ static uint32_t lrr_order(void *state, uint32_t sched, const WarpView *v, uint32
   return sched_collect_rr(v, nslots, sched, (uint32_t)(uintptr_t)state, greedy, out);
 }
 
-const WarpSchedPolicy warp_policy_lrr = {.name = "lrr", .init = lrr_init, .order = lrr_order, .lists_all = true};
+const WarpSchedPolicy warp_policy_lrr = {
+    .name = "lrr", .init = lrr_init, .order = lrr_order, .lists_all = true};

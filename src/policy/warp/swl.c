@@ -6,16 +6,27 @@
 
 #include "policy/warp_sched.h"
 
-typedef struct Swl { uint32_t nsched, limit; SchedAgeCache age; /* all slots as one list */ } Swl;
+typedef struct Swl {
+  uint32_t nsched, limit;
+  SchedAgeCache age; /* all slots as one list */
+} Swl;
 
 static const CfgParam swl_params[] = {
-    {.key = "limit", .type = CFG_INT, .def = "48", .min = 1, .max = 4096, .desc = "warps per SM allowed to issue"},
+    {.key = "limit",
+     .type = CFG_INT,
+     .def = "48",
+     .min = 1,
+     .max = 4096,
+     .desc = "warps per SM allowed to issue"},
     {0},
 };
 
 static int swl_init(void **state, const WarpSchedEnv *env, char *err, size_t errlen) {
   Swl *s = calloc(1, sizeof *s);
-  if (!s || sched_age_cache_init(&s->age, env, 1)) { free(s); return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory"); }
+  if (!s || sched_age_cache_init(&s->age, env, 1)) {
+    free(s);
+    return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
+  }
   s->nsched = env->nsched;
   s->limit = (uint32_t)cfg_int_in(env->cfg, env->prefix, "limit");
   *state = s;
@@ -47,5 +58,9 @@ static uint32_t swl_order(void *state, uint32_t sched, const WarpView *v, uint32
   return n;
 }
 
-const WarpSchedPolicy warp_policy_swl = {.name = "swl", .params = swl_params, .init = swl_init, .free = swl_free, .order = swl_order,
+const WarpSchedPolicy warp_policy_swl = {.name = "swl",
+                                         .params = swl_params,
+                                         .init = swl_init,
+                                         .free = swl_free,
+                                         .order = swl_order,
                                          .on_warps_change = swl_warps_change};

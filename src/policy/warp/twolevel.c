@@ -20,12 +20,17 @@ typedef struct TwoLevel {
   uint32_t nsched, group, ngroups;
   int inner_gto, outer_gto, strict;
   uint32_t cur[TL_MAX_SCHED];
-  uint64_t switches;          /* times a scheduler's current group changed */
-  SchedAgeCache age;          /* inner = gto */
+  uint64_t switches; /* times a scheduler's current group changed */
+  SchedAgeCache age; /* inner = gto */
 } TwoLevel;
 
 static const CfgParam twolevel_params[] = {
-    {.key = "group_size", .type = CFG_INT, .def = "8", .min = 1, .max = 1024, .desc = "warps per fetch group"},
+    {.key = "group_size",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 1024,
+     .desc = "warps per fetch group"},
     {.key = "inner", .type = CFG_ENUM, .def = "lrr", .choices = "lrr|gto", .desc = "order inside a group"},
     {.key = "outer", .type = CFG_ENUM, .def = "lrr", .choices = "lrr|gto", .desc = "order of the groups"},
     {.key = "strict", .type = CFG_BOOL, .def = "false", .desc = "only the current group may issue"},
@@ -42,9 +47,19 @@ static int tl_init(void **state, const WarpSchedEnv *env, char *err, size_t errl
   t->strict = cfg_bool_in(env->cfg, env->prefix, "strict");
   uint32_t per_sched = (env->max_warps + env->nsched - 1) / env->nsched;
   t->ngroups = (per_sched + t->group - 1) / t->group;
-  if (t->ngroups > TL_MAX_GROUPS || env->max_warps > TL_MAX_SLOTS) { free(t); return cfg_errorf(env->cfg, "sched.two-level.group_size", err, errlen, "too many fetch groups"); }
-  if (env->nsched > TL_MAX_SCHED) { free(t); return cfg_errorf(env->cfg, "sched.count", err, errlen, "two-level supports at most %d schedulers", TL_MAX_SCHED); }
-  if (sched_age_cache_init(&t->age, env, env->nsched)) { free(t); return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory"); }
+  if (t->ngroups > TL_MAX_GROUPS || env->max_warps > TL_MAX_SLOTS) {
+    free(t);
+    return cfg_errorf(env->cfg, "sched.two-level.group_size", err, errlen, "too many fetch groups");
+  }
+  if (env->nsched > TL_MAX_SCHED) {
+    free(t);
+    return cfg_errorf(env->cfg, "sched.count", err, errlen, "two-level supports at most %d schedulers",
+                      TL_MAX_SCHED);
+  }
+  if (sched_age_cache_init(&t->age, env, env->nsched)) {
+    free(t);
+    return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
+  }
   *state = t;
   return 0;
 }
@@ -88,10 +103,16 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
     if (t->outer_gto) {
       uint64_t best = UINT64_MAX;
       for (uint32_t g = 0; g < ng; g++)
-        if (gage[g] < best && group_live(t, v, nslots, sched, g)) { best = gage[g]; *cur = g; }
+        if (gage[g] < best && group_live(t, v, nslots, sched, g)) {
+          best = gage[g];
+          *cur = g;
+        }
     } else {
       for (uint32_t k = 1; k <= ng; k++)
-        if (group_live(t, v, nslots, sched, (*cur + k) % ng)) { *cur = (*cur + k) % ng; break; }
+        if (group_live(t, v, nslots, sched, (*cur + k) % ng)) {
+          *cur = (*cur + k) % ng;
+          break;
+        }
     }
     t->switches += *cur != was;
   }
@@ -102,7 +123,9 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
   if (t->outer_gto) /* others oldest group first (insertion sort, few groups) */
     for (uint32_t i = 2; i < n; i++)
       for (uint32_t j = i; j > 1 && gage[gorder[j]] < gage[gorder[j - 1]]; j--) {
-        uint32_t x = gorder[j]; gorder[j] = gorder[j - 1]; gorder[j - 1] = x;
+        uint32_t x = gorder[j];
+        gorder[j] = gorder[j - 1];
+        gorder[j - 1] = x;
       }
   uint32_t tmp[TL_MAX_SLOTS], m;
   if (t->inner_gto) {
@@ -123,20 +146,33 @@ static void tl_stats(void *state, PolicyStats *out) {
                   ((const TwoLevel *)state)->switches);
 }
 
-const WarpSchedPolicy warp_policy_twolevel = {
-    .name = "two-level", .params = twolevel_params, .init = tl_init, .free = tl_free, .order = tl_order,
-    .on_warps_change = tl_warps_change, .stats = tl_stats};
+const WarpSchedPolicy warp_policy_twolevel = {.name = "two-level",
+                                              .params = twolevel_params,
+                                              .init = tl_init,
+                                              .free = tl_free,
+                                              .order = tl_order,
+                                              .on_warps_change = tl_warps_change,
+                                              .stats = tl_stats};
 
 /* `2lvl-gto`: CCWS's best two-level variant by name, the same scheduler with
  * fetch groups of 2 and GTO inside and between groups by default
  * (sched.2lvl-gto.* keys; `two-level` with those settings is identical). */
 static const CfgParam twolevel_gto_params[] = {
-    {.key = "group_size", .type = CFG_INT, .def = "2", .min = 1, .max = 1024, .desc = "warps per fetch group"},
+    {.key = "group_size",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 1024,
+     .desc = "warps per fetch group"},
     {.key = "inner", .type = CFG_ENUM, .def = "gto", .choices = "lrr|gto", .desc = "order inside a group"},
     {.key = "outer", .type = CFG_ENUM, .def = "gto", .choices = "lrr|gto", .desc = "order of the groups"},
     {.key = "strict", .type = CFG_BOOL, .def = "false", .desc = "only the current group may issue"},
     {0},
 };
-const WarpSchedPolicy warp_policy_twolevel_gto = {
-    .name = "2lvl-gto", .params = twolevel_gto_params, .init = tl_init, .free = tl_free, .order = tl_order,
-    .on_warps_change = tl_warps_change, .stats = tl_stats};
+const WarpSchedPolicy warp_policy_twolevel_gto = {.name = "2lvl-gto",
+                                                  .params = twolevel_gto_params,
+                                                  .init = tl_init,
+                                                  .free = tl_free,
+                                                  .order = tl_order,
+                                                  .on_warps_change = tl_warps_change,
+                                                  .stats = tl_stats};

@@ -55,7 +55,12 @@ uint32_t vta_count(const Vta *v, uint32_t warp);
  * the line was lost to the warp's own request (intra-warp contention), to
  * another warp's or an unknown one's (inter-warp contention), or it is not in
  * the array (OTHER: never lost, or lost longer ago than the array remembers). */
-typedef enum VtaMissClass { VTA_MISS_OTHER = 0, VTA_MISS_INTRA, VTA_MISS_INTER, VTA_MISS__COUNT } VtaMissClass;
+typedef enum VtaMissClass {
+  VTA_MISS_OTHER = 0,
+  VTA_MISS_INTRA,
+  VTA_MISS_INTER,
+  VTA_MISS__COUNT
+} VtaMissClass;
 /* vta_probe with the class; *interferer (may be NULL) as vta_probe's. */
 VtaMissClass vta_classify(const Vta *v, uint32_t warp, uint64_t tag, int32_t *interferer);
 /* Every entry (of every warp) naming `interferer` forgets it (-1): its slot
