@@ -350,7 +350,9 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
     for (uint32_t i = 0; i < o->npwr && !blocked; i++) blocked = sm_sb_test(w->sb, pb + o->pwr[i]);
     if (blocked) {
       v->wait = WARP_WAIT_SCOREBOARD;
-      v->long_pending = w->pending_loads > 0;
+      /* a load counts from its issue on, also while it waits for the LD/ST unit (queued_loads: the
+       * LD/ST queue or the memory collector path), as on the unit path */
+      v->long_pending = w->pending_loads + w->queued_loads > 0;
       w->dirty = 0;
       return WARP_WAIT_SCOREBOARD;
     }

@@ -548,7 +548,7 @@ static uint8_t warp_state(const Sm *sm, const TlSm *r, uint32_t s, const uint64_
   case WARP_WAIT_EMPTY:
     return TL_FETCH;
   case WARP_WAIT_SCOREBOARD:
-    return sm->warps[s].pending_loads ? TL_MEMORY : TL_SCOREBOARD;
+    return sm->warps[s].pending_loads + sm->warps[s].queued_loads ? TL_MEMORY : TL_SCOREBOARD;
   case WARP_WAIT_BARRIER:
     return TL_BARRIER;
   case WARP_WAIT_UNIT:
