@@ -179,10 +179,10 @@ static void shared_fini(void *block) {
         "# warpsim bypass TB_bg series: kernel sm cycle tb_bg chss (one line per sampling period's end)\n";
     if (sh->oom)
       policy_gpu_fail(sh->gpu, "bypass: out of memory recording the TB_bg series");
-    else if (sh->series)
-      fwrite(sh->series, 1, sh->series_len, sf);
-    else
-      fputs(head, sf);
+    else {
+      fputs(head, sf); /* the header, then the rows (if any period ended) */
+      if (sh->series) fwrite(sh->series, 1, sh->series_len, sf);
+    }
   }
   free(sh->series);
   bp_classes_free(sh->lines, sh->nlines);
