@@ -563,8 +563,13 @@ class _Interrupted(Exception):
     pass
 
 
+_signalled = []  # the SIGTERM/SIGHUP received: the pool's loop raises _Interrupted for it
+
+
 def _raise_interrupt(signum, frame):
-    raise _Interrupted(signal.Signals(signum).name)
+    # only a flag: an exception raised here could land inside subprocess.Popen.poll between its
+    # lock's acquire and its try, leaving the lock held, and the aborts' wait() would then hang
+    _signalled.append(signal.Signals(signum).name)
 
 
 def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out=sys.stderr, quiet=False):
@@ -585,10 +590,13 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
     has_after = any(r.get("after") for r in todo)
     counts = {}
     running = []
+    _signalled.clear()
     old = {s: signal.signal(s, _raise_interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
     interrupted = None
     try:
         while todo or running:
+            if _signalled:
+                raise _Interrupted(_signalled[0])
             while todo and len(running) < jobs:
                 # the first run whose {rundir:DIM=LABEL} runs have finished (sweep order otherwise)
                 pick = None
@@ -630,6 +638,8 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
                 prog.finished(a.run, st)
             prog.eta = _eta(est, todo, running, jobs)
             prog.draw()
+        if _signalled:
+            raise _Interrupted(_signalled[0])
     except (KeyboardInterrupt, _Interrupted) as e:
         interrupted = str(e) or "SIGINT"
         for a in running:
