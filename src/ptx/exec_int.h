@@ -5,6 +5,8 @@
 #ifndef PTX_EXEC_INT_H
 #define PTX_EXEC_INT_H
 
+#include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -74,6 +76,36 @@ uint16_t ptx_to_half(double v, int rnd);
 double ptx_from_half(uint16_t h);
 /* Host memory of a lane's generic address [addr, addr + size) (no fault set), or NULL. */
 uint8_t *ptx_lane_generic(PtxWarp *w, uint32_t lane, uint64_t addr, uint32_t size);
+
+/* ---- float helpers ---- */
+static inline float ftz32(float x) { return (x != 0.0f && fabsf(x) < FLT_MIN) ? copysignf(0.0f, x) : x; }
+static inline float sat32(float x) { return isnan(x) ? 0.0f : (x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x)); }
+static inline double sat64(double x) { return isnan(x) ? 0.0 : (x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x)); }
+static inline float canon32(float x) { return isnan(x) ? as_f32(0x7FFFFFFFu) : x; }
+
+/* Sets the host rounding mode for a PTX rounding modifier; returns the old one or -1. */
+static inline int rnd_push(int mode) {
+  int fm;
+  switch (mode) { /* the integer modes (rni...) round explicitly; the FPU stays at nearest */
+  case PTX_RND_RZ:
+    fm = FE_TOWARDZERO;
+    break;
+  case PTX_RND_RM:
+    fm = FE_DOWNWARD;
+    break;
+  case PTX_RND_RP:
+    fm = FE_UPWARD;
+    break;
+  default:
+    return -1;
+  }
+  int old = fegetround();
+  fesetround(fm);
+  return old;
+}
+static inline void rnd_pop(int old) {
+  if (old >= 0) fesetround(old);
+}
 
 #define HANDLER(name) void name(PtxWarp *w, const PtxInst *in, uint32_t active)
 HANDLER(exec_int_unary);
