@@ -112,6 +112,11 @@ int ctx_add_label_ref(ParseCtx *c, const Tok *t, uint32_t pc);
 
 /* decode.c: parses one instruction statement starting at the opcode token. */
 int ptx_decode_inst(ParseCtx *c, int32_t guard, int guard_neg, PtxInst *out);
+/* decode_mod.c: applies modifier m of the statement at token t to in (.type modifiers collect in
+ * types[*ntypes]); 0, or -1 with an error naming file:line:column. */
+int ptx_apply_mod(ParseCtx *c, Tok *t, PtxInst *in, const char *m, int *ntypes, PtxType types[2]);
+/* Which opcodes take .f16 (and, h2, .f16x2) operands. */
+int ptx_half_supported(int op, uint32_t h2);
 
 /* layout.c: post passes over a complete module (calls, frames, shared layout, reconvergence). */
 int ptx_layout_module(ParseCtx *c);
