@@ -1,6 +1,6 @@
 #!/bin/sh
-# fidelity_runs.sh BIN OUTDIR - the runs doc/fidelity.md's before/after tables
-# are measured with (the GPGPU-Sim 3.2.2 fidelity changes): a handful of the papers' benchmarks at `tiny`,
+# fidelity_runs.sh BIN OUTDIR - the runs that measure what a GPGPU-Sim 3.2.2 fidelity
+# mechanism moves (doc/fidelity.md): a handful of the papers' benchmarks at `tiny`,
 # gtx480 under lrr/gto (and swl 4 for iWarp's active-warp comparison) and
 # ccws-gt200 under lrr/gto/two-level/swl 2..16, one JSON file per run (a
 # failed run leaves OUTDIR/NAME.fail with its output). GSETS / CSETS: extra

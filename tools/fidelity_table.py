@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fidelity_table.py ROOT [VARIANT ...] - the tables of doc/fidelity.md from
+"""fidelity_table.py ROOT [VARIANT ...] - what each fidelity mechanism moved, from
 tools/fidelity_variants.sh's runs (ROOT/<variant>/<run>.json): the papers'
 baseline comparisons per variant, then per-benchmark statistics of each
 variant against `old` (or $BASE, e.g. BASE=pre2 for the dual-issue and

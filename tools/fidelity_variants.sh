@@ -7,7 +7,7 @@
 # issue alone (ccws-gt200; gtx480's 3.2.2 value is 1, as before), `oc` the
 # operand collector alone, `lat` the ROP delay and DRAM latency queue alone,
 # `all23` dual issue and the operand collector without the latency changes.
-# doc/fidelity.md's tables come from these.
+# doc/fidelity.md ("Exactness and measuring a mechanism") says how to use them.
 # VARIANTS: which to run (all of them); SIZE, SETS: as fidelity_runs.sh.
 set -u
 BIN=$1 ROOT=$2
@@ -18,7 +18,7 @@ I="icnt.sm_flits_per_cycle=2"
 D="dram.bank_groups=1 dram.tCCDL=0 dram.tRTPL=0 dram.rw_turnaround=false"
 M="dram.addr_map=linear"
 K="icnt.sms_per_port=1"
-O="sm.reg_banks=0"
+O="sm.reg_banks=0 sm.mem_issue=unit"
 Q="sm.max_insn_issue_per_warp=1"
 P="l2.rop_latency=0 dram.latency_queue=0"
 C="l1d.mshr_entries=32 l1d.mshr_max_merge=8 l1d.miss_queue=8 l1d.latency=1 l2.line_size=128 l2.mshr_entries=32 l2.miss_queue=8 dram.tWL=4 dram.tWR=10 dram.banks=16 dram.queue_size=32 dram.return_queue=116 dram.row_size=4K"
