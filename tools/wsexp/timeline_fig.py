@@ -1,6 +1,8 @@
 """timeline_fig.py - static timeline figures (PNG and SVG) from a warpsim timeline (doc/timeline.md):
 one SM, one kernel, its first N CTAs: one row per warp, grouped by CTA, coloured by state, with a
-tick at each barrier release; BAWS's warp-phase charts (Figures 3, 4, 6) are this picture.
+tick at each barrier release; BAWS's warp-phase charts (Figures 3, 4, 6) are this picture. It also
+writes BASE.csv and prints each of those CTAs' warp-phases: length, warps, RTRU (Figure 5's measure,
+as the barrier statistics compute it) and the longest single warp's wait (Figure 4's).
 `--style warps` draws instead one bar per warp of those CTAs, sorted by its execution time (launch
 to exit), its memory-wait cycles a part of the bar, and writes BASE.csv: CAWA's Figures 2a (warp
 execution-time disparity within a thread block) and 2c (the part of each warp's time spent waiting
@@ -14,6 +16,7 @@ Also used by `warpsim reproduce` (`timeline ID bench=... sched=...` lines in a p
 figures.txt: run_specs + report_section) and by `warpsim report` (report_runs: each run of a sweep
 that set timeline.file). Stdlib only.
 """
+import csv
 import gzip
 import json
 import os
@@ -48,8 +51,8 @@ def load(path):
 
 
 def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
-    """The rows of one SM/CTA window: (t0, t1, rows, releases) with rows [(label, cta, [(a, b, state)])]
-    in CTA then warp order and releases [(cta, ts)]."""
+    """The rows of one SM/CTA window: (t0, t1, rows, releases, ctas) with rows [(label, cta, [(a, b, state)])]
+    in CTA then warp order, releases [(cta, ts)] and ctas the window's CTA slices (trace events)."""
     pid = sm + 1
     kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
     if kern:
@@ -90,11 +93,95 @@ def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
     rel = [(int(c["name"].split()[-1]), e["ts"]) for c in ctas for e in ev
            if e.get("ph") == "i" and e.get("name") == "barrier release" and e.get("pid") == pid
            and e.get("tid") == c["tid"] and c["ts"] <= e["ts"] <= c["ts"] + c["dur"]]
-    return t0, t1, [(lab, cta, iv) for lab, cta, _, iv in rows], rel
+    return t0, t1, [(lab, cta, iv) for lab, cta, _, iv in rows], rel, ctas
+
+
+# ---- warp-phases (BAWS Figures 3-6): what the SM's barrier statistics count, per CTA and phase ----
+
+def cta_phases(ev, sm, ctas):
+    """The warp-phases of the CTA slices `ctas` of SM sm, as src/sm/barrier_stats.c counts them: a
+    phase ends at a barrier release of its CTA (or at the CTA's exit: the exit phase) and starts at
+    the previous release (or the CTA's launch). Returns [(cta, phase, kind, start, end, warps,
+    wait, rtru, longest)]: wait is the warp-cycles waited (arrival to release; in the exit phase,
+    retirement to the CTA's exit), RTRU = wait / (warps * (end - start)) and longest the longest
+    single warp's wait (BAWS Figure 4's measure)."""
+    pid = sm + 1
+    by_tid = {}
+    for e in ev:
+        if e.get("pid") == pid and e.get("ph") == "i":
+            by_tid.setdefault(e["tid"], []).append(e)
+    out = []
+    for c in sorted(ctas, key=lambda c: (c["ts"], c["tid"])):
+        cid, c0, c1 = int(c["name"].split()[-1]), c["ts"], c["ts"] + c["dur"]
+        arrive, retire = [], []  # [(warp slot, ts)] of this CTA's warps
+        for tid, es in by_tid.items():
+            if tid >= CTA_TID:
+                continue
+            mine = [e for e in es if e["name"] == "warp launch" and e["ts"] == c0 and e["args"]["cta"] == cid]
+            if not mine:
+                continue
+            arrive += [(tid, e["ts"]) for e in es if e["name"] == "barrier arrive" and c0 <= e["ts"] <= c1]
+            retire += [e["ts"] for e in es if e["name"] == "warp exit" and c0 <= e["ts"] <= c1][:1]
+        start, k = c0, 0
+        rels = sorted((e for e in by_tid.get(c["tid"], [])
+                       if e["name"] == "barrier release" and c0 <= e["ts"] <= c1), key=lambda e: e["ts"])
+        for r in rels:
+            last = {}
+            for tid, ts in arrive:  # each warp's arrival at this barrier: its last one before the release
+                if start <= ts <= r["ts"]:
+                    last[tid] = ts
+            n, wait = r["args"]["warps"], r["args"]["wait_cycles"]
+            k += 1
+            out.append((cid, k, "barrier", start, r["ts"], n, wait, _rtru(wait, n, r["ts"] - start),
+                        max((r["ts"] - ts for ts in last.values()), default=0)))
+            start = r["ts"]
+        n = c.get("args", {}).get("warps", len(retire))
+        wait = sum(c1 - ts for ts in retire)
+        out.append((cid, k + 1, "exit", start, c1, n, wait, _rtru(wait, n, c1 - start),
+                    max((c1 - ts for ts in retire), default=0)))
+    return out
+
+
+def _rtru(wait, n, max_t):
+    return wait / (n * max_t) if n and max_t else 0.0
+
+
+def phases_csv(ph, path):
+    with open(path, "w") as f:
+        f.write("cta,phase,kind,start,end,cycles,warps,wait_cycles,rtru,longest_wait\n")
+        for cta, k, kind, s, e, n, wait, r, longest in ph:
+            f.write(f"{cta},{k},{kind},{s},{e},{e - s},{n},{wait},{r:.4f},{longest}\n")
+
+
+def read_phases(path):
+    """The rows of a phases CSV (phases_csv) as dicts."""
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def phase_lines(path):
+    """One line per warp-phase of a phases CSV, as the command prints them."""
+    return [f"cta {r['cta']} phase {r['phase']} ({r['kind']}): cycles {r['start']}..{r['end']} "
+            f"({r['cycles']}), warps {r['warps']}, RTRU {r['rtru']}, longest wait {r['longest_wait']}"
+            for r in read_phases(path)]
+
+
+def phases_table(path, sched):
+    """The report's lines for a style-states figure: each warp-phase's length, RTRU and waits."""
+    rows = read_phases(path)
+    if not rows:
+        return [f"*{sched}: no warp-phase in the window*", ""]
+    md = [f"{sched}: the warp-phases of these CTAs (RTRU = waited warp-cycles / (warps x phase cycles); "
+          "longest wait: one warp's, arrival to release, or retirement to the CTA's exit)", "",
+          "| CTA | phase | ends at | cycles | warps | warp-cycles waited | RTRU | longest wait |",
+          "|---:|---:|---|---:|---:|---:|---:|---:|"]
+    md += [f"| {r['cta']} | {r['phase']} | {r['kind']} | {r['cycles']} | {r['warps']} | {r['wait_cycles']} | "
+           f"{r['rtru']} | {r['longest_wait']} |" for r in rows]
+    return md + [""]
 
 
 def svg(sel, path, title):
-    t0, t1, rows, rel = sel
+    t0, t1, rows, rel = sel[:4]
     W, rowh, left, top = 960, 10, 80, 28
     H = top + len(rows) * rowh + 60
     sx = lambda t: left + (t - t0) * (W - left - 12) / max(1, t1 - t0)
@@ -139,7 +226,7 @@ def png(sel, path, title):
     """The same picture through gnuplot (rectangles as boxxyerror); False when gnuplot is missing."""
     if not shutil.which("gnuplot"):
         return False
-    t0, t1, rows, rel = sel
+    t0, t1, rows, rel = sel[:4]
     base = path[:-4]
     n = len(rows)
     with open(base + ".dat", "w") as f:
@@ -245,8 +332,10 @@ def warps_csv(wt, path):
 
 
 def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None, style="states"):
-    """Draws base.svg (and base.png with gnuplot; style warps also base.csv); returns the files written."""
-    sel = select(load(trace), sm, kernel, nctas, cycles)
+    """Draws base.svg (and base.png with gnuplot) and writes base.csv (style states: the CTAs'
+    warp-phases, cta_phases; warps: each warp's times); returns the files written."""
+    ev = load(trace)
+    sel = select(ev, sm, kernel, nctas, cycles)
     title = title or f"{os.path.basename(trace)}: SM {sm}, kernel {kernel}, {len({r[1] for r in sel[2]})} CTA(s)"
     os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
     if style == "warps":
@@ -260,7 +349,8 @@ def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None, style=
     if style != "states":
         raise TimelineError(f"style {style}: states or warps")
     svg(sel, base + ".svg", title)
-    out = [base + ".svg"]
+    phases_csv(cta_phases(ev, sm, sel[4]), base + ".csv")
+    out = [base + ".svg", base + ".csv"]
     if png(sel, base + ".png", title):
         out.insert(0, base + ".png")
     return out
@@ -343,8 +433,8 @@ def report_section(specs, outdir):
                 md += [f"*{sched}: not drawn: {e}*", ""]
                 continue
             md += [f"![{sp.paper} {sched}]({os.path.relpath(files[0], outdir)})", ""]
-            if sp.style == "warps":
-                md += warps_table(base + ".csv", sched)
+            table = warps_table if sp.style == "warps" else phases_table
+            md += table(base + ".csv", sched)
         if sp.note:
             md += [sp.note, ""]
     return md
@@ -411,6 +501,8 @@ def main(argv):
     except TimelineError as e:
         print(f"timeline_fig: {e}", file=sys.stderr)
         return 1
+    if a.style == "states":
+        print("\n".join(phase_lines(a.o + ".csv")))
     print("wrote " + ", ".join(files))
     return 0
 
