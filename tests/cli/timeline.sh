@@ -38,8 +38,9 @@ assert rel[0]["ts"] + 1 == bar[0]["ts"] + bar[0]["dur"], (bar, rel)
 PY
 
 # the static figure of that window (tools/wsexp/timeline_fig.py): warp 1's barrier wait is one
-# rectangle in the barrier colour across most of the plot; a PNG too where gnuplot is installed
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/fig --ctas 1 >/dev/null || fail "figure"
+# rectangle in the barrier colour across most of the plot; a PNG too where gnuplot is installed,
+# never with --plot none (the SVG still)
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/fig --ctas 1 >/dev/null || fail "figure"
 python3 - $d/fig.svg <<'PY' || fail "figure: no long barrier rectangle"
 import re, sys
 svg = open(sys.argv[1]).read()
@@ -47,6 +48,8 @@ w = [float(x) for x in re.findall(r'width="([0-9.]+)" height="8" fill="#1f77b4"'
 assert len([x for x in w if x > 700]) == 1 and len(w) == 2, w   # of the 868 pixels the plot spans; and the legend's swatch
 PY
 if command -v gnuplot >/dev/null; then [ -s $d/fig.png ] || fail "no PNG with gnuplot installed"; fi
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/fign --ctas 1 --plot none >/dev/null || fail "--plot none"
+[ -s $d/fign.svg ] && [ ! -e $d/fign.png ] && cmp -s $d/fig.svg $d/fign.svg || fail "--plot none: not the same SVG alone"
 # its warp-phases (BASE.csv): the barrier phase ends at the release, warp 1's wait is all of it
 python3 - $d/ph.json $d/fig.csv <<'PY' || fail "figure: the warp-phases do not match the trace"
 import csv, json, sys
@@ -59,10 +62,10 @@ assert int(b["wait_cycles"]) == int(b["longest_wait"]) == rel["args"]["wait_cycl
 assert abs(float(b["rtru"]) - rel["args"]["wait_cycles"] / (2 * (rel["ts"] - cta["ts"]))) < 1e-4, b
 assert (x["kind"], x["start"], x["end"]) == ("exit", str(rel["ts"]), str(cta["ts"] + cta["dur"])), x
 PY
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/fig2 --sm 5 >/dev/null 2>&1 && fail "figure of an SM not recorded"
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/fig2 --sm 5 >/dev/null 2>&1 && fail "figure of an SM not recorded"
 # --style warps (CAWA Figures 2a, 2c): a row per warp of the CTA, fastest first; a warp's cycles are
 # launch to exit (its instants), its memory part the memory intervals' sum
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/warps --ctas 1 --style warps >/dev/null || fail "warps figure"
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/warps --ctas 1 --style warps >/dev/null || fail "warps figure"
 python3 - $d/ph.json $d/warps.csv <<'PY' || fail "warps figure: the CSV does not match the trace"
 import csv, json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
@@ -82,7 +85,7 @@ for r in rows:
     assert int(r["exec_cycles"]) == exit_[w] - launch[w], (r, launch, exit_)
 PY
 [ -s $d/warps.svg ] || fail "warps figure: no SVG"
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/warps2 --style bars >/dev/null 2>&1 && fail "an unknown style accepted"
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/warps2 --style bars >/dev/null 2>&1 && fail "an unknown style accepted"
 
 # a benchmark: exact against the statistics, with and without merging
 $W run hotspot --size tiny --json $d/s0.json >/dev/null 2>&1 || fail "hotspot without timeline"
