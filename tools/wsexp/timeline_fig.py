@@ -352,7 +352,7 @@ def report_runs(results, report_dir, pl=None, limit=20):
                     out += render(os.path.join(d, fn), base, sm, 0, 2, None, f"{rid}: SM {sm}, kernel 0", pl=pl)
                 except (TimelineError, plot.PlotError, ValueError, KeyError, OSError, subprocess.SubprocessError):
                     continue
-                if len(out) >= 2 * limit:
+                if sum(f.endswith(".svg") for f in out) >= limit:  # figures, each with its PNG and CSV
                     return out
     return out
 
