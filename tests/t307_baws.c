@@ -8,13 +8,12 @@
  * fetch choice is the first fetch-eligible warp of MWF's order (random
  * states), round-robin when no CTA waits. RTRU arithmetic on a hand-made
  * phase (sm_bstat_rtru_e6), and on the simulator: one CTA whose warps reach
- * the barrier at staggered times, its phase record (phase-trace observer)
+ * the barrier at staggered times, its timeline's arrivals and release
  * giving the RTRU and wait cycles the SM reports. Benchmarks under
  * mwf-lrr / mwf-gto with CFF pass their checks and give identical
  * statistics with the engine's shortcuts off. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "common/test.h"
@@ -331,13 +330,10 @@ static double json_num(const char *j, const char *key) {
   return p ? strtod(p + strlen(pat), NULL) : -1;
 }
 
-/* The SM's RTRU and wait cycles equal those of the phase record (arrival cycles of each warp). */
+/* The SM's RTRU and wait cycles equal those of the timeline's events (each warp's arrival cycle:
+ * one CTA on one SM, so a warp's slot is its index in the CTA; one event per line). */
 static void test_rtru_on_the_simulator(void) {
-  char path[64];
-  snprintf(path, sizeof path, "/tmp/t306_phase_%ld.txt", (long)getpid());
-  char fileset[128];
-  snprintf(fileset, sizeof fileset, "observer.phase-trace.file=%s", path);
-  const char *sets[] = {"sm.count=1", "sched.policy=gto", "sm.observers=phase-trace", fileset, NULL};
+  const char *sets[] = {"sm.count=1", "sched.policy=gto", "timeline.counter_window=0", NULL};
   TestGpu t;
   if (test_gpu_open(&t, sets)) {
     CHECK(0);
@@ -345,36 +341,43 @@ static void test_rtru_on_the_simulator(void) {
   }
   WsModule *mod;
   WsFunction *fn;
-  char *json = NULL;
+  char *json = NULL, *text = NULL, err[256];
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CHECK(f && gpu_timeline_start(t.gpu, f, err, sizeof err) == 0);
   uint32_t delay = 40;
   if (!test_gpu_load(&t, &mod, &fn, spin_ptx, "spin")) {
     void *params[] = {&delay};
     CHECK(ws_launch_kernel(fn, 1, 1, 1, 128, 1, 1, 0, params) == WS_SUCCESS);
-    json = test_gpu_json(&t);
   } else {
     CHECK(0);
   }
-  test_gpu_close(&t); /* writes the record */
-  FILE *f = fopen(path, "r");
-  CHECK(f != NULL);
+  CHECK(gpu_timeline_finish(t.gpu) == 0);
+  if (f) fclose(f);
+  json = test_gpu_json(&t);
+  test_gpu_close(&t);
   uint64_t launch = UINT64_MAX, arr[4] = {0}, rel = 0, ret[4] = {0}, cexit = 0;
   uint32_t narr = 0, nrel = 0;
-  char line[256];
-  while (f && fgets(line, sizeof line, f)) {
-    unsigned long long cyc;
-    unsigned cta;
-    long long w;
-    char e;
-    if (line[0] == '#' || sscanf(line, "%llu %u %lld %c", &cyc, &cta, &w, &e) != 4) continue;
-    CHECK(cta == 0 && w >= -1 && w < 4);
-    if (e == 'L' && cyc < launch) launch = cyc;
-    if (e == 'A' && w >= 0) arr[w] = cyc, narr++;
-    if (e == 'R') rel = cyc, nrel++;
-    if (e == 'X' && w >= 0) ret[w] = cyc;
-    if (e == 'E') cexit = cyc;
+  for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    unsigned long long ts, dur;
+    unsigned pid, tid;
+    char name[32];
+    if (sscanf(line, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"name\":\"%31[^\"]", &pid,
+               &tid, &ts, name) == 4) {
+      int w = tid < 4 ? (int)tid : -1;
+      CHECK(pid == 1);
+      if (!strcmp(name, "warp launch") && ts < launch) launch = ts;
+      if (!strcmp(name, "barrier arrive") && w >= 0) arr[w] = ts, narr++;
+      if (!strcmp(name, "barrier release")) rel = ts, nrel++;
+      if (!strcmp(name, "warp exit") && w >= 0) ret[w] = ts;
+    } else if (sscanf(line,
+                      "{\"ph\":\"X\",\"pid\":1,\"tid\":100000,\"ts\":%llu,\"dur\":%llu,\"name\":\"CTA 0\"",
+                      &ts, &dur) == 2) {
+      cexit = ts + dur;
+    }
   }
-  if (f) fclose(f);
-  remove(path);
+  free(text);
+  CHECK(cexit > 0);
   CHECK_EQ_U64(narr, 4);
   CHECK_EQ_U64(nrel, 1);
   CHECK(arr[0] < arr[1] && arr[1] < arr[2] && arr[2] < arr[3] &&

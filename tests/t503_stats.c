@@ -23,6 +23,7 @@ static void emit(StatsOut *o) {
     stats_group(o, NULL, 0, NULL);
     STAT_STR(o, "name", "the kernel", k ? "b\"q" : "a");
     STAT_U64(o, "ctas", "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs", (uint64_t)(10 + k));
+    STAT_BOOL(o, "ok", "it completed", k == 0);
     stats_end(o);
   }
   stats_end(o);
@@ -59,6 +60,7 @@ static void test_text(void) {
   CHECK(line_of(t, "gpu.l1d.rate") && !strncmp(line_of(t, "gpu.l1d.rate"), "nan fraction\n", 13));
   CHECK(line_of(t, "gpu.kernels[1].ctas") && !strncmp(line_of(t, "gpu.kernels[1].ctas"), "11 ctas\n", 8));
   CHECK(line_of(t, "gpu.kernels[1].name") && !strncmp(line_of(t, "gpu.kernels[1].name"), "b\"q\n", 4));
+  CHECK(line_of(t, "gpu.kernels[1].ok") && !strncmp(line_of(t, "gpu.kernels[1].ok"), "false\n", 6));
   CHECK(!strstr(t, "per_sm")); /* detail: JSON only */
   free(t);
 }
@@ -67,8 +69,8 @@ static void test_json(void) {
   char *j = print(STATS_JSON, "gpu");
   CHECK_STR_CONTAINS(j, "{\"cycles\": 1234, \"ipc\": 0.1235,");
   CHECK_STR_CONTAINS(j, "\"l1d\": {\"reads\": 7, \"rate\": null}");
-  CHECK_STR_CONTAINS(j,
-                     "\"kernels\": [{\"name\": \"a\", \"ctas\": 10}, {\"name\": \"b\\\"q\", \"ctas\": 11}]");
+  CHECK_STR_CONTAINS(j, "\"kernels\": [{\"name\": \"a\", \"ctas\": 10, \"ok\": true}, "
+                        "{\"name\": \"b\\\"q\", \"ctas\": 11, \"ok\": false}]");
   CHECK_STR_CONTAINS(j, "\"per_sm\": [0, 1, 2]}");
   CHECK(!strstr(j, "gpu")); /* the root names text lines only */
   free(j);
@@ -84,6 +86,8 @@ static void test_schema(void) {
          "\"ratio\", \"better\": \"higher\"");
   CHECK_STR_CONTAINS(s, "{\"name\": \"gpu.l1d\", \"type\": \"group\", \"description\": \"the L1D\"}");
   CHECK_STR_CONTAINS(s, "\"name\": \"gpu.kernels[].ctas\"");
+  CHECK_STR_CONTAINS(
+      s, "\"name\": \"gpu.kernels[].ok\", \"type\": \"bool\", \"unit\": \"\", \"aggregation\": \"info\"");
   CHECK_STR_CONTAINS(
       s, "{\"name\": \"gpu.per_sm\", \"type\": \"list\", \"description\": \"each SM\", \"detail\": true}");
   CHECK_STR_CONTAINS(s, "\"name\": \"gpu.per_sm[]\", \"type\": \"u64\"");

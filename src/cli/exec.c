@@ -414,7 +414,7 @@ int cli_exec(int argc, char **argv) {
   fflush(stdout);
   if (tl.f) { /* the library ended the JSON; kept only then */
     const char *tw = js ? strstr(js, "\"timeline_written\": ") : NULL;
-    if (tw && tw[20] == '1') {
+    if (tw && !strncmp(tw + 20, "true", 4)) {
       if (cli_timeline_close(&tl, NULL, "warpsim exec") && !rc) rc = 1;
     } else {
       fprintf(stderr, "warpsim exec: no timeline written: %s\n",

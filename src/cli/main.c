@@ -64,8 +64,8 @@ static const char *usage =
     "F]\n"
     "                                                  per-load L1D classes ca/cg/cm by profiling (bypass "
     "observer)\n"
-    "  stats --schema [--config C] [--set K=V ...]     every statistic of a run: name, unit, aggregation, "
-    "description\n"
+    "  stats --schema [--exec] [--config C] [--set K=V ...]  every statistic of a run (--exec: of `warpsim "
+    "exec`): name, unit, aggregation, description\n"
     "  help                         this text\n";
 
 /* CPU time of this process: speed figures that a loaded machine does not distort. */

@@ -1,13 +1,15 @@
 /* stats_cmd.c - a run's statistics as `run` prints them (cli_run_stats_emit: the one emitter
  * behind its text and its --json), and `warpsim stats --schema`: every statistic a run of this
  * configuration writes (path, type, unit, aggregation, better direction, description) as one
- * JSON document, from the same declarations (core/stats.h). */
+ * JSON document, from the same declarations (core/stats.h); with --exec, those of `warpsim exec`
+ * (sim/run_stats.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/stats.h"
 #include "sim/gpu.h"
+#include "sim/run_stats.h"
 
 static void config_json(const void *cfg, FILE *out) { cfg_print_json(cfg, out); }
 
@@ -24,30 +26,7 @@ void cli_run_stats_emit(StatsOut *o, const char *bench, const char *size, uint64
     stats_end(o);
     stats_json_value(o, "config", config_json, cfg);
   }
-  STAT_U64(o, "warp_insts", "warp_insts", STAT_SUM, STAT_NEUTRAL, "warp instructions executed, all launches",
-           res->st.warp_insts);
-  STAT_U64(o, "thread_insts", "thread_insts", STAT_SUM, STAT_NEUTRAL,
-           "thread instructions executed, all launches", res->st.thread_insts);
-  STAT_U64(o, "ctas", "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs run, all launches", res->st.ctas);
-  STAT_U64(o, "warps", "warps", STAT_SUM, STAT_NEUTRAL, "warps run, all launches", res->st.warps);
-  STAT_U64(o, "barrier_warp_arrivals", "arrivals", STAT_SUM, STAT_NEUTRAL, "warp arrivals at barriers",
-           res->st.barriers);
-  /* a list: the report's CSV keeps scalars only; the text has the `regs` lines */
-  stats_list(o, "kernel_regs", STATS_DETAIL, "each kernel's registers per thread");
-  for (int i = 0; i < res->nk || (i == 0 && stats_schema(o)); i++) {
-    static const WsKernelInfo none;
-    const WsKernelInfo *k = i < res->nk ? &res->k[i] : &none;
-    stats_group(o, NULL, 0, NULL);
-    STAT_STR(o, "kernel", "the kernel", k->name);
-    STAT_U64(o, "regs_per_thread", "registers", STAT_INFO, STAT_NEUTRAL, "registers allocated per thread",
-             k->regs_per_thread);
-    STAT_STR(o, "source", "where the count came from: ptxas (its annotation) or estimate",
-             k->regs_estimated ? "estimate" : "ptxas");
-    STAT_U64(o, "compiled", "registers", STAT_INFO, STAT_NEUTRAL,
-             "registers per thread before allocation rounding", k->regs_compiled);
-    stats_end(o);
-  }
-  stats_end(o);
+  run_totals_emit(o, &res->st, res->k, res->nk);
   STAT_F64(o, "sim_cpu_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host CPU time of the simulation",
            res->cpu_seconds);
   STAT_F64(o, "sim_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation",
@@ -62,7 +41,7 @@ void cli_run_stats_emit(StatsOut *o, const char *bench, const char *size, uint64
 
 int cli_stats(int argc, char **argv) {
   RunOpts ro = {0};
-  int schema = 0;
+  int schema = 0, exec = 0;
   for (int i = 0; i < argc; i++) {
     int k = cli_parse_run_opt(&ro, argc, argv, &i);
     if (k < 0) return 2;
@@ -71,7 +50,12 @@ int cli_stats(int argc, char **argv) {
       schema = 1;
       continue;
     }
-    fprintf(stderr, "warpsim stats: unknown option '%s' (valid: --schema, --config, --sched, --set)\n",
+    if (!strcmp(argv[i], "--exec")) {
+      exec = 1;
+      continue;
+    }
+    fprintf(stderr,
+            "warpsim stats: unknown option '%s' (valid: --schema, --exec, --config, --sched, --set)\n",
             argv[i]);
     return 2;
   }
@@ -91,7 +75,11 @@ int cli_stats(int argc, char **argv) {
   StatsOut *o = stats_open(stdout, STATS_SCHEMA, "");
   int rc = o ? 0 : 1;
   static const RunResult none;
-  cli_run_stats_emit(o, "", "", 0, "", &none, g, cfg);
+  static const ExecStats no_exec;
+  if (exec)
+    exec_stats_emit(o, &no_exec, g, cfg);
+  else
+    cli_run_stats_emit(o, "", "", 0, "", &none, g, cfg);
   stats_close(o);
   gpu_free(g);
   cfg_free(cfg);

@@ -215,6 +215,17 @@ void stats_f64(StatsOut *o, const StatDecl *d, double v) {
   if (o->fmt == STATS_TEXT) text_unit(o, d);
 }
 
+void stats_bool(StatsOut *o, const StatDecl *d, bool v) {
+  if (!o || !member(o, d->name, false)) return;
+  if (o->fmt == STATS_SCHEMA) {
+    schema_entry(o, d, "bool");
+    return;
+  }
+  if (o->fmt == STATS_TEXT) text_name(o, d);
+  fputs(v ? "true" : "false", o->out);
+  if (o->fmt == STATS_TEXT) fputc('\n', o->out);
+}
+
 void stats_str(StatsOut *o, const StatDecl *d, const char *v) {
   if (!o || !member(o, d->name, false)) return;
   if (o->fmt == STATS_SCHEMA) {

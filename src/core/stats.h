@@ -58,6 +58,7 @@ void stats_end(StatsOut *o);
 void stats_u64(StatsOut *o, const StatDecl *d, uint64_t v);
 void stats_f64(StatsOut *o, const StatDecl *d, double v); /* NaN and infinities print as JSON null */
 void stats_str(StatsOut *o, const StatDecl *d, const char *v);
+void stats_bool(StatsOut *o, const StatDecl *d, bool v); /* true / false in text and JSON */
 
 /* A member whose value is JSON written by fn (a configuration, not a statistic): JSON only. */
 void stats_json_value(StatsOut *o, const char *name, void (*fn)(const void *ctx, FILE *out), const void *ctx);
@@ -73,5 +74,7 @@ bool stats_schema(const StatsOut *o);
   stats_f64((o), &(const StatDecl){(name), (unit), (agg), (better), (prec), (desc)}, (v))
 #define STAT_STR(o, name, desc, v)                                                                           \
   stats_str((o), &(const StatDecl){(name), "", STAT_INFO, STAT_NEUTRAL, 0, (desc)}, (v))
+#define STAT_BOOL(o, name, desc, v)                                                                          \
+  stats_bool((o), &(const StatDecl){(name), "", STAT_INFO, STAT_NEUTRAL, 0, (desc)}, (v))
 
 #endif

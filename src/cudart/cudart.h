@@ -12,6 +12,7 @@
 
 #include "core/config.h"
 #include "runtime/warpsim.h"
+#include "sim/run_stats.h"
 
 #define CUDART_API __attribute__((visibility("default")))
 
@@ -88,13 +89,8 @@ typedef struct CudartVar {
   struct CudartVar *next;
 } CudartVar;
 
-/* One launch's line in the statistics. */
-typedef struct CudartLaunch {
-  char name[96];
-  unsigned grid[3], block[3], shared;
-  uint64_t warp_insts, thread_insts, cycles;
-  int result;
-} CudartLaunch;
+/* One launch, as the statistics report it (sim/run_stats.h). */
+typedef ExecLaunch CudartLaunch;
 
 typedef struct CudartState {
   int inited; /* 1 context made, -1 failed */

@@ -14,6 +14,7 @@
 #include "cudart/cudart.h"
 #include "sim/gpu.h"
 #include "sim/config_schema.h"
+#include "sim/run_stats.h"
 
 CudartState cudart;
 
@@ -176,76 +177,34 @@ double cudart_clock_mhz(void) { return cudart.cfg ? (double)cfg_int(cudart.cfg, 
 
 /* ---- statistics at exit ---- */
 
-static void print_text(FILE *f, double secs) {
-  const WsLaunchStats *t = ws_ctx_total_stats(cudart.ctx);
-  fprintf(f, "mode                 %s\n", cudart.functional ? "functional" : "timing");
-  if (!cudart.functional) fprintf(f, "config               %s (resolved config: --json)\n", cudart.cfg_label);
-  for (int i = 0; i < cudart.nlaunches; i++) {
-    const CudartLaunch *l = &cudart.launches[i];
-    fprintf(f, "launch %-4d %s grid %ux%ux%u block %ux%ux%u shared %u: warp_insts %llu cycles %llu%s\n", i,
-            l->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->shared,
-            (unsigned long long)l->warp_insts, (unsigned long long)l->cycles, l->result ? " FAILED" : "");
-  }
-  fprintf(f, "launches             %d%s\n", cudart.nlaunches,
-          cudart.failed_launches ? " (some failed: see the messages above)" : "");
-  fprintf(f, "warp_insts           %llu\n", (unsigned long long)t->warp_insts);
-  fprintf(f, "thread_insts         %llu\n", (unsigned long long)t->thread_insts);
-  fprintf(f, "ctas                 %llu\n", (unsigned long long)t->ctas);
-  fprintf(f, "barrier_arrivals     %llu\n", (unsigned long long)t->barriers);
-  fprintf(f, "sim_seconds          %.3f\n", secs);
-  fprintf(f, "warp_insts_per_sec   %.0f\n", secs > 0 ? (double)t->warp_insts / secs : 0.0);
-  for (int i = 0; i < ws_ctx_kernel_count(cudart.ctx); i++) {
-    const WsKernelInfo *k = ws_ctx_kernel(cudart.ctx, i);
-    fprintf(f, "regs                 %s %u per thread (%s)\n", k->name, k->regs_per_thread,
-            k->regs_estimated ? "estimated by warpsim: the program's fat binary has no sm_XX cubin"
-                              : "ptxas");
-  }
-  if (cudart.gpu) gpu_print_stats(cudart.gpu, f, false, secs);
-}
-
-static void print_json(FILE *f, double secs) {
-  const WsLaunchStats *t = ws_ctx_total_stats(cudart.ctx);
-  fprintf(f,
-          "{\n  \"mode\": \"%s\",\n  \"unsupported_calls\": %u,\n  \"failed_launches\": %u,\n  "
-          "\"timeline_written\": %d,\n  \"launches\": [",
-          cudart.functional ? "functional" : "timing", cudart.unsupported, cudart.failed_launches,
-          cudart.timeline_ok);
-  for (int i = 0; i < cudart.nlaunches; i++) {
-    const CudartLaunch *l = &cudart.launches[i];
-    fprintf(f,
-            "%s\n    {\"kernel\": \"%s\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"shared\": %u, "
-            "\"warp_insts\": %llu, "
-            "\"thread_insts\": %llu, \"cycles\": %llu, \"ok\": %s}",
-            i ? "," : "", l->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-            l->shared, (unsigned long long)l->warp_insts, (unsigned long long)l->thread_insts,
-            (unsigned long long)l->cycles, l->result ? "false" : "true");
-  }
-  fputs(cudart.nlaunches ? "\n  ],\n" : "],\n", f);
-  if (cudart.gpu) {
-    fputs("  \"gpu\": ", f);
-    gpu_print_stats(cudart.gpu, f, true, secs);
-    fputs(",\n", f);
-  }
-  if (cudart.cfg && !cudart.functional) {
-    fputs("  \"config\": ", f);
-    cfg_print_json(cudart.cfg, f);
-    fputs(",\n", f);
-  }
-  fprintf(f,
-          "  \"warp_insts\": %llu,\n  \"thread_insts\": %llu,\n  \"ctas\": %llu,\n  \"warps\": %llu,\n  "
-          "\"barrier_warp_arrivals\": %llu,\n",
-          (unsigned long long)t->warp_insts, (unsigned long long)t->thread_insts, (unsigned long long)t->ctas,
-          (unsigned long long)t->warps, (unsigned long long)t->barriers);
-  fputs("  \"kernel_regs\": [", f);
+/* The statistics (sim/run_stats.h) as text or JSON; the text starts with the configuration's
+ * label and each kernel's registers, as `warpsim run`'s does. */
+static void print_stats(FILE *f, StatsFormat fmt, double secs) {
   int nk = ws_ctx_kernel_count(cudart.ctx);
-  for (int i = 0; i < nk; i++) {
-    const WsKernelInfo *k = ws_ctx_kernel(cudart.ctx, i);
-    fprintf(f, "%s\n    {\"kernel\": \"%s\", \"regs_per_thread\": %u, \"source\": \"%s\", \"compiled\": %u}",
-            i ? "," : "", k->name, k->regs_per_thread, k->regs_estimated ? "estimate" : "ptxas",
-            k->regs_compiled);
+  WsKernelInfo *k = calloc(nk > 0 ? (size_t)nk : 1, sizeof *k);
+  for (int i = 0; k && i < nk; i++) k[i] = *ws_ctx_kernel(cudart.ctx, i);
+  if (fmt == STATS_TEXT) {
+    if (!cudart.functional) fprintf(f, "%-44s %s (resolved config: --json)\n", "config", cudart.cfg_label);
+    for (int i = 0; k && i < nk; i++)
+      fprintf(f, "regs                 %s %u per thread (%s)\n", k[i].name, k[i].regs_per_thread,
+              k[i].regs_estimated ? "estimated by warpsim: the program's fat binary has no sm_XX cubin"
+                                  : "ptxas");
   }
-  fputs(nk ? "\n  ],\n" : "],\n", f);
-  fprintf(f, "  \"sim_seconds\": %.6f\n}\n", secs);
+  ExecStats x = {.functional = cudart.functional,
+                 .unsupported_calls = cudart.unsupported,
+                 .failed_launches = cudart.failed_launches,
+                 .timeline_written = cudart.timeline_ok,
+                 .launches = cudart.launches,
+                 .nlaunches = cudart.nlaunches,
+                 .total = *ws_ctx_total_stats(cudart.ctx),
+                 .kernels = k,
+                 .nkernels = k ? nk : 0,
+                 .seconds = secs};
+  StatsOut *o = stats_open(f, fmt, "");
+  exec_stats_emit(o, &x, cudart.gpu, cudart.functional ? NULL : cudart.cfg);
+  stats_close(o);
+  if (fmt == STATS_JSON) fputc('\n', f);
+  free(k);
 }
 
 /* Runs at exit (atexit after the context was made, so after the program's own exit handlers
@@ -271,15 +230,12 @@ static void write_report(void) {
         fprintf(stderr, "warpsim cudart: cannot write %s\n", tmp);
         continue;
       }
-      if (j)
-        print_json(f, secs);
-      else
-        print_text(f, secs);
+      print_stats(f, j ? STATS_JSON : STATS_TEXT, secs);
       if (fclose(f) || rename(tmp, p)) fprintf(stderr, "warpsim cudart: cannot write %s\n", p);
     }
   } else {
     fprintf(stderr, "---- warpsim statistics ----\n");
-    print_text(stderr, secs);
+    print_stats(stderr, STATS_TEXT, secs);
   }
   if (cudart.gpu) { /* commits the policies' output files (profiles, traces) when every launch completed */
     char err[512];

@@ -71,7 +71,7 @@ static inline uint64_t f64_bits(double d) {
 void ptx_set_fault(PtxWarp *w, PtxFaultKind kind, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* FP16 (exec_alu.c): a double to half bits with a PTX rounding mode, and back (exact). */
+/* FP16 (exec_cvt.c): a double to half bits with a PTX rounding mode, and back (exact). */
 uint16_t ptx_to_half(double v, int rnd);
 double ptx_from_half(uint16_t h);
 /* Host memory of a lane's generic address [addr, addr + size) (no fault set), or NULL. */
@@ -108,6 +108,7 @@ static inline void rnd_pop(int old) {
 }
 
 #define HANDLER(name) void name(PtxWarp *w, const PtxInst *in, uint32_t active)
+/* in exec_alu.c, exec_cvt.c, exec_cmp.c (setp selp testp), exec_mem.c (mov to atom, warp), exec.c */
 HANDLER(exec_int_unary);
 HANDLER(exec_arith);
 HANDLER(exec_logic);

@@ -191,3 +191,35 @@ int ptx_lex(ParseCtx *c) {
     col += t->len;
   }
 }
+
+int tok_expect_punct(ParseCtx *c, char ch) {
+  Tok *t = tok_cur(c);
+  if (!tok_punct(t, ch))
+    return ptx_perr(c, t, "expected '%c', found '%.*s'", ch, (int)(t->len ? t->len : 3),
+                    t->len ? t->p : "EOF");
+  c->pos++;
+  return 0;
+}
+
+int tok_expect_int(ParseCtx *c, uint64_t *v) {
+  Tok *t = tok_cur(c);
+  if (t->kind != TK_INT)
+    return ptx_perr(c, t, "expected an integer, found '%.*s'", (int)(t->len ? t->len : 3),
+                    t->len ? t->p : "EOF");
+  *v = t->ival;
+  c->pos++;
+  return 0;
+}
+
+PtxType tok_type(const Tok *t) {
+  static const struct {
+    const char *n;
+    PtxType t;
+  } tab[] = {{".pred", PTX_T_PRED}, {".b8", PTX_T_B8},   {".b16", PTX_T_B16}, {".b32", PTX_T_B32},
+             {".b64", PTX_T_B64},   {".u8", PTX_T_U8},   {".u16", PTX_T_U16}, {".u32", PTX_T_U32},
+             {".u64", PTX_T_U64},   {".s8", PTX_T_S8},   {".s16", PTX_T_S16}, {".s32", PTX_T_S32},
+             {".s64", PTX_T_S64},   {".f16", PTX_T_F16}, {".f32", PTX_T_F32}, {".f64", PTX_T_F64}};
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+    if (tok_is(t, tab[i].n)) return tab[i].t;
+  return PTX_T_NONE;
+}

@@ -1,5 +1,5 @@
 /* parse_int.h - internals shared by the PTX lexer, parser and instruction
- * decoder (lex.c, parse.c, symtab.c, decode.c, layout.c). Not for use outside src/ptx/.
+ * decoder (lex.c, parse.c, parse_decl.c, symtab.c, decode.c, layout.c). Not for use outside src/ptx/.
  * Invariant: a parse error is recorded once (the first) in ParseCtx.err and
  * every function returns -1 from then on; nothing aborts. */
 #ifndef PTX_PARSE_INT_H
@@ -91,6 +91,32 @@ int ptx_perr(ParseCtx *c, const Tok *t, const char *fmt, ...) __attribute__((for
 int tok_is(const Tok *t, const char *s);
 int tok_punct(const Tok *t, char ch);
 void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem);
+/* The parser's cursor: the token at it, and taking it (never past the EOF token). */
+static inline Tok *tok_cur(ParseCtx *c) { return &c->toks[c->pos]; }
+static inline Tok *tok_next(ParseCtx *c) {
+  Tok *t = &c->toks[c->pos];
+  if (t->kind != TK_EOF) c->pos++;
+  return t;
+}
+/* Takes the punctuation ch (an integer: into *v) at the cursor, or records an error naming what
+ * was found: 0 or -1. */
+int tok_expect_punct(ParseCtx *c, char ch);
+int tok_expect_int(ParseCtx *c, uint64_t *v);
+/* The type a token such as ".u32" names, or PTX_T_NONE. */
+PtxType tok_type(const Tok *t);
+static inline uint32_t align_up32(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+/* parse_decl.c: declarations, for parse.c (each 0, or -1 with the error recorded) */
+/* Adds a symbol named by token name in state space `space` (func: its function, -1 module
+ * scope); its index, or -1. */
+int32_t ctx_add_sym(ParseCtx *c, const Tok *name, uint8_t space, int32_t func);
+/* The declaration after `.reg` (the cursor on its type). */
+int ptx_parse_reg_decl(ParseCtx *c);
+/* A variable declaration after its state-space directive, with any initializer. */
+int ptx_parse_var_decl(ParseCtx *c, uint8_t space, int32_t func, int is_extern);
+/* A parenthesised parameter list (make_syms: as symbols of the current function; entry: a kernel's). */
+int ptx_parse_params(ParseCtx *c, PtxParam **out, uint32_t *nout, int make_syms, int entry);
+void ptx_free_params(PtxParam *p, uint32_t n);
 
 /* symtab.c: register / symbol lookup used by the parser, the decoder and the layout passes */
 /* Adds the newest symbol (function) of the module to its name index: 0, or -1 (out of memory). */

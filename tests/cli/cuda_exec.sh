@@ -48,7 +48,7 @@ wait
 for p in saxpy_events multi_kernel constant_symbol streams device_query half; do
   out=$($W exec -- "$d/$p" 2>"$d/$p.err"); rc=$?
   [ $rc = 0 ] || { bad "$p: exec status $rc"; cat "$d/$p.err"; echo "$out" | head -5; }
-  echo "$out" | grep -q "^launches " || bad "$p: no statistics"
+  echo "$out" | grep -q "^launch_count " || bad "$p: no statistics"
 done
 # the JSON: per-launch records, the program's status, the resolved configuration
 $W exec --json "$d/m.json" --sched lrr -- "$d/multi_kernel" > /dev/null 2>&1 || bad "multi_kernel --json"

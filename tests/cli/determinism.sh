@@ -3,7 +3,8 @@
 # fields aside) and identical trace files. To bound the time (two runs per benchmark), each
 # benchmark runs under one policy set taken in turn from the list below, which names every warp
 # scheduler, L1D policy, fetch policy and observer of src/policy/registry.def: each policy runs on
-# several benchmarks (52 benchmarks over 12 sets). caws reads a profile written by a first run.
+# several benchmarks (52 benchmarks over 12 sets), one set with a timeline. caws reads a profile
+# written by a first run.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -32,7 +33,7 @@ sets=(
   "sched.policy=swl l1d.policy=ship"
   "sched.policy=ccws sm.observers=missclass"
   "sched.policy=mwf-lrr sm.fetch_policy=sched"
-  "sched.policy=mwf-gto sm.fetch_policy=rr sm.observers=phase-trace observer.phase-trace.file=TRACE"
+  "sched.policy=mwf-gto sm.fetch_policy=rr timeline.file=TRACE"
   "sched.policy=gcaws sm.observers=l1d-trace observer.l1d-trace.file=TRACE"
   "sched.policy=caws sched.caws.mode=read sched.caws.profile=PROFILE"
   "sched.policy=iwarp"

@@ -64,6 +64,8 @@ check baws fig1 fig5
 # Figures 3, 4, 6: a timeline line of figures.txt (doc/timeline.md): its own runs, drawn in the report
 [ -s "$d/baws/figures/fig3-gto.svg" ] && [ -s "$d/baws/timelines/fig3-lrr.json.gz" ] || fail "baws: no warp-phase chart"
 grep -q "^### Figures 3, 4, 6" "$d/baws/report.md" || fail "baws: report.md has no warp-phase charts"
+head -n 1 "$d/baws/figures/fig3-gto.csv" | grep -q "^cta,phase,kind,.*,rtru,longest_wait$" \
+  && grep -q "^| [0-9]* | 1 | barrier | " "$d/baws/report.md" || fail "baws: no warp-phase table (RTRU, waits)"
 python3 - "$d/baws/figures/fig1.csv" <<'P'
 import csv, sys
 r = {x["benchmark"]: x for x in csv.DictReader(open(sys.argv[1]))}["fwt"]

@@ -36,16 +36,15 @@ cmp -s "$d/good.prof" "$d/keep.prof" || fail "config --check changed the profile
 expect 1 "stopped after" -- run_caws --max-cycles 100
 cmp -s "$d/good.prof" "$d/keep.prof" || fail "a failed run changed the profile"
 expect 0 "check +PASS" -- $W run vecadd --size tiny --sched caws --set sched.caws.mode=read --set sched.caws.profile="$d/good.prof"
-obs=(--set sm.observers=l1d-trace,phase-trace,bypass --set observer.l1d-trace.file="$d/tr.txt"
-     --set observer.phase-trace.file="$d/ph.txt" --set observer.bypass.series="$d/se.txt"
+obs=(--set sm.observers=l1d-trace,bypass --set observer.l1d-trace.file="$d/tr.txt" --set observer.bypass.series="$d/se.txt"
      --set observer.bypass.profile="$d/bp.txt" --set sched.policy=gcaws --set sched.gcaws.priority_file="$d/pr.txt")
-for f in tr ph se bp pr; do echo "old $f" > "$d/$f.txt"; done
+for f in tr se bp pr; do echo "old $f" > "$d/$f.txt"; done
 $W config --check "${obs[@]}" || fail "config --check with observers"
 expect 1 "stopped after" -- $W run vecadd --size tiny "${obs[@]}" --max-cycles 200
-for f in tr ph se bp pr; do [ "$(cat "$d/$f.txt")" = "old $f" ] || fail "$f.txt changed by a check or a failed run"; done
+for f in tr se bp pr; do [ "$(cat "$d/$f.txt")" = "old $f" ] || fail "$f.txt changed by a check or a failed run"; done
 $W run vecadd --size tiny "${obs[@]}" > /dev/null || fail "observer run"
-for f in tr ph se bp pr; do [ -s "$d/$f.txt" ] && ! grep -q "^old" "$d/$f.txt" || fail "$f.txt not written by a completed run"; done
-grep -q "^# kernel vecadd 0" "$d/tr.txt" && grep -q "^# warpsim warp-phase record" "$d/ph.txt" || fail "trace headers"
+for f in tr se bp pr; do [ -s "$d/$f.txt" ] && ! grep -q "^old" "$d/$f.txt" || fail "$f.txt not written by a completed run"; done
+grep -q "^# kernel vecadd 0" "$d/tr.txt" || fail "trace header"
 ls -a "$d" | grep -q '\.tmp\|\.txt\.' && fail "temporary files left: $(ls -a "$d")"
 # through a symlink: the link stays, its target is written; a device is written, never replaced
 ln -s tr2.txt "$d/trl.txt"
@@ -54,13 +53,11 @@ $W run vecadd --size tiny --set sm.observers=l1d-trace --set observer.l1d-trace.
 $W run vecadd --size tiny --set sm.observers=l1d-trace --set observer.l1d-trace.file=/dev/null > /dev/null || fail "trace to /dev/null"
 [ -c /dev/null ] || fail "/dev/null replaced"
 # unwritable outputs fail before the run, naming the key
-expect 2 "observer.phase-trace.file: cannot write '$d/no/ph.txt': No such file or directory" -- \
-  $W run vecadd --size tiny --set sm.observers=phase-trace --set observer.phase-trace.file="$d/no/ph.txt"
+expect 2 "observer.l1d-trace.file: cannot write '$d/no/tr.txt': No such file or directory" -- \
+  $W run vecadd --size tiny --set sm.observers=l1d-trace --set observer.l1d-trace.file="$d/no/tr.txt"
 expect 2 "observer.l1d-trace.file: cannot write '$d': Is a directory" -- \
   $W run vecadd --size tiny --set sm.observers=l1d-trace --set observer.l1d-trace.file="$d"
 expect 2 "sched.caws.profile: cannot write" -- $W run vecadd --size tiny --sched caws --set sched.caws.profile="$d/no/p.prof"
-expect 2 "observer.phase-trace.sm: SM 99 does not exist \(sm.count = 15: 0 to 14\)" -- \
-  $W run vecadd --size tiny --set sm.observers=phase-trace --set observer.phase-trace.file="$d/ph.txt" --set observer.phase-trace.sm=99
 expect 2 "observer.bypass.series: '$d/same.txt' is also observer.l1d-trace.file's file" -- $W config --check \
   --set sm.observers=l1d-trace,bypass --set observer.l1d-trace.file="$d/same.txt" --set observer.bypass.series="$d/same.txt"
 # --json to our stdout appends to a log opened with >>; one file for two outputs is refused

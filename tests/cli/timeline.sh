@@ -2,7 +2,8 @@
 # The per-warp timeline (--timeline; doc/timeline.md):
 #  - a hand-built case (tests/kernels/stats_locality.ptx `phases`: one CTA of two warps; warp 1
 #    waits at the barrier while warp 0 spins): warp slot 1 has one barrier interval exactly as long
-#    as the barrier statistics' wait, released by one "barrier release" on the CTA track;
+#    as the barrier statistics' wait, released by one "barrier release" on the CTA track; the
+#    figure's warp-phases (and, on hotspot, every CTA's) are those of the RTRU statistics;
 #  - a benchmark (hotspot tiny, barriers in every CTA) with and without merging: the trace-event
 #    fields, no overlapping intervals, each warp's issues = the SM's count for it, and the totals
 #    = the run's statistics (warp instructions, barrier and exit wait cycles, kernels)
@@ -37,8 +38,9 @@ assert rel[0]["ts"] + 1 == bar[0]["ts"] + bar[0]["dur"], (bar, rel)
 PY
 
 # the static figure of that window (tools/wsexp/timeline_fig.py): warp 1's barrier wait is one
-# rectangle in the barrier colour across most of the plot; a PNG too where gnuplot is installed
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/fig --ctas 1 >/dev/null || fail "figure"
+# rectangle in the barrier colour across most of the plot; a PNG too where gnuplot is installed,
+# never with --plot none (the SVG still)
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/fig --ctas 1 >/dev/null || fail "figure"
 python3 - $d/fig.svg <<'PY' || fail "figure: no long barrier rectangle"
 import re, sys
 svg = open(sys.argv[1]).read()
@@ -46,10 +48,24 @@ w = [float(x) for x in re.findall(r'width="([0-9.]+)" height="8" fill="#1f77b4"'
 assert len([x for x in w if x > 700]) == 1 and len(w) == 2, w   # of the 868 pixels the plot spans; and the legend's swatch
 PY
 if command -v gnuplot >/dev/null; then [ -s $d/fig.png ] || fail "no PNG with gnuplot installed"; fi
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/fig2 --sm 5 >/dev/null 2>&1 && fail "figure of an SM not recorded"
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/fign --ctas 1 --plot none >/dev/null || fail "--plot none"
+[ -s $d/fign.svg ] && [ ! -e $d/fign.png ] && cmp -s $d/fig.svg $d/fign.svg || fail "--plot none: not the same SVG alone"
+# its warp-phases (BASE.csv): the barrier phase ends at the release, warp 1's wait is all of it
+python3 - $d/ph.json $d/fig.csv <<'PY' || fail "figure: the warp-phases do not match the trace"
+import csv, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+rel = [e for e in ev if e["ph"] == "i" and e["name"] == "barrier release"][0]
+cta = [e for e in ev if e["ph"] == "X" and e["name"] == "CTA 0"][0]
+b, x = csv.DictReader(open(sys.argv[2]))
+assert (b["kind"], b["start"], b["end"], b["warps"]) == ("barrier", str(cta["ts"]), str(rel["ts"]), "2"), b
+assert int(b["wait_cycles"]) == int(b["longest_wait"]) == rel["args"]["wait_cycles"], b
+assert abs(float(b["rtru"]) - rel["args"]["wait_cycles"] / (2 * (rel["ts"] - cta["ts"]))) < 1e-4, b
+assert (x["kind"], x["start"], x["end"]) == ("exit", str(rel["ts"]), str(cta["ts"] + cta["dur"])), x
+PY
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/fig2 --sm 5 >/dev/null 2>&1 && fail "figure of an SM not recorded"
 # --style warps (CAWA Figures 2a, 2c): a row per warp of the CTA, fastest first; a warp's cycles are
 # launch to exit (its instants), its memory part the memory intervals' sum
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/warps --ctas 1 --style warps >/dev/null || fail "warps figure"
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/warps --ctas 1 --style warps >/dev/null || fail "warps figure"
 python3 - $d/ph.json $d/warps.csv <<'PY' || fail "warps figure: the CSV does not match the trace"
 import csv, json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
@@ -69,12 +85,26 @@ for r in rows:
     assert int(r["exec_cycles"]) == exit_[w] - launch[w], (r, launch, exit_)
 PY
 [ -s $d/warps.svg ] || fail "warps figure: no SVG"
-python3 tools/wsexp/timeline_fig.py $d/ph.json -o $d/warps2 --style bars >/dev/null 2>&1 && fail "an unknown style accepted"
+PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/warps2 --style bars >/dev/null 2>&1 && fail "an unknown style accepted"
 
 # a benchmark: exact against the statistics, with and without merging
 $W run hotspot --size tiny --json $d/s0.json >/dev/null 2>&1 || fail "hotspot without timeline"
 $W run hotspot --size tiny --timeline $d/t1.json --json $d/s1.json >/dev/null 2>&1 || fail "hotspot with timeline"
 $CHECK $d/t1.json $d/s1.json --full || fail "hotspot (merged)"
+# the warp-phases the figures print (timeline_fig.cta_phases) over every CTA: the RTRU statistics exactly
+PYTHONPATH=tools python3 - $d/t1.json $d/s1.json <<'PY' || fail "hotspot: the warp-phases differ from the stats"
+import json, sys
+from wsexp import timeline_fig as tf
+ev, st = tf.load(sys.argv[1]), json.load(open(sys.argv[2]))["gpu"]
+ctas = [e for e in ev if e["ph"] == "X" and e["pid"] and e["tid"] >= tf.CTA_TID and e["name"].startswith("CTA ")]
+sms = sorted({c["pid"] - 1 for c in ctas})
+ph = [p for sm in sms for p in tf.cta_phases(ev, sm, [c for c in ctas if c["pid"] == sm + 1])]
+for kind in ("barrier", "exit"):  # the statistic: the mean of the phases' RTRU, each rounded to 1e-6
+    e6 = [int(1e6 * w / (n * (b - a)) + 0.5) for _, _, k, a, b, n, w, _, _ in ph if k == kind]
+    mean = sum(e6) / 1e6 / len(e6) if e6 else -1
+    assert abs(mean - st[f"rtru_{kind}_phase"]) < 6e-7, (kind, len(e6))  # printed to 1e-6
+    assert sum(p[6] for p in ph if p[2] == kind) == st[f"{kind}_wait_cycles"], kind
+PY
 $W run hotspot --size tiny --timeline $d/t2.json --set timeline.merge_cycles=0 --set sm.skip_idle_cycles=false \
   --json $d/s2.json >/dev/null 2>&1 || fail "hotspot, no merging, no skipping"
 $CHECK $d/t2.json $d/s2.json --full || fail "hotspot (every state change)"

@@ -285,5 +285,36 @@ class LogScale(unittest.TestCase):
             self.assertNotIn("set yrange [0:*]", gp)
 
 
+class SpanCharts(unittest.TestCase):
+    """The timeline figures' kinds: the SVG is written by hand whatever the backend; none draws no PNG."""
+
+    def test_spans_svg_without_backend(self):
+        with tempfile.TemporaryDirectory() as d:
+            base = os.path.join(d, "s")
+            rows = [("w0", [(0, 50, "issue"), (50, 100, "barrier")]), ("w1", [(0, 100, "barrier")])]
+            files = plot.Plotter("none").spans(base, "t <1>", 0, 100, rows, [(100, 0, 1)],
+                                               {"issue": "#2ca02c", "barrier": "#1f77b4"}, "line: release")
+            self.assertEqual(files, [base + ".svg"])
+            svg = open(base + ".svg").read()
+            self.assertEqual(svg.count('fill="#1f77b4"><title>barrier'), 2)  # w0's second half, w1 whole
+            self.assertIn("t &lt;1&gt;", svg)
+            self.assertEqual(svg.count("<line "), 1)
+
+    def test_stacked_svg_and_gnuplot_script(self):
+        with tempfile.TemporaryDirectory() as d:
+            base = os.path.join(d, "b")
+            parts = [("memory", "#d62728"), ("other", "#7f7f7f")]
+            cats = [("w0", [30, 70]), ("w1", [0, 50])]
+            files = plot.Plotter("none").stacked(base, "t", "cycles", cats, parts)
+            self.assertEqual(files, [base + ".svg"])
+            self.assertIn("<title>w0: memory 30</title>", open(base + ".svg").read())
+            try:
+                plot._gp_stacked(base, "t", "cycles", [("w0", [30, 70])], parts)
+            except plot.PlotError:
+                pass
+            self.assertEqual(open(base + ".dat").read(), '30 70 "w0"\n')
+            self.assertIn("using 1:xtic(3)", open(base + ".gp").read())
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -231,7 +231,7 @@ def do_report(path, a):
         print(f"\n{pend} run(s) not finished yet (resume the sweep, or wait for the cluster jobs)")
     figs, rc = make_figures(data, tables, blocks, column, baseline, metrics, out, a.plot)
     if a.plot != "none":  # runs that wrote a timeline (`set timeline.file=...`): one figure each
-        figs += timeline_fig.report_runs(data.results.path, out)
+        figs += timeline_fig.report_runs(data.results.path, out, plot.Plotter(a.plot))
     print(f"\nwrote {_rel(csv_path)} ({len(plain.rows)} rows, {ncol} columns), "
           f"{_rel(os.path.join(out, 'tables.txt'))}, tables.md, table_*.csv")
     for fpath in figs:

@@ -1,8 +1,11 @@
-"""plot.py - figures as PNG and SVG through python3-matplotlib or gnuplot, whichever is there
-(matplotlib first). Two kinds: grouped bar charts (benchmarks in groups, one bar per series,
-like the papers' IPC and MPKI figures) and line plots (a metric over a swept value). With no
-plotting tool, Plotter.backend is None and Plotter.why says what to install; nothing raises.
-Knows nothing about sweeps.
+"""plot.py - every figure of wsexp, as PNG and SVG through python3-matplotlib or gnuplot, whichever
+is there (matplotlib first). Four kinds: grouped bar charts (benchmarks in groups, one bar per
+series, like the papers' IPC and MPKI figures), line plots (a metric over a swept value), span
+charts (a row per warp, its intervals coloured by state: the timeline figures) and stacked bars
+(a bar per warp in parts). With no plotting tool, Plotter.backend is None and Plotter.why says
+what to install; nothing raises. Span charts and stacked bars always get their SVG written here
+by hand (stdlib: each interval with its tooltip, thousands of them), their PNG through the backend.
+Knows nothing about sweeps or timelines.
 """
 
 import math
@@ -66,6 +69,30 @@ class Plotter:
         return []
 
 
+    def spans(self, base, title, t0, t1, rows, marks, colours, note=""):
+        """rows [(label, [(a, b, key)])] top to bottom, each interval [a, b) in colours[key];
+        marks [(x, first row, last row)]: a black vertical line across those rows; x spans
+        [t0, t1]. Writes base.svg, and base.png with a backend; returns them (PNG first)."""
+        _svg_spans(base + ".svg", title, t0, t1, rows, marks, colours, note)
+        out = [base + ".svg"]
+        if self.backend == "matplotlib":
+            out.insert(0, _mpl_spans(base, title, t0, t1, rows, marks, colours))
+        elif self.backend == "gnuplot":
+            out.insert(0, _gp_spans(base, title, t0, t1, rows, marks, colours))
+        return out
+
+    def stacked(self, base, title, ylabel, cats, parts):
+        """One bar per category, in parts: cats [(label, [value per part])], parts [(name, colour)]
+        bottom first. Writes base.svg, and base.png with a backend; returns them (PNG first)."""
+        _svg_stacked(base + ".svg", title, cats, parts)
+        out = [base + ".svg"]
+        if self.backend == "matplotlib":
+            out.insert(0, _mpl_stacked(base, title, ylabel, cats, parts))
+        elif self.backend == "gnuplot":
+            out.insert(0, _gp_stacked(base, title, ylabel, cats, parts))
+        return out
+
+
 def _log2(xs):
     """A log2 x axis when the values are positive and span a factor of 8 or more (warp limits)."""
     xs = [x for x in xs if x is not None]
@@ -90,13 +117,14 @@ def _bar_width_inches(ncat, nser):
 
 # ---- matplotlib ----
 
-def _mpl_save(fig, base):
-    """Writes base.png and base.svg, closes the figure, returns the paths."""
+def _mpl_save(fig, base, svg=True):
+    """Writes base.png and base.svg (svg False: the PNG only), closes the figure, returns the paths."""
     import matplotlib.pyplot as plt
     fig.tight_layout()
-    out = [base + ".png", base + ".svg"]
+    out = [base + ".png", base + ".svg"] if svg else [base + ".png"]
     fig.savefig(out[0], dpi=110)
-    fig.savefig(out[1])
+    if svg:
+        fig.savefig(out[1])
     plt.close(fig)
     return out
 
@@ -169,6 +197,48 @@ def _mpl_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None, logy=Fal
     return _mpl_save(fig, base)
 
 
+def _mpl_spans(base, title, t0, t1, rows, marks, colours):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(10.0, max(2.6, 1.2 + 0.12 * n)))
+    for i, (_, iv) in enumerate(rows):
+        ax.broken_barh([(a, b - a) for a, b, _ in iv], (n - i - 0.4, 0.8),
+                       facecolors=[colours.get(k, "#000000") for _, _, k in iv], linewidth=0)
+    for x, r0, r1 in marks:
+        ax.plot([x, x], [n - r1 - 0.5, n - r0 + 0.5], color="black", linewidth=0.8)
+    ax.set_xlim(t0, t1)
+    ax.set_ylim(0.3, n + 0.7)
+    ax.set_yticks([n - i for i in range(n)])
+    ax.set_yticklabels([lab for lab, _ in rows], fontsize=6)
+    ax.set_xlabel("cycle")
+    ax.set_title(title, fontsize=10)
+    ax.legend(handles=[Patch(color=c, label=k) for k, c in colours.items()], fontsize=7, ncol=len(colours),
+              loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
+    return _mpl_save(fig, base, svg=False)[0]
+
+
+def _mpl_stacked(base, title, ylabel, cats, parts):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(10.0, 4.2))
+    xs = list(range(len(cats)))
+    bottom = [0.0] * len(cats)
+    for j, (name, colour) in enumerate(parts):
+        v = [vals[j] for _, vals in cats]
+        ax.bar(xs, v, 0.8, bottom=bottom, color=colour, label=name)
+        bottom = [b + x for b, x in zip(bottom, v)]
+    ax.set_xticks(xs)
+    ax.set_xticklabels([lab for lab, _ in cats], rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")
+    return _mpl_save(fig, base, svg=False)[0]
+
+
 # ---- gnuplot ----
 
 def _q(s):
@@ -179,13 +249,15 @@ def _num(v):
     return "?" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.6g}"
 
 
-def _run_gnuplot(base, body, width_px, height_px):
-    """Writes <base>.gp (kept, to re-render or restyle) and renders PNG and SVG."""
-    out = [base + ".png", base + ".svg"]
+def _run_gnuplot(base, body, width_px, height_px, svg=True):
+    """Writes <base>.gp (kept, to re-render or restyle) and renders PNG and SVG (svg False: the PNG only)."""
+    out = [base + ".png", base + ".svg"] if svg else [base + ".png"]
     script = ["set datafile missing '?'", "set termoption noenhanced"] + body
     text = ("set terminal pngcairo size %d,%d font 'Sans,9'\nset output %s\n" % (width_px, height_px, _q(out[0]))
-            + "\n".join(script) + "\n"
-            + "set terminal svg size %d,%d dynamic font 'Sans,10'\nset output %s\nreplot\n" % (width_px, height_px, _q(out[1])))
+            + "\n".join(script) + "\n")
+    if svg:
+        text += ("set terminal svg size %d,%d dynamic font 'Sans,10'\nset output %s\nreplot\n"
+                 % (width_px, height_px, _q(out[1])))
     with open(base + ".gp", "w") as f:
         f.write(text)
     try:
@@ -250,6 +322,114 @@ def _gp_lines(base, title, xlabel, ylabel, xs, series, ref, logx=None, logy=Fals
         "%s using 1:%d with linespoints lt %d dt %d pt %d ps 0.6 title columnheader(%d)"
         % (dat, i + 2, i % 8 + 1, i // 8 % 5 + 1, i // 8 % 4 * 2 + 7, i + 2) for i in range(len(series))))
     return _run_gnuplot(base, body, 760, 440)
+
+
+def _gp_spans(base, title, t0, t1, rows, marks, colours):
+    """Intervals as boxxyerror rectangles coloured by value, marks as line segments."""
+    n = len(rows)
+    with open(base + ".dat", "w") as f:
+        for i, (_, iv) in enumerate(rows):
+            for a, b, k in iv:
+                f.write(f"{(a + b) / 2} {n - i} {(b - a) / 2} 0.4 0x{colours.get(k, '#000000')[1:]}\n")
+        f.write("\n\n")  # index 1: the marks
+        for x, r0, r1 in marks:
+            f.write(f"{x} {n - r1 - 0.5}\n{x} {n - r0 + 0.5}\n\n")
+    keys = []
+    for k, (name, c) in enumerate(colours.items()):
+        keys += [f"set object {k + 1} rect from graph {0.01 + 0.098 * k}, screen 0.02 to graph {0.03 + 0.098 * k}, "
+                 f"screen 0.045 fc rgb '{c}' fs solid noborder",
+                 f"set label {k + 1} {_q(name)} at graph {0.035 + 0.098 * k}, screen 0.032 font ',8'"]
+    dat = _q(base + ".dat")
+    body = [f"set title {_q(title)}", f"set xrange [{t0}:{t1}]", f"set yrange [0.3:{n + 0.7}]",
+            "set ytics (" + ", ".join(f"{_q(lab)} {n - i}" for i, (lab, _) in enumerate(rows)) + ") font ',7'",
+            "set xlabel 'cycle'", "set bmargin 6", "unset key"] + keys
+    body.append(f"plot {dat} index 0 using 1:2:3:4:5 with boxxyerror fs solid noborder lc rgb variable"
+                + (f", {dat} index 1 using 1:2 with lines lc rgb 'black' lw 1" if marks else ""))
+    return _run_gnuplot(base, body, 1000, max(260, 60 + 12 * n + 60), svg=False)[0]
+
+
+def _gp_stacked(base, title, ylabel, cats, parts):
+    with open(base + ".dat", "w") as f:
+        for lab, vals in cats:
+            f.write(" ".join(_num(v) for v in vals) + ' "%s"\n' % str(lab).replace('"', "'"))
+    dat, lab = _q(base + ".dat"), len(parts) + 1
+    body = [f"set title {_q(title)}", "set style data histograms", "set style histogram rowstacked",
+            "set style fill solid noborder", "set boxwidth 0.8", f"set ylabel {_q(ylabel)}",
+            "set xtics rotate by 60 right font ',8'", "set key below",
+            "set yrange [0:*]"]
+    body.append("plot " + ", ".join(f"{dat} using {j + 1}" + (f":xtic({lab})" if j == 0 else "")
+                                    + f" lc rgb '{c}' title {_q(name)}" for j, (name, c) in enumerate(parts)))
+    return _run_gnuplot(base, body, 1000, 420, svg=False)[0]
+
+
+# ---- SVG by hand: span charts and stacked bars (stdlib) ----
+
+def _esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _svg_spans(path, title, t0, t1, rows, marks, colours, note):
+    W, rowh, left, top = 960, 10, 80, 28
+    H = top + len(rows) * rowh + 60
+    sx = lambda t: left + (t - t0) * (W - left - 12) / max(1, t1 - t0)
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="9">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{left}" y="16" font-size="12">{_esc(title)}</text>']
+    y = top
+    for lab, iv in rows:
+        last = None
+        for a, b, k in iv:
+            if sx(b) - sx(a) < 0.5 and last == (int(sx(a)), k):
+                continue  # a sliver in a pixel already drawn in its colour
+            last = (int(sx(a)), k)
+            o.append(f'<rect x="{sx(a):.2f}" y="{y}" width="{max(0.4, sx(b) - sx(a)):.2f}" height="{rowh - 2}" '
+                     f'fill="{colours.get(k, "#000")}"><title>{_esc(k)} {a}-{b}</title></rect>')
+        o.append(f'<text x="{left - 4}" y="{y + rowh - 2}" text-anchor="end">{_esc(lab)}</text>')
+        y += rowh
+    for x, r0, r1 in marks:
+        o.append(f'<line x1="{sx(x):.2f}" x2="{sx(x):.2f}" y1="{top + r0 * rowh - 1}" y2="{top + r1 * rowh + rowh - 1}" '
+                 f'stroke="black" stroke-width="0.8"/>')
+    y += 14
+    o.append(f'<text x="{left}" y="{y}">cycles {t0} to {t1}{"; " + _esc(note) if note else ""}</text>')
+    x = left
+    y += 16
+    for k, col in colours.items():
+        o.append(f'<rect x="{x}" y="{y - 8}" width="10" height="8" fill="{col}"/><text x="{x + 13}" y="{y}">{_esc(k)}</text>')
+        x += 16 + 6 * len(k) + 12
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
+
+
+def _svg_stacked(path, title, cats, parts):
+    W, H, left, bottom, top = 960, 360, 60, 70, 30
+    n = max(1, len(cats))
+    mx = max([sum(v for v in vals if v) for _, vals in cats] + [1])
+    bw = (W - left - 12) / n
+    sy = lambda v: (H - bottom) - v * (H - bottom - top) / mx
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="9">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{left}" y="16" font-size="12">{_esc(title)}</text>',
+         f'<line x1="{left}" x2="{left}" y1="{top}" y2="{H - bottom}" stroke="black"/>',
+         f'<text x="{left - 4}" y="{top + 4}" text-anchor="end">{mx}</text>',
+         f'<text x="{left - 4}" y="{H - bottom}" text-anchor="end">0</text>']
+    for i, (lab, vals) in enumerate(cats):
+        x, base = left + i * bw + 1, 0
+        for (name, colour), v in zip(parts, vals):
+            v = v or 0
+            o.append(f'<rect x="{x:.2f}" y="{sy(base + v):.2f}" width="{max(0.5, bw - 2):.2f}" '
+                     f'height="{sy(base) - sy(base + v):.2f}" fill="{colour}"><title>{_esc(lab)}: {_esc(name)} '
+                     f'{v}</title></rect>')
+            base += v
+        o.append(f'<text transform="translate({x + bw / 2:.2f},{H - bottom + 4}) rotate(60)">{_esc(lab)}</text>')
+    x, y = left, H - 12
+    for name, colour in parts:
+        o.append(f'<rect x="{x}" y="{y - 8}" width="10" height="8" fill="{colour}"/>'
+                 f'<text x="{x + 13}" y="{y}">{_esc(name)}</text>')
+        x += 13 + 6 * len(name) + 24
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
 
 
 def remove_stale(base):

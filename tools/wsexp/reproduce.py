@@ -460,7 +460,7 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
         md += [md_table(head, [(g, b) + tuple(fmtv(v) for v in vals) for g, rows in blocks for b, vals in rows]), ""]
     if not pl.backend:
         md += [f"*Figures not drawn: {pl.why}.*", ""]
-    md += timeline_fig.report_section(paper.timelines, outdir)  # per-warp timelines (doc/timeline.md)
+    md += timeline_fig.report_section(paper.timelines, outdir, pl)  # per-warp timelines (doc/timeline.md)
     cmd, crows, counts = claims_section(paper, prepared, sds)
     md += cmd
     os.makedirs(outdir, exist_ok=True)

@@ -1,25 +1,29 @@
 """timeline_fig.py - static timeline figures (PNG and SVG) from a warpsim timeline (doc/timeline.md):
 one SM, one kernel, its first N CTAs: one row per warp, grouped by CTA, coloured by state, with a
-tick at each barrier release; BAWS's warp-phase charts (Figures 3, 4, 6) are this picture.
+tick at each barrier release; BAWS's warp-phase charts (Figures 3, 4, 6) are this picture. It also
+writes BASE.csv and prints each of those CTAs' warp-phases: length, warps, RTRU (Figure 5's measure,
+as the barrier statistics compute it) and the longest single warp's wait (Figure 4's).
 `--style warps` draws instead one bar per warp of those CTAs, sorted by its execution time (launch
 to exit), its memory-wait cycles a part of the bar, and writes BASE.csv: CAWA's Figures 2a (warp
 execution-time disparity within a thread block) and 2c (the part of each warp's time spent waiting
 on the memory system).
-SVG is written by hand (no dependency); PNG through gnuplot when it is installed.
+Drawn through plot.py (spans and stacked bars: the SVG always, by hand; the PNG through `--plot`'s tool).
 
-    python3 tools/wsexp/timeline_fig.py TRACE[.json|.json.gz] -o BASE [--sm N] [--kernel K]
-                                        [--ctas N] [--cycles A:B] [--title T] [--style states|warps]
+    PYTHONPATH=tools python3 -m wsexp.timeline_fig TRACE[.json|.json.gz] -o BASE [--sm N] [--kernel K]
+        [--ctas N] [--cycles A:B] [--title T] [--style states|warps] [--plot auto|matplotlib|gnuplot|none]
 
 Also used by `warpsim reproduce` (`timeline ID bench=... sched=...` lines in a paper's
 figures.txt: run_specs + report_section) and by `warpsim report` (report_runs: each run of a sweep
 that set timeline.file). Stdlib only.
 """
+import csv
 import gzip
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+from . import plot
 
 # state -> colour (tools/timeline_viewer.html uses the same)
 COLOURS = {
@@ -48,8 +52,8 @@ def load(path):
 
 
 def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
-    """The rows of one SM/CTA window: (t0, t1, rows, releases) with rows [(label, cta, [(a, b, state)])]
-    in CTA then warp order and releases [(cta, ts)]."""
+    """The rows of one SM/CTA window: (t0, t1, rows, releases, ctas) with rows [(label, cta, [(a, b, state)])]
+    in CTA then warp order, releases [(cta, ts)] and ctas the window's CTA slices (trace events)."""
     pid = sm + 1
     kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
     if kern:
@@ -90,87 +94,91 @@ def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
     rel = [(int(c["name"].split()[-1]), e["ts"]) for c in ctas for e in ev
            if e.get("ph") == "i" and e.get("name") == "barrier release" and e.get("pid") == pid
            and e.get("tid") == c["tid"] and c["ts"] <= e["ts"] <= c["ts"] + c["dur"]]
-    return t0, t1, [(lab, cta, iv) for lab, cta, _, iv in rows], rel
+    return t0, t1, [(lab, cta, iv) for lab, cta, _, iv in rows], rel, ctas
 
 
-def svg(sel, path, title):
-    t0, t1, rows, rel = sel
-    W, rowh, left, top = 960, 10, 80, 28
-    H = top + len(rows) * rowh + 60
-    sx = lambda t: left + (t - t0) * (W - left - 12) / max(1, t1 - t0)
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="9">',
-         f'<rect width="{W}" height="{H}" fill="white"/>',
-         f'<text x="{left}" y="16" font-size="12">{_esc(title)}</text>']
-    y = top
-    ypos = {}
-    for lab, cta, iv in rows:
-        ypos.setdefault(cta, []).append(y)
-        last = None
-        for a, b, st in iv:
-            if sx(b) - sx(a) < 0.5 and last == (int(sx(a)), st):
-                continue  # a sliver in a pixel already drawn in its colour
-            last = (int(sx(a)), st)
-            o.append(f'<rect x="{sx(a):.2f}" y="{y}" width="{max(0.4, sx(b) - sx(a)):.2f}" height="{rowh - 2}" '
-                     f'fill="{COLOURS.get(st, "#000")}"><title>{st} {a}-{b}</title></rect>')
-        o.append(f'<text x="{left - 4}" y="{y + rowh - 2}" text-anchor="end">{_esc(lab)}</text>')
-        y += rowh
-    for cta, ts in rel:
-        ys = ypos.get(cta, [])
-        if ys:
-            o.append(f'<line x1="{sx(ts):.2f}" x2="{sx(ts):.2f}" y1="{min(ys) - 1}" y2="{max(ys) + rowh - 1}" '
-                     f'stroke="black" stroke-width="0.8"/>')
-    y += 14
-    o.append(f'<text x="{left}" y="{y}">cycles {t0} to {t1}; black line: barrier release</text>')
-    x = left
-    y += 16
-    for st, col in COLOURS.items():
-        o.append(f'<rect x="{x}" y="{y - 8}" width="10" height="8" fill="{col}"/><text x="{x + 13}" y="{y}">{st}</text>')
-        x += 16 + 6 * len(st) + 12
-    o.append("</svg>")
+# ---- warp-phases (BAWS Figures 3-6): what the SM's barrier statistics count, per CTA and phase ----
+
+def cta_phases(ev, sm, ctas):
+    """The warp-phases of the CTA slices `ctas` of SM sm, as src/sm/barrier_stats.c counts them: a
+    phase ends at a barrier release of its CTA (or at the CTA's exit: the exit phase) and starts at
+    the previous release (or the CTA's launch). Returns [(cta, phase, kind, start, end, warps,
+    wait, rtru, longest)]: wait is the warp-cycles waited (arrival to release; in the exit phase,
+    retirement to the CTA's exit), RTRU = wait / (warps * (end - start)) and longest the longest
+    single warp's wait (BAWS Figure 4's measure)."""
+    pid = sm + 1
+    by_tid = {}
+    for e in ev:
+        if e.get("pid") == pid and e.get("ph") == "i":
+            by_tid.setdefault(e["tid"], []).append(e)
+    out = []
+    for c in sorted(ctas, key=lambda c: (c["ts"], c["tid"])):
+        cid, c0, c1 = int(c["name"].split()[-1]), c["ts"], c["ts"] + c["dur"]
+        arrive, retire = [], []  # [(warp slot, ts)] of this CTA's warps
+        for tid, es in by_tid.items():
+            if tid >= CTA_TID:
+                continue
+            mine = [e for e in es if e["name"] == "warp launch" and e["ts"] == c0 and e["args"]["cta"] == cid]
+            if not mine:
+                continue
+            arrive += [(tid, e["ts"]) for e in es if e["name"] == "barrier arrive" and c0 <= e["ts"] <= c1]
+            retire += [e["ts"] for e in es if e["name"] == "warp exit" and c0 <= e["ts"] <= c1][:1]
+        start, k = c0, 0
+        rels = sorted((e for e in by_tid.get(c["tid"], [])
+                       if e["name"] == "barrier release" and c0 <= e["ts"] <= c1), key=lambda e: e["ts"])
+        for r in rels:
+            last = {}
+            for tid, ts in arrive:  # each warp's arrival at this barrier: its last one before the release
+                if start <= ts <= r["ts"]:
+                    last[tid] = ts
+            n, wait = r["args"]["warps"], r["args"]["wait_cycles"]
+            k += 1
+            out.append((cid, k, "barrier", start, r["ts"], n, wait, _rtru(wait, n, r["ts"] - start),
+                        max((r["ts"] - ts for ts in last.values()), default=0)))
+            start = r["ts"]
+        n = c.get("args", {}).get("warps", len(retire))
+        wait = sum(c1 - ts for ts in retire)
+        out.append((cid, k + 1, "exit", start, c1, n, wait, _rtru(wait, n, c1 - start),
+                    max((c1 - ts for ts in retire), default=0)))
+    return out
+
+
+def _rtru(wait, n, max_t):
+    return wait / (n * max_t) if n and max_t else 0.0
+
+
+def phases_csv(ph, path):
     with open(path, "w") as f:
-        f.write("\n".join(o) + "\n")
+        f.write("cta,phase,kind,start,end,cycles,warps,wait_cycles,rtru,longest_wait\n")
+        for cta, k, kind, s, e, n, wait, r, longest in ph:
+            f.write(f"{cta},{k},{kind},{s},{e},{e - s},{n},{wait},{r:.4f},{longest}\n")
 
 
-def _esc(s):
-    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def read_phases(path):
+    """The rows of a phases CSV (phases_csv) as dicts."""
+    with open(path) as f:
+        return list(csv.DictReader(f))
 
 
-def png(sel, path, title):
-    """The same picture through gnuplot (rectangles as boxxyerror); False when gnuplot is missing."""
-    if not shutil.which("gnuplot"):
-        return False
-    t0, t1, rows, rel = sel
-    base = path[:-4]
-    n = len(rows)
-    with open(base + ".dat", "w") as f:
-        for i, (lab, cta, iv) in enumerate(rows):
-            y = n - i
-            for a, b, st in iv:
-                f.write(f"{(a + b) / 2} {y} {(b - a) / 2} 0.4 0x{COLOURS.get(st, '#000000')[1:]}\n")
-    with open(base + ".rel", "w") as f:
-        for cta, ts in rel:
-            ys = [n - i for i, r in enumerate(rows) if r[1] == cta]
-            if ys:
-                f.write(f"{ts} {min(ys) - 0.5}\n{ts} {max(ys) + 0.5}\n\n")
-    ytics = ", ".join(f'"{lab}" {n - i}' for i, (lab, _, _) in enumerate(rows))
-    keys = "\n".join(f"set object {k + 1} rect from graph {0.01 + 0.098 * k}, screen 0.02 to graph {0.03 + 0.098 * k}, "
-                     f"screen 0.045 fc rgb '{c}' fs solid noborder\n"
-                     f"set label {k + 1} '{s}' at graph {0.035 + 0.098 * k}, screen 0.032 font ',8'"
-                     for k, (s, c) in enumerate(COLOURS.items()))
-    h = max(260, 60 + 12 * n + 60)
-    gp = (f"set terminal pngcairo size 1000,{h} font 'Sans,8'\nset output '{path}'\n"
-          f"set title \"{title}\"\nset xrange [{t0}:{t1}]\nset yrange [0.3:{n + 0.7}]\n"
-          f"set ytics ({ytics})\nset xlabel 'cycle'\nset bmargin 6\nunset key\n{keys}\n"
-          f"plot '{base}.dat' using 1:2:3:4:5 with boxxyerror fs solid noborder lc rgb variable, "
-          f"'{base}.rel' using 1:2 with lines lc rgb 'black' lw 1\n")
-    with open(base + ".gp", "w") as f:
-        f.write(gp)
-    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
-    for ext in (".dat", ".rel", ".gp"):
-        os.unlink(base + ext)
-    if p.returncode:
-        raise TimelineError(f"gnuplot failed: {p.stderr.strip()[-300:]}")
-    return True
+def phase_lines(path):
+    """One line per warp-phase of a phases CSV, as the command prints them."""
+    return [f"cta {r['cta']} phase {r['phase']} ({r['kind']}): cycles {r['start']}..{r['end']} "
+            f"({r['cycles']}), warps {r['warps']}, RTRU {r['rtru']}, longest wait {r['longest_wait']}"
+            for r in read_phases(path)]
+
+
+def phases_table(path, sched):
+    """The report's lines for a style-states figure: each warp-phase's length, RTRU and waits."""
+    rows = read_phases(path)
+    if not rows:
+        return [f"*{sched}: no warp-phase in the window*", ""]
+    md = [f"{sched}: the warp-phases of these CTAs (RTRU = waited warp-cycles / (warps x phase cycles); "
+          "longest wait: one warp's, arrival to release, or retirement to the CTA's exit)", "",
+          "| CTA | phase | ends at | cycles | warps | warp-cycles waited | RTRU | longest wait |",
+          "|---:|---:|---|---:|---:|---:|---:|---:|"]
+    md += [f"| {r['cta']} | {r['phase']} | {r['kind']} | {r['cycles']} | {r['warps']} | {r['wait_cycles']} | "
+           f"{r['rtru']} | {r['longest_wait']} |" for r in rows]
+    return md + [""]
 
 
 # ---- style warps: a bar per warp, sorted by execution time (CAWA Figures 2a, 2c) ----
@@ -186,57 +194,6 @@ def warp_times(sel):
     return sorted(out, key=lambda w: (w[1], w[0]))
 
 
-def warps_svg(wt, path, title):
-    W, H, left, bottom, top = 960, 360, 60, 70, 30
-    n = max(1, len(wt))
-    mx = max([w[1] for w in wt] + [1])
-    bw = (W - left - 12) / n
-    sy = lambda v: (H - bottom) - v * (H - bottom - top) / mx
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="9">',
-         f'<rect width="{W}" height="{H}" fill="white"/>',
-         f'<text x="{left}" y="16" font-size="12">{_esc(title)}</text>',
-         f'<line x1="{left}" x2="{left}" y1="{top}" y2="{H - bottom}" stroke="black"/>',
-         f'<text x="{left - 4}" y="{top + 4}" text-anchor="end">{mx}</text>',
-         f'<text x="{left - 4}" y="{H - bottom}" text-anchor="end">0</text>']
-    for i, (lab, ex, mem) in enumerate(wt):
-        x = left + i * bw + 1
-        o.append(f'<rect x="{x:.2f}" y="{sy(ex):.2f}" width="{max(0.5, bw - 2):.2f}" height="{sy(mem) - sy(ex):.2f}" '
-                 f'fill="#7f7f7f"><title>{_esc(lab)}: {ex} cycles</title></rect>')
-        o.append(f'<rect x="{x:.2f}" y="{sy(mem):.2f}" width="{max(0.5, bw - 2):.2f}" height="{(H - bottom) - sy(mem):.2f}" '
-                 f'fill="{COLOURS["memory"]}"><title>{_esc(lab)}: {mem} memory cycles</title></rect>')
-        o.append(f'<text transform="translate({x + bw / 2:.2f},{H - bottom + 4}) rotate(60)">{_esc(lab)}</text>')
-    y = H - 12
-    o.append(f'<rect x="{left}" y="{y - 8}" width="10" height="8" fill="{COLOURS["memory"]}"/>'
-             f'<text x="{left + 13}" y="{y}">waiting on memory</text>')
-    o.append(f'<rect x="{left + 130}" y="{y - 8}" width="10" height="8" fill="#7f7f7f"/>'
-             f'<text x="{left + 143}" y="{y}">other (issue, ready, dependences, units, barriers)</text>')
-    o.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(o) + "\n")
-
-
-def warps_png(wt, path, title):
-    if not shutil.which("gnuplot"):
-        return False
-    base = path[:-4]
-    with open(base + ".dat", "w") as f:
-        for i, (lab, ex, mem) in enumerate(wt):
-            f.write(f'{i} {ex - mem} {mem} "{lab}"\n')
-    gp = (f"set terminal pngcairo size 1000,420 font 'Sans,8'\nset output '{path}'\nset title \"{title}\"\n"
-          "set style data histograms\nset style histogram rowstacked\nset style fill solid noborder\n"
-          "set boxwidth 0.8\nset ylabel 'cycles'\nset xtics rotate by 60 right\nset key top left\n"
-          f"plot '{base}.dat' using 3:xtic(4) lc rgb '{COLOURS['memory']}' title 'waiting on memory', "
-          "'' using 2 lc rgb '#7f7f7f' title 'other'\n")
-    with open(base + ".gp", "w") as f:
-        f.write(gp)
-    p = subprocess.run(["gnuplot", base + ".gp"], capture_output=True, text=True, timeout=120)
-    for ext in (".dat", ".gp"):
-        os.unlink(base + ext)
-    if p.returncode:
-        raise TimelineError(f"gnuplot failed: {p.stderr.strip()[-300:]}")
-    return True
-
-
 def warps_csv(wt, path):
     with open(path, "w") as f:
         f.write("warp,exec_cycles,memory_cycles,memory_fraction\n")
@@ -244,26 +201,33 @@ def warps_csv(wt, path):
             f.write(f"{lab},{ex},{mem},{mem / ex if ex else 0:.4f}\n")
 
 
-def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None, style="states"):
-    """Draws base.svg (and base.png with gnuplot; style warps also base.csv); returns the files written."""
-    sel = select(load(trace), sm, kernel, nctas, cycles)
+def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None, style="states", pl=None):
+    """Draws base.svg (and base.png through the plotter pl, a plot.Plotter: `--plot`) and writes
+    base.csv (style states: the CTAs' warp-phases, cta_phases; warps: each warp's times); returns
+    the files written, the PNG first."""
+    if style not in ("states", "warps"):
+        raise TimelineError(f"style {style}: states or warps")
+    pl = pl or plot.Plotter("auto")
+    ev = load(trace)
+    sel = select(ev, sm, kernel, nctas, cycles)
     title = title or f"{os.path.basename(trace)}: SM {sm}, kernel {kernel}, {len({r[1] for r in sel[2]})} CTA(s)"
     os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
     if style == "warps":
         wt = warp_times(sel)
-        warps_svg(wt, base + ".svg", title)
         warps_csv(wt, base + ".csv")
-        out = [base + ".svg", base + ".csv"]
-        if warps_png(wt, base + ".png", title):
-            out.insert(0, base + ".png")
-        return out
-    if style != "states":
-        raise TimelineError(f"style {style}: states or warps")
-    svg(sel, base + ".svg", title)
-    out = [base + ".svg"]
-    if png(sel, base + ".png", title):
-        out.insert(0, base + ".png")
-    return out
+        parts = [("waiting on memory", COLOURS["memory"]),
+                 ("other (issue, ready, dependences, units, barriers)", "#7f7f7f")]
+        return pl.stacked(base, title, "cycles", [(lab, [mem, ex - mem]) for lab, ex, mem in wt], parts) + \
+            [base + ".csv"]
+    t0, t1, rows, rel = sel[:4]
+    first, last = {}, {}  # each CTA's first and last row: a release's line spans them
+    for i, (_, cta, _) in enumerate(rows):
+        first.setdefault(cta, i)
+        last[cta] = i
+    marks = [(ts, first[cta], last[cta]) for cta, ts in rel if cta in first]
+    phases_csv(cta_phases(ev, sm, sel[4]), base + ".csv")
+    return pl.spans(base, title, t0, t1, [(lab, iv) for lab, _, iv in rows], marks, COLOURS,
+                    "black line: barrier release") + [base + ".csv"]
 
 
 def parse_cycles(s):
@@ -324,8 +288,8 @@ def run_specs(specs, outdir, size, warpsim, out=sys.stderr):
     return bad
 
 
-def report_section(specs, outdir):
-    """Markdown lines drawing each spec's figures (after run_specs)."""
+def report_section(specs, outdir, pl=None):
+    """Markdown lines drawing each spec's figures (after run_specs) through the plotter pl."""
     md = []
     for sp in specs:
         md += [f"### {sp.paper}: {sp.title}", ""]
@@ -338,13 +302,13 @@ def report_section(specs, outdir):
             try:
                 files = render(path, base, sp.sm, sp.kernel, sp.ctas, parse_cycles(sp.cycles),
                                f"{sp.bench} under {sched}: SM {sp.sm}, kernel {sp.kernel}, first {sp.ctas} CTA(s)",
-                               sp.style)
-            except (TimelineError, OSError, subprocess.SubprocessError) as e:
+                               sp.style, pl)
+            except (TimelineError, plot.PlotError, OSError, subprocess.SubprocessError) as e:
                 md += [f"*{sched}: not drawn: {e}*", ""]
                 continue
             md += [f"![{sp.paper} {sched}]({os.path.relpath(files[0], outdir)})", ""]
-            if sp.style == "warps":
-                md += warps_table(base + ".csv", sched)
+            table = warps_table if sp.style == "warps" else phases_table
+            md += table(base + ".csv", sched)
         if sp.note:
             md += [sp.note, ""]
     return md
@@ -369,7 +333,7 @@ def warps_table(csv_path, sched):
     return md + [""]
 
 
-def report_runs(results, report_dir, limit=20):
+def report_runs(results, report_dir, pl=None, limit=20):
     """`warpsim report`: a figure per run of the sweep that wrote a timeline (timeline.json[.gz] in its
     run directory, from `set timeline.file=...`): SM 0's first recorded kernel and 2 CTAs."""
     runs = os.path.join(results, "runs")
@@ -385,17 +349,17 @@ def report_runs(results, report_dir, limit=20):
                     ev = load(os.path.join(d, fn))
                     sm = min(e["pid"] for e in ev if e.get("pid")) - 1
                     base = os.path.join(report_dir, "timelines", f"{rid}-{fn.split('.')[0]}")
-                    out += render(os.path.join(d, fn), base, sm, 0, 2, None, f"{rid}: SM {sm}, kernel 0")
-                except (TimelineError, ValueError, KeyError, OSError, subprocess.SubprocessError):
+                    out += render(os.path.join(d, fn), base, sm, 0, 2, None, f"{rid}: SM {sm}, kernel 0", pl=pl)
+                except (TimelineError, plot.PlotError, ValueError, KeyError, OSError, subprocess.SubprocessError):
                     continue
-                if len(out) >= 2 * limit:
+                if sum(f.endswith(".svg") for f in out) >= limit:  # figures, each with its PNG and CSV
                     return out
     return out
 
 
 def main(argv):
     import argparse
-    ap = argparse.ArgumentParser(prog="timeline_fig.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m wsexp.timeline_fig", description=__doc__.split("\n")[0])
     ap.add_argument("trace")
     ap.add_argument("-o", required=True, help="output base name (BASE.svg, BASE.png)")
     ap.add_argument("--sm", type=int, default=0)
@@ -405,12 +369,17 @@ def main(argv):
     ap.add_argument("--title")
     ap.add_argument("--style", default="states", choices=("states", "warps"),
                     help="states: a row per warp coloured by state; warps: a bar per warp by execution time")
+    ap.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"),
+                    help="the tool drawing the PNG (the SVG is always written)")
     a = ap.parse_args(argv)
     try:
-        files = render(a.trace, a.o, a.sm, a.kernel, a.ctas, parse_cycles(a.cycles), a.title, a.style)
-    except TimelineError as e:
+        files = render(a.trace, a.o, a.sm, a.kernel, a.ctas, parse_cycles(a.cycles), a.title, a.style,
+                       plot.Plotter(a.plot))
+    except (TimelineError, plot.PlotError) as e:
         print(f"timeline_fig: {e}", file=sys.stderr)
         return 1
+    if a.style == "states":
+        print("\n".join(phase_lines(a.o + ".csv")))
     print("wrote " + ", ".join(files))
     return 0
 
