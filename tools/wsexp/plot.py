@@ -216,7 +216,7 @@ def _mpl_spans(base, title, t0, t1, rows, marks, colours):
     ax.set_xlabel("cycle")
     ax.set_title(title, fontsize=10)
     ax.legend(handles=[Patch(color=c, label=k) for k, c in colours.items()], fontsize=7, ncol=len(colours),
-              loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
+              loc="upper center", bbox_to_anchor=(0.5, -0.5 / (fig.get_figheight() - 1.0)), frameon=False)  # below the x label
     return _mpl_save(fig, base, svg=False)[0]
 
 
