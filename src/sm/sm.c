@@ -586,7 +586,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (sm->has_tick) sm_plugins_tick(sm, now);
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
   uint32_t nready = 0, nrefused = 0; /* ready warps, and those the policy refused (stable_refusals) */
-  if (sm->policy->stable_refusals)
+  if (sm->stable_refusals)
     for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
   const uint32_t first =
@@ -609,7 +609,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       continue;
     }
     uint32_t n = 1, lost = 0; /* lost: a ready warp the policy offered found its unit taken this cycle */
-    if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY))
+    if (sm->lists_all && !(seen[sched % 64] & SEEN_MANY))
       sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
     else
       n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);

@@ -17,9 +17,10 @@
 #define SM_MC_UNITS_MAX 16 /* memory collector units of sm.mem_issue = collector (sm.oc_units_mem) */
 #define SM_MC_NONE 0xFF    /* an empty stage of the memory collector path */
 
-/* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer. */
+/* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer, by the hooks both
+ * kinds have (a scheduler's copied from its WarpSchedPolicy; its own hooks stay in Sm.policy). */
 typedef struct SmPlugin {
-  const WarpSchedPolicy *p;
+  SmObserver h;
   void *st;
 } SmPlugin;
 
@@ -223,7 +224,8 @@ struct Sm {
   /* plugins: plug[0] is the warp scheduler (policy, pstate), then the observers */
   SmPlugin plug[1 + SM_MAX_OBSERVERS];
   uint32_t nplug;
-  uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
+  uint8_t has_issue, has_annot;       /* a plugin has on_issue / annotate */
+  uint8_t lists_all, stable_refusals; /* the scheduler's engine hints (PolicyEngineHints) */
   uint8_t l1d_may_bypass;   /* the L1D's policy may send a load down unallocated (its request needs a size) */
   uint8_t l1_stream_events; /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
   uint8_t count_sched_wait; /* a plugin asked for WarpView.sched_wait (sched_wait) */
