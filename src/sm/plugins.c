@@ -12,7 +12,7 @@
 
 void sm_emit(Sm *sm, SchedEvent *ev) {
   ev->kernel = sm->env.kernel;
-  sm->issue_dirty |= sm->memo_refused; /* the policy's refusals may change */
+  sm->issue_dirty |= sm->q.refused; /* the scheduler's refusals may change */
   for (uint32_t i = 0; i < sm->nplug; i++)
     if (sm->plug[i].h.on_event) sm->plug[i].h.on_event(sm->plug[i].st, ev);
 }
@@ -98,7 +98,7 @@ void sm_plugins_tick(Sm *sm, uint64_t now) {
       if (t < wake) wake = t;
     }
   }
-  sm->p_wake = wake;
+  sm->qm.wake = wake;
 }
 
 /* A ready warp the issue stage left (not issued; a warp whose unit another scheduler took is no
@@ -229,8 +229,8 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   }
   sm->lists_all = sched->hints && sched->hints->lists_all;
   sm->stable_refusals = sched->hints && sched->hints->stable_refusals;
-  sm->tick_every = every;
-  sm->p_wake = UINT64_MAX;
+  sm->qm.tick_every = every;
+  sm->qm.wake = UINT64_MAX;
   if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
   sm->l1_stream_events = fills;
   if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
