@@ -117,11 +117,11 @@ typedef struct SmEvent {
 
 /* Laid out for the host's data cache (the SM record is aligned to a 64-byte
  * line): a visit of the engine that only takes replies, sends the LD/ST
- * unit's next request and finds the SM quiet again, and gpu_note_sm after
+ * unit's next request and finds the SM quiet again, and visits_note after
  * it, read and write its first three lines (the third is ldst.cur), one line
- * of ldst.req, qm's and the first two lines of st. */
+ * of ldst.req, qm.stall's and the first two lines of st. */
 struct Sm {
-  /* line 0: read on every visit (sm_cycle's entry and quiet exit, gpu_note_sm) */
+  /* line 0: read on every visit (sm_cycle's entry and quiet exit, visits_note) */
   SmQuiesce q;        /* the quiet SM and the issue memo (quiesce.h) */
   uint64_t ev_next;   /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
   uint64_t *progress; /* counts its events (sm_count_progress) */
