@@ -509,7 +509,7 @@ static const WarpSchedPolicy lazy_policy = {.name = "t201-lazy",
                                             .order = lazy_order,
                                             .on_event = lazy_event,
                                             .tick = lazy_tick,
-                                            .next_tick = lazy_next};
+                                            .hints = &(const PolicyEngineHints){.next_tick = lazy_next}};
 
 static void test_skip_idle_identical_lazy_tick(void) {
   const char *on[] = {"sched.policy=t201-lazy", NULL};

@@ -392,7 +392,10 @@ static void test_random_states(void) {
   /* every scheduler of the registry (a new one too) with its defaults: a
    * policy that says it lists all (lists_all) must */
   for (const PolicyEntry *e = policy_registry; e->name; e++)
-    if (e->kind == POLICY_WARP) check_random(e->name, NULL, ((const WarpSchedPolicy *)e->impl)->lists_all);
+    if (e->kind == POLICY_WARP) {
+      const PolicyEngineHints *h = ((const WarpSchedPolicy *)e->impl)->hints;
+      check_random(e->name, NULL, h && h->lists_all);
+    }
   check_random("lrr", NULL, 1);
   check_random("gto", NULL, 1);
   check_random("old", NULL, 1);

@@ -244,9 +244,9 @@ static void score_scenario(C *c) {
 static void test_score_cutoff_and_decay(void) {
   C c;
   if (open_ccws(&c, NULL)) return;
-  CHECK(c.p->lists_all);
+  CHECK(c.p->hints && c.p->hints->lists_all && c.p->hints->stable_refusals);
   c.p->tick(c.st, 0);
-  CHECK_EQ_U64(c.p->next_tick(c.st, 0), UINT64_MAX); /* nothing above base: no tick needed */
+  CHECK_EQ_U64(c.p->hints->next_tick(c.st, 0), UINT64_MAX); /* nothing above base: no tick needed */
   score_scenario(&c);
   c.p->tick(c.st, 1000);
   CHECK(may_load(&c, 0) && may_load(&c, 1));
@@ -256,15 +256,15 @@ static void test_score_cutoff_and_decay(void) {
   CHECK(may(&c, 2, WINST_ALU) && may(&c, 2, WINST_SFU) && may(&c, 2, WINST_GLOBAL_STORE));
   CHECK(may(&c, 3, WINST_SHARED) && may(&c, 3, WINST_BRANCH) && may(&c, 3, WINST_BARRIER) &&
         may(&c, 3, WINST_CONST));
-  CHECK_EQ_U64(c.p->next_tick(c.st, 1000), 1021);
+  CHECK_EQ_U64(c.p->hints->next_tick(c.st, 1000), 1021);
   c.p->tick(c.st, 1020);
   CHECK(!may_load(&c, 2));
   c.p->tick(c.st, 1021);
   CHECK(may_load(&c, 2) && !may_load(&c, 3));
-  CHECK_EQ_U64(c.p->next_tick(c.st, 1021), 1121);
+  CHECK_EQ_U64(c.p->hints->next_tick(c.st, 1021), 1121);
   c.p->tick(c.st, 1121);
   CHECK(may_load(&c, 2) && may_load(&c, 3));
-  CHECK_EQ_U64(c.p->next_tick(c.st, 1121), UINT64_MAX); /* nobody excluded: decay cannot matter */
+  CHECK_EQ_U64(c.p->hints->next_tick(c.st, 1121), UINT64_MAX); /* nobody excluded: decay cannot matter */
   /* cycles 1000..1120 had a warp throttled; allowed warps: 4 then 2 (21 cycles) then 3 (100) then 4 */
   CHECK_EQ_U64(stat(&c, "throttle_cycles"), 121);
   CHECK_EQ_U64(stat(&c, "active_cycles"), 1121);
@@ -277,7 +277,7 @@ static void test_score_cutoff_and_decay(void) {
   /* warp 0's exit takes its hits and instructions out of the counts and the cutoff to 300 */
   ev(&c, SCHED_EV_WARP_EXIT, 0, 1300, 0, -1, 0);
   CHECK(may_load(&c, 1) && may_load(&c, 2) && may_load(&c, 3));
-  CHECK_EQ_U64(c.p->next_tick(c.st, 1300), UINT64_MAX);
+  CHECK_EQ_U64(c.p->hints->next_tick(c.st, 1300), UINT64_MAX);
   close_ccws(&c);
 }
 
@@ -289,7 +289,7 @@ static void test_accumulate_and_keys(void) {
   score_scenario(&c);
   /* warp 0 at 420 alone reaches the cutoff: only it may load */
   CHECK(may_load(&c, 0) && !may_load(&c, 1));
-  CHECK_EQ_U64(c.p->next_tick(c.st, 1000), 1021); /* 420 - 21 < 400 */
+  CHECK_EQ_U64(c.p->hints->next_tick(c.st, 1000), 1021); /* 420 - 21 < 400 */
   close_ccws(&c);
   /* k_throttle 0: LLDS 0, the score stays at base: never throttled */
   const char *k0[] = {"sched.ccws.k_throttle=0", NULL};
@@ -304,7 +304,7 @@ static void test_accumulate_and_keys(void) {
   if (open_ccws(&c, b50)) return;
   score_scenario(&c);
   CHECK(may_load(&c, 0) && may_load(&c, 1) && !may_load(&c, 2));
-  CHECK_EQ_U64(c.p->next_tick(c.st, 1000), 1011);
+  CHECK_EQ_U64(c.p->hints->next_tick(c.st, 1000), 1011);
   close_ccws(&c);
   /* a VTA with 1 entry per warp: the second eviction replaces the first */
   const char *tiny[] = {"sched.ccws.vta_entries=1", "sched.ccws.vta_ways=1", NULL};
@@ -378,7 +378,7 @@ static void test_lazy_equals_every_cycle(void) {
     if (t % 13 == 0 || t % 97 == 0 || t == 3000 || t == 3500 ||
         t >= wake_b) { /* simulated cycles, and wakes */
       b.p->tick(b.st, t);
-      wake_b = b.p->next_tick(b.st, t);
+      wake_b = b.p->hints->next_tick(b.st, t);
       lazy_ticks++;
     }
     for (uint32_t w = 0; w < NW; w++) same &= may_load(&a, w) == may_load(&b, w);

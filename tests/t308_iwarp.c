@@ -108,7 +108,7 @@ static bool may(C *c, uint32_t w, WarpInstKind k) {
   return c->p->can_issue(c->st, &v, k);
 }
 static bool may_load(C *c, uint32_t w) { return may(c, w, WINST_GLOBAL_LOAD); }
-static uint64_t next(C *c, uint64_t now) { return c->p->next_tick(c->st, now); }
+static uint64_t next(C *c, uint64_t now) { return c->p->hints->next_tick(c->st, now); }
 static double stat(C *c, const char *name) {
   PolicyStats *s = policy_stats_create();
   policy_stats_begin_instance(s);

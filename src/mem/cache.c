@@ -774,12 +774,11 @@ void cache_miss_pop(Cache *c) {
   reqq_pop(&c->miss_q);
   c->pop_version++;
 }
-const uint64_t *cache_fill_version_ptr(const Cache *c) { return &c->fill_version; }
+CacheVersion cache_version(const Cache *c) { return (CacheVersion){c->fill_version, c->pop_version}; }
 void cache_set_miss_notify(Cache *c, uint64_t *word, uint64_t bit) {
   c->miss_notify = word;
   c->miss_notify_bit = bit;
 }
-const uint64_t *cache_pop_version_ptr(const Cache *c) { return &c->pop_version; }
 
 bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why) {
   if (why == CACHE_FAIL_MISS_QUEUE) return true;

@@ -156,8 +156,10 @@ uint32_t cache_miss_queue_len(const Cache *c);
  * failed sees the same failure until the fill counter moves, or also the pop
  * counter when cache_retry_needs_queue_space() says the outcome depends on
  * miss-queue space. */
-const uint64_t *cache_fill_version_ptr(const Cache *c);
-const uint64_t *cache_pop_version_ptr(const Cache *c);
+typedef struct CacheVersion {
+  uint64_t fills, pops;
+} CacheVersion;
+CacheVersion cache_version(const Cache *c);
 bool cache_retry_needs_queue_space(const Cache *c, CacheFailReason why);
 /* From now on every request entering the miss queue sets `bit` in *word
  * (the next level then visits only caches with something to send). */

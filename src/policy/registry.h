@@ -20,7 +20,7 @@ typedef enum PolicyKind {
 typedef struct PolicyEntry {
   PolicyKind kind;
   const char *name;
-  const void *impl; /* CachePolicy, WarpSchedPolicy or FetchPolicy */
+  const void *impl; /* CachePolicy, WarpSchedPolicy, FetchPolicy or SmObserver */
 } PolicyEntry;
 
 /* The table, ending with {.name = NULL}. */

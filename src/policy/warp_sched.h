@@ -10,9 +10,11 @@
  *
  * Contract:
  *  - A policy is a const WarpSchedPolicy with designated initialisers; every
- *    hook may be NULL (the default written next to it). It is registered by
- *    one line in policy/registry.def and selected by exact name
+ *    hook but order may be NULL (the default written next to it). It is
+ *    registered by one line in policy/registry.def and selected by exact name
  *    (`sched.policy = gto`); its parameters are keys under "sched.<name>.".
+ *    An observer is a const SmObserver, the same without the scheduler's hooks.
+ *  - Engine hints (PolicyEngineHints) are optional: a simple policy never sets them.
  *  - order() sees only the read-only WarpView of each warp slot of the SM and
  *    writes slot numbers of warps belonging to scheduler `sched` (slot %
  *    nsched == sched) into out[]; it returns how many. It may include warps
@@ -179,29 +181,31 @@ typedef struct SchedMemAnnot {
   uint32_t nreq;        /* line requests it makes */
 } SchedMemAnnot;
 
-typedef struct WarpSchedPolicy {
-  const char *name;
-  const CfgParam *params; /* keys under "sched.<name>." (observers: "observer.<name>.") or NULL */
-  int (*init)(void **state, const WarpSchedEnv *env, char *err, size_t errlen);
-  void (*free)(void *state);
-  /* Required of a scheduler (observers have none). `greedy` is the slot this scheduler issued from last (-1
-   * none). */
-  uint32_t (*order)(void *state, uint32_t sched, const WarpView *views, uint32_t nslots, int32_t greedy,
-                    uint64_t cycle, uint32_t *out);
-  /* order() lists every valid warp of the scheduler and changes nothing the
-   * policy decides by (caches aside): when only one of them is ready, the SM
-   * tries that one without calling order(). */
+/* ---- Engine hints: an optional part of the plugin contract ----
+ * A simple policy never sets this (hints = NULL: none). The engine skips idle work: a quiet SM
+ * (nothing can change until an event it waits on) is not simulated, a stage whose inputs did not
+ * change is not re-run (sm/quiesce.h). These hints let a plugin keep that exact while it has
+ * state of its own, or ask for data the engine does not keep by default. Every rule a plugin
+ * that sets one must follow is here. */
+typedef struct PolicyEngineHints {
+  /* A warp scheduler's (observers have no order): order() lists every valid warp of the
+   * scheduler and changes nothing the policy decides by (caches aside), so when only one of
+   * them is ready the SM tries that one without calling order(). */
   bool lists_all;
-  /* May warp `v` issue an instruction of `kind` now? NULL: yes. (CCWS/iWarp block loads.) */
-  bool (*can_issue)(void *state, const WarpView *v, WarpInstKind kind);
-  /* can_issue's answers change only at this policy's events, its issues (on_issue), changes of
-   * the warps' views and the ticks next_tick asks for: a cycle in which every ready warp was
-   * refused is repeated by a quiet SM until one of those (exact, as skipped idle cycles are).
-   * Its can_issue is then not called on the cycles in between: it must count nothing per call. */
+  /* A warp scheduler's: can_issue's answers change only at this policy's events, its issues
+   * (on_issue), changes of the warps' views and the ticks next_tick asks for: a cycle in which
+   * every ready warp was refused is repeated by a quiet SM until one of those (exact, as
+   * skipped idle cycles are). Its can_issue is then not called on the cycles in between: it
+   * must count nothing per call. */
   bool stable_refusals;
-  /* After each issue (the view already counts it). */
-  void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
-  void (*on_event)(void *state, const SchedEvent *ev);
+  /* With tick: the next cycle > now at which tick must run (UINT64_MAX: none needed), asked
+   * after each tick. tick then runs only on the cycles the SM simulates and on each cycle
+   * next_tick asked for, in increasing order but not consecutive: the plugin accounts for the
+   * time in between itself (a decay by cycles elapsed), and the SM can stay quiet and skipped
+   * until then. A plugin whose decisions follow from that gives identical results with
+   * sm.skip_idle_cycles=false (every cycle ticked). NULL: tick on every cycle the SM holds a
+   * CTA, also the cycles it skips (the SM is then visited every cycle). */
+  uint64_t (*next_tick)(void *state, uint64_t now);
   /* Also send L1_FILL (one per L1D fill) and L1_ATOMIC_HIT events to the SM's plugins, the rest
    * of the L1D's stream an exact offline replay needs: off unless a plugin asks. It also turns
    * on the core's opt-in locality statistics (the L1D's misses split by the warp that lost the
@@ -210,6 +214,22 @@ typedef struct WarpSchedPolicy {
   /* Keep WarpView.sched_wait (the scheduler's delay of ready warps: CAWA's Fig. 4) in this SM:
    * off unless a plugin asks (it costs a pass over the ready warps per cycle that issues). */
   bool sched_wait;
+} PolicyEngineHints;
+
+/* A warp scheduler (`sched.policy = name`). */
+typedef struct WarpSchedPolicy {
+  const char *name;
+  const CfgParam *params; /* keys under "sched.<name>." or NULL */
+  int (*init)(void **state, const WarpSchedEnv *env, char *err, size_t errlen);
+  void (*free)(void *state);
+  /* Required. `greedy` is the slot this scheduler issued from last (-1 none). */
+  uint32_t (*order)(void *state, uint32_t sched, const WarpView *views, uint32_t nslots, int32_t greedy,
+                    uint64_t cycle, uint32_t *out);
+  /* May warp `v` issue an instruction of `kind` now? NULL: yes. (CCWS/iWarp block loads.) */
+  bool (*can_issue)(void *state, const WarpView *v, WarpInstKind kind);
+  /* After each issue (the view already counts it). */
+  void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
+  void (*on_event)(void *state, const SchedEvent *ev);
   /* Whether this instance's hooks, during an SM's cycle, touch state other SMs' instances also
    * touch (a policy_shared block, an output file, policy_gpu_fail). The engine then simulates
    * the SMs one after another in index order (sim.threads has no effect; the statistics say so
@@ -217,24 +237,17 @@ typedef struct WarpSchedPolicy {
   bool (*shares_state)(const void *state);
   /* Hints and class for a memory instruction's requests (see SchedMemAnnot). */
   void (*annotate)(void *state, const WarpView *v, SchedMemAnnot *m);
-  /* Called on every cycle the SM holds a CTA (also cycles it skips), unless
-   * next_tick is set: then only on the cycles the SM simulates and on each
-   * cycle next_tick asked for, in increasing order but not consecutive: the
-   * policy accounts for the time in between itself (a decay by cycles
-   * elapsed). A policy whose decisions follow from that gives identical
-   * results with sm.skip_idle_cycles=false (every cycle ticked). */
+  /* Called on every cycle the SM holds a CTA (also cycles it skips), unless the hints have a
+   * next_tick (see there). */
   void (*tick)(void *state, uint64_t cycle);
-  /* The next cycle > now at which tick must run (UINT64_MAX: none needed),
-   * asked after each tick. Lets the SM stay quiet and skipped in between. */
-  uint64_t (*next_tick)(void *state, uint64_t now);
   /* Called whenever a slot of the SM gets or loses its warp: the views'
    * valid, slot, cta_slot, cta_id, warp_in_cta and age fields change only
    * then, so a policy that has been told once may keep what it derives from
    * them until the next call. */
   void (*on_warps_change)(void *state);
-  /* Most CTAs this SM may hold (optimal-TLP style limits); NULL: no extra limit. Schedulers only. */
+  /* Most CTAs this SM may hold (optimal-TLP style limits); NULL: no extra limit. */
   uint32_t (*cta_limit)(void *state);
-  /* The fetch choice when sm.fetch_policy = sched (BAWS's CFF): as FetchPolicy.select. Schedulers only. */
+  /* The fetch choice when sm.fetch_policy = sched (BAWS's CFF): as FetchPolicy.select. */
   uint32_t (*fetch_select)(void *state, const WarpView *views, const uint32_t *eligible, uint32_t n,
                            uint32_t last, uint64_t cycle);
   /* Its statistics (policy_stat_u64/f64), summed or averaged over the SMs by
@@ -244,16 +257,32 @@ typedef struct WarpSchedPolicy {
    * timeline counter tracks (policy_gauge; doc/timeline.md), asked only while a timeline
    * records, once per counter window: must change nothing. NULL: none. */
   void (*gauges)(void *state, uint64_t cycle, PolicyGauges *out);
+  const PolicyEngineHints *hints; /* NULL: none (above) */
 } WarpSchedPolicy;
 
-/* An SM observer (`sm.observers = a,b`): a plugin beside the warp scheduler,
- * with the same hooks except order, lists_all, can_issue, cta_limit and
- * fetch_select (which must be NULL): it sees the events and issues, annotates
- * memory requests, ticks and reports. A criticality predictor that a cache
- * policy reads through MEM_HINT_CRITICAL under any scheduler, or an access
- * trace writer, is one. One instance per SM, created after the scheduler;
- * every hook is called for the scheduler first, then the observers in order. */
-typedef WarpSchedPolicy SmObserver;
+/* An SM observer (`sm.observers = a,b`): a plugin beside the warp scheduler that sees the
+ * events and issues, annotates memory requests, ticks and reports, but orders no warps. A
+ * criticality predictor that a cache policy reads through MEM_HINT_CRITICAL under any
+ * scheduler, or an access trace writer, is one. One instance per SM, created after the
+ * scheduler; every hook is called for the scheduler first, then the observers in order. Each
+ * hook is the scheduler's hook of the same name; its keys are under "observer.<name>.". */
+typedef struct SmObserver {
+  const char *name;
+  const CfgParam *params;
+  int (*init)(void **state, const WarpSchedEnv *env, char *err, size_t errlen);
+  void (*free)(void *state);
+  void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
+  void (*on_event)(void *state, const SchedEvent *ev);
+  bool (*shares_state)(const void *state);
+  void (*annotate)(void *state, const WarpView *v, SchedMemAnnot *m);
+  void (*tick)(void *state, uint64_t cycle);
+  void (*on_warps_change)(void *state);
+  void (*stats)(void *state, PolicyStats *out);
+  void (*gauges)(void *state, uint64_t cycle, PolicyGauges *out);
+  /* NULL: none; next_tick, l1_stream_events and sched_wait apply (lists_all and
+   * stable_refusals describe order and can_issue, which an observer has not: never read). */
+  const PolicyEngineHints *hints;
+} SmObserver;
 
 /* Fetch selection: which warp's empty I-buffer is filled this cycle. */
 typedef struct FetchPolicy {
@@ -272,6 +301,8 @@ typedef struct FetchPolicy {
 /* Helpers shared by policies (policy/warp/common.c). */
 /* A shares_state hook for plugins whose instances always share state. */
 bool policy_shares_always(const void *state);
+/* The hints of a scheduler whose order lists every warp (gto, lrr) and nothing else. */
+extern const PolicyEngineHints policy_hints_lists_all;
 /* Appends the scheduler's valid slots in age order (oldest first). */
 uint32_t sched_collect_by_age(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched,
                               uint32_t *out);

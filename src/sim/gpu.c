@@ -1,6 +1,6 @@
 /* gpu.c - the timing engine's top loop: dispatches CTAs to SMs round-robin as
  * occupancy allows, ticks the memory system and every SM each cycle, jumps
- * over cycles in which nothing can happen until the next event, reports
+ * over cycles in which nothing can happen until the next event (the SMs it visits: visits.h), reports
  * progress, and stops a run that makes no progress with a dump of which warps
  * wait on what. Also the statistics printers (text and JSON). */
 #include "sim/gpu.h"
@@ -14,19 +14,9 @@
 #include "sim/policies.h"
 #include "sim/par.h"
 #include "sim/smphase.h"
+#include "sim/visits.h"
 #include "sm/kregs.h"
 #include "sm/timeline.h"
-
-/* What the engine keeps of one SM, to run its loop without touching the SM
- * (gpu_note_sm refreshes it after the SM ran or took a CTA). */
-typedef struct GpuSm {
-  uint64_t wake;    /* the cycle it must next be simulated (sm_wake_cycle) */
-  uint32_t nctas;   /* resident CTAs when last noted (acceptance changes only with it) */
-  uint8_t resident; /* holds CTAs */
-  int8_t accept;    /* may take a CTA (-1: ask it every time, its policy limits CTAs) */
-  uint8_t bits;     /* its bits in the bitmaps every, pop_wake and timed (GPU_BIT_*) */
-} GpuSm;
-enum { GPU_BIT_EVERY = 1, GPU_BIT_POP = 2, GPU_BIT_TIMED = 4 };
 
 struct Gpu {
   const Config *cfg;
@@ -42,19 +32,8 @@ struct Gpu {
   GpuKernelStats *kern;
   uint32_t nkern, kcap;
   bool progress;
-  GpuSm *gs; /* per SM */
-  /* bitmaps over SMs (nwords words each), kept by gpu_note_sm */
-  uint64_t *every;    /* wake == 0: simulated every cycle */
-  uint64_t *pop_wake; /* a miss-queue pop can end its quiescence (sm_wakes_on_pop) */
-  uint64_t *timed;    /* busy, an event queued or free_at after the noting cycle: the others'
-                       * gpu_sm_next_event() is UINT64_MAX until they are noted again */
-  uint64_t *due;      /* scratch: SMs whose wake cycle came (gpu_collect_due) */
-  uint32_t nwords;
-  uint64_t wake_min; /* <= every wake cycle > 0 (a lower bound: an SM's wake may move later) */
+  Visits v;          /* which SMs each cycle simulates (visits.h) */
   uint64_t prog_sum; /* every SM counts its events here (sm_count_progress) */
-  uint32_t nresident;
-  uint32_t naccept;  /* SMs with accept > 0 */
-  uint32_t ndynamic; /* SMs with accept < 0 (asked every time) */
   /* sim.threads: the SM phase of a cycle on several threads (smphase.h) */
   uint32_t threads;      /* asked for (0 resolved to the cores, at most the SMs) */
   uint32_t threads_used; /* the most any launch used (1: every SM phase ran in order) */
@@ -62,71 +41,6 @@ struct Gpu {
   SmPhase *phase;        /* made at the first launch that can use it */
   uint32_t *run;         /* the SMs simulated this cycle, ascending */
 };
-
-/* Refreshes the engine's copy of SM i's state after it ran or took a CTA
- * (inline: the engine's loop calls it after every visit). Returns whether it
- * is busy (it can do something next cycle). */
-static inline __attribute__((always_inline)) bool gpu_note_sm(Gpu *g, uint32_t i) {
-  Sm *sm = g->sms[i];
-  GpuSm *e = &g->gs[i];
-  const uint32_t w = i / 64;
-  const uint64_t bit = 1ull << (i % 64);
-  const uint64_t wake = sm_wake_cycle(sm);
-  e->wake = wake;
-  if (wake && wake < g->wake_min) g->wake_min = wake;
-  const SmTimers t = sm_timers(sm);
-  const uint8_t bits =
-      (uint8_t)((wake ? 0 : GPU_BIT_EVERY) | (sm_wakes_on_pop(sm) ? GPU_BIT_POP : 0) |
-                (t.busy || t.event != UINT64_MAX || t.free_at > g->cycle ? GPU_BIT_TIMED : 0));
-  if (bits != e->bits) { /* most visits change none of them: only a changed one costs its bitmap word */
-    const uint8_t d = bits ^ e->bits;
-    if (d & GPU_BIT_EVERY) g->every[w] ^= bit;
-    if (d & GPU_BIT_POP) g->pop_wake[w] ^= bit;
-    if (d & GPU_BIT_TIMED) g->timed[w] ^= bit;
-    e->bits = bits;
-  }
-  uint32_t n = sm_resident_ctas(sm);
-  if (n == e->nctas && e->accept >= 0) return t.busy; /* no CTA came or went: acceptance unchanged */
-  e->nctas = n;
-  uint8_t r = n != 0;
-  g->nresident += (uint32_t)r - e->resident;
-  e->resident = r;
-  if (e->accept >= 0) {
-    int8_t a = (int8_t)sm_can_accept_cta(sm);
-    g->naccept += (uint32_t)a - (uint32_t)e->accept;
-    e->accept = a;
-  }
-  return t.busy;
-}
-
-/* The earliest cycle > now at which SM i can do something by itself, from its
- * timers (they change only while it is simulated or takes a CTA). */
-static inline uint64_t gpu_sm_next_event(const Gpu *g, uint32_t i, uint64_t now) {
-  const SmTimers t = sm_timers(g->sms[i]);
-  if (t.busy) return now + 1;
-  uint64_t n = t.event;
-  if (t.free_at > now && t.free_at < n) n = t.free_at;
-  return n <= now ? now + 1 : n;
-}
-
-/* Marks in `due` the SMs whose wake cycle came (wake_min <= now) and makes
- * wake_min exact again over the others; the due ones are simulated this cycle
- * and gpu_note_sm lowers wake_min to their new wake cycles. */
-static void gpu_collect_due(Gpu *g, uint64_t now) {
-  uint64_t m = UINT64_MAX;
-  for (uint32_t i = 0; i < g->nsm; i++) {
-    const uint64_t w = g->gs[i].wake;
-    if (w <= now)
-      bitmap_set(g->due, i);
-    else if (w < m)
-      m = w;
-  }
-  g->wake_min = m;
-}
-
-static inline bool gpu_can_accept(Gpu *g, uint32_t i) {
-  return g->gs[i].accept < 0 ? sm_can_accept_cta(g->sms[i]) : g->gs[i].accept > 0;
-}
 
 static double wall_now(void) {
   struct timespec ts;
@@ -141,13 +55,11 @@ static double wall_now(void) {
 static int gpu_sm_phase(Gpu *g, uint64_t now, uint64_t *fills, uint64_t *pops, bool *soon, char *err,
                         size_t errlen) {
   uint32_t n = 0;
-  for (uint32_t w = 0; w < g->nwords; w++) {
-    for (uint64_t b = g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]); b; b &= b - 1)
+  for (uint32_t w = 0; w < g->v.nwords; w++)
+    for (uint64_t b = visits_take(&g->v, w, fills, pops); b; b &= b - 1)
       g->run[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
-    g->due[w] = fills[w] = pops[w] = 0;
-  }
   const uint32_t done = smphase_run(g->phase, g->run, n, now, err, errlen);
-  for (uint32_t k = 0; k < done; k++) *soon |= gpu_note_sm(g, g->run[k]);
+  for (uint32_t k = 0; k < done; k++) *soon |= visits_note(&g->v, g->run[k], now);
   smphase_progress(g->phase, &g->prog_sum); /* each SM counted its events on its own */
   return done < n ? -1 : 0;
 }
@@ -215,17 +127,11 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   }
   g->nsm = memsys_sms(g->ms);
   g->sms = calloc(g->nsm, sizeof(Sm *));
-  g->gs = calloc(g->nsm, sizeof *g->gs);
-  g->nwords = bitmap_words(g->nsm);
-  g->every = calloc(4 * (size_t)g->nwords, sizeof(uint64_t));
-  if (!g->sms || !g->gs || !g->every) {
+  if (!g->sms || visits_init(&g->v, g->sms, g->nsm)) {
     gpu_free(g);
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
-  g->pop_wake = g->every + g->nwords;
-  g->due = g->pop_wake + g->nwords;
-  g->timed = g->due + g->nwords;
   for (uint32_t i = 0; i < g->nsm; i++) {
     if (!(g->sms[i] = sm_create(i, cfg, g->ms, g->pgpu, &spol, err, errlen))) {
       gpu_free(g);
@@ -251,8 +157,7 @@ void gpu_free(Gpu *g) {
   free(g->run);
   for (uint32_t i = 0; g->sms && i < g->nsm; i++) sm_free(g->sms[i]);
   free(g->sms);
-  free(g->gs);
-  free(g->every);
+  visits_free(&g->v);
   memsys_free(g->ms);
   policy_gpu_free(g->pgpu); /* last: the components' shared blocks live until they are gone */
   free(g->kern);
@@ -394,19 +299,10 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
   policy_gpu_set_kernel(pg, &pk);
   for (uint32_t i = 0; i < g->nsm; i++) sm_begin_kernel(g->sms[i], L, k, g->cycle);
   g->prog_sum = 0;
-  g->nresident = g->naccept = g->ndynamic = 0;
-  g->wake_min = UINT64_MAX;
-  memset(g->due, 0, sizeof(uint64_t) * g->nwords);
-  for (uint32_t i = 0; i < g->nsm; i++) {
-    GpuSm *e = &g->gs[i];
-    e->resident = 0;
-    e->nctas = UINT32_MAX; /* forces the first note */
-    e->accept = (int8_t)(sm_policy_limits_ctas(g->sms[i]) ? -1 : 0);
-    g->ndynamic += e->accept < 0;
-    gpu_note_sm(g, i);
-  }
+  Visits *v = &g->v;
+  visits_begin_kernel(v, g->cycle);
   uint64_t *events = memsys_sm_events(g->ms);
-  const uint32_t nwords = g->nwords;
+  const uint32_t nwords = v->nwords;
   uint64_t *fills = events, *pops = events + nwords;
   WsResult rc = WS_SUCCESS;
   ks->ctas_per_sm = sm_max_ctas(g->sms[0], &ks->limiter);
@@ -447,12 +343,12 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
-    if (next_cta < L->ctas_total && (g->naccept || g->ndynamic)) {
+    if (next_cta < L->ctas_total && (v->naccept || v->ndynamic)) {
       uint32_t rr =
           (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
-      for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (g->naccept || g->ndynamic); i++) {
+      for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (v->naccept || v->ndynamic); i++) {
         uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
-        if (!gpu_can_accept(g, si)) continue;
+        if (!visits_can_accept(v, si)) continue;
         PtxCta *c = ptx_cta_create(L, (uint32_t)next_cta, si);
         if (!c) {
           snprintf(err, errlen, "kernel %s: out of host memory creating a CTA", L->fn->name);
@@ -461,20 +357,21 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
         }
         next_cta++;
         sm_launch_cta(g->sms[si], c, now);
-        gpu_note_sm(g, si);
-        bitmap_set(g->due, si); /* simulated this cycle whatever it says */
+        visits_note(v, si, now);
+        bitmap_set(v->due, si); /* simulated this cycle whatever it says */
         dispatch_possible = 1;
       }
     }
     if (rc != WS_SUCCESS) break;
     /* Only SMs that are not quiet, whose own timer is due, or whose L1s changed
      * are simulated; the others would find this cycle quiet. */
-    if (now >= g->wake_min) gpu_collect_due(g, now);
+    if (now >= v->wake_min) visits_collect_due(v, now);
     bool soon =
         false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
     if (par && gpu_sm_phase(g, now, fills, pops, &soon, err, errlen)) rc = WS_ERROR_ILLEGAL_ADDRESS;
     for (uint32_t w = 0; w < nwords && !par; w++) { /* fills and pops are set by memsys_tick only */
-      uint64_t b = rc == WS_SUCCESS ? g->every[w] | g->due[w] | fills[w] | (pops[w] & g->pop_wake[w]) : 0;
+      uint64_t b = visits_take(v, w, fills, pops);
+      if (rc != WS_SUCCESS) b = 0;
       for (; b; b &= b - 1) {
         uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(b);
         if (b & (b - 1))
@@ -483,12 +380,11 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
           rc = WS_ERROR_ILLEGAL_ADDRESS;
           break;
         }
-        soon |= gpu_note_sm(g, i);
+        soon |= visits_note(v, i, now);
       }
-      g->due[w] = fills[w] = pops[w] = 0;
     }
     uint64_t progress = g->prog_sum;
-    int all_idle = g->nresident == 0;
+    int all_idle = v->nresident == 0;
     if (rc == WS_SUCCESS && policy_gpu_error(pg)) { /* a plugin cannot go on (policy_gpu_fail) */
       snprintf(err, errlen, "kernel %s: %s", L->fn->name, policy_gpu_error(pg));
       rc = WS_ERROR_LAUNCH_FAILED;
@@ -513,16 +409,11 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     }
     /* next cycle, or jump to the next event when nothing can happen before it */
     /* the next cycle when some SM is busy or can take a CTA */
-    if (!soon && next_cta < L->ctas_total && (g->naccept || g->ndynamic))
-      for (uint32_t i = 0; i < g->nsm && !soon; i++) soon = gpu_can_accept(g, i);
+    if (!soon && next_cta < L->ctas_total && (v->naccept || v->ndynamic))
+      for (uint32_t i = 0; i < g->nsm && !soon; i++) soon = visits_can_accept(v, i);
     uint64_t next = now + 1;
     if (!soon) {
-      next = UINT64_MAX;
-      for (uint32_t w = 0; w < nwords && next > now + 1; w++)
-        for (uint64_t b = g->timed[w]; b && next > now + 1; b &= b - 1) {
-          uint64_t t = gpu_sm_next_event(g, w * 64 + (uint32_t)__builtin_ctzll(b), now);
-          if (t < next) next = t;
-        }
+      next = visits_next_event(v, now);
       if (next > now + 1) {
         uint64_t t = memsys_next_event(g->ms, now);
         if (t < next) next = t;

@@ -470,7 +470,7 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   CacheResult res = cache_access(sm->l1d, &u->cur, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;
-    sm->q_fail = (int8_t)res.fail;
+    sm->q.fail = (int8_t)res.fail;
     if (sm->has_event && !u->cur_failed) sm_ldst_resfail_event(sm, res.fail, now);
     /* only a port conflict clears by itself next cycle; the rest wait on a memory event */
     if (res.fail == CACHE_FAIL_PORT) sm->busy = 1;

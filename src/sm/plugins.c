@@ -12,9 +12,9 @@
 
 void sm_emit(Sm *sm, SchedEvent *ev) {
   ev->kernel = sm->env.kernel;
-  sm->issue_dirty |= sm->memo_refused; /* the policy's refusals may change */
+  sm->issue_dirty |= sm->q.refused; /* the scheduler's refusals may change */
   for (uint32_t i = 0; i < sm->nplug; i++)
-    if (sm->plug[i].p->on_event) sm->plug[i].p->on_event(sm->plug[i].st, ev);
+    if (sm->plug[i].h.on_event) sm->plug[i].h.on_event(sm->plug[i].st, ev);
 }
 
 /* The event's CTA fields from warp `slot`'s view (none for UINT32_MAX). */
@@ -89,16 +89,16 @@ static void l1d_evicted(void *ctx, const CacheEviction *e) {
 void sm_plugins_tick(Sm *sm, uint64_t now) {
   uint64_t wake = UINT64_MAX;
   for (uint32_t i = 0; i < sm->nplug; i++) {
-    const WarpSchedPolicy *p = sm->plug[i].p;
+    const SmObserver *p = &sm->plug[i].h;
     if (!p->tick) continue;
     p->tick(sm->plug[i].st, now);
-    if (p->next_tick) {
-      uint64_t t = p->next_tick(sm->plug[i].st, now);
+    if (p->hints && p->hints->next_tick) {
+      uint64_t t = p->hints->next_tick(sm->plug[i].st, now);
       if (t <= now) t = now + 1;
       if (t < wake) wake = t;
     }
   }
-  sm->p_wake = wake;
+  sm->qm.wake = wake;
 }
 
 /* A ready warp the issue stage left (not issued; a warp whose unit another scheduler took is no
@@ -114,17 +114,17 @@ void sm_plugins_sched_wait(Sm *sm, uint64_t issued_sched, const uint64_t *ready)
 
 void sm_plugins_issue(Sm *sm, uint32_t slot, const SchedIssue *is) {
   for (uint32_t i = 0; i < sm->nplug; i++)
-    if (sm->plug[i].p->on_issue) sm->plug[i].p->on_issue(sm->plug[i].st, &sm->views[slot], is);
+    if (sm->plug[i].h.on_issue) sm->plug[i].h.on_issue(sm->plug[i].st, &sm->views[slot], is);
 }
 
 void sm_plugins_annotate(Sm *sm, uint32_t slot, SchedMemAnnot *m) {
   for (uint32_t i = 0; i < sm->nplug; i++)
-    if (sm->plug[i].p->annotate) sm->plug[i].p->annotate(sm->plug[i].st, &sm->views[slot], m);
+    if (sm->plug[i].h.annotate) sm->plug[i].h.annotate(sm->plug[i].st, &sm->views[slot], m);
 }
 
 void sm_plugins_warps_change(const Sm *sm) {
   for (uint32_t i = 0; i < sm->nplug; i++)
-    if (sm->plug[i].p->on_warps_change) sm->plug[i].p->on_warps_change(sm->plug[i].st);
+    if (sm->plug[i].h.on_warps_change) sm->plug[i].h.on_warps_change(sm->plug[i].st);
 }
 
 void sm_plugins_kernel(Sm *sm, bool begin, uint64_t now) {
@@ -142,7 +142,7 @@ void sm_plugins_kernel(Sm *sm, bool begin, uint64_t now) {
 
 /* The plugin contract the SM relies on, checked once per SM on the resolved policies: a warp
  * scheduler orders warps; a fetch policy that defers to the scheduler needs its fetch_select; an
- * observer only observes (no scheduler hook) and is listed once. 0, or -1 with err set. */
+ * observer is listed once (its type has no scheduler hook). 0, or -1 with err set. */
 static int check_plugins(const Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   const Config *cfg = sm->cfg;
   const WarpSchedPolicy *sched = pol->sched;
@@ -157,16 +157,28 @@ static int check_plugins(const Sm *sm, const SmPolicies *pol, char *err, size_t 
     return cfg_errorf(cfg, "sm.observers", err, errlen, "more than %d observers", SM_MAX_OBSERVERS);
   for (uint32_t n = 0; n < pol->nobservers; n++) {
     const SmObserver *o = pol->observers[n];
-    if (o->order || o->lists_all || o->can_issue || o->cta_limit || o->fetch_select)
-      return cfg_errorf(cfg, "sm.observers", err, errlen,
-                        "observer '%s' defines a scheduler hook (order, lists_all, can_issue, cta_limit, "
-                        "fetch_select)",
-                        o->name);
     for (uint32_t i = 0; i < n; i++)
       if (pol->observers[i] == o)
         return cfg_errorf(cfg, "sm.observers", err, errlen, "observer '%s' listed twice", o->name);
   }
   return 0;
+}
+
+/* The hooks a warp scheduler has in common with an observer (its plugin record, plug[0]). */
+static SmObserver sched_hooks(const WarpSchedPolicy *p) {
+  return (SmObserver){.name = p->name,
+                      .params = p->params,
+                      .init = p->init,
+                      .free = p->free,
+                      .on_issue = p->on_issue,
+                      .on_event = p->on_event,
+                      .shares_state = p->shares_state,
+                      .annotate = p->annotate,
+                      .tick = p->tick,
+                      .on_warps_change = p->on_warps_change,
+                      .stats = p->stats,
+                      .gauges = p->gauges,
+                      .hints = p->hints};
 }
 
 int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
@@ -191,10 +203,10 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   env.prefix = prefix;
   /* each plugin counts (nplug, sm->fetch) once made: sm_free frees exactly those */
   for (int i = 0; i <= nobs; i++) {
-    const WarpSchedPolicy *p = i ? obs[i - 1] : sched;
-    snprintf(prefix, sizeof prefix, "%s.%s", i ? "observer" : "sched", p->name);
+    const SmObserver p = i ? *obs[i - 1] : sched_hooks(sched);
+    snprintf(prefix, sizeof prefix, "%s.%s", i ? "observer" : "sched", p.name);
     void *st = NULL;
-    if (p->init && p->init(&st, &env, err, errlen)) return -1;
+    if (p.init && p.init(&st, &env, err, errlen)) return -1;
     sm->plug[sm->nplug++] = (SmPlugin){p, st};
   }
   snprintf(prefix, sizeof prefix, "fetch.%s", fetch->name);
@@ -205,17 +217,20 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   sm->pstate = sm->plug[0].st;
   bool every = false, fills = false;
   for (uint32_t i = 0; i < sm->nplug; i++) {
-    const WarpSchedPolicy *p = sm->plug[i].p;
+    const SmObserver *p = &sm->plug[i].h;
+    const PolicyEngineHints *h = p->hints;
     sm->has_tick |= p->tick != NULL;
-    every |= p->tick && !p->next_tick;
+    every |= p->tick && !(h && h->next_tick);
     sm->has_event |= p->on_event != NULL;
     sm->has_issue |= p->on_issue != NULL;
     sm->has_annot |= p->annotate != NULL;
-    fills |= p->on_event && p->l1_stream_events;
-    sm->count_sched_wait |= p->sched_wait;
+    fills |= p->on_event && h && h->l1_stream_events;
+    sm->count_sched_wait |= h && h->sched_wait;
   }
-  sm->tick_every = every;
-  sm->p_wake = UINT64_MAX;
+  sm->lists_all = sched->hints && sched->hints->lists_all;
+  sm->stable_refusals = sched->hints && sched->hints->stable_refusals;
+  sm->qm.tick_every = every;
+  sm->qm.wake = UINT64_MAX;
   if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
   sm->l1_stream_events = fills;
   if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
@@ -235,7 +250,7 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
 
 void sm_plugins_free(Sm *sm) {
   for (uint32_t i = 0; i < sm->nplug; i++)
-    if (sm->plug[i].p->free) sm->plug[i].p->free(sm->plug[i].st);
+    if (sm->plug[i].h.free) sm->plug[i].h.free(sm->plug[i].st);
   sm->nplug = 0;
   if (sm->fetch && sm->fetch->free) sm->fetch->free(sm->fstate);
   sm->fetch = NULL;
@@ -246,17 +261,17 @@ void sm_plugins_free(Sm *sm) {
 
 void sm_policy_stats(const Sm *sm, uint32_t plugin, PolicyStats *out) {
   policy_stats_begin_instance(out);
-  if (plugin < sm->nplug && sm->plug[plugin].p->stats) sm->plug[plugin].p->stats(sm->plug[plugin].st, out);
+  if (plugin < sm->nplug && sm->plug[plugin].h.stats) sm->plug[plugin].h.stats(sm->plug[plugin].st, out);
 }
 
 uint32_t sm_plugin_count(const Sm *sm) { return sm->nplug; }
 const char *sm_plugin_name(const Sm *sm, uint32_t plugin) {
-  return plugin < sm->nplug ? sm->plug[plugin].p->name : NULL;
+  return plugin < sm->nplug ? sm->plug[plugin].h.name : NULL;
 }
 
 bool sm_shares_state(const Sm *sm) {
   if (sm->tl) return true;
   for (uint32_t i = 0; i < sm->nplug; i++)
-    if (sm->plug[i].p->shares_state && sm->plug[i].p->shares_state(sm->plug[i].st)) return true;
+    if (sm->plug[i].h.shares_state && sm->plug[i].h.shares_state(sm->plug[i].st)) return true;
   return false;
 }

@@ -11,14 +11,12 @@
 #include "sm/sm_int.h"
 #include "sm/timeline.h"
 
-static void settle_quiet(Sm *sm, uint64_t upto); /* quiescence, with sm_cycle() */
-static void settle_memo(Sm *sm);                 /* issue memo, with stage_issue() */
-static void warps_changed(const Sm *sm);         /* with live_add() */
+static void warps_changed(const Sm *sm); /* with live_add() */
 
 /* ---- kernel and CTA management ---- */
 void sm_end_kernel(Sm *sm, uint64_t end) {
-  settle_quiet(sm, end);
-  settle_memo(sm);
+  smq_settle(sm, end);
+  smq_settle_memo(sm);
   if (sm->tl) tl_kernel_end(sm, end);
   if (sm->launch) sm_plugins_kernel(sm, false, end);
   sm->accept_cache = -1;
@@ -37,18 +35,16 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
     if (sm->views) sm->views[w].valid = 0, sm->views[w].wait = WARP_WAIT_EXITED;
   }
   sm->resident_ctas = sm->used_threads = sm->used_warps = sm->used_regs = sm->used_shared = 0;
-  if (sm->live_bm && sm->skip_sb && sm->skip_ldst && sm->fetch_bm) {
+  if (sm->live_bm && sm->fetch_bm) {
     memset(sm->live_bm, 0, sizeof(uint64_t) * sm->bm_words);
     memset(sm->fetch_bm, 0, sizeof(uint64_t) * sm->bm_words);
-    memset(sm->skip_sb, 0, sizeof(uint64_t) * sm->bm_words);
-    memset(sm->skip_ldst, 0, sizeof(uint64_t) * sm->bm_words);
   }
   sm->launch = NULL;
   sm->kinfo = NULL;
   sm->nev = 0; /* only empty retire notifications can remain once every warp retired */
   sm->ev_next = UINT64_MAX;
   warps_changed(sm);
-  sm->quiet = sm->q_pop = 0;
+  smq_leave(sm, true);
   memset(&sm->ldst, 0, sizeof sm->ldst);
 }
 
@@ -78,7 +74,7 @@ static inline void fetch_note(Sm *sm, uint32_t s) {
 
 void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->accept_cache = -1;
-  settle_quiet(sm, now);
+  smq_settle(sm, now);
   uint32_t cs = 0;
   while (sm->ctas[cs].cta) cs++;
   SmCta *c = &sm->ctas[cs];
@@ -98,7 +94,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_regs += c->regs;
   sm->used_shared += c->shared;
   sm_bstat_cta_launch(sm, cs, now);
-  sm->quiet = sm->q_pop = 0;
+  smq_leave(sm, false);
   sm->fetch_dirty = 1;
   sm->issue_dirty = 1;
   uint32_t slot = 0, first = UINT32_MAX;
@@ -248,7 +244,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
     for (uint64_t b = sm->fetch_bm[wd]; b; b &= b - 1)
       sm->elig_buf[n++] = wd * 64 + (uint32_t)__builtin_ctzll(b);
   if (!n) {
-    sm->fetch_dirty = !sm->shortcuts;
+    sm->fetch_dirty = !sm->q.on;
     return;
   }
   uint32_t s = sm->elig_buf[0];
@@ -286,7 +282,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   CacheResult res = cache_access(sm->l1i, &r, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.icache_waits++;
-    sm->q_ffail = (int8_t)res.fail; /* a quiet cycle would fail the same way */
+    sm->q.ffail = (int8_t)res.fail; /* a quiet cycle would fail the same way */
     return;
   }
   w->fetch_pending = 1;
@@ -525,22 +521,9 @@ static inline SmStall stall_reason(const Sm *sm, uint8_t seen) {
   return seen ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
 }
 
-/* Adds n cycles in which every scheduler stalls as in the last scan (q_stall). */
-static void add_stalls(Sm *sm, uint64_t n) {
-  for (uint32_t k = 0; k < sm->nsched; k++) sm->st.stall[sm->q_stall[k % 64]] += n;
-}
-
-/* Memoised issue cycles and quiet cycles (account_quiet) are only counted
- * (memo_cycles) and their stalls added before the next scan can change
- * q_stall, or at the kernel's end. */
-static void settle_memo(Sm *sm) {
-  if (sm->memo_cycles) add_stalls(sm, sm->memo_cycles);
-  sm->memo_cycles = 0;
-}
-
 /* Scans the warps and issues (stage_issue without the memo). */
 static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
-  settle_memo(sm);
+  smq_settle_memo(sm);
   sm->issue_dirty = 0;
   sm->time_wait = 0;
   /* refresh every view first: the policy orders on this cycle's state */
@@ -556,13 +539,13 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
   const int ldst_busy = sm->ldst.busy;
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
-    uint64_t live = sm->live_bm[wd], sb = sm->skip_sb[wd] & live,
-             ld = ldst_busy ? sm->skip_ldst[wd] & live : 0;
+    uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
+             ld = ldst_busy ? sm->qm.skip_ldst[wd] & live : 0;
     skipped_sb[wd] = sb;
     skipped_ld[wd] = ld;
     /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
     const uint64_t eval = live & ~(sb | ld);
-    uint64_t rdy = 0, nsb = sm->skip_sb[wd] & ~eval, nld = sm->skip_ldst[wd] & ~eval;
+    uint64_t rdy = 0, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval;
     for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
       const WarpWait wait = warp_ready(sm, s, now, &ins[s], &pcs[s]);
@@ -579,14 +562,14 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
     }
     ready[wd] = rdy;
-    sm->skip_sb[wd] = nsb;
-    sm->skip_ldst[wd] = nld;
+    sm->qm.skip_sb[wd] = nsb;
+    sm->qm.skip_ldst[wd] = nld;
     sm->nready_total |= rdy != 0;
   }
   if (sm->has_tick) sm_plugins_tick(sm, now);
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
   uint32_t nready = 0, nrefused = 0; /* ready warps, and those the policy refused (stable_refusals) */
-  if (sm->policy->stable_refusals)
+  if (sm->stable_refusals)
     for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
   const uint32_t first =
@@ -605,11 +588,11 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       }
       SmStall r = stall_reason(sm, wait);
       sm->st.stall[r]++;
-      sm->q_stall[sched % 64] = (uint8_t)r;
+      sm->qm.stall[sched % 64] = (uint8_t)r;
       continue;
     }
     uint32_t n = 1, lost = 0; /* lost: a ready warp the policy offered found its unit taken this cycle */
-    if (sm->policy->lists_all && !(seen[sched % 64] & SEEN_MANY))
+    if (sm->lists_all && !(seen[sched % 64] & SEEN_MANY))
       sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
     else
       n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
@@ -654,78 +637,17 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     if (!issued) {
       const SmStall r = lost ? SM_STALL_OTHER_SCHED : stall_reason(sm, seen[sched % 64]);
       sm->st.stall[r]++;
-      sm->q_stall[sched % 64] = (uint8_t)r; /* what a memoised repeat of this cycle adds */
+      sm->qm.stall[sched % 64] = (uint8_t)r; /* what a memoised repeat of this cycle adds */
     }
   }
   if (sm->count_sched_wait) sm_plugins_sched_wait(sm, issued_sched, ready);
-  /* every ready warp refused by a policy whose refusals stand until its next event or tick: the
-   * next cycles repeat this one as a cycle with no ready warp would (memo, quiet SM) */
   if (sm->tl) tl_scan(sm, ready, now);
-  sm->memo_refused = nready && nrefused == nready && !issued_any;
-  if (sm->memo_refused) sm->nready_total = 0;
-  sm->issue_memo = sm->shortcuts && !sm->nready_total && !sm->time_wait;
+  smq_scanned(sm, nready && nrefused == nready && !issued_any);
   return 0;
 }
 
 static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
-  /* nothing a warp waits on changed (nor, for refusals, did the policy's next tick come): same outcome as
-   * last cycle */
-  if (sm->issue_memo && !sm->issue_dirty && !(sm->memo_refused && now >= sm->p_wake)) {
-    if (sm->has_tick) sm_plugins_tick(sm, now);
-    sm->memo_cycles++;
-    return 0;
-  }
-  return issue_scan(sm, now, err, errlen);
-}
-
-/* Is this cycle provably identical to the last (quiet) one? Nothing the SM
- * itself queued is due, no L1 got a fill, and if a retried access failed for
- * want of miss-queue space, no miss queue drained either. Asked only of SMs
- * with a tick hook: the engine visits any other quiet SM only when its timer
- * is due (q_until) or one of its L1s got a fill or, with q_pop, a miss-queue
- * pop (gpu.c), and then the answer is no; the versions it compares are kept
- * only for them (a cycle simulated in full would give the same statistics). */
-static inline int still_quiet(const Sm *sm, uint64_t now) {
-  return sm->quiet && now < sm->q_until && *sm->l1d_fill == sm->q_l1d_fill &&
-         *sm->l1i_fill == sm->q_l1i_fill &&
-         (!sm->q_pop || (*sm->l1d_pop == sm->q_l1d_pop && *sm->l1i_pop == sm->q_l1i_pop));
-}
-
-/* The LD/ST unit's request fails in every quiet cycle from `from` on (q_fail):
- * if it had not failed before (the SM went quiet predicting its first
- * failure), the L1_RESFAIL event simulating cycle `from` would have brought. */
-static inline void quiet_fail_event(Sm *sm, uint64_t from) {
-  if (sm->has_event && sm->ldst.busy && sm->q_fail >= 0 && !sm->ldst.cur_failed)
-    sm_ldst_resfail_event(sm, (CacheFailReason)sm->q_fail, from);
-}
-
-/* Adds n quiet cycles from `from` on to the statistics, exactly as simulating
- * them would (their stalls, those of the last scan, with the memoised cycles'). */
-static void account_quiet(Sm *sm, uint64_t from, uint64_t n) {
-  quiet_fail_event(sm, from);
-  sm->st.active_cycles += n;
-  sm->memo_cycles += n;
-  if (sm->q_ffail >= 0) {
-    sm->st.icache_waits += n;
-    cache_note_retries(sm->l1i, (CacheFailReason)sm->q_ffail, n);
-  }
-  if (sm->ldst.busy) {
-    sm->st.ldst_busy_cycles += n;
-    if (sm->q_fail >= 0) {
-      sm->st.ldst_resfail[sm->q_fail] += n;
-      cache_note_retries(sm->l1d, (CacheFailReason)sm->q_fail, n);
-    }
-  }
-}
-
-/* Quiet cycles are not visited one by one: every cycle from q_since on is
- * quiet until the SM is simulated again, and they are accounted in one go
- * before anything that could change what a quiet cycle adds (the next
- * simulated cycle, a CTA launch, the kernel's end). */
-static void settle_quiet(Sm *sm, uint64_t upto) {
-  if (upto <= sm->q_since) return;
-  if (sm->quiet) account_quiet(sm, sm->q_since, upto - sm->q_since);
-  sm->q_since = upto;
+  return smq_issue_repeats(sm, now) ? 0 : issue_scan(sm, now, err, errlen);
 }
 
 static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
@@ -737,15 +659,9 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
     }
     return 0;
   }
-  if (sm->has_tick && still_quiet(sm, now) && !(sm->memo_refused && now >= sm->p_wake)) {
-    quiet_fail_event(sm, sm->q_since); /* before the tick, as in a simulated cycle */
-    sm_plugins_tick(sm, now);
-    return 0;
-  }
-  /* (q_since matters only while quiet: this cycle sets quiet anew) */
-  if (sm->quiet && now > sm->q_since) account_quiet(sm, sm->q_since, now - sm->q_since);
+  if (sm->has_tick && smq_repeat(sm, now)) return 0;
+  smq_begin_cycle(sm, now);
   sm->st.active_cycles++;
-  sm->q_fail = sm->q_ffail = -1;
   sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
@@ -753,48 +669,7 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
   sm_ldst_cycle(sm, now);
   if (stage_issue(sm, now, err, errlen)) return -1;
   if (sm->fetch_dirty) stage_fetch(sm, now);
-  /* busy: some stage did something (a request the LD/ST unit sent included);
-   * a wait that ends by the clock alone (shared-memory passes) is not quiescence */
-  const int calm =
-      sm->shortcuts && !sm->fetched && !sm->nready_total && sm->ldst.free_at <= now && !sm->mc_clock;
-  int quiet = calm && !sm->busy;
-  /* A busy cycle whose next is already quiet: no warp is ready or waits on
-   * the clock (issue memo), nothing is left to fetch, no event or reply is
-   * due (q_until, checked by still_quiet), and what moved this cycle
-   * (replies, writebacks) was seen by this cycle's issue stage and changes
-   * nothing next cycle; and the LD/ST unit's next try is certain to fail:
-   * after a request it sent, if its next request is predicted to (MSHRs
-   * full, ...); after a failed try (it followed this cycle's replies), if the
-   * failure waits on a memory event (not a port conflict), as a quiet
-   * cycle's does. */
-  if (!quiet && calm && sm->ldst.busy && sm->issue_memo && !sm->issue_dirty && !sm->fetch_dirty) {
-    if (sm->ldst_moved) {
-      int why = sm_ldst_predict_fail(sm);
-      if (why >= 0)
-        quiet = 1, sm->q_fail = (int8_t)why; /* its first failure comes in a quiet cycle: quiet_fail_event */
-    } else {
-      quiet = sm->q_fail != CACHE_FAIL_PORT;
-    }
-  }
-  sm->quiet = (uint8_t)quiet;
-  if (!quiet) {
-    sm->q_pop = 0;
-    return 0;
-  }
-  sm->busy = 0; /* a quiet SM needs no visit before q_until (nor the engine's next cycle) */
-  sm->q_since = now + 1;
-  uint64_t t = sm->ev_next, r = cache_next_reply(sm->l1d);
-  if (r < t) t = r;
-  if (sm->l1i_pending && (r = cache_next_reply(sm->l1i)) < t) t = r;
-  sm->q_until = t;
-  if (sm->has_tick) { /* for still_quiet() */
-    sm->q_l1d_fill = *sm->l1d_fill;
-    sm->q_l1i_fill = *sm->l1i_fill;
-    sm->q_l1d_pop = *sm->l1d_pop;
-    sm->q_l1i_pop = *sm->l1i_pop;
-  }
-  sm->q_pop = (sm->ldst.busy && sm->q_fail >= 0 && (sm->l1d_pop_fails >> sm->q_fail & 1)) ||
-              (sm->q_ffail >= 0 && (sm->l1i_pop_fails >> sm->q_ffail & 1));
+  smq_end_cycle(sm, now); /* quiet from the next cycle on? (quiesce.c) */
   return 0;
 }
 
@@ -803,30 +678,6 @@ int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen) {
   int rc = cycle(sm, now, err, errlen);
   if (sm->tl) tl_cycle_end(sm, now);
   return rc;
-}
-
-void sm_skip_cycles(Sm *sm, uint64_t from, uint64_t n) {
-  if (!n || (!sm->resident_ctas && !sm->nev && !sm->ldst.busy)) return;
-  if (!sm->quiet) account_quiet(sm, from, n); /* a quiet SM counts them when it settles */
-  if (sm->tick_every) /* lazy tickers (next_tick) account for the time themselves; the engine stops at their
-                         wake */
-    for (uint64_t t = from; t < from + n; t++) sm_plugins_tick(sm, t);
-}
-
-bool sm_wakes_on_pop(const Sm *sm) { return sm->q_pop; }
-
-uint64_t sm_wake_cycle(const Sm *sm) {
-  if (sm->tick_every || sm->busy) return 0;
-  if (!sm->resident_ctas && !sm->nev && !sm->ldst.busy) return UINT64_MAX;
-  if (!sm->quiet) return 0;
-  return sm->has_tick && sm->p_wake < sm->q_until ? sm->p_wake : sm->q_until;
-}
-
-SmTimers sm_timers(const Sm *sm) {
-  uint64_t ev = sm->ev_next;
-  if (sm->has_tick && sm->resident_ctas && sm->p_wake < ev)
-    ev = sm->p_wake; /* a lazy ticker's wake (tick_every: busy) */
-  return (SmTimers){.busy = sm->busy != 0, .event = ev, .free_at = sm->ldst.free_at};
 }
 
 bool sm_idle(const Sm *sm) { return sm->resident_ctas == 0; }

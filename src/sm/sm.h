@@ -116,6 +116,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now);
 
 /* One cycle. Returns -1 on a functional fault (message in err). */
 int sm_cycle(Sm *sm, uint64_t now, char *err, size_t errlen);
+/* What the engine asks to skip the SM while it would repeat itself (sm/quiesce.c). */
 /* The first cycle at which this SM must be simulated again by sm_cycle()
  * (0: every cycle; UINT64_MAX: not before a CTA launch), unless its L1s get a
  * fill or (sm_wakes_on_pop) a miss-queue pop first (see memsys_sm_events()). Cycles in between

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "sm/quiesce.h"
 #include "sm/sm.h"
 
 #define SM_IB_MAX 8                         /* I-buffer capacity limit (sm.ibuffer_slots <= this) */
@@ -17,9 +18,10 @@
 #define SM_MC_UNITS_MAX 16 /* memory collector units of sm.mem_issue = collector (sm.oc_units_mem) */
 #define SM_MC_NONE 0xFF    /* an empty stage of the memory collector path */
 
-/* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer. */
+/* One SM-side plugin instance: the warp scheduler (plug[0]) or an observer, by the hooks both
+ * kinds have (a scheduler's copied from its WarpSchedPolicy; its own hooks stay in Sm.policy). */
 typedef struct SmPlugin {
-  const WarpSchedPolicy *p;
+  SmObserver h;
   void *st;
 } SmPlugin;
 
@@ -115,53 +117,34 @@ typedef struct SmEvent {
 
 /* Laid out for the host's data cache (the SM record is aligned to a 64-byte
  * line): a visit of the engine that only takes replies, sends the LD/ST
- * unit's next request and finds the SM quiet again, and gpu_note_sm after
+ * unit's next request and finds the SM quiet again, and visits_note after
  * it, read and write its first three lines (the third is ldst.cur), one line
- * of ldst.req, q_stall's and the first two lines of st. */
+ * of ldst.req, qm.stall's and the first two lines of st. */
 struct Sm {
-  /* line 0: read on every visit (sm_cycle's entry and quiet exit, gpu_note_sm) */
-  uint64_t ev_next;     /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
-  uint64_t q_until;     /* first cycle a queued event or L1 reply is due */
-  uint64_t q_since;     /* first quiet cycle not yet added to the statistics */
-  uint64_t *progress;   /* counts its events (sm_count_progress) */
-  uint64_t memo_cycles; /* memoised and quiet cycles whose stalls are not yet counted (settle_memo) */
+  /* line 0: read on every visit (sm_cycle's entry and quiet exit, visits_note) */
+  SmQuiesce q;        /* the quiet SM and the issue memo (quiesce.h) */
+  uint64_t ev_next;   /* ev[0].cycle, UINT64_MAX while nev == 0: the heap is read only when due */
+  uint64_t *progress; /* counts its events (sm_count_progress) */
   uint32_t resident_ctas, nev;
-  uint16_t l1i_pending; /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
-  uint8_t quiet;
-  uint8_t busy;     /* did something (or could) this cycle */
-  uint8_t q_pop;    /* quiet, and its repeated failure depends on miss-queue space: pops end quiescence too */
-  uint8_t has_tick; /* a plugin has a tick hook */
-  uint8_t has_event; /* a plugin has an on_event hook */
-  uint8_t shortcuts; /* sm.skip_idle_cycles: quiet cycles and stage memos (exact either way) */
-  /* reset as a cycle starts (side by side: the stores merge) */
-  int8_t q_fail, q_ffail; /* L1D (LD/ST) and L1I (fetch) failure a quiet cycle repeats, or -1 */
-  /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready */
-  uint8_t ldst_moved, fetched, nready_total;
-  /* Issue-stage memo: when the last scan found no ready warp and no warp was
-   * waiting on the clock, the scan is repeated only after something a warp
-   * can wait on changed (issue_dirty). */
-  uint8_t issue_dirty, issue_memo, time_wait;
   /* line 1: what the LD/ST unit and the replies need, then the unit's header */
   Cache *l1d;
   SmWarp *warps;
   uint32_t line_size;
-  uint32_t nsched;
-  /* Fetch-stage memo: the last scan found no warp to fetch for, and no I-buffer,
-   * pending fetch or warp exit changed since. */
-  uint8_t fetch_dirty;
-  /* per cache, bit r: a retry failing for reason r ends only with a fill or a
-   * miss-queue pop (cache_retry_needs_queue_space, fixed for a cache) */
-  uint16_t l1d_pop_fails, l1i_pop_fails;
+  uint16_t l1i_pending; /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
+  uint8_t busy;         /* did something (or could) this cycle */
+  uint8_t has_tick;     /* a plugin has a tick hook */
+  uint8_t has_event;    /* a plugin has an on_event hook */
+  /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready (side by side: the
+   * stores that reset them merge) */
+  uint8_t ldst_moved, fetched, nready_total;
+  /* what the stage memos wait on (quiesce.h): something a warp can wait on changed (the issue
+   * stage scans again); a warp waits on the clock alone; an I-buffer, pending fetch or warp exit
+   * changed since the fetch stage last found no warp to fetch for */
+  uint8_t issue_dirty, time_wait, fetch_dirty;
   SmLdst ldst;
-  uint64_t q_l1d_fill, q_l1i_fill, q_l1d_pop,
-      q_l1i_pop; /* (has_tick) the L1s' change counters when it went quiet */
-  const uint64_t *l1d_fill, *l1i_fill, *l1d_pop, *l1i_pop;
+  SmQuiesceMemo qm; /* what quiet and memoised cycles repeat, the skip sets, the plugins' wake */
   Cache *l1i;
-  /* Quiescence (with quiet and the q_* fields): a cycle in which no warp was
-   * ready and nothing moved; until one of its inputs changes, the next cycles
-   * are identical and are only accounted (stall counters), not re-simulated.
-   * q_stall: a quiet cycle's stall reason per scheduler index. */
-  uint8_t q_stall[64];
+  uint32_t nsched;
   uint64_t own_progress; /* progress's default */
   int accept_cache;      /* sm_can_accept_cta() since the last CTA launch/exit, -1 unknown */
   uint32_t id;
@@ -203,14 +186,8 @@ struct Sm {
   SmEvent *ev; /* min-heap on cycle */
   uint32_t ev_cap;
   uint32_t *order_buf, *elig_buf;
-  uint8_t *sched_of; /* per warp slot: its scheduler (slot % nsched, as stage_issue indexes it) */
-  /* Issue-scan skip sets (bitmaps over warp slots, bm_words words each): a
-   * warp in skip_sb waits on its scoreboard and nothing it waits on completed
-   * since; one in skip_ldst waits for the LD/ST unit, which it cannot get while
-   * the unit stays busy. Re-evaluating them would only repeat warp_ready()'s
-   * early exits, so the scan counts them without touching them. Any change to
-   * a warp's scoreboard or loads (w->dirty) takes it out (sm_warp_unskip). */
-  uint64_t *live_bm, *skip_sb, *skip_ldst;
+  uint8_t *sched_of;  /* per warp slot: its scheduler (slot % nsched, as stage_issue indexes it) */
+  uint64_t *live_bm;  /* the slots holding a warp */
   uint64_t *sched_bm; /* min(nsched, 64) bitmaps: the slots of each scheduler index */
   uint64_t *fetch_bm; /* warps waiting for an I-buffer fill (fetch_note): fetch candidates */
   uint32_t bm_words;
@@ -223,7 +200,8 @@ struct Sm {
   /* plugins: plug[0] is the warp scheduler (policy, pstate), then the observers */
   SmPlugin plug[1 + SM_MAX_OBSERVERS];
   uint32_t nplug;
-  uint8_t has_issue, has_annot; /* a plugin has on_issue / annotate */
+  uint8_t has_issue, has_annot;       /* a plugin has on_issue / annotate */
+  uint8_t lists_all, stable_refusals; /* the scheduler's engine hints (PolicyEngineHints) */
   uint8_t l1d_may_bypass;   /* the L1D's policy may send a load down unallocated (its request needs a size) */
   uint8_t l1_stream_events; /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
   uint8_t count_sched_wait; /* a plugin asked for WarpView.sched_wait (sched_wait) */
@@ -246,11 +224,7 @@ struct Sm {
   uint32_t mc_used;
   uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
   uint8_t mc_cu[SM_MC_UNITS_MAX];
-  uint8_t memo_refused;     /* the issue memo stands for a cycle whose ready warps the policy all refused
-                             * (stable_refusals): it ends at a policy event or its next_tick (p_wake) */
-  uint8_t tick_every;       /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
   uint8_t fetch_sched;      /* the fetch policy defers to the scheduler's fetch_select */
-  uint64_t p_wake;          /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */
   uint32_t pc_base;         /* the kernel's first module pc: policy PC = module pc - pc_base */
   WarpSchedEnv env;         /* what the plugins were made with (prefix not kept) */
   struct SmBarStats *bstat; /* barrier/exit statistics (barrier_stats.c) */
@@ -259,17 +233,16 @@ struct Sm {
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };
-_Static_assert(offsetof(Sm, ldst.cur) == 128 && offsetof(Sm, ldst) == 96, "Sm layout: hot host cache lines");
+_Static_assert(offsetof(Sm, ldst.cur) == 128 && offsetof(Sm, ldst) == 96 && offsetof(Sm, l1d) == 64,
+               "Sm layout: hot host cache lines");
 _Static_assert(offsetof(SmWarp, ib_pc) <= 64, "SmWarp layout: hot host cache line");
-_Static_assert(CACHE_FAIL__COUNT <= 16, "Sm.l1d_pop_fails: a bit per reservation failure");
+_Static_assert(CACHE_FAIL__COUNT <= 8, "SmQuiesce.l1d_pop_fails: a bit per reservation failure");
 
 /* Is scoreboard row r of a warp (its bitmap sb) pending? */
 static inline int sm_sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r / 64] >> (r % 64) & 1); }
 
-static inline void sm_warp_unskip(Sm *sm, uint32_t slot) {
-  sm->skip_sb[slot / 64] &= ~(1ull << (slot % 64));
-  sm->skip_ldst[slot / 64] &= ~(1ull << (slot % 64));
-}
+/* Warp slot's scoreboard or loads changed: the issue scan evaluates it again. */
+static inline void sm_warp_unskip(Sm *sm, uint32_t slot) { smq_unskip(&sm->qm, slot); }
 
 /* ldst.c */
 /* Warp slot issued its memory instruction (sm->trace; operands collected by `at` on the calendar

@@ -25,16 +25,6 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->l1d = memsys_l1d(ms, id);
   sm->l1i = memsys_l1i(ms, id);
   sm->l1d_may_bypass = cache_policy_may_bypass(sm->l1d);
-  sm->l1d_fill = cache_fill_version_ptr(sm->l1d);
-  sm->l1i_fill = cache_fill_version_ptr(sm->l1i);
-  sm->l1d_pop = cache_pop_version_ptr(sm->l1d);
-  sm->l1i_pop = cache_pop_version_ptr(sm->l1i);
-  for (int r = 0; r < CACHE_FAIL__COUNT; r++) {
-    sm->l1d_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)r) << r);
-    sm->l1i_pop_fails |= (uint16_t)(cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)r) << r);
-  }
-  sm->shortcuts = cfg_bool(cfg, "sm.skip_idle_cycles");
-  sm->q_fail = sm->q_ffail = -1;
   sm->ev_next = UINT64_MAX;
   sm->progress = &sm->own_progress;
   sm->accept_cache = -1;
@@ -99,16 +89,14 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->bm_words = bitmap_words(sm->max_warps);
   uint32_t nq = sm->nsched < 64 ? sm->nsched : 64;
   sm->live_bm = calloc(sm->bm_words, sizeof(uint64_t));
-  sm->skip_sb = calloc(sm->bm_words, sizeof(uint64_t));
-  sm->skip_ldst = calloc(sm->bm_words, sizeof(uint64_t));
   sm->fetch_bm = calloc(sm->bm_words, sizeof(uint64_t));
   sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
+  const int qbad = smq_init(sm); /* the shortcuts' state (quiesce.c) */
   if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf ||
       !sm->elig_buf || !sm->ev || !sm->sched_of || !sm->lq || !sm->mc || !sm->oc_cu_free ||
-      !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || !sm->skip_sb || !sm->skip_ldst ||
-      !sm->fetch_bm || !sm->sched_bm) {
+      !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || qbad || !sm->fetch_bm || !sm->sched_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -170,8 +158,7 @@ void sm_free(Sm *sm) {
   free(sm->ev);
   free(sm->sched_of);
   free(sm->live_bm);
-  free(sm->skip_sb);
-  free(sm->skip_ldst);
+  smq_free(sm);
   free(sm->fetch_bm);
   free(sm->sched_bm);
   sm_bstat_free(sm->bstat);

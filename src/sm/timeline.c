@@ -429,15 +429,15 @@ static void window(TlSm *r, uint64_t end) {
   r->miss_base = misses;
   for (uint32_t i = 0; i < r->nplug; i++) {
     const SmPlugin *pl = &sm->plug[i];
-    if (!pl->p->gauges) continue;
+    if (!pl->h.gauges) continue;
     PolicyGauges g = {0};
-    pl->p->gauges(pl->st, end, &g);
+    pl->h.gauges(pl->st, end, &g);
     for (uint32_t k = 0; k < g.n; k++) {
       double *last = &r->glast[i * POLICY_GAUGES_MAX + k];
       if (*last == g.value[k] || !in_window(r->t, at)) continue;
       *last = g.value[k];
       char name[96];
-      snprintf(name, sizeof name, "%s: %s", pl->p->name, g.name[k]);
+      snprintf(name, sizeof name, "%s: %s", pl->h.name, g.name[k]);
       counter(r->t, r->pid, name, "value", g.value[k], at);
     }
   }
@@ -542,7 +542,7 @@ static uint8_t warp_state(const Sm *sm, const TlSm *r, uint32_t s, const uint64_
   if (r->issued_at[s] == now + 1) return TL_ISSUE;
   if (bitmap_test(ready, s)) { /* ready, did not issue */
     if (r->refused_at[s] == now + 1) return TL_THROTTLED;
-    return sm->policy->lists_all || r->listed_at[s] == now + 1 ? TL_READY : TL_THROTTLED;
+    return sm->lists_all || r->listed_at[s] == now + 1 ? TL_READY : TL_THROTTLED;
   }
   switch ((WarpWait)sm->views[s].wait) {
   case WARP_WAIT_EMPTY:

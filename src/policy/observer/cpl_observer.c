@@ -35,6 +35,9 @@ static uint64_t cplo_next_tick(void *state, uint64_t now) { return cpl_next_tick
 static void cplo_stats(void *state, PolicyStats *out) { cpl_stats(state, out); }
 static bool cplo_shares_state(const void *state) { return cpl_shares_state(state); }
 
+/* CPL samples on its own clock and reads how long the scheduler kept ready warps waiting */
+static const PolicyEngineHints cplo_hints = {.next_tick = cplo_next_tick, .sched_wait = true};
+
 const SmObserver observer_cpl = {.name = "cpl",
                                  .params = cpl_params,
                                  .init = cplo_init,
@@ -43,7 +46,6 @@ const SmObserver observer_cpl = {.name = "cpl",
                                  .on_issue = cplo_issue,
                                  .annotate = cplo_annotate,
                                  .tick = cplo_tick,
-                                 .next_tick = cplo_next_tick,
                                  .stats = cplo_stats,
-                                 .sched_wait = true,
-                                 .shares_state = cplo_shares_state};
+                                 .shares_state = cplo_shares_state,
+                                 .hints = &cplo_hints};

@@ -140,6 +140,6 @@ const SmObserver observer_l1d_opt = {.name = "l1d-opt",
                                      .init = opt_init,
                                      .free = opt_free,
                                      .on_event = opt_event,
-                                     .l1_stream_events = true,
                                      .on_issue = opt_issue,
-                                     .stats = opt_stats};
+                                     .stats = opt_stats,
+                                     .hints = &(const PolicyEngineHints){.l1_stream_events = true}};

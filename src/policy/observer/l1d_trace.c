@@ -140,7 +140,7 @@ const SmObserver observer_l1d_trace = {.name = "l1d-trace",
                                        .init = trace_init,
                                        .free = trace_free,
                                        .on_event = trace_event,
-                                       .l1_stream_events = true,
                                        .on_issue = trace_issue,
                                        .stats = trace_stats,
-                                       .shares_state = policy_shares_always};
+                                       .shares_state = policy_shares_always,
+                                       .hints = &(const PolicyEngineHints){.l1_stream_events = true}};

@@ -368,18 +368,20 @@ static void ccws_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   policy_gauge(out, "score_sum", (double)sum);
 }
 
+/* its order lists every warp; its load refusals change only at its events and next_tick's wakes */
+static const PolicyEngineHints ccws_hints = {
+    .lists_all = true, .stable_refusals = true, .next_tick = ccws_next_tick};
+
 const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
                                           .params = ccws_params,
                                           .init = ccws_init,
                                           .free = ccws_free,
                                           .order = ccws_order,
-                                          .lists_all = true,
                                           .can_issue = ccws_can_issue,
-                                          .stable_refusals = true,
                                           .on_issue = ccws_issue,
                                           .on_event = ccws_event,
                                           .tick = ccws_tick,
-                                          .next_tick = ccws_next_tick,
                                           .on_warps_change = ccws_warps_change,
                                           .stats = ccws_stats,
-                                          .gauges = ccws_gauges};
+                                          .gauges = ccws_gauges,
+                                          .hints = &ccws_hints};

@@ -120,6 +120,8 @@ int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *way
                     *entries);
 }
 
+const PolicyEngineHints policy_hints_lists_all = {.lists_all = true};
+
 bool policy_shares_always(const void *state) {
   (void)state;
   return true;

@@ -399,35 +399,35 @@ static bool gcaws_shares_state(const void *state) {
   return g->prof != NULL || cpl_shares_state(&g->cpl);
 }
 
+/* both orders list every warp; CPL samples on its own clock (next_tick) and reads sched_wait */
+static const PolicyEngineHints gcaws_hints = {
+    .lists_all = true, .next_tick = gcaws_next_tick, .sched_wait = true};
+
 const WarpSchedPolicy warp_policy_gcaws = {.name = "gcaws",
                                            .params = gcaws_params,
                                            .init = gcaws_init,
                                            .free = gcaws_free,
                                            .order = gcaws_order,
-                                           .lists_all = true,
                                            .can_issue = gcaws_can_issue,
                                            .on_issue = gcaws_issue,
                                            .on_event = gcaws_event,
                                            .annotate = gcaws_annotate,
                                            .tick = gcaws_tick,
-                                           .next_tick = gcaws_next_tick,
                                            .on_warps_change = gcaws_warps_change,
                                            .stats = gcaws_stats,
-                                           .sched_wait = true,
                                            .gauges = gcaws_gauges,
-                                           .shares_state = gcaws_shares_state};
+                                           .shares_state = gcaws_shares_state,
+                                           .hints = &gcaws_hints};
 const WarpSchedPolicy warp_policy_caws = {.name = "caws",
                                           .params = caws_params,
                                           .init = caws_init,
                                           .free = gcaws_free,
                                           .order = gcaws_order,
-                                          .lists_all = true,
                                           .on_issue = gcaws_issue,
                                           .on_event = gcaws_event,
                                           .annotate = gcaws_annotate,
                                           .tick = gcaws_tick,
-                                          .next_tick = gcaws_next_tick,
                                           .on_warps_change = gcaws_warps_change,
                                           .stats = gcaws_stats,
-                                          .sched_wait = true,
-                                          .shares_state = gcaws_shares_state};
+                                          .shares_state = gcaws_shares_state,
+                                          .hints = &gcaws_hints};

@@ -482,17 +482,19 @@ static void iwarp_stats(void *state, PolicyStats *out) {
   }
 }
 
+/* its order lists every warp; its refusals change only at its events and next_tick's releases */
+static const PolicyEngineHints iwarp_hints = {
+    .lists_all = true, .stable_refusals = true, .next_tick = iwarp_next_tick};
+
 const WarpSchedPolicy warp_policy_iwarp = {.name = "iwarp",
                                            .params = iwarp_params,
                                            .init = iwarp_init,
                                            .free = iwarp_free,
                                            .order = iwarp_order,
-                                           .lists_all = true,
                                            .can_issue = iwarp_can_issue,
-                                           .stable_refusals = true,
                                            .on_issue = iwarp_issue,
                                            .on_event = iwarp_event,
                                            .tick = iwarp_tick,
-                                           .next_tick = iwarp_next_tick,
                                            .on_warps_change = iwarp_warps_change,
-                                           .stats = iwarp_stats};
+                                           .stats = iwarp_stats,
+                                           .hints = &iwarp_hints};

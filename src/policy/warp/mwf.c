@@ -237,8 +237,9 @@ static void mwf_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
 }
 
 #define MWF_HOOKS                                                                                            \
-  .free = mwf_free, .order = mwf_order, .lists_all = true, .on_issue = mwf_issue, .on_event = mwf_event,     \
-  .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats, .gauges = mwf_gauges
+  .free = mwf_free, .order = mwf_order, .hints = &policy_hints_lists_all, .on_issue = mwf_issue,             \
+  .on_event = mwf_event, .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats, \
+  .gauges = mwf_gauges
 
 const WarpSchedPolicy warp_policy_mwf_lrr = {.name = "mwf-lrr", .init = mwf_lrr_init, MWF_HOOKS};
 const WarpSchedPolicy warp_policy_mwf_gto = {.name = "mwf-gto", .init = mwf_gto_init, MWF_HOOKS};
