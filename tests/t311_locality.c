@@ -64,7 +64,7 @@ static void loc_ev(void *st, SchedEventKind kind, uint64_t k, uint32_t w, uint32
                    .other_slot = -1,
                    .lanes = m,
                    .fail = kind == SCHED_EV_L1_EVICT ? x : 0,
-                   .outcome = kind == SCHED_EV_STORE ? x : 0};
+                   .outcome = kind == SCHED_EV_STORE || kind == SCHED_EV_L1_ATOMIC ? x : 0};
   observer_locality.on_event(st, &ev);
 }
 /* The L1D's events of a load miss of warp w on line k that replaced line v of warp vw. */
@@ -152,7 +152,8 @@ static void test_observer_miss_split(void) {
   observer_locality.free(st);
 }
 
-/* Same-warp hits by thread from the lanes: a miss's lanes, merges' and stores' added. */
+/* Same-warp hits by thread from the lanes: a miss's (a load's or an atomic's) lanes, merges' and
+ * stores' added. */
 static void test_observer_threads(void) {
   void *st = loc_make();
   if (!st) return;
@@ -162,14 +163,16 @@ static void test_observer_threads(void) {
   loc_ev(st, SCHED_EV_L1_HIT, 1, 1, 0x00000001u, 0); /* another warp: not split */
   loc_ev(st, SCHED_EV_L1_MISS, 2, 0, 0x000000FFu, 0);
   loc_ev(st, SCHED_EV_L1_MERGE, 2, 0, 0x0000FF00u, 0);
-  loc_ev(st, SCHED_EV_L1_HIT, 2, 0, 0x00000100u, 0);               /* same thread, through the merge */
-  loc_ev(st, SCHED_EV_STORE, 2, 1, 0x00FF0000u, SCHED_EV_L1_MISS); /* a store to the line on its way */
-  loc_ev(st, SCHED_EV_L1_HIT, 2, 0, 0x00000001u, 0);               /* other thread: the store's lanes */
-  loc_ev(st, SCHED_EV_STORE, 1, 0, 0x0F000000u, SCHED_EV_L1_HIT);  /* a store hit that keeps its line */
-  loc_ev(st, SCHED_EV_L1_ATOMIC_HIT, 1, 0, 0x01000000u, 0);        /* same thread */
+  loc_ev(st, SCHED_EV_L1_HIT, 2, 0, 0x00000100u, 0);                   /* same thread, through the merge */
+  loc_ev(st, SCHED_EV_STORE, 2, 1, 0x00FF0000u, SCHED_EV_L1_MISS);     /* a store to the line on its way */
+  loc_ev(st, SCHED_EV_L1_HIT, 2, 0, 0x00000001u, 0);                   /* other thread: the store's lanes */
+  loc_ev(st, SCHED_EV_STORE, 1, 0, 0x0F000000u, SCHED_EV_L1_HIT);      /* a store hit that keeps its line */
+  loc_ev(st, SCHED_EV_L1_ATOMIC_HIT, 1, 0, 0x01000000u, 0);            /* same thread */
+  loc_ev(st, SCHED_EV_L1_ATOMIC, 3, 0, 0x00000001u, SCHED_EV_L1_MISS); /* an atomic reserves line 3 */
+  loc_ev(st, SCHED_EV_L1_HIT, 3, 0, 0x00000002u, 0);                   /* other thread */
   LocalityCounts n = loc_counts(st);
   CHECK_EQ_U64(n.hits_same_thread, 3);
-  CHECK_EQ_U64(n.hits_other_thread, 2);
+  CHECK_EQ_U64(n.hits_other_thread, 3);
   observer_locality.free(st);
 }
 

@@ -123,6 +123,9 @@ typedef struct WarpSchedEnv {
  *  L1_ATOMIC_HIT              (l1_stream_events too) an atomic's line request found its line valid
  *                             in the L1D (the cache counts a read hit and its policy is told: LRU
  *                             promotes the line): slot, cta_slot, cta_id, line_addr, pc, lanes
+ *  L1_ATOMIC                  (l1_stream_events too) an atomic's line request the L1D accepted
+ *                             otherwise: outcome = L1_MISS (a line was reserved for it: an L1D
+ *                             without bypass_cg), L1_MERGE or L1_BYPASS; fields as L1_ATOMIC_HIT
  * Unused fields: slot/cta_slot UINT32_MAX, other_slot -1, the rest 0. */
 typedef enum SchedEventKind {
   SCHED_EV_WARP_LAUNCH,
@@ -142,6 +145,7 @@ typedef enum SchedEventKind {
   SCHED_EV_KERNEL_END,
   SCHED_EV_L1_FILL,
   SCHED_EV_L1_ATOMIC_HIT,
+  SCHED_EV_L1_ATOMIC,
   SCHED_EV__COUNT
 } SchedEventKind;
 
@@ -157,7 +161,7 @@ typedef struct SchedEvent {
   uint32_t nwarps;            /* CTA events: warps of the CTA */
   uint32_t lanes;             /* a line request's events: its lanes (bit i: lane i accesses the line) */
   uint8_t fail;               /* L1_RESFAIL: CacheFailReason; L1_EVICT: CacheEvictReason */
-  uint8_t outcome;            /* STORE: the L1D's outcome as a load event's kind (SCHED_EV_L1_HIT...) */
+  uint8_t outcome;            /* STORE, L1_ATOMIC: the L1D's outcome as a load's event kind */
   const PolicyKernel *kernel; /* the running kernel: valid during the call (copy what is kept) */
 } SchedEvent;
 
@@ -207,7 +211,7 @@ typedef struct WarpSchedPolicy {
   /* After each issue (the view already counts it). */
   void (*on_issue)(void *state, const WarpView *v, const SchedIssue *is);
   void (*on_event)(void *state, const SchedEvent *ev);
-  /* Also send L1_FILL (one per L1D fill) and L1_ATOMIC_HIT events to the SM's plugins, the rest
+  /* Also send L1_FILL (one per L1D fill), L1_ATOMIC_HIT and L1_ATOMIC events to the SM's plugins, the rest
    * of the L1D's stream an exact offline replay needs: off unless a plugin asks. It also turns
    * on the core's opt-in locality statistics (the L1D's misses split by the warp that lost the
    * line, same-warp hits split by thread: policy/observer/locality.c, fed by the events). */

@@ -92,6 +92,7 @@ static inline void coalesce_new(SmReq *req, uint32_t k, uint64_t line, uint64_t 
   req[k].line_addr = line;
   req[k].addr = a;
   req[k].bytes = 0;
+  req[k].lanes = 0;
 }
 
 /* The coalescer table's slot of `line`: its request's, or the empty one where it goes. */
@@ -104,30 +105,26 @@ static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, u
 
 /* ---- passes over the lanes after coalescing (the coalescer itself stays as it is) ---- */
 
-/* One pass over the instruction's active lanes: for the events of the line requests (want_lanes:
- * a plugin has on_event) the lanes of each (sm->req_lanes), and for a load that may go down
- * unallocated (want_sizes: class cg, a bypass hint, or an L1D policy that bypasses) each
- * request's size (u->req[k].bytes): the smallest aligned 32, 64 or 128-byte block holding the
- * 32-byte chunks its lanes touch, as GPGPU-Sim 3.2.2's coalescer reduces a 128-byte segment
- * (memory_coalescing_arch_13_reduce_and_send). A miss the L1 allocates for fetches its whole
- * line anyway (3.2.2's set_data_size(line size)); the size matters where the L1 does not
- * allocate: such a reply carries only it (partition.c). Other loads keep bytes 0 (the whole
- * line). Lines of up to 512 bytes (16 chunks). */
+/* One pass over the instruction's active lanes: for a load that may go down unallocated (class
+ * cg, a bypass hint, or an L1D policy that bypasses) each request's size (u->req[k].bytes): the smallest
+ * aligned 32, 64 or 128-byte block holding the 32-byte chunks its lanes touch, as GPGPU-Sim 3.2.2's coalescer
+ * reduces a 128-byte segment (memory_coalescing_arch_13_reduce_and_send). A miss the L1 allocates for fetches
+ * its whole line anyway (3.2.2's set_data_size(line size)); the size matters where the L1 does not allocate:
+ * such a reply carries only it (partition.c). Other loads keep bytes 0 (the whole line). Lines of up to 512
+ * bytes (16 chunks). */
 static __attribute__((noinline)) void ldst_lane_pass(Sm *sm, const SmWarp *w, const PtxMemTrace *t,
-                                                     uint64_t lmask, bool want_lanes, bool want_sizes) {
+                                                     uint64_t lmask) {
   SmLdst *u = &sm->ldst;
-  uint32_t k = 0, lanes[SM_MAX_REQS] = {0}, chunks[SM_MAX_REQS] = {0};
+  uint32_t k = 0, chunks[SM_MAX_REQS] = {0};
   for (uint32_t m = t->mask; m; m &= m - 1) {
     const uint32_t l = (uint32_t)__builtin_ctz(m);
     const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
     if (u->req[k].line_addr != line) /* lanes usually follow their request: search only on a change */
       for (k = 0; k + 1 < u->nreq && u->req[k].line_addr != line; k++) {
       }
-    lanes[k] |= 1u << l;
     chunks[k] |= 1u << (((a & ~lmask) >> 5) & 15);
   }
-  if (want_lanes) memcpy(sm->req_lanes, lanes, u->nreq * sizeof *sm->req_lanes);
-  if (!want_sizes || sm->line_size > 512) return;
+  if (sm->line_size > 512) return;
   for (k = 0; k < u->nreq; k++) {
     if (!chunks[k]) continue; /* cannot happen: a request has a lane */
     const uint32_t lo = (uint32_t)__builtin_ctz(chunks[k]), hi = 31u - (uint32_t)__builtin_clz(chunks[k]);
@@ -187,8 +184,9 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
                  "coalescer table must stay sparse; a request per lane");
   uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty (once hashed) */
   int hashed = 0;
-  uint32_t nreq = 0, i = 0; /* i: the request of line `last` */
-  uint64_t last = 1;        /* no line (lines are aligned); while !hashed, the highest line */
+  uint32_t nreq = 0, i = 0;              /* i: the request of line `last` */
+  uint64_t last = 1;                     /* no line (lines are aligned); while !hashed, the highest line */
+  const bool want_lanes = sm->has_event; /* each request's lanes (SmReq.lanes), for its events */
   /* One lane's access at (physical) address a, line `line`. */
 #define COALESCE_LANE(a, line)                                                                               \
   if ((line) != last) {                                                                                      \
@@ -225,16 +223,24 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
       coalesce_new(u->req, nreq++, line, a);
       last = line;
     }
+    const uint32_t ascending = l; /* lanes 0..ascending-1: each request a run of lanes */
     for (; l < PTX_WARP_SIZE; l++) {
       const uint64_t a = t->addr[l], line = a & lmask;
       COALESCE_LANE(a, line)
+      if (want_lanes) u->req[i].lanes |= 1u << l;
     }
+    if (want_lanes)
+      for (uint32_t x = 0, k = 0; x < ascending; x++) {
+        k += x && (t->addr[x] & lmask) != (t->addr[x - 1] & lmask);
+        u->req[k].lanes |= 1u << x;
+      }
   } else {
     for (uint32_t m = t->mask; m; m &= m - 1) {
       const uint32_t l = (uint32_t)__builtin_ctz(m);
       const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
       COALESCE_LANE(a, line)
       if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
+      if (want_lanes) u->req[i].lanes |= 1u << l;
     }
   }
 #undef COALESCE_LANE
@@ -277,10 +283,8 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
     sm_plugins_annotate(sm, slot, &a);
     cls = a.access_class, hints = a.hints;
   }
-  const bool want_lanes = sm->has_event; /* the lanes of each request, for its events */
-  const bool want_sizes =
-      !is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass);
-  if (want_lanes || want_sizes) ldst_lane_pass(sm, w, t, lmask, want_lanes, want_sizes);
+  if (!is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass))
+    ldst_lane_pass(sm, w, t, lmask);
   ldst_build_request(sm, is_write, cls, hints);          /* t->mask != 0: at least one request */
   if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;
@@ -420,7 +424,7 @@ static void ldst_event(Sm *sm, SchedEventKind kind, uint8_t fail, uint8_t outcom
                    .line_addr = u->cur.line_addr,
                    .pc = (uint32_t)u->cur.pc, /* the policies' PC (ldst_build_request) */
                    .other_slot = -1,
-                   .lanes = sm->req_lanes[u->next],
+                   .lanes = u->req[u->next].lanes,
                    .fail = fail,
                    .outcome = outcome};
   sm_emit(sm, &ev);
@@ -466,9 +470,9 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
       ldst_event(sm, (SchedEventKind)ev_of[res.outcome], 0, 0, now);
     else if (u->cur.is_write)
       ldst_event(sm, SCHED_EV_STORE, 0, ev_of[res.outcome], now);
-    else if (res.outcome == CACHE_HIT &&
-             sm->l1_stream_events) /* an atomic on a valid line: LRU promotes it */
-      ldst_event(sm, SCHED_EV_L1_ATOMIC_HIT, 0, 0, now);
+    else if (sm->l1_stream_events) /* an atomic: on a valid line (LRU promotes it), or not */
+      ldst_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_ATOMIC_HIT : SCHED_EV_L1_ATOMIC, 0,
+                 ev_of[res.outcome], now);
   }
   (*sm->progress)++;
   if (++u->next == u->nreq) {

@@ -221,10 +221,6 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
   sm->l1_stream_events = fills;
   if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
-  if (sm->has_event && !(sm->req_lanes = calloc(SM_MAX_REQS, sizeof *sm->req_lanes))) {
-    snprintf(err, errlen, "out of memory"); /* the lanes of the line requests, for their events */
-    return -1;
-  }
   return 0;
 }
 

@@ -79,6 +79,7 @@ typedef struct SmReq {
   uint64_t line_addr, addr; /* addr: the first lane's */
   uint16_t bytes;           /* stores: bytes the lanes write; loads: what a reply carries if the L1 does not
                              * allocate (ldst_lane_pass), 0: the whole line */
+  uint32_t lanes;           /* (has_event) the lanes whose accesses fall in the line, for its events */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
@@ -227,7 +228,6 @@ struct Sm {
   uint8_t l1d_may_bypass;   /* the L1D's policy may send a load down unallocated (its request needs a size) */
   uint8_t l1_stream_events; /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
   uint8_t count_sched_wait; /* a plugin asked for WarpView.sched_wait (sched_wait) */
-  uint32_t *req_lanes; /* (has_event) SM_MAX_REQS: the lanes of each line request of the LD/ST instruction */
   /* LD/ST queue (sm.ldst_queue): memory instructions issued while the unit was taken wait in
    * lq (a ring of lq_cap, lq_n from lq_head), one enters per cycle (lq_in: the last cycle one did) */
   SmLdstQ *lq;

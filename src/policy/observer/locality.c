@@ -3,8 +3,8 @@
  * the warp that allocated each, until that warp exits, and the lanes of that warp that touched
  * it since) and the lines replacements took out (with the warp that had allocated each, until a
  * miss brings the line back). Neither table sees the cache's ways: the events are all it reads.
- * Lines an L1D allocates without a load's L1_MISS (a store's under write-allocate, an atomic's
- * with l1d.bypass_cg off) are not tracked. */
+ * A store's line under write-allocate (l1d.write_policy back or back_fetch: its STORE event does
+ * not say whether a line was allocated) is not tracked. */
 #include "policy/observer/locality.h"
 
 #include <stdlib.h>
@@ -114,7 +114,8 @@ static void locality_hit(Locality *l, const SchedEvent *ev) {
   e->lanes |= ev->lanes;
 }
 
-/* A load's miss reserved ev's line for its warp: a line a replacement took is back. */
+/* A load's (or an atomic's) miss reserved ev's line for its warp: a line a replacement took is
+ * back. */
 static void locality_miss(Locality *l, const SchedEvent *ev) {
   LocEntry *e = loc_find(&l->lost, l->line_shift, ev->line_addr);
   if (e) {
@@ -150,6 +151,10 @@ static void locality_event(void *state, const SchedEvent *ev) {
   case SCHED_EV_L1_MISS:
     locality_miss(l, ev);
     break;
+  case SCHED_EV_L1_ATOMIC: /* as a load with this outcome */
+    if (ev->outcome == SCHED_EV_L1_MISS) locality_miss(l, ev);
+    if (ev->outcome != SCHED_EV_L1_MERGE) break;
+    /* fall through */
   case SCHED_EV_L1_MERGE:
     e = loc_find(&l->lines, l->line_shift, ev->line_addr);
     if (e && e->warp == (int32_t)ev->slot) e->lanes |= ev->lanes;
