@@ -5,13 +5,12 @@
  * choosing fetches. Checked: an L1D eviction names its victim (the warp that
  * allocated the line, or none once that warp has exited) and its interferer;
  * merges and bypasses are not misses; a reservation failure is reported once
- * per request; hints and classes an SM-side plugin writes reach the cache
- * policy; CTA events carry the real slot and id and come after their warps'
- * views; kernel events carry name and launch index; observers run beside a
- * scheduler without changing it; shared blocks are one per GPU; policy
- * statistics reach the JSON; on_issue sees branch outcomes; the scheduler
- * can choose fetches (sm.fetch_policy=sched); a ready warp that loses its
- * unit to the other scheduler is an other_sched stall, not a policy one. */
+ * per request; a line request's events carry its lanes; hints and classes
+ * an SM-side plugin writes reach the cache policy; CTA events carry the real slot and id and come after their
+ * warps' views; kernel events carry name and launch index; observers run beside a scheduler without changing
+ * it; shared blocks are one per GPU; policy statistics reach the JSON; on_issue sees branch outcomes; the
+ * scheduler can choose fetches (sm.fetch_policy=sched); a ready warp that loses its unit to the other
+ * scheduler is an other_sched stall, not a policy one. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -48,7 +47,15 @@ static const char hk_ptx[] =
     "  ld.shared.u32 %r10, [%r5];\n  ld.shared.u32 %r11, [%r5];\n  ld.shared.u32 %r12, [%r5];\n  "
     "ld.shared.u32 %r13, [%r5];\n"
     "  ret;\n}\n"
-    "//@warpsim regs hk 16\n//@warpsim regs sh 16\n";
+    /* lane l loads buf + 8 l (not lane 5), then stores to buf + 1024 + 4 l: lanes per line */
+    ".visible .entry ln(.param .u64 buf, .param .u32 stride, .param .u32 delay, .param .u32 bar)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 31;\n  ld.param.u64 %rd1, [buf];\n"
+    "  shl.b32 %r3, %r2, 3;\n  cvt.u64.u32 %rd2, %r3;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  setp.ne.u32 %p1, %r2, 5;\n  mov.u32 %r4, 0;\n  @%p1 ld.global.u32 %r4, [%rd3];\n"
+    "  shl.b32 %r5, %r2, 2;\n  cvt.u64.u32 %rd4, %r5;\n  add.s64 %rd5, %rd1, %rd4;\n"
+    "  st.global.u32 [%rd5+1024], %r4;\n  ret;\n}\n"
+    "//@warpsim regs hk 16\n//@warpsim regs sh 16\n//@warpsim regs ln 8\n";
 
 /* ---- the recording observer ---- */
 enum { MAXEV = 4096 };
@@ -323,6 +330,48 @@ static void test_hints_reach_cache_policy(void) {
   free(j);
 }
 
+/* A line request's events carry its lanes: a load's misses (lane 5 predicated off) and a store's
+ * request, whose event also says the L1D's outcome (write-evict: a miss, nothing allocated). */
+static void test_lanes_in_events(void) {
+  reset();
+  WsDevPtr d;
+  char *j = run_hk(NULL, 1, 1, 0, 0, 0, 1, &d, "ln");
+  CHECK(j != NULL);
+  uint64_t line[3] = {0};
+  uint32_t want[3] = {0}, nl = 0, got = 0;
+  for (uint32_t l = 0; l < 32; l++) { /* the lines of the load, in order of first lane */
+    if (l == 5) continue;
+    const uint64_t a = (d + 8 * l) & ~127ull;
+    uint32_t k = 0;
+    while (k < nl && line[k] != a) k++;
+    if (k == nl && nl < 3) line[nl++] = a;
+    if (k < 3) want[k] |= 1u << l;
+  }
+  CHECK_EQ_U64(count(SCHED_EV_L1_MISS), nl);
+  for (uint32_t k = 0; k < nl; k++) {
+    const SchedEvent *m = find(SCHED_EV_L1_MISS, k);
+    if (!m) continue;
+    for (uint32_t i = 0; i < nl; i++)
+      if (m->line_addr == line[i]) {
+        CHECK_EQ_U64(m->lanes, want[i]);
+        got++;
+      }
+  }
+  CHECK_EQ_U64(got, nl);
+  uint32_t store_lanes = 0;
+  for (uint32_t k = 0; k < count(SCHED_EV_STORE); k++) {
+    const SchedEvent *s = find(SCHED_EV_STORE, k);
+    if (!s) continue;
+    CHECK_EQ_U64(s->outcome, SCHED_EV_L1_MISS);
+    for (uint32_t l = 0; l < 32; l++)
+      if (((d + 1024 + 4 * l) & ~127ull) == s->line_addr) CHECK(s->lanes >> l & 1);
+    CHECK_EQ_U64(store_lanes & s->lanes, 0); /* each lane in one request */
+    store_lanes |= s->lanes;
+  }
+  CHECK_EQ_U64(store_lanes, 0xFFFFFFFFu);
+  free(j);
+}
+
 /* CTAs: 4 CTAs of 2 warps through one SM's slots, in two launches. */
 static void test_cta_and_kernel_events(void) {
   reset();
@@ -470,6 +519,7 @@ int main(void) {
   TEST_RUN(test_resfail_once_per_request);
   TEST_RUN(test_merge_and_bypass_are_not_misses);
   TEST_RUN(test_hints_reach_cache_policy);
+  TEST_RUN(test_lanes_in_events);
   TEST_RUN(test_cta_and_kernel_events);
   TEST_RUN(test_observer_with_scheduler);
   TEST_RUN(test_issue_sees_branches);

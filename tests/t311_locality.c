@@ -1,16 +1,21 @@
 /* t311_locality.c - the L1D locality statistics of CCWS's Figures 1, 11 and
  * 12 and iWarp's Figure 2, on hand-built kernels.
  *
- * Same-warp read hits by thread (sm/ldst.c, with an l1_stream_events plugin
- * such as the l1d-opt observer): two warps each touch their own two lines
- * with chosen lanes (a half-warp miss, the other half's hit, a merge of the
- * other half, a subset's hit), and one inter-warp hit that is not split: the
- * exact same-thread / other-thread counts; on bfs the two add up to the core's
- * same-warp hits, runs with the engine's shortcuts off are identical, and a
- * run without such a plugin has none of the keys (opt-in).
+ * The locality observer alone (policy/observer/locality.c), on hand-made L1
+ * events: the miss split by the warp that lost the line (replacements only,
+ * a store's invalidation is no loss, an exited warp's line is nobody's) and
+ * the same-warp hits by thread from the events' lanes, against a direct
+ * reference on 5000 random accesses of a 1-way L1D.
+ *
+ * Same-warp read hits by thread (the locality observer, which the simulator
+ * adds beside an l1_stream_events plugin such as the l1d-opt observer): two warps each touch their own two
+ * lines with chosen lanes (a half-warp miss, the other half's hit, a merge of the other half, a subset's
+ * hit), and one inter-warp hit that is not split: the exact same-thread / other-thread counts; on bfs the two
+ * add up to the core's same-warp hits, runs with the engine's shortcuts off are identical, and a run without
+ * such a plugin has none of the keys (opt-in).
  *
  * The two miss classifications (the core split of allocating read misses by
- * the warp that lost the line, cache.c; the missclass observer's per-warp
+ * the warp that lost the line, the locality observer's; the missclass observer's per-warp
  * victim tag arrays, by the warp whose request evicted it): on a 1-line L1D
  * the same misses fall in different classes, which is why they stay two
  * statistics (a reload of a line another warp evicted is "evicted same warp"
@@ -22,6 +27,8 @@
 
 #include "common/test.h"
 #include "common/timing.h"
+#include "policy/cache_policy.h"
+#include "policy/observer/locality.h"
 
 TEST_GLOBALS;
 
@@ -36,6 +43,137 @@ static bool json_has(const char *j, const char *key) {
   char pat[96];
   snprintf(pat, sizeof pat, "\"%s\": ", key);
   return j && strstr(j, pat) != NULL;
+}
+
+/* ---- the observer on hand-made events ---- */
+enum { LN = 128 }; /* line size */
+
+static void *loc_make(void) {
+  WarpSchedEnv env = {.max_warps = 8, .l1d = {.sets = 1, .ways = 2, .line_size = LN}};
+  char err[128];
+  void *st = NULL;
+  CHECK(observer_locality.init(&st, &env, err, sizeof err) == 0);
+  return st;
+}
+/* An event of `kind` on line k (k * LN) by warp slot w with lanes m (fail/outcome in x). */
+static void loc_ev(void *st, SchedEventKind kind, uint64_t k, uint32_t w, uint32_t m, uint8_t x) {
+  SchedEvent ev = {.kind = kind,
+                   .slot = w,
+                   .cta_slot = UINT32_MAX,
+                   .line_addr = k * LN,
+                   .other_slot = -1,
+                   .lanes = m,
+                   .fail = kind == SCHED_EV_L1_EVICT ? x : 0,
+                   .outcome = kind == SCHED_EV_STORE || kind == SCHED_EV_L1_ATOMIC ? x : 0};
+  observer_locality.on_event(st, &ev);
+}
+/* The L1D's events of a load miss of warp w on line k that replaced line v of warp vw. */
+static void loc_replace(void *st, uint64_t v, uint32_t vw, uint64_t k, uint32_t w) {
+  loc_ev(st, SCHED_EV_L1_EVICT, v, vw, 0, CACHE_EVICT_REPLACE);
+  loc_ev(st, SCHED_EV_L1_MISS, k, w, ~0u, 0);
+}
+static LocalityCounts loc_counts(const void *st) {
+  LocalityCounts n = {0};
+  locality_counts_add(&n, st);
+  return n;
+}
+
+/* A 1-set 2-way LRU L1D and two warps (the events that cache gives). */
+static void test_observer_miss_split(void) {
+  void *st = loc_make();
+  if (!st) return;
+  enum { A = 1, B = 2, C = 3, NONE = UINT32_MAX };
+  loc_ev(st, SCHED_EV_L1_MISS, A, 1, ~0u, 0); /* cold */
+  loc_ev(st, SCHED_EV_L1_MISS, B, 1, ~0u, 0); /* cold */
+  loc_replace(st, A, 1, C, 2);                /* cold; evicts A (warp 1's) */
+  LocalityCounts n = loc_counts(st);
+  CHECK_EQ_U64(n.misses_evicted_same_warp + n.misses_evicted_other_warp, 0);
+  loc_replace(st, B, 1, A, 1); /* warp 1 lost A: intra-warp */
+  loc_replace(st, C, 2, B, 2); /* warp 1 lost B, warp 2 misses it: inter-warp */
+  n = loc_counts(st);
+  CHECK_EQ_U64(n.misses_evicted_same_warp, 1);
+  CHECK_EQ_U64(n.misses_evicted_other_warp, 1);
+  /* a store hit invalidates A: not a loss to an eviction */
+  loc_ev(st, SCHED_EV_L1_EVICT, A, 1, 0, CACHE_EVICT_INVALIDATE);
+  loc_ev(st, SCHED_EV_STORE, A, 1, ~0u, SCHED_EV_L1_HIT);
+  loc_ev(st, SCHED_EV_L1_MISS, A, 1, ~0u, 0); /* cold: A was invalidated */
+  loc_ev(st, SCHED_EV_L1_HIT, A, 2, ~0u, 0);  /* another warp's line: not split by thread */
+  loc_replace(st, B, 2, C, 2);                /* warp 2 lost C: intra-warp */
+  loc_replace(st, A, 1, B, 1);                /* B's record names warp 2: inter-warp */
+  n = loc_counts(st);
+  CHECK_EQ_U64(n.misses_evicted_same_warp, 2);
+  CHECK_EQ_U64(n.misses_evicted_other_warp, 2);
+  CHECK_EQ_U64(n.hits_same_thread + n.hits_other_thread, 0);
+  /* warp 1 exits: the line it allocated (B) is nobody's, so a new warp 1's hit on it is not
+   * split, and the L1D names no warp when it goes */
+  loc_ev(st, SCHED_EV_WARP_EXIT, 0, 1, 0, 0);
+  loc_ev(st, SCHED_EV_L1_HIT, B, 1, ~0u, 0);
+  loc_replace(st, C, 2, A, 2);    /* A's record names warp 1: inter-warp */
+  loc_replace(st, B, NONE, C, 2); /* warp 2 lost C: intra-warp */
+  loc_replace(st, A, 2, B, 1);    /* B's record names no warp: not the new warp 1's own loss */
+  n = loc_counts(st);
+  CHECK_EQ_U64(n.misses_evicted_same_warp, 3);
+  CHECK_EQ_U64(n.misses_evicted_other_warp, 4);
+  CHECK_EQ_U64(n.hits_same_thread + n.hits_other_thread, 0);
+  observer_locality.free(st);
+
+  /* 1-way: each miss evicts the previous line. 5000 pseudo-random accesses to 3000 lines by 4
+   * warps (the lost table grows past its first size and deletes in every probe position) against
+   * a direct reference. */
+  st = loc_make();
+  if (!st) return;
+  static int8_t owner[3000]; /* the warp that had allocated a line an eviction took, -1 none */
+  for (int i = 0; i < 3000; i++) owner[i] = -1;
+  uint64_t cur = UINT64_MAX, same = 0, other = 0, x = 12345;
+  int cur_warp = -1;
+  for (int i = 0; i < 5000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t line = (x >> 33) % 3000;
+    int warp = (int)((x >> 20) & 3);
+    if (line == cur) {
+      loc_ev(st, SCHED_EV_L1_HIT, line, (uint32_t)warp, ~0u, 0);
+      continue;
+    }
+    if (owner[line] >= 0) {
+      same += owner[line] == warp, other += owner[line] != warp;
+      owner[line] = -1;
+    }
+    if (cur != UINT64_MAX) {
+      owner[cur] = (int8_t)cur_warp;
+      loc_ev(st, SCHED_EV_L1_EVICT, cur, (uint32_t)cur_warp, 0, CACHE_EVICT_REPLACE);
+    }
+    cur = line, cur_warp = warp;
+    loc_ev(st, SCHED_EV_L1_MISS, line, (uint32_t)warp, ~0u, 0);
+  }
+  n = loc_counts(st);
+  CHECK_EQ_U64(n.misses_evicted_same_warp, same);
+  CHECK_EQ_U64(n.misses_evicted_other_warp, other);
+  CHECK(same > 100 && other > 300);
+  observer_locality.free(st);
+}
+
+/* Same-warp hits by thread from the lanes: a miss's (a load's or an atomic's) lanes, merges' and
+ * stores' added. */
+static void test_observer_threads(void) {
+  void *st = loc_make();
+  if (!st) return;
+  loc_ev(st, SCHED_EV_L1_MISS, 1, 0, 0x0000FFFFu, 0);
+  loc_ev(st, SCHED_EV_L1_HIT, 1, 0, 0xFFFF0000u, 0); /* other thread */
+  loc_ev(st, SCHED_EV_L1_HIT, 1, 0, 0x00010000u, 0); /* same thread: the hit before added its lanes */
+  loc_ev(st, SCHED_EV_L1_HIT, 1, 1, 0x00000001u, 0); /* another warp: not split */
+  loc_ev(st, SCHED_EV_L1_MISS, 2, 0, 0x000000FFu, 0);
+  loc_ev(st, SCHED_EV_L1_MERGE, 2, 0, 0x0000FF00u, 0);
+  loc_ev(st, SCHED_EV_L1_HIT, 2, 0, 0x00000100u, 0);                   /* same thread, through the merge */
+  loc_ev(st, SCHED_EV_STORE, 2, 1, 0x00FF0000u, SCHED_EV_L1_MISS);     /* a store to the line on its way */
+  loc_ev(st, SCHED_EV_L1_HIT, 2, 0, 0x00000001u, 0);                   /* other thread: the store's lanes */
+  loc_ev(st, SCHED_EV_STORE, 1, 0, 0x0F000000u, SCHED_EV_L1_HIT);      /* a store hit that keeps its line */
+  loc_ev(st, SCHED_EV_L1_ATOMIC_HIT, 1, 0, 0x01000000u, 0);            /* same thread */
+  loc_ev(st, SCHED_EV_L1_ATOMIC, 3, 0, 0x00000001u, SCHED_EV_L1_MISS); /* an atomic reserves line 3 */
+  loc_ev(st, SCHED_EV_L1_HIT, 3, 0, 0x00000002u, 0);                   /* other thread */
+  LocalityCounts n = loc_counts(st);
+  CHECK_EQ_U64(n.hits_same_thread, 3);
+  CHECK_EQ_U64(n.hits_other_thread, 3);
+  observer_locality.free(st);
 }
 
 /* ---- same-warp hits by thread ---- */
@@ -186,6 +324,8 @@ static void test_two_classifications(void) {
 }
 
 int main(void) {
+  TEST_RUN(test_observer_miss_split);
+  TEST_RUN(test_observer_threads);
   TEST_RUN(test_hits_by_thread);
   TEST_RUN(test_bench_invariants);
   TEST_RUN(test_two_classifications);

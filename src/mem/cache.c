@@ -71,15 +71,6 @@ struct Cache {
   void *fill_ctx;
   _Alignas(64) CacheStats st;             /* its first host line holds the counters of loads */
   FastDiv div_chunk, div_parts, div_sets; /* index_chunk_lines, index_parts, sets */
-  /* L1 only: the lines evictions took out (and no allocation brought back yet), with the
-   * warp that had allocated each: read_misses_evicted_*. Open addressing, linear probing,
-   * key CACHE_NO_TAG = empty; grows at half full. */
-  struct LostLine {
-    uint64_t line;
-    int32_t sm, warp;
-  } * lost;
-  size_t lost_mask, lost_count;
-  bool track_lost; /* cache_track_lost_lines */
   char name[32];
   char pprefix[96];
 };
@@ -169,7 +160,6 @@ void cache_free(Cache *c) {
   free(c->mshr);
   free(c->merged);
   free(c->mshr_free);
-  free(c->lost);
   reqq_free(&c->miss_q);
   reqq_free(&c->hit_q);
   reqq_free(&c->fill_q);
@@ -338,59 +328,6 @@ static inline bool cache_store_evicts(const Cache *c, const MemRequest *req) {
          (c->p.write_policy == CACHE_WRITE_LOCAL_BACK && !(req->flags & MEM_F_LOCAL));
 }
 
-/* ---- lines lost to evictions (L1: read_misses_evicted_*) ---- */
-static inline size_t lost_hash(const Cache *c, uint64_t line) {
-  return (size_t)(((line >> c->line_shift) * 0x9E3779B97F4A7C15ull) >> 20) & c->lost_mask;
-}
-
-static void lost_put(Cache *c, uint64_t line, int32_t sm, int32_t warp);
-
-/* Doubles the table (the first call makes it); on no memory the statistic stops growing. */
-static bool lost_grow(Cache *c) {
-  size_t old = c->lost ? c->lost_mask + 1 : 0, cap = old ? 2 * old : 1024;
-  struct LostLine *o = c->lost, *n = malloc(cap * sizeof *n);
-  if (!n) return false;
-  for (size_t i = 0; i < cap; i++) n[i].line = CACHE_NO_TAG;
-  c->lost = n, c->lost_mask = cap - 1, c->lost_count = 0;
-  for (size_t i = 0; i < old; i++)
-    if (o[i].line != CACHE_NO_TAG) lost_put(c, o[i].line, o[i].sm, o[i].warp);
-  free(o);
-  return true;
-}
-
-/* Records that `line` (allocated by sm/warp) was evicted. */
-static void lost_put(Cache *c, uint64_t line, int32_t sm, int32_t warp) {
-  if ((!c->lost || 2 * (c->lost_count + 1) > c->lost_mask + 1) && !lost_grow(c)) return;
-  size_t i = lost_hash(c, line);
-  while (c->lost[i].line != CACHE_NO_TAG && c->lost[i].line != line) i = (i + 1) & c->lost_mask;
-  c->lost_count += c->lost[i].line == CACHE_NO_TAG;
-  c->lost[i] = (struct LostLine){line, sm, warp};
-}
-
-/* `line` is allocated again: its record (if any) leaves the table (backward-shift
- * deletion); a read counts as a miss on a line lost by its own or another warp. */
-static __attribute__((noinline)) void lost_take(Cache *c, const MemRequest *req) {
-  if (!c->lost) return;
-  size_t i = lost_hash(c, req->line_addr);
-  while (c->lost[i].line != req->line_addr) {
-    if (c->lost[i].line == CACHE_NO_TAG) return;
-    i = (i + 1) & c->lost_mask;
-  }
-  if (!req->is_write) {
-    bool same = c->lost[i].warp == req->warp && c->lost[i].sm == req->sm;
-    c->st.read_misses_evicted_same_warp += same;
-    c->st.read_misses_evicted_other_warp += !same;
-  }
-  for (size_t j = i;;) { /* close the gap: move back every later entry whose probe passes i */
-    j = (j + 1) & c->lost_mask;
-    if (c->lost[j].line == CACHE_NO_TAG) break;
-    size_t h = lost_hash(c, c->lost[j].line);
-    if (((j - h) & c->lost_mask) >= ((j - i) & c->lost_mask)) c->lost[i] = c->lost[j], i = j;
-  }
-  c->lost[i].line = CACHE_NO_TAG;
-  c->lost_count--;
-}
-
 /* What evicting a valid line tells the policy and the next level: on_evict,
  * and the write-back of a dirty line. Out of line: LRU has no on_evict and
  * the L1s write nothing back, so cache_evict's inlined part stays small. */
@@ -430,13 +367,9 @@ static inline void cache_evict(Cache *c, uint32_t set, uint32_t w, uint8_t st, c
   MEM_DCHECK(st != CACHE_LINE_INVALID && st != CACHE_LINE_RESERVED, now, c->name,
              "evicting an invalid or reserved line (set %u way %u)", set, w);
   if (c->evict_hook || st == CACHE_LINE_MODIFIED) cache_evict_notify(c, set, w, by, why, now);
-  if (why == CACHE_EVICT_REPLACE) {
+  if (why == CACHE_EVICT_REPLACE)
     c->st.evictions++;
-    if (c->track_lost) {
-      const CacheLine *l = &cache_set_ptr(c, set)[w];
-      lost_put(c, l->line_addr, l->alloc_sm, l->alloc_warp);
-    }
-  } else
+  else
     c->st.invalidations++;
 }
 
@@ -517,7 +450,6 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     return cache_result(CACHE_BYPASSED);
   }
   if (vst != CACHE_LINE_INVALID) cache_evict(c, set, victim, vst, req, CACHE_EVICT_REPLACE, now);
-  if (c->lost_count) lost_take(c, req);
   if (req->is_write && c->p.write_policy == CACHE_WRITE_BACK_FETCH) {
     /* the store goes down as it is and is acked here; the line's read has no requester and
      * brings it clean (GPGPU-Sim 3.2.2 data_cache::wr_miss_wa: a write and a read request) */
@@ -807,8 +739,6 @@ void cache_policy_stats(const Cache *c, PolicyStats *out) {
   if (c->pol.stats) c->pol.stats(c->pstate, out);
 }
 
-void cache_track_lost_lines(Cache *c, bool on) { c->track_lost = on; }
-bool cache_tracks_lost_lines(const Cache *c) { return c->track_lost; }
 bool cache_policy_may_bypass(const Cache *c) { return !c->miss_hookless; }
 
 void cache_set_fill_listener(Cache *c, CacheFillListener fn, void *ctx) {

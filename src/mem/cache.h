@@ -96,11 +96,6 @@ typedef struct CacheStats {
   /* L1 caches only: read hits on a line another warp allocated (another warp slot or SM;
    * alloc_sm/alloc_warp of CacheLine): inter-warp locality; read_hits - this = intra-warp */
   uint64_t read_hits_other_warp;
-  /* Caches told to (cache_track_lost_lines): allocating read misses on a line an eviction (a replacement, not
-   * a store's invalidation) took out of this cache, split by the warp that had allocated it: the requesting
-   * warp (lost intra-warp locality) or another warp (lost inter-warp locality); read_misses - both = cold
-   * misses and misses after an invalidation */
-  uint64_t read_misses_evicted_same_warp, read_misses_evicted_other_warp;
 } CacheStats;
 
 typedef struct Cache Cache;
@@ -177,7 +172,7 @@ uint32_t cache_set_of(const Cache *c, uint64_t line_addr);
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set);
 /* The warp (slot `warp` of SM `sm`) has exited: its lines' allocating warp
  * becomes -1 (none), so that a later warp in the same slot counts a hit on
- * them as inter-warp, and the miss split a loss of them as another warp's. */
+ * them as inter-warp, and their eviction names no warp (L1_EVICT). */
 void cache_forget_warp(Cache *c, int32_t sm, int32_t warp);
 /* Way holding line_addr in any state but INVALID, or -1. */
 int cache_probe(const Cache *c, uint64_t line_addr);
@@ -199,12 +194,6 @@ void cache_set_evict_listener(Cache *c, CacheEvictListener fn, void *ctx);
  * (the SM: L1_FILL events; an offline LRU replay needs them). NULL removes it. */
 typedef void (*CacheFillListener)(void *ctx, const CacheLine *line, uint64_t now);
 void cache_set_fill_listener(Cache *c, CacheFillListener fn, void *ctx);
-/* Keep a record of every line a replacement took out (and who had allocated it) for
- * read_misses_evicted_*: off by default (a hash operation per eviction and per miss, and
- * memory for the footprint: kmeans tiny +25% host time); the SM turns it on for its L1D
- * when a plugin asks for the L1D's stream (l1_stream_events). */
-void cache_track_lost_lines(Cache *c, bool on);
-bool cache_tracks_lost_lines(const Cache *c);
 /* Can this cache's policy send a load down without allocating (should_bypass, bypass_on_fail)?
  * (cg loads always can, with bypass_cg.) */
 bool cache_policy_may_bypass(const Cache *c);

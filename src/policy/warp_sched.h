@@ -106,22 +106,28 @@ typedef struct WarpSchedEnv {
  *  L1_HIT/L1_MISS/L1_MERGE/   one per line request of a global/local load (atomics excluded): the
  *  L1_BYPASS                  L1D's outcome (MISS = a line was reserved and the request sent down;
  *                             MERGE = it joined the MSHR of a line already on its way; BYPASS = sent
- *                             down without a line). slot = requester, cta_slot, cta_id, line_addr, pc
+ *                             down without a line). slot = requester, cta_slot, cta_id, line_addr, pc,
+ *                             lanes = the lanes of the warp whose accesses fall in the line
  *  L1_RESFAIL                 the first failed try of a line request (load, store or atomic): fail =
- *                             CacheFailReason; the LD/ST unit retries it until accepted
+ *                             CacheFailReason, lanes as above; the LD/ST unit retries it until accepted
  *  L1_EVICT                   an L1D line lost its data: fail = CacheEvictReason (replaced by a fill,
  *                             or invalidated by a store); line_addr, pc = the PC that allocated it;
  *                             slot = the warp that allocated it (the victim) or UINT32_MAX when that
  *                             warp has exited; other_slot = the warp whose request evicted it (the
  *                             interferer; for an invalidation, the storing warp)
- *  STORE                      a global/local store's line request was accepted: slot, line_addr, pc
+ *  STORE                      a global/local store's line request was accepted: slot, line_addr, pc,
+ *                             lanes; outcome = the L1D's, as the kind a load's would be (L1_HIT: it
+ *                             found a valid line, L1_MISS, L1_MERGE, L1_BYPASS)
  *  KERNEL_BEGIN/KERNEL_END    kernel (name, launch index); slot = cta_slot = UINT32_MAX
  *  L1_FILL                    (only to an SM one of whose plugins asks: l1_stream_events) the data of
  *                             a reserved L1D line arrived and the line is valid: line_addr, pc = the
  *                             PC that allocated it, slot = the warp that allocated it or UINT32_MAX
  *  L1_ATOMIC_HIT              (l1_stream_events too) an atomic's line request found its line valid
  *                             in the L1D (the cache counts a read hit and its policy is told: LRU
- *                             promotes the line): slot, cta_slot, cta_id, line_addr, pc
+ *                             promotes the line): slot, cta_slot, cta_id, line_addr, pc, lanes
+ *  L1_ATOMIC                  (l1_stream_events too) an atomic's line request the L1D accepted
+ *                             otherwise: outcome = L1_MISS (a line was reserved for it: an L1D
+ *                             without bypass_cg), L1_MERGE or L1_BYPASS; fields as L1_ATOMIC_HIT
  * Unused fields: slot/cta_slot UINT32_MAX, other_slot -1, the rest 0. */
 typedef enum SchedEventKind {
   SCHED_EV_WARP_LAUNCH,
@@ -141,6 +147,7 @@ typedef enum SchedEventKind {
   SCHED_EV_KERNEL_END,
   SCHED_EV_L1_FILL,
   SCHED_EV_L1_ATOMIC_HIT,
+  SCHED_EV_L1_ATOMIC,
   SCHED_EV__COUNT
 } SchedEventKind;
 
@@ -154,7 +161,9 @@ typedef struct SchedEvent {
   uint32_t pc;                /* policy PC (policy_env.h) */
   int32_t other_slot;         /* L1_EVICT: the interferer's warp slot (-1 none) */
   uint32_t nwarps;            /* CTA events: warps of the CTA */
+  uint32_t lanes;             /* a line request's events: its lanes (bit i: lane i accesses the line) */
   uint8_t fail;               /* L1_RESFAIL: CacheFailReason; L1_EVICT: CacheEvictReason */
+  uint8_t outcome;            /* STORE, L1_ATOMIC: the L1D's outcome as a load's event kind */
   const PolicyKernel *kernel; /* the running kernel: valid during the call (copy what is kept) */
 } SchedEvent;
 
@@ -206,10 +215,10 @@ typedef struct PolicyEngineHints {
    * sm.skip_idle_cycles=false (every cycle ticked). NULL: tick on every cycle the SM holds a
    * CTA, also the cycles it skips (the SM is then visited every cycle). */
   uint64_t (*next_tick)(void *state, uint64_t now);
-  /* Also send L1_FILL (one per L1D fill) and L1_ATOMIC_HIT events to the SM's plugins, the rest
+  /* Also send L1_FILL (one per L1D fill), L1_ATOMIC_HIT and L1_ATOMIC events to the SM's plugins, the rest
    * of the L1D's stream an exact offline replay needs: off unless a plugin asks. It also turns
    * on the core's opt-in locality statistics (the L1D's misses split by the warp that lost the
-   * line, cache.c; same-warp hits split by thread from the requests' lanes, sm/ldst.c). */
+   * line, same-warp hits split by thread: policy/observer/locality.c, fed by the events). */
   bool l1_stream_events;
   /* Keep WarpView.sched_wait (the scheduler's delay of ready warps: CAWA's Fig. 4) in this SM:
    * off unless a plugin asks (it costs a pass over the ready warps per cycle that issues). */

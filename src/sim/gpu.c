@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/bitmap.h"
+#include "policy/observer/locality.h"
 #include "sim/policies.h"
 #include "sim/par.h"
 #include "sim/smphase.h"
@@ -38,6 +39,8 @@ struct Gpu {
   uint32_t threads;      /* asked for (0 resolved to the cores, at most the SMs) */
   uint32_t threads_used; /* the most any launch used (1: every SM phase ran in order) */
   bool adaptive;         /* sim.adaptive */
+  uint32_t nlisted;      /* the SMs' plugins the policies' statistics show: the scheduler, sm.observers */
+  int32_t locality;      /* the SMs' plugin index of the locality observer (SmPolicies.measures), -1 none */
   SmPhase *phase;        /* made at the first launch that can use it */
   uint32_t *run;         /* the SMs simulated this cycle, ascending */
 };
@@ -114,6 +117,8 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
     free(g);
     return NULL;
   }
+  g->nlisted = 1 + spol.nobservers;
+  g->locality = spol.nmeasures ? (int32_t)g->nlisted : -1; /* the only measure policies.c adds */
   if (!(g->pgpu = policy_gpu_create())) {
     free(g);
     snprintf(err, errlen, "out of memory");
@@ -506,7 +511,7 @@ static void gpu_policy_section(const Gpu *g, StatsOut *o, const char *key, int p
 /* The plugins' and cache policies' own statistics over the whole GPU:
  * {"sched": {...}, "observers": {"name": {...}}, "l1d": ..., "l1i": ..., "l2": ...}. */
 static void gpu_policy_stats_emit(const Gpu *g, StatsOut *o) {
-  const uint32_t nplug = sm_plugin_count(g->sms[0]);
+  const uint32_t nplug = g->nlisted;
   stats_group(o, "policies", 0, "the policies' own statistics (policy_env.h)");
   gpu_policy_section(g, o, "sched", 0, -1, "the warp scheduler, over the SMs");
   if (nplug > 1) stats_group(o, "observers", 0, "each observer plugin, over the SMs");
@@ -563,12 +568,15 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   uint64_t l1_miss = l1.read_misses + l1.read_merges, l2_miss = l2.read_misses;
   /* barrier/exit and locality statistics (barrier_stats.c, cache.c read_hits_other_warp) */
   double res = t.warp_resident_cycles ? (double)t.warp_resident_cycles : 1.0;
-  /* misses split the same way: on a line an eviction took from this warp / another warp, or neither (cold) */
-  uint64_t miss_same = l1.read_misses_evicted_same_warp, miss_other = l1.read_misses_evicted_other_warp;
+  /* the locality observer's split (l1_stream_events plugins): misses on a line an eviction took from
+   * this warp / another warp, or neither (cold); same-warp hits by thread */
+  LocalityCounts lc = {0};
+  const bool split = g->locality >= 0;
+  for (uint32_t i = 0; split && i < g->nsm; i++)
+    locality_counts_add(&lc, sm_plugin_state(g->sms[i], (uint32_t)g->locality));
+  uint64_t miss_same = lc.misses_evicted_same_warp, miss_other = lc.misses_evicted_other_warp;
   uint64_t miss_cold = l1.read_misses - miss_same - miss_other;
-  const bool split = g->nsm && cache_tracks_lost_lines(memsys_l1d(g->ms, 0)); /* l1_stream_events plugins */
-  /* and same-warp hits by thread (ldst.c): the share that other threads of the warp made possible */
-  const uint64_t thread_hits = t.l1d_read_hits_same_thread + t.l1d_read_hits_other_thread;
+  const uint64_t thread_hits = lc.hits_same_thread + lc.hits_other_thread;
   uint64_t resfail_cycles = 0;
   for (int r = 1; r < CACHE_FAIL__COUNT; r++) resfail_cycles += t.ldst_resfail[r];
 
@@ -717,19 +725,19 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
     STAT_F64(o, "l1d_read_misses_cold_pki", "misses/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
              "l1d_read_misses_cold per 1000 warp instructions", (double)miss_cold / kinst);
     STAT_U64(o, "l1d_read_hits_same_warp_same_thread", "requests", STAT_SUM, STAT_NEUTRAL,
-             "same-warp L1D read hits on data the same thread touched before", t.l1d_read_hits_same_thread);
+             "same-warp L1D read hits on data the same thread touched before", lc.hits_same_thread);
     STAT_U64(o, "l1d_read_hits_same_warp_other_thread", "requests", STAT_SUM, STAT_NEUTRAL,
              "same-warp L1D read hits that only another thread of the warp made possible",
-             t.l1d_read_hits_other_thread);
+             lc.hits_other_thread);
     STAT_F64(o, "l1d_read_hits_same_warp_same_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL,
              6, "l1d_read_hits_same_warp_same_thread per 1000 warp instructions",
-             (double)t.l1d_read_hits_same_thread / kinst);
+             (double)lc.hits_same_thread / kinst);
     STAT_F64(o, "l1d_read_hits_same_warp_other_thread_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL,
              6, "l1d_read_hits_same_warp_other_thread per 1000 warp instructions",
-             (double)t.l1d_read_hits_other_thread / kinst);
+             (double)lc.hits_other_thread / kinst);
     STAT_F64(o, "l1d_read_hits_same_warp_other_thread_fraction", "fraction", STAT_RATIO, STAT_NEUTRAL, 6,
              "the other-thread share of same-warp L1D read hits",
-             thread_hits ? (double)t.l1d_read_hits_other_thread / (double)thread_hits : 0.0);
+             thread_hits ? (double)lc.hits_other_thread / (double)thread_hits : 0.0);
   }
   stats_group(o, "memory", 0, "the memory system");
   memsys_stats_emit(g->ms, o);

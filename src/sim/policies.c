@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "policy/observer/locality.h"
 #include "policy/registry.h"
 #include "sim/policies.h"
 
@@ -63,7 +64,14 @@ int sim_sm_policies(const Config *cfg, SmPolicies *out, char *err, size_t errlen
     return cfg_errorf(cfg, "sm.fetch_policy", err, errlen, "unknown fetch policy '%s' (valid: %s)", fname,
                       names);
   }
-  return find_observers(cfg, out, err, errlen);
+  if (find_observers(cfg, out, err, errlen)) return -1;
+  /* A plugin that asks for the L1D's stream turns on the locality split of the core's statistics
+   * (gpu.l1d_read_misses_evicted_*, gpu.l1d_read_hits_same_warp_*_thread): its observer. */
+  bool stream = out->sched->on_event && out->sched->hints && out->sched->hints->l1_stream_events;
+  for (uint32_t i = 0; i < out->nobservers; i++)
+    stream |= out->observers[i]->on_event && out->observers[i]->hints && out->observers[i]->hints->l1_stream_events;
+  if (stream) out->measures[out->nmeasures++] = &observer_locality;
+  return 0;
 }
 
 MemSys *sim_memsys_create(const Config *cfg, PolicyGpu *pg, char *err, size_t errlen) {

@@ -92,6 +92,7 @@ static inline void coalesce_new(SmReq *req, uint32_t k, uint64_t line, uint64_t 
   req[k].line_addr = line;
   req[k].addr = a;
   req[k].bytes = 0;
+  req[k].lanes = 0;
 }
 
 /* The coalescer table's slot of `line`: its request's, or the empty one where it goes. */
@@ -104,64 +105,32 @@ static inline uint32_t coalesce_slot(const uint8_t *slot_of, const SmReq *req, u
 
 /* ---- passes over the lanes after coalescing (the coalescer itself stays as it is) ---- */
 
-/* One pass over the instruction's active lanes: for the intra- vs inter-thread locality split
- * (want_lanes; opt-in: Sm.lane_lines, with l1_stream_events) the lanes of each line request
- * (sm->req_lanes), and for a load that may go down unallocated (want_sizes: class cg, a bypass
- * hint, or an L1D policy that bypasses) each request's size (u->req[k].bytes): the smallest
- * aligned 32, 64 or 128-byte block holding the 32-byte chunks its lanes touch, as GPGPU-Sim
- * 3.2.2's coalescer reduces a 128-byte segment (memory_coalescing_arch_13_reduce_and_send). A
- * miss the L1 allocates for fetches its whole line anyway (3.2.2's set_data_size(line size));
- * the size matters where the L1 does not allocate: such a reply carries only it (partition.c).
- * Other loads keep bytes 0 (the whole line). Lines of up to 512 bytes (16 chunks). */
+/* One pass over the instruction's active lanes: for a load that may go down unallocated (class
+ * cg, a bypass hint, or an L1D policy that bypasses) each request's size (u->req[k].bytes): the smallest
+ * aligned 32, 64 or 128-byte block holding the 32-byte chunks its lanes touch, as GPGPU-Sim 3.2.2's coalescer
+ * reduces a 128-byte segment (memory_coalescing_arch_13_reduce_and_send). A miss the L1 allocates for fetches
+ * its whole line anyway (3.2.2's set_data_size(line size)); the size matters where the L1 does not allocate:
+ * such a reply carries only it (partition.c). Other loads keep bytes 0 (the whole line). Lines of up to 512
+ * bytes (16 chunks). */
 static __attribute__((noinline)) void ldst_lane_pass(Sm *sm, const SmWarp *w, const PtxMemTrace *t,
-                                                     uint64_t lmask, bool want_lanes, bool want_sizes) {
+                                                     uint64_t lmask) {
   SmLdst *u = &sm->ldst;
-  uint32_t k = 0, lanes[SM_MAX_REQS] = {0}, chunks[SM_MAX_REQS] = {0};
+  uint32_t k = 0, chunks[SM_MAX_REQS] = {0};
   for (uint32_t m = t->mask; m; m &= m - 1) {
     const uint32_t l = (uint32_t)__builtin_ctz(m);
     const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
     if (u->req[k].line_addr != line) /* lanes usually follow their request: search only on a change */
       for (k = 0; k + 1 < u->nreq && u->req[k].line_addr != line; k++) {
       }
-    lanes[k] |= 1u << l;
     chunks[k] |= 1u << (((a & ~lmask) >> 5) & 15);
   }
-  if (want_lanes) memcpy(sm->req_lanes, lanes, u->nreq * sizeof *sm->req_lanes);
-  if (!want_sizes || sm->line_size > 512) return;
+  if (sm->line_size > 512) return;
   for (k = 0; k < u->nreq; k++) {
     if (!chunks[k]) continue; /* cannot happen: a request has a lane */
     const uint32_t lo = (uint32_t)__builtin_ctz(chunks[k]), hi = 31u - (uint32_t)__builtin_clz(chunks[k]);
     uint32_t block = 1; /* in chunks */
     while (lo / block != hi / block) block *= 2;
     u->req[k].bytes = (uint16_t)(block * 32 < sm->line_size ? block * 32 : 0); /* 0: the whole line */
-  }
-}
-
-/* After the L1D accepted request u->next (outcome o): the lanes that touched
- * each line since its warp allocated it (sm->lane_lines, per L1D way), and
- * the split of the read hits the core counts as same-warp (the line's
- * allocating warp slot is the requester's, cache.c's read_hits_other_warp
- * test) into same-thread (a lane of this request had touched the line) and
- * other-thread (none had: another thread of the warp brought or used it). */
-static __attribute__((noinline, cold)) void ldst_lane_locality(Sm *sm, CacheOutcome o, uint64_t now) {
-  const SmLdst *u = &sm->ldst;
-  const MemRequest *r = &u->cur;
-  if (o == CACHE_BYPASSED) return;
-  const int way = cache_probe(sm->l1d, r->line_addr);
-  if (way < 0) return; /* a store that evicted its line (write-evict) */
-  const uint32_t set = cache_set_of(sm->l1d, r->line_addr);
-  const CacheLine *l = &cache_set_lines(sm->l1d, set)[way];
-  uint32_t *lanes = &sm->lane_lines[(size_t)set * sm->l1d_assoc + (uint32_t)way];
-  const uint32_t m = sm->req_lanes[u->next];
-  const bool mine = l->alloc_warp == r->warp && l->alloc_sm == r->sm;
-  if (o == CACHE_MISS || (r->is_write && mine && l->alloc_cycle == now)) {
-    *lanes = m; /* this request allocated the line */
-  } else if (mine) {
-    if (o == CACHE_HIT && !r->is_write) {
-      sm->st.l1d_read_hits_same_thread += (*lanes & m) != 0;
-      sm->st.l1d_read_hits_other_thread += (*lanes & m) == 0;
-    }
-    *lanes |= m;
   }
 }
 
@@ -215,8 +184,9 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
                  "coalescer table must stay sparse; a request per lane");
   uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty (once hashed) */
   int hashed = 0;
-  uint32_t nreq = 0, i = 0; /* i: the request of line `last` */
-  uint64_t last = 1;        /* no line (lines are aligned); while !hashed, the highest line */
+  uint32_t nreq = 0, i = 0;              /* i: the request of line `last` */
+  uint64_t last = 1;                     /* no line (lines are aligned); while !hashed, the highest line */
+  const bool want_lanes = sm->has_event; /* each request's lanes (SmReq.lanes), for its events */
   /* One lane's access at (physical) address a, line `line`. */
 #define COALESCE_LANE(a, line)                                                                               \
   if ((line) != last) {                                                                                      \
@@ -253,16 +223,24 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
       coalesce_new(u->req, nreq++, line, a);
       last = line;
     }
+    const uint32_t ascending = l; /* lanes 0..ascending-1: each request a run of lanes */
     for (; l < PTX_WARP_SIZE; l++) {
       const uint64_t a = t->addr[l], line = a & lmask;
       COALESCE_LANE(a, line)
+      if (want_lanes) u->req[i].lanes |= 1u << l;
     }
+    if (want_lanes)
+      for (uint32_t x = 0, k = 0; x < ascending; x++) {
+        k += x && (t->addr[x] & lmask) != (t->addr[x - 1] & lmask);
+        u->req[k].lanes |= 1u << x;
+      }
   } else {
     for (uint32_t m = t->mask; m; m &= m - 1) {
       const uint32_t l = (uint32_t)__builtin_ctz(m);
       const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
       COALESCE_LANE(a, line)
       if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
+      if (want_lanes) u->req[i].lanes |= 1u << l;
     }
   }
 #undef COALESCE_LANE
@@ -305,10 +283,8 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
     sm_plugins_annotate(sm, slot, &a);
     cls = a.access_class, hints = a.hints;
   }
-  const bool want_lanes = sm->has_event && sm->lane_lines; /* the intra-thread split (opt-in) */
-  const bool want_sizes =
-      !is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass);
-  if (want_lanes || want_sizes) ldst_lane_pass(sm, w, t, lmask, want_lanes, want_sizes);
+  if (!is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass))
+    ldst_lane_pass(sm, w, t, lmask);
   ldst_build_request(sm, is_write, cls, hints);          /* t->mask != 0: at least one request */
   if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;
@@ -437,19 +413,26 @@ static void mc_feed(Sm *sm, uint64_t now) {
   sm->busy |= sm->mc_clock; /* the engine simulates it next cycle */
 }
 
-void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
-  SmLdst *u = &sm->ldst;
-  u->cur_failed = 1;
-  SchedEvent ev = {.kind = SCHED_EV_L1_RESFAIL,
+/* An event about the unit's current line request (its warp, line, PC and lanes). */
+static void ldst_event(Sm *sm, SchedEventKind kind, uint8_t fail, uint8_t outcome, uint64_t now) {
+  const SmLdst *u = &sm->ldst;
+  SchedEvent ev = {.kind = kind,
                    .slot = u->slot,
-                   .cycle = cycle,
+                   .cycle = now,
                    .cta_slot = sm->views[u->slot].cta_slot,
                    .cta_id = sm->views[u->slot].cta_id,
                    .line_addr = u->cur.line_addr,
-                   .pc = (uint32_t)u->cur.pc,
+                   .pc = (uint32_t)u->cur.pc, /* the policies' PC (ldst_build_request) */
                    .other_slot = -1,
-                   .fail = (uint8_t)why};
+                   .lanes = u->req[u->next].lanes,
+                   .fail = fail,
+                   .outcome = outcome};
   sm_emit(sm, &ev);
+}
+
+void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
+  sm->ldst.cur_failed = 1;
+  ldst_event(sm, SCHED_EV_L1_RESFAIL, (uint8_t)why, 0, cycle);
 }
 
 int sm_ldst_predict_fail(const Sm *sm) {
@@ -478,21 +461,18 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
-  if (sm->has_event) { /* (lane_lines needs an l1_stream_events plugin, which has on_event) */
-    if (sm->lane_lines)
-      ldst_lane_locality(sm, res.outcome,
-                         now); /* sm_event's test, once for both (a per-request path: measurably cheaper) */
+  if (sm->has_event) { /* sm_event's test, once for every kind (a per-request path) */
     static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT,
                                     [CACHE_MISS] = SCHED_EV_L1_MISS,
                                     [CACHE_MERGED] = SCHED_EV_L1_MERGE,
                                     [CACHE_BYPASSED] = SCHED_EV_L1_BYPASS};
     if (u->load >= 0 && u->kind != WINST_ATOMIC)
-      sm_event_emit(sm, (SchedEventKind)ev_of[res.outcome], u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
+      ldst_event(sm, (SchedEventKind)ev_of[res.outcome], 0, 0, now);
     else if (u->cur.is_write)
-      sm_event_emit(sm, SCHED_EV_STORE, u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
-    else if (res.outcome == CACHE_HIT &&
-             sm->l1_stream_events) /* an atomic on a valid line: LRU promotes it */
-      sm_event_emit(sm, SCHED_EV_L1_ATOMIC_HIT, u->slot, u->cur.line_addr, (uint32_t)u->pc, now);
+      ldst_event(sm, SCHED_EV_STORE, 0, ev_of[res.outcome], now);
+    else if (sm->l1_stream_events) /* an atomic: on a valid line (LRU promotes it), or not */
+      ldst_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_ATOMIC_HIT : SCHED_EV_L1_ATOMIC, 0,
+                 ev_of[res.outcome], now);
   }
   (*sm->progress)++;
   if (++u->next == u->nreq) {

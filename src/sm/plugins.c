@@ -155,6 +155,8 @@ static int check_plugins(const Sm *sm, const SmPolicies *pol, char *err, size_t 
                       fetch->name, sched->name);
   if (pol->nobservers > SM_MAX_OBSERVERS)
     return cfg_errorf(cfg, "sm.observers", err, errlen, "more than %d observers", SM_MAX_OBSERVERS);
+  if (pol->nmeasures > SM_MAX_MEASURES)
+    return snprintf(err, errlen, "more than %d measuring observers", SM_MAX_MEASURES), -1;
   for (uint32_t n = 0; n < pol->nobservers; n++) {
     const SmObserver *o = pol->observers[n];
     for (uint32_t i = 0; i < n; i++)
@@ -186,7 +188,7 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   if (check_plugins(sm, pol, err, errlen)) return -1;
   const WarpSchedPolicy *sched = pol->sched;
   const FetchPolicy *fetch = pol->fetch;
-  const int nobs = (int)pol->nobservers;
+  const int nobs = (int)pol->nobservers, nall = nobs + (int)pol->nmeasures;
   const SmObserver *const *obs = pol->observers;
   PolicyGpu *pg = sm->pgpu;
   sm->env = (WarpSchedEnv){.sm = sm->id,
@@ -202,8 +204,8 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   WarpSchedEnv env = sm->env;
   env.prefix = prefix;
   /* each plugin counts (nplug, sm->fetch) once made: sm_free frees exactly those */
-  for (int i = 0; i <= nobs; i++) {
-    const SmObserver p = i ? *obs[i - 1] : sched_hooks(sched);
+  for (int i = 0; i <= nall; i++) {
+    const SmObserver p = !i ? sched_hooks(sched) : i <= nobs ? *obs[i - 1] : *pol->measures[i - 1 - nobs];
     snprintf(prefix, sizeof prefix, "%s.%s", i ? "observer" : "sched", p.name);
     void *st = NULL;
     if (p.init && p.init(&st, &env, err, errlen)) return -1;
@@ -234,17 +236,6 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
   sm->l1_stream_events = fills;
   if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
-  cache_track_lost_lines(sm->l1d, fills); /* the miss split (read_misses_evicted_*) comes with the stream */
-  if (fills) {                            /* and the intra-/inter-thread split of same-warp hits (ldst.c) */
-    const CacheParams *cp = cache_params_of(sm->l1d);
-    sm->l1d_assoc = cp->assoc;
-    sm->lane_lines = calloc((size_t)cache_sets(sm->l1d) * cp->assoc, sizeof *sm->lane_lines);
-    sm->req_lanes = calloc(SM_MAX_REQS, sizeof *sm->req_lanes);
-    if (!sm->lane_lines || !sm->req_lanes) {
-      snprintf(err, errlen, "out of memory");
-      return -1;
-    }
-  }
   return 0;
 }
 
@@ -265,6 +256,9 @@ void sm_policy_stats(const Sm *sm, uint32_t plugin, PolicyStats *out) {
 }
 
 uint32_t sm_plugin_count(const Sm *sm) { return sm->nplug; }
+const void *sm_plugin_state(const Sm *sm, uint32_t plugin) {
+  return plugin < sm->nplug ? sm->plug[plugin].st : NULL;
+}
 const char *sm_plugin_name(const Sm *sm, uint32_t plugin) {
   return plugin < sm->nplug ? sm->plug[plugin].h.name : NULL;
 }

@@ -58,9 +58,6 @@ typedef struct SmStats {
       oc_bank_conflicts; /* operand collector: register reads, and those that waited for their bank */
   uint64_t multi_issues; /* instructions issued after another of the same warp in the same cycle
                             (sm.max_insn_issue_per_warp) */
-  /* L1D read hits the cache counts as same-warp, by thread (only with Sm.lane_lines: l1_stream_events
-   * plugins): a lane of the request had touched the line since its warp allocated it, or none had */
-  uint64_t l1d_read_hits_same_thread, l1d_read_hits_other_thread;
   uint64_t ctas_done, warps_done;
   uint64_t cta_cycles_sum;   /* sum of CTA lifetimes */
   double warp_disparity_sum; /* sum over CTAs of (slowest-fastest)/slowest warp time */
@@ -83,6 +80,7 @@ SmKernelInfo *sm_kernel_info_create(const Config *cfg, const PtxLaunch *l);
 void sm_kernel_info_free(SmKernelInfo *k);
 
 #define SM_MAX_OBSERVERS 8 /* sm.observers: plugins beside the warp scheduler */
+#define SM_MAX_MEASURES 2  /* SmPolicies.measures */
 
 /* The SM's policies, resolved from their names (sched.policy, sm.fetch_policy, sm.observers) by
  * the composition root: the SM never looks a policy up by name. */
@@ -91,6 +89,10 @@ typedef struct SmPolicies {
   const FetchPolicy *fetch;
   const SmObserver *observers[SM_MAX_OBSERVERS];
   uint32_t nobservers;
+  /* Observers the composition root adds for statistics of its own (the L1D locality split): after
+   * those of sm.observers, plugins nplug - nmeasures and on (sm_plugin_state). */
+  const SmObserver *measures[SM_MAX_MEASURES];
+  uint32_t nmeasures;
 } SmPolicies;
 
 /* pg: the policies' per-GPU context (policy_env.h), owned by the caller and outliving the SM;
@@ -164,9 +166,11 @@ void sm_dump(const Sm *sm, FILE *out);
 /* Appends to buf (len bytes) where the running warps of its CTAs are
  * (ptx_cta_describe_running), at most *budget of them (decremented); the bytes written. */
 size_t sm_describe_running(const Sm *sm, char *buf, size_t len, uint32_t *budget);
-/* Its plugins: 0 is the warp scheduler, then the observers of sm.observers. */
+/* Its plugins: 0 is the warp scheduler, then the observers of sm.observers, then the measures. */
 uint32_t sm_plugin_count(const Sm *sm);
 const char *sm_plugin_name(const Sm *sm, uint32_t plugin);
+/* A plugin's state (what its init made), for the composition root that added it; NULL if none. */
+const void *sm_plugin_state(const Sm *sm, uint32_t plugin);
 /* Begins an instance in `out` and adds plugin's statistics (its stats hook). */
 void sm_policy_stats(const Sm *sm, uint32_t plugin, PolicyStats *out);
 

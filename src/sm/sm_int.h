@@ -81,6 +81,7 @@ typedef struct SmReq {
   uint64_t line_addr, addr; /* addr: the first lane's */
   uint16_t bytes;           /* stores: bytes the lanes write; loads: what a reply carries if the L1 does not
                              * allocate (ldst_lane_pass), 0: the whole line */
+  uint32_t lanes;           /* (has_event) the lanes whose accesses fall in the line, for its events */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
@@ -197,19 +198,14 @@ struct Sm {
   void *pstate;
   const FetchPolicy *fetch;
   void *fstate;
-  /* plugins: plug[0] is the warp scheduler (policy, pstate), then the observers */
-  SmPlugin plug[1 + SM_MAX_OBSERVERS];
+  /* plugins: plug[0] is the warp scheduler (policy, pstate), then the observers, then the measures */
+  SmPlugin plug[1 + SM_MAX_OBSERVERS + SM_MAX_MEASURES];
   uint32_t nplug;
   uint8_t has_issue, has_annot;       /* a plugin has on_issue / annotate */
   uint8_t lists_all, stable_refusals; /* the scheduler's engine hints (PolicyEngineHints) */
   uint8_t l1d_may_bypass;   /* the L1D's policy may send a load down unallocated (its request needs a size) */
   uint8_t l1_stream_events; /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
   uint8_t count_sched_wait; /* a plugin asked for WarpView.sched_wait (sched_wait) */
-  uint32_t *
-      lane_lines; /* (l1_stream_events) per L1D way: the lanes of its allocating warp that touched the line */
-  uint32_t *
-      req_lanes; /* (l1_stream_events) SM_MAX_REQS: the lanes of each line request of the LD/ST instruction */
-  uint32_t l1d_assoc;
   /* LD/ST queue (sm.ldst_queue): memory instructions issued while the unit was taken wait in
    * lq (a ring of lq_cap, lq_n from lq_head), one enters per cycle (lq_in: the last cycle one did) */
   SmLdstQ *lq;

@@ -162,8 +162,6 @@ void sm_free(Sm *sm) {
   free(sm->fetch_bm);
   free(sm->sched_bm);
   sm_bstat_free(sm->bstat);
-  free(sm->lane_lines);
-  free(sm->req_lanes);
   free(sm);
 }
 
