@@ -69,7 +69,8 @@ int sim_sm_policies(const Config *cfg, SmPolicies *out, char *err, size_t errlen
    * (gpu.l1d_read_misses_evicted_*, gpu.l1d_read_hits_same_warp_*_thread): its observer. */
   bool stream = out->sched->on_event && out->sched->hints && out->sched->hints->l1_stream_events;
   for (uint32_t i = 0; i < out->nobservers; i++)
-    stream |= out->observers[i]->on_event && out->observers[i]->hints && out->observers[i]->hints->l1_stream_events;
+    stream |=
+        out->observers[i]->on_event && out->observers[i]->hints && out->observers[i]->hints->l1_stream_events;
   if (stream) out->measures[out->nmeasures++] = &observer_locality;
   return 0;
 }
