@@ -128,8 +128,12 @@ printf 'program slow bin/slow\ntimeout 1\n' > "$d/study/slow.sweep"
 set +e; $W sweep "$d/study/slow.sweep" -o "$d/t" > "$d/slow" 2>&1; rc=$?; set -e
 [ $rc -eq 1 ] && grep -q "^1 run(s) in .*: 1 timeout$" "$d/slow" || fail "slow program (rc $rc): $(cat "$d/slow")"
 pid=$(cat "$d"/t/runs/slow.gtx480-*/pid) || fail "the slow program did not start"
-sleep 0.5
-# (gone, or a zombie left to a PID 1 that does not reap, as in some containers)
-state=$(awk '{print $3}' "/proc/$pid/stat" 2> /dev/null || true)
+# (gone, or a zombie left to a PID 1 that does not reap, as in some containers); the kill reaches it
+# asynchronously, so poll (up to 10 s) instead of sleeping a fixed time
+for _ in $(seq 200); do
+  state=$(awk '{print $3}' "/proc/$pid/stat" 2> /dev/null || true)
+  [ -z "$state" ] || [ "$state" = Z ] && break
+  sleep 0.05
+done
 [ -z "$state" ] || [ "$state" = Z ] || { kill "$pid"; fail "the program outlived its timed-out run"; }
 echo ok
