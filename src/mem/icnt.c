@@ -69,6 +69,29 @@ const CfgParam icnt_cfg_params[] = {
      .min = 1,
      .max = 65535,
      .desc = "ejection buffer packets per destination port (credits = this + latency x bandwidth in flight)"},
+    {.key = "reply_hold",
+     .type = CFG_ENUM,
+     .def = "none",
+     .choices = "none|gpgpusim",
+     .desc = "what holds replies on their way to the SMs: none (a partition's reply enters the network while "
+             "its source queue has a packet free; every arrived reply fills its L1 at once) or gpgpusim "
+             "(GPGPU-Sim 3.2.2: a reply enters only while it fits the source's reply_input_flits; each port "
+             "ejects one reply per cycle into a reply_fifo-entry response FIFO, which hands one per cycle "
+             "to the L1 of its SM)"},
+    {.key = "reply_input_flits",
+     .type = CFG_INT,
+     .def = "18",
+     .min = 1,
+     .max = 65535,
+     .desc = "reply_hold = gpgpusim: flits a partition's reply-network input buffer holds (intersim2's "
+             "input_buffer_size, 9 per sub-partition; a partition stands for 2)"},
+    {.key = "reply_fifo",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "reply_hold = gpgpusim: replies a port's response FIFO holds (GPGPU-Sim's "
+             "-gpgpu_n_cluster_ejection_buffer_size)"},
     {0},
 };
 
@@ -112,6 +135,7 @@ struct Icnt {
   uint32_t memo_bytes, memo_flits;    /* the last packet size icnt_push converted, and its flits */
   uint32_t slots;                     /* flit slots per cycle: lcm of the two port rates */
   uint32_t src_cost, dst_cost;        /* slots one flit takes on a source / destination port */
+  uint32_t *qflits;                   /* per source: flits of its queued packets (icnt_has_room) */
   IcntStats st;
 };
 
@@ -132,6 +156,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->out_nz = calloc(bitmap_words(p->n_dst), sizeof *x->out_nz);
   x->dst_words = bitmap_words(p->n_dst);
   x->arrived = calloc(x->dst_words, sizeof *x->arrived);
+  x->qflits = calloc(p->n_src, sizeof *x->qflits);
   /* A wheel a little longer than the usual flight time: almost every head is
    * due within one turn (longer flights just wait another turn). */
   uint32_t wheel_len = 8;
@@ -152,7 +177,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->div_src = fastdiv_make(p->n_src);
   x->src_words = bitmap_words(p->n_src);
   x->memo_flits = icnt_flits(x, 0); /* memo_bytes = 0 */
-  int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel;
+  int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel || !x->qflits;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->src[i].q, p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
@@ -175,6 +200,7 @@ void icnt_free(Icnt *x) {
   free(x->out_nz);
   free(x->arrived);
   free(x->wheel);
+  free(x->qflits);
   free(x);
 }
 
@@ -184,6 +210,17 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
 }
 
 bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
+
+/* The packet leaving src's port holds it until slot `free`: its flits after
+ * cycle `now` are the slots left past the cycle's end over a flit's cost. */
+bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now) {
+  const IcntSrc *sp = &x->src[src];
+  if (reqq_full(&sp->q)) return false;
+  if (!x->p.in_flits) return true;
+  uint64_t end = (now + 1) * x->slots, left = 0;
+  if (sp->free > end) left = (sp->free - end + x->src_cost - 1) / x->src_cost;
+  return x->qflits[src] + left + icnt_flits(x, bytes) <= x->p.in_flits;
+}
 
 /* icnt_push and icnt_pop run once per packet, icnt_arrivals once per cycle, in
  * the partitions' and memsys's loops: inlined there at link time (LTO; icnt.h
@@ -205,6 +242,7 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now)->aux = dst | (flits << 16);
+  x->qflits[src] += flits;
   bitmap_set(x->in_nz, src);
   x->st.bytes += bytes;
 }
@@ -249,6 +287,7 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
       icnt_arm(x, d, arrival);
     }
     reqq_pop(in);
+    x->qflits[s] -= flits;
     if (reqq_empty(in)) {
       bitmap_clear(x->in_nz, s);
       return UINT64_MAX;
