@@ -80,11 +80,12 @@ const CfgParam icnt_cfg_params[] = {
              "to the L1 of its SM)"},
     {.key = "reply_input_flits",
      .type = CFG_INT,
-     .def = "18",
+     .def = "34",
      .min = 1,
      .max = 65535,
-     .desc = "reply_hold = gpgpusim: flits a partition's reply-network input buffer holds (intersim2's "
-             "input_buffer_size, 9 per sub-partition; a partition stands for 2)"},
+     .desc = "reply_hold = gpgpusim: flits a partition's replies may hold before the crossbar: intersim2's "
+             "input buffer (input_buffer_size, 9) and router input buffer (vc_buf_size) per sub-partition "
+             "(GTX480: 2 x (9 + 8); CCWS's GT200: 9 + 64)"},
     {.key = "reply_fifo",
      .type = CFG_INT,
      .def = "8",
