@@ -136,7 +136,6 @@ struct Icnt {
   uint32_t memo_bytes, memo_flits;    /* the last packet size icnt_push converted, and its flits */
   uint32_t slots;                     /* flit slots per cycle: lcm of the two port rates */
   uint32_t src_cost, dst_cost;        /* slots one flit takes on a source / destination port */
-  uint32_t *qflits;                   /* per source: flits of its queued packets (icnt_has_room) */
   IcntStats st;
 };
 
@@ -157,7 +156,6 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->out_nz = calloc(bitmap_words(p->n_dst), sizeof *x->out_nz);
   x->dst_words = bitmap_words(p->n_dst);
   x->arrived = calloc(x->dst_words, sizeof *x->arrived);
-  x->qflits = calloc(p->n_src, sizeof *x->qflits);
   /* A wheel a little longer than the usual flight time: almost every head is
    * due within one turn (longer flights just wait another turn). */
   uint32_t wheel_len = 8;
@@ -178,7 +176,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   x->div_src = fastdiv_make(p->n_src);
   x->src_words = bitmap_words(p->n_src);
   x->memo_flits = icnt_flits(x, 0); /* memo_bytes = 0 */
-  int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel || !x->qflits;
+  int bad = !x->src || !x->dst || !x->in_nz || !x->out_nz || !x->arrived || !x->wheel;
   for (uint32_t i = 0; !bad && i < p->n_src; i++) bad |= reqq_init(&x->src[i].q, p->in_queue);
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
@@ -201,7 +199,6 @@ void icnt_free(Icnt *x) {
   free(x->out_nz);
   free(x->arrived);
   free(x->wheel);
-  free(x->qflits);
   free(x);
 }
 
@@ -213,14 +210,18 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
 bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
 
 /* The packet leaving src's port holds it until slot `free`: its flits after
- * cycle `now` are the slots left past the cycle's end over a flit's cost. */
+ * cycle `now` are the slots left past the cycle's end over a flit's cost. The
+ * queued packets' flits are summed here (at most in_queue of them), so the
+ * send and push paths keep no count for a rule only this call applies. */
 bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now) {
   const IcntSrc *sp = &x->src[src];
   if (reqq_full(&sp->q)) return false;
   if (!x->p.in_flits) return true;
-  uint64_t end = (now + 1) * x->slots, left = 0;
-  if (sp->free > end) left = (sp->free - end + x->src_cost - 1) / x->src_cost;
-  return x->qflits[src] + left + icnt_flits(x, bytes) <= x->p.in_flits;
+  uint64_t end = (now + 1) * x->slots, flits = icnt_flits(x, bytes);
+  if (sp->free > end) flits += (sp->free - end + x->src_cost - 1) / x->src_cost;
+  const ReqSlot *h = sp->q.head;
+  for (uint32_t i = 0; i < sp->q.count; i++, h = reqq_next(&sp->q, (ReqSlot *)h)) flits += h->aux >> 16;
+  return flits <= x->p.in_flits;
 }
 
 /* icnt_push and icnt_pop run once per packet, icnt_arrivals once per cycle, in
@@ -243,7 +244,6 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now)->aux = dst | (flits << 16);
-  x->qflits[src] += flits;
   bitmap_set(x->in_nz, src);
   x->st.bytes += bytes;
 }
@@ -288,7 +288,6 @@ static inline __attribute__((always_inline)) uint64_t icnt_send(Icnt *x, uint32_
       icnt_arm(x, d, arrival);
     }
     reqq_pop(in);
-    x->qflits[s] -= flits;
     if (reqq_empty(in)) {
       bitmap_clear(x->in_nz, s);
       return UINT64_MAX;

@@ -97,7 +97,7 @@ static inline const MemRequest *partition_reply_packet(Partition *pt, const MemR
  * sub-partition's queue (top()) enters the network only when icnt_has_buffer() finds room for
  * all its flits in the node's input buffer, else it stays there (gpu_stall_icnt2sh). Here the
  * head is taken from the L2 and kept in `held` until it fits. Returns true while one waits. */
-static bool partition_reply_hold(Partition *pt, uint64_t now, Icnt *reply) {
+static __attribute__((noinline)) bool partition_reply_hold(Partition *pt, uint64_t now, Icnt *reply) {
   for (;;) {
     if (!pt->has_held) {
       const MemRequest *out = cache_take_reply(pt->l2, now);
@@ -121,22 +121,19 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     pt->dram_busy = !dram_idle(pt->dram);
   }
   bool held = false;
-  if (pt->p.reply_hold) {
-    held = partition_reply_hold(pt, now, reply);
+  if (__builtin_expect(pt->p.reply_hold, 0)) {
+    pt->reply_stalls += held = partition_reply_hold(pt, now, reply);
   } else {
     /* a reply is taken only when the network can take it (icnt_push copies it) */
-    for (const MemRequest *out;;) {
-      if (!icnt_can_push(reply, pt->p.id)) {
-        held = cache_next_reply(pt->l2) <= now;
-        break;
-      }
-      if (!(out = cache_take_reply(pt->l2, now))) break;
+    bool room;
+    for (const MemRequest *out;
+         (room = icnt_can_push(reply, pt->p.id)) && (out = cache_take_reply(pt->l2, now));) {
       uint32_t bytes, port;
       const MemRequest *r = partition_reply_packet(pt, out, now, &bytes, &port);
       icnt_push(reply, pt->p.id, port, r, bytes, now);
     }
+    if (!room && cache_next_reply(pt->l2) <= now) pt->reply_stalls++, held = true;
   }
-  pt->reply_stalls += held;
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
     const MemRequest *r = &pt->ctrl.head->req;
     uint64_t local = addrmap_local(&pt->p.map, r->line_addr);
