@@ -120,9 +120,8 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
       if (!cache_fill(pt->l2, r, now)) break;
     pt->dram_busy = !dram_idle(pt->dram);
   }
-  bool held = false;
   if (__builtin_expect(pt->p.reply_hold, 0)) {
-    pt->reply_stalls += held = partition_reply_hold(pt, now, reply);
+    pt->reply_stalls += partition_reply_hold(pt, now, reply);
   } else {
     /* a reply is taken only when the network can take it (icnt_push copies it) */
     bool room;
@@ -132,7 +131,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
       const MemRequest *r = partition_reply_packet(pt, out, now, &bytes, &port);
       icnt_push(reply, pt->p.id, port, r, bytes, now);
     }
-    if (!room && cache_next_reply(pt->l2) <= now) pt->reply_stalls++, held = true;
+    if (!room && cache_next_reply(pt->l2) <= now) pt->reply_stalls++;
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
     const MemRequest *r = &pt->ctrl.head->req;
@@ -156,7 +155,7 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
     reqq_pop(&pt->input);
   }
-  return held;
+  return false;
 }
 
 /* partition_next_event() once the queues say nothing before t (> now + 1):

@@ -42,8 +42,8 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now);
  * requests, L2 accesses; in that (reverse pipeline) order. It changes
  * nothing on an idle partition (memsys ticks a partition only when
  * partition_next_event() or a push says it can do something). Returns true
- * when a ready request could not enter the L2 or a reply the reply network:
- * partition_next_event() would say now + 1. */
+ * when a ready request could not enter the L2: partition_next_event() would
+ * say now + 1 (as it does while a reply waits for the reply network). */
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply);
 uint64_t partition_next_event(const Partition *pt, uint64_t now);
 bool partition_idle(const Partition *pt);
