@@ -552,8 +552,8 @@ void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
   icnt_stats_emit(icnt_stats(ms->reply), o);
   const MemSysReplyStats rs = memsys_reply_stats(ms);
   STAT_U64(o, "mem_stalls", "cycles", STAT_SUM, STAT_LOWER,
-           "partition-cycles a ready reply found no room in the network (GPGPU-Sim's gpu_stall_icnt2sh, "
-           "counted there per sub-partition)",
+           "partition-cycles a ready reply found no room in the network (icnt.reply_hold = gpgpusim; "
+           "GPGPU-Sim's gpu_stall_icnt2sh, counted there per sub-partition)",
            rs.mem_stalls);
   STAT_U64(o, "eject_waits", "cycles", STAT_SUM, STAT_LOWER,
            "port-cycles an arrived reply stayed in the network: one per cycle enters the response FIFO, "

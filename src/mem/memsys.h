@@ -42,7 +42,7 @@ typedef struct MemSysDelays {
   uint32_t dram_row_hit; /* core cycles of a row-hit read of one line, worst phase */
 } MemSysDelays;
 
-/* What held replies on their way to the SMs (icnt.reply_hold; the FIFO counts are 0 without it). */
+/* What held replies on their way to the SMs (icnt.reply_hold = gpgpusim; all 0 without it). */
 typedef struct MemSysReplyStats {
   uint64_t mem_stalls;  /* partition-cycles a ready reply found no room in the reply network */
   uint64_t eject_waits; /* port-cycles an arrived reply stayed in the network (one ejected per cycle) */

@@ -20,7 +20,7 @@ struct Partition {
   ReqQueue input; /* ready = cycle of the L2 access */
   ReqQueue ctrl;  /* L2 miss queue -> DRAM; ready = cycle it reaches the scheduler */
   PartitionParams p;
-  uint64_t reply_stalls; /* cycles a ready reply found no room in the reply network */
+  uint64_t reply_stalls; /* reply_hold: cycles a ready reply found no room in the reply network */
   bool has_held;         /* reply_hold: `held` was taken from the L2 and waits for room */
   uint32_t held_bytes, held_port;
   MemRequest held;
@@ -123,15 +123,13 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   if (__builtin_expect(pt->p.reply_hold, 0)) {
     pt->reply_stalls += partition_reply_hold(pt, now, reply);
   } else {
-    /* a reply is taken only when the network can take it (icnt_push copies it) */
-    bool room;
-    for (const MemRequest *out;
-         (room = icnt_can_push(reply, pt->p.id)) && (out = cache_take_reply(pt->l2, now));) {
+    /* a reply is taken only when the network can take it (icnt_push copies it). Its waits are
+     * not counted here: the count alone changed what LTO inlines (+0.7% instructions). */
+    for (const MemRequest *out; icnt_can_push(reply, pt->p.id) && (out = cache_take_reply(pt->l2, now));) {
       uint32_t bytes, port;
       const MemRequest *r = partition_reply_packet(pt, out, now, &bytes, &port);
       icnt_push(reply, pt->p.id, port, r, bytes, now);
     }
-    if (!room && cache_next_reply(pt->l2) <= now) pt->reply_stalls++;
   }
   while (reqq_ready(&pt->ctrl, now) && dram_can_accept(pt->dram)) {
     const MemRequest *r = &pt->ctrl.head->req;

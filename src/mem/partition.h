@@ -47,7 +47,8 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now);
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply);
 uint64_t partition_next_event(const Partition *pt, uint64_t now);
 bool partition_idle(const Partition *pt);
-/* Cycles a ready reply could not enter the reply network (GPGPU-Sim's gpu_stall_icnt2sh). */
+/* With reply_hold, cycles a ready reply could not enter the reply network (GPGPU-Sim's
+ * gpu_stall_icnt2sh); 0 without. */
 uint64_t partition_reply_stalls(const Partition *pt);
 
 Cache *partition_l2(const Partition *pt);
