@@ -69,6 +69,30 @@ const CfgParam icnt_cfg_params[] = {
      .min = 1,
      .max = 65535,
      .desc = "ejection buffer packets per destination port (credits = this + latency x bandwidth in flight)"},
+    {.key = "reply_hold",
+     .type = CFG_ENUM,
+     .def = "none",
+     .choices = "none|gpgpusim",
+     .desc = "what holds replies on their way to the SMs: none (a partition's reply enters the network while "
+             "its source queue has a packet free; every arrived reply fills its L1 at once) or gpgpusim "
+             "(GPGPU-Sim 3.2.2: a reply enters only while it fits the source's reply_input_flits; each port "
+             "ejects one reply per cycle into a reply_fifo-entry response FIFO, which hands one per cycle "
+             "to the L1 of its SM)"},
+    {.key = "reply_input_flits",
+     .type = CFG_INT,
+     .def = "34",
+     .min = 1,
+     .max = 65535,
+     .desc = "reply_hold = gpgpusim: flits a partition's replies may hold before the crossbar: intersim2's "
+             "input buffer (input_buffer_size, 9) and router input buffer (vc_buf_size) per sub-partition "
+             "(GTX480: 2 x (9 + 8); CCWS's GT200: 9 + 64)"},
+    {.key = "reply_fifo",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "reply_hold = gpgpusim: replies a port's response FIFO holds (GPGPU-Sim's "
+             "-gpgpu_n_cluster_ejection_buffer_size)"},
     {0},
 };
 
@@ -184,6 +208,21 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
 }
 
 bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
+
+/* The packet leaving src's port holds it until slot `free`: its flits after
+ * cycle `now` are the slots left past the cycle's end over a flit's cost. The
+ * queued packets' flits are summed here (at most in_queue of them), so the
+ * send and push paths keep no count for a rule only this call applies. */
+bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now) {
+  const IcntSrc *sp = &x->src[src];
+  if (reqq_full(&sp->q)) return false;
+  if (!x->p.in_flits) return true;
+  uint64_t end = (now + 1) * x->slots, flits = icnt_flits(x, bytes);
+  if (sp->free > end) flits += (sp->free - end + x->src_cost - 1) / x->src_cost;
+  const ReqSlot *h = sp->q.head;
+  for (uint32_t i = 0; i < sp->q.count; i++, h = reqq_next(&sp->q, (ReqSlot *)h)) flits += h->aux >> 16;
+  return flits <= x->p.in_flits;
+}
 
 /* icnt_push and icnt_pop run once per packet, icnt_arrivals once per cycle, in
  * the partitions' and memsys's loops: inlined there at link time (LTO; icnt.h

@@ -28,6 +28,7 @@ typedef struct IcntParams {
   uint32_t flit_size;                                /* bytes */
   uint32_t in_queue;                                 /* packets per source queue */
   uint32_t out_queue;                                /* packets per destination (in flight + waiting) */
+  uint32_t in_flits; /* flits per source queue that icnt_has_room() allows (0: no flit limit) */
 } IcntParams;
 
 typedef struct IcntStats {
@@ -46,6 +47,12 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen);
 void icnt_free(Icnt *x);
 
 bool icnt_can_push(const Icnt *x, uint32_t src);
+/* icnt_can_push() and, with in_flits set, GPGPU-Sim's input-buffer rule
+ * (intersim2 InterconnectInterface::HasBuffer): the flits src still has to send
+ * after cycle `now` (queued packets and the rest of the one leaving its port)
+ * plus those of a packet of `bytes` fit in in_flits. A source queue stands for
+ * intersim2's input buffer and the router's input buffer behind it. */
+bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now);
 /* Queues a packet of `bytes` (header + payload) from src to dst at `now`. */
 void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
 void icnt_tick(Icnt *x, uint64_t now);

@@ -12,6 +12,7 @@
 #include "mem/addrmap.h"
 #include "mem/mem_assert.h"
 #include "mem/partition.h"
+#include "mem/reqq.h"
 
 static const CfgParam memsys_params[] = {
     {.key = "mem.partitions",
@@ -105,6 +106,10 @@ struct MemSys {
   bool sleep;        /* sm.skip_idle_cycles: partitions sleep until their wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
+  bool reply_hold;     /* icnt.reply_hold = gpgpusim: replies pass a response FIFO per port */
+  ReqQueue *fifo;      /* per port: arrived replies, ready = the cycle they may reach the L1 */
+  uint64_t *fifo_nz;   /* bit per port: its FIFO is not empty */
+  MemSysReplyStats rs; /* eject_waits, refused (mem_stalls: the partitions') */
   MemSysDelays delays;
   DramParams dram;
 };
@@ -138,7 +143,8 @@ static int memsys_derive(MemSys *ms, const Config *cfg, const IcntParams *rq, co
   sreq = (sreq + rq_bw - 1) / rq_bw;
   srep = (srep + rp_bw - 1) / rp_bw;
   uint32_t l2lat = l2->latency ? l2->latency : 1;
-  uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat;
+  /* the response FIFO (icnt.reply_hold) hands a reply to the L1 the cycle after it arrives */
+  uint32_t fixed = 3 + rq->latency + rp->latency + (sreq - 1) + (srep - 1) + l2lat + ms->reply_hold;
   int64_t want = cfg_int(cfg, "l2.min_latency");
   /* GPGPU-Sim 3.2.2's mechanism, so its latencies match: the ROP delay is the input delay
    * and the DRAM latency queue the controller delay; the minima follow from
@@ -196,6 +202,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   ms->n_part = (uint32_t)cfg_int(cfg, "mem.partitions");
   ms->header_bytes = (uint32_t)cfg_int(cfg, "icnt.header_bytes");
   ms->sleep = cfg_bool(cfg, "sm.skip_idle_cycles");
+  ms->reply_hold = !strcmp(cfg_str(cfg, "icnt.reply_hold"), "gpgpusim");
   CacheParams l1d, l1i, l2;
   if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
       cache_params_read(cfg, "l2", &l2, err, errlen))
@@ -244,6 +251,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   IcntParams rq, rp;
   memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_port, ms->n_part, true);
   memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_port, false);
+  if (ms->reply_hold) rp.in_flits = (uint32_t)cfg_int(cfg, "icnt.reply_input_flits");
   if (memsys_derive(ms, cfg, &rq, &rp, &l2, err, errlen)) goto fail;
   ms->req = icnt_create(&rq, err, errlen);
   ms->reply = ms->req ? icnt_create(&rp, err, errlen) : NULL;
@@ -254,6 +262,14 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   ms->sm_events = calloc(2 * (size_t)bitmap_words(ms->n_sm), sizeof *ms->sm_events);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
   if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
+  if (ms->reply_hold) {
+    uint32_t cap = (uint32_t)cfg_int(cfg, "icnt.reply_fifo");
+    ms->fifo = calloc(ms->n_port, sizeof *ms->fifo);
+    ms->fifo_nz = calloc(bitmap_words(ms->n_port), sizeof *ms->fifo_nz);
+    if (!ms->fifo || !ms->fifo_nz) goto oom;
+    for (uint32_t p = 0; p < ms->n_port; p++)
+      if (reqq_init(&ms->fifo[p], cap)) goto oom;
+  }
   ms->pop_events = ms->sm_events + bitmap_words(ms->n_sm);
   l1d.level = l1i.level = 1;
   l1d.gpu = l1i.gpu = l2.gpu = pg;
@@ -274,6 +290,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
                           .header_bytes = ms->header_bytes,
                           .l1_line = ms->l1_line,
                           .sms_per_port = ms->sms_per_port,
+                          .reply_hold = ms->reply_hold,
                           .l2 = l2,
                           .dram = ms->dram,
                           .map = ms->map};
@@ -296,6 +313,9 @@ void memsys_free(MemSys *ms) {
   free(ms->miss_nz);
   free(ms->sm_events);
   free(ms->part);
+  for (uint32_t p = 0; ms->fifo && p < ms->n_port; p++) reqq_free(&ms->fifo[p]);
+  free(ms->fifo);
+  free(ms->fifo_nz);
   icnt_free(ms->req);
   icnt_free(ms->reply);
   free(ms);
@@ -310,6 +330,12 @@ Cache *memsys_l2(MemSys *ms, uint32_t p) { return partition_l2(ms->part[p].pt); 
 DramChannel *memsys_dram(MemSys *ms, uint32_t p) { return partition_dram(ms->part[p].pt); }
 uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr) { return addrmap_partition(&ms->map, addr); }
 const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
+
+MemSysReplyStats memsys_reply_stats(const MemSys *ms) {
+  MemSysReplyStats r = ms->rs;
+  for (uint32_t p = 0; p < ms->n_part; p++) r.mem_stalls += partition_reply_stalls(ms->part[p].pt);
+  return r;
+}
 
 /* ---- clocking ---- */
 
@@ -355,6 +381,46 @@ static __attribute__((noinline)) void memsys_tick_partitions(MemSys *ms, uint64_
   ms->wake_min = min;
 }
 
+/* GPGPU-Sim 3.2.2's cluster side (shader.cc simt_core_cluster::icnt_cycle): each port first hands
+ * its response FIFO's head to the L1 of the SM it names, which may refuse it (the FIFO waits),
+ * then, if the FIFO has room, takes one arrived reply out of the network (the rest wait there,
+ * holding its credits: a full FIFO backs replies up into the partitions). One of each per cycle;
+ * a reply taken at t reaches the L1 at t + 1 at the earliest. The LD/ST unit's 2-entry response
+ * queue behind the FIFO (ldst_unit::fill, one L1 fill per cycle) is folded into the hand-off. */
+static __attribute__((noinline)) void memsys_reply_fifo(MemSys *ms, uint64_t now, const uint64_t *arr) {
+  for (uint32_t w = 0; w < bitmap_words(ms->n_port); w++) {
+    for (uint64_t bits = arr[w] | ms->fifo_nz[w]; bits; bits &= bits - 1) {
+      const uint32_t p = w * 64 + (uint32_t)__builtin_ctzll(bits);
+      const bool arrived = arr[w] >> (p % 64) & 1;
+      ReqQueue *q = &ms->fifo[p];
+      if (reqq_ready(q, now)) {
+        const MemRequest *r = &q->head->req;
+        const uint32_t s = (uint32_t)r->sm;
+        MEM_DCHECK(r->unit < MEM_UNIT__COUNT && s / ms->sms_per_port == p, now, "memsys",
+                   "reply for unit %u of SM %u at port %u", r->unit, s, p);
+        if (cache_fill(ms->l1[s * MEM_UNIT__COUNT + r->unit], r, now)) {
+          reqq_pop(q);
+          bitmap_set(ms->sm_events, s);
+        } else {
+          ms->rs.refused++;
+        }
+      }
+      if (arrived) {
+        if (reqq_full(q)) {
+          ms->rs.eject_waits++;
+        } else {
+          reqq_push(q, icnt_arrived_head(ms->reply, p), now + 1);
+          if (icnt_pop(ms->reply, p)) ms->rs.eject_waits++; /* another has arrived: it waits */
+        }
+      }
+      if (reqq_empty(q))
+        bitmap_clear(ms->fifo_nz, p);
+      else
+        bitmap_set(ms->fifo_nz, p);
+    }
+  }
+}
+
 /* Reverse pipeline order: replies reach the L1s, partitions advance, requests
  * reach the partitions, new L1 misses enter the network. Every hop therefore
  * takes at least one cycle, and memsys_derive() counts them. */
@@ -362,7 +428,9 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
-  if (ms->sms_per_port == 1) {
+  if (ms->reply_hold) {
+    memsys_reply_fifo(ms, now, arr);
+  } else if (ms->sms_per_port == 1) {
     BITMAP_FOREACH_ALL(s, arr, bitmap_words(ms->n_sm)) {
       for (const MemRequest *r = icnt_arrived_head(ms->reply, s); r; r = icnt_pop(ms->reply, s)) {
         MEM_DCHECK(r->unit < MEM_UNIT__COUNT, now, "memsys", "reply for unknown unit %u", r->unit);
@@ -406,6 +474,8 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   const uint64_t soon = now + 1;
   for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
     if (ms->miss_nz[w]) return soon;
+  for (uint32_t w = 0; ms->reply_hold && w < bitmap_words(ms->n_port); w++)
+    if (ms->fifo_nz[w]) return soon;
   uint64_t t = icnt_next_event(ms->req, now), x;
   if (t == soon) return t;
   if ((x = icnt_next_event(ms->reply, now)) < t && (t = x) == soon) return t;
@@ -424,6 +494,8 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
 
 bool memsys_idle(const MemSys *ms) {
   if (!icnt_idle(ms->req) || !icnt_idle(ms->reply)) return false;
+  for (uint32_t w = 0; ms->reply_hold && w < bitmap_words(ms->n_port); w++)
+    if (ms->fifo_nz[w]) return false;
   for (uint32_t p = 0; p < ms->n_part; p++)
     if (!partition_idle(ms->part[p].pt)) return false;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++)
@@ -478,6 +550,18 @@ void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
   stats_end(o);
   stats_group(o, "icnt_reply", 0, "the reply network (partitions to SMs)");
   icnt_stats_emit(icnt_stats(ms->reply), o);
+  const MemSysReplyStats rs = memsys_reply_stats(ms);
+  STAT_U64(o, "mem_stalls", "cycles", STAT_SUM, STAT_LOWER,
+           "partition-cycles a ready reply found no room in the network (icnt.reply_hold = gpgpusim; "
+           "GPGPU-Sim's gpu_stall_icnt2sh, counted there per sub-partition)",
+           rs.mem_stalls);
+  STAT_U64(o, "eject_waits", "cycles", STAT_SUM, STAT_LOWER,
+           "port-cycles an arrived reply stayed in the network: one per cycle enters the response FIFO, "
+           "none while it is full (icnt.reply_hold = gpgpusim)",
+           rs.eject_waits);
+  STAT_U64(o, "fill_refused", "cycles", STAT_SUM, STAT_LOWER,
+           "port-cycles an L1 refused the response FIFO's head reply (icnt.reply_hold = gpgpusim)",
+           rs.refused);
   stats_end(o);
   stats_group(o, "delays", 0, "fixed pipeline delays derived from the configured latencies");
   STAT_U64(o, "l2_input", "cycles", STAT_INFO, STAT_NEUTRAL,
@@ -505,6 +589,8 @@ void memsys_dump(const MemSys *ms, FILE *out) {
   }
   icnt_dump(ms->req, out);
   icnt_dump(ms->reply, out);
+  for (uint32_t p = 0; ms->reply_hold && p < ms->n_port; p++)
+    if (ms->fifo[p].count) fprintf(out, "response fifo[%u]=%u\n", p, ms->fifo[p].count);
   for (uint32_t p = 0; p < ms->n_part; p++)
     if (!partition_idle(ms->part[p].pt)) partition_dump(ms->part[p].pt, out);
 }

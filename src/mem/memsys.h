@@ -42,6 +42,13 @@ typedef struct MemSysDelays {
   uint32_t dram_row_hit; /* core cycles of a row-hit read of one line, worst phase */
 } MemSysDelays;
 
+/* What held replies on their way to the SMs (icnt.reply_hold = gpgpusim; all 0 without it). */
+typedef struct MemSysReplyStats {
+  uint64_t mem_stalls;  /* partition-cycles a ready reply found no room in the reply network */
+  uint64_t eject_waits; /* port-cycles an arrived reply stayed in the network (one ejected per cycle) */
+  uint64_t refused;     /* port-cycles the FIFO's head reply was refused by its L1 (cache_fill) */
+} MemSysReplyStats;
+
 /* Every configuration group of the memory system (cache instances with their
  * default values, interconnect, partitions, DRAM), ending with {0}. */
 extern const CfgGroup memsys_cfg_groups[];
@@ -74,6 +81,7 @@ DramChannel *memsys_dram(MemSys *ms, uint32_t partition);
 /* The partition a byte address maps to. */
 uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr);
 const MemSysDelays *memsys_delays(const MemSys *ms);
+MemSysReplyStats memsys_reply_stats(const MemSys *ms);
 
 /* Advances everything but the L1s' requesters to cycle `now` (nondecreasing;
  * cycles may be skipped when memsys_next_event() says nothing happens). */

@@ -25,6 +25,7 @@ typedef struct PartitionParams {
   uint32_t header_bytes; /* reply packet header */
   uint32_t l1_line;      /* bytes of an L1 line (a read reply's data); the L2's may be a multiple */
   uint32_t sms_per_port; /* a reply to SM s goes to reply-network port s / sms_per_port */
+  bool reply_hold;       /* icnt.reply_hold = gpgpusim: a reply waits for icnt_has_room() */
   CacheParams l2;        /* one slice */
   DramParams dram;
   AddrMap map;
@@ -42,10 +43,13 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now);
  * nothing on an idle partition (memsys ticks a partition only when
  * partition_next_event() or a push says it can do something). Returns true
  * when a ready request could not enter the L2: partition_next_event() would
- * say now + 1. */
+ * say now + 1 (as it does while a reply waits for the reply network). */
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply);
 uint64_t partition_next_event(const Partition *pt, uint64_t now);
 bool partition_idle(const Partition *pt);
+/* With reply_hold, cycles a ready reply could not enter the reply network (GPGPU-Sim's
+ * gpu_stall_icnt2sh); 0 without. */
+uint64_t partition_reply_stalls(const Partition *pt);
 
 Cache *partition_l2(const Partition *pt);
 DramChannel *partition_dram(const Partition *pt);

@@ -1,0 +1,172 @@
+/* t606_reply_hold.c - GPGPU-Sim 3.2.2's reply path (icnt.reply_hold = gpgpusim): a port's
+ * response FIFO hands one reply per cycle to the L1s, takes one per cycle from the network, and
+ * when full backs replies up into the partitions, whose replies then wait for room in the reply
+ * network's input buffer (counted as mem_stalls, GPGPU-Sim's gpu_stall_icnt2sh). */
+#include <stdlib.h>
+
+#include "common/test.h"
+#include "core/config.h"
+#include "mem/memsys.h"
+#include "sim/config_schema.h"
+#include "sim/policies.h"
+
+TEST_GLOBALS;
+
+/* ccws-gt200 (clusters of 3 SMs) with wide ports, so that several replies reach one port in a
+ * cycle, and the sets in `set` (space-separated). */
+static MemSys *make(const char *set) {
+  Config *cfg = cfg_create();
+  CHECK(cfg_load_file(cfg, "configs/ccws-gt200.cfg") == 0);
+  CHECK(cfg_set(cfg, "icnt.sm_flits_per_cycle=16") == 0);
+  CHECK(cfg_set(cfg, "icnt.reply_flits_per_cycle=16") == 0);
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", set ? set : "");
+  for (char *k = strtok(buf, " "); k; k = strtok(NULL, " ")) CHECK(cfg_set(cfg, k) == 0);
+  char err[512] = "";
+  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
+  if (!ms) fprintf(stderr, "sim_memsys_create: %s\n", err);
+  cfg_free(cfg);
+  return ms;
+}
+
+static int tok[3];
+
+/* SMs sm[0..2] load line k*256 (k = 0, 1, 2: partitions 0, 1, 2) at cycle t; the cycles
+ * their replies come back in done[]. */
+static void three_loads(MemSys *ms, const uint32_t *sm, uint64_t t, uint64_t *done) {
+  memsys_tick(ms, t);
+  for (int k = 0; k < 3; k++) {
+    MemRequest r = {.addr = (uint64_t)k * 256,
+                    .line_addr = (uint64_t)k * 256,
+                    .sm = (int32_t)sm[k],
+                    .bytes = 128,
+                    .unit = MEM_UNIT_L1D,
+                    .user = &tok[k]};
+    CHECK(cache_access(memsys_l1d(ms, sm[k]), &r, t).outcome == CACHE_MISS);
+    done[k] = 0;
+  }
+  for (uint64_t c = t + 1; c < t + 3000; c++) {
+    memsys_tick(ms, c);
+    for (int k = 0; k < 3; k++) {
+      const MemRequest *out = cache_take_reply(memsys_l1d(ms, sm[k]), c);
+      if (out) {
+        CHECK(out->user == &tok[k] && out->line_addr == (uint64_t)k * 256);
+        done[k] = c;
+      }
+    }
+  }
+  for (int k = 0; k < 3; k++) CHECK(done[k] > 0);
+}
+
+/* The cycles three SMs of one cluster get their L2 hits back (lines warmed by SMs 27-29). */
+static void cluster_hits(const char *set, uint64_t *d) {
+  MemSys *ms = make(set);
+  if (!ms) {
+    CHECK(0);
+    return;
+  }
+  const uint32_t warm[] = {27, 28, 29}, sm[] = {0, 1, 2};
+  three_loads(ms, warm, 10, d);
+  three_loads(ms, sm, 5000, d);
+  MemSysReplyStats rs = memsys_reply_stats(ms);
+  CHECK_EQ_U64(rs.mem_stalls, 0);
+  CHECK_EQ_U64(rs.refused, 0);
+  memsys_free(ms);
+}
+
+/* Three replies reaching one port in the same cycle: without the FIFO they fill their L1s
+ * together; with it, one per cycle, the first one cycle later (the FIFO's stage). */
+static void test_one_per_cycle(void) {
+  uint64_t a[3], b[3];
+  cluster_hits(NULL, a);
+  cluster_hits("icnt.reply_hold=gpgpusim", b);
+  fprintf(stderr, "none: %llu %llu %llu; gpgpusim: %llu %llu %llu\n", (unsigned long long)a[0],
+          (unsigned long long)a[1], (unsigned long long)a[2], (unsigned long long)b[0],
+          (unsigned long long)b[1], (unsigned long long)b[2]);
+  CHECK_EQ_U64(a[1], a[0]);
+  CHECK_EQ_U64(a[2], a[0]);
+  uint64_t lo = b[0], hi = b[0];
+  for (int k = 1; k < 3; k++) lo = b[k] < lo ? b[k] : lo, hi = b[k] > hi ? b[k] : hi;
+  CHECK_EQ_U64(lo, a[0] + 1);
+  CHECK_EQ_U64(hi, a[0] + 3);
+  CHECK(b[0] != b[1] && b[1] != b[2] && b[0] != b[2]);
+}
+
+/* SMs 0-2 (one port) each load n lines that hit in the L2, spread over the partitions, a
+ * request per SM per cycle: up to three replies a cycle for the port; returns the cycle the last reply
+ * reached an L1, and the reply statistics. */
+static uint64_t burst(const char *set, uint32_t n, MemSysReplyStats *rs) {
+  MemSys *ms = make(set);
+  if (!ms) {
+    CHECK(0);
+    return 0;
+  }
+  uint32_t got = 0, want = 0;
+  uint64_t last = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    uint32_t base_sm = pass ? 0 : 27; /* pass 0 warms the L2 from another cluster */
+    uint64_t t0 = pass ? 20000 : 10;
+    uint32_t sent[3] = {0};
+    for (uint64_t c = t0; c < t0 + 20000; c++) {
+      memsys_tick(ms, c);
+      for (uint32_t k = 0; k < 3; k++) {
+        Cache *l1 = memsys_l1d(ms, base_sm + k);
+        if (sent[k] < n) {
+          uint64_t a = (uint64_t)(k * n + sent[k]) * 256; /* consecutive partitions */
+          MemRequest r = {
+              .addr = a, .line_addr = a, .sm = (int32_t)(base_sm + k), .bytes = 128, .unit = MEM_UNIT_L1D};
+          CacheResult res = cache_access(l1, &r, c);
+          if (res.outcome != CACHE_RESFAIL) {
+            CHECK(res.outcome == CACHE_MISS);
+            sent[k]++, want += pass;
+          }
+        }
+        while (cache_take_reply(l1, c)) got += pass, last = c;
+      }
+    }
+  }
+  CHECK_EQ_U64(got, want);
+  CHECK(memsys_idle(ms));
+  *rs = memsys_reply_stats(ms);
+  memsys_free(ms);
+  return last;
+}
+
+/* Replies reaching the port faster (16 flits, three 5-flit replies, per cycle) than it ejects
+ * them (one per cycle) wait in the network (eject_waits) and take 25 cycles longer to drain;
+ * with the partitions' input buffers at one reply, their replies then wait for room there
+ * (mem_stalls), where warpsim's own 8-packet source queues never fill. */
+static void test_backs_up(void) {
+  MemSysReplyStats a, b;
+  const char *tight = "icnt.out_queue=1 icnt.latency=1";
+  char set[256];
+  uint64_t ta = burst(tight, 12, &a);
+  snprintf(set, sizeof set, "%s icnt.reply_hold=gpgpusim icnt.reply_fifo=1 icnt.reply_input_flits=5", tight);
+  uint64_t tb = burst(set, 12, &b);
+  fprintf(stderr,
+          "36 L2 hits to one port: none %llu cycles, mem_stalls %llu; gpgpusim %llu cycles, "
+          "mem_stalls %llu, eject_waits %llu, refused %llu\n",
+          (unsigned long long)ta, (unsigned long long)a.mem_stalls, (unsigned long long)tb,
+          (unsigned long long)b.mem_stalls, (unsigned long long)b.eject_waits, (unsigned long long)b.refused);
+  CHECK_EQ_U64(a.eject_waits, 0);
+  CHECK_EQ_U64(a.mem_stalls, 0);
+  CHECK(b.eject_waits > 0);
+  CHECK(b.mem_stalls > 0);
+  CHECK_EQ_U64(b.refused, 0);
+  CHECK(tb > ta);
+}
+
+/* Bad values name their key. */
+static void test_bad_config(void) {
+  Config *cfg = cfg_create();
+  CHECK(cfg_set(cfg, "icnt.reply_hold=islip") != 0);
+  CHECK(cfg_set(cfg, "icnt.reply_fifo=0") != 0);
+  cfg_free(cfg);
+}
+
+int main(void) {
+  TEST_RUN(test_one_per_cycle);
+  TEST_RUN(test_backs_up);
+  TEST_RUN(test_bad_config);
+  return TEST_DONE();
+}
