@@ -85,7 +85,7 @@ const CfgParam icnt_cfg_params[] = {
      .max = 65535,
      .desc = "reply_hold = gpgpusim: flits a partition's replies may hold before the crossbar: intersim2's "
              "input buffer (input_buffer_size, 9) and router input buffer (vc_buf_size) per sub-partition "
-             "(GTX480: 2 x (9 + 8); CCWS's GT200: 9 + 64)"},
+             "(GTX480: 2 x (9 + 8); the GT200 preset: 9 + 64)"},
     {.key = "reply_fifo",
      .type = CFG_INT,
      .def = "8",
