@@ -10,62 +10,23 @@
 #include "common/test.h"
 #include "core/config.h"
 #include "sim/config_schema.h"
+#include "common/memsys_test.h"
 #include "mem/memsys.h"
 #include "sim/policies.h"
 
 TEST_GLOBALS;
 
-static MemSys *make(const char *set) {
-  Config *cfg = cfg_create();
-  CHECK(cfg_load_file(cfg, "configs/ccws-gt200.cfg") == 0);
-  if (set) CHECK(cfg_set(cfg, set) == 0);
-  char err[512] = "";
-  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
-  if (!ms) fprintf(stderr, "sim_memsys_create: %s\n", err);
-  cfg_free(cfg);
-  return ms;
-}
-
-static int tok[3];
-
-/* SMs sm[0..2] load line k*256 (k = 0, 1, 2: partitions 0, 1, 2) at cycle t;
- * the cycles their replies come back in done[]. */
-static void three_loads(MemSys *ms, const uint32_t *sm, uint64_t t, uint64_t *done) {
-  memsys_tick(ms, t);
-  for (int k = 0; k < 3; k++) {
-    MemRequest r = {.addr = (uint64_t)k * 256,
-                    .line_addr = (uint64_t)k * 256,
-                    .sm = (int32_t)sm[k],
-                    .bytes = 128,
-                    .unit = MEM_UNIT_L1D,
-                    .user = &tok[k]};
-    CHECK(cache_access(memsys_l1d(ms, sm[k]), &r, t).outcome == CACHE_MISS);
-    done[k] = 0;
-  }
-  for (uint64_t c = t + 1; c < t + 3000; c++) {
-    memsys_tick(ms, c);
-    for (int k = 0; k < 3; k++) {
-      const MemRequest *out = cache_take_reply(memsys_l1d(ms, sm[k]), c);
-      if (out) {
-        CHECK(out->user == &tok[k] && out->line_addr == (uint64_t)k * 256);
-        done[k] = c;
-      }
-    }
-  }
-  for (int k = 0; k < 3; k++) CHECK(done[k] > 0);
-}
-
 /* The spread of the replies of three SMs' L2 hits (lines warmed by SMs 27-29). */
 static uint64_t spread(const char *set, const uint32_t *sm) {
-  MemSys *ms = make(set);
+  MemSys *ms = test_memsys_open("configs/ccws-gt200.cfg", set);
   if (!ms) {
     CHECK(0);
     return 0;
   }
   const uint32_t warm[] = {27, 28, 29};
   uint64_t d[3];
-  three_loads(ms, warm, 10, d);
-  three_loads(ms, sm, 5000, d);
+  test_memsys_three_loads(ms, warm, 10, d);
+  test_memsys_three_loads(ms, sm, 5000, d);
   memsys_free(ms);
   uint64_t lo = d[0], hi = d[0];
   for (int k = 1; k < 3; k++) lo = d[k] < lo ? d[k] : lo, hi = d[k] > hi ? d[k] : hi;

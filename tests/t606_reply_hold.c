@@ -6,6 +6,7 @@
 
 #include "common/test.h"
 #include "core/config.h"
+#include "common/memsys_test.h"
 #include "mem/memsys.h"
 #include "sim/config_schema.h"
 #include "sim/policies.h"
@@ -15,47 +16,9 @@ TEST_GLOBALS;
 /* ccws-gt200 (clusters of 3 SMs) with wide ports, so that several replies reach one port in a
  * cycle, and the sets in `set` (space-separated). */
 static MemSys *make(const char *set) {
-  Config *cfg = cfg_create();
-  CHECK(cfg_load_file(cfg, "configs/ccws-gt200.cfg") == 0);
-  CHECK(cfg_set(cfg, "icnt.sm_flits_per_cycle=16") == 0);
-  CHECK(cfg_set(cfg, "icnt.reply_flits_per_cycle=16") == 0);
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", set ? set : "");
-  for (char *k = strtok(buf, " "); k; k = strtok(NULL, " ")) CHECK(cfg_set(cfg, k) == 0);
-  char err[512] = "";
-  MemSys *ms = sim_memsys_create(cfg, NULL, err, sizeof err);
-  if (!ms) fprintf(stderr, "sim_memsys_create: %s\n", err);
-  cfg_free(cfg);
-  return ms;
-}
-
-static int tok[3];
-
-/* SMs sm[0..2] load line k*256 (k = 0, 1, 2: partitions 0, 1, 2) at cycle t; the cycles
- * their replies come back in done[]. */
-static void three_loads(MemSys *ms, const uint32_t *sm, uint64_t t, uint64_t *done) {
-  memsys_tick(ms, t);
-  for (int k = 0; k < 3; k++) {
-    MemRequest r = {.addr = (uint64_t)k * 256,
-                    .line_addr = (uint64_t)k * 256,
-                    .sm = (int32_t)sm[k],
-                    .bytes = 128,
-                    .unit = MEM_UNIT_L1D,
-                    .user = &tok[k]};
-    CHECK(cache_access(memsys_l1d(ms, sm[k]), &r, t).outcome == CACHE_MISS);
-    done[k] = 0;
-  }
-  for (uint64_t c = t + 1; c < t + 3000; c++) {
-    memsys_tick(ms, c);
-    for (int k = 0; k < 3; k++) {
-      const MemRequest *out = cache_take_reply(memsys_l1d(ms, sm[k]), c);
-      if (out) {
-        CHECK(out->user == &tok[k] && out->line_addr == (uint64_t)k * 256);
-        done[k] = c;
-      }
-    }
-  }
-  for (int k = 0; k < 3; k++) CHECK(done[k] > 0);
+  char sets[512];
+  snprintf(sets, sizeof sets, "icnt.sm_flits_per_cycle=16 icnt.reply_flits_per_cycle=16 %s", set ? set : "");
+  return test_memsys_open("configs/ccws-gt200.cfg", sets);
 }
 
 /* The cycles three SMs of one cluster get their L2 hits back (lines warmed by SMs 27-29). */
@@ -66,8 +29,8 @@ static void cluster_hits(const char *set, uint64_t *d) {
     return;
   }
   const uint32_t warm[] = {27, 28, 29}, sm[] = {0, 1, 2};
-  three_loads(ms, warm, 10, d);
-  three_loads(ms, sm, 5000, d);
+  test_memsys_three_loads(ms, warm, 10, d);
+  test_memsys_three_loads(ms, sm, 5000, d);
   MemSysReplyStats rs = memsys_reply_stats(ms);
   CHECK_EQ_U64(rs.mem_stalls, 0);
   CHECK_EQ_U64(rs.refused, 0);
