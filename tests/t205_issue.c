@@ -6,8 +6,10 @@
  * hand-built instruction streams (the I-buffer holds the 2 instructions of a
  * fetch): independent adds go two per cycle, a dependent chain and a stream
  * of loads/SFU operations do not; with 1 nothing changes. Skipping idle
- * cycles stays exact with it on. The cycle counts are taken without the
- * operand collector stage (sm.reg_banks=0; t206 tests it). */
+ * cycles stays exact with it on. Which scheduler issues first (sched.first):
+ * 3.2.2's fixed order lets scheduler 0 take a shared unit every time, so its
+ * warp reaches a barrier first and idles there. The cycle counts are taken
+ * without the operand collector stage (sm.reg_banks=0; t206 tests it). */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -99,6 +101,69 @@ static void test_skip_idle_exact(void) {
   free(b);
 }
 
+/* Which scheduler goes first (sched.first): two warps of one CTA, one per scheduler, each issue
+ * 16 independent SFU operations and then bar.sync, in rounds; the second round (instructions
+ * cached) is measured. The one SFU takes one every unit.sfu.ii = 3
+ * cycles, so every third cycle both warps want it. rotate (GPGPU-Sim 4.x): the first scheduler
+ * is cycle mod 2, the SFU frees on alternate parities, so the warps take turns and arrive at the
+ * barrier 3 cycles apart. fixed (3.2.2's shader_core_ctx::issue, scheduler 0 first every cycle):
+ * warp 0 takes every free slot, issues its 16 before warp 1 gets one, and waits at the barrier
+ * for warp 1's 16 (16 x 3 = 48 cycles), its scheduler idle all that time; the kernel takes no
+ * longer (the SFU is busy throughout either way). */
+static const char sfu_bar_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry sfubar(.param .u64 buf, .param .u32 rounds)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .f32 %f<20>;\n"
+    "  mov.f32 %f1, 0f3F800000;\n  mov.u32 %r1, 0;\n  ld.param.u32 %r2, [rounds];\n"
+    "$L_round:\n"
+    "  sin.approx.f32 %f2, %f1;\n  sin.approx.f32 %f3, %f1;\n  sin.approx.f32 %f4, %f1;\n"
+    "  sin.approx.f32 %f5, %f1;\n  sin.approx.f32 %f6, %f1;\n  sin.approx.f32 %f7, %f1;\n"
+    "  sin.approx.f32 %f8, %f1;\n  sin.approx.f32 %f9, %f1;\n  sin.approx.f32 %f10, %f1;\n"
+    "  sin.approx.f32 %f11, %f1;\n  sin.approx.f32 %f12, %f1;\n  sin.approx.f32 %f13, %f1;\n"
+    "  sin.approx.f32 %f14, %f1;\n  sin.approx.f32 %f15, %f1;\n  sin.approx.f32 %f16, %f1;\n"
+    "  sin.approx.f32 %f17, %f1;\n  bar.sync 0;\n"
+    "  add.u32 %r1, %r1, 1;\n  setp.lt.u32 %p1, %r1, %r2;\n  @%p1 bra $L_round;\n  ret;\n}\n"
+    "//@warpsim regs sfubar 24\n";
+
+/* The statistics of the second round alone: a run of 2 rounds minus a run of 1 (the first
+ * round's instruction-cache misses hold both warps alike). */
+static void second_round(const char *const *sets, uint64_t *wait, uint64_t *idle, uint64_t *cycles) {
+  const uint32_t one = 1, two = 2;
+  char *a = test_run_kernel(sets, sfu_bar_ptx, "sfubar", 64, &one, 1),
+       *b = test_run_kernel(sets, sfu_bar_ptx, "sfubar", 64, &two, 1);
+  CHECK(a && b);
+  *wait = *idle = *cycles = 0;
+  if (a && b) {
+    const char *st = "\"sched_stall_cycles\"";
+    *wait = test_json_u64(b, NULL, "barrier_wait_cycles") - test_json_u64(a, NULL, "barrier_wait_cycles");
+    *idle = test_json_u64(b, st, "barrier") - test_json_u64(a, st, "barrier");
+    *cycles = test_json_u64(b, NULL, "cycles") - test_json_u64(a, NULL, "cycles");
+  }
+  free(a);
+  free(b);
+}
+
+static void test_scheduler_order(void) {
+  const char *rot[] = {"sm.reg_banks=0", "sm.mem_issue=unit", "unit.sfu.ii=3", "sched.first=rotate", NULL},
+             *fix[] = {"sm.reg_banks=0", "sm.mem_issue=unit", "unit.sfu.ii=3", "sched.first=fixed", NULL},
+             *def[] = {"sm.reg_banks=0", "sm.mem_issue=unit", "unit.sfu.ii=3", NULL};
+  uint64_t wr, ir, cr, wf, iff, cf, wd, id, cd;
+  second_round(rot, &wr, &ir, &cr);
+  second_round(fix, &wf, &iff, &cf);
+  second_round(def, &wd, &id, &cd);
+  if (wf != 48 || wr != 3)
+    fprintf(stderr,
+            "second round: rotate wait %llu idle %llu cycles %llu; fixed wait %llu idle %llu cycles %llu\n",
+            (unsigned long long)wr, (unsigned long long)ir, (unsigned long long)cr, (unsigned long long)wf,
+            (unsigned long long)iff, (unsigned long long)cf);
+  CHECK_EQ_U64(wr, 3); /* the warps take turns: 3 cycles apart */
+  CHECK_EQ_U64(ir, 3);
+  CHECK_EQ_U64(wf, 16 * 3); /* warp 0 first: it waits for all 16 of warp 1's */
+  CHECK_EQ_U64(iff, 16 * 3);
+  CHECK_EQ_U64(cf, cr);
+  CHECK(wd == wr && id == ir && cd == cr); /* rotate is the default */
+}
+
 int main(void) {
   TEST_RUN(test_independent_adds);
   TEST_RUN(test_dependent_chain);
@@ -106,5 +171,6 @@ int main(void) {
   TEST_RUN(test_ldst_not_paired);
   TEST_RUN(test_multi_issue_stat);
   TEST_RUN(test_skip_idle_exact);
+  TEST_RUN(test_scheduler_order);
   return TEST_DONE();
 }

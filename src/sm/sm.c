@@ -571,9 +571,11 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   uint32_t nready = 0, nrefused = 0; /* ready warps, and those the policy refused (stable_refusals) */
   if (sm->stable_refusals)
     for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
-  /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division) */
-  const uint32_t first =
-      sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched) : (uint32_t)now & (sm->nsched - 1);
+  /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division);
+   * sched.first = fixed: always scheduler 0 (3.2.2) */
+  const uint32_t first = sm->sched_fixed                 ? 0
+                         : sm->nsched & (sm->nsched - 1) ? (uint32_t)(now % sm->nsched)
+                                                         : (uint32_t)now & (sm->nsched - 1);
   uint64_t issued_sched = 0; /* (count_sched_wait) bit sched % 64: that scheduler issued */
   for (uint32_t k = 0; k < sm->nsched; k++) {
     uint32_t sched = first + k < sm->nsched ? first + k : first + k - sm->nsched,

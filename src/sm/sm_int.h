@@ -146,6 +146,7 @@ struct Sm {
   SmQuiesceMemo qm; /* what quiet and memoised cycles repeat, the skip sets, the plugins' wake */
   Cache *l1i;
   uint32_t nsched;
+  uint8_t sched_fixed;   /* sched.first = fixed: scheduler 0 issues first every cycle (3.2.2) */
   uint64_t own_progress; /* progress's default */
   int accept_cache;      /* sm_can_accept_cta() since the last CTA launch/exit, -1 unknown */
   uint32_t id;

@@ -205,6 +205,14 @@ const CfgParam sched_cfg_params[] = {
      .min = 1,
      .max = 64,
      .desc = "warp schedulers per SM (warp w belongs to scheduler w mod count)"},
+    {.key = "first",
+     .type = CFG_ENUM,
+     .def = "rotate",
+     .choices = "rotate|fixed",
+     .desc = "which scheduler issues first in a cycle, and so takes a unit the schedulers share (the "
+             "LD/ST unit's ID_OC_MEM register, the SFU) before the others: rotate = scheduler "
+             "(cycle mod count), as GPGPU-Sim 4.x (shader_core_ctx::issue, Issue_Prio); fixed = "
+             "scheduler 0, then 1, ... every cycle, as GPGPU-Sim 3.2.2 (shader_core_ctx::issue)"},
     {0},
 };
 
