@@ -33,6 +33,10 @@ PRESETS = {
 SCHEDS = {"lrr": "lrr", "gto": "gto", "two-level": "two_level_active:8:0:1"}
 
 
+# warpsim's scheduler stall reasons that GPGPU-Sim counts as W0_Idle (warpsim_stats)
+IDLE_REASONS = ("no_warp", "ibuffer", "barrier", "drain")
+
+
 def die(msg):
     print("accelsim_compare: " + msg, file=sys.stderr)
     sys.exit(1)
@@ -178,9 +182,13 @@ def warpsim_stats(j):
         "l2_read_miss_rate": g["l2_read_miss_rate"],
         "l1d_resfails": sum(l1["resfail"].values()),
         "l1d_resfail_by": l1["resfail"],
-        "stall_idle": st["no_warp"],
+        # GPGPU-Sim's three classes (scheduler_unit::cycle, one per scheduler-cycle without an issue):
+        # W0_Idle = no warp had a valid instruction (I-buffer empty, or the warp waits: barrier,
+        # membar, atomics, finished); W0_Scoreboard = valid ones all failed the scoreboard; Stall =
+        # one passed it but found its pipeline register taken. warpsim's reasons in the same order.
+        "stall_idle": sum(st[k] for k in IDLE_REASONS),
         "stall_scoreboard": st["scoreboard"],
-        "stall_other": sum(v for k, v in st.items() if k not in ("no_warp", "scoreboard")),
+        "stall_other": sum(v for k, v in st.items() if k not in IDLE_REASONS + ("scoreboard",)),
         "stall_by": st,
         "l1d_accesses": acc1,
     }
@@ -235,8 +243,8 @@ def main():
             ("L1D read miss rate", "l1d_read_miss_rate"), ("L1D miss rate (all accesses)", "l1d_miss_rate"),
             ("L2 read miss rate", "l2_read_miss_rate"),
             ("L2 miss rate (all accesses)", "l2_miss_rate"),
-            ("L1D reservation failures", "l1d_resfails"), ("issue: no warp / idle", "stall_idle"),
-            ("issue: scoreboard", "stall_scoreboard"), ("issue: other stalls", "stall_other")]
+            ("L1D reservation failures", "l1d_resfails"), ("issue: idle (W0_Idle)", "stall_idle"),
+            ("issue: scoreboard", "stall_scoreboard"), ("issue: unit stalls (Stall)", "stall_other")]
     print("%-30s %14s %14s %8s" % ("", "warpsim", "Accel-Sim", "ratio"))
     for label, k in rows:
         wv, av = w.get(k), a.get(k)
