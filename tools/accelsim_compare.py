@@ -78,6 +78,7 @@ def run_warpsim(args, work):
 
 def run_accelsim(args, work, trace):
     binary, base, lib = accelsim_paths(args.accelsim_dir)
+    lib = os.environ.get("ACCELSIM_LIB") or lib  # a separately linked libcudart (doc/accelsim.md)
     cfgdir = os.path.join(work, "cfg")
     os.makedirs(cfgdir, exist_ok=True)
     # the tested config names a power-model file this trace-mode build does not take: drop it
@@ -136,6 +137,14 @@ def accelsim_stats(text):
     if m:
         st, idle, sb = map(int, m[-1])
         s["stall_other"], s["stall_idle"], s["stall_scoreboard"] = st, idle, sb
+    # with tools/accelsim_barrier_idle.patch: scheduler-cycles idle because every unfinished warp
+    # waits at a barrier, and warp-cycles at barriers (the last report's line)
+    m = re.findall(r"^barrier_idle_stats: (.*)$", text, re.M)
+    if m:
+        f = m[-1].split()
+        b = {f[i]: int(f[i + 1]) for i in range(0, len(f) - 1, 2)}
+        s["stall_barrier"] = b["idle_allbar"] + b["idle_allbar_drain"]
+        s["barrier_wait_cycles"] = b["bar_wc"]
     for k in ("gpgpu_n_stall_shd_mem", "gpu_stall_dramfull", "gpu_stall_icnt2sh"):
         s[k] = last(text, k, int)
     # L1D read miss rate as warpsim counts it (MSHR merges are misses): global and local reads
@@ -190,6 +199,8 @@ def warpsim_stats(j):
         "stall_scoreboard": st["scoreboard"],
         "stall_other": sum(v for k, v in st.items() if k not in IDLE_REASONS + ("scoreboard",)),
         "stall_by": st,
+        "stall_barrier": st["barrier"],
+        "barrier_wait_cycles": g["barrier_wait_cycles"],
         "l1d_accesses": acc1,
     }
 
@@ -244,7 +255,8 @@ def main():
             ("L2 read miss rate", "l2_read_miss_rate"),
             ("L2 miss rate (all accesses)", "l2_miss_rate"),
             ("L1D reservation failures", "l1d_resfails"), ("issue: idle (W0_Idle)", "stall_idle"),
-            ("issue: scoreboard", "stall_scoreboard"), ("issue: unit stalls (Stall)", "stall_other")]
+            ("issue: scoreboard", "stall_scoreboard"), ("issue: unit stalls (Stall)", "stall_other"),
+            ("issue: idle at a barrier", "stall_barrier"), ("warp-cycles at barriers", "barrier_wait_cycles")]
     print("%-30s %14s %14s %8s" % ("", "warpsim", "Accel-Sim", "ratio"))
     for label, k in rows:
         wv, av = w.get(k), a.get(k)
