@@ -13,7 +13,7 @@
 void sm_emit(Sm *sm, SchedEvent *ev) {
   ev->kernel = sm->env.kernel;
   const SchedEventMask k = SCHED_EV_BIT(ev->kind);
-  if (sm->plug[0].events & k) sm->issue_dirty |= sm->q.refused; /* the scheduler's refusals may change */
+  sm->issue_dirty |= sm->q.refused; /* the scheduler's refusals may change (an observer may feed them) */
   for (uint32_t i = 0; i < sm->nplug; i++)
     if (sm->plug[i].events & k) sm->plug[i].h.on_event(sm->plug[i].st, ev);
 }
