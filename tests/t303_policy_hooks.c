@@ -10,7 +10,8 @@
  * warps' views; kernel events carry name and launch index; observers run beside a scheduler without changing
  * it; shared blocks are one per GPU; policy statistics reach the JSON; on_issue sees branch outcomes; the
  * scheduler can choose fetches (sm.fetch_policy=sched); a ready warp that loses its unit to the other
- * scheduler is an other_sched stall, not a policy one. */
+ * scheduler is an other_sched stall, not a policy one; an observer with an events mask gets only its
+ * kinds, a barrier release names the warps it frees, a hit the warp that allocated its line. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -128,6 +129,24 @@ static const SmObserver obs_policy = {.name = "t303-rec",
                                       .on_issue = obs_issue,
                                       .annotate = obs_annotate,
                                       .stats = obs_stats};
+
+/* ---- an observer that wants two event kinds only (PolicyEngineHints.events) ---- */
+typedef struct MaskRec {
+  SchedEventKind kind;
+  uint32_t slot;
+  int32_t other_slot;
+  uint64_t line_addr, warps; /* warps: a release's first bitmap word, copied during the call */
+} MaskRec;
+static MaskRec mask_events[MAXEV];
+static uint32_t nmask;
+static void mask_event(void *st, const SchedEvent *ev) {
+  if (nmask < MAXEV)
+    mask_events[nmask++] =
+        (MaskRec){ev->kind, ev->slot, ev->other_slot, ev->line_addr, ev->warps ? ev->warps[0] : UINT64_MAX};
+}
+static const PolicyEngineHints mask_hints = {.events = SCHED_EV_BIT(SCHED_EV_BARRIER_RELEASE) |
+                                                       SCHED_EV_BIT(SCHED_EV_L1_HIT)};
+static const SmObserver mask_policy = {.name = "t303-mask", .on_event = mask_event, .hints = &mask_hints};
 
 /* ---- the recording cache policy: the hints each warp's requests carried ---- */
 static uint8_t hints_seen[8]; /* OR of hints per warp slot (misses and hits) */
@@ -459,6 +478,41 @@ static void test_observer_with_scheduler(void) {
   free(b);
 }
 
+/* An observer with an events mask gets only those kinds, beside one that gets every kind; a barrier's
+ * release names the warps it frees; a hit names the warp that allocated the line (the core's
+ * inter-warp hits count those of another warp). Four warps load one line far apart (warp 0 misses,
+ * the others hit its line), then meet at the barrier. */
+static void test_event_mask(void) {
+  reset();
+  nmask = 0;
+  const char *sets[] = {"sm.observers=t303-rec,t303-mask", NULL};
+  char *j = run_hk(sets, 1, 4, 0, 300, 1, 1, NULL, "hk");
+  CHECK(j != NULL);
+  uint32_t rel = 0, hits = 0, other = 0;
+  for (uint32_t i = 0; i < nmask; i++) {
+    const MaskRec *m = &mask_events[i];
+    CHECK(m->kind == SCHED_EV_BARRIER_RELEASE || m->kind == SCHED_EV_L1_HIT);
+    if (m->kind == SCHED_EV_BARRIER_RELEASE) {
+      rel++;
+      CHECK_EQ_U64(m->warps, 0xF); /* slots 0-3 */
+    }
+    if (m->kind == SCHED_EV_L1_HIT) {
+      hits++;
+      other += m->other_slot != (int32_t)m->slot;
+      CHECK_EQ_U64(m->other_slot, 0); /* warp 0's miss allocated the line */
+    }
+  }
+  CHECK_EQ_U64(rel, 1);
+  CHECK_EQ_U64(hits, 3);
+  CHECK_EQ_U64(count(SCHED_EV_L1_HIT), 3); /* the other observer gets these and the rest */
+  const SchedEvent *miss = find(SCHED_EV_L1_MISS, 0);
+  CHECK(miss && miss->slot == 0 && count(SCHED_EV_L1_MISS) == 1);
+  CHECK(count(SCHED_EV_BARRIER_ARRIVE) == 4 && count(SCHED_EV_WARP_EXIT) == 4);
+  CHECK_EQ_U64(test_json_u64(j, NULL, "l1d_read_hits_other_warp"), other);
+  CHECK_EQ_U64(test_json_u64(j, NULL, "barrier_phases"), 1);
+  free(j);
+}
+
 /* on_issue: the spin loop's branch is taken back until the last iteration. */
 static void test_issue_sees_branches(void) {
   reset();
@@ -515,6 +569,7 @@ int main(void) {
   CHECK(policy_register(POLICY_OBSERVER, obs_policy.name, &obs_policy) == 0);
   CHECK(policy_register(POLICY_CACHE, cache_policy.name, &cache_policy) == 0);
   CHECK(policy_register(POLICY_WARP, fsel_policy.name, &fsel_policy) == 0);
+  CHECK(policy_register(POLICY_OBSERVER, mask_policy.name, &mask_policy) == 0);
   TEST_RUN(test_evict_names_victim_and_interferer);
   TEST_RUN(test_resfail_once_per_request);
   TEST_RUN(test_merge_and_bypass_are_not_misses);
@@ -522,6 +577,7 @@ int main(void) {
   TEST_RUN(test_lanes_in_events);
   TEST_RUN(test_cta_and_kernel_events);
   TEST_RUN(test_observer_with_scheduler);
+  TEST_RUN(test_event_mask);
   TEST_RUN(test_issue_sees_branches);
   TEST_RUN(test_fetch_by_scheduler);
   TEST_RUN(test_other_sched_stall);

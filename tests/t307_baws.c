@@ -7,7 +7,7 @@
  * only inside its own CTA; both schedulers of an SM read one table; CFF's
  * fetch choice is the first fetch-eligible warp of MWF's order (random
  * states), round-robin when no CTA waits. RTRU arithmetic on a hand-made
- * phase (sm_bstat_rtru_e6), and on the simulator: one CTA whose warps reach
+ * phase (barrier_phases_rtru_e6), and on the simulator: one CTA whose warps reach
  * the barrier at staggered times, its timeline's arrivals and release
  * giving the RTRU and wait cycles the SM reports. Benchmarks under
  * mwf-lrr / mwf-gto with CFF pass their checks and give identical
@@ -21,7 +21,7 @@
 #include "core/config.h"
 #include "sim/config_schema.h"
 #include "policy/registry.h"
-#include "sm/barrier_stats.h"
+#include "policy/observer/barrier_phases.h"
 
 TEST_GLOBALS;
 
@@ -304,11 +304,11 @@ static void test_cff_matches_mwf(void) {
 /* RTRU of a hand-made phase: 4 warps arrive 10, 20, 30, 40 cycles into a 40-cycle phase:
  * sum(maxT - T_i) = 30 + 20 + 10 + 0 = 60 warp-cycles waited, RTRU = 60 / (4 * 40) = 0.375. */
 static void test_rtru_arithmetic(void) {
-  CHECK_EQ_U64(sm_bstat_rtru_e6(60, 4, 40), 375000);
-  CHECK_EQ_U64(sm_bstat_rtru_e6(0, 4, 40), 0);           /* balanced */
-  CHECK_EQ_U64(sm_bstat_rtru_e6(3 * 99, 4, 99), 750000); /* one warp did all the work */
-  CHECK_EQ_U64(sm_bstat_rtru_e6(1, 3, 0), 0);            /* empty phase */
-  CHECK_EQ_U64(sm_bstat_rtru_e6(1, 3, 1), 333333);       /* rounded to millionths */
+  CHECK_EQ_U64(barrier_phases_rtru_e6(60, 4, 40), 375000);
+  CHECK_EQ_U64(barrier_phases_rtru_e6(0, 4, 40), 0);           /* balanced */
+  CHECK_EQ_U64(barrier_phases_rtru_e6(3 * 99, 4, 99), 750000); /* one warp did all the work */
+  CHECK_EQ_U64(barrier_phases_rtru_e6(1, 3, 0), 0);            /* empty phase */
+  CHECK_EQ_U64(barrier_phases_rtru_e6(1, 3, 1), 333333);       /* rounded to millionths */
 }
 
 /* One CTA of 4 warps; warp w spins 40 * w iterations, then bar.sync, then exits. */
@@ -390,8 +390,8 @@ static void test_rtru_on_the_simulator(void) {
   double want = (double)wait / (4.0 * (double)maxt);
   double got = json_num(json, "rtru_barrier_phase");
   CHECK(got > 0.2 && got < 0.8);
-  CHECK_EQ_U64((uint64_t)(got * 1e6 + 0.5), sm_bstat_rtru_e6(wait, 4, maxt));
-  CHECK((uint64_t)(want * 1e6 + 0.5) == sm_bstat_rtru_e6(wait, 4, maxt));
+  CHECK_EQ_U64((uint64_t)(got * 1e6 + 0.5), barrier_phases_rtru_e6(wait, 4, maxt));
+  CHECK((uint64_t)(want * 1e6 + 0.5) == barrier_phases_rtru_e6(wait, 4, maxt));
   free(json);
 }
 

@@ -526,31 +526,30 @@ static void test_stats_printers(void) {
   cache_free(c);
 }
 
-/* Read hits on a line another warp allocated (read_hits_other_warp): a 1-set 2-way LRU L1 and two
- * warps; once the allocating warp exits (cache_forget_warp), a hit by a new warp in its slot is
- * another warp's. */
-static void load_fill(Cache *c, uint64_t line, int warp, uint64_t now, CacheOutcome want) {
+/* After a read hit, cache_lookup_line is the line it hit (its requester's events name the warp that
+ * allocated it: the inter-warp hits' measure): a 1-set 2-way LRU L1 and two warps; after a miss
+ * (a line installed) none; once the allocating warp exits (cache_forget_warp), the line names no warp. */
+static void load_fill(Cache *c, uint64_t line, int warp, uint64_t now, CacheOutcome want, int alloc) {
   MemRequest r = rq(line, warp);
   CHECK(cache_access(c, &r, now).outcome == want);
+  const CacheLine *l = cache_lookup_line(c);
+  CHECK(want == CACHE_HIT ? l && l->line_addr == line * LINE && l->alloc_warp == alloc : !l);
   serve_all(c, now);
   pop_all(c, now, NULL, 0);
 }
 
-static void test_hits_other_warp(void) {
+static void test_hit_line(void) {
   Cache *c = make((Geo){1, 2, 4, 4, 8, 1, CACHE_WRITE_EVICT});
   if (!c) return;
-  const CacheStats *s = cache_stats(c);
   enum { A = 1, B = 2 };
-  load_fill(c, A, 1, 1, CACHE_MISS);
-  load_fill(c, B, 1, 2, CACHE_MISS);
-  load_fill(c, A, 1, 3, CACHE_HIT); /* its own line */
-  load_fill(c, A, 2, 4, CACHE_HIT); /* warp 1's line */
-  CHECK_EQ_U64(s->read_hits, 2);
-  CHECK_EQ_U64(s->read_hits_other_warp, 1);
+  load_fill(c, A, 1, 1, CACHE_MISS, 0);
+  load_fill(c, B, 1, 2, CACHE_MISS, 0);
+  load_fill(c, A, 1, 3, CACHE_HIT, 1); /* its own line */
+  load_fill(c, A, 2, 4, CACHE_HIT, 1); /* warp 1's line */
+  CHECK_EQ_U64(cache_stats(c)->read_hits, 2);
   cache_forget_warp(c, 0, 1);
   CHECK(cache_set_lines(c, 0)[cache_probe(c, B * LINE)].alloc_warp == -1);
-  load_fill(c, B, 1, 5, CACHE_HIT); /* the old warp 1's line */
-  CHECK_EQ_U64(s->read_hits_other_warp, 2);
+  load_fill(c, B, 1, 5, CACHE_HIT, -1); /* the old warp 1's line */
   cache_free(c);
 }
 
@@ -626,7 +625,7 @@ int main(void) {
   TEST_RUN(test_slice_indexing);
   TEST_RUN(test_stats_printers);
   TEST_RUN(test_predict_fail);
-  TEST_RUN(test_hits_other_warp);
+  TEST_RUN(test_hit_line);
   cfg_free(cfg);
   return TEST_DONE();
 }

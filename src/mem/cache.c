@@ -234,6 +234,11 @@ static inline int cache_lookup(const Cache *cc, uint64_t line_addr, uint32_t *se
   return c->memo_way;
 }
 
+const CacheLine *cache_lookup_line(const Cache *c) {
+  if (c->memo_line == CACHE_NO_TAG || c->memo_way < 0) return NULL;
+  return &cache_set_ptr(c, c->memo_set)[c->memo_way];
+}
+
 int cache_probe(const Cache *c, uint64_t line_addr) {
   return cache_find(c, cache_set_of(c, line_addr), line_addr);
 }
@@ -586,12 +591,6 @@ __attribute__((noinline)) CacheResult cache_access_admitted(Cache *c, const MemR
     cache_ack_write(c, req, now);
   } else {
     c->st.reads++, c->st.read_hits++;
-    /* intra- vs inter-warp locality, L1 only: one compare of the allocating warp, no call (in an
-     * L2 the line record is a host cache miss on most hits: 3-6% of kmeans's time) */
-    if (c->p.level == 1) {
-      const CacheLine *hl = &cache_set_ptr(c, set)[way];
-      c->st.read_hits_other_warp += (hl->alloc_warp != req->warp) | (hl->alloc_sm != req->sm);
-    }
     cache_reply_hit(c, req, now);
   }
   cache_take_port(c, now);

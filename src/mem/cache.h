@@ -93,9 +93,6 @@ typedef struct CacheStats {
   uint64_t write_hits, write_misses;
   uint64_t resfail[CACHE_FAIL__COUNT];
   uint64_t writebacks, invalidations;
-  /* L1 caches only: read hits on a line another warp allocated (another warp slot or SM;
-   * alloc_sm/alloc_warp of CacheLine): inter-warp locality; read_hits - this = intra-warp */
-  uint64_t read_hits_other_warp;
 } CacheStats;
 
 typedef struct Cache Cache;
@@ -171,9 +168,13 @@ uint32_t cache_set_of(const Cache *c, uint64_t line_addr);
 /* The lines of a set (read-only; tests and debugging). */
 const CacheLine *cache_set_lines(const Cache *c, uint32_t set);
 /* The warp (slot `warp` of SM `sm`) has exited: its lines' allocating warp
- * becomes -1 (none), so that a later warp in the same slot counts a hit on
- * them as inter-warp, and their eviction names no warp (L1_EVICT). */
+ * becomes -1 (none), so that a later warp in the same slot is not taken for
+ * their allocator (a hit's or an eviction's events name no warp). */
 void cache_forget_warp(Cache *c, int32_t sm, int32_t warp);
+/* The line the last tag lookup found, or NULL when it found none: right after a read's CACHE_HIT,
+ * the line it hit (its requester's events name the warp that allocated it). Valid until the cache
+ * next changes; costs the access path nothing (the lookup's memo). */
+const CacheLine *cache_lookup_line(const Cache *c);
 /* Way holding line_addr in any state but INVALID, or -1. */
 int cache_probe(const Cache *c, uint64_t line_addr);
 

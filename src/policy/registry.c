@@ -14,6 +14,8 @@
 #define WS_KIND_ENUM_FETCH POLICY_FETCH
 #define WS_KIND_TYPE_OBSERVER SmObserver
 #define WS_KIND_ENUM_OBSERVER POLICY_OBSERVER
+#define WS_KIND_TYPE_MEASURE SmObserver
+#define WS_KIND_ENUM_MEASURE POLICY_MEASURE
 
 #define WS_POLICY(kind, name, sym) extern const WS_KIND_TYPE_##kind sym;
 #include "policy/registry.def"
@@ -57,6 +59,7 @@ const char *policy_param_root(PolicyKind kind) {
   case POLICY_FETCH:
     return "fetch";
   case POLICY_OBSERVER:
+  case POLICY_MEASURE:
     return "observer";
   default:
     return "";
@@ -91,6 +94,8 @@ const char *policy_kind_name(PolicyKind kind) {
     return "fetch";
   case POLICY_OBSERVER:
     return "observer";
+  case POLICY_MEASURE:
+    return "measure";
   case POLICY__KINDS:
     break;
   }
@@ -106,6 +111,7 @@ const CfgParam *policy_params(const PolicyEntry *e) {
   case POLICY_FETCH:
     return ((const FetchPolicy *)e->impl)->params;
   case POLICY_OBSERVER:
+  case POLICY_MEASURE:
     return ((const SmObserver *)e->impl)->params;
   case POLICY__KINDS:
     break;

@@ -14,13 +14,14 @@ typedef enum PolicyKind {
   POLICY_WARP,
   POLICY_FETCH,
   POLICY_OBSERVER,
+  POLICY_MEASURE, /* an SmObserver of the core's statistics: on in every SM */
   POLICY__KINDS
 } PolicyKind;
 
 typedef struct PolicyEntry {
   PolicyKind kind;
   const char *name;
-  const void *impl; /* CachePolicy, WarpSchedPolicy, FetchPolicy or SmObserver */
+  const void *impl; /* CachePolicy, WarpSchedPolicy, FetchPolicy or SmObserver (OBSERVER, MEASURE) */
 } PolicyEntry;
 
 /* The table, ending with {.name = NULL}. */

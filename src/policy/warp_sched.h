@@ -102,12 +102,17 @@ typedef struct WarpSchedEnv {
  *                             every warp of the CTA has its view (and before their WARP_LAUNCH events),
  *                             an exit after its last WARP_EXIT
  *  BARRIER_ARRIVE/RELEASE     slot (the arriving warp; for a release, the warp whose arrival or exit
- *                             released it), cta_slot, cta_id, pc
+ *                             released it), cta_slot, cta_id, pc; a release also names the warps it
+ *                             frees: warps = those of the CTA that had arrived (since the last
+ *                             release) and wait no longer, the releasing warp included
  *  L1_HIT/L1_MISS/L1_MERGE/   one per line request of a global/local load (atomics excluded): the
  *  L1_BYPASS                  L1D's outcome (MISS = a line was reserved and the request sent down;
  *                             MERGE = it joined the MSHR of a line already on its way; BYPASS = sent
  *                             down without a line). slot = requester, cta_slot, cta_id, line_addr, pc,
- *                             lanes = the lanes of the warp whose accesses fall in the line
+ *                             lanes = the lanes of the warp whose accesses fall in the line (0 where
+ *                             no plugin wants them: no_lanes); a hit's
+ *                             other_slot = the warp that allocated the line (-1 once that warp exited:
+ *                             a later warp in its slot is another warp)
  *  L1_RESFAIL                 the first failed try of a line request (load, store or atomic): fail =
  *                             CacheFailReason, lanes as above; the LD/ST unit retries it until accepted
  *  L1_EVICT                   an L1D line lost its data: fail = CacheEvictReason (replaced by a fill,
@@ -119,12 +124,13 @@ typedef struct WarpSchedEnv {
  *                             lanes; outcome = the L1D's, as the kind a load's would be (L1_HIT: it
  *                             found a valid line, L1_MISS, L1_MERGE, L1_BYPASS)
  *  KERNEL_BEGIN/KERNEL_END    kernel (name, launch index); slot = cta_slot = UINT32_MAX
- *  L1_FILL                    (only to an SM one of whose plugins asks: l1_stream_events) the data of
+ *  L1_FILL                    (only to a plugin that asks: l1_stream_events, or its events) the data of
  *                             a reserved L1D line arrived and the line is valid: line_addr, pc = the
  *                             PC that allocated it, slot = the warp that allocated it or UINT32_MAX
  *  L1_ATOMIC_HIT              (l1_stream_events too) an atomic's line request found its line valid
  *                             in the L1D (the cache counts a read hit and its policy is told: LRU
- *                             promotes the line): slot, cta_slot, cta_id, line_addr, pc, lanes
+ *                             promotes the line): slot, cta_slot, cta_id, line_addr, pc, lanes,
+ *                             other_slot as L1_HIT's
  *  L1_ATOMIC                  (l1_stream_events too) an atomic's line request the L1D accepted
  *                             otherwise: outcome = L1_MISS (a line was reserved for it: an L1D
  *                             without bypass_cg), L1_MERGE or L1_BYPASS; fields as L1_ATOMIC_HIT
@@ -151,6 +157,15 @@ typedef enum SchedEventKind {
   SCHED_EV__COUNT
 } SchedEventKind;
 
+/* A set of event kinds: bit SCHED_EV_BIT(k) for kind k (PolicyEngineHints.events). */
+typedef uint32_t SchedEventMask;
+#define SCHED_EV_BIT(k) ((SchedEventMask)1 << (k))
+#define SCHED_EV_ALL (SCHED_EV_BIT(SCHED_EV__COUNT) - 1)
+/* The rest of the L1D's stream, sent only to a plugin that asks (l1_stream_events or events). */
+#define SCHED_EV_STREAM                                                                                      \
+  (SCHED_EV_BIT(SCHED_EV_L1_FILL) | SCHED_EV_BIT(SCHED_EV_L1_ATOMIC_HIT) | SCHED_EV_BIT(SCHED_EV_L1_ATOMIC))
+_Static_assert(SCHED_EV__COUNT < 32, "SchedEventMask: a bit per event kind");
+
 typedef struct SchedEvent {
   SchedEventKind kind;
   uint32_t slot; /* the warp the event is about (see above) */
@@ -164,6 +179,8 @@ typedef struct SchedEvent {
   uint32_t lanes;             /* a line request's events: its lanes (bit i: lane i accesses the line) */
   uint8_t fail;               /* L1_RESFAIL: CacheFailReason; L1_EVICT: CacheEvictReason */
   uint8_t outcome;            /* STORE, L1_ATOMIC: the L1D's outcome as a load's event kind */
+  const uint64_t *warps;      /* BARRIER_RELEASE: the warps it frees, a bitmap of the SM's warp slots (bit
+                               * s % 64 of word s / 64), valid during the call; NULL otherwise */
   const PolicyKernel *kernel; /* the running kernel: valid during the call (copy what is kept) */
 } SchedEvent;
 
@@ -223,6 +240,16 @@ typedef struct PolicyEngineHints {
   /* Keep WarpView.sched_wait (the scheduler's delay of ready warps: CAWA's Fig. 4) in this SM:
    * off unless a plugin asks (it costs a pass over the ready warps per cycle that issues). */
   bool sched_wait;
+  /* The event kinds on_event wants (SCHED_EV_BIT of each), the rule for every plugin: 0 (or no
+   * hints) wants every kind the SM makes. The SM makes an event of kind k only when a plugin
+   * wants k (an explicit mask naming it, or a 0 mask for any kind but SCHED_EV_STREAM's, which
+   * only l1_stream_events or a mask naming them brings), and calls each on_event only with the
+   * kinds it wants: a plugin that wants the barrier events costs nothing per L1 request. */
+  SchedEventMask events;
+  /* The line-request events it wants need no `lanes`: when every plugin that wants one says so,
+   * the SM does not find each request's lanes (a pass over every memory instruction's lanes) and
+   * the events carry 0 there. */
+  bool no_lanes;
 } PolicyEngineHints;
 
 /* A warp scheduler (`sched.policy = name`). */
@@ -288,7 +315,7 @@ typedef struct SmObserver {
   void (*on_warps_change)(void *state);
   void (*stats)(void *state, PolicyStats *out);
   void (*gauges)(void *state, uint64_t cycle, PolicyGauges *out);
-  /* NULL: none; next_tick, l1_stream_events and sched_wait apply (lists_all and
+  /* NULL: none; next_tick, l1_stream_events, sched_wait, events and no_lanes apply (lists_all and
    * stable_refusals describe order and can_issue, which an observer has not: never read). */
   const PolicyEngineHints *hints;
 } SmObserver;

@@ -11,7 +11,10 @@
 #include <time.h>
 
 #include "core/bitmap.h"
+#include "policy/observer/barrier_phases.h"
+#include "policy/observer/interwarp_hits.h"
 #include "policy/observer/locality.h"
+#include "policy/observer/warp_disparity.h"
 #include "sim/policies.h"
 #include "sim/par.h"
 #include "sim/smphase.h"
@@ -40,9 +43,10 @@ struct Gpu {
   uint32_t threads_used; /* the most any launch used (1: every SM phase ran in order) */
   bool adaptive;         /* sim.adaptive */
   uint32_t nlisted;      /* the SMs' plugins the policies' statistics show: the scheduler, sm.observers */
-  int32_t locality;      /* the SMs' plugin index of the locality observer (SmPolicies.measures), -1 none */
-  SmPhase *phase;        /* made at the first launch that can use it */
-  uint32_t *run;         /* the SMs simulated this cycle, ascending */
+  /* the SMs' plugin index of each measuring observer (SmPolicies.measures), -1 none */
+  int32_t locality, bphases, disparity, interwarp;
+  SmPhase *phase; /* made at the first launch that can use it */
+  uint32_t *run;  /* the SMs simulated this cycle, ascending */
 };
 
 static double wall_now(void) {
@@ -118,7 +122,16 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
     return NULL;
   }
   g->nlisted = 1 + spol.nobservers;
-  g->locality = spol.nmeasures ? (int32_t)g->nlisted : -1; /* the only measure policies.c adds */
+  g->locality = g->bphases = g->disparity = g->interwarp = -1;
+  for (uint32_t k = 0; k < spol.nmeasures; k++) {
+    const SmObserver *m = spol.measures[k];
+    int32_t *at = m == &observer_locality         ? &g->locality
+                  : m == &observer_barrier_phases ? &g->bphases
+                  : m == &observer_warp_disparity ? &g->disparity
+                  : m == &observer_interwarp_hits ? &g->interwarp
+                                                  : NULL;
+    if (at) *at = (int32_t)(g->nlisted + k);
+  }
   if (!(g->pgpu = policy_gpu_create())) {
     free(g);
     snprintf(err, errlen, "out of memory");
@@ -199,16 +212,7 @@ static void sum_sm_stats(const Gpu *g, SmStats *t) {
     const SmStats *s = sm_stats(g->sms[i]);
     const uint64_t *a = (const uint64_t *)(const void *)s;
     uint64_t *b = (uint64_t *)(void *)t;
-    /* every field but warp_disparity_sum (a double) is a uint64_t count; warp_disparity_max_e6 is a maximum
-     */
-    size_t nfields = sizeof(SmStats) / sizeof(uint64_t);
-    size_t dpos = offsetof(SmStats, warp_disparity_sum) / sizeof(uint64_t);
-    size_t mpos = offsetof(SmStats, warp_disparity_max_e6) / sizeof(uint64_t);
-    for (size_t k = 0; k < nfields; k++)
-      if (k != dpos && k != mpos) b[k] += a[k];
-    t->warp_disparity_sum += s->warp_disparity_sum;
-    if (s->warp_disparity_max_e6 > t->warp_disparity_max_e6)
-      t->warp_disparity_max_e6 = s->warp_disparity_max_e6;
+    for (size_t k = 0; k < sizeof(SmStats) / sizeof(uint64_t); k++) b[k] += a[k]; /* uint64_t counts */
   }
 }
 
@@ -566,8 +570,17 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
     cache_stats_add(&l2, cache_stats(memsys_l2(g->ms, p)));
   double cyc = g->cycle ? (double)g->cycle : 1.0, kinst = t.warp_insts ? (double)t.warp_insts / 1000.0 : 1.0;
   uint64_t l1_miss = l1.read_misses + l1.read_merges, l2_miss = l2.read_misses;
-  /* barrier/exit and locality statistics (barrier_stats.c, cache.c read_hits_other_warp) */
-  double res = t.warp_resident_cycles ? (double)t.warp_resident_cycles : 1.0;
+  /* the measuring observers' counts (registry.def's MEASUREs), summed over the SMs */
+  BarrierPhaseCounts bp = {0};
+  DisparityCounts wd = {0};
+  uint64_t hits_other = 0;
+  for (uint32_t i = 0; i < g->nsm; i++) {
+    if (g->bphases >= 0) barrier_phases_counts_add(&bp, sm_plugin_state(g->sms[i], (uint32_t)g->bphases));
+    if (g->disparity >= 0) warp_disparity_counts_add(&wd, sm_plugin_state(g->sms[i], (uint32_t)g->disparity));
+    if (g->interwarp >= 0)
+      hits_other += interwarp_hits_other_warp(sm_plugin_state(g->sms[i], (uint32_t)g->interwarp));
+  }
+  double res = bp.warp_resident_cycles ? (double)bp.warp_resident_cycles : 1.0;
   /* the locality observer's split (l1_stream_events plugins): misses on a line an eviction took from
    * this warp / another warp, or neither (cold); same-warp hits by thread */
   LocalityCounts lc = {0};
@@ -657,49 +670,47 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
            t.ctas_done ? (double)t.cta_cycles_sum / (double)t.ctas_done : 0.0);
   STAT_F64(o, "warp_time_disparity", "fraction", STAT_MEAN, STAT_LOWER, 6,
            "mean over CTAs of (slowest - fastest) / slowest warp's execution time",
-           t.ctas_done ? t.warp_disparity_sum / (double)t.ctas_done : 0.0);
+           t.ctas_done ? wd.sum / (double)t.ctas_done : 0.0);
   STAT_F64(o, "warp_time_disparity_max", "fraction", STAT_MAX, STAT_LOWER, 6,
-           "the largest CTA's warp time disparity", (double)t.warp_disparity_max_e6 / 1e6);
+           "the largest CTA's warp time disparity", (double)wd.max_e6 / 1e6);
   stats_group(o, "warp_time_disparity_hist", 0, "CTAs by warp time disparity, in tenths");
-  for (int b = 0; b < SM_DISPARITY_BINS; b++) {
+  for (int b = 0; b < DISPARITY_BINS; b++) {
     char key[32];
-    snprintf(key, sizeof key, "pct%02d_%02d", 100 * b / SM_DISPARITY_BINS, 100 * (b + 1) / SM_DISPARITY_BINS);
-    STAT_U64(o, key, "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs whose disparity falls in this bin",
-             t.warp_disparity_hist[b]);
+    snprintf(key, sizeof key, "pct%02d_%02d", 100 * b / DISPARITY_BINS, 100 * (b + 1) / DISPARITY_BINS);
+    STAT_U64(o, key, "ctas", STAT_SUM, STAT_NEUTRAL, "CTAs whose disparity falls in this bin", wd.hist[b]);
   }
   stats_end(o);
   STAT_F64(o, "barrier_stall_fraction", "fraction", STAT_RATIO, STAT_LOWER, 6,
-           "warp-cycles waiting at barriers / warp-cycles resident", (double)t.barrier_wait_cycles / res);
+           "warp-cycles waiting at barriers / warp-cycles resident", (double)bp.barrier_wait_cycles / res);
   STAT_F64(o, "exit_stall_fraction", "fraction", STAT_RATIO, STAT_LOWER, 6,
            "warp-cycles retired, waiting for the CTA to exit / warp-cycles resident",
-           (double)t.exit_wait_cycles / res);
+           (double)bp.exit_wait_cycles / res);
   STAT_F64(o, "rtru_barrier_phase", "fraction", STAT_MEAN, STAT_HIGHER, 6,
            "mean RTRU (run-time resource utilisation) over warp-phases ended by a barrier",
-           t.barrier_phases ? (double)t.barrier_rtru_e6_sum / 1e6 / (double)t.barrier_phases : 0.0);
+           bp.barrier_phases ? (double)bp.barrier_rtru_e6_sum / 1e6 / (double)bp.barrier_phases : 0.0);
   STAT_F64(o, "rtru_exit_phase", "fraction", STAT_MEAN, STAT_HIGHER, 6,
            "mean RTRU over warp-phases ended by the exit",
-           t.exit_phases ? (double)t.exit_rtru_e6_sum / 1e6 / (double)t.exit_phases : 0.0);
+           bp.exit_phases ? (double)bp.exit_rtru_e6_sum / 1e6 / (double)bp.exit_phases : 0.0);
   STAT_U64(o, "barrier_phases", "phases", STAT_SUM, STAT_NEUTRAL, "warp-phases ended by a barrier",
-           t.barrier_phases);
+           bp.barrier_phases);
   STAT_U64(o, "barrier_wait_cycles", "warp_cycles", STAT_SUM, STAT_LOWER, "warp-cycles waiting at barriers",
-           t.barrier_wait_cycles);
+           bp.barrier_wait_cycles);
   STAT_U64(o, "exit_wait_cycles", "warp_cycles", STAT_SUM, STAT_LOWER,
-           "warp-cycles retired, waiting for the CTA", t.exit_wait_cycles);
+           "warp-cycles retired, waiting for the CTA", bp.exit_wait_cycles);
   STAT_U64(o, "warp_resident_cycles", "warp_cycles", STAT_SUM, STAT_NEUTRAL, "warp-cycles resident on an SM",
-           t.warp_resident_cycles);
+           bp.warp_resident_cycles);
   STAT_F64(o, "barrier_wait_per_phase", "warp_cycles", STAT_MEAN, STAT_LOWER, 3,
            "warp-cycles waited at one barrier, summed over its warps",
-           t.barrier_phases ? (double)t.barrier_wait_cycles / (double)t.barrier_phases : 0.0);
+           bp.barrier_phases ? (double)bp.barrier_wait_cycles / (double)bp.barrier_phases : 0.0);
   STAT_U64(o, "l1d_read_hits_same_warp", "requests", STAT_SUM, STAT_NEUTRAL,
            "L1D read hits on a line the same warp allocated (intra-warp locality)",
-           l1.read_hits - l1.read_hits_other_warp);
+           l1.read_hits - hits_other);
   STAT_U64(o, "l1d_read_hits_other_warp", "requests", STAT_SUM, STAT_NEUTRAL,
-           "L1D read hits on a line another warp allocated (inter-warp locality)", l1.read_hits_other_warp);
+           "L1D read hits on a line another warp allocated (inter-warp locality)", hits_other);
   STAT_F64(o, "l1d_read_hits_same_warp_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
-           "l1d_read_hits_same_warp per 1000 warp instructions",
-           (double)(l1.read_hits - l1.read_hits_other_warp) / kinst);
+           "l1d_read_hits_same_warp per 1000 warp instructions", (double)(l1.read_hits - hits_other) / kinst);
   STAT_F64(o, "l1d_read_hits_other_warp_pki", "hits/kilo_warp_insts", STAT_RATIO, STAT_NEUTRAL, 6,
-           "l1d_read_hits_other_warp per 1000 warp instructions", (double)l1.read_hits_other_warp / kinst);
+           "l1d_read_hits_other_warp per 1000 warp instructions", (double)hits_other / kinst);
   STAT_F64(o, "l1d_read_hit_rate", "fraction", STAT_RATIO, STAT_HIGHER, 6, "L1D read hits / L1D reads",
            l1.reads ? (double)l1.read_hits / (double)l1.reads : 0.0);
   /* over the reads not bypassed (as GPGPU-Sim counts its L1D: a bypass never reaches it) */

@@ -65,12 +65,21 @@ int sim_sm_policies(const Config *cfg, SmPolicies *out, char *err, size_t errlen
                       names);
   }
   if (find_observers(cfg, out, err, errlen)) return -1;
+  /* The core's measurements (registry.def, MEASURE), in every SM after the listed observers. */
+  for (const PolicyEntry *e = policy_registry; e->name; e++)
+    if (e->kind == POLICY_MEASURE) {
+      if (out->nmeasures == SM_MAX_MEASURES)
+        return snprintf(err, errlen, "more than %d measuring observers", SM_MAX_MEASURES), -1;
+      out->measures[out->nmeasures++] = e->impl;
+    }
   /* A plugin that asks for the L1D's stream turns on the locality split of the core's statistics
    * (gpu.l1d_read_misses_evicted_*, gpu.l1d_read_hits_same_warp_*_thread): its observer. */
   bool stream = out->sched->on_event && out->sched->hints && out->sched->hints->l1_stream_events;
   for (uint32_t i = 0; i < out->nobservers; i++)
     stream |=
         out->observers[i]->on_event && out->observers[i]->hints && out->observers[i]->hints->l1_stream_events;
+  if (stream && out->nmeasures == SM_MAX_MEASURES)
+    return snprintf(err, errlen, "more than %d measuring observers", SM_MAX_MEASURES), -1;
   if (stream) out->measures[out->nmeasures++] = &observer_locality;
   return 0;
 }

@@ -184,9 +184,9 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
                  "coalescer table must stay sparse; a request per lane");
   uint8_t slot_of[HSIZE]; /* request index + 1, 0 = empty (once hashed) */
   int hashed = 0;
-  uint32_t nreq = 0, i = 0;              /* i: the request of line `last` */
-  uint64_t last = 1;                     /* no line (lines are aligned); while !hashed, the highest line */
-  const bool want_lanes = sm->has_event; /* each request's lanes (SmReq.lanes), for its events */
+  uint32_t nreq = 0, i = 0;             /* i: the request of line `last` */
+  uint64_t last = 1;                    /* no line (lines are aligned); while !hashed, the highest line */
+  const bool want_lanes = sm->l1_lanes; /* each request's lanes (SmReq.lanes), for its events */
   /* One lane's access at (physical) address a, line `line`. */
 #define COALESCE_LANE(a, line)                                                                               \
   if ((line) != last) {                                                                                      \
@@ -413,8 +413,10 @@ static void mc_feed(Sm *sm, uint64_t now) {
   sm->busy |= sm->mc_clock; /* the engine simulates it next cycle */
 }
 
-/* An event about the unit's current line request (its warp, line, PC and lanes). */
-static void ldst_event(Sm *sm, SchedEventKind kind, uint8_t fail, uint8_t outcome, uint64_t now) {
+/* An event about the unit's current line request (its warp, line, PC and lanes; `other`: a hit's
+ * allocating warp, else -1). */
+static void ldst_event(Sm *sm, SchedEventKind kind, uint8_t fail, uint8_t outcome, int32_t other,
+                       uint64_t now) {
   const SmLdst *u = &sm->ldst;
   SchedEvent ev = {.kind = kind,
                    .slot = u->slot,
@@ -423,7 +425,7 @@ static void ldst_event(Sm *sm, SchedEventKind kind, uint8_t fail, uint8_t outcom
                    .cta_id = sm->views[u->slot].cta_id,
                    .line_addr = u->cur.line_addr,
                    .pc = (uint32_t)u->cur.pc, /* the policies' PC (ldst_build_request) */
-                   .other_slot = -1,
+                   .other_slot = other,
                    .lanes = u->req[u->next].lanes,
                    .fail = fail,
                    .outcome = outcome};
@@ -432,7 +434,7 @@ static void ldst_event(Sm *sm, SchedEventKind kind, uint8_t fail, uint8_t outcom
 
 void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
   sm->ldst.cur_failed = 1;
-  ldst_event(sm, SCHED_EV_L1_RESFAIL, (uint8_t)why, 0, cycle);
+  ldst_event(sm, SCHED_EV_L1_RESFAIL, (uint8_t)why, 0, -1, cycle);
 }
 
 int sm_ldst_predict_fail(const Sm *sm) {
@@ -454,25 +456,32 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;
     sm->q.fail = (int8_t)res.fail;
-    if (sm->has_event && !u->cur_failed) sm_ldst_resfail_event(sm, res.fail, now);
+    if ((sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_RESFAIL)) && !u->cur_failed)
+      sm_ldst_resfail_event(sm, res.fail, now);
     /* only a port conflict clears by itself next cycle; the rest wait on a memory event */
     if (res.fail == CACHE_FAIL_PORT) sm->busy = 1;
     return;
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
-  if (sm->has_event) { /* sm_event's test, once for every kind (a per-request path) */
+  if (sm->l1_events) { /* one test on the per-request path while no plugin wants such an event */
     static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT,
                                     [CACHE_MISS] = SCHED_EV_L1_MISS,
                                     [CACHE_MERGED] = SCHED_EV_L1_MERGE,
                                     [CACHE_BYPASSED] = SCHED_EV_L1_BYPASS};
-    if (u->load >= 0 && u->kind != WINST_ATOMIC)
-      ldst_event(sm, (SchedEventKind)ev_of[res.outcome], 0, 0, now);
-    else if (u->cur.is_write)
-      ldst_event(sm, SCHED_EV_STORE, 0, ev_of[res.outcome], now);
-    else if (sm->l1_stream_events) /* an atomic: on a valid line (LRU promotes it), or not */
-      ldst_event(sm, res.outcome == CACHE_HIT ? SCHED_EV_L1_ATOMIC_HIT : SCHED_EV_L1_ATOMIC, 0,
-                 ev_of[res.outcome], now);
+    SchedEventKind kind = (SchedEventKind)ev_of[res.outcome];
+    uint8_t outcome = 0;
+    if (u->load < 0 || u->kind == WINST_ATOMIC) { /* a store, or an atomic: on a valid line or not */
+      outcome = ev_of[res.outcome];
+      kind = u->cur.is_write            ? SCHED_EV_STORE
+             : res.outcome == CACHE_HIT ? SCHED_EV_L1_ATOMIC_HIT
+                                        : SCHED_EV_L1_ATOMIC;
+    }
+    const SchedEventMask hit = SCHED_EV_BIT(SCHED_EV_L1_HIT) | SCHED_EV_BIT(SCHED_EV_L1_ATOMIC_HIT);
+    if (sm->ev_mask & SCHED_EV_BIT(kind)) {
+      const CacheLine *l = hit & SCHED_EV_BIT(kind) ? cache_lookup_line(sm->l1d) : NULL;
+      ldst_event(sm, kind, 0, outcome, l ? sm_l1d_line_owner(sm, l) : -1, now);
+    }
   }
   (*sm->progress)++;
   if (++u->next == u->nreq) {

@@ -12,9 +12,10 @@
 
 void sm_emit(Sm *sm, SchedEvent *ev) {
   ev->kernel = sm->env.kernel;
-  sm->issue_dirty |= sm->q.refused; /* the scheduler's refusals may change */
+  const SchedEventMask k = SCHED_EV_BIT(ev->kind);
+  sm->issue_dirty |= sm->q.refused; /* the scheduler's refusals may change (an observer may feed them) */
   for (uint32_t i = 0; i < sm->nplug; i++)
-    if (sm->plug[i].h.on_event) sm->plug[i].h.on_event(sm->plug[i].st, ev);
+    if (sm->plug[i].events & k) sm->plug[i].h.on_event(sm->plug[i].st, ev);
 }
 
 /* The event's CTA fields from warp `slot`'s view (none for UINT32_MAX). */
@@ -39,12 +40,9 @@ void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, ui
   sm_emit(sm, &ev);
 }
 
-/* The warp slot that allocated L1D line l if that warp still holds the slot, else UINT32_MAX
- * (a warp's exit clears its lines' allocating warp: cache_forget_warp in retire_warp). */
 static uint32_t l1d_line_owner(const Sm *sm, const CacheLine *l) {
-  if (l->alloc_sm == (int32_t)sm->id && l->alloc_warp >= 0 && (uint32_t)l->alloc_warp < sm->max_warps)
-    return (uint32_t)l->alloc_warp;
-  return UINT32_MAX;
+  const int32_t w = sm_l1d_line_owner(sm, l);
+  return w < 0 ? UINT32_MAX : (uint32_t)w;
 }
 
 /* A reserved L1D line got its data (cache_set_fill_listener): L1_FILL. */
@@ -128,8 +126,9 @@ void sm_plugins_warps_change(const Sm *sm) {
 }
 
 void sm_plugins_kernel(Sm *sm, bool begin, uint64_t now) {
-  if (!sm->has_event) return;
-  SchedEvent ev = {.kind = begin ? SCHED_EV_KERNEL_BEGIN : SCHED_EV_KERNEL_END,
+  const SchedEventKind kind = begin ? SCHED_EV_KERNEL_BEGIN : SCHED_EV_KERNEL_END;
+  if (!(sm->ev_mask & SCHED_EV_BIT(kind))) return;
+  SchedEvent ev = {.kind = kind,
                    .slot = UINT32_MAX,
                    .cycle = now,
                    .cta_slot = UINT32_MAX,
@@ -209,7 +208,7 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
     snprintf(prefix, sizeof prefix, "%s.%s", i ? "observer" : "sched", p.name);
     void *st = NULL;
     if (p.init && p.init(&st, &env, err, errlen)) return -1;
-    sm->plug[sm->nplug++] = (SmPlugin){p, st};
+    sm->plug[sm->nplug++] = (SmPlugin){.h = p, .st = st};
   }
   snprintf(prefix, sizeof prefix, "fetch.%s", fetch->name);
   if (fetch->init && fetch->init(&sm->fstate, &env, err, errlen)) return -1;
@@ -217,25 +216,28 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   sm->fetch_sched = fetch->use_scheduler;
   sm->policy = sched;
   sm->pstate = sm->plug[0].st;
-  bool every = false, fills = false;
+  bool every = false;
   for (uint32_t i = 0; i < sm->nplug; i++) {
     const SmObserver *p = &sm->plug[i].h;
     const PolicyEngineHints *h = p->hints;
     sm->has_tick |= p->tick != NULL;
     every |= p->tick && !(h && h->next_tick);
-    sm->has_event |= p->on_event != NULL;
     sm->has_issue |= p->on_issue != NULL;
     sm->has_annot |= p->annotate != NULL;
-    fills |= p->on_event && h && h->l1_stream_events;
     sm->count_sched_wait |= h && h->sched_wait;
+    /* the events rule (PolicyEngineHints.events): what it gets, and what the SM makes for it */
+    const SchedEventMask own = h && h->events ? h->events : SCHED_EV_ALL & ~SCHED_EV_STREAM;
+    sm->plug[i].events = p->on_event ? (h && h->events ? h->events : SCHED_EV_ALL) : 0;
+    if (p->on_event) sm->ev_mask |= own | (h && h->l1_stream_events ? SCHED_EV_STREAM : 0);
+    sm->l1_lanes |= (sm->plug[i].events & SM_EV_L1_REQ) && !(h && h->no_lanes);
   }
+  sm->l1_events = (sm->ev_mask & SM_EV_L1_REQ) != 0;
   sm->lists_all = sched->hints && sched->hints->lists_all;
   sm->stable_refusals = sched->hints && sched->hints->stable_refusals;
   sm->qm.tick_every = every;
   sm->qm.wake = UINT64_MAX;
-  if (sm->has_event) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
-  sm->l1_stream_events = fills;
-  if (fills) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
+  if (sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_EVICT)) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);
+  if (sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_FILL)) cache_set_fill_listener(sm->l1d, l1d_filled, sm);
   return 0;
 }
 

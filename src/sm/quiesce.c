@@ -40,7 +40,8 @@ void smq_settle_memo(Sm *sm) {
  * if it had not failed before (the SM went quiet predicting its first
  * failure), the L1_RESFAIL event simulating cycle `from` would have brought. */
 static inline void quiet_fail_event(Sm *sm, uint64_t from) {
-  if (sm->has_event && sm->ldst.busy && sm->q.fail >= 0 && !sm->ldst.cur_failed)
+  if ((sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_RESFAIL)) && sm->ldst.busy && sm->q.fail >= 0 &&
+      !sm->ldst.cur_failed)
     sm_ldst_resfail_event(sm, (CacheFailReason)sm->q.fail, from);
 }
 

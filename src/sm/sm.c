@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/bitmap.h"
-#include "sm/barrier_stats.h"
 #include "sm/opcoll.h"
 #include "sm/sm_int.h"
 #include "sm/timeline.h"
@@ -82,7 +81,6 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   c->cta = cta;
   c->live_warps = cta->nwarps;
   c->start_cycle = now;
-  c->warp_tmin = UINT64_MAX;
   c->threads = cta->nwarps * 32;
   c->warps = cta->nwarps;
   c->regs = sm_cta_regs(sm);
@@ -93,7 +91,6 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
   sm->used_warps += c->warps;
   sm->used_regs += c->regs;
   sm->used_shared += c->shared;
-  sm_bstat_cta_launch(sm, cs, now);
   smq_leave(sm, false);
   sm->fetch_dirty = 1;
   sm->issue_dirty = 1;
@@ -124,7 +121,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     fetch_note(sm, slot);
   }
   if (sm->tl) tl_cta_launch(sm, cs, now);
-  if (sm->has_event) { /* every warp has its view: the CTA's launch, then its warps' */
+  if (sm->ev_mask & SCHED_EV_BIT(SCHED_EV_CTA_LAUNCH)) { /* every warp has its view: the CTA's launch */
     SchedEvent ev = {.kind = SCHED_EV_CTA_LAUNCH,
                      .slot = first,
                      .cycle = now,
@@ -133,10 +130,11 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
                      .other_slot = -1,
                      .nwarps = cta->nwarps};
     sm_emit(sm, &ev);
+  }
+  if (sm->ev_mask & SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH)) /* then its warps' */
     for (uint32_t s = 0; s < sm->max_warps; s++)
       if (sm->warps[s].pw && sm->warps[s].cta_slot == cs)
         sm_event_emit(sm, SCHED_EV_WARP_LAUNCH, s, 0, sm->pc_base, now);
-  }
   (*sm->progress)++;
 }
 
@@ -145,12 +143,9 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
   sm->fetch_dirty = 1;
   SmWarp *w = &sm->warps[slot];
   SmCta *c = &sm->ctas[w->cta_slot];
-  uint64_t t = now - w->view->launch_cycle;
-  if (t < c->warp_tmin) c->warp_tmin = t;
-  if (t > c->warp_tmax) c->warp_tmax = t;
   sm->st.warps_done++;
   cache_forget_warp(sm->l1d, (int32_t)sm->id, (int32_t)slot); /* its lines have no allocating warp now */
-  sm_bstat_retire(sm, slot, now);
+  bitmap_clear(sm->bar_bm, slot);
   sm_event(sm, SCHED_EV_WARP_EXIT, slot, 0, sm->pc_base, now);
   if (sm->tl) tl_warp_exit(sm, slot, now);
   w->pw = NULL;
@@ -164,13 +159,8 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
     sm->accept_cache = -1;
     sm->st.ctas_done++;
     sm->st.cta_cycles_sum += now - c->start_cycle;
-    if (c->warp_tmax)
-      sm->st.warp_disparity_sum += (double)(c->warp_tmax - c->warp_tmin) / (double)c->warp_tmax;
-    sm->st.warp_time_max_sum += c->warp_tmax;
-    sm->st.warp_time_min_sum += c->warp_tmin;
-    sm_bstat_cta_exit(sm, w->cta_slot, now);
     if (sm->tl) tl_cta_exit(sm, w->cta_slot, now);
-    if (sm->has_event) {
+    if (sm->ev_mask & SCHED_EV_BIT(SCHED_EV_CTA_EXIT)) {
       SchedEvent ev = {.kind = SCHED_EV_CTA_EXIT,
                        .slot = UINT32_MAX,
                        .cycle = now,
@@ -189,6 +179,35 @@ static void retire_warp(Sm *sm, uint32_t slot, uint64_t now) {
     sm->used_shared -= c->shared;
   }
   (*sm->progress)++;
+}
+
+/* A barrier of warp s's CTA released (s's arrival or exit, at module pc `pc`): the warps of the CTA
+ * that had arrived and wait no longer leave bar_bm, and the BARRIER_RELEASE event names them. */
+static void barrier_release(Sm *sm, uint32_t s, uint32_t pc, uint64_t now) {
+  const uint32_t cs = sm->warps[s].cta_slot;
+  uint64_t *freed = sm->bar_bm + sm->bm_words, any = 0;
+  for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
+    freed[wd] = 0;
+    for (uint64_t b = sm->bar_bm[wd]; b; b &= b - 1) {
+      const uint32_t x = wd * 64 + (uint32_t)__builtin_ctzll(b);
+      const SmWarp *sw = &sm->warps[x];
+      if (sw->pw && sw->cta_slot == cs && sw->pw->state != PTX_WARP_BARRIER) freed[wd] |= b & -b;
+    }
+    sm->bar_bm[wd] &= ~freed[wd];
+    any |= freed[wd];
+  }
+  if (any && sm->tl) tl_barrier_release(sm, cs, freed, now);
+  if (sm->ev_mask & SCHED_EV_BIT(SCHED_EV_BARRIER_RELEASE)) {
+    SchedEvent ev = {.kind = SCHED_EV_BARRIER_RELEASE,
+                     .slot = s,
+                     .cycle = now,
+                     .cta_slot = cs,
+                     .cta_id = sm->views[s].cta_id,
+                     .pc = sm_policy_pc(sm, pc),
+                     .other_slot = -1,
+                     .warps = freed};
+    sm_emit(sm, &ev);
+  }
 }
 
 static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
@@ -483,22 +502,17 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
                      .taken = npc_now != pc + 1};
     sm_plugins_issue(sm, s, &is);
   }
-  /* barrier statistics (barrier_stats.c): a releasing warp arrives with no wait */
-  if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) sm_bstat_arrive(sm, s, now);
-  if (r == PTX_STEP_RELEASED) sm_bstat_release(sm, s, now);
-  if (r == PTX_STEP_BARRIER) sm_event(sm, SCHED_EV_BARRIER_ARRIVE, s, 0, pc, now);
-  if (r == PTX_STEP_RELEASED) {
+  if (r == PTX_STEP_BARRIER || r == PTX_STEP_RELEASED) { /* a releasing warp arrives too, with no wait */
+    bitmap_set(sm->bar_bm, s);
+    if (sm->tl) tl_barrier_arrive(sm, s, now);
     sm_event(sm, SCHED_EV_BARRIER_ARRIVE, s, 0, pc, now);
-    sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
   }
+  if (r == PTX_STEP_RELEASED) barrier_release(sm, s, pc, now);
   if (r == PTX_STEP_DONE) {
     w->exec_done = 1;
     w->ib_n = 0;
     /* barriers waiting on this warp may now release */
-    if (ptx_cta_recheck_barriers(pw->cta)) {
-      sm_bstat_release(sm, s, now);
-      sm_event(sm, SCHED_EV_BARRIER_RELEASE, s, 0, pc, now);
-    }
+    if (ptx_cta_recheck_barriers(pw->cta)) barrier_release(sm, s, pc, now);
     maybe_retire(sm, s, now);
   }
   fetch_note(sm, s);

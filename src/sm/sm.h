@@ -38,7 +38,6 @@ typedef enum SmStall {
   SM_STALL__COUNT
 } SmStall;
 
-enum { SM_DISPARITY_BINS = 10 };
 enum { SM_UNIT_SP = 0, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_NONE, SM_UNIT__COUNT };
 
 /* The counters every simulated or quiet cycle adds to come first. */
@@ -59,18 +58,7 @@ typedef struct SmStats {
   uint64_t multi_issues; /* instructions issued after another of the same warp in the same cycle
                             (sm.max_insn_issue_per_warp) */
   uint64_t ctas_done, warps_done;
-  uint64_t cta_cycles_sum;   /* sum of CTA lifetimes */
-  double warp_disparity_sum; /* sum over CTAs of (slowest-fastest)/slowest warp time */
-  uint64_t warp_time_max_sum, warp_time_min_sum;
-  /* barrier and exit statistics (barrier_stats.c; doc/reproducing.md) */
-  uint64_t barrier_wait_cycles;  /* warp-cycles from barrier arrival to release */
-  uint64_t exit_wait_cycles;     /* warp-cycles from a warp's retirement to its CTA's exit */
-  uint64_t warp_resident_cycles; /* warp-cycles from CTA launch to CTA exit (the fractions' denominator) */
-  uint64_t barrier_phases, barrier_rtru_e6_sum; /* warp-phases ended by a barrier; sum of their RTRU x 1e6 */
-  uint64_t exit_phases, exit_rtru_e6_sum;       /* the same for the exit phase (last release to CTA exit) */
-  uint64_t
-      warp_disparity_hist[SM_DISPARITY_BINS]; /* CTAs by warp_time disparity, bins of 1/SM_DISPARITY_BINS */
-  uint64_t warp_disparity_max_e6; /* largest per-CTA disparity x 1e6 (a maximum: not summed over SMs) */
+  uint64_t cta_cycles_sum; /* sum of CTA lifetimes */
 } SmStats;
 
 typedef struct SmKernelInfo SmKernelInfo;
@@ -80,7 +68,7 @@ SmKernelInfo *sm_kernel_info_create(const Config *cfg, const PtxLaunch *l);
 void sm_kernel_info_free(SmKernelInfo *k);
 
 #define SM_MAX_OBSERVERS 8 /* sm.observers: plugins beside the warp scheduler */
-#define SM_MAX_MEASURES 2  /* SmPolicies.measures */
+#define SM_MAX_MEASURES 4  /* SmPolicies.measures */
 
 /* The SM's policies, resolved from their names (sched.policy, sm.fetch_policy, sm.observers) by
  * the composition root: the SM never looks a policy up by name. */
@@ -89,7 +77,8 @@ typedef struct SmPolicies {
   const FetchPolicy *fetch;
   const SmObserver *observers[SM_MAX_OBSERVERS];
   uint32_t nobservers;
-  /* Observers the composition root adds for statistics of its own (the L1D locality split): after
+  /* Observers the composition root adds for statistics of its own (registry.def's MEASUREs, the L1D
+   * locality split): after
    * those of sm.observers, plugins nplug - nmeasures and on (sm_plugin_state). */
   const SmObserver *measures[SM_MAX_MEASURES];
   uint32_t nmeasures;

@@ -23,6 +23,7 @@
 typedef struct SmPlugin {
   SmObserver h;
   void *st;
+  SchedEventMask events; /* the event kinds its on_event gets (PolicyEngineHints.events' rule) */
 } SmPlugin;
 
 struct SmKernelInfo {
@@ -73,7 +74,6 @@ typedef struct SmCta {
   uint32_t live_warps; /* warps not yet retired */
   uint32_t first_slot_age;
   uint64_t start_cycle;
-  uint64_t warp_tmin, warp_tmax;
   uint32_t threads, warps, regs, shared;
 } SmCta;
 
@@ -81,7 +81,7 @@ typedef struct SmReq {
   uint64_t line_addr, addr; /* addr: the first lane's */
   uint16_t bytes;           /* stores: bytes the lanes write; loads: what a reply carries if the L1 does not
                              * allocate (ldst_lane_pass), 0: the whole line */
-  uint32_t lanes;           /* (has_event) the lanes whose accesses fall in the line, for its events */
+  uint32_t lanes;           /* (l1_lanes) the lanes whose accesses fall in the line, for its events */
 } SmReq;
 
 /* The instruction held by the LD/ST unit. Its header (32 bytes) ends the
@@ -134,7 +134,7 @@ struct Sm {
   uint16_t l1i_pending; /* fetches the L1I accepted whose reply is not yet taken (0: nothing to poll) */
   uint8_t busy;         /* did something (or could) this cycle */
   uint8_t has_tick;     /* a plugin has a tick hook */
-  uint8_t has_event;    /* a plugin has an on_event hook */
+  uint8_t l1_events;    /* the SM makes events of its L1D requests (some bit of SM_EV_L1_REQ in ev_mask) */
   /* this cycle: the LD/ST unit sent, fetch sent, a scan found a warp ready (side by side: the
    * stores that reset them merge) */
   uint8_t ldst_moved, fetched, nready_total;
@@ -205,7 +205,8 @@ struct Sm {
   uint8_t has_issue, has_annot;       /* a plugin has on_issue / annotate */
   uint8_t lists_all, stable_refusals; /* the scheduler's engine hints (PolicyEngineHints) */
   uint8_t l1d_may_bypass;   /* the L1D's policy may send a load down unallocated (its request needs a size) */
-  uint8_t l1_stream_events; /* a plugin asked for L1_FILL and L1_ATOMIC_HIT events (l1_stream_events) */
+  SchedEventMask ev_mask;   /* the event kinds the SM makes: those some plugin wants (sm_plugins_create) */
+  uint8_t l1_lanes;         /* a plugin wants line-request events with their lanes (SmReq.lanes) */
   uint8_t count_sched_wait; /* a plugin asked for WarpView.sched_wait (sched_wait) */
   /* LD/ST queue (sm.ldst_queue): memory instructions issued while the unit was taken wait in
    * lq (a ring of lq_cap, lq_n from lq_head), one enters per cycle (lq_in: the last cycle one did) */
@@ -221,12 +222,12 @@ struct Sm {
   uint32_t mc_used;
   uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
   uint8_t mc_cu[SM_MC_UNITS_MAX];
-  uint8_t fetch_sched;      /* the fetch policy defers to the scheduler's fetch_select */
-  uint32_t pc_base;         /* the kernel's first module pc: policy PC = module pc - pc_base */
-  WarpSchedEnv env;         /* what the plugins were made with (prefix not kept) */
-  struct SmBarStats *bstat; /* barrier/exit statistics (barrier_stats.c) */
-  struct TlSm *tl;          /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
-  PtxDefer *defer;          /* where its warps log global accesses (sm_defer), NULL: performed at issue */
+  uint8_t fetch_sched; /* the fetch policy defers to the scheduler's fetch_select */
+  uint32_t pc_base;    /* the kernel's first module pc: policy PC = module pc - pc_base */
+  WarpSchedEnv env;    /* what the plugins were made with (prefix not kept) */
+  uint64_t *bar_bm;    /* warps that arrived at a barrier since its CTA's last release (bm_words) */
+  struct TlSm *tl;     /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
+  PtxDefer *defer;     /* where its warps log global accesses (sm_defer), NULL: performed at issue */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };
@@ -281,11 +282,23 @@ void sm_emit(Sm *sm, SchedEvent *ev);
 /* An event about warp `slot` (its CTA filled in), at a module pc. */
 void sm_event_emit(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc,
                    uint64_t now);
-/* The test is inline so that plugins without on_event cost their callers nothing. */
+/* The test is inline so that an event kind no plugin wants costs its callers nothing. */
 static inline void sm_event(Sm *sm, SchedEventKind kind, uint32_t slot, uint64_t line, uint32_t module_pc,
                             uint64_t now) {
-  if (sm->has_event) sm_event_emit(sm, kind, slot, line, module_pc, now);
+  if (sm->ev_mask & SCHED_EV_BIT(kind)) sm_event_emit(sm, kind, slot, line, module_pc, now);
 }
+/* The warp slot that allocated L1D line l if that warp still holds the slot, else -1 (a warp's exit
+ * clears its lines' allocating warp: cache_forget_warp in retire_warp). */
+static inline int32_t sm_l1d_line_owner(const Sm *sm, const CacheLine *l) {
+  return l->alloc_sm == (int32_t)sm->id && l->alloc_warp >= 0 && (uint32_t)l->alloc_warp < sm->max_warps
+             ? l->alloc_warp
+             : -1;
+}
+/* The events of an L1D line request: a load's outcome, a store's, an atomic's, a failure. */
+#define SM_EV_L1_REQ                                                                                         \
+  (SCHED_EV_BIT(SCHED_EV_L1_HIT) | SCHED_EV_BIT(SCHED_EV_L1_MISS) | SCHED_EV_BIT(SCHED_EV_L1_MERGE) |        \
+   SCHED_EV_BIT(SCHED_EV_L1_BYPASS) | SCHED_EV_BIT(SCHED_EV_L1_RESFAIL) | SCHED_EV_BIT(SCHED_EV_STORE) |     \
+   SCHED_EV_BIT(SCHED_EV_L1_ATOMIC_HIT) | SCHED_EV_BIT(SCHED_EV_L1_ATOMIC))
 /* Ticks every plugin with a tick hook and asks the lazy ones when next. */
 void sm_plugins_tick(Sm *sm, uint64_t now);
 /* (count_sched_wait) After the issue stage: the warps still ready (bitmap `ready`) of each

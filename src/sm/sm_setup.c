@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/bitmap.h"
-#include "sm/barrier_stats.h"
 #include "sm/sm_int.h"
 
 /* ---- creation ---- */
@@ -91,19 +90,15 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   uint32_t nq = sm->nsched < 64 ? sm->nsched : 64;
   sm->live_bm = calloc(sm->bm_words, sizeof(uint64_t));
   sm->fetch_bm = calloc(sm->bm_words, sizeof(uint64_t));
+  sm->bar_bm = calloc(2 * (size_t)sm->bm_words, sizeof(uint64_t)); /* and a release's scratch (sm.c) */
   sm->sched_bm = calloc((size_t)sm->bm_words * nq, sizeof(uint64_t));
   sm->ev_cap = 1024;
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
   const int qbad = smq_init(sm); /* the shortcuts' state (quiesce.c) */
   if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf ||
       !sm->elig_buf || !sm->ev || !sm->sched_of || !sm->lq || !sm->mc || !sm->oc_cu_free ||
-      !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || qbad || !sm->fetch_bm || !sm->sched_bm) {
-    snprintf(err, errlen, "out of memory");
-    sm_free(sm);
-    return NULL;
-  }
-  sm->bstat = sm_bstat_create(sm->max_warps, sm->max_ctas); /* barrier/exit statistics */
-  if (!sm->bstat) {
+      !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || qbad || !sm->fetch_bm || !sm->sched_bm ||
+      !sm->bar_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -162,7 +157,7 @@ void sm_free(Sm *sm) {
   smq_free(sm);
   free(sm->fetch_bm);
   free(sm->sched_bm);
-  sm_bstat_free(sm->bstat);
+  free(sm->bar_bm);
   free(sm);
 }
 

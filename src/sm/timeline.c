@@ -89,6 +89,7 @@ struct TlSm {
   TlPend *pend;                                 /* per slot: the interval being merged, not yet written */
   uint64_t *fin_since; /* per slot: retired at (UINT64_MAX: no finished interval open) */
   uint32_t *fin_cta;   /* per slot: the CTA slot of its finished warp */
+  uint64_t *arrived;   /* per slot: the cycle it last arrived at a barrier (a release's wait) */
   /* per CTA slot: when its finished warps' slots were taken by another CTA's warps while it was
    * resident; their finished intervals go on on the CTA's track until it exits */
   uint64_t *moved_since; /* [cta slot][nw] */
@@ -304,6 +305,7 @@ int tl_attach(Timeline *t, Sm *sm) {
   r->pend = calloc(n, sizeof(TlPend));
   r->fin_since = malloc(n * sizeof(uint64_t));
   r->fin_cta = calloc(n, sizeof(uint32_t));
+  r->arrived = calloc(n, sizeof(uint64_t));
   r->cta_start = calloc(c, sizeof(uint64_t));
   r->cta_id = calloc(c, sizeof(uint32_t));
   r->cta_warps = calloc(c, sizeof(uint32_t));
@@ -312,7 +314,7 @@ int tl_attach(Timeline *t, Sm *sm) {
   r->nmoved = calloc(c, sizeof(uint32_t));
   if (!r->moved_since || !r->nmoved || !r->state || !r->since || !r->cnt || !r->issued_at || !r->listed_at ||
       !r->refused_at || !r->pend || !r->fin_since || !r->fin_cta || !r->cta_start || !r->cta_id ||
-      !r->cta_warps || !r->glast) {
+      !r->cta_warps || !r->glast || !r->arrived) {
     tl_sm_free(r);
     return -1;
   }
@@ -343,7 +345,7 @@ static void tl_sm_free(TlSm *r) {
   free(r->state), free(r->since), free(r->cnt), free(r->issued_at), free(r->listed_at), free(r->refused_at);
   free(r->pend), free(r->fin_since), free(r->fin_cta), free(r->cta_start), free(r->cta_id),
       free(r->cta_warps);
-  free(r->glast);
+  free(r->glast), free(r->arrived);
   free(r->moved_since), free(r->nmoved);
   free(r);
 }
@@ -570,12 +572,17 @@ void tl_scan(Sm *sm, const uint64_t *ready, uint64_t now) {
 }
 
 void tl_barrier_arrive(Sm *sm, uint32_t s, uint64_t now) {
+  sm->tl->arrived[s] = now;
   char args[32];
   snprintf(args, sizeof args, "\"pc\":%u", sm->views[s].pc);
   instant(sm->tl->t, sm->tl->pid, s, "barrier arrive", now, args);
 }
 
-void tl_barrier_release(Sm *sm, uint32_t cs, uint64_t warps, uint64_t wait, uint64_t now) {
+void tl_barrier_release(Sm *sm, uint32_t cs, const uint64_t *freed, uint64_t now) {
+  uint64_t warps = 0, wait = 0;
+  for (uint32_t wd = 0; wd < sm->bm_words; wd++)
+    for (uint64_t b = freed[wd]; b; b &= b - 1, warps++)
+      wait += now - sm->tl->arrived[wd * 64 + __builtin_ctzll(b)];
   char args[80];
   snprintf(args, sizeof args, "\"warps\":%llu,\"wait_cycles\":%llu", (unsigned long long)warps,
            (unsigned long long)wait);

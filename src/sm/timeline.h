@@ -74,7 +74,9 @@ void tl_refused(Sm *sm, uint32_t slot, uint64_t now);
  * that did not issue). */
 void tl_scan(Sm *sm, const uint64_t *ready, uint64_t now);
 void tl_barrier_arrive(Sm *sm, uint32_t slot, uint64_t now);
-void tl_barrier_release(Sm *sm, uint32_t cta_slot, uint64_t warps, uint64_t wait, uint64_t now);
+/* A barrier of CTA slot cta_slot freed the warps of bitmap `freed` (at least one, each arrived):
+ * the release instant with their number and the warp-cycles they waited. */
+void tl_barrier_release(Sm *sm, uint32_t cta_slot, const uint64_t *freed, uint64_t now);
 /* The kernel ended at `end` (first cycle after it): closes every interval and window. */
 void tl_kernel_end(Sm *sm, uint64_t end);
 
