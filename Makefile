@@ -72,6 +72,8 @@ $(BUILD)/$(1)/warpsim: $$($(1)_CLI_OBJ) $(BUILD)/$(1)/libbench.a $(BUILD)/$(1)/l
 endef
 $(eval $(call FLAVOUR,rel,$(REL_CFLAGS)))
 $(eval $(call FLAVOUR,asan,$(ASAN_CFLAGS)))
+# For profilers (callgrind, perf): the release flags without LTO, so each function keeps its name.
+$(eval $(call FLAVOUR,prof,-O2 -g $(WARN)))
 
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/asan/tests/%,$(TEST_SRC))
 $(BUILD)/asan/tests/%: tests/%.c $(TEST_COMMON) $(BUILD)/asan/libbench.a $(BUILD)/asan/libwarpsim.a

@@ -492,6 +492,16 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   return t;
 }
 
+/* The cheap cases of memsys_next_event(ms, now) == now + 1 (a partition is due next cycle, or an
+ * L1 miss waits to enter the network): the engine then looks for no later event. */
+bool memsys_busy_next(const MemSys *ms, uint64_t now) {
+  if (!ms->sleep) return false; /* wake_min is then now + 1 for partitions with nothing to do */
+  if (ms->wake_min <= now + 1) return true;
+  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
+    if (ms->miss_nz[w]) return true;
+  return false;
+}
+
 bool memsys_idle(const MemSys *ms) {
   if (!icnt_idle(ms->req) || !icnt_idle(ms->reply)) return false;
   for (uint32_t w = 0; ms->reply_hold && w < bitmap_words(ms->n_port); w++)

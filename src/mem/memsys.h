@@ -89,6 +89,8 @@ void memsys_tick(MemSys *ms, uint64_t now);
 /* Earliest cycle > now at which memsys_tick may make progress or an L1 reply
  * becomes ready; UINT64_MAX when the memory system is empty. */
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now);
+/* True only where memsys_next_event(ms, now) is now + 1; cheaper (some such cases say false). */
+bool memsys_busy_next(const MemSys *ms, uint64_t now);
 bool memsys_idle(const MemSys *ms);
 
 /* Totals over L1Ds, L1Is, L2 slices, DRAM channels and the two networks, and each slice and

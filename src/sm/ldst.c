@@ -367,29 +367,33 @@ void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_
 
 /* One operand-collector step for the memory path (before the unit's cycle). */
 static void mc_step(Sm *sm, uint64_t now) {
-  if (sm->mc_ocex == SM_MC_NONE) {
-    for (uint32_t n = 1; n <= sm->mc_ncu; n++) {
-      const uint32_t c = (sm->mc_last + n) % sm->mc_ncu, e = sm->mc_cu[c];
-      if (e != SM_MC_NONE && sm->mc[e].at <= now) {
+  const uint32_t ncu = sm->mc_ncu, all = (1u << ncu) - 1;
+  if (sm->mc_ocex == SM_MC_NONE && sm->mc_cu_bm) {
+    /* the units holding an entry, rotated so that bit 0 is the one after mc_last (round-robin) */
+    const uint32_t from = sm->mc_last + 1u == ncu ? 0 : sm->mc_last + 1u, bm = sm->mc_cu_bm;
+    for (uint32_t rot = (bm >> from | bm << (ncu - from)) & all; rot; rot &= rot - 1) {
+      uint32_t c = from + (uint32_t)__builtin_ctz(rot);
+      if (c >= ncu) c -= ncu;
+      const uint32_t e = sm->mc_cu[c];
+      if (sm->mc[e].at <= now) {
         sm->mc_ocex = (uint8_t)e;
         sm->mc_cu[c] = SM_MC_NONE;
+        sm->mc_cu_bm &= (uint16_t) ~(1u << c);
         sm->mc_last = (uint8_t)c;
         sm->busy = 1;
         break;
       }
     }
   }
-  if (sm->mc_idoc != SM_MC_NONE) {
-    for (uint32_t k = 0; k < sm->mc_ncu; k++) {
-      if (sm->mc_cu[k] != SM_MC_NONE) continue;
-      SmLdstQ *q = &sm->mc[sm->mc_idoc];
-      q->at = oc_read_regs(sm, q->slot, (uint32_t)q->pc, now);
-      sm->mc_cu[k] = sm->mc_idoc;
-      sm->mc_idoc = SM_MC_NONE;
-      sm->issue_dirty = 1; /* ID_OC_MEM is free: a memory instruction may issue */
-      sm->busy = 1;
-      break;
-    }
+  if (sm->mc_idoc != SM_MC_NONE && sm->mc_cu_bm != all) {
+    const uint32_t k = (uint32_t)__builtin_ctz(~(uint32_t)sm->mc_cu_bm); /* the first free unit */
+    SmLdstQ *q = &sm->mc[sm->mc_idoc];
+    q->at = oc_read_regs(sm, q->slot, (uint32_t)q->pc, now);
+    sm->mc_cu[k] = sm->mc_idoc;
+    sm->mc_cu_bm |= (uint16_t)(1u << k);
+    sm->mc_idoc = SM_MC_NONE;
+    sm->issue_dirty = 1; /* ID_OC_MEM is free: a memory instruction may issue */
+    sm->busy = 1;
   }
 }
 
@@ -403,11 +407,7 @@ static void mc_feed(Sm *sm, uint64_t now) {
     sm->mc_used &= ~(1u << e);
     ldst_start(sm, &sm->mc[e], now + 1); /* (q is not reused before it has been read) */
   }
-  int cu_any = 0, cu_free = 0;
-  for (uint32_t k = 0; k < sm->mc_ncu; k++) {
-    cu_any |= sm->mc_cu[k] != SM_MC_NONE;
-    cu_free |= sm->mc_cu[k] == SM_MC_NONE;
-  }
+  const bool cu_any = sm->mc_cu_bm != 0, cu_free = sm->mc_cu_bm != (1u << sm->mc_ncu) - 1;
   sm->mc_clock = (uint8_t)((sm->mc_ocex == SM_MC_NONE && cu_any) || (sm->mc_idoc != SM_MC_NONE && cu_free) ||
                            (sm->mc_ocex != SM_MC_NONE && !u->busy));
   sm->busy |= sm->mc_clock; /* the engine simulates it next cycle */

@@ -217,9 +217,11 @@ struct Sm {
    * units -> OC_EX_MEM -> LD/ST unit): the instructions in it are entries of mc (mc_used: a bit per
    * entry in use; an entry's `at`: the cycle its register reads are done); mc_idoc, mc_ocex and
    * mc_cu[k] name the entry each stage holds, SM_MC_NONE when empty; mc_last: the collector unit that
-   * dispatched last (round-robin); mc_clock: a stage of it moves by the clock alone next cycle. */
+   * dispatched last (round-robin); mc_clock: a stage of it moves by the clock alone next cycle;
+   * mc_cu_bm: a bit per collector unit that holds an entry (the per-cycle tests without a loop). */
   SmLdstQ *mc;
   uint32_t mc_used;
+  uint16_t mc_cu_bm;
   uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
   uint8_t mc_cu[SM_MC_UNITS_MAX];
   uint8_t fetch_sched; /* the fetch policy defers to the scheduler's fetch_select */

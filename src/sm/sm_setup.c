@@ -73,6 +73,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->mc_idoc = sm->mc_ocex = SM_MC_NONE;
   sm->mc_last = (uint8_t)(sm->mc_ncu - 1); /* the first dispatch searches from unit 0 */
   memset(sm->mc_cu, SM_MC_NONE, sizeof sm->mc_cu);
+  sm->mc_cu_bm = 0;
   sm->mc = malloc(sizeof(SmLdstQ) * (SM_MC_UNITS_MAX + 2));
   sm->oc_cu_free = calloc(ncu + 1, sizeof(uint64_t));
   sm->oc_bank_next = calloc(sm->oc_banks + 1, sizeof(uint64_t));
