@@ -3,7 +3,8 @@
  * in flit slots (cycle * S + slot, S = the lcm of the source and destination
  * ports' flits per cycle; a flit takes S / rate slots of a port) so fractional
  * packet lengths (5 flits at 2 flits/cycle) cost exactly their bandwidth share.
- * Depends on reqq.h only. */
+ * icnt.model = intersim hands the sending side to xbar.c, which delivers into the
+ * destination queues here. Depends on reqq.h, xbar.h, addrmap.h only. */
 #include "mem/icnt.h"
 
 #include "core/bitmap.h"
@@ -93,6 +94,56 @@ const CfgParam icnt_cfg_params[] = {
      .max = 65535,
      .desc = "reply_hold = gpgpusim: replies a port's response FIFO holds (GPGPU-Sim's "
              "-gpgpu_n_cluster_ejection_buffer_size)"},
+    {.key = "model",
+     .type = CFG_ENUM,
+     .def = "simple",
+     .choices = "simple|intersim",
+     .desc = "the crossbar: simple (per-port flit rates, a fixed latency, packet credits) or intersim "
+             "(GPGPU-Sim 3.2.2's intersim2 crossbar flit by flit: the interface's input, ejection and "
+             "boundary buffers, one input-queued router with 1 VC, iSLIP VC and switch allocation, its "
+             "pipeline and credits; needs reply_hold = gpgpusim; the intersim_* keys)"},
+    {.key = "intersim_vc_buf_size",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "model = intersim: flits of a router input buffer (its one VC) and of a node's ejection "
+             "buffer (the .icnt file's vc_buf_size)"},
+    {.key = "intersim_input_buffer_size",
+     .type = CFG_INT,
+     .def = "9",
+     .min = 1,
+     .max = 65535,
+     .desc = "model = intersim: flits a node's input queue may hold for a new packet to enter "
+             "(InterconnectInterface::HasBuffer; input_buffer_size, 9 when the file leaves it 0)"},
+    {.key = "intersim_boundary_buffer_size",
+     .type = CFG_INT,
+     .def = "16",
+     .min = 1,
+     .max = 65535,
+     .desc = "model = intersim: flits a node's boundary buffer holds between ejection and the "
+             "consumer's pop (boundary_buffer_size)"},
+    {.key = "intersim_internal_speedup",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 1,
+     .max = 16,
+     .desc = "model = intersim: router internal steps (allocation and switch) per network cycle "
+             "(internal_speedup)"},
+    {.key = "intersim_clock_ratio",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 1,
+     .max = 16,
+     .desc = "model = intersim: network cycles per core cycle (GPGPU-Sim's icnt clock over the core "
+             "clock)"},
+    {.key = "intersim_sub_partitions",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 64,
+     .desc = "model = intersim: network nodes per memory partition (-gpgpu_n_sub_partition_per_mchannel; "
+             "a packet uses the one its DRAM bank's low bits name); a power of two"},
     {0},
 };
 
@@ -137,7 +188,20 @@ struct Icnt {
   uint32_t slots;                     /* flit slots per cycle: lcm of the two port rates */
   uint32_t src_cost, dst_cost;        /* slots one flit takes on a source / destination port */
   IcntStats st;
+  Xbar *xb; /* icnt.model = intersim: the network; NULL: the model above */
 };
+
+/* xbar.c's delivery: a packet whose tail reached node `out`'s boundary buffer joins its port's
+ * destination queue (aux: the node and the flits xbar_release frees at the pop). */
+static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
+                         uint64_t ready);
+
+/* The network node of port `port` that packet r uses (its sub-partition). */
+static inline uint32_t icnt_node(const Icnt *x, uint32_t port, uint32_t nodes, const MemRequest *r) {
+  if (nodes == 1) return port;
+  const AddrMap *m = x->p.map;
+  return port * nodes + (addrmap_bank(m, addrmap_local(m, r->line_addr)) & (nodes - 1));
+}
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   if (!p->n_src || !p->n_dst || p->n_dst > 65536 || !p->latency || !p->flits_per_cycle || !p->flit_size ||
@@ -181,6 +245,16 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
   uint32_t credits = p->out_queue + (p->latency + 1) * df;
+  if (!bad && p->xbar) {
+    XbarParams xp = *p->xbar;
+    xp.n_in = p->n_src * p->src_nodes, xp.n_out = p->n_dst * p->dst_nodes;
+    if (!(x->xb = xbar_create(&xp, icnt_deliver, x, err, errlen))) {
+      icnt_free(x);
+      return NULL;
+    }
+    /* what the port's boundary buffers can hold: a packet has at least one flit */
+    credits = p->dst_nodes * xp.boundary_buf;
+  }
   for (uint32_t i = 0; !bad && i < p->n_dst; i++) bad |= reqq_init(&x->dst[i].q, credits);
   if (bad) {
     icnt_free(x);
@@ -199,6 +273,7 @@ void icnt_free(Icnt *x) {
   free(x->out_nz);
   free(x->arrived);
   free(x->wheel);
+  xbar_free(x->xb);
   free(x);
 }
 
@@ -207,7 +282,15 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
   return f ? f : 1;
 }
 
-bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
+bool icnt_can_push(const Icnt *x, uint32_t src) {
+  if (__builtin_expect(x->xb != NULL, 0)) return xbar_has_buffer(x->xb, src * x->p.src_nodes, 1);
+  return !reqq_full(&x->src[src].q);
+}
+
+bool icnt_has_room_for(const Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now) {
+  if (!x->xb) return icnt_has_room(x, src, bytes, now);
+  return xbar_has_buffer(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_flits(x, bytes));
+}
 
 /* The packet leaving src's port holds it until slot `free`: its flits after
  * cycle `now` are the slots left past the cycle's end over a flit's cost. The
@@ -241,6 +324,12 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
                "packet too large"); /* aux's 16 bits (dst < n_dst <= 65536) */
   }
   uint32_t flits = x->memo_flits;
+  if (__builtin_expect(x->xb != NULL, 0)) {
+    xbar_push(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_node(x, dst, x->p.dst_nodes, r), r, flits,
+              now);
+    x->st.bytes += bytes;
+    return;
+  }
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now)->aux = dst | (flits << 16);
@@ -348,7 +437,28 @@ static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
 }
 
 void icnt_tick(Icnt *x, uint64_t now) {
+  if (__builtin_expect(x->xb != NULL, 0)) {
+    xbar_tick(x->xb, now);
+    x->st.credit_stalls = xbar_inject_stalls(x->xb);
+    return;
+  }
   if (now >= x->wake) icnt_round(x, now); /* else the round would skip every source (or there is none) */
+}
+
+static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
+                         uint64_t ready) {
+  Icnt *x = ctx;
+  const uint32_t d = out / x->p.dst_nodes;
+  IcntDst *dp = &x->dst[d];
+  MEM_ASSERT(!reqq_full(&dp->q), ready, x->name, "destination queue %u full", d);
+  reqq_push(&dp->q, r, ready)->aux = out | (flits << 16);
+  x->st.packets++;
+  x->st.flits += flits;
+  x->st.latency_sum += ready - push;
+  if (dp->q.count == 1) {
+    bitmap_set(x->out_nz, d);
+    icnt_arm(x, d, ready);
+  }
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
@@ -409,6 +519,7 @@ ICNT_INLINE const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
 
 ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
+  if (__builtin_expect(x->xb != NULL, 0)) xbar_release(x->xb, q->head->aux & 0xffff, q->head->aux >> 16);
   reqq_pop(q);
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);
@@ -425,6 +536,7 @@ ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;
+  if (x->xb && xbar_busy(x->xb)) return now + 1;
   for (uint32_t w = 0; w < x->src_words; w++)
     if (x->in_nz[w]) return now + 1;
   BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {
@@ -436,6 +548,7 @@ uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
 }
 
 bool icnt_idle(const Icnt *x) {
+  if (x->xb && xbar_busy(x->xb)) return false;
   for (uint32_t s = 0; s < x->p.n_src; s++)
     if (!reqq_empty(&x->src[s].q)) return false;
   for (uint32_t d = 0; d < x->p.n_dst; d++)
@@ -462,5 +575,6 @@ void icnt_dump(const Icnt *x, FILE *out) {
     if (x->src[s].q.count) fprintf(out, " in[%u]=%u", s, x->src[s].q.count);
   for (uint32_t d = 0; d < x->p.n_dst; d++)
     if (x->dst[d].q.count) fprintf(out, " out[%u]=%u", d, x->dst[d].q.count);
+  if (x->xb) xbar_dump(x->xb, out);
   fputc('\n', out);
 }
