@@ -52,7 +52,7 @@ static void test_latency(void) {
   for (int i = 0; i < 3; i++, t += 100) {
     MemRequest r = pkt(0, i);
     CHECK(icnt_has_room_for(x, 0, &r, bytes[i], t));
-    icnt_push(x, 0, 1, &r, bytes[i], t);
+    icnt_push_for(x, 0, 1, &r, bytes[i], t);
     uint64_t got = 0;
     for (uint64_t c = t + 1; !got && c < t + 50; c++) {
       icnt_tick(x, c);
@@ -81,7 +81,7 @@ static void test_alternate(void) {
       order[n] = m->sm, when[n++] = c;
     for (int s = 0; s < 2; s++) {
       MemRequest r = pkt(s, seq[s]);
-      if (icnt_has_room_for(x, (uint32_t)s, &r, 8, c)) icnt_push(x, (uint32_t)s, 0, &r, 8, c), seq[s]++;
+      if (icnt_has_room_for(x, (uint32_t)s, &r, 8, c)) icnt_push_for(x, (uint32_t)s, 0, &r, 8, c), seq[s]++;
     }
   }
   CHECK_EQ_U64(n, 64);
@@ -102,7 +102,7 @@ static void test_backpressure(void) {
   MemRequest r = pkt(0, 0);
   for (uint64_t c = 1; c < 500; c++) {
     icnt_tick(x, c);
-    if (icnt_has_room_for(x, 0, &r, 136, c)) icnt_push(x, 0, 0, &r, 136, c), pushed++;
+    if (icnt_has_room_for(x, 0, &r, 136, c)) icnt_push_for(x, 0, 0, &r, 136, c), pushed++;
   }
   CHECK_EQ_U64(icnt_stats(x)->packets, 3);
   CHECK(!icnt_has_room_for(x, 0, &r, 136, 500));
@@ -134,7 +134,7 @@ static uint64_t run_traffic(bool skip, uint64_t *arrivals, int n_max) {
     if (c % 400 == 1 && sent < n_max)
       for (uint32_t s = 0; s < 3 && sent < n_max; s++, sent++) {
         MemRequest r = pkt((int)s, sent);
-        icnt_push(x, s, (uint32_t)sent % 2, &r, sizes[sent % 4], c);
+        icnt_push_for(x, s, (uint32_t)sent % 2, &r, sizes[sent % 4], c);
       }
     uint64_t next = skip ? icnt_next_event(x, c) : c + 1;
     if (skip && (c + 399) / 400 * 400 + 1 < next) next = (c + 399) / 400 * 400 + 1; /* the next burst */

@@ -170,7 +170,8 @@ struct Icnt {
   char name[32];
   IcntSrc *src;             /* per source port */
   IcntDst *dst;             /* per destination port */
-  uint64_t *in_nz, *out_nz; /* bit per source / destination: its queue is not empty */
+  uint64_t *in_nz, *out_nz; /* bit per source / destination: its queue is not empty (icnt.model = intersim:
+                             * in_nz[0] is 1 while the network has work) */
   /* Arrivals without visiting every busy destination. Each non-empty
    * destination queue is in exactly one of: `arrived` (its head has arrived by
    * the cycle of the last icnt_arrivals(), arr_now), or the wheel slot
@@ -195,6 +196,7 @@ struct Icnt {
  * destination queue (aux: the node and the flits xbar_release frees at the pop). */
 static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                          uint64_t ready);
+static uint32_t icnt_queued(const void *ctx, uint32_t out);
 
 /* The network node of port `port` that packet r uses (its sub-partition). */
 static inline uint32_t icnt_node(const Icnt *x, uint32_t port, uint32_t nodes, const MemRequest *r) {
@@ -248,7 +250,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   if (!bad && p->xbar) {
     XbarParams xp = *p->xbar;
     xp.n_in = p->n_src * p->src_nodes, xp.n_out = p->n_dst * p->dst_nodes;
-    if (!(x->xb = xbar_create(&xp, icnt_deliver, x, err, errlen))) {
+    if (!(x->xb = xbar_create(&xp, icnt_deliver, icnt_queued, x, err, errlen))) {
       icnt_free(x);
       return NULL;
     }
@@ -282,10 +284,8 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
   return f ? f : 1;
 }
 
-bool icnt_can_push(const Icnt *x, uint32_t src) {
-  if (__builtin_expect(x->xb != NULL, 0)) return xbar_has_buffer(x->xb, src * x->p.src_nodes, 1);
-  return !reqq_full(&x->src[src].q);
-}
+/* icnt.model = intersim leaves the source queues empty: true there (icnt_has_room_for decides). */
+bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
 
 bool icnt_has_room_for(const Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now) {
   if (!x->xb) return icnt_has_room(x, src, bytes, now);
@@ -316,6 +316,7 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
                            uint64_t now) {
   MEM_DCHECK(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
   MEM_DCHECK(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
+  MEM_DCHECK(!x->xb, now, x->name, "icnt_push with icnt.model = intersim (icnt_push_for)");
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
   /* Packets come in a few sizes (a read request, a line of data): most pushes reuse the last division. */
   if (bytes != x->memo_bytes) {
@@ -324,17 +325,23 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
                "packet too large"); /* aux's 16 bits (dst < n_dst <= 65536) */
   }
   uint32_t flits = x->memo_flits;
-  if (__builtin_expect(x->xb != NULL, 0)) {
-    xbar_push(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_node(x, dst, x->p.dst_nodes, r), r, flits,
-              now);
-    x->st.bytes += bytes;
-    return;
-  }
   IcntSrc *sp = &x->src[src];
   if (reqq_empty(&sp->q)) sp->next = x->wake = 0; /* a new head packet */
   reqq_push(&sp->q, r, now)->aux = dst | (flits << 16);
   bitmap_set(x->in_nz, src);
   x->st.bytes += bytes;
+}
+
+void icnt_push_for(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
+  if (!x->xb) {
+    icnt_push(x, src, dst, r, bytes, now);
+    return;
+  }
+  uint32_t flits = icnt_flits(x, bytes);
+  MEM_ASSERT(flits < 65536, now, x->name, "packet too large"); /* a destination queue's aux */
+  xbar_push(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_node(x, dst, x->p.dst_nodes, r), r, flits, now);
+  x->st.bytes += bytes;
+  x->wake = 0, x->in_nz[0] = 1; /* icnt_tick calls icnt_round, which ticks the network */
 }
 
 /* Puts destination d, whose head packet arrives at `ready` > arr_now, on the wheel. */
@@ -418,6 +425,14 @@ static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, ui
  * (sending clears no bit the round has yet to visit). icnt_send is inlined
  * into each loop (always_inline: as a call its spills cost more). */
 static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
+  if (__builtin_expect(x->xb != NULL, 0)) { /* icnt.model = intersim: wake stays 0 while it has work */
+    xbar_tick(x->xb, now);
+    x->st.credit_stalls = xbar_inject_stalls(x->xb);
+    const bool busy = xbar_busy(x->xb);
+    x->wake = busy ? 0 : UINT64_MAX;
+    x->in_nz[0] = busy; /* what icnt_next_event() reads: a source has work */
+    return;
+  }
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
@@ -437,12 +452,18 @@ static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
 }
 
 void icnt_tick(Icnt *x, uint64_t now) {
-  if (__builtin_expect(x->xb != NULL, 0)) {
-    xbar_tick(x->xb, now);
-    x->st.credit_stalls = xbar_inject_stalls(x->xb);
-    return;
-  }
   if (now >= x->wake) icnt_round(x, now); /* else the round would skip every source (or there is none) */
+}
+
+/* The flits of node out's delivered packets still in its port's destination queue. */
+static uint32_t icnt_queued(const void *ctx, uint32_t out) {
+  const Icnt *x = ctx;
+  const ReqQueue *q = &x->dst[out / x->p.dst_nodes].q;
+  uint32_t flits = 0;
+  const ReqSlot *h = q->head;
+  for (uint32_t i = 0; i < q->count; i++, h = reqq_next(q, (ReqSlot *)h))
+    if ((h->aux & 0xffff) == out) flits += h->aux >> 16;
+  return flits;
 }
 
 static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
@@ -519,7 +540,6 @@ ICNT_INLINE const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
 
 ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
-  if (__builtin_expect(x->xb != NULL, 0)) xbar_release(x->xb, q->head->aux & 0xffff, q->head->aux >> 16);
   reqq_pop(q);
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);
@@ -536,7 +556,6 @@ ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
 
 uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
   uint64_t t = UINT64_MAX;
-  if (x->xb && xbar_busy(x->xb)) return now + 1;
   for (uint32_t w = 0; w < x->src_words; w++)
     if (x->in_nz[w]) return now + 1;
   BITMAP_FOREACH(d, x->out_nz, 0, x->p.n_dst) {

@@ -70,6 +70,9 @@ bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now);
 bool icnt_has_room_for(const Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now);
 /* Queues a packet of `bytes` (header + payload) from src to dst at `now`. */
 void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
+/* icnt_push(), or with icnt.model = intersim the network's Push (to the nodes of r's
+ * sub-partition); icnt_push() itself knows only the model above, so that its callers stay small. */
+void icnt_push_for(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
 void icnt_tick(Icnt *x, uint64_t now);
 /* The packet at dst's ejection buffer head if it has arrived by `now`. */
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);

@@ -392,7 +392,8 @@ MemSysReplyStats memsys_reply_stats(const MemSys *ms) {
  * L1s so neither starves the other. An SM that shares its port (a cluster)
  * sends at most one request per cycle, as a GPGPU-Sim core does, so that the
  * first SM of a cluster cannot fill the port's queue every cycle. */
-static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
+static inline __attribute__((always_inline)) void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now,
+                                                                const bool xbar) {
   Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
   _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
   const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
@@ -403,14 +404,23 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
     if (!h[u]) u ^= 1;
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
     /* icnt.model = intersim: GPGPU-Sim's HasBuffer for this packet's flits */
-    if (__builtin_expect(ms->xbar, 0) && !icnt_has_room_for(ms->req, port, h[u], bytes, now)) break;
+    if (xbar && !icnt_has_room_for(ms->req, port, h[u], bytes, now)) break;
     ms->inject_rr[sm] = (uint8_t)(u ^ 1);
-    icnt_push(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    if (xbar)
+      icnt_push_for(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    else
+      icnt_push(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
     bitmap_set(ms->pop_events, sm);
     h[u] = cache_miss_head(l1[u]);
   }
   if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);
+}
+
+/* memsys_inject for every SM with a miss, icnt.model = intersim (out of line: the usual path
+ * stays as small as without it). */
+static __attribute__((noinline)) void memsys_inject_xbar(MemSys *ms, uint64_t now) {
+  BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now, true);
 }
 
 /* Ticks the partitions that are due. Out of line: the loop keeps its
@@ -516,7 +526,10 @@ void memsys_tick(MemSys *ms, uint64_t now) {
     if (due < ms->part[p].wake) ms->part[p].wake = due;
     if (due < ms->wake_min) ms->wake_min = due;
   }
-  BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now);
+  if (__builtin_expect(ms->xbar, 0))
+    memsys_inject_xbar(ms, now);
+  else
+    BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now, false);
 }
 
 /* The minimum over the parts' next events, each > now: it returns as soon as

@@ -107,7 +107,7 @@ static __attribute__((noinline)) bool partition_reply_hold(Partition *pt, uint64
       pt->has_held = true;
     }
     if (!icnt_has_room_for(reply, pt->p.id, &pt->held, pt->held_bytes, now)) return true;
-    icnt_push(reply, pt->p.id, pt->held_port, &pt->held, pt->held_bytes, now);
+    icnt_push_for(reply, pt->p.id, pt->held_port, &pt->held, pt->held_bytes, now);
     pt->has_held = false;
   }
 }

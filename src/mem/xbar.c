@@ -49,20 +49,22 @@ typedef struct XIn {
  * owner, the allocators' grant pointers, the crossbar and output buffer), the ejection channel
  * and its credit channel, and the interface's ejection and boundary buffers. */
 typedef struct XOut {
-  uint32_t occ;      /* _next_buf[o]: ejection buffer flits sent and not credited */
-  int32_t owner;     /* input holding the output VC (BufferState::_in_use_by), -1 none */
-  uint32_t gptr;     /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
-  uint32_t xfer;     /* flit granted the switch, in the crossbar (+1, 0 none) */
-  XRing obuf;        /* _output_buffer (output_buffer_size -1: unbounded) */
-  uint32_t chan[2];  /* ejection channel */
-  uint8_t cred[2];   /* its credit channel to the router */
-  XRing ej;          /* InterconnectInterface::_ejection_buffer */
-  uint32_t boundary; /* flits in _boundary_buffer (whole packets wait for Pop) */
+  uint32_t occ;     /* _next_buf[o]: ejection buffer flits sent and not credited */
+  int32_t owner;    /* input holding the output VC (BufferState::_in_use_by), -1 none */
+  uint32_t gptr;    /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
+  uint32_t xfer;    /* flit granted the switch, in the crossbar (+1, 0 none) */
+  XRing obuf;       /* _output_buffer (output_buffer_size -1: unbounded) */
+  uint32_t chan[2]; /* ejection channel */
+  uint8_t cred[2];  /* its credit channel to the router */
+  XRing ej;         /* InterconnectInterface::_ejection_buffer */
+  uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come (whole
+                     * packets waiting for Pop: XbarQueued) */
 } XOut;
 
 struct Xbar {
   XbarParams p;
   XbarDeliver deliver;
+  XbarQueued queued;
   void *ctx;
   XIn *in;
   XOut *out;
@@ -102,7 +104,8 @@ static void xbar_oom(void) {
   abort();
 }
 
-Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err, size_t errlen) {
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
+                  size_t errlen) {
   if (!p->n_in || !p->n_out || !p->vc_buf || !p->input_buf || !p->boundary_buf || !p->internal_speedup ||
       !p->steps || !p->flit_size) {
     snprintf(err, errlen, "intersim crossbar: invalid parameters");
@@ -110,7 +113,7 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
   }
   Xbar *x = calloc(1, sizeof *x);
   if (!x) return snprintf(err, errlen, "out of memory"), NULL;
-  x->p = *p, x->deliver = deliver, x->ctx = ctx;
+  x->p = *p, x->deliver = deliver, x->queued = queued, x->ctx = ctx;
   x->in = calloc(p->n_in, sizeof *x->in);
   x->out = calloc(p->n_out, sizeof *x->out);
   x->vc_grant = calloc(p->n_out, sizeof *x->vc_grant);
@@ -160,8 +163,6 @@ void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t
   ip->iq_flits += pk->flits;
   x->live += pk->flits;
 }
-
-void xbar_release(Xbar *x, uint32_t out, uint32_t flits) { x->out[out].boundary -= flits; }
 
 bool xbar_busy(const Xbar *x) { return x->live != 0; }
 uint64_t xbar_inject_stalls(const Xbar *x) { return x->inject_stalls; }
@@ -271,14 +272,15 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       if (xring_push(&op->ej, op->chan[ph] - 1)) xbar_oom();
       op->chan[ph] = 0;
     }
-    if (op->ej.n && op->boundary < x->p.boundary_buf) {
+    if (op->ej.n && op->partial + x->queued(x->ctx, o) < x->p.boundary_buf) {
       uint32_t f = xring_pop(&op->ej);
-      op->boundary++;   /* the flit leaves `live`, its credit joins it */
+      op->partial++;    /* the flit leaves `live`, its credit joins it */
       op->cred[ph] = 1; /* WriteCredit below (after injection): read at s + 2 */
       if (f & XF_TAIL) {
         XPkt *pk = &x->pool[XF_PKT(f)];
         /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
         x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
+        op->partial = 0;
         pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
       }
     }
@@ -336,13 +338,14 @@ static void xbar_probe(void *ctx, uint32_t out, const MemRequest *r, uint32_t fl
   (void)out, (void)r, (void)flits;
   *(uint64_t *)ctx = ready - push;
 }
+static uint32_t xbar_probe_queued(const void *ctx, uint32_t out) { return (void)ctx, (void)out, 0; }
 
 uint32_t xbar_unloaded_latency(const XbarParams *p) {
   uint64_t lat = 0;
   char err[64];
   XbarParams q = *p;
   q.n_in = q.n_out = 1;
-  Xbar *x = xbar_create(&q, xbar_probe, &lat, err, sizeof err);
+  Xbar *x = xbar_create(&q, xbar_probe, xbar_probe_queued, &lat, err, sizeof err);
   if (!x) return 1;
   MemRequest r;
   memset(&r, 0, sizeof r);
@@ -360,8 +363,8 @@ void xbar_dump(const Xbar *x, FILE *out) {
   }
   for (uint32_t o = 0; o < x->p.n_out; o++) {
     const XOut *op = &x->out[o];
-    if (op->occ || op->obuf.n || op->ej.n || op->boundary)
+    if (op->occ || op->obuf.n || op->ej.n || op->partial)
       fprintf(out, " out%u[occ=%u owner=%d obuf=%u ej=%u bnd=%u]", o, op->occ, op->owner, op->obuf.n,
-              op->ej.n, op->boundary);
+              op->ej.n, op->partial);
   }
 }

@@ -23,13 +23,16 @@ typedef struct XbarParams {
 } XbarParams;
 
 /* A packet that finished ejecting: its tail reached node `out`'s boundary buffer. It may be
- * popped from core cycle `ready` on; xbar_release() frees its flits when it is. */
+ * popped from core cycle `ready` on; until then its flits stay in that buffer, and XbarQueued
+ * counts them: the flits of the packets delivered at `out` and not popped yet. */
 typedef void (*XbarDeliver)(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                             uint64_t ready);
+typedef uint32_t (*XbarQueued)(const void *ctx, uint32_t out);
 
 typedef struct Xbar Xbar;
 
-Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err, size_t errlen);
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
+                  size_t errlen);
 void xbar_free(Xbar *x);
 /* InterconnectInterface::HasBuffer: node in's input queue holds at most input_buf flits. */
 bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits);
@@ -37,8 +40,6 @@ bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits);
 void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now);
 /* The network cycles of core cycle `now` (GPUTrafficManager::_Step each). */
 void xbar_tick(Xbar *x, uint64_t now);
-/* A packet delivered at `out` was popped: its flits leave the boundary buffer. */
-void xbar_release(Xbar *x, uint32_t out, uint32_t flits);
 /* A flit or credit is somewhere in the network: the next core cycle must tick. */
 bool xbar_busy(const Xbar *x);
 /* Core cycles from pushing a 1-flit packet into an empty network to its first cycle of pop. */
