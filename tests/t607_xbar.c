@@ -1,7 +1,8 @@
-/* t607_xbar.c - icnt.model = intersim, GPGPU-Sim 3.2.2's intersim2 crossbar (xbar.c): an unloaded
- * packet's latency is the pipeline's sum, two inputs sending to one output alternate (iSLIP VC
- * allocation), full buffers back-pressure the source up to its input queue, skipping idle cycles
- * changes nothing, the whole memory system keeps its unloaded latencies, bad values are refused. */
+/* t607_xbar.c - icnt.model = intersim, GPGPU-Sim 3.2.2's crossbar (xbar.c): an unloaded packet's
+ * latency is the pipeline's sum (also with internal speedup and a faster network clock), two inputs
+ * sending to one output alternate (iSLIP VC allocation), full buffers back-pressure the source up to
+ * its input queue, skipping idle cycles changes nothing, the memory system's unloaded path follows
+ * the delay derivation, bad values are refused. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@ TEST_GLOBALS;
 static XbarParams xp = {
     .vc_buf = 8, .input_buf = 9, .boundary_buf = 16, .internal_speedup = 1, .steps = 1, .flit_size = 32};
 
-static Icnt *open_icnt(uint32_t n_src, uint32_t n_dst) {
+static Icnt *open_icnt_with(const XbarParams *q, uint32_t n_src, uint32_t n_dst) {
   IcntParams p = {.name = "icnt.test",
                   .n_src = n_src,
                   .n_dst = n_dst,
@@ -24,7 +25,7 @@ static Icnt *open_icnt(uint32_t n_src, uint32_t n_dst) {
                   .flit_size = 32,
                   .in_queue = 4,
                   .out_queue = 4,
-                  .xbar = &xp,
+                  .xbar = q,
                   .src_nodes = 1,
                   .dst_nodes = 1};
   char err[128] = {0};
@@ -33,6 +34,8 @@ static Icnt *open_icnt(uint32_t n_src, uint32_t n_dst) {
   CHECK(x != NULL);
   return x;
 }
+
+static Icnt *open_icnt(uint32_t n_src, uint32_t n_dst) { return open_icnt_with(&xp, n_src, n_dst); }
 
 static MemRequest pkt(int src, int seq) { return (MemRequest){.sm = src, .warp = seq, .line_addr = 128}; }
 
@@ -64,6 +67,28 @@ static void test_latency(void) {
     for (uint64_t c = got + 1; c < got + 3; c++) icnt_tick(x, c);
     CHECK(icnt_idle(x));
   }
+  icnt_free(x);
+}
+
+/* ccws_38.icnt: internal speedup 2, the network at twice the core clock. Pushed at t, a packet is
+ * injected in the first network cycle of t + 1 and reaches the router in the first of t + 2, where
+ * the first internal step allocates its VC and the second the switch; it crosses in the second
+ * network cycle, is read from the ejection channel two network cycles later (the second of t + 3)
+ * and popped at t + 4. A 5-flit packet's tail comes 4 network cycles = 2 core cycles later. */
+static void test_latency_ccws(void) {
+  XbarParams q = xp;
+  q.vc_buf = 64, q.internal_speedup = 2, q.steps = 2;
+  CHECK_EQ_U64(xbar_unloaded_latency(&q), 4);
+  Icnt *x = open_icnt_with(&q, 1, 1);
+  if (!x) return;
+  MemRequest r = pkt(0, 0);
+  icnt_push_for(x, 0, 0, &r, 136, 10);
+  uint64_t got = 0;
+  for (uint64_t c = 11; !got && c < 50; c++) {
+    icnt_tick(x, c);
+    if (icnt_peek(x, 0, c)) got = c;
+  }
+  CHECK_EQ_U64(got, 16);
   icnt_free(x);
 }
 
@@ -186,6 +211,7 @@ static void test_refused(void) {
 
 int main(void) {
   TEST_RUN(test_latency);
+  TEST_RUN(test_latency_ccws);
   TEST_RUN(test_alternate);
   TEST_RUN(test_backpressure);
   TEST_RUN(test_skip);
