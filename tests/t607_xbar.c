@@ -8,7 +8,9 @@
 
 #include "common/memsys_test.h"
 #include "common/test.h"
+#include "core/config.h"
 #include "mem/icnt.h"
+#include "sim/config_schema.h"
 
 TEST_GLOBALS;
 
@@ -207,6 +209,12 @@ static void test_refused(void) {
     CHECK(ms == NULL);
     memsys_free(ms);
   }
+  Config *cfg = cfg_create();
+  CHECK(cfg_set(cfg, "icnt.model=booksim") != 0);
+  CHECK(cfg_set(cfg, "icnt.intersim_vc_buf_size=0") != 0);
+  CHECK(cfg_set(cfg, "icnt.intersim_clock_ratio=0") != 0);
+  CHECK(cfg_set(cfg, "icnt.intersim_internal_speedup=17") != 0);
+  cfg_free(cfg);
 }
 
 int main(void) {
