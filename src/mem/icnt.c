@@ -189,7 +189,9 @@ struct Icnt {
   uint32_t slots;                     /* flit slots per cycle: lcm of the two port rates */
   uint32_t src_cost, dst_cost;        /* slots one flit takes on a source / destination port */
   IcntStats st;
-  Xbar *xb; /* icnt.model = intersim: the network; NULL: the model above */
+  Xbar *xb;           /* icnt.model = intersim: the network; NULL: the model above */
+  FastDiv div_stripe; /* intersim: chunk x partitions of the address map (icnt_node) */
+  uint64_t sub_mask;  /* intersim: the bank_mask bits that name the sub-partition (0: linear map) */
 };
 
 /* xbar.c's delivery: a packet whose tail reached node `out`'s boundary buffer joins its port's
@@ -198,11 +200,16 @@ static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t 
                          uint64_t ready);
 static uint32_t icnt_queued(const void *ctx, uint32_t out);
 
-/* The network node of port `port` that packet r uses (its sub-partition). */
+/* The network node of port `port` that packet r uses: its sub-partition, the low bits of its
+ * DRAM bank (addrmap_bank's, with the divisions done by multiplication and only the bank bits
+ * that matter gathered: this runs for every packet and every cycle a reply waits). */
 static inline uint32_t icnt_node(const Icnt *x, uint32_t port, uint32_t nodes, const MemRequest *r) {
   if (nodes == 1) return port;
   const AddrMap *m = x->p.map;
-  return port * nodes + (addrmap_bank(m, addrmap_local(m, r->line_addr)) & (nodes - 1));
+  const uint64_t a = r->line_addr, chunk = m->chunk;
+  const uint64_t local = fastdiv_div(&x->div_stripe, a) * chunk + (a - fastdiv_div(&m->div_chunk, a) * chunk);
+  if (!x->sub_mask) return port * nodes + (addrmap_bank(m, local) & (nodes - 1));
+  return port * nodes + (uint32_t)addrmap_gather(local, x->sub_mask);
 }
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
@@ -256,6 +263,12 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
     }
     /* what the port's boundary buffers can hold: a packet has at least one flit */
     credits = p->dst_nodes * xp.boundary_buf;
+    const uint32_t nodes = p->src_nodes > p->dst_nodes ? p->src_nodes : p->dst_nodes;
+    if (nodes > 1) {
+      x->div_stripe = fastdiv_make((uint64_t)p->map->chunk * p->map->parts);
+      uint64_t bm = p->map->bank_mask;
+      for (uint32_t n = 1; n < nodes && bm; n *= 2, bm &= bm - 1) x->sub_mask |= bm & -bm;
+    }
   }
   for (uint32_t i = 0; !bad && i < p->n_dst; i++) bad |= reqq_init(&x->dst[i].q, credits);
   if (bad) {

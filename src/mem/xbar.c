@@ -78,23 +78,26 @@ struct Xbar {
 
 /* ---- small pieces ---- */
 
-static int xring_push(XRing *r, uint32_t w) {
-  if (r->n == r->cap) {
-    uint32_t cap = r->cap ? r->cap * 2 : 8;
-    uint32_t *v = malloc(cap * sizeof *v);
-    if (!v) return -1;
-    for (uint32_t i = 0; i < r->n; i++) v[i] = r->v[(r->head + i) % r->cap];
-    free(r->v);
-    r->v = v, r->cap = cap, r->head = 0;
-  }
-  r->v[(r->head + r->n) % r->cap] = w;
+/* Doubles r's storage (capacities are powers of two). */
+static __attribute__((noinline)) int xring_grow(XRing *r) {
+  uint32_t cap = r->cap ? r->cap * 2 : 8;
+  uint32_t *v = malloc(cap * sizeof *v);
+  if (!v) return -1;
+  for (uint32_t i = 0; i < r->n; i++) v[i] = r->v[(r->head + i) & (r->cap - 1)];
+  free(r->v);
+  r->v = v, r->cap = cap, r->head = 0;
+  return 0;
+}
+static inline int xring_push(XRing *r, uint32_t w) {
+  if (r->n == r->cap && xring_grow(r)) return -1;
+  r->v[(r->head + r->n) & (r->cap - 1)] = w;
   r->n++;
   return 0;
 }
-static uint32_t xring_front(const XRing *r) { return r->v[r->head]; }
-static uint32_t xring_pop(XRing *r) {
+static inline uint32_t xring_front(const XRing *r) { return r->v[r->head]; }
+static inline uint32_t xring_pop(XRing *r) {
   uint32_t w = r->v[r->head];
-  r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
+  r->head = (r->head + 1) & (r->cap - 1);
   r->n--;
   return w;
 }
@@ -183,9 +186,10 @@ static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
   }
 }
 
-/* One internal step. The evaluate phases see the lists as they stood when the step began, the
+/* One internal step. The evaluate phases see the state as it stood when the step began, the
  * update phases then apply the results, so a head granted its VC requests the switch in the next
- * internal step, and a flit granted the switch crosses it in the next (st_final_delay 1). */
+ * internal step, and a flit granted the switch crosses it in the next (st_final_delay 1). Inputs
+ * and outputs are independent within each phase, so each phase is one pass. */
 static void xbar_internal_step(Xbar *x) {
   const uint32_t n_in = x->p.n_in, n_out = x->p.n_out;
   /* _SwitchEvaluate/_SwitchUpdate: last step's switch grants reach the output buffers */
@@ -195,46 +199,41 @@ static void xbar_internal_step(Xbar *x) {
       if (xring_push(&op->obuf, op->xfer - 1)) xbar_oom();
       op->xfer = 0;
     }
+    x->vc_grant[o] = -1;
   }
   /* _VCAllocEvaluate with iSLIP_Sparse::Allocate: each input with a head waiting requests its
    * output's VC if no packet holds it (vc_busy_when_full 0: a full buffer does not matter);
    * each such output grants the first requester at or after its pointer. With one request per
-   * input the accept step always takes the grant. */
-  for (uint32_t o = 0; o < n_out; o++) x->vc_grant[o] = -1;
-  for (uint32_t i = 0; i < n_in; i++) {
-    const XIn *ip = &x->in[i];
-    if (!ip->vca) continue;
-    XOut *op = &x->out[ip->outp];
-    if (op->owner >= 0) continue;
-    int32_t g = x->vc_grant[ip->outp];
-    uint32_t d = (i + n_in - op->gptr) % n_in;
-    if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) x->vc_grant[ip->outp] = (int32_t)i;
-  }
-  /* _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
+   * input the accept step always takes the grant.
+   * _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
    * the input holding an output's VC asks for that output, so every request is granted (the
    * switch allocator's pointers then never change an outcome). */
   for (uint32_t i = 0; i < n_in; i++) {
     const XIn *ip = &x->in[i];
-    x->sw_grant[i] = ip->swa && x->out[ip->outp].occ < x->p.vc_buf;
-  }
-  /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step */
-  for (uint32_t i = 0; i < n_in; i++) {
-    XIn *ip = &x->in[i];
-    if (!ip->vca) continue;
-    if (x->vc_grant[ip->outp] != (int32_t)i) {
-      x->vc_conflicts += x->out[ip->outp].owner < 0; /* lost to another input, not to a busy VC */
-      continue;
-    }
     XOut *op = &x->out[ip->outp];
-    op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
-    ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+    x->sw_grant[i] = ip->swa && op->occ < x->p.vc_buf;
+    if (!ip->vca || op->owner >= 0) continue;
+    int32_t g = x->vc_grant[ip->outp];
+    uint32_t d = (i + n_in - op->gptr) % n_in;
+    if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) x->vc_grant[ip->outp] = (int32_t)i;
   }
-  /* _SWAllocUpdate: the granted flit leaves the input buffer (a credit goes back), takes an
+  /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
+   * _SWAllocUpdate: the granted flit leaves the input buffer (a credit goes back), takes an
    * ejection-buffer credit, and a tail frees the output VC (wait_for_tail_credit 0). */
   for (uint32_t i = 0; i < n_in; i++) {
-    if (!x->sw_grant[i]) continue;
     XIn *ip = &x->in[i];
     XOut *op = &x->out[ip->outp];
+    if (ip->vca) {
+      int32_t g = x->vc_grant[ip->outp];
+      if (g == (int32_t)i) {
+        op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
+        ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+      } else {
+        x->vc_conflicts += g >= 0; /* another input won the output's VC */
+      }
+      continue;
+    }
+    if (!x->sw_grant[i]) continue;
     uint32_t f = xring_pop(&ip->buf);
     op->occ++;
     op->xfer = f + 1;
@@ -261,13 +260,10 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
    * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
    * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
-  /* the router's credits first: their channel slot is reused for this cycle's credits below */
   for (uint32_t o = 0; o < n_out; o++) {
     XOut *op = &x->out[o];
+    /* the router's credits first: their channel slot is reused for this cycle's credits below */
     if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
-  }
-  for (uint32_t o = 0; o < n_out; o++) {
-    XOut *op = &x->out[o];
     if (op->chan[ph]) {
       if (xring_push(&op->ej, op->chan[ph] - 1)) xbar_oom();
       op->chan[ph] = 0;
@@ -275,7 +271,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
     if (op->ej.n && op->partial + x->queued(x->ctx, o) < x->p.boundary_buf) {
       uint32_t f = xring_pop(&op->ej);
       op->partial++;    /* the flit leaves `live`, its credit joins it */
-      op->cred[ph] = 1; /* WriteCredit below (after injection): read at s + 2 */
+      op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
       if (f & XF_TAIL) {
         XPkt *pk = &x->pool[XF_PKT(f)];
         /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
@@ -285,22 +281,18 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       }
     }
   }
+  /* per source node: its credit, the router's receiving its flit (which GPGPU-Sim files in
+   * Evaluate: it touches only the router's side), then injection: the node's next flit enters
+   * its channel if the router input has a credit; a head also needs the VC free
+   * (IsAvailableFor), which the previous packet's tail frees */
   for (uint32_t i = 0; i < n_in; i++) {
     XIn *ip = &x->in[i];
     if (ip->cred[ph]) ip->cred[ph] = 0, ip->inj_occ--, x->live--;
-  }
-  for (uint32_t i = 0; i < n_in; i++) {
-    XIn *ip = &x->in[i];
     if (ip->chan[ph]) {
       uint32_t f = ip->chan[ph] - 1;
       ip->chan[ph] = 0;
       xbar_input_queuing(x, i, f);
     }
-  }
-  /* injection: each node's head flit enters its channel if the router input has a credit; a
-   * head also needs the VC free (IsAvailableFor), which the previous packet's tail frees */
-  for (uint32_t i = 0; i < n_in; i++) {
-    XIn *ip = &x->in[i];
     if (!ip->iq.n) continue;
     XPkt *pk = &x->pool[xring_front(&ip->iq)];
     bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == pk->flits;
