@@ -3,7 +3,8 @@
  * in flit slots (cycle * S + slot, S = the lcm of the source and destination
  * ports' flits per cycle; a flit takes S / rate slots of a port) so fractional
  * packet lengths (5 flits at 2 flits/cycle) cost exactly their bandwidth share.
- * Depends on reqq.h only. */
+ * icnt.model = intersim hands the sending side to xbar.c, which delivers into the
+ * destination queues here. Depends on reqq.h, xbar.h, addrmap.h only. */
 #include "mem/icnt.h"
 
 #include "core/bitmap.h"
@@ -93,6 +94,56 @@ const CfgParam icnt_cfg_params[] = {
      .max = 65535,
      .desc = "reply_hold = gpgpusim: replies a port's response FIFO holds (GPGPU-Sim's "
              "-gpgpu_n_cluster_ejection_buffer_size)"},
+    {.key = "model",
+     .type = CFG_ENUM,
+     .def = "simple",
+     .choices = "simple|intersim",
+     .desc = "the crossbar: simple (per-port flit rates, a fixed latency, packet credits) or intersim "
+             "(GPGPU-Sim 3.2.2's intersim2 crossbar flit by flit: the interface's input, ejection and "
+             "boundary buffers, one input-queued router with 1 VC, iSLIP VC and switch allocation, its "
+             "pipeline and credits; needs reply_hold = gpgpusim; the intersim_* keys)"},
+    {.key = "intersim_vc_buf_size",
+     .type = CFG_INT,
+     .def = "8",
+     .min = 1,
+     .max = 65535,
+     .desc = "model = intersim: flits of a router input buffer (its one VC) and of a node's ejection "
+             "buffer (the .icnt file's vc_buf_size)"},
+    {.key = "intersim_input_buffer_size",
+     .type = CFG_INT,
+     .def = "9",
+     .min = 1,
+     .max = 65535,
+     .desc = "model = intersim: flits a node's input queue may hold for a new packet to enter "
+             "(InterconnectInterface::HasBuffer; input_buffer_size, 9 when the file leaves it 0)"},
+    {.key = "intersim_boundary_buffer_size",
+     .type = CFG_INT,
+     .def = "16",
+     .min = 1,
+     .max = 65535,
+     .desc = "model = intersim: flits a node's boundary buffer holds between ejection and the "
+             "consumer's pop (boundary_buffer_size)"},
+    {.key = "intersim_internal_speedup",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 1,
+     .max = 16,
+     .desc = "model = intersim: router internal steps (allocation and switch) per network cycle "
+             "(internal_speedup)"},
+    {.key = "intersim_clock_ratio",
+     .type = CFG_INT,
+     .def = "1",
+     .min = 1,
+     .max = 16,
+     .desc = "model = intersim: network cycles per core cycle (GPGPU-Sim's icnt clock over the core "
+             "clock)"},
+    {.key = "intersim_sub_partitions",
+     .type = CFG_INT,
+     .def = "2",
+     .min = 1,
+     .max = 64,
+     .desc = "model = intersim: network nodes per memory partition (-gpgpu_n_sub_partition_per_mchannel; "
+             "a packet uses the one its DRAM bank's low bits name); a power of two"},
     {0},
 };
 
@@ -119,7 +170,8 @@ struct Icnt {
   char name[32];
   IcntSrc *src;             /* per source port */
   IcntDst *dst;             /* per destination port */
-  uint64_t *in_nz, *out_nz; /* bit per source / destination: its queue is not empty */
+  uint64_t *in_nz, *out_nz; /* bit per source / destination: its queue is not empty (icnt.model = intersim:
+                             * in_nz[0] is 1 while the network has work) */
   /* Arrivals without visiting every busy destination. Each non-empty
    * destination queue is in exactly one of: `arrived` (its head has arrived by
    * the cycle of the last icnt_arrivals(), arr_now), or the wheel slot
@@ -137,7 +189,28 @@ struct Icnt {
   uint32_t slots;                     /* flit slots per cycle: lcm of the two port rates */
   uint32_t src_cost, dst_cost;        /* slots one flit takes on a source / destination port */
   IcntStats st;
+  Xbar *xb;           /* icnt.model = intersim: the network; NULL: the model above */
+  FastDiv div_stripe; /* intersim: chunk x partitions of the address map (icnt_node) */
+  uint64_t sub_mask;  /* intersim: the bank_mask bits that name the sub-partition (0: linear map) */
 };
+
+/* xbar.c's delivery: a packet whose tail reached node `out`'s boundary buffer joins its port's
+ * destination queue (aux: the node and the flits xbar_release frees at the pop). */
+static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
+                         uint64_t ready);
+static uint32_t icnt_queued(const void *ctx, uint32_t out);
+
+/* The network node of port `port` that packet r uses: its sub-partition, the low bits of its
+ * DRAM bank (addrmap_bank's, with the divisions done by multiplication and only the bank bits
+ * that matter gathered: this runs for every packet and every cycle a reply waits). */
+static inline uint32_t icnt_node(const Icnt *x, uint32_t port, uint32_t nodes, const MemRequest *r) {
+  if (nodes == 1) return port;
+  const AddrMap *m = x->p.map;
+  const uint64_t a = r->line_addr, chunk = m->chunk;
+  const uint64_t local = fastdiv_div(&x->div_stripe, a) * chunk + (a - fastdiv_div(&m->div_chunk, a) * chunk);
+  if (!x->sub_mask) return port * nodes + (addrmap_bank(m, local) & (nodes - 1));
+  return port * nodes + (uint32_t)addrmap_gather(local, x->sub_mask);
+}
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   if (!p->n_src || !p->n_dst || p->n_dst > 65536 || !p->latency || !p->flits_per_cycle || !p->flit_size ||
@@ -181,6 +254,22 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   /* Credits: the ejection buffer plus what the wires hold at full rate, so the
    * latency alone never throttles bandwidth. */
   uint32_t credits = p->out_queue + (p->latency + 1) * df;
+  if (!bad && p->xbar) {
+    XbarParams xp = *p->xbar;
+    xp.n_in = p->n_src * p->src_nodes, xp.n_out = p->n_dst * p->dst_nodes;
+    if (!(x->xb = xbar_create(&xp, icnt_deliver, icnt_queued, x, err, errlen))) {
+      icnt_free(x);
+      return NULL;
+    }
+    /* what the port's boundary buffers can hold: a packet has at least one flit */
+    credits = p->dst_nodes * xp.boundary_buf;
+    const uint32_t nodes = p->src_nodes > p->dst_nodes ? p->src_nodes : p->dst_nodes;
+    if (nodes > 1) {
+      x->div_stripe = fastdiv_make((uint64_t)p->map->chunk * p->map->parts);
+      uint64_t bm = p->map->bank_mask;
+      for (uint32_t n = 1; n < nodes && bm; n *= 2, bm &= bm - 1) x->sub_mask |= bm & -bm;
+    }
+  }
   for (uint32_t i = 0; !bad && i < p->n_dst; i++) bad |= reqq_init(&x->dst[i].q, credits);
   if (bad) {
     icnt_free(x);
@@ -199,6 +288,7 @@ void icnt_free(Icnt *x) {
   free(x->out_nz);
   free(x->arrived);
   free(x->wheel);
+  xbar_free(x->xb);
   free(x);
 }
 
@@ -207,7 +297,13 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
   return f ? f : 1;
 }
 
+/* icnt.model = intersim leaves the source queues empty: true there (icnt_has_room_for decides). */
 bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
+
+bool icnt_has_room_for(const Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now) {
+  if (!x->xb) return icnt_has_room(x, src, bytes, now);
+  return xbar_has_buffer(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_flits(x, bytes));
+}
 
 /* The packet leaving src's port holds it until slot `free`: its flits after
  * cycle `now` are the slots left past the cycle's end over a flit's cost. The
@@ -233,6 +329,7 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
                            uint64_t now) {
   MEM_DCHECK(src < x->p.n_src && dst < x->p.n_dst, now, x->name, "bad port %u -> %u", src, dst);
   MEM_DCHECK(!reqq_full(&x->src[src].q), now, x->name, "push to full source queue %u", src);
+  MEM_DCHECK(!x->xb, now, x->name, "icnt_push with icnt.model = intersim (icnt_push_for)");
   /* ready holds the push cycle (for latency stats); aux packs destination and flits. */
   /* Packets come in a few sizes (a read request, a line of data): most pushes reuse the last division. */
   if (bytes != x->memo_bytes) {
@@ -246,6 +343,18 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
   reqq_push(&sp->q, r, now)->aux = dst | (flits << 16);
   bitmap_set(x->in_nz, src);
   x->st.bytes += bytes;
+}
+
+void icnt_push_for(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now) {
+  if (!x->xb) {
+    icnt_push(x, src, dst, r, bytes, now);
+    return;
+  }
+  uint32_t flits = icnt_flits(x, bytes);
+  MEM_ASSERT(flits < 65536, now, x->name, "packet too large"); /* a destination queue's aux */
+  xbar_push(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_node(x, dst, x->p.dst_nodes, r), r, flits, now);
+  x->st.bytes += bytes;
+  x->wake = 0, x->in_nz[0] = 1; /* icnt_tick calls icnt_round, which ticks the network */
 }
 
 /* Puts destination d, whose head packet arrives at `ready` > arr_now, on the wheel. */
@@ -329,6 +438,14 @@ static __attribute__((noinline)) void icnt_round_words(Icnt *x, uint64_t now, ui
  * (sending clears no bit the round has yet to visit). icnt_send is inlined
  * into each loop (always_inline: as a call its spills cost more). */
 static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
+  if (__builtin_expect(x->xb != NULL, 0)) { /* icnt.model = intersim: wake stays 0 while it has work */
+    xbar_tick(x->xb, now);
+    x->st.credit_stalls = xbar_inject_stalls(x->xb);
+    const bool busy = xbar_busy(x->xb);
+    x->wake = busy ? 0 : UINT64_MAX;
+    x->in_nz[0] = busy; /* what icnt_next_event() reads: a source has work */
+    return;
+  }
   /* The first source served rotates with the cycle number, not with the
    * number of ticks, so skipping idle cycles cannot change arbitration. */
   const uint32_t first = (uint32_t)fastdiv_mod(&x->div_src, now);
@@ -349,6 +466,33 @@ static __attribute__((noinline)) void icnt_round(Icnt *x, uint64_t now) {
 
 void icnt_tick(Icnt *x, uint64_t now) {
   if (now >= x->wake) icnt_round(x, now); /* else the round would skip every source (or there is none) */
+}
+
+/* The flits of node out's delivered packets still in its port's destination queue. */
+static uint32_t icnt_queued(const void *ctx, uint32_t out) {
+  const Icnt *x = ctx;
+  const ReqQueue *q = &x->dst[out / x->p.dst_nodes].q;
+  uint32_t flits = 0;
+  const ReqSlot *h = q->head;
+  for (uint32_t i = 0; i < q->count; i++, h = reqq_next(q, (ReqSlot *)h))
+    if ((h->aux & 0xffff) == out) flits += h->aux >> 16;
+  return flits;
+}
+
+static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
+                         uint64_t ready) {
+  Icnt *x = ctx;
+  const uint32_t d = out / x->p.dst_nodes;
+  IcntDst *dp = &x->dst[d];
+  MEM_ASSERT(!reqq_full(&dp->q), ready, x->name, "destination queue %u full", d);
+  reqq_push(&dp->q, r, ready)->aux = out | (flits << 16);
+  x->st.packets++;
+  x->st.flits += flits;
+  x->st.latency_sum += ready - push;
+  if (dp->q.count == 1) {
+    bitmap_set(x->out_nz, d);
+    icnt_arm(x, d, ready);
+  }
 }
 
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now) {
@@ -436,6 +580,7 @@ uint64_t icnt_next_event(const Icnt *x, uint64_t now) {
 }
 
 bool icnt_idle(const Icnt *x) {
+  if (x->xb && xbar_busy(x->xb)) return false;
   for (uint32_t s = 0; s < x->p.n_src; s++)
     if (!reqq_empty(&x->src[s].q)) return false;
   for (uint32_t d = 0; d < x->p.n_dst; d++)
@@ -462,5 +607,6 @@ void icnt_dump(const Icnt *x, FILE *out) {
     if (x->src[s].q.count) fprintf(out, " in[%u]=%u", s, x->src[s].q.count);
   for (uint32_t d = 0; d < x->p.n_dst; d++)
     if (x->dst[d].q.count) fprintf(out, " out[%u]=%u", d, x->dst[d].q.count);
+  if (x->xb) xbar_dump(x->xb, out);
   fputc('\n', out);
 }

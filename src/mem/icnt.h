@@ -7,7 +7,10 @@
  * flit leaves. Credits count packets in flight plus packets waiting to be
  * ejected, so a slow consumer back-pressures the senders.
  * Invariant: arrivals at one destination are in send order (monotonic).
- * Depends on mem_req.h / reqq.h only. */
+ * With IcntParams.xbar set (icnt.model = intersim) the sources' side is GPGPU-Sim 3.2.2's
+ * intersim2 crossbar (xbar.h) instead, each port one or more of its nodes, and only the
+ * ejection side (the destination queues below) is kept.
+ * Depends on mem_req.h / reqq.h / xbar.h / addrmap.h only. */
 #ifndef WS_ICNT_H
 #define WS_ICNT_H
 
@@ -17,6 +20,8 @@
 
 #include "core/config.h"
 #include "core/stats.h"
+#include "mem/addrmap.h"
+#include "mem/xbar.h"
 #include "policy/mem_req.h"
 
 typedef struct IcntParams {
@@ -29,6 +34,13 @@ typedef struct IcntParams {
   uint32_t in_queue;                                 /* packets per source queue */
   uint32_t out_queue;                                /* packets per destination (in flight + waiting) */
   uint32_t in_flits; /* flits per source queue that icnt_has_room() allows (0: no flit limit) */
+  /* icnt.model = intersim: the network (its n_in, n_out are set from the ports below), the
+   * nodes per source / destination port (GPGPU-Sim's sub-partitions of a memory partition: a
+   * packet takes the one of its address, sub-partition = bank & (nodes - 1), addrdec.cc), and
+   * the address map that gives the bank. NULL: the model above. */
+  const XbarParams *xbar;
+  uint32_t src_nodes, dst_nodes;
+  const AddrMap *map;
 } IcntParams;
 
 typedef struct IcntStats {
@@ -53,8 +65,14 @@ bool icnt_can_push(const Icnt *x, uint32_t src);
  * plus those of a packet of `bytes` fit in in_flits. A source queue stands for
  * intersim2's input buffer and the router's input buffer behind it. */
 bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now);
+/* icnt_has_room() for the packet r (icnt.model = intersim: GPGPU-Sim's HasBuffer for the node
+ * of r's sub-partition). */
+bool icnt_has_room_for(const Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now);
 /* Queues a packet of `bytes` (header + payload) from src to dst at `now`. */
 void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
+/* icnt_push(), or with icnt.model = intersim the network's Push (to the nodes of r's
+ * sub-partition); icnt_push() itself knows only the model above, so that its callers stay small. */
+void icnt_push_for(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
 void icnt_tick(Icnt *x, uint64_t now);
 /* The packet at dst's ejection buffer head if it has arrived by `now`. */
 const MemRequest *icnt_peek(const Icnt *x, uint32_t dst, uint64_t now);

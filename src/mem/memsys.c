@@ -107,6 +107,7 @@ struct MemSys {
   AddrMap map;
   uint32_t header_bytes;
   bool reply_hold;     /* icnt.reply_hold = gpgpusim: replies pass a response FIFO per port */
+  bool xbar;           /* icnt.model = intersim */
   ReqQueue *fifo;      /* per port: arrived replies, ready = the cycle they may reach the L1 */
   uint64_t *fifo_nz;   /* bit per port: its FIFO is not empty */
   MemSysReplyStats rs; /* eject_waits, refused (mem_stalls: the partitions') */
@@ -194,6 +195,49 @@ static int memsys_icnt_params(const Config *cfg, IcntParams *p, const char *name
   return 0;
 }
 
+/* icnt.model = intersim: both networks are GPGPU-Sim 3.2.2's crossbar (xbar.h), one node per
+ * SM port and intersim_sub_partitions per memory partition. The delay derivation sees its
+ * unloaded latency (probed on an empty network) and a rate of one flit per node and network
+ * cycle, so l2.min_latency keeps its meaning. The interface's HasBuffer holds replies at the
+ * partitions, so the reply side must be GPGPU-Sim's (reply_hold = gpgpusim). */
+static int memsys_xbar_params(MemSys *ms, const Config *cfg, XbarParams *xp, IcntParams *rq, IcntParams *rp,
+                              char *err, size_t errlen) {
+  if (!ms->reply_hold)
+    return cfg_errorf(cfg, "icnt.model", err, errlen,
+                      "intersim needs icnt.reply_hold = gpgpusim (its interface holds replies at the "
+                      "partitions and the SMs take one per cycle)");
+  const uint32_t sub = (uint32_t)cfg_int(cfg, "icnt.intersim_sub_partitions");
+  if (sub & (sub - 1))
+    return cfg_errorf(cfg, "icnt.intersim_sub_partitions", err, errlen, "%u is not a power of two", sub);
+  if ((uint64_t)ms->n_part * sub > 65535 || ms->n_port > 65535)
+    return cfg_errorf(cfg, "icnt.intersim_sub_partitions", err, errlen, "%u x %u network nodes: too many",
+                      ms->n_part, sub);
+  *xp = (XbarParams){.vc_buf = (uint32_t)cfg_int(cfg, "icnt.intersim_vc_buf_size"),
+                     .input_buf = (uint32_t)cfg_int(cfg, "icnt.intersim_input_buffer_size"),
+                     .boundary_buf = (uint32_t)cfg_int(cfg, "icnt.intersim_boundary_buffer_size"),
+                     .internal_speedup = (uint32_t)cfg_int(cfg, "icnt.intersim_internal_speedup"),
+                     .steps = (uint32_t)cfg_int(cfg, "icnt.intersim_clock_ratio"),
+                     .flit_size = rq->flit_size,
+                     .n_in = 1,
+                     .n_out = 1};
+  /* a reply must fit the input queue, or it could never enter (HasBuffer) */
+  const uint32_t max_flits = (ms->header_bytes + ms->l1_line + rq->flit_size - 1) / rq->flit_size;
+  if (max_flits > xp->input_buf)
+    return cfg_errorf(cfg, "icnt.intersim_input_buffer_size", err, errlen,
+                      "%u flits: a %u-flit packet could never enter", xp->input_buf, max_flits);
+  if (xp->boundary_buf < max_flits)
+    return cfg_errorf(cfg, "icnt.intersim_boundary_buffer_size", err, errlen,
+                      "%u flits: a %u-flit packet could never eject", xp->boundary_buf, max_flits);
+  const uint32_t lat = xbar_unloaded_latency(xp);
+  for (IcntParams *p = rq; p; p = p == rq ? rp : NULL) {
+    p->xbar = xp, p->map = &ms->map;
+    p->src_nodes = p == rq ? 1 : sub, p->dst_nodes = p == rq ? sub : 1;
+    p->latency = lat > 1 ? lat - 1 : 1;
+    p->src_flits_per_cycle = p->dst_flits_per_cycle = xp->steps;
+  }
+  return 0;
+}
+
 MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *pol, char *err, size_t errlen) {
   MemSys *ms = calloc(1, sizeof *ms);
   if (!ms) return snprintf(err, errlen, "out of memory"), NULL;
@@ -203,6 +247,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   ms->header_bytes = (uint32_t)cfg_int(cfg, "icnt.header_bytes");
   ms->sleep = cfg_bool(cfg, "sm.skip_idle_cycles");
   ms->reply_hold = !strcmp(cfg_str(cfg, "icnt.reply_hold"), "gpgpusim");
+  ms->xbar = !strcmp(cfg_str(cfg, "icnt.model"), "intersim");
   CacheParams l1d, l1i, l2;
   if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
       cache_params_read(cfg, "l2", &l2, err, errlen))
@@ -252,6 +297,10 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   memsys_icnt_params(cfg, &rq, "icnt.req", "icnt.req_flits_per_cycle", ms->n_port, ms->n_part, true);
   memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_port, false);
   if (ms->reply_hold) rp.in_flits = (uint32_t)cfg_int(cfg, "icnt.reply_input_flits");
+  XbarParams xp;
+  if (!strcmp(cfg_str(cfg, "icnt.model"), "intersim") &&
+      memsys_xbar_params(ms, cfg, &xp, &rq, &rp, err, errlen))
+    goto fail;
   if (memsys_derive(ms, cfg, &rq, &rp, &l2, err, errlen)) goto fail;
   ms->req = icnt_create(&rq, err, errlen);
   ms->reply = ms->req ? icnt_create(&rp, err, errlen) : NULL;
@@ -343,7 +392,8 @@ MemSysReplyStats memsys_reply_stats(const MemSys *ms) {
  * L1s so neither starves the other. An SM that shares its port (a cluster)
  * sends at most one request per cycle, as a GPGPU-Sim core does, so that the
  * first SM of a cluster cannot fill the port's queue every cycle. */
-static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
+static inline __attribute__((always_inline)) void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now,
+                                                                const bool xbar) {
   Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
   _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
   const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
@@ -352,14 +402,25 @@ static void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now) {
   for (uint32_t sent = 0; (h[0] || h[1]) && icnt_can_push(ms->req, port) && !(shared && sent); sent++) {
     uint32_t u = ms->inject_rr[sm];
     if (!h[u]) u ^= 1;
-    ms->inject_rr[sm] = (uint8_t)(u ^ 1);
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
-    icnt_push(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    /* icnt.model = intersim: GPGPU-Sim's HasBuffer for this packet's flits */
+    if (xbar && !icnt_has_room_for(ms->req, port, h[u], bytes, now)) break;
+    ms->inject_rr[sm] = (uint8_t)(u ^ 1);
+    if (xbar)
+      icnt_push_for(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
+    else
+      icnt_push(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     cache_miss_pop(l1[u]);
     bitmap_set(ms->pop_events, sm);
     h[u] = cache_miss_head(l1[u]);
   }
   if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);
+}
+
+/* memsys_inject for every SM with a miss, icnt.model = intersim (out of line: the usual path
+ * stays as small as without it). */
+static __attribute__((noinline)) void memsys_inject_xbar(MemSys *ms, uint64_t now) {
+  BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now, true);
 }
 
 /* Ticks the partitions that are due. Out of line: the loop keeps its
@@ -465,7 +526,10 @@ void memsys_tick(MemSys *ms, uint64_t now) {
     if (due < ms->part[p].wake) ms->part[p].wake = due;
     if (due < ms->wake_min) ms->wake_min = due;
   }
-  BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now);
+  if (__builtin_expect(ms->xbar, 0))
+    memsys_inject_xbar(ms, now);
+  else
+    BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now, false);
 }
 
 /* The minimum over the parts' next events, each > now: it returns as soon as

@@ -106,8 +106,8 @@ static __attribute__((noinline)) bool partition_reply_hold(Partition *pt, uint64
       if (r != &pt->held) pt->held = *r;
       pt->has_held = true;
     }
-    if (!icnt_has_room(reply, pt->p.id, pt->held_bytes, now)) return true;
-    icnt_push(reply, pt->p.id, pt->held_port, &pt->held, pt->held_bytes, now);
+    if (!icnt_has_room_for(reply, pt->p.id, &pt->held, pt->held_bytes, now)) return true;
+    icnt_push_for(reply, pt->p.id, pt->held_port, &pt->held, pt->held_bytes, now);
     pt->has_held = false;
   }
 }

@@ -1,0 +1,362 @@
+/* xbar.c - GPGPU-Sim 3.2.2's intersim2 crossbar, one subnet, as config_fermi_islip.icnt and
+ * ccws_38.icnt instantiate it: topology fly with n = 1 (one k x k iq_router), routing_delay 0,
+ * vc_alloc_delay 1, sw_alloc_delay 1, st_final_delay 1, credit_delay 0, 1 VC, iSLIP with 1
+ * iteration, wait_for_tail_credit 0, unbounded output buffers, channels of latency 1. Each
+ * function names the intersim2 function it follows. Depends on mem_req.h only. */
+#include "mem/xbar.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A flit is a word: its packet's pool index << 2 | head << 1 | tail. */
+#define XF_TAIL 1u
+#define XF_HEAD 2u
+#define XF_PKT(f) ((f) >> 2)
+
+typedef struct XPkt {
+  MemRequest req;
+  uint64_t push;
+  uint32_t out, flits;
+  uint32_t next_free;
+} XPkt;
+
+/* A growable FIFO of words. */
+typedef struct XRing {
+  uint32_t *v;
+  uint32_t cap, head, n;
+} XRing;
+
+enum { XS_IDLE, XS_VC_ALLOC, XS_ACTIVE }; /* VC::idle, VC::vc_alloc, VC::active (vc.hpp) */
+
+/* An injecting node: the interface's input queue and BufferState for the router input it
+ * feeds, the injection channel and its credit channel, and that router input (1 VC). */
+typedef struct XIn {
+  XRing iq;          /* GPUTrafficManager::_input_queue: packets (pool indices) */
+  uint32_t iq_flits; /* flits in it not yet injected (HasBuffer counts these) */
+  uint32_t iq_sent;  /* flits of its head packet injected */
+  uint32_t inj_occ;  /* _buf_states[n]: flits the router input buffer holds or will */
+  bool inj_busy;     /* ... and its VC held by a packet whose tail is not injected */
+  uint32_t chan[2];  /* injection channel by step parity: flit + 1, 0 none */
+  uint8_t cred[2];   /* credit channel back to the interface, by step parity */
+  uint32_t cred_q;   /* router's _credit_buffer: credits not yet sent (one per cycle) */
+  XRing buf;         /* router input buffer */
+  uint8_t state;     /* of its VC */
+  bool vca, swa;     /* waiting in _vc_alloc_vcs / _sw_alloc_vcs */
+  uint32_t outp;     /* output of the packet at the buffer's front */
+} XIn;
+
+/* An ejecting node: the router output (its BufferState for the ejection buffer, the output VC's
+ * owner, the allocators' grant pointers, the crossbar and output buffer), the ejection channel
+ * and its credit channel, and the interface's ejection and boundary buffers. */
+typedef struct XOut {
+  uint32_t occ;     /* _next_buf[o]: ejection buffer flits sent and not credited */
+  int32_t owner;    /* input holding the output VC (BufferState::_in_use_by), -1 none */
+  uint32_t gptr;    /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
+  uint32_t xfer;    /* flit granted the switch, in the crossbar (+1, 0 none) */
+  XRing obuf;       /* _output_buffer (output_buffer_size -1: unbounded) */
+  uint32_t chan[2]; /* ejection channel */
+  uint8_t cred[2];  /* its credit channel to the router */
+  XRing ej;         /* InterconnectInterface::_ejection_buffer */
+  uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come (whole
+                     * packets waiting for Pop: XbarQueued) */
+} XOut;
+
+struct Xbar {
+  XbarParams p;
+  XbarDeliver deliver;
+  XbarQueued queued;
+  void *ctx;
+  XIn *in;
+  XOut *out;
+  XPkt *pool;
+  uint32_t pool_cap, pool_free;
+  uint64_t live;     /* flits pushed and not yet in a boundary buffer, plus credits on their way */
+  int32_t *vc_grant; /* per output: input granted its VC this internal step, -1 none */
+  int32_t *sw_grant; /* per input: 1 if granted the switch this internal step */
+  uint64_t inject_stalls, vc_conflicts;
+};
+
+/* ---- small pieces ---- */
+
+/* Doubles r's storage (capacities are powers of two). */
+static __attribute__((noinline)) int xring_grow(XRing *r) {
+  uint32_t cap = r->cap ? r->cap * 2 : 8;
+  uint32_t *v = malloc(cap * sizeof *v);
+  if (!v) return -1;
+  for (uint32_t i = 0; i < r->n; i++) v[i] = r->v[(r->head + i) & (r->cap - 1)];
+  free(r->v);
+  r->v = v, r->cap = cap, r->head = 0;
+  return 0;
+}
+static inline int xring_push(XRing *r, uint32_t w) {
+  if (r->n == r->cap && xring_grow(r)) return -1;
+  r->v[(r->head + r->n) & (r->cap - 1)] = w;
+  r->n++;
+  return 0;
+}
+static inline uint32_t xring_front(const XRing *r) { return r->v[r->head]; }
+static inline uint32_t xring_pop(XRing *r) {
+  uint32_t w = r->v[r->head];
+  r->head = (r->head + 1) & (r->cap - 1);
+  r->n--;
+  return w;
+}
+
+static void xbar_oom(void) {
+  fprintf(stderr, "warpsim: out of memory in the intersim crossbar\n");
+  abort();
+}
+
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
+                  size_t errlen) {
+  if (!p->n_in || !p->n_out || !p->vc_buf || !p->input_buf || !p->boundary_buf || !p->internal_speedup ||
+      !p->steps || !p->flit_size) {
+    snprintf(err, errlen, "intersim crossbar: invalid parameters");
+    return NULL;
+  }
+  Xbar *x = calloc(1, sizeof *x);
+  if (!x) return snprintf(err, errlen, "out of memory"), NULL;
+  x->p = *p, x->deliver = deliver, x->queued = queued, x->ctx = ctx;
+  x->in = calloc(p->n_in, sizeof *x->in);
+  x->out = calloc(p->n_out, sizeof *x->out);
+  x->vc_grant = calloc(p->n_out, sizeof *x->vc_grant);
+  x->sw_grant = calloc(p->n_in, sizeof *x->sw_grant);
+  x->pool_free = UINT32_MAX;
+  if (!x->in || !x->out || !x->vc_grant || !x->sw_grant) {
+    xbar_free(x);
+    return snprintf(err, errlen, "out of memory"), NULL;
+  }
+  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1;
+  return x;
+}
+
+void xbar_free(Xbar *x) {
+  if (!x) return;
+  for (uint32_t i = 0; x->in && i < x->p.n_in; i++) free(x->in[i].iq.v), free(x->in[i].buf.v);
+  for (uint32_t o = 0; x->out && o < x->p.n_out; o++) free(x->out[o].obuf.v), free(x->out[o].ej.v);
+  free(x->in);
+  free(x->out);
+  free(x->pool);
+  free(x->vc_grant);
+  free(x->sw_grant);
+  free(x);
+}
+
+/* InterconnectInterface::HasBuffer: _input_queue[subnet][node][0].size() + n_flits <= capacity. */
+bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits) {
+  return x->in[in].iq_flits + flits <= x->p.input_buf;
+}
+
+/* InterconnectInterface::Push -> GPUTrafficManager::_GeneratePacket: the packet's flits join the
+ * node's input queue (one pool entry stands for them). */
+void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now) {
+  if (x->pool_free == UINT32_MAX) { /* grow the pool; its entries are found by index */
+    uint32_t cap = x->pool_cap ? x->pool_cap * 2 : 64;
+    XPkt *pool = realloc(x->pool, cap * sizeof *pool);
+    if (!pool) xbar_oom();
+    for (uint32_t i = x->pool_cap; i < cap; i++) pool[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
+    x->pool = pool, x->pool_free = x->pool_cap, x->pool_cap = cap;
+  }
+  uint32_t k = x->pool_free;
+  XPkt *pk = &x->pool[k];
+  x->pool_free = pk->next_free;
+  pk->req = *r, pk->push = now, pk->out = out, pk->flits = flits ? flits : 1;
+  XIn *ip = &x->in[in];
+  if (xring_push(&ip->iq, k)) xbar_oom();
+  ip->iq_flits += pk->flits;
+  x->live += pk->flits;
+}
+
+bool xbar_busy(const Xbar *x) { return x->live != 0; }
+uint64_t xbar_inject_stalls(const Xbar *x) { return x->inject_stalls; }
+uint64_t xbar_vc_conflicts(const Xbar *x) { return x->vc_conflicts; }
+
+/* ---- the router: IQRouter::_InternalStep for 1 VC and a single router ---- */
+
+/* A flit enters input i's buffer (IQRouter::_InputQueuing): a head finding the VC idle starts
+ * VC allocation (routing_delay 0: lookahead route = its destination); a flit reaching the front
+ * of an active VC requests the switch. */
+static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
+  XIn *ip = &x->in[i];
+  if (xring_push(&ip->buf, f)) xbar_oom();
+  if (ip->state == XS_IDLE) {
+    ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(f)].out;
+  } else if (ip->state == XS_ACTIVE && ip->buf.n == 1) {
+    ip->swa = true;
+  }
+}
+
+/* One internal step. The evaluate phases see the state as it stood when the step began, the
+ * update phases then apply the results, so a head granted its VC requests the switch in the next
+ * internal step, and a flit granted the switch crosses it in the next (st_final_delay 1). Inputs
+ * and outputs are independent within each phase, so each phase is one pass. */
+static void xbar_internal_step(Xbar *x) {
+  const uint32_t n_in = x->p.n_in, n_out = x->p.n_out;
+  /* _SwitchEvaluate/_SwitchUpdate: last step's switch grants reach the output buffers */
+  for (uint32_t o = 0; o < n_out; o++) {
+    XOut *op = &x->out[o];
+    if (op->xfer) {
+      if (xring_push(&op->obuf, op->xfer - 1)) xbar_oom();
+      op->xfer = 0;
+    }
+    x->vc_grant[o] = -1;
+  }
+  /* _VCAllocEvaluate with iSLIP_Sparse::Allocate: each input with a head waiting requests its
+   * output's VC if no packet holds it (vc_busy_when_full 0: a full buffer does not matter);
+   * each such output grants the first requester at or after its pointer. With one request per
+   * input the accept step always takes the grant.
+   * _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
+   * the input holding an output's VC asks for that output, so every request is granted (the
+   * switch allocator's pointers then never change an outcome). */
+  for (uint32_t i = 0; i < n_in; i++) {
+    const XIn *ip = &x->in[i];
+    XOut *op = &x->out[ip->outp];
+    x->sw_grant[i] = ip->swa && op->occ < x->p.vc_buf;
+    if (!ip->vca || op->owner >= 0) continue;
+    int32_t g = x->vc_grant[ip->outp];
+    uint32_t d = (i + n_in - op->gptr) % n_in;
+    if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) x->vc_grant[ip->outp] = (int32_t)i;
+  }
+  /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
+   * _SWAllocUpdate: the granted flit leaves the input buffer (a credit goes back), takes an
+   * ejection-buffer credit, and a tail frees the output VC (wait_for_tail_credit 0). */
+  for (uint32_t i = 0; i < n_in; i++) {
+    XIn *ip = &x->in[i];
+    XOut *op = &x->out[ip->outp];
+    if (ip->vca) {
+      int32_t g = x->vc_grant[ip->outp];
+      if (g == (int32_t)i) {
+        op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
+        ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+      } else {
+        x->vc_conflicts += g >= 0; /* another input won the output's VC */
+      }
+      continue;
+    }
+    if (!x->sw_grant[i]) continue;
+    uint32_t f = xring_pop(&ip->buf);
+    op->occ++;
+    op->xfer = f + 1;
+    ip->cred_q++, x->live++;
+    if (f & XF_TAIL) op->owner = -1;
+    if (!ip->buf.n) {
+      ip->swa = false;
+      if (f & XF_TAIL) ip->state = XS_IDLE;
+    } else if (f & XF_TAIL) {
+      ip->swa = false;
+      ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
+    }
+  }
+}
+
+/* ---- GPUTrafficManager::_Step ---- */
+
+/* One network cycle s of core cycle now. A channel (latency 1) written in cycle s is read in
+ * cycle s + 2: Channel::ReadInputs queues it at s + 1 and WriteOutputs shows it then, after
+ * the cycle's readers have looked. */
+static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
+  const uint32_t ph = (uint32_t)(s & 1);
+  const uint32_t n_in = x->p.n_in, n_out = x->p.n_out;
+  /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
+   * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
+   * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
+  for (uint32_t o = 0; o < n_out; o++) {
+    XOut *op = &x->out[o];
+    /* the router's credits first: their channel slot is reused for this cycle's credits below */
+    if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
+    if (op->chan[ph]) {
+      if (xring_push(&op->ej, op->chan[ph] - 1)) xbar_oom();
+      op->chan[ph] = 0;
+    }
+    if (op->ej.n && op->partial + x->queued(x->ctx, o) < x->p.boundary_buf) {
+      uint32_t f = xring_pop(&op->ej);
+      op->partial++;    /* the flit leaves `live`, its credit joins it */
+      op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
+      if (f & XF_TAIL) {
+        XPkt *pk = &x->pool[XF_PKT(f)];
+        /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
+        x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
+        op->partial = 0;
+        pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
+      }
+    }
+  }
+  /* per source node: its credit, the router's receiving its flit (which GPGPU-Sim files in
+   * Evaluate: it touches only the router's side), then injection: the node's next flit enters
+   * its channel if the router input has a credit; a head also needs the VC free
+   * (IsAvailableFor), which the previous packet's tail frees */
+  for (uint32_t i = 0; i < n_in; i++) {
+    XIn *ip = &x->in[i];
+    if (ip->cred[ph]) ip->cred[ph] = 0, ip->inj_occ--, x->live--;
+    if (ip->chan[ph]) {
+      uint32_t f = ip->chan[ph] - 1;
+      ip->chan[ph] = 0;
+      xbar_input_queuing(x, i, f);
+    }
+    if (!ip->iq.n) continue;
+    XPkt *pk = &x->pool[xring_front(&ip->iq)];
+    bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == pk->flits;
+    if ((head && ip->inj_busy) || ip->inj_occ >= x->p.vc_buf) {
+      x->inject_stalls++;
+      continue;
+    }
+    ip->inj_occ++;
+    if (head) ip->inj_busy = true;
+    if (tail) ip->inj_busy = false;
+    ip->chan[ph] = (xring_front(&ip->iq) << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
+    ip->iq_flits--, ip->iq_sent++;
+    if (tail) xring_pop(&ip->iq), ip->iq_sent = 0;
+  }
+  /* Network::Evaluate: Router::Evaluate runs internal_speedup internal steps */
+  for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x);
+  /* Network::WriteOutputs: IQRouter::_SendFlits / _SendCredits, one per port per cycle */
+  for (uint32_t o = 0; o < n_out; o++) {
+    XOut *op = &x->out[o];
+    if (op->obuf.n) op->chan[ph] = xring_pop(&op->obuf) + 1;
+  }
+  for (uint32_t i = 0; i < n_in; i++) {
+    XIn *ip = &x->in[i];
+    if (ip->cred_q) ip->cred_q--, ip->cred[ph] = 1;
+  }
+}
+
+void xbar_tick(Xbar *x, uint64_t now) {
+  if (!x->live) return; /* nothing moves: skipping the cycle changes no state */
+  for (uint32_t k = 0; k < x->p.steps; k++) xbar_step(x, now * x->p.steps + k, now);
+}
+
+static void xbar_probe(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
+                       uint64_t ready) {
+  (void)out, (void)r, (void)flits;
+  *(uint64_t *)ctx = ready - push;
+}
+static uint32_t xbar_probe_queued(const void *ctx, uint32_t out) { return (void)ctx, (void)out, 0; }
+
+uint32_t xbar_unloaded_latency(const XbarParams *p) {
+  uint64_t lat = 0;
+  char err[64];
+  XbarParams q = *p;
+  q.n_in = q.n_out = 1;
+  Xbar *x = xbar_create(&q, xbar_probe, xbar_probe_queued, &lat, err, sizeof err);
+  if (!x) return 1;
+  MemRequest r;
+  memset(&r, 0, sizeof r);
+  xbar_push(x, 0, 0, &r, 1, 0);
+  for (uint64_t t = 1; !lat && t < 10000; t++) xbar_tick(x, t);
+  xbar_free(x);
+  return (uint32_t)lat;
+}
+
+void xbar_dump(const Xbar *x, FILE *out) {
+  for (uint32_t i = 0; i < x->p.n_in; i++) {
+    const XIn *ip = &x->in[i];
+    if (ip->iq.n || ip->buf.n)
+      fprintf(out, " in%u[q=%u/%uf buf=%u st=%u]", i, ip->iq.n, ip->iq_flits, ip->buf.n, ip->state);
+  }
+  for (uint32_t o = 0; o < x->p.n_out; o++) {
+    const XOut *op = &x->out[o];
+    if (op->occ || op->obuf.n || op->ej.n || op->partial)
+      fprintf(out, " out%u[occ=%u owner=%d obuf=%u ej=%u bnd=%u]", o, op->occ, op->owner, op->obuf.n,
+              op->ej.n, op->partial);
+  }
+}

@@ -1,0 +1,54 @@
+/* xbar.h - one subnet of GPGPU-Sim 3.2.2's intersim2 crossbar (icnt.model = intersim), flit by flit:
+ * the interface's input queues and ejection/boundary buffers (interconnect_interface.cpp), and the
+ * single k x k input-queued router a one-stage fly builds (networks/fly.cpp, routers/iq_router.cpp)
+ * with 1 VC, iSLIP VC and switch allocation and credit flow. Sources and destinations are network
+ * nodes; the caller (icnt.c) maps its ports onto them. Depends on mem_req.h only. */
+#ifndef WS_XBAR_H
+#define WS_XBAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "policy/mem_req.h"
+
+typedef struct XbarParams {
+  uint32_t n_in, n_out;      /* injecting and ejecting nodes of this subnet */
+  uint32_t vc_buf;           /* vc_buf_size: router input buffer (and ejection buffer) flits per VC */
+  uint32_t input_buf;        /* input_buffer_size: flits HasBuffer lets a node's input queue hold */
+  uint32_t boundary_buf;     /* boundary_buffer_size: flits per node between ejection and Pop */
+  uint32_t internal_speedup; /* router internal steps per network cycle */
+  uint32_t steps;            /* network cycles per core cycle */
+  uint32_t flit_size;        /* bytes */
+} XbarParams;
+
+/* A packet that finished ejecting: its tail reached node `out`'s boundary buffer. It may be
+ * popped from core cycle `ready` on; until then its flits stay in that buffer, and XbarQueued
+ * counts them: the flits of the packets delivered at `out` and not popped yet. */
+typedef void (*XbarDeliver)(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
+                            uint64_t ready);
+typedef uint32_t (*XbarQueued)(const void *ctx, uint32_t out);
+
+typedef struct Xbar Xbar;
+
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
+                  size_t errlen);
+void xbar_free(Xbar *x);
+/* InterconnectInterface::HasBuffer: node in's input queue holds at most input_buf flits. */
+bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits);
+/* InterconnectInterface::Push: queues a packet of `flits` flits from in to out at core cycle now. */
+void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now);
+/* The network cycles of core cycle `now` (GPUTrafficManager::_Step each). */
+void xbar_tick(Xbar *x, uint64_t now);
+/* A flit or credit is somewhere in the network: the next core cycle must tick. */
+bool xbar_busy(const Xbar *x);
+/* Core cycles from pushing a 1-flit packet into an empty network to its first cycle of pop. */
+uint32_t xbar_unloaded_latency(const XbarParams *p);
+/* Network cycles a node's next flit could not be injected (no credit for the router's input
+ * buffer, or a head finding its VC still held), and head-cycles that lost VC allocation to
+ * another input. */
+uint64_t xbar_inject_stalls(const Xbar *x);
+uint64_t xbar_vc_conflicts(const Xbar *x);
+void xbar_dump(const Xbar *x, FILE *out);
+
+#endif
