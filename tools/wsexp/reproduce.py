@@ -673,10 +673,14 @@ def main(args, warpsim):
         if only:
             prepared = [p for p in prepared if p[0] in only]
         os.makedirs(outdir, exist_ok=True)
-        sys.stdout.write(f"{paper.name} at --size {args.size}: warp instructions of each benchmark (functional "
-                         f"runs) over its timing speed at tiny\n")
+        results = (os.path.join(args.results, f"{paper.name}-{args.size}") if getattr(args, "results", None)
+                   else outdir)
+        sys.stdout.write(f"{paper.name} at --size {args.size}: the runs in {results} by their measured CPU time; "
+                         f"the others: warp instructions of each benchmark (functional runs) over the speed of "
+                         f"the run's configuration at {args.size} (timed on its first {estimate.SPEED_INSTS} "
+                         f"warp instructions)\n")
         try:
-            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout)
+            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout, results)
         except estimate.EstimateError as e:
             sys.stderr.write(f"warpsim reproduce --estimate: {e}\n")
             return 1
