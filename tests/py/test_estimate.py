@@ -35,9 +35,10 @@ class Measured(unittest.TestCase):
     def test_one_speed_per_configuration(self):
         a, b = run("fwt", ["sched.policy=gto"], "gto"), run("fwt", ["sched.policy=gto"], "baseline")
         self.assertNotEqual(a.id, b.id)
-        self.assertEqual(estimate._key(a), estimate._key(b))
-        self.assertNotEqual(estimate._key(a), estimate._key(run("fwt", ["sched.policy=lrr"], "lrr")))
-        self.assertNotEqual(estimate._key(a), estimate._key(run("bfs", ["sched.policy=gto"], "gto")))
+        key = lambda r: estimate._key(r.definition())
+        self.assertEqual(key(a), key(b))
+        self.assertNotEqual(key(a), key(run("fwt", ["sched.policy=lrr"], "lrr")))
+        self.assertNotEqual(key(a), key(run("bfs", ["sched.policy=gto"], "gto")))
 
 
 if __name__ == "__main__":

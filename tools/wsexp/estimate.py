@@ -68,9 +68,9 @@ def measured(results, sweep, run):
     return float(cpu), float(wall) if isinstance(wall, (int, float)) else None
 
 
-def _key(run):
+def _key(defn):
     """Runs with the same configuration (labels that set the same keys) share a speed."""
-    return f"speed {run.benchmark} {run.size} {run.config_path} {' '.join(run.sets)}"
+    return f"speed {defn['benchmark']} {defn['size']} {defn['config_path']} {' '.join(defn['sets'])}"
 
 
 def estimate(prepared, warpsim, cache_path, out, results=None):
@@ -102,8 +102,8 @@ def estimate(prepared, warpsim, cache_path, out, results=None):
                 # it reads another run's output (an oracle's profile, absent here): timed as the
                 # benchmark's first run that reads none, or its default configuration
                 other = next((x for x in runs if x.benchmark == r.benchmark and not x.after), None)
-                defn = other.definition() if other else dict(defn, sets=[], after={}, id=f"{r.benchmark}-default")
-            key = _key(r) if defn["id"] == r.id else f"speed-of {defn['id']}"
+                defn = other.definition() if other else dict(defn, sets=[], after={})
+            key = _key(defn)
             if key not in cache:
                 loads.append(os.getloadavg()[0])
             secs += insts / get(key, lambda: speed(warpsim, defn))
