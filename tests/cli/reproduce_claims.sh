@@ -135,10 +135,21 @@ P
 grep -q "| a | .* | \`small\`: the paper's own input of A |" "$d/out/report.md" || fail "report: no input column"
 $W reproduce --list > "$d/list.out" 2>&1
 grep -q "inputs: 1 stated by the paper (report.md lists them); --size paper runs a small" "$d/list.out" || fail "list inputs: $(cat "$d/list.out")"
-# --estimate: runs per sweep and the single-core hours from measured instruction counts and speed
-$W reproduce toy --size tiny -o "$d/est" --estimate > "$d/est.out" 2>&1 || fail "--estimate: $(cat "$d/est.out")"
-grep -Eq "^toy +12 +0\.00$" "$d/est.out" && grep -Eq "^total +12 +0\.00$" "$d/est.out" || fail "--estimate: $(cat "$d/est.out")"
+# --estimate: runs per sweep and the single-core hours from measured instruction counts (functional
+# runs) and each configuration's speed at the size (a run stopped by --max-insts)
+FAKE_LOG=$d/est.log $W reproduce toy --size tiny -o "$d/est" --estimate > "$d/est.out" 2>&1 || fail "--estimate: $(cat "$d/est.out")"
+grep -Eq "^toy +12 +0 +0\.00$" "$d/est.out" && grep -Eq "^total +12 +0 +0\.00$" "$d/est.out" || fail "--estimate: $(cat "$d/est.out")"
 [ -s "$d/est/estimate-cache.json" ] && [ ! -e "$d/est/sweeps" ] || fail "--estimate ran the sweep or kept no measurements"
+grep -q "^run a --size tiny --functional" "$d/est.log" && grep -q "^run b --size tiny .*sched.policy=swl.* --max-insts 1000000$" \
+  "$d/est.log" || fail "--estimate: not the runs it should time: $(cat "$d/est.log")"
+[ "$(grep -c -- "--max-insts" "$d/est.log")" = 12 ] || fail "--estimate: one speed per configuration and benchmark"
+# the runs already in the results folder count by their measured time (toy-tiny/ under --results)
+$W reproduce toy --size tiny -o "$d/out" --estimate > "$d/est2.out" 2>&1 || fail "--estimate: $(cat "$d/est2.out")"
+grep -Eq "^toy +12 +12 +0\.00$" "$d/est2.out" && grep -q "their wall time was [0-9.]*x it" "$d/est2.out" \
+  || fail "--estimate over a results folder: $(cat "$d/est2.out")"
+mkdir -p "$d/res2" && ln -s "$d/out" "$d/res2/toy-tiny"
+$W reproduce toy --size tiny -o "$d/est3" --results "$d/res2" --estimate > "$d/est3.out" 2>&1 || fail "--results"
+grep -Eq "^toy +12 +12 +0\.00$" "$d/est3.out" || fail "--estimate --results: $(cat "$d/est3.out")"
 # bad input: exit 2, one line naming the problem, never a traceback
 bad() {  # bad WANT-IN-MESSAGE ARGS...
   local want=$1; shift

@@ -61,11 +61,14 @@ P
 grep -q "| lrr | [0-9]* | 0 | " "$d/cawa/report.md" || fail "cawa: no Figure 12 table"
 run baws --benchmarks fwt
 check baws fig1 fig5
-# Figures 3, 4, 6: a timeline line of figures.txt (doc/timeline.md): its own runs, drawn in the report
-[ -s "$d/baws/figures/fig3-gto.svg" ] && [ -s "$d/baws/timelines/fig3-lrr.json.gz" ] || fail "baws: no warp-phase chart"
-grep -q "^### Figures 3, 4, 6" "$d/baws/report.md" || fail "baws: report.md has no warp-phase charts"
-head -n 1 "$d/baws/figures/fig3-gto.csv" | grep -q "^cta,phase,kind,.*,rtru,longest_wait$" \
+# Figure 4: a timeline line of figures.txt (doc/timeline.md): its own runs (fwt at small), drawn in the
+# report; claim fwt-wait reads warp 32's wait in the third CTA's first phase from its warp-phases
+[ -s "$d/baws/figures/fig4-gto.svg" ] && [ -s "$d/baws/timelines/fig4-lrr.json.gz" ] || fail "baws: no warp-phase chart"
+grep -q "^### Figure 4: " "$d/baws/report.md" || fail "baws: report.md has no warp-phase charts"
+head -n 1 "$d/baws/figures/fig4-gto.csv" | grep -q "^cta,phase,kind,.*,rtru,longest_wait,last_warp,waits$" \
   && grep -q "^| [0-9]* | 1 | barrier | " "$d/baws/report.md" || fail "baws: no warp-phase table (RTRU, waits)"
+grep -Eq "^fwt-wait,3800(\.0)?,stated,[0-9.]+,[0-9.]+,(holds|weaker|stronger),\"?CTA [0-9]+ \(position 2 on the SM\), phase 1" \
+  "$d/baws/claims.csv" || fail "baws: claim fwt-wait has no value: $(grep fwt-wait "$d/baws/claims.csv")"
 python3 - "$d/baws/figures/fig1.csv" <<'P'
 import csv, sys
 r = {x["benchmark"]: x for x in csv.DictReader(open(sys.argv[1]))}["fwt"]

@@ -59,6 +59,7 @@ cta = [e for e in ev if e["ph"] == "X" and e["name"] == "CTA 0"][0]
 b, x = csv.DictReader(open(sys.argv[2]))
 assert (b["kind"], b["start"], b["end"], b["warps"]) == ("barrier", str(cta["ts"]), str(rel["ts"]), "2"), b
 assert int(b["wait_cycles"]) == int(b["longest_wait"]) == rel["args"]["wait_cycles"], b
+assert b["waits"] == f'0:0 1:{rel["args"]["wait_cycles"]}' and b["last_warp"] == "0", b   # warp 0 came last
 assert abs(float(b["rtru"]) - rel["args"]["wait_cycles"] / (2 * (rel["ts"] - cta["ts"]))) < 1e-4, b
 assert (x["kind"], x["start"], x["end"]) == ("exit", str(rel["ts"]), str(cta["ts"] + cta["dur"])), x
 PY
@@ -100,7 +101,7 @@ ctas = [e for e in ev if e["ph"] == "X" and e["pid"] and e["tid"] >= tf.CTA_TID 
 sms = sorted({c["pid"] - 1 for c in ctas})
 ph = [p for sm in sms for p in tf.cta_phases(ev, sm, [c for c in ctas if c["pid"] == sm + 1])]
 for kind in ("barrier", "exit"):  # the statistic: the mean of the phases' RTRU, each rounded to 1e-6
-    e6 = [int(1e6 * w / (n * (b - a)) + 0.5) for _, _, k, a, b, n, w, _, _ in ph if k == kind]
+    e6 = [int(1e6 * w / (n * (b - a)) + 0.5) for _, _, k, a, b, n, w, *_ in ph if k == kind]
     mean = sum(e6) / 1e6 / len(e6) if e6 else -1
     assert abs(mean - st[f"rtru_{kind}_phase"]) < 6e-7, (kind, len(e6))  # printed to 1e-6
     assert sum(p[6] for p in ph if p[2] == kind) == st[f"{kind}_wait_cycles"], kind

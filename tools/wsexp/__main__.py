@@ -358,11 +358,12 @@ def cmd_reproduce(argv):
     p.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"))
     p.add_argument("-q", "--quiet", action="store_true", help="no per-run lines")
     p.add_argument("--estimate", action="store_true", help="print the single-core hours the paper's runs need "
-                   "at --size (measured: functional runs for the instruction counts, timed tiny runs for the speed)")
+                   "at --size: the runs already in the results folder by their measured CPU time, the others from "
+                   "functional runs (instruction counts) and short timed runs of each configuration at --size")
     p.add_argument("--doc", metavar="FILE", help="rewrite FILE's results part (doc/reproducing.md) from the results "
                    "folders of every paper (or PAPER) at --size under --results; runs nothing")
-    p.add_argument("--results", default=os.path.join("results", "reproduce"),
-                   help="--doc: the folder holding <paper>-<size>/ (default results/reproduce)")
+    p.add_argument("--results", help="--doc, --estimate: the folder holding <paper>-<size>/ (--doc: default "
+                   "results/reproduce; --estimate: default the output directory)")
     p.add_argument("--readme", metavar="FILE",
                    help="--doc without PAPER: also rewrite the verdict counts of FILE (README.md) between its "
                    "verdict marker lines")
@@ -373,7 +374,8 @@ def cmd_reproduce(argv):
             if a.readme and a.paper:
                 raise reproduce.ReproError("--readme takes the counts of every paper: no PAPER with it")
             readme = a.readme
-            res = reprodoc.generate(a.doc, a.size, a.results, runner.default_warpsim(), [a.paper] if a.paper else None,
+            res = reprodoc.generate(a.doc, a.size, a.results or os.path.join("results", "reproduce"),
+                                    runner.default_warpsim(), [a.paper] if a.paper else None,
                                     readme)
             for name, counts in res.items():
                 print(f"{name}: " + (claims.summary(counts) if counts else "not run"))

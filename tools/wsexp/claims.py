@@ -11,7 +11,9 @@ AGGS = ("hmean", "gmean", "amean", "max", "min")
 MODES = ("mean-of-ratios", "ratio-of-means", "mean-of-differences")
 SOURCES = ("stated", "figure", "derived")
 KEYS = {"sweep", "text", "figure", "section", "metric", "metric_b", "group", "bench", "agg", "a", "b", "where",
-        "paper", "source", "neutral", "mode", "note", "needs", "outside"}
+        "paper", "source", "neutral", "mode", "note", "needs", "outside", "timeline", "cta", "phase", "warp"}
+# metric= of a claim on one warp-phase of a timeline figure (timeline=ID; timeline_fig.phase_value)
+PHASE_METRICS = ("longest_wait", "wait", "wait_cycles", "rtru", "cycles")
 
 # The verdicts, in the order reports count them.
 VERDICTS = ("holds", "weaker", "stronger", "opposite", "no result", "not available")
@@ -53,9 +55,16 @@ class Claim:
 
     def __init__(self, cid, kv, where):
         self.id, self.where = cid, where
-        for k in ("sweep", "metric", "a", "paper", "text"):
+        self.timeline = kv.get("timeline")
+        for k in ("metric", "a", "paper", "text") + (() if self.timeline else ("sweep",)):
             if k not in kv:
                 raise ClaimError(f"{where}: claim {cid} needs {k}=")
+        if self.timeline:
+            self._phase_claim(kv, where)
+            return
+        for k in ("cta", "phase", "warp"):
+            if k in kv:
+                raise ClaimError(f"{where}: {k}= belongs to a claim on a timeline figure (timeline=ID)")
         if ("group" in kv) == ("bench" in kv):
             raise ClaimError(f"{where}: claim {cid} needs exactly one of group= or bench=")
         self.sweep, self.metric, self.text = kv["sweep"], kv["metric"], kv["text"]
@@ -67,11 +76,51 @@ class Claim:
         self.metric_b = kv.get("metric_b")
         self.b = parse_sel(kv.get("b"), where) if kv.get("b") else (dict(self.a) if self.metric_b else None)
         self.fixed = parse_sel(kv.get("where"), where)
-        self.needs = kv.get("needs")
+        self.cta = self.phase = self.warp = None
         self.paper_dir = kv["paper"] if kv["paper"] in (">1", "<1") else None
         if self.paper_dir and not self.b:
             raise ClaimError(f"{where}: paper={kv['paper']} needs a comparison (b= or metric_b=)")
         self.paper = None if self.paper_dir else _finite(kv["paper"], where, "paper", "a number, >1 or <1")
+        self._common(kv, where)
+        if self.mode not in MODES:
+            raise ClaimError(f"{where}: mode= is {', '.join(MODES)}; got '{self.mode}'")
+        if self.mode == "mean-of-differences" and self.paper_dir:
+            raise ClaimError(f"{where}: mode=mean-of-differences takes a number (paper=)")
+
+    def _phase_claim(self, kv, where):
+        """A value of one warp-phase of a timeline figure (BAWS Figure 4's wait): the run of its
+        scheduler a=sched:S, the window's CTA at position cta= (0: the first on the SM), phase= (1:
+        from launch to the first release), metric= a column of its phases (PHASE_METRICS; wait: the
+        own wait of warp slot warp=)."""
+        bad = [k for k in ("sweep", "group", "bench", "agg", "b", "metric_b", "where", "mode") if k in kv]
+        if bad:
+            keys = ", ".join(k + "=" for k in bad)
+            raise ClaimError(f"{where}: a claim on a timeline figure (timeline=) takes no {keys} "
+                             "(it reads one run's warp-phases: a=sched:S, cta=, phase=, metric=, warp=)")
+        self.sweep, self.group, self.bench, self.agg = None, None, None, "value"
+        self.metric, self.text, self.metric_b, self.b, self.fixed = kv["metric"], kv["text"], None, None, {}
+        self.a = parse_sel(kv["a"], where)
+        if list(self.a) != ["sched"]:
+            raise ClaimError(f"{where}: a claim on a timeline figure selects its run by a=sched:S")
+        if self.metric not in PHASE_METRICS:
+            raise ClaimError(f"{where}: metric= of a claim on a timeline figure is one of "
+                             f"{', '.join(PHASE_METRICS)}; got '{self.metric}'")
+        if ("warp" in kv) != (self.metric == "wait"):
+            raise ClaimError(f"{where}: metric=wait and warp=SLOT go together (one warp's own wait)")
+        try:
+            self.cta, self.phase = int(kv.get("cta", 0)), int(kv.get("phase", 1))
+            self.warp = int(kv["warp"]) if "warp" in kv else None
+        except ValueError:
+            raise ClaimError(f"{where}: cta=, phase= and warp= are whole numbers")
+        if self.cta < 0 or self.phase < 1 or (self.warp is not None and self.warp < 0):
+            raise ClaimError(f"{where}: cta= counts from 0, phase= from 1, warp= is a warp slot (0 or more)")
+        if kv["paper"] in (">1", "<1"):
+            raise ClaimError(f"{where}: a claim on a timeline figure states a number (paper=)")
+        self.paper_dir, self.paper = None, _finite(kv["paper"], where, "paper", "a number")
+        self._common(kv, where)
+
+    def _common(self, kv, where):
+        self.needs = kv.get("needs")
         self.source = kv.get("source", "stated")
         if self.source not in SOURCES:
             raise ClaimError(f"{where}: source= is stated (a number in the text), figure (read off a figure) "
@@ -82,10 +131,6 @@ class Claim:
             if self.neutral < 0:
                 raise ClaimError(f"{where}: neutral= must be at least 0, got '{kv['neutral']}'")
         self.mode = kv.get("mode", "mean-of-ratios")
-        if self.mode not in MODES:
-            raise ClaimError(f"{where}: mode= is {', '.join(MODES)}; got '{self.mode}'")
-        if self.mode == "mean-of-differences" and self.paper_dir:
-            raise ClaimError(f"{where}: mode=mean-of-differences takes a number (paper=)")
         self.figure = kv.get("figure", "")
         self.section = kv.get("section", "")
         self.note = kv.get("note", "")
@@ -109,6 +154,8 @@ class Claim:
 
     def measurement(self):
         """What the claim measures: two claims with equal keys are one measurement, counted once."""
+        if self.timeline:
+            return (self.timeline, self.metric, self.a.get("sched"), self.cta, self.phase, self.warp)
         return (self.sweep, self.metric, self.metric_b or "", self.group or "", self.bench or "", self.agg,
                 self.mode, tuple(sorted(self.a.items())), tuple(sorted((self.b or {}).items())),
                 tuple(sorted(self.fixed.items())))

@@ -1,9 +1,10 @@
 """estimate.py - `warpsim reproduce PAPER --size S --estimate`: the single-core hours a paper's runs
-need, from measured speed: each benchmark's warp instructions at the size its runs use (a
-functional run, fast) divided by its timing-model speed (warp instructions per CPU second of a
-timed run at `tiny` on the default configuration: the machine's load does not change it). Policies and configurations change a run's speed
-only a little against the input's size, so every label of a benchmark gets the same estimate.
-Measurements are kept in DIR/estimate-cache.json; nothing of the paper's sweeps is run.
+need. A run already in the results folder counts its own measured simulation CPU time. Any other run:
+its benchmark's warp instructions at the size (a functional run: exact, fast) over the speed of that
+run's own configuration at that size, timed on its first SPEED_INSTS warp instructions (a run
+stopped by --max-insts). Both the policy (a VTA, MWF's priorities) and the input's size change the
+cost of a warp instruction, so neither is taken from a default-configuration run at `tiny`.
+Measurements are kept in DIR/estimate-cache.json; no run of the paper's sweeps is made whole.
 """
 
 import os
@@ -12,34 +13,69 @@ import tempfile
 
 from . import runner
 
+# The warp instructions a speed measurement runs (one launch's, or the first launches' together):
+# long enough to fill every SM and pass the first launch's start, about a second of CPU.
+SPEED_INSTS = 1000000
+
 
 class EstimateError(Exception):
     pass
 
 
-def _measure(warpsim, bench, size, functional):
-    """(warp instructions, seconds) of one run, from its stats JSON."""
-    with tempfile.TemporaryDirectory(prefix="warpsim-estimate-") as d:
-        out = os.path.join(d, "stats.json")
-        cmd = [warpsim, "run", bench, "--size", size, "--json", out] + (["--functional"] if functional else [])
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True)
-        except OSError as e:
-            raise EstimateError(f"cannot run {warpsim}: {e.strerror}")
-        stats = runner.read_json(out)
-        if p.returncode != 0 or not isinstance(stats, dict):
-            last = (p.stderr.strip().splitlines() or ["no statistics"])[-1]
-            raise EstimateError(f"{' '.join(cmd)}: exit {p.returncode}: {last}")
-    gpu = stats.get("gpu") if isinstance(stats.get("gpu"), dict) else {}
-    insts = stats.get("warp_insts", gpu.get("warp_insts"))
-    secs = stats.get("sim_cpu_seconds", stats.get("sim_seconds"))   # CPU time: the speed a free core gives
+def _stats(cmd, stats_path):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise EstimateError(f"cannot run {cmd[0]}: {e.strerror}")
+    stats = runner.read_json(stats_path)
+    gpu = stats.get("gpu") if isinstance(stats, dict) and isinstance(stats.get("gpu"), dict) else {}
+    insts = stats.get("warp_insts", gpu.get("warp_insts")) if isinstance(stats, dict) else None
+    secs = stats.get("sim_cpu_seconds", stats.get("sim_seconds")) if isinstance(stats, dict) else None
+    # a run stopped by --max-insts exits 1 and still writes its statistics: that is the measurement
     if not isinstance(insts, (int, float)) or insts <= 0 or not isinstance(secs, (int, float)) or secs < 0:
-        raise EstimateError(f"{' '.join(cmd)}: no warp instruction count or time in its statistics")
+        last = (p.stderr.strip().splitlines() or ["no statistics"])[-1]
+        raise EstimateError(f"{' '.join(cmd)}: exit {p.returncode}: {last}")
     return float(insts), float(secs)
 
 
-def estimate(prepared, warpsim, cache_path, out):
-    """Writes a table (sweep, runs, single-core hours) and returns the total hours."""
+def count_insts(warpsim, bench, size):
+    """Warp instructions of a benchmark at a size: a functional run."""
+    with tempfile.TemporaryDirectory(prefix="warpsim-estimate-") as d:
+        out = os.path.join(d, "stats.json")
+        return _stats([warpsim, "run", bench, "--size", size, "--functional", "--json", out], out)[0]
+
+
+def speed(warpsim, run):
+    """Warp instructions per CPU second of the run's configuration on its first SPEED_INSTS."""
+    with tempfile.TemporaryDirectory(prefix="warpsim-estimate-") as d:
+        out = os.path.join(d, "run", "stats.json")
+        os.makedirs(os.path.dirname(out))
+        cmd = runner.command(warpsim, run, out) + ["--max-insts", str(SPEED_INSTS)]
+        insts, secs = _stats(cmd, out)
+    return insts / max(secs, 1e-6)
+
+
+def measured(results, sweep, run):
+    """(CPU seconds, wall seconds) of the run in a results folder, or None where it has not run."""
+    d = os.path.join(results, "sweeps", sweep, "runs", run.id)
+    st, stats = runner.read_json(os.path.join(d, "status.json")), runner.read_json(os.path.join(d, "stats.json"))
+    if not isinstance(st, dict) or st.get("state") != "ok" or not isinstance(stats, dict):
+        return None
+    # CPU time of the simulation; a results folder older than that statistic gives its wall time
+    cpu, wall = stats.get("sim_cpu_seconds", stats.get("sim_seconds")), st.get("wall_seconds")
+    if not isinstance(cpu, (int, float)) or cpu < 0:
+        return None
+    return float(cpu), float(wall) if isinstance(wall, (int, float)) else None
+
+
+def _key(defn):
+    """Runs with the same configuration (labels that set the same keys) share a speed."""
+    return f"speed {defn['benchmark']} {defn['size']} {defn['config_path']} {' '.join(defn['sets'])}"
+
+
+def estimate(prepared, warpsim, cache_path, out, results=None):
+    """Writes a table (sweep, runs, runs measured, single-core hours) and returns the total hours.
+    results: a results folder of the same paper and size whose finished runs count as measured."""
     cache = runner.read_json(cache_path) if os.path.exists(cache_path) else None
     cache = cache if isinstance(cache, dict) else {}
 
@@ -48,19 +84,40 @@ def estimate(prepared, warpsim, cache_path, out):
             cache[key] = fn()
             runner.write_json(cache_path, cache)
         return cache[key]
-    total, rows = 0.0, []
+    loads = []
+    total, rows, walls = 0.0, [], [0.0, 0.0]   # measured runs' wall and CPU seconds
     for name, sp, av, runs in prepared:
-        secs = 0.0
+        secs, nmeas = 0.0, 0
         for r in runs:
-            insts = get(f"insts {r.benchmark} {r.size}", lambda: _measure(warpsim, r.benchmark, r.size, True)[0])
-            speed = get(f"speed {r.benchmark}", lambda: (lambda m: m[0] / max(m[1], 1e-6))(
-                _measure(warpsim, r.benchmark, "tiny", False)))
-            secs += insts / speed
-        rows.append((name, len(runs), secs / 3600))
+            m = measured(results, name, r) if results else None
+            if m:
+                secs += m[0]
+                nmeas += 1
+                if m[1] is not None:
+                    walls[0], walls[1] = walls[0] + m[1], walls[1] + m[0]
+                continue
+            insts = get(f"insts {r.benchmark} {r.size}", lambda: count_insts(warpsim, r.benchmark, r.size))
+            defn = r.definition()
+            if defn.get("after") or any("{rundir:" in s for s in r.sets):
+                # it reads another run's output (an oracle's profile, absent here): timed as the
+                # benchmark's first run that reads none, or its default configuration
+                other = next((x for x in runs if x.benchmark == r.benchmark and not x.after), None)
+                defn = other.definition() if other else dict(defn, sets=[], after={})
+            key = _key(defn)
+            if key not in cache:
+                loads.append(os.getloadavg()[0])
+            secs += insts / get(key, lambda: speed(warpsim, defn))
+        rows.append((name, len(runs), nmeas, secs / 3600))
         total += secs / 3600
-    w = max([5] + [len(n) for n, _, _ in rows])
-    out.write(f"{'sweep':<{w}}  {'runs':>6}  single-core hours\n")
-    for n, k, h in rows:
-        out.write(f"{n:<{w}}  {k:>6}  {h:12.2f}\n")
-    out.write(f"{'total':<{w}}  {sum(k for _, k, _ in rows):>6}  {total:12.2f}\n")
+    w = max([5] + [len(n) for n, _, _, _ in rows])
+    out.write(f"{'sweep':<{w}}  {'runs':>6}  {'measured':>8}  single-core hours\n")
+    for n, k, m, h in rows:
+        out.write(f"{n:<{w}}  {k:>6}  {m:>8}  {h:12.2f}\n")
+    out.write(f"{'total':<{w}}  {sum(r[1] for r in rows):>6}  {sum(r[2] for r in rows):>8}  {total:12.2f}\n")
+    if walls[1] > 0:
+        out.write(f"measured runs: their CPU time (sim_cpu_seconds) from {results}; their wall time was "
+                  f"{walls[0] / walls[1]:.2f}x it (the machine's load while they ran)\n")
+    if loads:
+        out.write(f"new speed measurements made at a load average of {min(loads):.1f}-{max(loads):.1f} "
+                  f"on {os.cpu_count()} cores (a loaded machine gives more CPU seconds per instruction)\n")
     return total

@@ -234,6 +234,10 @@ class Paper:
                         obj = cls(w[1], kv, where)
                     except claims.ClaimError as e:
                         raise ReproError(str(e))
+                if isinstance(obj, claims.Claim) and obj.timeline:  # one warp-phase of a timeline figure
+                    self._check_phase_claim(obj, where)
+                    out.append(obj)
+                    continue
                 if obj.sweep not in self.sweeps:
                     raise ReproError(f"{where}: no sweep '{obj.sweep}' in {self.dir} "
                                      f"(sweeps: {', '.join(self.sweeps) or 'none'})")
@@ -280,6 +284,20 @@ class Paper:
                             raise ReproError(f"{where}: sweep '{obj.sweep}' has no group '{g}' "
                                              f"(groups: {', '.join(list(sp.groups) + ['all'])})")
                 out.append(obj)
+
+    def _check_phase_claim(self, c, where):
+        t = self.timeline(c.timeline)
+        if t is None:
+            raise ReproError(f"{where}: no timeline figure '{c.timeline}' in figures.txt "
+                             f"(timelines: {', '.join(x.id for x in self.timelines) or 'none'})")
+        if t.style != "states":
+            raise ReproError(f"{where}: timeline '{t.id}' draws style {t.style}: warp-phases need style states")
+        if c.a["sched"] not in t.scheds:
+            raise ReproError(f"{where}: timeline '{t.id}' runs {', '.join(t.scheds)}, not {c.a['sched']}")
+
+    def timeline(self, tid):
+        """The timeline figure spec with this id, or None."""
+        return next((t for t in self.timelines if t.id == tid), None)
 
     def technique_for(self, sets):
         """The technique's name a label's overrides name, if any."""

@@ -54,7 +54,7 @@ def paper_section(name, size, outdir, checker, docdir):
         rows.append((n, len(runs), st, runner.fmt_time(sd.wall()) if sd.data else "-"))
     md += [reproduce.md_table(["sweep", "runs", "state", "run time (sum over runs)"], rows), ""]
     md += _figures(paper, outdir, docdir)
-    cmd, _, counts = reproduce.claims_section(paper, prepared, sds)
+    cmd, _, counts = reproduce.claims_section(paper, prepared, sds, outdir)
     md += ["#### Claims" if ln == "## Claims" else ln for ln in cmd]
     return md, counts, _provenance(outdir)
 

@@ -461,7 +461,7 @@ def write_report(paper, prepared, outdir, size, plot_which, out=sys.stdout):
     if not pl.backend:
         md += [f"*Figures not drawn: {pl.why}.*", ""]
     md += timeline_fig.report_section(paper.timelines, outdir, pl)  # per-warp timelines (doc/timeline.md)
-    cmd, crows, counts = claims_section(paper, prepared, sds)
+    cmd, crows, counts = claims_section(paper, prepared, sds, outdir)
     md += cmd
     os.makedirs(outdir, exist_ok=True)
     runner.atomic_write(os.path.join(outdir, "report.md"), "\n".join(md))
@@ -477,8 +477,22 @@ CLAIMS_CSV_HEAD = ["claim", "paper", "source", "warpsim", "effect_ratio", "verdi
 CLAIMS_MD_HEAD = ["id", "claim", "where", "compared", "paper", "warpsim", "effect ratio", "verdict", "note"]
 
 
-def claims_section(paper, prepared, sds):
-    """(report.md lines, claims.csv rows, {verdict: n}) of the paper's claims over the sweeps' data."""
+def phase_claim_value(paper, c, outdir):
+    """(value or None, what it is) of a claim on one warp-phase of a timeline figure, from the phases
+    CSV its drawing wrote (report_section, before the claims)."""
+    t = paper.timeline(c.timeline)
+    path = os.path.join(outdir or "", "figures", f"{t.id}-{c.a['sched']}.csv")
+    if outdir is None or not os.path.exists(path):
+        return None, f"no warp-phases of timeline {t.id} under {c.a['sched']} (its run has not been made or failed)"
+    try:
+        return timeline_fig.phase_value(path, c.cta, c.phase, c.metric, c.warp)
+    except (OSError, KeyError, ValueError) as e:
+        return None, f"{path}: not a phases file ({e})"
+
+
+def claims_section(paper, prepared, sds, outdir=None):
+    """(report.md lines, claims.csv rows, {verdict: n}) of the paper's claims over the sweeps' data
+    (and the timeline figures' warp-phases under outdir)."""
     md = ["## Claims", "",
           "warpsim: the same aggregate over our benchmarks of the group (those the paper names and we have). "
           "Effect ratio: (warpsim - r) / (paper - r), r = 1 for a ratio, 0 for a difference or a value. Verdict: "
@@ -492,13 +506,16 @@ def claims_section(paper, prepared, sds):
     rows, csv_rows, judged, partial = [], [], [], 0
     first = {}
     for c in paper.claims:
-        sp = next(p for n, p, a, r in prepared if n == c.sweep)
-        av = next(a for n, p, a, r in prepared if n == c.sweep)
+        sp = next((p for n, p, a, r in prepared if n == c.sweep), None)
+        av = next((a for n, p, a, r in prepared if n == c.sweep), {})
         why = _needs(av, dict(c.fixed, **c.a)) or (_needs(av, dict(c.fixed, **c.b)) if c.b else None)
         if c.needs:
             why = f"needs {c.needs}"
         where = ", ".join(x for x in (c.figure, f"Sec. {c.section}" if c.section else "") if x)
         what = f"{c.metric}, {c.agg} over {c.group or c.bench}: " + " ".join(f"{v}" for v in c.a.values())
+        if c.timeline:
+            what = (f"{c.metric}" + (f" of warp {c.warp}" if c.warp is not None else "") + f", phase {c.phase} of "
+                    f"the CTA at position {c.cta}, timeline {c.timeline}: {c.a['sched']}")
         if c.b:
             what += " / " + (f"{c.metric_b} " if c.metric_b else "") + " ".join(c.b.values())
         if c.fixed:
@@ -514,11 +531,16 @@ def claims_section(paper, prepared, sds):
             rows.append((c.id, c.text, where, what, pv, "not available", "-", "not available", why))
             csv_rows.append([c.id, c.paper_dir or c.paper, c.source, "", "", "not available", "; ".join([why] + note)])
             continue
-        try:
-            v, used, missing = claim_value(c, sp, sds[c.sweep])
-        except claims.means.MeanError as e:
-            v, used, missing = None, [], []
-            note.append(str(e))
+        if c.timeline:
+            v, info = phase_claim_value(paper, c, outdir)
+            used, missing = [], []
+            note.append(info)
+        else:
+            try:
+                v, used, missing = claim_value(c, sp, sds[c.sweep])
+            except claims.means.MeanError as e:
+                v, used, missing = None, [], []
+                note.append(str(e))
         if v is None and not note:
             absent = [s for m in (c.metric, c.metric_b) if m for s in _stat(m)[0].split("+")
                       if s != BEST_PARAM and not sds[c.sweep].has_stat(s)]
@@ -582,7 +604,7 @@ def do_list(warpsim, out=sys.stdout):
             out.write(f"  {t.paper:<12} {'available':<17} {t.title} [timeline of {t.bench} under {', '.join(t.scheds)}]\n")
         nav = 0
         for c in p.claims:
-            av = avs[c.sweep]
+            av = avs.get(c.sweep, {})
             if c.needs or _needs(av, dict(c.fixed, **c.a)) or (c.b and _needs(av, dict(c.fixed, **c.b))):
                 nav += 1
         techs = ", ".join(t for t, _ in p.techniques)
@@ -651,10 +673,14 @@ def main(args, warpsim):
         if only:
             prepared = [p for p in prepared if p[0] in only]
         os.makedirs(outdir, exist_ok=True)
-        sys.stdout.write(f"{paper.name} at --size {args.size}: warp instructions of each benchmark (functional "
-                         f"runs) over its timing speed at tiny\n")
+        results = (os.path.join(args.results, f"{paper.name}-{args.size}") if getattr(args, "results", None)
+                   else outdir)
+        sys.stdout.write(f"{paper.name} at --size {args.size}: the runs in {results} by their measured CPU time; "
+                         f"the others: warp instructions of each benchmark (functional runs) over the speed of "
+                         f"the run's configuration at {args.size} (timed on its first {estimate.SPEED_INSTS} "
+                         f"warp instructions)\n")
         try:
-            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout)
+            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout, results)
         except estimate.EstimateError as e:
             sys.stderr.write(f"warpsim reproduce --estimate: {e}\n")
             return 1

@@ -103,9 +103,11 @@ def cta_phases(ev, sm, ctas):
     """The warp-phases of the CTA slices `ctas` of SM sm, as src/sm/barrier_stats.c counts them: a
     phase ends at a barrier release of its CTA (or at the CTA's exit: the exit phase) and starts at
     the previous release (or the CTA's launch). Returns [(cta, phase, kind, start, end, warps,
-    wait, rtru, longest)]: wait is the warp-cycles waited (arrival to release; in the exit phase,
-    retirement to the CTA's exit), RTRU = wait / (warps * (end - start)) and longest the longest
-    single warp's wait (BAWS Figure 4's measure)."""
+    wait, rtru, longest, last, waits)]: wait is the warp-cycles waited (arrival to release; in the
+    exit phase, retirement to the CTA's exit), RTRU = wait / (warps * (end - start)), longest the
+    longest single warp's wait (BAWS Figure 4's measure), last the warp slot that arrived (retired)
+    last, the one the others waited for (-1 when none did), and waits [(warp slot, cycles)] each
+    warp's own wait in slot order."""
     pid = sm + 1
     by_tid = {}
     for e in ev:
@@ -122,7 +124,7 @@ def cta_phases(ev, sm, ctas):
             if not mine:
                 continue
             arrive += [(tid, e["ts"]) for e in es if e["name"] == "barrier arrive" and c0 <= e["ts"] <= c1]
-            retire += [e["ts"] for e in es if e["name"] == "warp exit" and c0 <= e["ts"] <= c1][:1]
+            retire += [(tid, e["ts"]) for e in es if e["name"] == "warp exit" and c0 <= e["ts"] <= c1][:1]
         start, k = c0, 0
         rels = sorted((e for e in by_tid.get(c["tid"], [])
                        if e["name"] == "barrier release" and c0 <= e["ts"] <= c1), key=lambda e: e["ts"])
@@ -133,31 +135,70 @@ def cta_phases(ev, sm, ctas):
                     last[tid] = ts
             n, wait = r["args"]["warps"], r["args"]["wait_cycles"]
             k += 1
-            out.append((cid, k, "barrier", start, r["ts"], n, wait, _rtru(wait, n, r["ts"] - start),
-                        max((r["ts"] - ts for ts in last.values()), default=0)))
+            out.append((cid, k, "barrier", start, r["ts"], n, wait, _rtru(wait, n, r["ts"] - start))
+                       + _waits(list(last.items()), r["ts"]))
             start = r["ts"]
         n = c.get("args", {}).get("warps", len(retire))
-        wait = sum(c1 - ts for ts in retire)
-        out.append((cid, k + 1, "exit", start, c1, n, wait, _rtru(wait, n, c1 - start),
-                    max((c1 - ts for ts in retire), default=0)))
+        wait = sum(c1 - ts for _, ts in retire)
+        out.append((cid, k + 1, "exit", start, c1, n, wait, _rtru(wait, n, c1 - start)) + _waits(retire, c1))
     return out
+
+
+def _waits(arrivals, end):
+    """(longest wait, the slot that came last, [(slot, wait)] in slot order) of [(slot, ts)] ending at end."""
+    waits = sorted((tid, end - ts) for tid, ts in arrivals)
+    last = max(arrivals, key=lambda a: (a[1], a[0]))[0] if waits else -1
+    return max((w for _, w in waits), default=0), last, waits
 
 
 def _rtru(wait, n, max_t):
     return wait / (n * max_t) if n and max_t else 0.0
 
 
+PHASES_HEAD = "cta,phase,kind,start,end,cycles,warps,wait_cycles,rtru,longest_wait,last_warp,waits"
+
+
 def phases_csv(ph, path):
+    """The phases of cta_phases as CSV; waits is each warp's 'slot:cycles', space-separated."""
     with open(path, "w") as f:
-        f.write("cta,phase,kind,start,end,cycles,warps,wait_cycles,rtru,longest_wait\n")
-        for cta, k, kind, s, e, n, wait, r, longest in ph:
-            f.write(f"{cta},{k},{kind},{s},{e},{e - s},{n},{wait},{r:.4f},{longest}\n")
+        f.write(PHASES_HEAD + "\n")
+        for cta, k, kind, s, e, n, wait, r, longest, last, waits in ph:
+            f.write(f"{cta},{k},{kind},{s},{e},{e - s},{n},{wait},{r:.4f},{longest},{last},"
+                    + " ".join(f"{w}:{c}" for w, c in waits) + "\n")
 
 
 def read_phases(path):
     """The rows of a phases CSV (phases_csv) as dicts."""
     with open(path) as f:
         return list(csv.DictReader(f))
+
+
+def phase_value(path, cta, phase, metric, warp=None):
+    """(value or None, what it is) of one warp-phase of a phases CSV: the phase-th phase (1 = launch
+    to the first release) of the window's CTA at position cta (0 = the first launched on the SM, as
+    a paper's TB0; the CSV lists the CTAs in launch order). metric is a column of the CSV, or wait:
+    warp slot warp's own wait (a claim with timeline=ID: claims.PHASE_METRICS)."""
+    ctas, rows = [], {}
+    for r in read_phases(path):
+        if r["cta"] not in rows:
+            ctas.append(r["cta"])
+            rows[r["cta"]] = {}
+        rows[r["cta"]][r["phase"]] = r
+    if cta >= len(ctas):
+        return None, f"the window has {len(ctas)} CTA(s), no CTA at position {cta}"
+    r = rows[ctas[cta]].get(str(phase))
+    if r is None:
+        return None, f"CTA {ctas[cta]} has {len(rows[ctas[cta]])} phase(s), no phase {phase}"
+    waits = dict(w.split(":") for w in (r.get("waits") or "").split())
+    longest = max(waits, key=lambda w: int(waits[w])) if waits else None
+    what = (f"CTA {ctas[cta]} (position {cta} on the SM), phase {phase} ({r['kind']}, {r['cycles']} cycles): "
+            f"longest wait {r['longest_wait']}" + (f" (warp {longest})" if waits else "")
+            + (f", last to arrive warp {r['last_warp']}" if r.get("last_warp", "-1") != "-1" else ""))
+    if metric == "wait":
+        if str(warp) not in waits:
+            return None, what + f"; warp {warp} is not one of its warps ({' '.join(sorted(waits, key=int))})"
+        return float(waits[str(warp)]), what + f"; warp {warp} waits {waits[str(warp)]}"
+    return float(r[metric]), what
 
 
 def phase_lines(path):
@@ -173,11 +214,12 @@ def phases_table(path, sched):
     if not rows:
         return [f"*{sched}: no warp-phase in the window*", ""]
     md = [f"{sched}: the warp-phases of these CTAs (RTRU = waited warp-cycles / (warps x phase cycles); "
-          "longest wait: one warp's, arrival to release, or retirement to the CTA's exit)", "",
-          "| CTA | phase | ends at | cycles | warps | warp-cycles waited | RTRU | longest wait |",
-          "|---:|---:|---|---:|---:|---:|---:|---:|"]
+          "longest wait: one warp's, arrival to release, or retirement to the CTA's exit; last warp: the warp "
+          "slot the others waited for)", "",
+          "| CTA | phase | ends at | cycles | warps | warp-cycles waited | RTRU | longest wait | last warp |",
+          "|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
     md += [f"| {r['cta']} | {r['phase']} | {r['kind']} | {r['cycles']} | {r['warps']} | {r['wait_cycles']} | "
-           f"{r['rtru']} | {r['longest_wait']} |" for r in rows]
+           f"{r['rtru']} | {r['longest_wait']} | {r.get('last_warp', '-')} |" for r in rows]
     return md + [""]
 
 
