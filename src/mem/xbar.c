@@ -64,7 +64,9 @@ typedef struct XOut {
 
 /* The nodes with work in each phase, a bit per node: a node whose bit is clear would do
  * nothing there, so skipping it changes no state. Each bit is set where its work is queued and
- * cleared where the last of it is done. */
+ * cleared where the last of it is done. A phase reads each word once, when its turn comes, and
+ * visits its bits in node order; visiting a node changes only that node's bit of the mask being
+ * walked, so the walk sees what a pass over every node would. */
 typedef struct XMask {
   uint64_t *in_ev[2];  /* by step parity: cred[ph] or chan[ph] holds something */
   uint64_t *in_q;      /* iq not empty */
@@ -90,7 +92,7 @@ struct Xbar {
   int32_t *vc_grant; /* per output: input granted its VC this internal step, -1 none */
   int32_t *sw_grant; /* per input: 1 if granted the switch this internal step */
   XMask m;
-  uint64_t *mwords;          /* the storage of m's masks */
+  uint64_t *mwords; /* the storage of m's masks */
   uint32_t in_words, out_words;
   uint64_t inject_stalls, vc_conflicts;
 };
@@ -123,11 +125,7 @@ static inline uint32_t xring_pop(XRing *r) {
 
 static inline void xm_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
 static inline void xm_clr(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ull << (i & 63)); }
-/* Visits the set bits of mask m (nw words) in increasing order: `for (XM_EACH(m, nw, w, b))`, then
- * XM_BIT(w, b) is the node. Each word is read once when its turn comes, so the body may change
- * the mask's bit for the node it visits, and no other. */
-#define XM_EACH(m, nw, w, b) \
-  uint32_t w = 0; w < (nw); w++) for (uint64_t b = (m)[w]; b; b &= b - 1
+/* The node of the lowest set bit of word w of a mask. */
 #define XM_BIT(w, b) ((w) << 6 | (uint32_t)__builtin_ctzll(b))
 
 static void xbar_oom(void) {
@@ -252,53 +250,55 @@ static void xbar_internal_step(Xbar *x) {
    * the input holding an output's VC asks for that output, so every request is granted (the
    * switch allocator's pointers then never change an outcome). Inputs outside in_alloc ask
    * for nothing. */
-  for (XM_EACH(m->in_alloc, iw, w, b)) {
-    const uint32_t i = XM_BIT(w, b);
-    const XIn *ip = &x->in[i];
-    XOut *op = &x->out[ip->outp];
-    x->sw_grant[i] = ip->swa && op->occ < x->p.vc_buf;
-    if (!ip->vca || op->owner >= 0) continue;
-    int32_t g = x->vc_grant[ip->outp];
-    uint32_t d = (i + n_in - op->gptr) % n_in;
-    if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) {
-      x->vc_grant[ip->outp] = (int32_t)i;
-      xm_set(m->out_vcg, ip->outp);
+  for (uint32_t w = 0; w < iw; w++)
+    for (uint64_t b = m->in_alloc[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b);
+      const XIn *ip = &x->in[i];
+      XOut *op = &x->out[ip->outp];
+      x->sw_grant[i] = ip->swa && op->occ < x->p.vc_buf;
+      if (!ip->vca || op->owner >= 0) continue;
+      int32_t g = x->vc_grant[ip->outp];
+      uint32_t d = (i + n_in - op->gptr) % n_in;
+      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) {
+        x->vc_grant[ip->outp] = (int32_t)i;
+        xm_set(m->out_vcg, ip->outp);
+      }
     }
-  }
   /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
    * _SWAllocUpdate: the granted flit leaves the input buffer (a credit goes back), takes an
    * ejection-buffer credit, and a tail frees the output VC (wait_for_tail_credit 0). */
-  for (XM_EACH(m->in_alloc, iw, w, b)) {
-    const uint32_t i = XM_BIT(w, b);
-    XIn *ip = &x->in[i];
-    XOut *op = &x->out[ip->outp];
-    if (ip->vca) {
-      int32_t g = x->vc_grant[ip->outp];
-      if (g == (int32_t)i) {
-        op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
-        ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
-      } else {
-        x->vc_conflicts += g >= 0; /* another input won the output's VC */
+  for (uint32_t w = 0; w < iw; w++)
+    for (uint64_t b = m->in_alloc[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b);
+      XIn *ip = &x->in[i];
+      XOut *op = &x->out[ip->outp];
+      if (ip->vca) {
+        int32_t g = x->vc_grant[ip->outp];
+        if (g == (int32_t)i) {
+          op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
+          ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+        } else {
+          x->vc_conflicts += g >= 0; /* another input won the output's VC */
+        }
+        continue;
       }
-      continue;
+      if (!x->sw_grant[i]) continue;
+      uint32_t f = xring_pop(&ip->buf);
+      op->occ++;
+      op->xfer = f + 1;
+      xm_set(m->out_xfer, ip->outp);
+      ip->cred_q++, x->live++;
+      xm_set(m->in_cq, i);
+      if (f & XF_TAIL) op->owner = -1;
+      if (!ip->buf.n) {
+        ip->swa = false;
+        xm_clr(m->in_alloc, i);
+        if (f & XF_TAIL) ip->state = XS_IDLE;
+      } else if (f & XF_TAIL) {
+        ip->swa = false;
+        ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
+      }
     }
-    if (!x->sw_grant[i]) continue;
-    uint32_t f = xring_pop(&ip->buf);
-    op->occ++;
-    op->xfer = f + 1;
-    xm_set(m->out_xfer, ip->outp);
-    ip->cred_q++, x->live++;
-    xm_set(m->in_cq, i);
-    if (f & XF_TAIL) op->owner = -1;
-    if (!ip->buf.n) {
-      ip->swa = false;
-      xm_clr(m->in_alloc, i);
-      if (f & XF_TAIL) ip->state = XS_IDLE;
-    } else if (f & XF_TAIL) {
-      ip->swa = false;
-      ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
-    }
-  }
 }
 
 /* ---- GPUTrafficManager::_Step ---- */
@@ -382,20 +382,22 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
   /* Network::Evaluate: Router::Evaluate runs internal_speedup internal steps */
   for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x);
   /* Network::WriteOutputs: IQRouter::_SendFlits / _SendCredits, one per port per cycle */
-  for (XM_EACH(m->out_ob, ow, w, b)) {
-    const uint32_t o = XM_BIT(w, b);
-    XOut *op = &x->out[o];
-    op->chan[ph] = xring_pop(&op->obuf) + 1;
-    xm_set(m->out_ev[ph], o);
-    if (!op->obuf.n) xm_clr(m->out_ob, o);
-  }
-  for (XM_EACH(m->in_cq, iw, w, b)) {
-    const uint32_t i = XM_BIT(w, b);
-    XIn *ip = &x->in[i];
-    ip->cred_q--, ip->cred[ph] = 1;
-    xm_set(m->in_ev[ph], i);
-    if (!ip->cred_q) xm_clr(m->in_cq, i);
-  }
+  for (uint32_t w = 0; w < ow; w++)
+    for (uint64_t b = m->out_ob[w]; b; b &= b - 1) {
+      const uint32_t o = XM_BIT(w, b);
+      XOut *op = &x->out[o];
+      op->chan[ph] = xring_pop(&op->obuf) + 1;
+      xm_set(m->out_ev[ph], o);
+      if (!op->obuf.n) xm_clr(m->out_ob, o);
+    }
+  for (uint32_t w = 0; w < iw; w++)
+    for (uint64_t b = m->in_cq[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b);
+      XIn *ip = &x->in[i];
+      ip->cred_q--, ip->cred[ph] = 1;
+      xm_set(m->in_ev[ph], i);
+      if (!ip->cred_q) xm_clr(m->in_cq, i);
+    }
 }
 
 void xbar_tick(Xbar *x, uint64_t now) {
