@@ -2,7 +2,8 @@
  * ccws_38.icnt instantiate it: topology fly with n = 1 (one k x k iq_router), routing_delay 0,
  * vc_alloc_delay 1, sw_alloc_delay 1, st_final_delay 1, credit_delay 0, 1 VC, iSLIP with 1
  * iteration, wait_for_tail_credit 0, unbounded output buffers, channels of latency 1. Each
- * function names the intersim2 function it follows. Depends on mem_req.h only. */
+ * function names the intersim2 function it follows. Each phase visits only the nodes with work in
+ * it, listed by bitmasks (XMask), in node order as intersim2 does. Depends on mem_req.h only. */
 #include "mem/xbar.h"
 
 #include <stdlib.h>
@@ -61,6 +62,23 @@ typedef struct XOut {
                      * packets waiting for Pop: XbarQueued) */
 } XOut;
 
+/* The nodes with work in each phase, a bit per node: a node whose bit is clear would do
+ * nothing there, so skipping it changes no state. Each bit is set where its work is queued and
+ * cleared where the last of it is done. A phase reads each word once, when its turn comes, and
+ * visits its bits in node order; visiting a node changes only that node's bit of the mask being
+ * walked, so the walk sees what a pass over every node would. */
+typedef struct XMask {
+  uint64_t *in_ev[2];  /* by step parity: cred[ph] or chan[ph] holds something */
+  uint64_t *in_q;      /* iq not empty */
+  uint64_t *in_alloc;  /* vca or swa: the input takes part in the router's allocation */
+  uint64_t *in_cq;     /* cred_q != 0 */
+  uint64_t *out_ev[2]; /* by step parity: cred[ph] or chan[ph] holds something */
+  uint64_t *out_ej;    /* ej not empty */
+  uint64_t *out_xfer;  /* xfer != 0 */
+  uint64_t *out_ob;    /* obuf not empty */
+  uint64_t *out_vcg;   /* vc_grant != -1 */
+} XMask;
+
 struct Xbar {
   XbarParams p;
   XbarDeliver deliver;
@@ -73,6 +91,9 @@ struct Xbar {
   uint64_t live;     /* flits pushed and not yet in a boundary buffer, plus credits on their way */
   int32_t *vc_grant; /* per output: input granted its VC this internal step, -1 none */
   int32_t *sw_grant; /* per input: 1 if granted the switch this internal step */
+  XMask m;
+  uint64_t *mwords; /* the storage of m's masks */
+  uint32_t in_words, out_words;
   uint64_t inject_stalls, vc_conflicts;
 };
 
@@ -102,6 +123,11 @@ static inline uint32_t xring_pop(XRing *r) {
   return w;
 }
 
+static inline void xm_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
+static inline void xm_clr(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ull << (i & 63)); }
+/* The node of the lowest set bit of word w of a mask. */
+#define XM_BIT(w, b) ((w) << 6 | (uint32_t)__builtin_ctzll(b))
+
 static void xbar_oom(void) {
   fprintf(stderr, "warpsim: out of memory in the intersim crossbar\n");
   abort();
@@ -122,11 +148,19 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, v
   x->vc_grant = calloc(p->n_out, sizeof *x->vc_grant);
   x->sw_grant = calloc(p->n_in, sizeof *x->sw_grant);
   x->pool_free = UINT32_MAX;
-  if (!x->in || !x->out || !x->vc_grant || !x->sw_grant) {
+  x->in_words = (p->n_in + 63) / 64, x->out_words = (p->n_out + 63) / 64;
+  x->mwords = calloc(5 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
+  if (!x->in || !x->out || !x->vc_grant || !x->sw_grant || !x->mwords) {
     xbar_free(x);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
-  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1;
+  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1, x->vc_grant[o] = -1;
+  uint64_t *w = x->mwords;
+  uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_q, &x->m.in_alloc, &x->m.in_cq};
+  uint64_t **out_masks[] = {&x->m.out_ev[0], &x->m.out_ev[1], &x->m.out_ej,
+                            &x->m.out_xfer,  &x->m.out_ob,    &x->m.out_vcg};
+  for (size_t k = 0; k < sizeof in_masks / sizeof *in_masks; k++) *in_masks[k] = w, w += x->in_words;
+  for (size_t k = 0; k < sizeof out_masks / sizeof *out_masks; k++) *out_masks[k] = w, w += x->out_words;
   return x;
 }
 
@@ -139,6 +173,7 @@ void xbar_free(Xbar *x) {
   free(x->pool);
   free(x->vc_grant);
   free(x->sw_grant);
+  free(x->mwords);
   free(x);
 }
 
@@ -163,6 +198,7 @@ void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t
   pk->req = *r, pk->push = now, pk->out = out, pk->flits = flits ? flits : 1;
   XIn *ip = &x->in[in];
   if (xring_push(&ip->iq, k)) xbar_oom();
+  xm_set(x->m.in_q, in);
   ip->iq_flits += pk->flits;
   x->live += pk->flits;
 }
@@ -181,8 +217,10 @@ static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
   if (xring_push(&ip->buf, f)) xbar_oom();
   if (ip->state == XS_IDLE) {
     ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(f)].out;
+    xm_set(x->m.in_alloc, i);
   } else if (ip->state == XS_ACTIVE && ip->buf.n == 1) {
     ip->swa = true;
+    xm_set(x->m.in_alloc, i);
   }
 }
 
@@ -191,15 +229,18 @@ static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
  * internal step, and a flit granted the switch crosses it in the next (st_final_delay 1). Inputs
  * and outputs are independent within each phase, so each phase is one pass. */
 static void xbar_internal_step(Xbar *x) {
-  const uint32_t n_in = x->p.n_in, n_out = x->p.n_out;
+  const uint32_t n_in = x->p.n_in, iw = x->in_words, ow = x->out_words;
+  XMask *m = &x->m;
   /* _SwitchEvaluate/_SwitchUpdate: last step's switch grants reach the output buffers */
-  for (uint32_t o = 0; o < n_out; o++) {
-    XOut *op = &x->out[o];
-    if (op->xfer) {
+  for (uint32_t w = 0; w < ow; w++) {
+    for (uint64_t b = m->out_xfer[w]; b; b &= b - 1) {
+      XOut *op = &x->out[XM_BIT(w, b)];
       if (xring_push(&op->obuf, op->xfer - 1)) xbar_oom();
       op->xfer = 0;
     }
-    x->vc_grant[o] = -1;
+    m->out_ob[w] |= m->out_xfer[w], m->out_xfer[w] = 0;
+    for (uint64_t b = m->out_vcg[w]; b; b &= b - 1) x->vc_grant[XM_BIT(w, b)] = -1;
+    m->out_vcg[w] = 0;
   }
   /* _VCAllocEvaluate with iSLIP_Sparse::Allocate: each input with a head waiting requests its
    * output's VC if no packet holds it (vc_busy_when_full 0: a full buffer does not matter);
@@ -207,46 +248,57 @@ static void xbar_internal_step(Xbar *x) {
    * input the accept step always takes the grant.
    * _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
    * the input holding an output's VC asks for that output, so every request is granted (the
-   * switch allocator's pointers then never change an outcome). */
-  for (uint32_t i = 0; i < n_in; i++) {
-    const XIn *ip = &x->in[i];
-    XOut *op = &x->out[ip->outp];
-    x->sw_grant[i] = ip->swa && op->occ < x->p.vc_buf;
-    if (!ip->vca || op->owner >= 0) continue;
-    int32_t g = x->vc_grant[ip->outp];
-    uint32_t d = (i + n_in - op->gptr) % n_in;
-    if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) x->vc_grant[ip->outp] = (int32_t)i;
-  }
+   * switch allocator's pointers then never change an outcome). Inputs outside in_alloc ask
+   * for nothing. */
+  for (uint32_t w = 0; w < iw; w++)
+    for (uint64_t b = m->in_alloc[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b);
+      const XIn *ip = &x->in[i];
+      XOut *op = &x->out[ip->outp];
+      x->sw_grant[i] = ip->swa && op->occ < x->p.vc_buf;
+      if (!ip->vca || op->owner >= 0) continue;
+      int32_t g = x->vc_grant[ip->outp];
+      uint32_t d = (i + n_in - op->gptr) % n_in;
+      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) {
+        x->vc_grant[ip->outp] = (int32_t)i;
+        xm_set(m->out_vcg, ip->outp);
+      }
+    }
   /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
    * _SWAllocUpdate: the granted flit leaves the input buffer (a credit goes back), takes an
    * ejection-buffer credit, and a tail frees the output VC (wait_for_tail_credit 0). */
-  for (uint32_t i = 0; i < n_in; i++) {
-    XIn *ip = &x->in[i];
-    XOut *op = &x->out[ip->outp];
-    if (ip->vca) {
-      int32_t g = x->vc_grant[ip->outp];
-      if (g == (int32_t)i) {
-        op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
-        ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
-      } else {
-        x->vc_conflicts += g >= 0; /* another input won the output's VC */
+  for (uint32_t w = 0; w < iw; w++)
+    for (uint64_t b = m->in_alloc[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b);
+      XIn *ip = &x->in[i];
+      XOut *op = &x->out[ip->outp];
+      if (ip->vca) {
+        int32_t g = x->vc_grant[ip->outp];
+        if (g == (int32_t)i) {
+          op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
+          ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+        } else {
+          x->vc_conflicts += g >= 0; /* another input won the output's VC */
+        }
+        continue;
       }
-      continue;
+      if (!x->sw_grant[i]) continue;
+      uint32_t f = xring_pop(&ip->buf);
+      op->occ++;
+      op->xfer = f + 1;
+      xm_set(m->out_xfer, ip->outp);
+      ip->cred_q++, x->live++;
+      xm_set(m->in_cq, i);
+      if (f & XF_TAIL) op->owner = -1;
+      if (!ip->buf.n) {
+        ip->swa = false;
+        xm_clr(m->in_alloc, i);
+        if (f & XF_TAIL) ip->state = XS_IDLE;
+      } else if (f & XF_TAIL) {
+        ip->swa = false;
+        ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
+      }
     }
-    if (!x->sw_grant[i]) continue;
-    uint32_t f = xring_pop(&ip->buf);
-    op->occ++;
-    op->xfer = f + 1;
-    ip->cred_q++, x->live++;
-    if (f & XF_TAIL) op->owner = -1;
-    if (!ip->buf.n) {
-      ip->swa = false;
-      if (f & XF_TAIL) ip->state = XS_IDLE;
-    } else if (f & XF_TAIL) {
-      ip->swa = false;
-      ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
-    }
-  }
 }
 
 /* ---- GPUTrafficManager::_Step ---- */
@@ -256,28 +308,38 @@ static void xbar_internal_step(Xbar *x) {
  * the cycle's readers have looked. */
 static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
   const uint32_t ph = (uint32_t)(s & 1);
-  const uint32_t n_in = x->p.n_in, n_out = x->p.n_out;
+  const uint32_t iw = x->in_words, ow = x->out_words;
+  XMask *m = &x->m;
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
    * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
    * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
-  for (uint32_t o = 0; o < n_out; o++) {
-    XOut *op = &x->out[o];
-    /* the router's credits first: their channel slot is reused for this cycle's credits below */
-    if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
-    if (op->chan[ph]) {
-      if (xring_push(&op->ej, op->chan[ph] - 1)) xbar_oom();
-      op->chan[ph] = 0;
-    }
-    if (op->ej.n && op->partial + x->queued(x->ctx, o) < x->p.boundary_buf) {
-      uint32_t f = xring_pop(&op->ej);
-      op->partial++;    /* the flit leaves `live`, its credit joins it */
-      op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
-      if (f & XF_TAIL) {
-        XPkt *pk = &x->pool[XF_PKT(f)];
-        /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
-        x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
-        op->partial = 0;
-        pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
+  for (uint32_t w = 0; w < ow; w++) {
+    uint64_t *ev = &m->out_ev[ph][w], *ej = &m->out_ej[w];
+    for (uint64_t b = *ev | *ej; b; b &= b - 1) {
+      const uint32_t o = XM_BIT(w, b);
+      const uint64_t bit = b & -b;
+      XOut *op = &x->out[o];
+      *ev &= ~bit;
+      /* the router's credits first: their channel slot is reused for this cycle's credits below */
+      if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
+      if (op->chan[ph]) {
+        if (xring_push(&op->ej, op->chan[ph] - 1)) xbar_oom();
+        op->chan[ph] = 0;
+        *ej |= bit;
+      }
+      if (op->ej.n && op->partial + x->queued(x->ctx, o) < x->p.boundary_buf) {
+        uint32_t f = xring_pop(&op->ej);
+        if (!op->ej.n) *ej &= ~bit;
+        op->partial++;    /* the flit leaves `live`, its credit joins it */
+        op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
+        *ev |= bit;
+        if (f & XF_TAIL) {
+          XPkt *pk = &x->pool[XF_PKT(f)];
+          /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
+          x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
+          op->partial = 0;
+          pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
+        }
       }
     }
   }
@@ -285,39 +347,57 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
    * Evaluate: it touches only the router's side), then injection: the node's next flit enters
    * its channel if the router input has a credit; a head also needs the VC free
    * (IsAvailableFor), which the previous packet's tail frees */
-  for (uint32_t i = 0; i < n_in; i++) {
-    XIn *ip = &x->in[i];
-    if (ip->cred[ph]) ip->cred[ph] = 0, ip->inj_occ--, x->live--;
-    if (ip->chan[ph]) {
-      uint32_t f = ip->chan[ph] - 1;
-      ip->chan[ph] = 0;
-      xbar_input_queuing(x, i, f);
+  for (uint32_t w = 0; w < iw; w++) {
+    uint64_t *ev = &m->in_ev[ph][w], *q = &m->in_q[w];
+    for (uint64_t b = *ev | *q; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b);
+      const uint64_t bit = b & -b;
+      XIn *ip = &x->in[i];
+      *ev &= ~bit;
+      if (ip->cred[ph]) ip->cred[ph] = 0, ip->inj_occ--, x->live--;
+      if (ip->chan[ph]) {
+        uint32_t f = ip->chan[ph] - 1;
+        ip->chan[ph] = 0;
+        xbar_input_queuing(x, i, f);
+      }
+      if (!ip->iq.n) continue;
+      XPkt *pk = &x->pool[xring_front(&ip->iq)];
+      bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == pk->flits;
+      if ((head && ip->inj_busy) || ip->inj_occ >= x->p.vc_buf) {
+        x->inject_stalls++;
+        continue;
+      }
+      ip->inj_occ++;
+      if (head) ip->inj_busy = true;
+      if (tail) ip->inj_busy = false;
+      ip->chan[ph] = (xring_front(&ip->iq) << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
+      *ev |= bit;
+      ip->iq_flits--, ip->iq_sent++;
+      if (tail) {
+        xring_pop(&ip->iq), ip->iq_sent = 0;
+        if (!ip->iq.n) *q &= ~bit;
+      }
     }
-    if (!ip->iq.n) continue;
-    XPkt *pk = &x->pool[xring_front(&ip->iq)];
-    bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == pk->flits;
-    if ((head && ip->inj_busy) || ip->inj_occ >= x->p.vc_buf) {
-      x->inject_stalls++;
-      continue;
-    }
-    ip->inj_occ++;
-    if (head) ip->inj_busy = true;
-    if (tail) ip->inj_busy = false;
-    ip->chan[ph] = (xring_front(&ip->iq) << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
-    ip->iq_flits--, ip->iq_sent++;
-    if (tail) xring_pop(&ip->iq), ip->iq_sent = 0;
   }
   /* Network::Evaluate: Router::Evaluate runs internal_speedup internal steps */
   for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x);
   /* Network::WriteOutputs: IQRouter::_SendFlits / _SendCredits, one per port per cycle */
-  for (uint32_t o = 0; o < n_out; o++) {
-    XOut *op = &x->out[o];
-    if (op->obuf.n) op->chan[ph] = xring_pop(&op->obuf) + 1;
-  }
-  for (uint32_t i = 0; i < n_in; i++) {
-    XIn *ip = &x->in[i];
-    if (ip->cred_q) ip->cred_q--, ip->cred[ph] = 1;
-  }
+  for (uint32_t w = 0; w < ow; w++)
+    for (uint64_t b = m->out_ob[w]; b; b &= b - 1) {
+      const uint32_t o = XM_BIT(w, b);
+      XOut *op = &x->out[o];
+      op->chan[ph] = xring_pop(&op->obuf) + 1;
+      xm_set(m->out_ev[ph], o);
+      if (!op->obuf.n) xm_clr(m->out_ob, o);
+    }
+  for (uint32_t w = 0; w < iw; w++)
+    for (uint64_t b = m->in_cq[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b);
+      XIn *ip = &x->in[i];
+      ip->cred_q--, ip->cred[ph] = 1;
+      xm_set(m->in_ev[ph], i);
+      if (!ip->cred_q) xm_clr(m->in_cq, i);
+    }
 }
 
 void xbar_tick(Xbar *x, uint64_t now) {
