@@ -6,12 +6,19 @@
 #ifndef WS_BITMAP_H
 #define WS_BITMAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline uint32_t bitmap_words(uint32_t n) { return n / 64 + 1; }
 static inline void bitmap_set(uint64_t *m, uint32_t i) { m[i / 64] |= 1ull << (i % 64); }
 static inline void bitmap_clear(uint64_t *m, uint32_t i) { m[i / 64] &= ~(1ull << (i % 64)); }
 static inline int bitmap_test(const uint64_t *m, uint32_t i) { return (int)(m[i / 64] >> (i % 64) & 1); }
+/* Whether any of n members is in m. */
+static inline bool bitmap_any(const uint64_t *m, uint32_t n) {
+  for (uint32_t w = 0; w < bitmap_words(n); w++)
+    if (m[w]) return true;
+  return false;
+}
 /* Members of one word (no libgcc call where the target lacks a popcount instruction). */
 static inline uint32_t bitmap_count(uint64_t b) {
   b = b - ((b >> 1) & 0x5555555555555555ull);

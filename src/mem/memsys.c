@@ -298,9 +298,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   memsys_icnt_params(cfg, &rp, "icnt.reply", "icnt.reply_flits_per_cycle", ms->n_part, ms->n_port, false);
   if (ms->reply_hold) rp.in_flits = (uint32_t)cfg_int(cfg, "icnt.reply_input_flits");
   XbarParams xp;
-  if (!strcmp(cfg_str(cfg, "icnt.model"), "intersim") &&
-      memsys_xbar_params(ms, cfg, &xp, &rq, &rp, err, errlen))
-    goto fail;
+  if (ms->xbar && memsys_xbar_params(ms, cfg, &xp, &rq, &rp, err, errlen)) goto fail;
   if (memsys_derive(ms, cfg, &rq, &rp, &l2, err, errlen)) goto fail;
   ms->req = icnt_create(&rq, err, errlen);
   ms->reply = ms->req ? icnt_create(&rp, err, errlen) : NULL;
@@ -536,10 +534,8 @@ void memsys_tick(MemSys *ms, uint64_t now) {
  * one says now + 1, cheapest and likeliest parts first. */
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
   const uint64_t soon = now + 1;
-  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
-    if (ms->miss_nz[w]) return soon;
-  for (uint32_t w = 0; ms->reply_hold && w < bitmap_words(ms->n_port); w++)
-    if (ms->fifo_nz[w]) return soon;
+  if (bitmap_any(ms->miss_nz, ms->n_sm)) return soon;
+  if (ms->reply_hold && bitmap_any(ms->fifo_nz, ms->n_port)) return soon;
   uint64_t t = icnt_next_event(ms->req, now), x;
   if (t == soon) return t;
   if ((x = icnt_next_event(ms->reply, now)) < t && (t = x) == soon) return t;
@@ -560,16 +556,12 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
  * L1 miss waits to enter the network): the engine then looks for no later event. */
 bool memsys_busy_next(const MemSys *ms, uint64_t now) {
   if (!ms->sleep) return false; /* wake_min is then now + 1 for partitions with nothing to do */
-  if (ms->wake_min <= now + 1) return true;
-  for (uint32_t w = 0; w < bitmap_words(ms->n_sm); w++)
-    if (ms->miss_nz[w]) return true;
-  return false;
+  return ms->wake_min <= now + 1 || bitmap_any(ms->miss_nz, ms->n_sm);
 }
 
 bool memsys_idle(const MemSys *ms) {
   if (!icnt_idle(ms->req) || !icnt_idle(ms->reply)) return false;
-  for (uint32_t w = 0; ms->reply_hold && w < bitmap_words(ms->n_port); w++)
-    if (ms->fifo_nz[w]) return false;
+  if (ms->reply_hold && bitmap_any(ms->fifo_nz, ms->n_port)) return false;
   for (uint32_t p = 0; p < ms->n_part; p++)
     if (!partition_idle(ms->part[p].pt)) return false;
   for (uint32_t i = 0; i < ms->n_sm * MEM_UNIT__COUNT; i++)
