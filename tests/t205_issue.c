@@ -161,7 +161,7 @@ static void test_scheduler_order(void) {
   CHECK_EQ_U64(wf, 16 * 3); /* warp 0 first: it waits for all 16 of warp 1's */
   CHECK_EQ_U64(iff, 16 * 3);
   CHECK_EQ_U64(cf, cr);
-  CHECK(wd == wr && id == ir && cd == cr); /* rotate is the default */
+  CHECK(wd == wf && id == iff && cd == cf); /* fixed (3.2.2) is the default */
 }
 
 int main(void) {
