@@ -119,7 +119,7 @@ static void test_unknown_key(void) {
   CHECK_STR_CONTAINS(cfg_error(c), "--set: unknown key 'nosuch.key'");
   CHECK_STR_CONTAINS(
       cfg_error(c),
-      "valid sections: dram, icnt, l1d, l1i, l2, limit, mem, observer, sched, sim, sm, timeline, unit");
+      "valid sections: dram, icnt, l1c, l1d, l1i, l2, limit, mem, observer, sched, sim, sm, timeline, unit");
   cfg_free(c);
 }
 
@@ -177,11 +177,11 @@ static void test_print_text_json(void) {
 
 /* Is k a parameter of some policy (under its kind's root and its name)? */
 static int policy_param_key(const char *k) {
-  static const char *const caches[] = {"l1d", "l1i", "l2"};
+  static const char *const caches[] = {"l1d", "l1i", "l1c", "l2"};
   for (const PolicyEntry *e = policy_registry; e->name; e++) {
     if (!policy_params(e)) continue;
     char pre[128];
-    for (int c = 0; c < (e->kind == POLICY_CACHE ? 3 : 1); c++) {
+    for (int c = 0; c < (e->kind == POLICY_CACHE ? 4 : 1); c++) {
       snprintf(pre, sizeof pre, "%s.%s.", e->kind == POLICY_CACHE ? caches[c] : policy_param_root(e->kind),
                e->name);
       if (!strncmp(k, pre, strlen(pre))) return 1;

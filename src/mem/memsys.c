@@ -74,6 +74,9 @@ const CfgGroup memsys_cfg_groups[] = {
     {"l1i.", cache_params,
      "size=2K line_size=128 assoc=4 mshr_entries=2 mshr_max_merge=32 miss_queue=4 latency=1 ports=1 "
      "policy=lru write_policy=evict bypass_cg=false"},
+    {"l1c.", cache_params,
+     "size=8K line_size=64 assoc=2 mshr_entries=2 mshr_max_merge=32 miss_queue=4 latency=1 ports=1 "
+     "policy=lru write_policy=evict bypass_cg=false"},
     {"l2.", cache_params,
      "size=768K line_size=128 assoc=8 mshr_entries=64 mshr_max_merge=4 miss_queue=8 latency=1 ports=1 "
      "policy=lru write_policy=back_fetch bypass_cg=false"},
@@ -82,7 +85,7 @@ const CfgGroup memsys_cfg_groups[] = {
     {NULL, NULL, NULL},
 };
 
-const char *const memsys_cache_names[] = {"l1d", "l1i", "l2", NULL};
+const char *const memsys_cache_names[] = {"l1d", "l1i", "l1c", "l2", NULL};
 
 /* A partition and the first cycle its tick can do anything (partition_next_event):
  * side by side, so that the partition loop steps one pointer. */
@@ -248,11 +251,11 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   ms->sleep = cfg_bool(cfg, "sm.skip_idle_cycles");
   ms->reply_hold = !strcmp(cfg_str(cfg, "icnt.reply_hold"), "gpgpusim");
   ms->xbar = !strcmp(cfg_str(cfg, "icnt.model"), "intersim");
-  CacheParams l1d, l1i, l2;
+  CacheParams l1d, l1i, l1c, l2;
   if (cache_params_read(cfg, "l1d", &l1d, err, errlen) || cache_params_read(cfg, "l1i", &l1i, err, errlen) ||
-      cache_params_read(cfg, "l2", &l2, err, errlen))
+      cache_params_read(cfg, "l1c", &l1c, err, errlen) || cache_params_read(cfg, "l2", &l2, err, errlen))
     goto fail;
-  l1d.policy = pol->l1d, l1i.policy = pol->l1i, l2.policy = pol->l2;
+  l1d.policy = pol->l1d, l1i.policy = pol->l1i, l1c.policy = pol->l1c, l2.policy = pol->l2;
   ms->line = l2.line_size;
   ms->l1_line = l1d.line_size;
   /* The L2's line may hold several L1 lines (the GT200 preset: 256 B over 128 B) */
@@ -260,6 +263,11 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
     cfg_errorf(cfg, "l1d.line_size", err, errlen,
                "L1D and L1I must share one line size, and the L2's must be a multiple of it (%u, %u, %u)",
                l1d.line_size, l1i.line_size, l2.line_size);
+    goto fail;
+  }
+  if (l1c.line_size > l1d.line_size) { /* a reply carries at most the L2's line; one fill per line */
+    cfg_errorf(cfg, "l1c.line_size", err, errlen, "%u B is longer than the L1D's %u B line", l1c.line_size,
+               l1d.line_size);
     goto fail;
   }
   uint32_t chunk = (uint32_t)cfg_int(cfg, "mem.partition_chunk");
@@ -318,13 +326,14 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
       if (reqq_init(&ms->fifo[p], cap)) goto oom;
   }
   ms->pop_events = ms->sm_events + bitmap_words(ms->n_sm);
-  l1d.level = l1i.level = 1;
-  l1d.gpu = l1i.gpu = l2.gpu = pg;
+  l1d.level = l1i.level = l1c.level = 1;
+  l1d.gpu = l1i.gpu = l1c.gpu = l2.gpu = pg;
   for (uint32_t s = 0; s < ms->n_sm; s++) {
-    l1d.sm = l1i.sm = (int32_t)s;
-    l1d.instance = l1i.instance = s;
+    l1d.sm = l1i.sm = l1c.sm = (int32_t)s;
+    l1d.instance = l1i.instance = l1c.instance = s;
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1D] = cache_create(&l1d, cfg, err, errlen))) goto fail;
     if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1I] = cache_create(&l1i, cfg, err, errlen))) goto fail;
+    if (!(ms->l1[s * MEM_UNIT__COUNT + MEM_UNIT_L1C] = cache_create(&l1c, cfg, err, errlen))) goto fail;
     for (uint32_t u = 0; u < MEM_UNIT__COUNT; u++)
       cache_set_miss_notify(ms->l1[s * MEM_UNIT__COUNT + u], &ms->miss_nz[s / 64], 1ull << (s % 64));
   }
@@ -336,6 +345,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
                           .ctrl_delay = ms->delays.dram_ctrl,
                           .header_bytes = ms->header_bytes,
                           .l1_line = ms->l1_line,
+                          .l1c_line = l1c.line_size,
                           .sms_per_port = ms->sms_per_port,
                           .reply_hold = ms->reply_hold,
                           .l2 = l2,
@@ -373,6 +383,7 @@ uint64_t *memsys_sm_events(MemSys *ms) { return ms->sm_events; }
 uint32_t memsys_partitions(const MemSys *ms) { return ms->n_part; }
 Cache *memsys_l1d(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1D]; }
 Cache *memsys_l1i(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1I]; }
+Cache *memsys_l1c(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1C]; }
 Cache *memsys_l2(MemSys *ms, uint32_t p) { return partition_l2(ms->part[p].pt); }
 DramChannel *memsys_dram(MemSys *ms, uint32_t p) { return partition_dram(ms->part[p].pt); }
 uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr) { return addrmap_partition(&ms->map, addr); }
@@ -386,24 +397,26 @@ MemSysReplyStats memsys_reply_stats(const MemSys *ms) {
 
 /* ---- clocking ---- */
 
-/* Moves an SM's L1 misses into the request network, alternating between its
- * L1s so neither starves the other. An SM that shares its port (a cluster)
+/* Moves an SM's L1 misses into the request network, round-robin over its L1s
+ * with a miss (the one after the last sent first), so none starves the others; while
+ * only the L1D and L1I have misses this alternates between them. An SM that shares its port (a cluster)
  * sends at most one request per cycle, as a GPGPU-Sim core does, so that the
  * first SM of a cluster cannot fill the port's queue every cycle. */
 static inline __attribute__((always_inline)) void memsys_inject(MemSys *ms, uint32_t sm, uint64_t now,
                                                                 const bool xbar) {
   Cache *const *l1 = &ms->l1[sm * MEM_UNIT__COUNT];
-  _Static_assert(MEM_UNIT__COUNT == 2, "memsys_inject alternates between two L1s");
-  const MemRequest *h[2] = {cache_miss_head(l1[0]), cache_miss_head(l1[1])};
+  _Static_assert(MEM_UNIT__COUNT == 3, "memsys_inject: three L1s");
+  const MemRequest *h[3] = {cache_miss_head(l1[0]), cache_miss_head(l1[1]), cache_miss_head(l1[2])};
   const bool shared = ms->sms_per_port > 1;
   const uint32_t port = shared ? sm / ms->sms_per_port : sm;
-  for (uint32_t sent = 0; (h[0] || h[1]) && icnt_can_push(ms->req, port) && !(shared && sent); sent++) {
+  for (uint32_t sent = 0; (h[0] || h[1] || h[2]) && icnt_can_push(ms->req, port) && !(shared && sent);
+       sent++) {
     uint32_t u = ms->inject_rr[sm];
-    if (!h[u]) u ^= 1;
+    while (!h[u]) u = u == 2 ? 0 : u + 1;
     uint32_t bytes = ms->header_bytes + (h[u]->is_write ? h[u]->bytes : 0);
     /* icnt.model = intersim: GPGPU-Sim's HasBuffer for this packet's flits */
     if (xbar && !icnt_has_room_for(ms->req, port, h[u], bytes, now)) break;
-    ms->inject_rr[sm] = (uint8_t)(u ^ 1);
+    ms->inject_rr[sm] = (uint8_t)(u == 2 ? 0 : u + 1);
     if (xbar)
       icnt_push_for(ms->req, port, addrmap_partition(&ms->map, h[u]->line_addr), h[u], bytes, now);
     else
@@ -412,7 +425,7 @@ static inline __attribute__((always_inline)) void memsys_inject(MemSys *ms, uint
     bitmap_set(ms->pop_events, sm);
     h[u] = cache_miss_head(l1[u]);
   }
-  if (!h[0] && !h[1]) bitmap_clear(ms->miss_nz, sm);
+  if (!h[0] && !h[1] && !h[2]) bitmap_clear(ms->miss_nz, sm);
 }
 
 /* memsys_inject for every SM with a miss, icnt.model = intersim (out of line: the usual path
@@ -577,10 +590,11 @@ static void memsys_sum_l1(const MemSys *ms, MemUnit u, CacheStats *sum) {
 }
 
 void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
-  CacheStats l1d, l1i, l2 = {0};
+  CacheStats l1d, l1i, l1c, l2 = {0};
   DramStats dr = {0};
   memsys_sum_l1(ms, MEM_UNIT_L1D, &l1d);
   memsys_sum_l1(ms, MEM_UNIT_L1I, &l1i);
+  memsys_sum_l1(ms, MEM_UNIT_L1C, &l1c);
   for (uint32_t p = 0; p < ms->n_part; p++) {
     cache_stats_add(&l2, cache_stats(partition_l2(ms->part[p].pt)));
     dram_stats_add(&dr, dram_stats(partition_dram(ms->part[p].pt)));
@@ -590,6 +604,11 @@ void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
   stats_end(o);
   stats_group(o, "l1i", 0, "the L1 instruction caches, summed over the SMs");
   cache_stats_emit(&l1i, o);
+  stats_end(o);
+  stats_group(
+      o, "l1c", 0,
+      "the constant caches (constant and kernel-parameter loads, sm.const_cache), summed over the SMs");
+  cache_stats_emit(&l1c, o);
   stats_end(o);
   stats_group(o, "l2", 0, "the L2 slices, summed");
   cache_stats_emit(&l2, o);

@@ -1,4 +1,4 @@
-/* memsys.h - the whole memory system below the SMs: per-SM L1D and L1I, the
+/* memsys.h - the whole memory system below the SMs: per-SM L1D, L1I and constant cache, the
  * request and reply crossbars, and the memory partitions (L2 slice + DRAM
  * channel each). The SM model owns nothing here: it calls into its L1s and
  * ticks the rest once per cycle (or jumps to memsys_next_event()).
@@ -55,10 +55,10 @@ extern const CfgGroup memsys_cfg_groups[];
 /* Cache instances whose policies get "<cache>.<policy>." keys, ending with NULL. */
 extern const char *const memsys_cache_names[];
 
-/* The caches' policies (l1d.policy, l1i.policy, l2.policy), resolved from their names by the
+/* The caches' policies (l1d.policy, l1i.policy, l1c.policy, l2.policy), resolved from their names by the
  * composition root (src/sim/): the memory system never looks a policy up by name. */
 typedef struct MemSysPolicies {
-  const CachePolicy *l1d, *l1i, *l2;
+  const CachePolicy *l1d, *l1i, *l1c, *l2;
 } MemSysPolicies;
 
 /* pg: the policies' per-GPU context (policy_env.h), owned by the caller (the composition root)
@@ -76,6 +76,7 @@ uint64_t *memsys_sm_events(MemSys *ms);
 uint32_t memsys_partitions(const MemSys *ms);
 Cache *memsys_l1d(MemSys *ms, uint32_t sm);
 Cache *memsys_l1i(MemSys *ms, uint32_t sm);
+Cache *memsys_l1c(MemSys *ms, uint32_t sm); /* the constant cache */
 Cache *memsys_l2(MemSys *ms, uint32_t partition);
 DramChannel *memsys_dram(MemSys *ms, uint32_t partition);
 /* The partition a byte address maps to. */

@@ -78,18 +78,18 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now) {
 /* The packet of a reply the L2 completed: its size in bytes and its port. A read brings the L1
  * line it allocated, or, where the L1 did not allocate (cg, atomics, bypassed loads), only the
  * bytes the coalescer asked for (GPGPU-Sim 3.2.2); a write ack is the header alone. With L2
- * lines longer than the L1's the packet names the requester's line (a copy in pt->held). */
+ * lines longer than the requesting L1's (the GT200 preset's; the constant cache's 64 B) the packet
+ * names the requester's line (a copy in pt->held). */
 static inline const MemRequest *partition_reply_packet(Partition *pt, const MemRequest *out, uint64_t now,
                                                        uint32_t *bytes, uint32_t *port) {
   MEM_DCHECK(out->sm >= 0, now, pt->name, "reply without a requesting SM");
-  const uint32_t data = out->is_write                                   ? 0
-                        : (out->flags & MEM_F_NOALLOC_L1) && out->bytes ? out->bytes
-                                                                        : pt->p.l1_line;
-  *bytes = pt->p.header_bytes + (data < pt->p.l1_line ? data : pt->p.l1_line);
+  const uint32_t l1 = out->unit == MEM_UNIT_L1C ? pt->p.l1c_line : pt->p.l1_line; /* the requester's line */
+  const uint32_t data = out->is_write ? 0 : (out->flags & MEM_F_NOALLOC_L1) && out->bytes ? out->bytes : l1;
+  *bytes = pt->p.header_bytes + (data < l1 ? data : l1);
   *port = pt->p.sms_per_port > 1 ? (uint32_t)out->sm / pt->p.sms_per_port : (uint32_t)out->sm;
-  if (pt->line == pt->p.l1_line) return out;
+  if (pt->line == l1) return out;
   pt->held = *out;
-  pt->held.line_addr = pt->held.addr & ~(uint64_t)(pt->p.l1_line - 1);
+  pt->held.line_addr = pt->held.addr & ~(uint64_t)(l1 - 1);
   return &pt->held;
 }
 

@@ -24,6 +24,7 @@ typedef struct PartitionParams {
   uint32_t ctrl_delay;   /* cycles from the L2 miss queue to the DRAM scheduler (>= 1) */
   uint32_t header_bytes; /* reply packet header */
   uint32_t l1_line;      /* bytes of an L1 line (a read reply's data); the L2's may be a multiple */
+  uint32_t l1c_line;     /* bytes of a constant-cache line (MEM_UNIT_L1C's replies) */
   uint32_t sms_per_port; /* a reply to SM s goes to reply-network port s / sms_per_port */
   bool reply_hold;       /* icnt.reply_hold = gpgpusim: a reply waits for icnt_has_room() */
   CacheParams l2;        /* one slice */

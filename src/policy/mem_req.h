@@ -13,8 +13,9 @@
  * (bypass L1), cm = decided at run time by the L1's cache policy. */
 typedef enum MemClass { MEM_CLASS_CA = 0, MEM_CLASS_CG, MEM_CLASS_CM } MemClass;
 
-/* Which of an SM's first-level caches a request came from (reply routing). */
-typedef enum MemUnit { MEM_UNIT_L1D = 0, MEM_UNIT_L1I, MEM_UNIT__COUNT } MemUnit;
+/* Which of an SM's first-level caches a request came from (reply routing): data, instructions,
+ * constants (constant and kernel-parameter loads). */
+typedef enum MemUnit { MEM_UNIT_L1D = 0, MEM_UNIT_L1I, MEM_UNIT_L1C, MEM_UNIT__COUNT } MemUnit;
 
 /* Flags set by the memory system itself. */
 enum {

@@ -647,6 +647,9 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   STAT_U64(o, "local", "requests", STAT_SUM, STAT_NEUTRAL, "local memory requests", t.local_reqs);
   STAT_U64(o, "atomic", "requests", STAT_SUM, STAT_NEUTRAL, "atomic requests", t.atomic_reqs);
   STAT_U64(o, "const", "requests", STAT_SUM, STAT_NEUTRAL, "constant cache loads", t.const_loads);
+  STAT_U64(o, "const_lines", "requests", STAT_SUM, STAT_NEUTRAL,
+           "constant-cache requests: one per distinct line of a constant or parameter load (sm.const_cache)",
+           t.const_reqs);
   stats_end(o);
   STAT_U64(o, "shared_accesses", "warp_insts", STAT_SUM, STAT_NEUTRAL, "shared memory accesses",
            t.shared_accesses);

@@ -23,6 +23,7 @@ int sim_mem_policies(const Config *cfg, MemSysPolicies *out, char *err, size_t e
   *out = (MemSysPolicies){0};
   if (sim_cache_policy(cfg, "l1d", &out->l1d, err, errlen)) return -1;
   if (sim_cache_policy(cfg, "l1i", &out->l1i, err, errlen)) return -1;
+  if (sim_cache_policy(cfg, "l1c", &out->l1c, err, errlen)) return -1;
   return sim_cache_policy(cfg, "l2", &out->l2, err, errlen);
 }
 

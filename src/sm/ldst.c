@@ -2,8 +2,9 @@
  * the LD/ST queue, or GPGPU-Sim's memory collector units): coalesces a warp's global/local accesses
  * into one request per cache line, feeds them to the L1D one per cycle
  * (stalling on reservation failures, counted by reason), completes loads when
- * their last line returns, and times shared memory (bank conflicts) and
- * constant/parameter loads. Local memory is interleaved per thread so that
+ * their last line returns, and times shared memory (bank conflicts); constant and parameter
+ * loads go the same way to the constant cache, one request per distinct constant-cache line
+ * (or take a fixed latency). Local memory is interleaved per thread so that
  * lanes touching the same local offset coalesce, as on the hardware. */
 #include <string.h>
 
@@ -134,6 +135,56 @@ static __attribute__((noinline)) void ldst_lane_pass(Sm *sm, const SmWarp *w, co
   }
 }
 
+/* A load group of warp w for an instruction of nreq requests, issued at `now`, whose last reply
+ * releases `rows`; its index. */
+static int16_t ldst_load_group(SmWarp *w, uint32_t nreq, const uint32_t *rows, uint32_t nrows, uint64_t now) {
+  int32_t g = 0;
+  while (g < SM_MAX_LOADS && w->remaining[g]) g++;
+  if (g == SM_MAX_LOADS) g = 0; /* cannot happen: issue checks for a free group */
+  SmLoad *ld = &w->loads[g];
+  w->remaining[g] = (uint16_t)nreq;
+  ld->nrows = (uint8_t)(nrows > 4 ? 4 : nrows);
+  for (uint32_t i = 0; i < ld->nrows; i++) ld->rows[i] = rows[i];
+  ld->issue_cycle = now;
+  w->pending_loads++;
+  return (int16_t)g;
+}
+
+/* A constant or parameter load with the constant cache (sm.const_cache), as GPGPU-Sim 3.2.2's
+ * generate_mem_accesses (const_space, param_space_kernel): one access per distinct line of the
+ * constant cache among the active lanes, kept in address order and sent from the highest
+ * (ldst_unit::constant_cycle takes the back of the access queue), one per cycle; a warp's lanes
+ * reading one address cost one access. A kernel's parameters live at SM_PARAM_PHYS. The load
+ * completes with its last reply, as a global load does. */
+static void ldst_const_accept(Sm *sm, const PtxMemTrace *t, uint32_t slot, uint64_t pc, uint8_t kind,
+                              uint64_t now, const uint32_t *rows, uint32_t nrows) {
+  SmLdst *u = &sm->ldst;
+  const uint64_t lmask = ~(uint64_t)(cache_params_of(sm->l1c)->line_size - 1);
+  uint32_t n = 0;
+  for (uint32_t m = t->mask; m; m &= m - 1) {
+    const uint32_t l = (uint32_t)__builtin_ctz(m);
+    const uint64_t a = (t->lane_space[l] == PTX_SP_PARAM ? SM_PARAM_PHYS : 0) + t->addr[l], line = a & lmask;
+    uint32_t k = n;
+    while (k && u->req[k - 1].line_addr < line) k--; /* descending order: the first sent first */
+    if (k && u->req[k - 1].line_addr == line) continue;
+    memmove(&u->req[k + 1], &u->req[k], (n - k) * sizeof *u->req);
+    u->req[k] = (SmReq){.line_addr = line, .addr = a, .bytes = 0, .lanes = 0};
+    n++;
+  }
+  u->nreq = (uint16_t)n;
+  u->next = 0;
+  u->slot = slot;
+  u->kind = kind;
+  u->pc = pc;
+  u->to_l1c = 1;
+  sm->st.const_reqs += n;
+  u->load = ldst_load_group(&sm->warps[slot], n, rows, nrows, now);
+  ldst_build_request(sm, 0, MEM_CLASS_CA, 0);
+  u->cur.unit = MEM_UNIT_L1C;
+  u->busy = 1;
+  sm->warps[slot].in_ldst++;
+}
+
 /* After a memory instruction executed (trace filled): queue its requests. */
 static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now,
                            uint32_t rb, uint32_t pb) {
@@ -159,14 +210,19 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
       sm_schedule_release(sm, now + sm->ldst_latency + passes * sm->shared_latency, slot, rows, nrows);
     return;
   }
+  SmLdst *u = &sm->ldst;
   if (space == PTX_SP_CONST || space == PTX_SP_PARAM) {
     sm->st.const_loads++;
-    sm->ldst.free_at = now + 1;
+    if (sm->l1c) {
+      ldst_const_accept(sm, t, slot, pc, kind, now, rows, nrows);
+      return;
+    }
+    u->free_at = now + 1;
     if (nrows) sm_schedule_release(sm, now + sm->const_latency, slot, rows, nrows);
     return;
   }
   /* global / local: coalesce into line requests */
-  SmLdst *u = &sm->ldst;
+  u->to_l1c = 0;
   u->next = 0;
   u->slot = slot;
   u->kind = kind;
@@ -255,16 +311,7 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
     sm->st.global_load_reqs += u->nreq;
   u->load = -1;
   if (is_load) {
-    int32_t g = 0;
-    while (g < SM_MAX_LOADS && w->remaining[g]) g++;
-    if (g == SM_MAX_LOADS) g = 0; /* cannot happen: issue checks for a free group */
-    SmLoad *ld = &w->loads[g];
-    w->remaining[g] = (uint16_t)u->nreq;
-    ld->nrows = (uint8_t)(nrows > 4 ? 4 : nrows);
-    for (uint32_t i = 0; i < ld->nrows; i++) ld->rows[i] = rows[i];
-    ld->issue_cycle = now;
-    u->load = (int16_t)g;
-    w->pending_loads++;
+    u->load = ldst_load_group(w, u->nreq, rows, nrows, now);
   } else if (nrows) {
     sm_schedule_release(sm, now + sm->ldst_latency, slot, rows, nrows);
   }
@@ -439,7 +486,8 @@ void sm_ldst_resfail_event(Sm *sm, CacheFailReason why, uint64_t cycle) {
 
 int sm_ldst_predict_fail(const Sm *sm) {
   if (!sm->ldst.busy) return -1;
-  CacheFailReason why = cache_predict_fail(sm->l1d, &sm->ldst.cur); /* reads no issue_cycle */
+  const Cache *c = sm->ldst.to_l1c ? sm->l1c : sm->l1d;
+  CacheFailReason why = cache_predict_fail(c, &sm->ldst.cur); /* reads no issue_cycle */
   return why == CACHE_FAIL_NONE ? -1 : (int)why;
 }
 
@@ -452,11 +500,11 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   sm->st.ldst_busy_cycles++;
   if (u->free_at > now) return; /* still collecting its operands (operand collector: issue() set free_at) */
   u->cur.issue_cycle = now;
-  CacheResult res = cache_access(sm->l1d, &u->cur, now);
+  CacheResult res = cache_access(u->to_l1c ? sm->l1c : sm->l1d, &u->cur, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.ldst_resfail[res.fail]++;
     sm->q.fail = (int8_t)res.fail;
-    if ((sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_RESFAIL)) && !u->cur_failed)
+    if ((sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_RESFAIL)) && !u->cur_failed && !u->to_l1c)
       sm_ldst_resfail_event(sm, res.fail, now);
     /* only a port conflict clears by itself next cycle; the rest wait on a memory event */
     if (res.fail == CACHE_FAIL_PORT) sm->busy = 1;
@@ -464,7 +512,9 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
-  if (sm->l1_events) { /* one test on the per-request path while no plugin wants such an event */
+  if (__builtin_expect(u->to_l1c, 0)) {
+    u->l1c_pending++;         /* every access accepted gets one reply */
+  } else if (sm->l1_events) { /* one test on the per-request path while no plugin wants such an event */
     static const uint8_t ev_of[] = {[CACHE_HIT] = SCHED_EV_L1_HIT,
                                     [CACHE_MISS] = SCHED_EV_L1_MISS,
                                     [CACHE_MERGED] = SCHED_EV_L1_MERGE,
@@ -496,10 +546,13 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   }
 }
 
-void sm_ldst_replies(Sm *sm, uint64_t now) {
-  for (const MemRequest *r; (r = cache_take_reply(sm->l1d, now)) != NULL;) {
+/* The replies an L1 (the L1D, or the constant cache: `l1c`) has ready at `now`. */
+static inline __attribute__((always_inline)) void ldst_take_replies(Sm *sm, Cache *c, const bool l1c,
+                                                                    uint64_t now) {
+  for (const MemRequest *r; (r = cache_take_reply(c, now)) != NULL;) {
     void *user = r->user; /* all the SM needs of the reply: no copy */
     sm->busy = 1;
+    if (l1c) sm->ldst.l1c_pending--;
     if (!user) continue; /* store acknowledgement */
     /* A load's reply names its group's reply counter. A reply before the
      * group's last changes nothing a warp's issue checks read (its scoreboard
@@ -522,6 +575,11 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
       sm_schedule_release(sm, now, slot, NULL, 0);
     }
   }
+}
+
+void sm_ldst_replies(Sm *sm, uint64_t now) {
+  ldst_take_replies(sm, sm->l1d, false, now);
+  if (__builtin_expect(sm->ldst.l1c_pending != 0, 0)) ldst_take_replies(sm, sm->l1c, true, now);
 }
 
 void sm_ldst_cycle(Sm *sm, uint64_t now) {

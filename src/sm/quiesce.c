@@ -12,6 +12,8 @@ int smq_init(Sm *sm) {
   for (int r = 0; r < CACHE_FAIL__COUNT; r++) {
     q->l1d_pop_fails |= (uint8_t)(cache_retry_needs_queue_space(sm->l1d, (CacheFailReason)r) << r);
     q->l1i_pop_fails |= (uint8_t)(cache_retry_needs_queue_space(sm->l1i, (CacheFailReason)r) << r);
+    if (sm->l1c)
+      q->l1c_pop_fails |= (uint8_t)(cache_retry_needs_queue_space(sm->l1c, (CacheFailReason)r) << r);
   }
   q->on = cfg_bool(sm->cfg, "sm.skip_idle_cycles");
   q->fail = q->ffail = -1;
@@ -41,7 +43,7 @@ void smq_settle_memo(Sm *sm) {
  * failure), the L1_RESFAIL event simulating cycle `from` would have brought. */
 static inline void quiet_fail_event(Sm *sm, uint64_t from) {
   if ((sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_RESFAIL)) && sm->ldst.busy && sm->q.fail >= 0 &&
-      !sm->ldst.cur_failed)
+      !sm->ldst.cur_failed && !sm->ldst.to_l1c) /* (the constant cache makes no events) */
     sm_ldst_resfail_event(sm, (CacheFailReason)sm->q.fail, from);
 }
 
@@ -59,7 +61,7 @@ static void account_quiet(Sm *sm, uint64_t from, uint64_t n) {
     sm->st.ldst_busy_cycles += n;
     if (sm->q.fail >= 0) {
       sm->st.ldst_resfail[sm->q.fail] += n;
-      cache_note_retries(sm->l1d, (CacheFailReason)sm->q.fail, n);
+      cache_note_retries(sm->ldst.to_l1c ? sm->l1c : sm->l1d, (CacheFailReason)sm->q.fail, n);
     }
   }
 }
@@ -90,6 +92,10 @@ void smq_leave(Sm *sm, bool all) {
 static inline bool still_quiet(const Sm *sm, uint64_t now) {
   if (!sm->q.quiet || now >= sm->q.until) return false;
   const CacheVersion d = cache_version(sm->l1d), i = cache_version(sm->l1i);
+  if (sm->l1c) {
+    const CacheVersion c = cache_version(sm->l1c);
+    if (c.fills != sm->qm.l1c_at.fills || (sm->q.pop && c.pops != sm->qm.l1c_at.pops)) return false;
+  }
   return d.fills == sm->qm.l1d_at.fills && i.fills == sm->qm.l1i_at.fills &&
          (!sm->q.pop || (d.pops == sm->qm.l1d_at.pops && i.pops == sm->qm.l1i_at.pops));
 }
@@ -157,12 +163,15 @@ void smq_end_cycle(Sm *sm, uint64_t now) {
   uint64_t t = sm->ev_next, r = cache_next_reply(sm->l1d);
   if (r < t) t = r;
   if (sm->l1i_pending && (r = cache_next_reply(sm->l1i)) < t) t = r;
+  if (sm->ldst.l1c_pending && (r = cache_next_reply(sm->l1c)) < t) t = r;
   q->until = t;
   if (sm->has_tick) { /* for still_quiet() */
     sm->qm.l1d_at = cache_version(sm->l1d);
     sm->qm.l1i_at = cache_version(sm->l1i);
+    if (sm->l1c) sm->qm.l1c_at = cache_version(sm->l1c);
   }
-  q->pop = (sm->ldst.busy && q->fail >= 0 && (q->l1d_pop_fails >> q->fail & 1)) ||
+  const uint8_t ldst_pop_fails = sm->ldst.to_l1c ? q->l1c_pop_fails : q->l1d_pop_fails;
+  q->pop = (sm->ldst.busy && q->fail >= 0 && (ldst_pop_fails >> q->fail & 1)) ||
            (q->ffail >= 0 && (q->l1i_pop_fails >> q->ffail & 1));
 }
 

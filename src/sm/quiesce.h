@@ -30,17 +30,17 @@ typedef struct SmQuiesce {
                     * (stable_refusals): it ends at a plugin event or its next_tick (SmQuiesceMemo.wake) */
   /* per cache, bit r: a retry failing for reason r ends only with a fill or a miss-queue pop
    * (cache_retry_needs_queue_space, fixed for a cache) */
-  uint8_t l1d_pop_fails, l1i_pop_fails;
+  uint8_t l1d_pop_fails, l1i_pop_fails, l1c_pop_fails;
   uint8_t on; /* sm.skip_idle_cycles: quiet cycles and stage memos */
 } SmQuiesce;
 _Static_assert(sizeof(SmQuiesce) == 40, "SmQuiesce: with the Sm's line-0 fields, one host cache line");
 
 /* What the memoised and quiet cycles repeat, and the plugins' wake-up. */
 typedef struct SmQuiesceMemo {
-  CacheVersion l1d_at, l1i_at; /* (has_tick) the L1s' change counters when the SM went quiet */
-  uint64_t wake;               /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */
-  uint8_t tick_every;          /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
-  uint8_t stall[64];           /* the last scan's stall reason (SmStall) per scheduler index */
+  CacheVersion l1d_at, l1i_at, l1c_at; /* (has_tick) the L1s' change counters when the SM went quiet */
+  uint64_t wake;      /* (has_tick, !tick_every) the earliest cycle a plugin's next_tick asked for */
+  uint8_t tick_every; /* a plugin ticks without next_tick: every cycle the SM holds a CTA */
+  uint8_t stall[64];  /* the last scan's stall reason (SmStall) per scheduler index */
   /* Issue-scan skip sets (bitmaps over warp slots, Sm.bm_words words each): a warp in skip_sb
    * waits on its scoreboard and nothing it waits on completed since; one in skip_ldst waits for
    * the LD/ST unit, which it cannot get while the unit stays busy. Re-evaluating them would only

@@ -45,12 +45,13 @@ typedef struct SmStats {
   uint64_t active_cycles;                   /* cycles with at least one resident warp */
   uint64_t ldst_busy_cycles;                /* cycles the LD/ST unit held an instruction */
   uint64_t stall[SM_STALL__COUNT];          /* scheduler-cycles without an issue, by reason */
-  uint64_t ldst_resfail[CACHE_FAIL__COUNT]; /* LD/ST stall cycles by L1D reservation failure */
+  uint64_t ldst_resfail[CACHE_FAIL__COUNT]; /* LD/ST stall cycles by L1D/L1C reservation failure */
   uint64_t warp_insts, thread_insts;
   uint64_t issue_kind[WINST__COUNT];  /* warp instructions per kind */
   uint64_t unit_busy[SM_UNIT__COUNT]; /* cycles a unit accepted an instruction */
   uint64_t shared_accesses, shared_conflict_passes;
   uint64_t global_load_reqs, global_store_reqs, local_reqs, atomic_reqs, const_loads;
+  uint64_t const_reqs;                        /* constant-cache line requests (sm.const_cache) */
   uint64_t loads_completed, load_latency_sum; /* global/local loads: issue -> last reply */
   uint64_t fetches, icache_waits;
   uint64_t oc_reads,

@@ -13,6 +13,7 @@
 #define SM_MAX_LOADS 8                      /* outstanding load groups per warp */
 #define SM_MAX_REQS 64                      /* line requests of one warp instruction */
 #define SM_LOCAL_PHYS 0x0000080000000000ull /* where per-thread local memory lives physically */
+#define SM_PARAM_PHYS 0x00000C0000000000ull /* where the constant cache finds a kernel's parameters */
 #define SM_INST_PHYS 0x00000F0000000000ull  /* where instructions live (8 bytes each) */
 #define SM_OC_PORTS_MAX 8                   /* operand collector in/out ports per class (sm.oc_ports_*) */
 #define SM_MC_UNITS_MAX 16 /* memory collector units of sm.mem_issue = collector (sm.oc_units_mem) */
@@ -94,8 +95,10 @@ typedef struct SmLdst {
   int16_t load;        /* load group, -1 for stores */
   uint8_t busy;
   uint8_t kind;
-  uint8_t cur_failed; /* cur's L1_RESFAIL event was emitted (one per request) */
-  MemRequest cur;     /* the L1D request for req[next] (built once, retried as is; issue_cycle set per try) */
+  uint8_t cur_failed;   /* cur's L1_RESFAIL event was emitted (one per request) */
+  uint8_t to_l1c;       /* the instruction's requests go to the constant cache (l1c), not the L1D */
+  uint16_t l1c_pending; /* constant-cache accesses accepted whose reply is not yet taken */
+  MemRequest cur; /* the L1 request for req[next] (built once, retried as is; issue_cycle set per try) */
   SmReq req[SM_MAX_REQS];
 } SmLdst;
 
@@ -145,6 +148,7 @@ struct Sm {
   SmLdst ldst;
   SmQuiesceMemo qm; /* what quiet and memoised cycles repeat, the skip sets, the plugins' wake */
   Cache *l1i;
+  Cache *l1c; /* the constant cache (sm.const_cache), NULL: constant loads take sm.const_latency */
   uint32_t nsched;
   uint8_t sched_fixed;   /* sched.first = fixed: scheduler 0 issues first every cycle (3.2.2) */
   uint64_t own_progress; /* progress's default */

@@ -93,7 +93,13 @@ const CfgParam sm_cfg_params[] = {
      .def = "8",
      .min = 1,
      .max = 10000,
-     .desc = "cycles of a constant/parameter load (constant-cache hit)"},
+     .desc = "cycles of a constant/parameter load where sm.const_cache is false"},
+    {.key = "const_cache",
+     .type = CFG_BOOL,
+     .def = "true",
+     .desc = "constant and kernel-parameter loads go through the per-SM constant cache (l1c.*), one "
+             "access per distinct line per cycle, misses to the L2 (GPGPU-Sim 3.2.2); false: every such "
+             "load takes sm.const_latency"},
     {.key = "ibuffer_slots",
      .type = CFG_INT,
      .def = "2",

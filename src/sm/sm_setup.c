@@ -23,6 +23,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->pgpu = pg;
   sm->l1d = memsys_l1d(ms, id);
   sm->l1i = memsys_l1i(ms, id);
+  sm->l1c = cfg_bool(cfg, "sm.const_cache") ? memsys_l1c(ms, id) : NULL;
   sm->l1d_may_bypass = cache_policy_may_bypass(sm->l1d);
   sm->ev_next = UINT64_MAX;
   sm->progress = &sm->own_progress;
