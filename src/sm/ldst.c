@@ -230,6 +230,16 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
   const uint64_t lmask = ~(uint64_t)(sm->line_size - 1);
   const uint32_t size = t->size;
   const uint8_t is_write = t->is_write && !t->is_atomic; /* an atomic returns data, like a load */
+  /* The coalescing unit: the line, or (sm.coalesce = arch13) GPGPU-Sim 3.2.2's segment for the
+   * element size (memory_coalescing_arch_13: 32 B for 1-byte, 64 B for 2-byte elements, vectors
+   * by their element; its atomics keep their own rule, here the line). While it is a segment,
+   * req[].line_addr holds the segment until the requests are built (seg_to_line below). */
+  uint64_t cmask = lmask;
+  if (sm->coalesce_narrow && !t->is_atomic) {
+    const int eb = ptx_type_bytes((PtxType)in->type);
+    const uint64_t seg = eb == 1 ? 32 : eb == 2 ? 64 : 0;
+    if (seg && seg < sm->line_size) cmask = ~(seg - 1);
+  }
   /* Requests in order of first appearance. A lane in the previous lane's
    * line (coalesced accesses) adds to its request; while the lines ascend
    * (the usual case) any other line is a new one; after that a small
@@ -273,7 +283,7 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
      * whose line falls below the last one and those after it take it. */
     uint32_t l = 0;
     for (; l < PTX_WARP_SIZE; l++) {
-      const uint64_t a = t->addr[l], line = a & lmask;
+      const uint64_t a = t->addr[l], line = a & cmask;
       if (line == last) continue;
       if (nreq && line < last) break;
       coalesce_new(u->req, nreq++, line, a);
@@ -281,19 +291,19 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
     }
     const uint32_t ascending = l; /* lanes 0..ascending-1: each request a run of lanes */
     for (; l < PTX_WARP_SIZE; l++) {
-      const uint64_t a = t->addr[l], line = a & lmask;
+      const uint64_t a = t->addr[l], line = a & cmask;
       COALESCE_LANE(a, line)
       if (want_lanes) u->req[i].lanes |= 1u << l;
     }
     if (want_lanes)
       for (uint32_t x = 0, k = 0; x < ascending; x++) {
-        k += x && (t->addr[x] & lmask) != (t->addr[x - 1] & lmask);
+        k += x && (t->addr[x] & cmask) != (t->addr[x - 1] & cmask);
         u->req[k].lanes |= 1u << x;
       }
   } else {
     for (uint32_t m = t->mask; m; m &= m - 1) {
       const uint32_t l = (uint32_t)__builtin_ctz(m);
-      const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & lmask;
+      const uint64_t a = phys_addr(sm, w, l, t->lane_space[l], t->addr[l]), line = a & cmask;
       COALESCE_LANE(a, line)
       if (is_write) u->req[i].bytes = (uint16_t)(u->req[i].bytes + size);
       if (want_lanes) u->req[i].lanes |= 1u << l;
@@ -331,7 +341,9 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
     cls = a.access_class, hints = a.hints;
   }
   if (!is_write && (cls == MEM_CLASS_CG || (hints & MEM_HINT_BYPASS) || sm->l1d_may_bypass))
-    ldst_lane_pass(sm, w, t, lmask);
+    ldst_lane_pass(sm, w, t, cmask); /* a segment's size: its 32 B chunks (reduce_and_send) */
+  if (cmask != lmask)                /* seg_to_line: each segment's request goes to its line */
+    for (uint32_t k = 0; k < u->nreq; k++) u->req[k].line_addr &= lmask;
   ldst_build_request(sm, is_write, cls, hints);          /* t->mask != 0: at least one request */
   if (space == PTX_SP_LOCAL) u->cur.flags = MEM_F_LOCAL; /* an L1 with local_back keeps its store hits */
   u->busy = 1;
@@ -568,8 +580,10 @@ static inline __attribute__((always_inline)) void ldst_take_replies(Sm *sm, Cach
     const SmLoad *ld = &w->loads[g];
     sm_release_rows(sm, slot, ld->rows, ld->nrows);
     w->pending_loads--;
-    sm->st.loads_completed++;
-    sm->st.load_latency_sum += now - ld->issue_cycle;
+    if (!l1c) { /* the load latency statistic is the global and local loads' */
+      sm->st.loads_completed++;
+      sm->st.load_latency_sum += now - ld->issue_cycle;
+    }
     if (w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst) {
       /* retire through the writeback path next cycle */
       sm_schedule_release(sm, now, slot, NULL, 0);

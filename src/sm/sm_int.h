@@ -228,12 +228,13 @@ struct Sm {
   uint16_t mc_cu_bm;
   uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
   uint8_t mc_cu[SM_MC_UNITS_MAX];
-  uint8_t fetch_sched; /* the fetch policy defers to the scheduler's fetch_select */
-  uint32_t pc_base;    /* the kernel's first module pc: policy PC = module pc - pc_base */
-  WarpSchedEnv env;    /* what the plugins were made with (prefix not kept) */
-  uint64_t *bar_bm;    /* warps that arrived at a barrier since its CTA's last release (bm_words) */
-  struct TlSm *tl;     /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
-  PtxDefer *defer;     /* where its warps log global accesses (sm_defer), NULL: performed at issue */
+  uint8_t fetch_sched;     /* the fetch policy defers to the scheduler's fetch_select */
+  uint8_t coalesce_narrow; /* sm.coalesce = arch13: 1- and 2-byte accesses per 32 / 64 B segment */
+  uint32_t pc_base;        /* the kernel's first module pc: policy PC = module pc - pc_base */
+  WarpSchedEnv env;        /* what the plugins were made with (prefix not kept) */
+  uint64_t *bar_bm;        /* warps that arrived at a barrier since its CTA's last release (bm_words) */
+  struct TlSm *tl;         /* the timeline recorder (timeline.c), NULL when off: each hook tests it */
+  PtxDefer *defer;         /* where its warps log global accesses (sm_defer), NULL: performed at issue */
   /* a quiet SM's counters (active_cycles, stall, ldst_*) in its first two lines */
   _Alignas(64) SmStats st;
 };

@@ -123,6 +123,14 @@ const CfgParam sm_cfg_params[] = {
          "memory instructions that may issue while the LD/ST unit holds one and wait for it in issue "
          "order, one entering per cycle (GPGPU-Sim 3.2.2: the ID_OC_MEM and OC_EX_MEM pipeline registers "
          "and the memory collector units, 1 + 1 + 2); 0: a memory instruction issues only to a free unit"},
+    {.key = "coalesce",
+     .type = CFG_ENUM,
+     .def = "arch13",
+     .choices = "arch13|line",
+     .desc = "how a warp's global/local accesses group into L1D requests: arch13 = GPGPU-Sim 3.2.2's "
+             "memory_coalescing_arch_13, one request per 32 B segment for 1-byte, per 64 B segment for "
+             "2-byte and per line for wider accesses (element size; atomics per line); line = one request "
+             "per L1D line whatever the size"},
     {.key = "mem_issue",
      .type = CFG_ENUM,
      .def = "collector",

@@ -69,6 +69,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->lq_in = UINT64_MAX;
   sm->lq = malloc(sizeof(SmLdstQ) * (sm->lq_cap + 1));
   sm->mem_collector = strcmp(cfg_str(cfg, "sm.mem_issue"), "collector") == 0;
+  sm->coalesce_narrow = strcmp(cfg_str(cfg, "sm.coalesce"), "arch13") == 0;
   const uint32_t mcu = sm->oc_units[SM_UNIT_LDST];
   sm->mc_ncu = (uint8_t)(mcu < SM_MC_UNITS_MAX ? mcu : SM_MC_UNITS_MAX);
   sm->mc_idoc = sm->mc_ocex = SM_MC_NONE;
