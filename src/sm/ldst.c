@@ -597,7 +597,9 @@ void sm_ldst_replies(Sm *sm, uint64_t now) {
 }
 
 void sm_ldst_cycle(Sm *sm, uint64_t now) {
-  if (!sm->mem_collector) {
+  /* An empty collector path has nothing to move and stays empty through the unit's cycle (only
+   * an issue fills it); its mc_clock is already 0 (the mc_feed that emptied it said so). */
+  if (!sm->mem_collector || !sm->mc_used) {
     ldst_unit_cycle(sm, now);
     return;
   }

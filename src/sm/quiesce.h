@@ -43,7 +43,8 @@ typedef struct SmQuiesceMemo {
   uint8_t stall[64];  /* the last scan's stall reason (SmStall) per scheduler index */
   /* Issue-scan skip sets (bitmaps over warp slots, Sm.bm_words words each): a warp in skip_sb
    * waits on its scoreboard and nothing it waits on completed since; one in skip_ldst waits for
-   * the LD/ST unit, which it cannot get while the unit stays busy. Re-evaluating them would only
+   * the LD/ST unit, which it cannot get while the unit stays busy (with the memory collector path:
+   * for ID_OC_MEM, while it stays taken). Re-evaluating them would only
    * repeat warp_ready()'s early exits, so the scan counts them without touching them. Any change
    * to a warp's scoreboard or loads (SmWarp.dirty) takes it out (smq_unskip). */
   uint64_t *skip_sb, *skip_ldst;

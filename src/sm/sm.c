@@ -313,6 +313,13 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   sm->busy = 1;
 }
 
+/* Whether a warp found waiting for the memory path (wait_ldst) still must: the LD/ST unit busy
+ * (its queue full when found), or with the collector path ID_OC_MEM taken. Either ends only with
+ * issue_dirty set. */
+static inline int sm_mem_held(const Sm *sm) {
+  return sm->mem_collector ? sm->mc_idoc != SM_MC_NONE : sm->ldst.busy;
+}
+
 /* Updates the view of warp s for this cycle and returns what it waits on, the
  * view's new wait (WARP_WAIT_NONE: it can issue). */
 static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_t s, uint64_t now,
@@ -325,7 +332,7 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
   }
   if (v->wait == WARP_WAIT_SCOREBOARD && !w->dirty)
     return WARP_WAIT_SCOREBOARD; /* nothing it waits on has completed */
-  if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm->ldst.busy && !w->dirty) return WARP_WAIT_UNIT;
+  if (v->wait == WARP_WAIT_UNIT && w->wait_ldst && sm_mem_held(sm) && !w->dirty) return WARP_WAIT_UNIT;
   w->wait_ldst = 0;
   uint32_t pc;
   const PtxInst *in;
@@ -389,7 +396,11 @@ units:;
                           : (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) &&
                                 (sm->lq_n >= sm->lq_cap || sm->lq_in == now)) {
       v->wait = WARP_WAIT_UNIT;
-      if (sm->mem_collector) return WARP_WAIT_UNIT;
+      if (sm->mem_collector) { /* head_ok: only ID_OC_MEM emptying (or this warp's issue) changes this */
+        w->wait_ldst = 1;
+        w->dirty = 0;
+        return WARP_WAIT_UNIT;
+      }
       w->wait_ldst = sm->ldst.busy && sm->lq_n >= sm->lq_cap;
       if (!w->wait_ldst) sm->time_wait = 1;
       /* everything before the unit check passed and stays passed (head_ok):
@@ -551,10 +562,10 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   uint32_t
       one_ready[64]; /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
-  const int ldst_busy = sm->ldst.busy;
+  const int mem_held = sm_mem_held(sm);
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
-             ld = ldst_busy ? sm->qm.skip_ldst[wd] & live : 0;
+             ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0;
     skipped_sb[wd] = sb;
     skipped_ld[wd] = ld;
     /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */

@@ -54,7 +54,7 @@ typedef struct SmWarp {
   uint32_t pending_loads;
   uint32_t head_pc;
   uint8_t dirty;     /* scoreboard changed since it was last found blocked */
-  uint8_t wait_ldst; /* blocked because the LD/ST unit is busy */
+  uint8_t wait_ldst; /* blocked because the LD/ST unit is busy (collector path: ID_OC_MEM is taken) */
   uint8_t head_ok;   /* head_pc passed the I-buffer and scoreboard checks */
   uint8_t ib_n;
   uint8_t fetch_pending;            /* waiting on the L1I */
