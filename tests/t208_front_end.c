@@ -107,7 +107,7 @@ static void test_miss_refetch(void) {
 /* Skipping idle cycles stays exact with 3.2.2's front end (fills after the fetch, a refused fetch
  * moving the pointer on), on the gtx480 and CCWS presets. */
 static void test_skip_idle_exact(void) {
-  const char *names[] = {"fwt", "bfs", NULL};
+  const char *names[] = {"fwt", "bfs", "backprop", NULL}; /* backprop: refused fetches */
   const char *off[] = {"sm.skip_idle_cycles=false", NULL};
   char *a = test_run_benches(NULL, NULL, names, NULL), *b = test_run_benches(NULL, off, names, NULL);
   CHECK(a && b);

@@ -322,7 +322,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
       /* 3.2.2 moves m_last_warp_fetched past a refused warp: the next cycle tries another
        * warp, so it is no quiet repeat of this one */
       sm->last_fetch = s;
-      sm->fetched = 1;
+      sm->fetched = sm->busy = 1;
       return;
     }
     sm->q.ffail = (int8_t)res.fail; /* a quiet cycle would fail the same way */
