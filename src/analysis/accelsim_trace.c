@@ -352,7 +352,7 @@ static void write_header(AtWriter *a) {
           "-kernel name = %s\n-kernel id = %u\n-grid dim = (%u,%u,%u)\n-block dim = (%u,%u,%u)\n-shmem = %u\n"
           "-nregs = %u\n-binary version = 61\n-cuda stream id = 0\n-shmem base_addr = 0x%016llx\n"
           "-local mem base_addr = 0x%016llx\n-accelsim tracer version = 4\n-enable lineinfo = 0\n"
-          "-warpsim source = warpsim's functional execution (pc: PTX instruction index x 16)\n\n"
+          "-warpsim source = warpsim's functional execution (pc: PTX instruction index x 8)\n\n"
           "#traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
           "[adrrescompress?] [mem_addresses]\n",
           l->fn->name, a->nkernels + 1, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
@@ -425,7 +425,9 @@ static void at_step(void *ctx, const PtxWarp *w, uint32_t pc, uint32_t active, c
   const uint32_t pb = l->fn->rf_rows + (uint32_t)(w->pf - w->preds);
   char *s = a->line;
   size_t n = 0, cap = sizeof a->line;
-  PUT("%04x %08x ", pc * 16, active);
+  /* 8 bytes per instruction, GPGPU-Sim 3.x's PTX instruction size (ptx_instruction::m_inst_size):
+   * the L1I sees the code footprint 3.2.2 saw (at Accel-Sim's SASS size, 16, it would be twice that) */
+  PUT("%04x %08x ", pc * 8, active);
   if (o->nwr)
     PUT("1 R%u ", rb + o->wr[0]);
   else if (o->npwr)

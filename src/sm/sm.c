@@ -106,6 +106,7 @@ void sm_launch_cta(Sm *sm, PtxCta *cta, uint64_t now) {
     memset(sb, 0, sizeof(uint64_t) * sm->sb_words);
     w->view = v;
     w->pw = &cta->warps[i];
+    w->fetch_pc = ptx_warp_pc(w->pw);
     w->cta_slot = cs;
     memset(v, 0, sizeof *v);
     v->slot = slot;
@@ -238,15 +239,30 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
     if (!w->pw || !w->fetch_pending) continue;
     w->fetch_pending = 0;
     sm->fetch_dirty = 1;
-    /* fill the I-buffer (empty: fetch_note) with up to fetch_width (<= ib_slots)
-     * sequential instructions of the function */
     uint32_t pc = ptx_warp_pc(w->pw);
-    if (pc != PTX_EXIT_PC) {
-      const PtxFunction *f = &sm->launch->mod->funcs[sm->launch->mod->code[pc].func];
-      const uint32_t end = f->first_pc + f->npc, left = pc < end ? end - pc : 0;
-      w->ib_pc = pc;
+    if (sm->front_322 && w->fetch_missed) {
+      /* 3.2.2: the fill only clears imiss_pending; the warp fetches again (and hits) */
+      w->fetch_missed = 0;
+      fetch_note(sm, slot);
+      sm->busy = 1;
+      (*sm->progress)++;
+      continue;
+    }
+    /* fill the I-buffer (empty: fetch_note) with up to fetch_width (<= ib_slots)
+     * sequential instructions of the function; with front_322 those at fetch_pc,
+     * which may be off the warp's path (warp_ready flushes them) */
+    const PtxModule *mod = sm->launch->mod;
+    const uint32_t at = sm->front_322 ? w->fetch_pc : pc;
+    if (pc != PTX_EXIT_PC && at < mod->ncode) {
+      const PtxFunction *f = &mod->funcs[mod->code[at].func];
+      const uint32_t end = f->first_pc + f->npc, left = at < end ? end - at : 0;
+      w->ib_pc = at;
       w->ib_ready = now + 1; /* decode next cycle, issue after */
       w->ib_n = (uint8_t)(left < sm->fetch_width ? left : sm->fetch_width);
+    } else if (pc != PTX_EXIT_PC) { /* past the module's last instruction: one entry, flushed */
+      w->ib_pc = at;
+      w->ib_ready = now + 1;
+      w->ib_n = 1;
     }
     fetch_note(sm, slot);
     if (pc == PTX_EXIT_PC) continue;
@@ -286,6 +302,7 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   SmWarp *w = &sm->warps[s];
   uint32_t pc = ptx_warp_pc(w->pw);
   if (pc == PTX_EXIT_PC) return;
+  if (sm->front_322) pc = w->fetch_pc; /* 3.2.2 fetches at m_next_pc */
   uint64_t addr = SM_INST_PHYS + (uint64_t)pc * 8;
   MemRequest r = {.addr = addr,
                   .line_addr = addr & ~(uint64_t)(sm->line_size - 1),
@@ -301,9 +318,17 @@ static void stage_fetch(Sm *sm, uint64_t now) {
   CacheResult res = cache_access(sm->l1i, &r, now);
   if (res.outcome == CACHE_RESFAIL) {
     sm->st.icache_waits++;
+    if (sm->front_322) {
+      /* 3.2.2 moves m_last_warp_fetched past a refused warp: the next cycle tries another
+       * warp, so it is no quiet repeat of this one */
+      sm->last_fetch = s;
+      sm->fetched = sm->busy = 1;
+      return;
+    }
     sm->q.ffail = (int8_t)res.fail; /* a quiet cycle would fail the same way */
     return;
   }
+  w->fetch_missed = res.outcome != CACHE_HIT;
   w->fetch_pending = 1;
   sm->l1i_pending++;
   fetch_note(sm, s);
@@ -350,8 +375,12 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
     return WARP_WAIT_BARRIER;
   }
   pc = ptx_warp_pc(w->pw);
-  if (w->ib_n && w->ib_pc != pc)
-    w->ib_n = 0, sm->fetch_dirty = 1, fetch_note(sm, s); /* control flow left the fetched path: flush */
+  if (w->ib_n && w->ib_pc != pc && (!sm->front_322 || w->ib_ready <= now)) {
+    /* control flow left the fetched path: flush (3.2.2: when the scheduler examines the decoded
+     * instruction, and the warp fetches next at its real pc) */
+    w->ib_n = 0, sm->fetch_dirty = 1, w->fetch_pc = pc;
+    fetch_note(sm, s);
+  }
   if (!w->ib_n || w->ib_ready > now) {
     v->wait = WARP_WAIT_EMPTY;
     if (w->ib_n) sm->busy = sm->time_wait = 1;
@@ -477,7 +506,11 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   w->ib_pc++;
   w->ib_n--;
   uint32_t npc = ptx_warp_pc(pw);
-  if (w->ib_n && w->ib_pc != npc) w->ib_n = 0;
+  if (sm->front_322)
+    w->fetch_pc =
+        pc + 1; /* 3.2.2 issue_warp: set_next_pc(pc + isize); a wrong next entry waits for the scan */
+  else if (w->ib_n && w->ib_pc != npc)
+    w->ib_n = 0;
   /* reserve destinations */
   for (uint32_t i = 0; i < nrows; i++)
     if (!sm_sb_test(w->sb, rows[i])) {
@@ -692,10 +725,12 @@ static inline __attribute__((always_inline)) int cycle(Sm *sm, uint64_t now, cha
   sm->ldst_moved = sm->fetched = sm->nready_total = 0;
   stage_writeback(sm, now);
   sm_ldst_replies(sm, now);
-  if (sm->l1i_pending) stage_fetch_replies(sm, now);
+  if (sm->l1i_pending && !sm->front_322) stage_fetch_replies(sm, now);
   sm_ldst_cycle(sm, now);
   if (stage_issue(sm, now, err, errlen)) return -1;
   if (sm->fetch_dirty) stage_fetch(sm, now);
+  /* 3.2.2 (shader_core_ctx::fetch): a fill ends the miss after the cycle's fetch */
+  if (sm->l1i_pending && sm->front_322) stage_fetch_replies(sm, now);
   smq_end_cycle(sm, now); /* quiet from the next cycle on? (quiesce.c) */
   return 0;
 }

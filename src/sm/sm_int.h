@@ -68,6 +68,11 @@ typedef struct SmWarp {
   uint32_t ib_pc;
   uint64_t ib_ready;
   SmLoad loads[SM_MAX_LOADS];
+  /* (front_322) where the next fetch reads: the pc after the last issued instruction, or the real
+   * pc after a control-hazard flush (3.2.2 shd_warp_t::m_next_pc); fetch_missed: the pending fetch
+   * missed the L1I (its fill only lets the warp fetch again) */
+  uint32_t fetch_pc;
+  uint8_t fetch_missed;
 } SmWarp;
 
 typedef struct SmCta {
@@ -229,6 +234,7 @@ struct Sm {
   uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
   uint8_t mc_cu[SM_MC_UNITS_MAX];
   uint8_t fetch_sched;     /* the fetch policy defers to the scheduler's fetch_select */
+  uint8_t front_322;       /* sm.front_end = gpgpusim: fetch at fetch_pc, lazy flush, refetch after a fill */
   uint8_t coalesce_narrow; /* sm.coalesce = arch13: 1- and 2-byte accesses per 32 / 64 B segment */
   uint32_t pc_base;        /* the kernel's first module pc: policy PC = module pc - pc_base */
   WarpSchedEnv env;        /* what the plugins were made with (prefix not kept) */

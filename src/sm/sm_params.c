@@ -194,6 +194,17 @@ const CfgParam sm_cfg_params[] = {
      .min = 1,
      .max = 64,
      .desc = "instructions fetched per fetch (one warp per cycle)"},
+    {.key = "front_end",
+     .type = CFG_ENUM,
+     .def = "gpgpusim",
+     .choices = "gpgpusim|direct",
+     .desc = "fetch and I-buffer control: gpgpusim = GPGPU-Sim 3.2.2 (shader_core_ctx::fetch, "
+             "scheduler_unit::cycle): a warp fetches at the pc after its last issued instruction, so after "
+             "a taken branch or a reconvergence it fetches the fall-through, which the scheduler flushes "
+             "when it next examines the warp (a control hazard), then fetches its real pc; an L1I miss's "
+             "fill lets the warp fetch again (a hit) instead of filling its I-buffer; a refused fetch "
+             "moves the round-robin pointer past the warp; direct = fetch at the warp's real pc, flush "
+             "at issue, a fill fills the I-buffer, a refused fetch is retried by the same warp"},
     {.key = "fetch_policy",
      .type = CFG_STRING,
      .def = "rr",

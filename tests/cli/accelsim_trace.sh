@@ -23,7 +23,7 @@ cat > "$d/expect" <<'EOT'
 -local mem base_addr = 0x00007f1000000000
 -accelsim tracer version = 4
 -enable lineinfo = 0
--warpsim source = warpsim's functional execution (pc: PTX instruction index x 16)
+-warpsim source = warpsim's functional execution (pc: PTX instruction index x 8)
 
 #traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]
 
@@ -34,40 +34,40 @@ thread block = 0,0,0
 warp = 0
 insts = 16
 0000 ffffffff 1 R8 LDC.64 0 8 1 0x0 0
-0010 ffffffff 1 R1 LDC 0 4 1 0x8 0
-0020 ffffffff 1 R2 S2R 0 0
-0030 ffffffff 1 R3 SHL 1 R2 0
-0040 ffffffff 1 R4 MOV 0 0
-0050 ffffffff 1 R5 IADD 2 R4 R3 0
-0060 ffffffff 0 STS 2 R5 R2 4 1 0x0 4
-0070 ffffffff 0 BAR.SYNC 0 0
-0080 ffffffff 1 R16 ISETP 2 R2 R1 0
-0090 00000000 0 BRA 1 R16 0
-00a0 ffffffff 1 R9 I2I 1 R3 0
-00b0 ffffffff 1 R10 IADD 2 R8 R9 0
-00c0 ffffffff 1 R6 LDG.E 1 R10 4 1 0x1000000000 4
-00d0 ffffffff 1 R6 IADD 1 R6 0
-00e0 ffffffff 0 STG.E 2 R10 R6 4 1 0x1000000000 4
-00f0 ffffffff 0 EXIT 0 0
+0008 ffffffff 1 R1 LDC 0 4 1 0x8 0
+0010 ffffffff 1 R2 S2R 0 0
+0018 ffffffff 1 R3 SHL 1 R2 0
+0020 ffffffff 1 R4 MOV 0 0
+0028 ffffffff 1 R5 IADD 2 R4 R3 0
+0030 ffffffff 0 STS 2 R5 R2 4 1 0x0 4
+0038 ffffffff 0 BAR.SYNC 0 0
+0040 ffffffff 1 R16 ISETP 2 R2 R1 0
+0048 00000000 0 BRA 1 R16 0
+0050 ffffffff 1 R9 I2I 1 R3 0
+0058 ffffffff 1 R10 IADD 2 R8 R9 0
+0060 ffffffff 1 R6 LDG.E 1 R10 4 1 0x1000000000 4
+0068 ffffffff 1 R6 IADD 1 R6 0
+0070 ffffffff 0 STG.E 2 R10 R6 4 1 0x1000000000 4
+0078 ffffffff 0 EXIT 0 0
 
 warp = 1
 insts = 16
 0000 000000ff 1 R8 LDC.64 0 8 1 0x0 0
-0010 000000ff 1 R1 LDC 0 4 1 0x8 0
-0020 000000ff 1 R2 S2R 0 0
-0030 000000ff 1 R3 SHL 1 R2 0
-0040 000000ff 1 R4 MOV 0 0
-0050 000000ff 1 R5 IADD 2 R4 R3 0
-0060 000000ff 0 STS 2 R5 R2 4 1 0x80 4
-0070 000000ff 0 BAR.SYNC 0 0
-0080 000000ff 1 R16 ISETP 2 R2 R1 0
-0090 000000f0 0 BRA 1 R16 0
-00a0 0000000f 1 R9 I2I 1 R3 0
-00b0 0000000f 1 R10 IADD 2 R8 R9 0
-00c0 0000000f 1 R6 LDG.E 1 R10 4 1 0x1000000080 4
-00d0 0000000f 1 R6 IADD 1 R6 0
-00e0 0000000f 0 STG.E 2 R10 R6 4 1 0x1000000080 4
-00f0 000000ff 0 EXIT 0 0
+0008 000000ff 1 R1 LDC 0 4 1 0x8 0
+0010 000000ff 1 R2 S2R 0 0
+0018 000000ff 1 R3 SHL 1 R2 0
+0020 000000ff 1 R4 MOV 0 0
+0028 000000ff 1 R5 IADD 2 R4 R3 0
+0030 000000ff 0 STS 2 R5 R2 4 1 0x80 4
+0038 000000ff 0 BAR.SYNC 0 0
+0040 000000ff 1 R16 ISETP 2 R2 R1 0
+0048 000000f0 0 BRA 1 R16 0
+0050 0000000f 1 R9 I2I 1 R3 0
+0058 0000000f 1 R10 IADD 2 R8 R9 0
+0060 0000000f 1 R6 LDG.E 1 R10 4 1 0x1000000080 4
+0068 0000000f 1 R6 IADD 1 R6 0
+0070 0000000f 0 STG.E 2 R10 R6 4 1 0x1000000080 4
+0078 000000ff 0 EXIT 0 0
 
 #END_TB
 EOT
