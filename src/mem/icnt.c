@@ -195,10 +195,9 @@ struct Icnt {
 };
 
 /* xbar.c's delivery: a packet whose tail reached node `out`'s boundary buffer joins its port's
- * destination queue (aux: the node and the flits xbar_release frees at the pop). */
+ * destination queue (aux: the node and the flits xbar_pop frees at the pop). */
 static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                          uint64_t ready);
-static uint32_t icnt_queued(const void *ctx, uint32_t out);
 
 /* The network node of port `port` that packet r uses: its sub-partition, the low bits of its
  * DRAM bank (addrmap_bank's, with the divisions done by multiplication and only the bank bits
@@ -257,7 +256,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   if (!bad && p->xbar) {
     XbarParams xp = *p->xbar;
     xp.n_in = p->n_src * p->src_nodes, xp.n_out = p->n_dst * p->dst_nodes;
-    if (!(x->xb = xbar_create(&xp, icnt_deliver, icnt_queued, x, err, errlen))) {
+    if (!(x->xb = xbar_create(&xp, icnt_deliver, x, err, errlen))) {
       icnt_free(x);
       return NULL;
     }
@@ -469,16 +468,6 @@ void icnt_tick(Icnt *x, uint64_t now) {
 }
 
 /* The flits of node out's delivered packets still in its port's destination queue. */
-static uint32_t icnt_queued(const void *ctx, uint32_t out) {
-  const Icnt *x = ctx;
-  const ReqQueue *q = &x->dst[out / x->p.dst_nodes].q;
-  uint32_t flits = 0;
-  const ReqSlot *h = q->head;
-  for (uint32_t i = 0; i < q->count; i++, h = reqq_next(q, (ReqSlot *)h))
-    if ((h->aux & 0xffff) == out) flits += h->aux >> 16;
-  return flits;
-}
-
 static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                          uint64_t ready) {
   Icnt *x = ctx;
@@ -553,6 +542,7 @@ ICNT_INLINE const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
 
 ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
+  if (__builtin_expect(x->xb != NULL, 0)) xbar_pop(x->xb, q->head->aux & 0xffff, q->head->aux >> 16);
   reqq_pop(q);
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);

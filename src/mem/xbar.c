@@ -58,8 +58,8 @@ typedef struct XOut {
   uint32_t chan[2]; /* ejection channel */
   uint8_t cred[2];  /* its credit channel to the router */
   XRing ej;         /* InterconnectInterface::_ejection_buffer */
-  uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come (whole
-                     * packets waiting for Pop: XbarQueued) */
+  uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come */
+  uint32_t held;    /* ... and of the whole packets delivered and not popped yet */
 } XOut;
 
 /* The nodes with work in each phase, a bit per node: a node whose bit is clear would do
@@ -82,7 +82,6 @@ typedef struct XMask {
 struct Xbar {
   XbarParams p;
   XbarDeliver deliver;
-  XbarQueued queued;
   void *ctx;
   XIn *in;
   XOut *out;
@@ -133,8 +132,7 @@ static void xbar_oom(void) {
   abort();
 }
 
-Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
-                  size_t errlen) {
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err, size_t errlen) {
   if (!p->n_in || !p->n_out || !p->vc_buf || !p->input_buf || !p->boundary_buf || !p->internal_speedup ||
       !p->steps || !p->flit_size) {
     snprintf(err, errlen, "intersim crossbar: invalid parameters");
@@ -142,7 +140,7 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, v
   }
   Xbar *x = calloc(1, sizeof *x);
   if (!x) return snprintf(err, errlen, "out of memory"), NULL;
-  x->p = *p, x->deliver = deliver, x->queued = queued, x->ctx = ctx;
+  x->p = *p, x->deliver = deliver, x->ctx = ctx;
   x->in = calloc(p->n_in, sizeof *x->in);
   x->out = calloc(p->n_out, sizeof *x->out);
   x->vc_grant = calloc(p->n_out, sizeof *x->vc_grant);
@@ -202,6 +200,8 @@ void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t
   ip->iq_flits += pk->flits;
   x->live += pk->flits;
 }
+
+void xbar_pop(Xbar *x, uint32_t out, uint32_t flits) { x->out[out].held -= flits; }
 
 bool xbar_busy(const Xbar *x) { return x->live != 0; }
 uint64_t xbar_inject_stalls(const Xbar *x) { return x->inject_stalls; }
@@ -327,7 +327,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
         op->chan[ph] = 0;
         *ej |= bit;
       }
-      if (op->ej.n && op->partial + x->queued(x->ctx, o) < x->p.boundary_buf) {
+      if (op->ej.n && op->partial + op->held < x->p.boundary_buf) {
         uint32_t f = xring_pop(&op->ej);
         if (!op->ej.n) *ej &= ~bit;
         op->partial++;    /* the flit leaves `live`, its credit joins it */
@@ -337,7 +337,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
           XPkt *pk = &x->pool[XF_PKT(f)];
           /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
           x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
-          op->partial = 0;
+          op->held += pk->flits, op->partial = 0;
           pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
         }
       }
@@ -410,14 +410,13 @@ static void xbar_probe(void *ctx, uint32_t out, const MemRequest *r, uint32_t fl
   (void)out, (void)r, (void)flits;
   *(uint64_t *)ctx = ready - push;
 }
-static uint32_t xbar_probe_queued(const void *ctx, uint32_t out) { return (void)ctx, (void)out, 0; }
 
 uint32_t xbar_unloaded_latency(const XbarParams *p) {
   uint64_t lat = 0;
   char err[64];
   XbarParams q = *p;
   q.n_in = q.n_out = 1;
-  Xbar *x = xbar_create(&q, xbar_probe, xbar_probe_queued, &lat, err, sizeof err);
+  Xbar *x = xbar_create(&q, xbar_probe, &lat, err, sizeof err);
   if (!x) return 1;
   MemRequest r;
   memset(&r, 0, sizeof r);

@@ -23,21 +23,21 @@ typedef struct XbarParams {
 } XbarParams;
 
 /* A packet that finished ejecting: its tail reached node `out`'s boundary buffer. It may be
- * popped from core cycle `ready` on; until then its flits stay in that buffer, and XbarQueued
- * counts them: the flits of the packets delivered at `out` and not popped yet. */
+ * popped from core cycle `ready` on; until then its flits stay in that buffer (xbar_pop frees
+ * them). */
 typedef void (*XbarDeliver)(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                             uint64_t ready);
-typedef uint32_t (*XbarQueued)(const void *ctx, uint32_t out);
 
 typedef struct Xbar Xbar;
 
-Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
-                  size_t errlen);
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err, size_t errlen);
 void xbar_free(Xbar *x);
 /* InterconnectInterface::HasBuffer: node in's input queue holds at most input_buf flits. */
 bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits);
 /* InterconnectInterface::Push: queues a packet of `flits` flits from in to out at core cycle now. */
 void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now);
+/* InterconnectInterface::Pop: a delivered packet of `flits` flits left node out's boundary buffer. */
+void xbar_pop(Xbar *x, uint32_t out, uint32_t flits);
 /* The network cycles of core cycle `now` (GPUTrafficManager::_Step each). */
 void xbar_tick(Xbar *x, uint64_t now);
 /* A flit or credit is somewhere in the network: the next core cycle must tick. */
