@@ -45,8 +45,9 @@ bool xbar_busy(const Xbar *x);
 /* Core cycles from pushing a 1-flit packet into an empty network to its first cycle of pop. */
 uint32_t xbar_unloaded_latency(const XbarParams *p);
 /* Network cycles a node's next flit could not be injected (no credit for the router's input
- * buffer, or a head finding its VC still held), and head-cycles that lost VC allocation to
- * another input. */
+ * buffer; intersim2 also checks that a head finds its VC free, which it always does here: the
+ * node's previous packet has sent its tail), and head-cycles that lost VC allocation to another
+ * input. */
 uint64_t xbar_inject_stalls(const Xbar *x);
 uint64_t xbar_vc_conflicts(const Xbar *x);
 void xbar_dump(const Xbar *x, FILE *out);
