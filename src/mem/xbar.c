@@ -341,14 +341,25 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       XOut *op = &x->out[o];
       /* the router's credits first: their channel slot is reused for this cycle's credits below */
       if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
-      if (op->chan[at]) {
-        if (xring_push(&op->ej, op->chan[at] - 1)) xbar_oom();
-        op->chan[at] = 0;
-        *ej |= bit;
+      /* a flit arriving at an empty ejection buffer that it would leave at once skips the ring */
+      uint32_t f = op->chan[at];
+      op->chan[at] = 0;
+      if (f && op->ej.n) {
+        if (xring_push(&op->ej, f - 1)) xbar_oom();
+        f = 0;
       }
-      if (op->ej.n && op->partial + op->held < x->p.boundary_buf) {
-        uint32_t f = xring_pop(&op->ej);
-        if (!op->ej.n) *ej &= ~bit;
+      if (op->partial + op->held >= x->p.boundary_buf) {
+        if (f) {
+          if (xring_push(&op->ej, f - 1)) xbar_oom();
+          *ej |= bit;
+        }
+      } else if (f || op->ej.n) {
+        if (f) {
+          f--;
+        } else {
+          f = xring_pop(&op->ej);
+          if (!op->ej.n) *ej &= ~bit;
+        }
         op->partial++;    /* the flit leaves `live`, its credit joins it */
         op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
         *cev |= bit;
