@@ -66,14 +66,16 @@ typedef struct XOut {
  * nothing there, so skipping it changes no state. Each bit is set where its work is queued and
  * cleared where the last of it is done. A phase reads each word once, when its turn comes, and
  * visits its bits in node order; visiting a node changes only that node's bit of the mask being
- * walked, so the walk sees what a pass over every node would. A blocked node (XIn) stays out of
+ * walked, so the walk sees what a pass over every node would. A head that finds its output's VC
+ * held leaves in_vca and in_alloc for the output's `waiters` until the holder's tail frees it:
+ * meanwhile it would neither request nor count a conflict. A blocked node (XIn) stays out of
  * in_go: until a credit comes (in_ev) each network cycle would only count its stall, which
  * n_blocked counts for all of them at once. */
 typedef struct XMask {
   uint64_t *in_ev[2];  /* by step parity: cred[ph] or chan[ph] holds something */
   uint64_t *in_go;     /* iq not empty and the node not blocked */
   uint64_t *in_alloc;  /* vca or swa: the input takes part in the router's allocation */
-  uint64_t *in_vca;    /* vca: the input's head waits for its output's VC */
+  uint64_t *in_vca;    /* vca, and the output's VC was free when the input last looked */
   uint64_t *in_cq;     /* cred_q != 0 */
   uint64_t *out_ev[4]; /* by network cycle mod 4: cred or chan holds something read then */
   uint64_t *out_ej;    /* ej not empty */
@@ -90,6 +92,7 @@ struct Xbar {
   XPkt *pool;
   uint32_t pool_cap, pool_free;
   uint64_t live;     /* flits pushed and not yet in a boundary buffer, plus credits on their way */
+  uint64_t *waiters;  /* per output, in_words words: the inputs whose heads wait for its VC */
   int32_t *vc_grant;  /* per output: input granted its VC in internal step vc_stamp[o] */
   uint64_t *vc_stamp; /* ... (an older stamp: no grant this internal step) */
   uint64_t istep;     /* internal steps so far */
@@ -149,10 +152,11 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
   x->out = calloc(p->n_out, sizeof *x->out);
   x->vc_grant = calloc(p->n_out, sizeof *x->vc_grant);
   x->vc_stamp = calloc(p->n_out, sizeof *x->vc_stamp);
+  x->waiters = calloc((size_t)p->n_out * ((p->n_in + 63) / 64), sizeof *x->waiters);
   x->pool_free = UINT32_MAX;
   x->in_words = (p->n_in + 63) / 64, x->out_words = (p->n_out + 63) / 64;
   x->mwords = calloc(6 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
-  if (!x->in || !x->out || !x->vc_grant || !x->vc_stamp || !x->mwords) {
+  if (!x->in || !x->out || !x->vc_grant || !x->vc_stamp || !x->waiters || !x->mwords) {
     xbar_free(x);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
@@ -176,6 +180,7 @@ void xbar_free(Xbar *x) {
   free(x->pool);
   free(x->vc_grant);
   free(x->vc_stamp);
+  free(x->waiters);
   free(x->mwords);
   free(x);
 }
@@ -261,7 +266,11 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
     for (uint64_t b = m->in_vca[w]; b; b &= b - 1) {
       const uint32_t i = XM_BIT(w, b), o = x->in[i].outp;
       const XOut *op = &x->out[o];
-      if (op->owner >= 0) continue;
+      if (op->owner >= 0) { /* no request, no grant to anyone for o: nothing to do until it frees */
+        m->in_vca[w] &= ~(b & -b), m->in_alloc[w] &= ~(b & -b);
+        x->waiters[(size_t)o * iw + w] |= b & -b;
+        continue;
+      }
       int32_t g = x->vc_stamp[o] == st ? x->vc_grant[o] : -1;
       uint32_t d = (i + n_in - op->gptr) % n_in;
       if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
@@ -306,7 +315,13 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
         ip->cred_q++;
         xm_set(m->in_cq, i);
       }
-      if (f & XF_TAIL) op->owner = -1;
+      if (f & XF_TAIL) { /* the VC frees: its waiters request it in the next internal step */
+        op->owner = -1;
+        for (uint32_t v = 0; v < iw; v++) {
+          uint64_t *wt = &x->waiters[(size_t)ip->outp * iw + v];
+          m->in_vca[v] |= *wt, m->in_alloc[v] |= *wt, *wt = 0;
+        }
+      }
       if (!ip->buf.n) {
         ip->swa = false;
         xm_clr(m->in_alloc, i);
