@@ -40,7 +40,9 @@ typedef struct XIn {
   uint32_t chan[2];  /* injection channel by step parity: flit + 1, 0 none */
   uint8_t cred[2];   /* credit channel back to the interface, by step parity */
   uint32_t cred_q;   /* router's _credit_buffer: credits not yet sent (one per cycle) */
-  XRing buf;         /* router input buffer */
+  XRing rq;          /* router input buffer: the packets with a flit there (pool indices) ... */
+  uint32_t buf_n;    /* ... its flits (a packet's flits arrive in order) */
+  uint32_t rq_sent;  /* ... and those of the front packet that have left it */
   uint8_t state;     /* of its VC */
   bool vca, swa;     /* waiting in _vc_alloc_vcs / _sw_alloc_vcs */
   uint32_t outp;     /* output of the packet at the buffer's front */
@@ -173,7 +175,7 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
 
 void xbar_free(Xbar *x) {
   if (!x) return;
-  for (uint32_t i = 0; x->in && i < x->p.n_in; i++) free(x->in[i].iq.v), free(x->in[i].buf.v);
+  for (uint32_t i = 0; x->in && i < x->p.n_in; i++) free(x->in[i].iq.v), free(x->in[i].rq.v);
   for (uint32_t o = 0; x->out && o < x->p.n_out; o++) free(x->out[o].obuf.v), free(x->out[o].ej.v);
   free(x->in);
   free(x->out);
@@ -224,11 +226,12 @@ uint64_t xbar_vc_conflicts(const Xbar *x) { return x->vc_conflicts; }
  * of an active VC requests the switch. */
 static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
   XIn *ip = &x->in[i];
-  if (xring_push(&ip->buf, f)) xbar_oom();
+  if ((f & XF_HEAD) && xring_push(&ip->rq, XF_PKT(f))) xbar_oom();
+  ip->buf_n++;
   if (ip->state == XS_IDLE) {
     ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(f)].out;
     xm_set(x->m.in_alloc, i), xm_set(x->m.in_vca, i);
-  } else if (ip->state == XS_ACTIVE && ip->buf.n == 1) {
+  } else if (ip->state == XS_ACTIVE && ip->buf_n == 1) {
     ip->swa = true;
     xm_set(x->m.in_alloc, i);
   }
@@ -300,7 +303,11 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
         continue;
       }
       if (op->occ >= x->p.vc_buf) continue; /* in_alloc without vca: swa */
-      uint32_t f = xring_pop(&ip->buf);
+      const uint32_t k = xring_front(&ip->rq);
+      const uint32_t f = k << 2 | (ip->rq_sent ? 0 : XF_HEAD) | (ip->rq_sent + 1 == x->pool[k].flits ? XF_TAIL : 0);
+      ip->buf_n--;
+      if (f & XF_TAIL) xring_pop(&ip->rq), ip->rq_sent = 0;
+      else ip->rq_sent++;
       op->occ++;
       x->live++; /* the credit back to the interface */
       if (direct) {
@@ -322,13 +329,13 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
           m->in_vca[v] |= *wt, m->in_alloc[v] |= *wt, *wt = 0;
         }
       }
-      if (!ip->buf.n) {
+      if (!ip->buf_n) {
         ip->swa = false;
         xm_clr(m->in_alloc, i);
         if (f & XF_TAIL) ip->state = XS_IDLE;
       } else if (f & XF_TAIL) {
         ip->swa = false;
-        ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
+        ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[xring_front(&ip->rq)].out;
         xm_set(m->in_vca, i);
       }
     }
@@ -480,8 +487,8 @@ uint32_t xbar_unloaded_latency(const XbarParams *p) {
 void xbar_dump(const Xbar *x, FILE *out) {
   for (uint32_t i = 0; i < x->p.n_in; i++) {
     const XIn *ip = &x->in[i];
-    if (ip->iq.n || ip->buf.n)
-      fprintf(out, " in%u[q=%u/%uf buf=%u st=%u]", i, ip->iq.n, ip->iq_flits, ip->buf.n, ip->state);
+    if (ip->iq.n || ip->buf_n)
+      fprintf(out, " in%u[q=%u/%uf buf=%u st=%u]", i, ip->iq.n, ip->iq_flits, ip->buf_n, ip->state);
   }
   for (uint32_t o = 0; o < x->p.n_out; o++) {
     const XOut *op = &x->out[o];
