@@ -59,7 +59,9 @@ typedef struct XOut {
   XRing obuf;       /* _output_buffer (output_buffer_size -1: unbounded) */
   uint32_t chan[4]; /* ejection channel by the network cycle it is read in, mod 4 (flit + 1) */
   uint8_t cred[2];  /* its credit channel to the router, by step parity */
-  XRing ej;         /* InterconnectInterface::_ejection_buffer */
+  XRing ej;         /* InterconnectInterface::_ejection_buffer: the packets with a flit there ... */
+  uint32_t ej_n;    /* ... its flits (one packet's flits at a time, in order: the VC's holder) */
+  uint32_t ej_sent; /* ... and those of the front packet that have left it */
   uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come */
   uint32_t held;    /* ... and of the whole packets delivered and not popped yet */
 } XOut;
@@ -363,34 +365,28 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       XOut *op = &x->out[o];
       /* the router's credits first: their channel slot is reused for this cycle's credits below */
       if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
-      /* a flit arriving at an empty ejection buffer that it would leave at once skips the ring */
-      uint32_t f = op->chan[at];
-      op->chan[at] = 0;
-      if (f && op->ej.n) {
-        if (xring_push(&op->ej, f - 1)) xbar_oom();
-        f = 0;
+      if (op->chan[at]) {
+        const uint32_t f = op->chan[at] - 1;
+        op->chan[at] = 0;
+        if ((f & XF_HEAD) && xring_push(&op->ej, XF_PKT(f))) xbar_oom();
+        op->ej_n++;
+        *ej |= bit;
       }
-      if (op->partial + op->held >= x->p.boundary_buf) {
-        if (f) {
-          if (xring_push(&op->ej, f - 1)) xbar_oom();
-          *ej |= bit;
-        }
-      } else if (f || op->ej.n) {
-        if (f) {
-          f--;
-        } else {
-          f = xring_pop(&op->ej);
-          if (!op->ej.n) *ej &= ~bit;
-        }
+      if (op->ej_n && op->partial + op->held < x->p.boundary_buf) {
+        const uint32_t k = xring_front(&op->ej);
+        const bool tail = op->ej_sent + 1 == x->pool[k].flits;
+        if (!--op->ej_n) *ej &= ~bit;
+        if (tail) xring_pop(&op->ej), op->ej_sent = 0;
+        else op->ej_sent++;
         op->partial++;    /* the flit leaves `live`, its credit joins it */
         op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
         *cev |= bit;
-        if (f & XF_TAIL) {
-          XPkt *pk = &x->pool[XF_PKT(f)];
+        if (tail) {
+          XPkt *pk = &x->pool[k];
           /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
           x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
           op->held += pk->flits, op->partial = 0;
-          pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
+          pk->next_free = x->pool_free, x->pool_free = k;
         }
       }
     }
@@ -492,8 +488,8 @@ void xbar_dump(const Xbar *x, FILE *out) {
   }
   for (uint32_t o = 0; o < x->p.n_out; o++) {
     const XOut *op = &x->out[o];
-    if (op->occ || op->obuf.n || op->ej.n || op->partial)
+    if (op->occ || op->obuf.n || op->ej_n || op->partial)
       fprintf(out, " out%u[occ=%u owner=%d obuf=%u ej=%u bnd=%u]", o, op->occ, op->owner, op->obuf.n,
-              op->ej.n, op->partial);
+              op->ej_n, op->partial);
   }
 }
