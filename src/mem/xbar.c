@@ -40,9 +40,7 @@ typedef struct XIn {
   uint32_t chan[2];  /* injection channel by step parity: flit + 1, 0 none */
   uint8_t cred[2];   /* credit channel back to the interface, by step parity */
   uint32_t cred_q;   /* router's _credit_buffer: credits not yet sent (one per cycle) */
-  XRing rq;          /* router input buffer: the packets with a flit there (pool indices) ... */
-  uint32_t buf_n;    /* ... its flits (a packet's flits arrive in order) */
-  uint32_t rq_sent;  /* ... and those of the front packet that have left it */
+  XRing buf;         /* router input buffer */
   uint8_t state;     /* of its VC */
   bool vca, swa;     /* waiting in _vc_alloc_vcs / _sw_alloc_vcs */
   uint32_t outp;     /* output of the packet at the buffer's front */
@@ -59,9 +57,7 @@ typedef struct XOut {
   XRing obuf;       /* _output_buffer (output_buffer_size -1: unbounded) */
   uint32_t chan[4]; /* ejection channel by the network cycle it is read in, mod 4 (flit + 1) */
   uint8_t cred[2];  /* its credit channel to the router, by step parity */
-  XRing ej;         /* InterconnectInterface::_ejection_buffer: the packets with a flit there ... */
-  uint32_t ej_n;    /* ... its flits (one packet's flits at a time, in order: the VC's holder) */
-  uint32_t ej_sent; /* ... and those of the front packet that have left it */
+  XRing ej;         /* InterconnectInterface::_ejection_buffer */
   uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come */
   uint32_t held;    /* ... and of the whole packets delivered and not popped yet */
 } XOut;
@@ -177,7 +173,7 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
 
 void xbar_free(Xbar *x) {
   if (!x) return;
-  for (uint32_t i = 0; x->in && i < x->p.n_in; i++) free(x->in[i].iq.v), free(x->in[i].rq.v);
+  for (uint32_t i = 0; x->in && i < x->p.n_in; i++) free(x->in[i].iq.v), free(x->in[i].buf.v);
   for (uint32_t o = 0; x->out && o < x->p.n_out; o++) free(x->out[o].obuf.v), free(x->out[o].ej.v);
   free(x->in);
   free(x->out);
@@ -228,12 +224,11 @@ uint64_t xbar_vc_conflicts(const Xbar *x) { return x->vc_conflicts; }
  * of an active VC requests the switch. */
 static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
   XIn *ip = &x->in[i];
-  if ((f & XF_HEAD) && xring_push(&ip->rq, XF_PKT(f))) xbar_oom();
-  ip->buf_n++;
+  if (xring_push(&ip->buf, f)) xbar_oom();
   if (ip->state == XS_IDLE) {
     ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(f)].out;
     xm_set(x->m.in_alloc, i), xm_set(x->m.in_vca, i);
-  } else if (ip->state == XS_ACTIVE && ip->buf_n == 1) {
+  } else if (ip->state == XS_ACTIVE && ip->buf.n == 1) {
     ip->swa = true;
     xm_set(x->m.in_alloc, i);
   }
@@ -305,11 +300,7 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
         continue;
       }
       if (op->occ >= x->p.vc_buf) continue; /* in_alloc without vca: swa */
-      const uint32_t k = xring_front(&ip->rq);
-      const uint32_t f = k << 2 | (ip->rq_sent ? 0 : XF_HEAD) | (ip->rq_sent + 1 == x->pool[k].flits ? XF_TAIL : 0);
-      ip->buf_n--;
-      if (f & XF_TAIL) xring_pop(&ip->rq), ip->rq_sent = 0;
-      else ip->rq_sent++;
+      uint32_t f = xring_pop(&ip->buf);
       op->occ++;
       x->live++; /* the credit back to the interface */
       if (direct) {
@@ -331,13 +322,13 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
           m->in_vca[v] |= *wt, m->in_alloc[v] |= *wt, *wt = 0;
         }
       }
-      if (!ip->buf_n) {
+      if (!ip->buf.n) {
         ip->swa = false;
         xm_clr(m->in_alloc, i);
         if (f & XF_TAIL) ip->state = XS_IDLE;
       } else if (f & XF_TAIL) {
         ip->swa = false;
-        ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[xring_front(&ip->rq)].out;
+        ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
         xm_set(m->in_vca, i);
       }
     }
@@ -365,28 +356,34 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       XOut *op = &x->out[o];
       /* the router's credits first: their channel slot is reused for this cycle's credits below */
       if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
-      if (op->chan[at]) {
-        const uint32_t f = op->chan[at] - 1;
-        op->chan[at] = 0;
-        if ((f & XF_HEAD) && xring_push(&op->ej, XF_PKT(f))) xbar_oom();
-        op->ej_n++;
-        *ej |= bit;
+      /* a flit arriving at an empty ejection buffer that it would leave at once skips the ring */
+      uint32_t f = op->chan[at];
+      op->chan[at] = 0;
+      if (f && op->ej.n) {
+        if (xring_push(&op->ej, f - 1)) xbar_oom();
+        f = 0;
       }
-      if (op->ej_n && op->partial + op->held < x->p.boundary_buf) {
-        const uint32_t k = xring_front(&op->ej);
-        const bool tail = op->ej_sent + 1 == x->pool[k].flits;
-        if (!--op->ej_n) *ej &= ~bit;
-        if (tail) xring_pop(&op->ej), op->ej_sent = 0;
-        else op->ej_sent++;
+      if (op->partial + op->held >= x->p.boundary_buf) {
+        if (f) {
+          if (xring_push(&op->ej, f - 1)) xbar_oom();
+          *ej |= bit;
+        }
+      } else if (f || op->ej.n) {
+        if (f) {
+          f--;
+        } else {
+          f = xring_pop(&op->ej);
+          if (!op->ej.n) *ej &= ~bit;
+        }
         op->partial++;    /* the flit leaves `live`, its credit joins it */
         op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
         *cev |= bit;
-        if (tail) {
-          XPkt *pk = &x->pool[k];
+        if (f & XF_TAIL) {
+          XPkt *pk = &x->pool[XF_PKT(f)];
           /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
           x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
           op->held += pk->flits, op->partial = 0;
-          pk->next_free = x->pool_free, x->pool_free = k;
+          pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
         }
       }
     }
@@ -483,13 +480,13 @@ uint32_t xbar_unloaded_latency(const XbarParams *p) {
 void xbar_dump(const Xbar *x, FILE *out) {
   for (uint32_t i = 0; i < x->p.n_in; i++) {
     const XIn *ip = &x->in[i];
-    if (ip->iq.n || ip->buf_n)
-      fprintf(out, " in%u[q=%u/%uf buf=%u st=%u]", i, ip->iq.n, ip->iq_flits, ip->buf_n, ip->state);
+    if (ip->iq.n || ip->buf.n)
+      fprintf(out, " in%u[q=%u/%uf buf=%u st=%u]", i, ip->iq.n, ip->iq_flits, ip->buf.n, ip->state);
   }
   for (uint32_t o = 0; o < x->p.n_out; o++) {
     const XOut *op = &x->out[o];
-    if (op->occ || op->obuf.n || op->ej_n || op->partial)
+    if (op->occ || op->obuf.n || op->ej.n || op->partial)
       fprintf(out, " out%u[occ=%u owner=%d obuf=%u ej=%u bnd=%u]", o, op->occ, op->owner, op->obuf.n,
-              op->ej_n, op->partial);
+              op->ej.n, op->partial);
   }
 }
