@@ -91,7 +91,7 @@ struct Xbar {
   XOut *out;
   XPkt *pool;
   uint32_t pool_cap, pool_free;
-  uint64_t live;     /* flits pushed and not yet in a boundary buffer, plus credits on their way */
+  uint64_t live;      /* flits pushed and not yet in a boundary buffer, plus credits on their way */
   uint64_t *waiters;  /* per output, in_words words: the inputs whose heads wait for its VC */
   int32_t *vc_grant;  /* per output: input granted its VC in internal step vc_stamp[o] */
   uint64_t *vc_stamp; /* ... (an older stamp: no grant this internal step) */
@@ -273,7 +273,8 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
       }
       int32_t g = x->vc_stamp[o] == st ? x->vc_grant[o] : -1;
       uint32_t d = (i + n_in - op->gptr) % n_in;
-      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
+      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in)
+        x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
     }
   /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
    * _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
