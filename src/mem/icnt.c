@@ -150,6 +150,12 @@ const CfgParam icnt_cfg_params[] = {
 /* A source port: its queue (ready = push cycle, aux = destination | flits << 16),
  * the flit-slot time at which the port is free, and a cycle before which its
  * head packet cannot be sent (ports busy). */
+/* A source port's last packet under icnt.model = intersim: its line and size, node and flits. */
+typedef struct IcntNodeMemo {
+  uint64_t line;
+  uint32_t bytes, node, flits;
+} IcntNodeMemo;
+
 typedef struct IcntSrc {
   ReqQueue q;
   uint64_t free, next;
@@ -190,15 +196,15 @@ struct Icnt {
   uint32_t src_cost, dst_cost;        /* slots one flit takes on a source / destination port */
   IcntStats st;
   Xbar *xb;           /* icnt.model = intersim: the network; NULL: the model above */
+  IcntNodeMemo *memo; /* intersim: per source port, icnt_src_node()'s last answer */
   FastDiv div_stripe; /* intersim: chunk x partitions of the address map (icnt_node) */
   uint64_t sub_mask;  /* intersim: the bank_mask bits that name the sub-partition (0: linear map) */
 };
 
 /* xbar.c's delivery: a packet whose tail reached node `out`'s boundary buffer joins its port's
- * destination queue (aux: the node and the flits xbar_release frees at the pop). */
+ * destination queue (aux: the node and the flits xbar_pop frees at the pop). */
 static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                          uint64_t ready);
-static uint32_t icnt_queued(const void *ctx, uint32_t out);
 
 /* The network node of port `port` that packet r uses: its sub-partition, the low bits of its
  * DRAM bank (addrmap_bank's, with the divisions done by multiplication and only the bank bits
@@ -210,6 +216,17 @@ static inline uint32_t icnt_node(const Icnt *x, uint32_t port, uint32_t nodes, c
   const uint64_t local = fastdiv_div(&x->div_stripe, a) * chunk + (a - fastdiv_div(&m->div_chunk, a) * chunk);
   if (!x->sub_mask) return port * nodes + (addrmap_bank(m, local) & (nodes - 1));
   return port * nodes + (uint32_t)addrmap_gather(local, x->sub_mask);
+}
+
+/* The source node of packet r from port src and its flits: what the port's last packet had, if r
+ * is at the same line with the same size (icnt_node depends on nothing else). */
+static inline const IcntNodeMemo *icnt_src_node(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) {
+  IcntNodeMemo *m = &x->memo[src];
+  if (m->line != r->line_addr || m->bytes != bytes) {
+    m->line = r->line_addr, m->bytes = bytes;
+    m->node = icnt_node(x, src, x->p.src_nodes, r), m->flits = icnt_flits(x, bytes);
+  }
+  return m;
 }
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
@@ -257,10 +274,12 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   if (!bad && p->xbar) {
     XbarParams xp = *p->xbar;
     xp.n_in = p->n_src * p->src_nodes, xp.n_out = p->n_dst * p->dst_nodes;
-    if (!(x->xb = xbar_create(&xp, icnt_deliver, icnt_queued, x, err, errlen))) {
+    if (!(x->xb = xbar_create(&xp, icnt_deliver, x, err, errlen))) {
       icnt_free(x);
       return NULL;
     }
+    if (!(x->memo = calloc(p->n_src, sizeof *x->memo))) bad = 1;
+    for (uint32_t i = 0; !bad && i < p->n_src; i++) x->memo[i].bytes = UINT32_MAX; /* no packet yet */
     /* what the port's boundary buffers can hold: a packet has at least one flit */
     credits = p->dst_nodes * xp.boundary_buf;
     const uint32_t nodes = p->src_nodes > p->dst_nodes ? p->src_nodes : p->dst_nodes;
@@ -289,6 +308,7 @@ void icnt_free(Icnt *x) {
   free(x->arrived);
   free(x->wheel);
   xbar_free(x->xb);
+  free(x->memo);
   free(x);
 }
 
@@ -300,9 +320,10 @@ uint32_t icnt_flits(const Icnt *x, uint32_t bytes) {
 /* icnt.model = intersim leaves the source queues empty: true there (icnt_has_room_for decides). */
 bool icnt_can_push(const Icnt *x, uint32_t src) { return !reqq_full(&x->src[src].q); }
 
-bool icnt_has_room_for(const Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now) {
+bool icnt_has_room_for(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now) {
   if (!x->xb) return icnt_has_room(x, src, bytes, now);
-  return xbar_has_buffer(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_flits(x, bytes));
+  const IcntNodeMemo *m = icnt_src_node(x, src, r, bytes);
+  return xbar_has_buffer(x->xb, m->node, m->flits);
 }
 
 /* The packet leaving src's port holds it until slot `free`: its flits after
@@ -350,9 +371,9 @@ void icnt_push_for(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uin
     icnt_push(x, src, dst, r, bytes, now);
     return;
   }
-  uint32_t flits = icnt_flits(x, bytes);
-  MEM_ASSERT(flits < 65536, now, x->name, "packet too large"); /* a destination queue's aux */
-  xbar_push(x->xb, icnt_node(x, src, x->p.src_nodes, r), icnt_node(x, dst, x->p.dst_nodes, r), r, flits, now);
+  const IcntNodeMemo *m = icnt_src_node(x, src, r, bytes);
+  MEM_ASSERT(m->flits < 65536, now, x->name, "packet too large"); /* a destination queue's aux */
+  xbar_push(x->xb, m->node, icnt_node(x, dst, x->p.dst_nodes, r), r, m->flits, now);
   x->st.bytes += bytes;
   x->wake = 0, x->in_nz[0] = 1; /* icnt_tick calls icnt_round, which ticks the network */
 }
@@ -469,16 +490,6 @@ void icnt_tick(Icnt *x, uint64_t now) {
 }
 
 /* The flits of node out's delivered packets still in its port's destination queue. */
-static uint32_t icnt_queued(const void *ctx, uint32_t out) {
-  const Icnt *x = ctx;
-  const ReqQueue *q = &x->dst[out / x->p.dst_nodes].q;
-  uint32_t flits = 0;
-  const ReqSlot *h = q->head;
-  for (uint32_t i = 0; i < q->count; i++, h = reqq_next(q, (ReqSlot *)h))
-    if ((h->aux & 0xffff) == out) flits += h->aux >> 16;
-  return flits;
-}
-
 static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                          uint64_t ready) {
   Icnt *x = ctx;
@@ -553,6 +564,7 @@ ICNT_INLINE const uint64_t *icnt_arrivals(Icnt *x, uint64_t now) {
 
 ICNT_INLINE const MemRequest *icnt_pop(Icnt *x, uint32_t dst) {
   ReqQueue *q = &x->dst[dst].q;
+  if (__builtin_expect(x->xb != NULL, 0)) xbar_pop(x->xb, q->head->aux & 0xffff, q->head->aux >> 16);
   reqq_pop(q);
   if (reqq_empty(q)) {
     bitmap_clear(x->out_nz, dst);

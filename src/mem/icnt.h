@@ -66,8 +66,9 @@ bool icnt_can_push(const Icnt *x, uint32_t src);
  * intersim2's input buffer and the router's input buffer behind it. */
 bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now);
 /* icnt_has_room() for the packet r (icnt.model = intersim: GPGPU-Sim's HasBuffer for the node
- * of r's sub-partition). */
-bool icnt_has_room_for(const Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now);
+ * of r's sub-partition; it remembers src's last packet's node, which a held reply asks for again
+ * every cycle). */
+bool icnt_has_room_for(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now);
 /* Queues a packet of `bytes` (header + payload) from src to dst at `now`. */
 void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
 /* icnt_push(), or with icnt.model = intersim the network's Push (to the nodes of r's

@@ -36,7 +36,7 @@ typedef struct XIn {
   uint32_t iq_flits; /* flits in it not yet injected (HasBuffer counts these) */
   uint32_t iq_sent;  /* flits of its head packet injected */
   uint32_t inj_occ;  /* _buf_states[n]: flits the router input buffer holds or will */
-  bool inj_busy;     /* ... and its VC held by a packet whose tail is not injected */
+  bool blocked;      /* iq holds a flit and inj_occ = vc_buf: it waits for a credit (XMask) */
   uint32_t chan[2];  /* injection channel by step parity: flit + 1, 0 none */
   uint8_t cred[2];   /* credit channel back to the interface, by step parity */
   uint32_t cred_q;   /* router's _credit_buffer: credits not yet sent (one per cycle) */
@@ -55,42 +55,48 @@ typedef struct XOut {
   uint32_t gptr;    /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
   uint32_t xfer;    /* flit granted the switch, in the crossbar (+1, 0 none) */
   XRing obuf;       /* _output_buffer (output_buffer_size -1: unbounded) */
-  uint32_t chan[2]; /* ejection channel */
-  uint8_t cred[2];  /* its credit channel to the router */
+  uint32_t chan[4]; /* ejection channel by the network cycle it is read in, mod 4 (flit + 1) */
+  uint8_t cred[2];  /* its credit channel to the router, by step parity */
   XRing ej;         /* InterconnectInterface::_ejection_buffer */
-  uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come (whole
-                     * packets waiting for Pop: XbarQueued) */
+  uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come */
+  uint32_t held;    /* ... and of the whole packets delivered and not popped yet */
 } XOut;
 
 /* The nodes with work in each phase, a bit per node: a node whose bit is clear would do
  * nothing there, so skipping it changes no state. Each bit is set where its work is queued and
  * cleared where the last of it is done. A phase reads each word once, when its turn comes, and
  * visits its bits in node order; visiting a node changes only that node's bit of the mask being
- * walked, so the walk sees what a pass over every node would. */
+ * walked, so the walk sees what a pass over every node would. A head that finds its output's VC
+ * held leaves in_vca and in_alloc for the output's `waiters` until the holder's tail frees it:
+ * meanwhile it would neither request nor count a conflict. A blocked node (XIn) stays out of
+ * in_go: until a credit comes (in_ev) each network cycle would only count its stall, which
+ * n_blocked counts for all of them at once. */
 typedef struct XMask {
   uint64_t *in_ev[2];  /* by step parity: cred[ph] or chan[ph] holds something */
-  uint64_t *in_q;      /* iq not empty */
+  uint64_t *in_go;     /* iq not empty and the node not blocked */
   uint64_t *in_alloc;  /* vca or swa: the input takes part in the router's allocation */
+  uint64_t *in_vca;    /* vca, and the output's VC was free when the input last looked */
   uint64_t *in_cq;     /* cred_q != 0 */
-  uint64_t *out_ev[2]; /* by step parity: cred[ph] or chan[ph] holds something */
+  uint64_t *out_ev[4]; /* by network cycle mod 4: cred or chan holds something read then */
   uint64_t *out_ej;    /* ej not empty */
   uint64_t *out_xfer;  /* xfer != 0 */
   uint64_t *out_ob;    /* obuf not empty */
-  uint64_t *out_vcg;   /* vc_grant != -1 */
 } XMask;
 
 struct Xbar {
   XbarParams p;
   XbarDeliver deliver;
-  XbarQueued queued;
   void *ctx;
   XIn *in;
   XOut *out;
   XPkt *pool;
   uint32_t pool_cap, pool_free;
-  uint64_t live;     /* flits pushed and not yet in a boundary buffer, plus credits on their way */
-  int32_t *vc_grant; /* per output: input granted its VC this internal step, -1 none */
-  int32_t *sw_grant; /* per input: 1 if granted the switch this internal step */
+  uint64_t live;      /* flits pushed and not yet in a boundary buffer, plus credits on their way */
+  uint64_t *waiters;  /* per output, in_words words: the inputs whose heads wait for its VC */
+  int32_t *vc_grant;  /* per output: input granted its VC in internal step vc_stamp[o] */
+  uint64_t *vc_stamp; /* ... (an older stamp: no grant this internal step) */
+  uint64_t istep;     /* internal steps so far */
+  uint32_t n_blocked; /* inputs blocked */
   XMask m;
   uint64_t *mwords; /* the storage of m's masks */
   uint32_t in_words, out_words;
@@ -133,8 +139,7 @@ static void xbar_oom(void) {
   abort();
 }
 
-Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
-                  size_t errlen) {
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err, size_t errlen) {
   if (!p->n_in || !p->n_out || !p->vc_buf || !p->input_buf || !p->boundary_buf || !p->internal_speedup ||
       !p->steps || !p->flit_size) {
     snprintf(err, errlen, "intersim crossbar: invalid parameters");
@@ -142,23 +147,25 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, v
   }
   Xbar *x = calloc(1, sizeof *x);
   if (!x) return snprintf(err, errlen, "out of memory"), NULL;
-  x->p = *p, x->deliver = deliver, x->queued = queued, x->ctx = ctx;
+  x->p = *p, x->deliver = deliver, x->ctx = ctx;
   x->in = calloc(p->n_in, sizeof *x->in);
   x->out = calloc(p->n_out, sizeof *x->out);
   x->vc_grant = calloc(p->n_out, sizeof *x->vc_grant);
-  x->sw_grant = calloc(p->n_in, sizeof *x->sw_grant);
+  x->vc_stamp = calloc(p->n_out, sizeof *x->vc_stamp);
+  x->waiters = calloc((size_t)p->n_out * ((p->n_in + 63) / 64), sizeof *x->waiters);
   x->pool_free = UINT32_MAX;
   x->in_words = (p->n_in + 63) / 64, x->out_words = (p->n_out + 63) / 64;
-  x->mwords = calloc(5 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
-  if (!x->in || !x->out || !x->vc_grant || !x->sw_grant || !x->mwords) {
+  x->mwords = calloc(6 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
+  if (!x->in || !x->out || !x->vc_grant || !x->vc_stamp || !x->waiters || !x->mwords) {
     xbar_free(x);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
-  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1, x->vc_grant[o] = -1;
+  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1;
   uint64_t *w = x->mwords;
-  uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_q, &x->m.in_alloc, &x->m.in_cq};
-  uint64_t **out_masks[] = {&x->m.out_ev[0], &x->m.out_ev[1], &x->m.out_ej,
-                            &x->m.out_xfer,  &x->m.out_ob,    &x->m.out_vcg};
+  uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_go,
+                           &x->m.in_alloc, &x->m.in_vca,   &x->m.in_cq};
+  uint64_t **out_masks[] = {&x->m.out_ev[0], &x->m.out_ev[1], &x->m.out_ev[2], &x->m.out_ev[3],
+                            &x->m.out_ej,    &x->m.out_xfer,  &x->m.out_ob};
   for (size_t k = 0; k < sizeof in_masks / sizeof *in_masks; k++) *in_masks[k] = w, w += x->in_words;
   for (size_t k = 0; k < sizeof out_masks / sizeof *out_masks; k++) *out_masks[k] = w, w += x->out_words;
   return x;
@@ -172,7 +179,8 @@ void xbar_free(Xbar *x) {
   free(x->out);
   free(x->pool);
   free(x->vc_grant);
-  free(x->sw_grant);
+  free(x->vc_stamp);
+  free(x->waiters);
   free(x->mwords);
   free(x);
 }
@@ -198,10 +206,12 @@ void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t
   pk->req = *r, pk->push = now, pk->out = out, pk->flits = flits ? flits : 1;
   XIn *ip = &x->in[in];
   if (xring_push(&ip->iq, k)) xbar_oom();
-  xm_set(x->m.in_q, in);
+  if (!ip->blocked) xm_set(x->m.in_go, in);
   ip->iq_flits += pk->flits;
   x->live += pk->flits;
 }
+
+void xbar_pop(Xbar *x, uint32_t out, uint32_t flits) { x->out[out].held -= flits; }
 
 bool xbar_busy(const Xbar *x) { return x->live != 0; }
 uint64_t xbar_inject_stalls(const Xbar *x) { return x->inject_stalls; }
@@ -217,54 +227,61 @@ static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
   if (xring_push(&ip->buf, f)) xbar_oom();
   if (ip->state == XS_IDLE) {
     ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(f)].out;
-    xm_set(x->m.in_alloc, i);
+    xm_set(x->m.in_alloc, i), xm_set(x->m.in_vca, i);
   } else if (ip->state == XS_ACTIVE && ip->buf.n == 1) {
     ip->swa = true;
     xm_set(x->m.in_alloc, i);
   }
 }
 
-/* One internal step. The evaluate phases see the state as it stood when the step began, the
- * update phases then apply the results, so a head granted its VC requests the switch in the next
- * internal step, and a flit granted the switch crosses it in the next (st_final_delay 1). Inputs
- * and outputs are independent within each phase, so each phase is one pass. */
-static void xbar_internal_step(Xbar *x) {
+/* One internal step of network cycle s. The evaluate phases see the state as it stood when the
+ * step began, the update phases then apply the results, so a head granted its VC requests the
+ * switch in the next internal step, and a flit granted the switch crosses it in the next
+ * (st_final_delay 1). Inputs and outputs are independent within each phase, so each phase is one
+ * pass; the switch's evaluation joins its update's pass (below).
+ * With internal_speedup 1 the crossbar, the output buffer and the credit buffer each hold at most
+ * one flit or credit, which leaves in the cycle after the grant (_SendFlits: onto the ejection
+ * channel, read 2 cycles later) or in the grant's cycle (_SendCredits): the grant books both
+ * directly, and the loops that would move them find nothing else to do. */
+static void xbar_internal_step(Xbar *x, uint64_t s) {
   const uint32_t n_in = x->p.n_in, iw = x->in_words, ow = x->out_words;
+  const bool direct = x->p.internal_speedup == 1;
+  const uint64_t st = ++x->istep;
   XMask *m = &x->m;
   /* _SwitchEvaluate/_SwitchUpdate: last step's switch grants reach the output buffers */
-  for (uint32_t w = 0; w < ow; w++) {
-    for (uint64_t b = m->out_xfer[w]; b; b &= b - 1) {
-      XOut *op = &x->out[XM_BIT(w, b)];
-      if (xring_push(&op->obuf, op->xfer - 1)) xbar_oom();
-      op->xfer = 0;
+  if (!direct)
+    for (uint32_t w = 0; w < ow; w++) {
+      for (uint64_t b = m->out_xfer[w]; b; b &= b - 1) {
+        XOut *op = &x->out[XM_BIT(w, b)];
+        if (xring_push(&op->obuf, op->xfer - 1)) xbar_oom();
+        op->xfer = 0;
+      }
+      m->out_ob[w] |= m->out_xfer[w], m->out_xfer[w] = 0;
     }
-    m->out_ob[w] |= m->out_xfer[w], m->out_xfer[w] = 0;
-    for (uint64_t b = m->out_vcg[w]; b; b &= b - 1) x->vc_grant[XM_BIT(w, b)] = -1;
-    m->out_vcg[w] = 0;
-  }
   /* _VCAllocEvaluate with iSLIP_Sparse::Allocate: each input with a head waiting requests its
    * output's VC if no packet holds it (vc_busy_when_full 0: a full buffer does not matter);
    * each such output grants the first requester at or after its pointer. With one request per
-   * input the accept step always takes the grant.
-   * _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
-   * the input holding an output's VC asks for that output, so every request is granted (the
-   * switch allocator's pointers then never change an outcome). Inputs outside in_alloc ask
-   * for nothing. */
+   * input the accept step always takes the grant. */
   for (uint32_t w = 0; w < iw; w++)
-    for (uint64_t b = m->in_alloc[w]; b; b &= b - 1) {
-      const uint32_t i = XM_BIT(w, b);
-      const XIn *ip = &x->in[i];
-      XOut *op = &x->out[ip->outp];
-      x->sw_grant[i] = ip->swa && op->occ < x->p.vc_buf;
-      if (!ip->vca || op->owner >= 0) continue;
-      int32_t g = x->vc_grant[ip->outp];
-      uint32_t d = (i + n_in - op->gptr) % n_in;
-      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in) {
-        x->vc_grant[ip->outp] = (int32_t)i;
-        xm_set(m->out_vcg, ip->outp);
+    for (uint64_t b = m->in_vca[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b), o = x->in[i].outp;
+      const XOut *op = &x->out[o];
+      if (op->owner >= 0) { /* no request, no grant to anyone for o: nothing to do until it frees */
+        m->in_vca[w] &= ~(b & -b), m->in_alloc[w] &= ~(b & -b);
+        x->waiters[(size_t)o * iw + w] |= b & -b;
+        continue;
       }
+      int32_t g = x->vc_stamp[o] == st ? x->vc_grant[o] : -1;
+      uint32_t d = (i + n_in - op->gptr) % n_in;
+      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in)
+        x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
     }
   /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
+   * _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
+   * the input holding an output's VC asks for that output, so every request is granted (the
+   * switch allocator's pointers then never change an outcome), and only that input's update
+   * changes the output's credits: evaluating it in the update's pass sees what evaluating it
+   * before the pass would. Inputs outside in_alloc ask for nothing.
    * _SWAllocUpdate: the granted flit leaves the input buffer (a credit goes back), takes an
    * ejection-buffer credit, and a tail frees the output VC (wait_for_tail_credit 0). */
   for (uint32_t w = 0; w < iw; w++)
@@ -273,23 +290,39 @@ static void xbar_internal_step(Xbar *x) {
       XIn *ip = &x->in[i];
       XOut *op = &x->out[ip->outp];
       if (ip->vca) {
-        int32_t g = x->vc_grant[ip->outp];
+        int32_t g = x->vc_stamp[ip->outp] == st ? x->vc_grant[ip->outp] : -1;
         if (g == (int32_t)i) {
           op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
           ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+          xm_clr(m->in_vca, i);
         } else {
           x->vc_conflicts += g >= 0; /* another input won the output's VC */
         }
         continue;
       }
-      if (!x->sw_grant[i]) continue;
+      if (op->occ >= x->p.vc_buf) continue; /* in_alloc without vca: swa */
       uint32_t f = xring_pop(&ip->buf);
       op->occ++;
-      op->xfer = f + 1;
-      xm_set(m->out_xfer, ip->outp);
-      ip->cred_q++, x->live++;
-      xm_set(m->in_cq, i);
-      if (f & XF_TAIL) op->owner = -1;
+      x->live++; /* the credit back to the interface */
+      if (direct) {
+        const uint32_t at = (uint32_t)(s + 3) & 3, ph = (uint32_t)s & 1;
+        op->chan[at] = f + 1;
+        xm_set(m->out_ev[at], ip->outp);
+        ip->cred[ph] = 1;
+        xm_set(m->in_ev[ph], i);
+      } else {
+        op->xfer = f + 1;
+        xm_set(m->out_xfer, ip->outp);
+        ip->cred_q++;
+        xm_set(m->in_cq, i);
+      }
+      if (f & XF_TAIL) { /* the VC frees: its waiters request it in the next internal step */
+        op->owner = -1;
+        for (uint32_t v = 0; v < iw; v++) {
+          uint64_t *wt = &x->waiters[(size_t)ip->outp * iw + v];
+          m->in_vca[v] |= *wt, m->in_alloc[v] |= *wt, *wt = 0;
+        }
+      }
       if (!ip->buf.n) {
         ip->swa = false;
         xm_clr(m->in_alloc, i);
@@ -297,6 +330,7 @@ static void xbar_internal_step(Xbar *x) {
       } else if (f & XF_TAIL) {
         ip->swa = false;
         ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
+        xm_set(m->in_vca, i);
       }
     }
 }
@@ -307,37 +341,49 @@ static void xbar_internal_step(Xbar *x) {
  * cycle s + 2: Channel::ReadInputs queues it at s + 1 and WriteOutputs shows it then, after
  * the cycle's readers have looked. */
 static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
-  const uint32_t ph = (uint32_t)(s & 1);
+  const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3);
   const uint32_t iw = x->in_words, ow = x->out_words;
   XMask *m = &x->m;
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
    * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
    * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
   for (uint32_t w = 0; w < ow; w++) {
-    uint64_t *ev = &m->out_ev[ph][w], *ej = &m->out_ej[w];
-    for (uint64_t b = *ev | *ej; b; b &= b - 1) {
+    uint64_t *ej = &m->out_ej[w], *cev = &m->out_ev[(at + 2) & 3][w];
+    const uint64_t ev = m->out_ev[at][w];
+    m->out_ev[at][w] = 0;
+    for (uint64_t b = ev | *ej; b; b &= b - 1) {
       const uint32_t o = XM_BIT(w, b);
       const uint64_t bit = b & -b;
       XOut *op = &x->out[o];
-      *ev &= ~bit;
       /* the router's credits first: their channel slot is reused for this cycle's credits below */
       if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
-      if (op->chan[ph]) {
-        if (xring_push(&op->ej, op->chan[ph] - 1)) xbar_oom();
-        op->chan[ph] = 0;
-        *ej |= bit;
+      /* a flit arriving at an empty ejection buffer that it would leave at once skips the ring */
+      uint32_t f = op->chan[at];
+      op->chan[at] = 0;
+      if (f && op->ej.n) {
+        if (xring_push(&op->ej, f - 1)) xbar_oom();
+        f = 0;
       }
-      if (op->ej.n && op->partial + x->queued(x->ctx, o) < x->p.boundary_buf) {
-        uint32_t f = xring_pop(&op->ej);
-        if (!op->ej.n) *ej &= ~bit;
+      if (op->partial + op->held >= x->p.boundary_buf) {
+        if (f) {
+          if (xring_push(&op->ej, f - 1)) xbar_oom();
+          *ej |= bit;
+        }
+      } else if (f || op->ej.n) {
+        if (f) {
+          f--;
+        } else {
+          f = xring_pop(&op->ej);
+          if (!op->ej.n) *ej &= ~bit;
+        }
         op->partial++;    /* the flit leaves `live`, its credit joins it */
         op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
-        *ev |= bit;
+        *cev |= bit;
         if (f & XF_TAIL) {
           XPkt *pk = &x->pool[XF_PKT(f)];
           /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
           x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
-          op->partial = 0;
+          op->held += pk->flits, op->partial = 0;
           pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
         }
       }
@@ -345,15 +391,19 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
   }
   /* per source node: its credit, the router's receiving its flit (which GPGPU-Sim files in
    * Evaluate: it touches only the router's side), then injection: the node's next flit enters
-   * its channel if the router input has a credit; a head also needs the VC free
-   * (IsAvailableFor), which the previous packet's tail frees */
+   * its channel if the router input has a credit. A head would also need the VC free
+   * (IsAvailableFor), but the node's previous packet, the only one to use that VC, has sent
+   * its tail by then. Blocked nodes stall until a credit comes: counted here for all of them,
+   * and taken back for a node whose credit comes now. */
+  x->inject_stalls += x->n_blocked;
   for (uint32_t w = 0; w < iw; w++) {
-    uint64_t *ev = &m->in_ev[ph][w], *q = &m->in_q[w];
-    for (uint64_t b = *ev | *q; b; b &= b - 1) {
+    uint64_t *go = &m->in_go[w];
+    const uint64_t ev = m->in_ev[ph][w];
+    uint64_t nev = 0;
+    for (uint64_t b = ev | *go; b; b &= b - 1) {
       const uint32_t i = XM_BIT(w, b);
       const uint64_t bit = b & -b;
       XIn *ip = &x->in[i];
-      *ev &= ~bit;
       if (ip->cred[ph]) ip->cred[ph] = 0, ip->inj_occ--, x->live--;
       if (ip->chan[ph]) {
         uint32_t f = ip->chan[ph] - 1;
@@ -361,33 +411,35 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
         xbar_input_queuing(x, i, f);
       }
       if (!ip->iq.n) continue;
-      XPkt *pk = &x->pool[xring_front(&ip->iq)];
-      bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == pk->flits;
-      if ((head && ip->inj_busy) || ip->inj_occ >= x->p.vc_buf) {
-        x->inject_stalls++;
+      if (ip->inj_occ >= x->p.vc_buf) {
+        if (!ip->blocked) ip->blocked = true, x->n_blocked++, x->inject_stalls++, *go &= ~bit;
         continue;
       }
+      if (ip->blocked) ip->blocked = false, x->n_blocked--, x->inject_stalls--, *go |= bit;
+      const uint32_t k = xring_front(&ip->iq);
+      const bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == x->pool[k].flits;
       ip->inj_occ++;
-      if (head) ip->inj_busy = true;
-      if (tail) ip->inj_busy = false;
-      ip->chan[ph] = (xring_front(&ip->iq) << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
-      *ev |= bit;
+      ip->chan[ph] = (k << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
+      nev |= bit;
       ip->iq_flits--, ip->iq_sent++;
       if (tail) {
         xring_pop(&ip->iq), ip->iq_sent = 0;
-        if (!ip->iq.n) *q &= ~bit;
+        if (!ip->iq.n) *go &= ~bit;
       }
     }
+    m->in_ev[ph][w] = nev;
   }
   /* Network::Evaluate: Router::Evaluate runs internal_speedup internal steps */
-  for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x);
+  for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x, s);
+  if (x->p.internal_speedup == 1) return; /* the internal step sent its flits and credits */
   /* Network::WriteOutputs: IQRouter::_SendFlits / _SendCredits, one per port per cycle */
+  const uint32_t arr = (at + 2) & 3;
   for (uint32_t w = 0; w < ow; w++)
     for (uint64_t b = m->out_ob[w]; b; b &= b - 1) {
       const uint32_t o = XM_BIT(w, b);
       XOut *op = &x->out[o];
-      op->chan[ph] = xring_pop(&op->obuf) + 1;
-      xm_set(m->out_ev[ph], o);
+      op->chan[arr] = xring_pop(&op->obuf) + 1;
+      xm_set(m->out_ev[arr], o);
       if (!op->obuf.n) xm_clr(m->out_ob, o);
     }
   for (uint32_t w = 0; w < iw; w++)
@@ -410,14 +462,13 @@ static void xbar_probe(void *ctx, uint32_t out, const MemRequest *r, uint32_t fl
   (void)out, (void)r, (void)flits;
   *(uint64_t *)ctx = ready - push;
 }
-static uint32_t xbar_probe_queued(const void *ctx, uint32_t out) { return (void)ctx, (void)out, 0; }
 
 uint32_t xbar_unloaded_latency(const XbarParams *p) {
   uint64_t lat = 0;
   char err[64];
   XbarParams q = *p;
   q.n_in = q.n_out = 1;
-  Xbar *x = xbar_create(&q, xbar_probe, xbar_probe_queued, &lat, err, sizeof err);
+  Xbar *x = xbar_create(&q, xbar_probe, &lat, err, sizeof err);
   if (!x) return 1;
   MemRequest r;
   memset(&r, 0, sizeof r);

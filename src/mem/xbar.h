@@ -23,21 +23,21 @@ typedef struct XbarParams {
 } XbarParams;
 
 /* A packet that finished ejecting: its tail reached node `out`'s boundary buffer. It may be
- * popped from core cycle `ready` on; until then its flits stay in that buffer, and XbarQueued
- * counts them: the flits of the packets delivered at `out` and not popped yet. */
+ * popped from core cycle `ready` on; until then its flits stay in that buffer (xbar_pop frees
+ * them). */
 typedef void (*XbarDeliver)(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                             uint64_t ready);
-typedef uint32_t (*XbarQueued)(const void *ctx, uint32_t out);
 
 typedef struct Xbar Xbar;
 
-Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, XbarQueued queued, void *ctx, char *err,
-                  size_t errlen);
+Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err, size_t errlen);
 void xbar_free(Xbar *x);
 /* InterconnectInterface::HasBuffer: node in's input queue holds at most input_buf flits. */
 bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits);
 /* InterconnectInterface::Push: queues a packet of `flits` flits from in to out at core cycle now. */
 void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now);
+/* InterconnectInterface::Pop: a delivered packet of `flits` flits left node out's boundary buffer. */
+void xbar_pop(Xbar *x, uint32_t out, uint32_t flits);
 /* The network cycles of core cycle `now` (GPUTrafficManager::_Step each). */
 void xbar_tick(Xbar *x, uint64_t now);
 /* A flit or credit is somewhere in the network: the next core cycle must tick. */
@@ -45,8 +45,9 @@ bool xbar_busy(const Xbar *x);
 /* Core cycles from pushing a 1-flit packet into an empty network to its first cycle of pop. */
 uint32_t xbar_unloaded_latency(const XbarParams *p);
 /* Network cycles a node's next flit could not be injected (no credit for the router's input
- * buffer, or a head finding its VC still held), and head-cycles that lost VC allocation to
- * another input. */
+ * buffer; intersim2 also checks that a head finds its VC free, which it always does here: the
+ * node's previous packet has sent its tail), and head-cycles that lost VC allocation to another
+ * input. */
 uint64_t xbar_inject_stalls(const Xbar *x);
 uint64_t xbar_vc_conflicts(const Xbar *x);
 void xbar_dump(const Xbar *x, FILE *out);
