@@ -87,7 +87,7 @@ static void test_pchase_functional(void) {
   ws_ctx_destroy(ctx);
 }
 
-/* Without GPGPU-Sim 3.2.2's limits (2-flit SM ports, no bank groups) the stream
+/* Without GPGPU-Sim 3.2.2's limits (the simple crossbar with 2-flit SM ports, no bank groups) the stream
  * nears the pins; with them (gtx480) a 64 B burst issues every tCCDL = 3 DRAM
  * cycles within a bank group and the reply port of each SM carries 32 B/cycle:
  * about 2/3 of the peak, as GPGPU-Sim 3.2.2's own sequential bandwidth. */
@@ -126,7 +126,9 @@ static void check_stream(const char *const *sets, double lo, double hi) {
 /* The stream's own bytes are all that DRAM moves only where a store miss does not read its line:
  * l2.write_policy=back (gtx480's back_fetch adds a line read to every store, 3.2.2's write allocation). */
 static void test_stream_bandwidth(void) {
-  const char *wide[] = {"icnt.sm_flits_per_cycle=2",
+  const char *wide[] = {"icnt.model=simple", /* intersim: 1 flit per node per cycle, as 3.2.2 */
+                        "icnt.reply_hold=none",
+                        "icnt.sm_flits_per_cycle=2",
                         "dram.bank_groups=1",
                         "dram.tCCDL=0",
                         "dram.tRTPL=0",

@@ -207,7 +207,10 @@ static void test_rop_and_dram_queue(void) {
 
 static void test_unreachable_minimum(void) {
   Config *cfg = cfg_create();
-  CHECK(cfg_load_string(cfg, "l2.rop_latency = 0\ndram.latency_queue = 0\nicnt.latency = 100\n",
+  /* icnt.latency is the simple crossbar's */
+  CHECK(cfg_load_string(cfg,
+                        "icnt.model = simple\nicnt.reply_hold = none\nl2.rop_latency = 0\n"
+                        "dram.latency_queue = 0\nicnt.latency = 100\n",
                         "slow.cfg") == 0);
   char err[512];
   CHECK(sim_memsys_create(cfg, NULL, err, sizeof err) == NULL);

@@ -13,11 +13,14 @@
 
 TEST_GLOBALS;
 
-/* ccws-gt200 (clusters of 3 SMs) with wide ports, so that several replies reach one port in a
- * cycle, and the sets in `set` (space-separated). */
+/* ccws-gt200 (clusters of 3 SMs) on the simple crossbar (reply_hold none unless `set` says) with
+ * wide ports, so that several replies reach one port in a cycle, and the sets in `set`
+ * (space-separated). */
 static MemSys *make(const char *set) {
   char sets[512];
-  snprintf(sets, sizeof sets, "icnt.sm_flits_per_cycle=16 icnt.reply_flits_per_cycle=16 %s", set ? set : "");
+  snprintf(sets, sizeof sets,
+           "icnt.model=simple icnt.reply_hold=none icnt.sm_flits_per_cycle=16 icnt.reply_flits_per_cycle=16 %s",
+           set ? set : "");
   return test_memsys_open("configs/ccws-gt200.cfg", sets);
 }
 

@@ -228,7 +228,7 @@ static void test_skip(void) {
 static void test_memsys_unloaded(void) {
   uint64_t a[3], b[3];
   const uint32_t sm[] = {0, 1, 2};
-  MemSys *ms = test_memsys_open("configs/gtx480.cfg", "icnt.reply_hold=gpgpusim");
+  MemSys *ms = test_memsys_open("configs/gtx480.cfg", "icnt.reply_hold=gpgpusim icnt.model=simple");
   MemSys *mx = test_memsys_open("configs/gtx480.cfg", "icnt.reply_hold=gpgpusim icnt.model=intersim");
   CHECK(ms && mx);
   if (!ms || !mx) return;
@@ -242,7 +242,7 @@ static void test_memsys_unloaded(void) {
 }
 
 static void test_refused(void) {
-  const char *bad[] = {"icnt.model=intersim", /* reply_hold none */
+  const char *bad[] = {"icnt.model=intersim icnt.reply_hold=none",
                        "icnt.reply_hold=gpgpusim icnt.model=intersim icnt.intersim_sub_partitions=3",
                        "icnt.reply_hold=gpgpusim icnt.model=intersim icnt.intersim_input_buffer_size=4",
                        "icnt.reply_hold=gpgpusim icnt.model=intersim icnt.intersim_boundary_buffer_size=4"};

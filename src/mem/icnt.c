@@ -72,7 +72,7 @@ const CfgParam icnt_cfg_params[] = {
      .desc = "ejection buffer packets per destination port (credits = this + latency x bandwidth in flight)"},
     {.key = "reply_hold",
      .type = CFG_ENUM,
-     .def = "none",
+     .def = "gpgpusim",
      .choices = "none|gpgpusim",
      .desc = "what holds replies on their way to the SMs: none (a partition's reply enters the network while "
              "its source queue has a packet free; every arrived reply fills its L1 at once) or gpgpusim "
@@ -96,7 +96,7 @@ const CfgParam icnt_cfg_params[] = {
              "-gpgpu_n_cluster_ejection_buffer_size)"},
     {.key = "model",
      .type = CFG_ENUM,
-     .def = "simple",
+     .def = "intersim",
      .choices = "simple|intersim",
      .desc = "the crossbar: simple (per-port flit rates, a fixed latency, packet credits) or intersim "
              "(GPGPU-Sim 3.2.2's intersim2 crossbar flit by flit: the interface's input, ejection and "
