@@ -146,9 +146,10 @@ static void second_round(const char *const *sets, uint64_t *wait, uint64_t *idle
 static void test_scheduler_order(void) {
   /* rotate's turns depend on the cycle's parity when the measured round starts, which the first
    * round's instruction misses set: the simple crossbar's latencies give the parity derived above */
-#define SFUBAR_SETS "sm.reg_banks=0", "sm.mem_issue=unit", "unit.sfu.ii=3", "icnt.model=simple", "icnt.reply_hold=none"
-  const char *rot[] = {SFUBAR_SETS, "sched.first=rotate", NULL}, *fix[] = {SFUBAR_SETS, "sched.first=fixed", NULL},
-             *def[] = {SFUBAR_SETS, NULL};
+#define SFUBAR_SETS                                                                                          \
+  "sm.reg_banks=0", "sm.mem_issue=unit", "unit.sfu.ii=3", "icnt.model=simple", "icnt.reply_hold=none"
+  const char *rot[] = {SFUBAR_SETS, "sched.first=rotate", NULL},
+             *fix[] = {SFUBAR_SETS, "sched.first=fixed", NULL}, *def[] = {SFUBAR_SETS, NULL};
 #undef SFUBAR_SETS
   uint64_t wr, ir, cr, wf, iff, cf, wd, id, cd;
   second_round(rot, &wr, &ir, &cr);

@@ -18,9 +18,10 @@ TEST_GLOBALS;
  * (space-separated). */
 static MemSys *make(const char *set) {
   char sets[512];
-  snprintf(sets, sizeof sets,
-           "icnt.model=simple icnt.reply_hold=none icnt.sm_flits_per_cycle=16 icnt.reply_flits_per_cycle=16 %s",
-           set ? set : "");
+  snprintf(
+      sets, sizeof sets,
+      "icnt.model=simple icnt.reply_hold=none icnt.sm_flits_per_cycle=16 icnt.reply_flits_per_cycle=16 %s",
+      set ? set : "");
   return test_memsys_open("configs/ccws-gt200.cfg", sets);
 }
 
