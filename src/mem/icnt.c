@@ -147,15 +147,15 @@ const CfgParam icnt_cfg_params[] = {
     {0},
 };
 
-/* A source port: its queue (ready = push cycle, aux = destination | flits << 16),
- * the flit-slot time at which the port is free, and a cycle before which its
- * head packet cannot be sent (ports busy). */
 /* A source port's last packet under icnt.model = intersim: its line and size, node and flits. */
 typedef struct IcntNodeMemo {
   uint64_t line;
   uint32_t bytes, node, flits;
 } IcntNodeMemo;
 
+/* A source port: its queue (ready = push cycle, aux = destination | flits << 16),
+ * the flit-slot time at which the port is free, and a cycle before which its
+ * head packet cannot be sent (ports busy). */
 typedef struct IcntSrc {
   ReqQueue q;
   uint64_t free, next;
@@ -489,7 +489,6 @@ void icnt_tick(Icnt *x, uint64_t now) {
   if (now >= x->wake) icnt_round(x, now); /* else the round would skip every source (or there is none) */
 }
 
-/* The flits of node out's delivered packets still in its port's destination queue. */
 static void icnt_deliver(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
                          uint64_t ready) {
   Icnt *x = ctx;

@@ -506,9 +506,8 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   w->ib_pc++;
   w->ib_n--;
   uint32_t npc = ptx_warp_pc(pw);
-  if (sm->front_322)
-    w->fetch_pc =
-        pc + 1; /* 3.2.2 issue_warp: set_next_pc(pc + isize); a wrong next entry waits for the scan */
+  if (sm->front_322) /* 3.2.2 issue_warp: set_next_pc(pc + isize); a wrong next entry waits for the scan */
+    w->fetch_pc = pc + 1;
   else if (w->ib_n && w->ib_pc != npc)
     w->ib_n = 0;
   /* reserve destinations */
