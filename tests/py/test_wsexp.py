@@ -16,6 +16,7 @@ from wsexp import claims, means, plot, report, runner, spec, words
 def claim(paper, b="sched:gto", **kv):
     kv = dict({"sweep": "s", "text": "t", "metric": "ipc", "group": "g", "a": "sched:ccws",
                "paper": str(paper)}, **kv)
+    kv = {k: v for k, v in kv.items() if v is not None}   # group=None: a claim on one bench=
     if b:
         kv["b"] = b
     return claims.Claim("c", kv, "claims.txt:1")
@@ -124,6 +125,31 @@ class ClaimLines(unittest.TestCase):
     def test_measurement(self):
         self.assertEqual(claim(1.63).measurement(), claim(1.2).measurement())
         self.assertNotEqual(claim(1.63).measurement(), claim(1.63, where="l1d.size:8K").measurement())
+
+
+class Evidence(unittest.TestCase):
+    MPKI = {("x", "ccws"): 10.0, ("x", "gto"): 30.0, ("y", "ccws"): 20.0, ("y", "gto"): 50.0, ("z", "gto"): 7.0}
+
+    def lookup(self, bench, sel, stat):
+        return self.MPKI.get((bench, sel["sched"]))
+
+    def test_means_over_benchmarks_with_both(self):
+        c = claim(1.63, evidence="l1d_mpki, barrier_stall")
+        self.assertEqual(c.evidence, ["l1d_mpki", "barrier_stall"])
+        # z has no ccws run: left out of both means, so they compare the same benchmarks
+        self.assertEqual(claims.evidence_values(c, ["x", "y", "z"], self.lookup, "s"), (15.0, 40.0))
+        # a policy's own statistic (only ccws has it here): a's mean alone
+        self.assertEqual(claims.evidence_values(c, ["x", "y"], lambda b, s, st: self.lookup(b, s, st)
+                                                if s["sched"] == "ccws" else None, "s"), (15.0, None))
+        self.assertEqual(claims.evidence_values(c, ["w"], self.lookup, "s"), (None, None))
+        one = claim(0.5, b=None, metric="l1d_miss_rate", group=None, bench="x", evidence="l1d_mpki")
+        self.assertEqual(claims.evidence_values(one, ["x"], self.lookup, "s"), (10.0, None))
+
+    def test_not_on_timeline(self):
+        with self.assertRaises(claims.ClaimError) as cm:
+            claims.Claim("c", {"timeline": "t", "text": "t", "metric": "wait", "warp": "3", "a": "sched:gto",
+                               "paper": "3800", "evidence": "l1d_mpki"}, "claims.txt:9")
+        self.assertIn("claims.txt:9", str(cm.exception))
 
 
 class ClaimValues(unittest.TestCase):

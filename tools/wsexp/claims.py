@@ -11,7 +11,8 @@ AGGS = ("hmean", "gmean", "amean", "max", "min")
 MODES = ("mean-of-ratios", "ratio-of-means", "mean-of-differences")
 SOURCES = ("stated", "figure", "derived")
 KEYS = {"sweep", "text", "figure", "section", "metric", "metric_b", "group", "bench", "agg", "a", "b", "where",
-        "paper", "source", "neutral", "mode", "note", "needs", "outside", "timeline", "cta", "phase", "warp"}
+        "paper", "source", "neutral", "mode", "note", "needs", "outside", "timeline", "cta", "phase", "warp",
+        "evidence"}
 # metric= of a claim on one warp-phase of a timeline figure (timeline=ID; timeline_fig.phase_value)
 PHASE_METRICS = ("longest_wait", "wait", "wait_cycles", "rtru", "cycles")
 
@@ -136,6 +137,10 @@ class Claim:
         self.note = kv.get("note", "")
         # a choice of ours the paper does not make (a configuration, a reading): shown with the verdict
         self.outside = kv.get("outside", "")
+        # the mechanism's statistics, shown beside the verdict under a and b: why the effect is what it is
+        self.evidence = [m.strip() for m in kv.get("evidence", "").split(",") if m.strip()]
+        if self.evidence and self.timeline:
+            raise ClaimError(f"{where}: evidence= is for claims over sweeps' runs, not a timeline figure's phase")
 
     @property
     def ref(self):
@@ -242,6 +247,20 @@ def claim_value(claim, benches, lookup, stat, stat_b):
         num, den = aggregate(va_all, how), aggregate(vb_all, how)
         return (num / den if num is not None and den else None), used, missing
     return aggregate(per, how), used, missing
+
+
+def evidence_values(claim, benches, lookup, stat):
+    """(mean under a, mean under b or None) of one evidence statistic: arithmetic means over the
+    benchmarks that have it under both selections; a policy's own statistic, which b's runs lack
+    everywhere, gives a's mean alone. (None, None) if no run has it."""
+    sa = dict(claim.fixed, **claim.a)
+    sb = dict(claim.fixed, **claim.b) if claim.b else None
+    pairs = [(lookup(b, sa, stat), lookup(b, sb, stat) if sb else None) for b in benches]
+    both = [(x, y) for x, y in pairs if x is not None and (not sb or y is not None)]
+    if both:
+        return means.arithmetic([x for x, _ in both]), (means.arithmetic([y for _, y in both]) if sb else None)
+    alone = [x for x, _ in pairs if x is not None]
+    return (means.arithmetic(alone) if alone else None), None
 
 
 def count(rows):

@@ -129,14 +129,14 @@ class Figure:
 
 def check_metric(m, where):
     """A metric of a claim or figure: a name report.py knows (ipc, l1d_mpki, ...) or statistics'
-    dotted names joined by + (gpu.cycles, gpu.policies.observers.x.y); a misspelled name is an error
+    dotted names joined by + or / (gpu.cycles, gpu.a/gpu.b+gpu.c); a misspelled name is an error
     here, not a "no result" in the report."""
     if m is None:
         return
     name = m.partition(":")[0]
     if name in report.METRICS or name == "best_param":
         return
-    bad = [p for p in name.split("+") if "." not in p or not p.strip(".") or " " in p]
+    bad = [p for p in name.replace("/", "+").split("+") if "." not in p or not p.strip(".") or " " in p]
     if bad:
         import difflib
         close = difflib.get_close_matches(bad[0], list(report.METRICS), 3)
@@ -268,7 +268,7 @@ class Paper:
                             raise ReproError(f"{where}: sweep '{obj.sweep}' has no group '{g}' "
                                              f"(groups: {', '.join(sp.groups)})")
                 if isinstance(obj, claims.Claim):
-                    for m in (obj.metric, obj.metric_b):
+                    for m in [obj.metric, obj.metric_b] + obj.evidence:
                         check_metric(m, where)
                     if obj.metric == "best_param" and (obj.b or not any(v.startswith("best:") for v in obj.a.values())):
                         raise ReproError(f"{where}: metric=best_param is the N of a best:P label's choice: "

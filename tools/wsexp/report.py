@@ -18,7 +18,14 @@ from . import means
 from . import runner
 from .runner import Results, read_json, STATES_OK
 
-# name -> (stat column, title, unit, higher is better)
+# The scheduler-cycles of SMs with resident warps: each one issues or counts one stall reason.
+_SCHED_CYCLES = "+".join(["gpu.warp_insts"] + [f"gpu.sched_stall_cycles.{r}" for r in (
+    "no_warp", "ibuffer", "scoreboard", "barrier", "unit_busy", "ldst_busy", "policy", "drain",
+    "other_sched")])
+# The bypass observer's loads by class, bypassed and cached.
+_BYPASSED, _CACHED = ("+".join(f"gpu.policies.observers.bypass.loads_{c}_{w}" for c in ("ca", "cg", "cm"))
+                      for w in ("bypassed", "cached"))
+# name -> (stat column, title, unit, higher is better); a column may be 'a+b' or 'a/b+c' (Row.value)
 METRICS = {
     "ipc": ("gpu.ipc_warp_insts_per_cycle", "IPC", "warp insts/cycle", True),
     "thread_ipc": ("gpu.ipc_thread_insts_per_cycle", "thread IPC", "thread insts/cycle", True),
@@ -46,6 +53,19 @@ METRICS = {
     "disparity": ("gpu.warp_time_disparity", "warp time disparity (mean)", "fraction", False),
     "disparity_max": ("gpu.warp_time_disparity_max", "warp time disparity (max)", "fraction", False),
     "ctas_per_sm": ("gpu.kernel_ctas_per_sm", "CTAs per SM (launches weighted by cycles)", "CTAs", False),
+    "barrier_idle": (f"gpu.sched_stall_cycles.barrier/{_SCHED_CYCLES}", "scheduler-cycles idle at barriers",
+                     "fraction of scheduler-cycles", False),
+    "ldst_busy_idle": (f"gpu.sched_stall_cycles.ldst_busy/{_SCHED_CYCLES}", "scheduler-cycles idle behind a busy LD/ST unit",
+                       "fraction of scheduler-cycles", False),
+    "scoreboard_idle": (f"gpu.sched_stall_cycles.scoreboard/{_SCHED_CYCLES}", "scheduler-cycles idle on the scoreboard",
+                        "fraction of scheduler-cycles", False),
+    # the techniques' own statistics (their runs only): evidence of whether a mechanism acted
+    "allowed_warps": ("gpu.policies.sched.allowed_warps_mean", "warps CCWS lets issue (mean)", "warps", False),
+    "vta_hits_pki": ("gpu.policies.sched.vta_hits_per_kilo_inst", "VTA hits PKI", "per 1000 warp insts", False),
+    "throttled_warps": ("gpu.policies.sched.throttled_warps_mean", "warps iWarp throttles (mean)", "warps", False),
+    "bypassed_loads": (f"{_BYPASSED}/{_BYPASSED}+{_CACHED}", "share of loads bypassed", "fraction", False),
+    "bg_ctas": ("gpu.policies.observers.bypass.bg_ctas/gpu.policies.observers.bypass.bg_ctas+"
+                "gpu.policies.observers.bypass.ba_ctas", "share of CTAs bypassing (TB_bg)", "fraction", False),
     "ldst_resfail_stall": ("gpu.ldst_resfail_stall_cycles", "LD/ST stall cycles (L1D reservation fails)", "cycles", False),
     # CAWA's CPL statistics (the cpl observer, sm.observers = cpl)
     "cpl_accuracy": ("gpu.policies.observers.cpl.cpl_accuracy", "CPL accuracy (critical warp ranked slow)", "fraction", True),
@@ -58,7 +78,7 @@ METRICS = {
     "crit_sched_wait_stall": ("gpu.policies.observers.cpl.crit_sched_wait_of_stall", "critical warp's scheduler wait (of its stalls)", "fraction", False),
 }
 BASE_DIMS = ("benchmark", "size", "config", "seed")
-runner.NUMERIC_STATS.update(s for stat, _, _, _ in METRICS.values() for s in stat.split("+"))
+runner.NUMERIC_STATS.update(s for stat, _, _, _ in METRICS.values() for s in stat.replace("/", "+").split("+"))
 
 
 class ReportError(Exception):
@@ -171,8 +191,17 @@ class Row:
         return self.state in STATES_OK
 
     def value(self, stat):
+        """A statistic; 'a+b' sums two, 'a/b+c' divides a by the sum b+c (None if any is missing or
+        the divisor is 0)."""
         if not self.ok():
             return None
+        if "/" in stat:
+            num, den = stat.split("/", 1)
+            n, d = self.value(num), self.value(den)
+            return n / d if n is not None and d else None
+        if "+" in stat:
+            vals = [self.value(s) for s in stat.split("+")]
+            return None if any(v is None for v in vals) else sum(vals)
         v = self.stats.get(stat)
         return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 

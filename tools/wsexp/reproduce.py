@@ -180,9 +180,8 @@ def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, retry=False
 # ---- data ----
 
 def _get(row, stat):
-    """A statistic of a run; 'a+b' is the sum of two statistics (None if either is missing)."""
-    vals = [row.value(s) for s in stat.split("+")]
-    return None if any(v is None for v in vals) else sum(vals)
+    """A statistic of a run ('a+b' a sum, 'a/b+c' a ratio: report.Row.value)."""
+    return row.value(stat)
 
 
 class SweepData:
@@ -248,6 +247,24 @@ def claim_value(claim, sp, sd):
     benches = [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
                                                  [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
     return claims.claim_value(claim, benches, sd.value, stat, stat_b)
+
+
+def evidence_text(claim, sp, sd):
+    """'evidence: TITLE A (a) vs B (b); ...': each evidence statistic's mean under the claim's two
+    selections over the benchmarks of its group that have both (claims.evidence_values); '' if no
+    run has any of them."""
+    benches = [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
+                                                 [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
+    la = " ".join(claim.a.values())
+    lb = " ".join(claim.b.values()) if claim.b else ""
+    parts = []
+    for m in claim.evidence:
+        stat, title, _ = _stat(m)
+        va, vb = claims.evidence_values(claim, benches, sd.value, stat)
+        if va is not None:   # a statistic of another policy's runs (CCWS's on LRR's) says nothing here
+            parts.append(f"{title} {fmtv(va)} ({la})" + (f" vs {fmtv(vb)} ({lb})" if vb is not None else ""))
+    many = "" if claim.bench else " (means over the group)"
+    return f"evidence{many}: " + "; ".join(parts) if parts else ""
 
 
 def fmtv(v):
@@ -542,7 +559,7 @@ def claims_section(paper, prepared, sds, outdir=None):
                 v, used, missing = None, [], []
                 note.append(str(e))
         if v is None and not note:
-            absent = [s for m in (c.metric, c.metric_b) if m for s in _stat(m)[0].split("+")
+            absent = [s for m in (c.metric, c.metric_b) if m for s in _stat(m)[0].replace("/", "+").split("+")
                       if s != BEST_PARAM and not sds[c.sweep].has_stat(s)]
             if absent:
                 note.append(f"no finished run has the statistic {', '.join(absent)}")
@@ -551,6 +568,8 @@ def claims_section(paper, prepared, sds, outdir=None):
         if v is not None and missing:   # computed over part of the group: say so where it shows
             partial += 1
             note.append("no result: " + ", ".join(missing))
+        if c.evidence and not c.timeline and evidence_text(c, sp, sds[c.sweep]):
+            note.append(evidence_text(c, sp, sds[c.sweep]))
         if c.outside:
             note.append(f"outside the paper: {c.outside}")
         if c.note:
