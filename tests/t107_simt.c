@@ -17,6 +17,12 @@
 
 TEST_GLOBALS;
 
+/* AddressSanitizer fills fresh heap blocks (here up to 1 MB) with 0xbe bytes: a register row that
+ * a new CTA should have zeroed and did not then reads as that, not as a fresh page's zeros
+ * (test_uninitialised_registers). */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "max_malloc_fill_size=1048576"; }
+
 /* ------------------------------------------------------------------ host versions of simt.cu */
 static int h_collatz(int x) {
   int s = 0;
@@ -651,6 +657,50 @@ static void test_label_at_function_end(void) {
   check_n("endlabel", out, exp, 32);
 }
 
+/* Registers read before any write read 0 in every CTA, also where a CTA's register block is
+ * memory an earlier CTA used: r20 is written only by the lanes with tid + ctaid odd (a guarded
+ * write), r22 is incremented from its unwritten value in a loop. out = r20 + 1000 * r22. */
+static const char *UNINIT_PTX = PTX_HEADER ".visible .entry uninit(\n"
+                                           "\t.param .u64 uninit_param_0,\n"
+                                           "\t.param .u64 uninit_param_1\n"
+                                           ")\n"
+                                           "{\n"
+                                           "\t.reg .pred \t%p<4>;\n"
+                                           "\t.reg .b32 \t%r<24>;\n"
+                                           "\t.reg .b64 \t%rd<4>;\n"
+                                           "\tld.param.u64 \t%rd1, [uninit_param_0];\n"
+                                           "\tcvta.to.global.u64 \t%rd1, %rd1;\n"
+                                           "\tmov.u32 \t%r1, %tid.x;\n"
+                                           "\tmov.u32 \t%r2, %ctaid.x;\n"
+                                           "\tmov.u32 \t%r3, %ntid.x;\n"
+                                           "\tmad.lo.s32 \t%r4, %r2, %r3, %r1;\n"
+                                           "\tmul.wide.u32 \t%rd2, %r4, 4;\n"
+                                           "\tadd.s64 \t%rd3, %rd1, %rd2;\n"
+                                           "\tadd.s32 \t%r5, %r1, %r2;\n"
+                                           "\tand.b32 \t%r6, %r5, 1;\n"
+                                           "\tsetp.eq.u32 \t%p1, %r6, 1;\n"
+                                           "\tadd.s32 \t%r7, %r2, 1;\n"
+                                           "\t@%p1 mov.u32 \t%r20, %r7;\n"
+                                           "\tmov.u32 \t%r8, 0;\n"
+                                           "$L__loop:\n"
+                                           "\tadd.s32 \t%r22, %r22, 5;\n"
+                                           "\tadd.s32 \t%r8, %r8, 1;\n"
+                                           "\tsetp.lt.u32 \t%p2, %r8, 3;\n"
+                                           "\t@%p2 bra \t$L__loop;\n"
+                                           "\tmad.lo.s32 \t%r9, %r22, 1000, %r20;\n"
+                                           "\tst.global.u32 \t[%rd3], %r9;\n"
+                                           "\tret;\n"
+                                           "}\n";
+static void test_uninitialised_registers(void) {
+  enum { CTAS = 64, THREADS = 64 };
+  static int out[CTAS * THREADS];
+  if (tk_run_io(UNINIT_PTX, "uninit", CTAS, THREADS, 0, NULL, 0, out, sizeof out)) return;
+  static int exp[CTAS * THREADS];
+  for (int c = 0; c < CTAS; c++)
+    for (int t = 0; t < THREADS; t++) exp[c * THREADS + t] = ((t + c) & 1 ? c + 1 : 0) + 15000;
+  check_n("uninit", out, exp, CTAS * THREADS);
+}
+
 int main(void) {
   simt_ptx = test_read_file(test_path("tests/kernels/simt.ptx"));
   make_input();
@@ -666,6 +716,7 @@ int main(void) {
   TEST_RUN(test_call_divergent);
   TEST_RUN(test_uniform_branch);
   TEST_RUN(test_trip_counts);
+  TEST_RUN(test_uninitialised_registers);
   TEST_RUN(test_label_at_function_end); /* once crashed the core: keep last */
   free(simt_ptx);
   return TEST_DONE();

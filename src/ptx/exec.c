@@ -346,7 +346,9 @@ PtxCta *ptx_cta_create(PtxLaunch *L, uint32_t linear_id, uint32_t smid) {
   c->warps = calloc(c->nwarps, sizeof(PtxWarp));
   size_t rows = (size_t)k->rf_rows * PTX_WARP_SIZE;
   uint32_t stride = (k->max_local + 15) & ~15u;
-  uint64_t *regs = calloc((size_t)c->nwarps * rows + 1, sizeof(uint64_t));
+  /* only the rows some thread may read before writing are zeroed (layout.c: zero_runs) */
+  uint64_t *regs = k->zero_runs ? malloc(((size_t)c->nwarps * rows + 1) * sizeof(uint64_t))
+                                : calloc((size_t)c->nwarps * rows + 1, sizeof(uint64_t));
   uint32_t *preds = calloc((size_t)c->nwarps * k->pf_rows + 1, sizeof(uint32_t));
   uint8_t *local = stride ? calloc((size_t)c->nwarps * PTX_WARP_SIZE, stride) : NULL;
   if (!c->shared || !c->warps || !regs || !preds || (stride && !local)) {
@@ -360,6 +362,9 @@ PtxCta *ptx_cta_create(PtxLaunch *L, uint32_t linear_id, uint32_t smid) {
     PtxWarp *w = &c->warps[i];
     w->cta = c;
     w->regs = regs + i * rows;
+    for (uint32_t z = 0; k->zero_runs && z < k->nzero_runs; z++)
+      memset(w->regs + (size_t)k->zero_runs[2 * z] * PTX_WARP_SIZE, 0,
+             (size_t)k->zero_runs[2 * z + 1] * PTX_WARP_SIZE * sizeof(uint64_t));
     w->preds = preds + (size_t)i * k->pf_rows;
     w->local = local ? local + (size_t)i * PTX_WARP_SIZE * stride : NULL;
     w->local_stride = stride;

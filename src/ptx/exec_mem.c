@@ -175,10 +175,11 @@ static PtxDeferOp *defer_push(PtxWarp *w, uint32_t lane, uint8_t kind, uint8_t *
   return o;
 }
 
-/* The last global/const allocation a warp instruction's lanes resolved into:
- * later lanes whose aligned access lies inside it need no resolve(). Lanes of
- * one instruction nearly always hit the same allocation, and have one access
- * size, so a hit is one range compare and the alignment test. */
+/* The last global/const allocation a warp instruction's lanes resolved into
+ * (or, for ld.param, the parameter buffer): later lanes whose aligned access
+ * lies inside it need no resolve(). Lanes of one instruction nearly always hit
+ * the same allocation, and have one access size, so a hit is one range compare
+ * and the alignment test. */
 typedef struct LaneCache {
   uint64_t base;
   uint64_t lim; /* offsets from base below it start an access that fits in the allocation; 0: empty */
@@ -194,8 +195,19 @@ static inline uint8_t *lane_cache_hit(const LaneCache *c, uint64_t addr, uint32_
 }
 
 /* After resolve() succeeded in global/const space for an access of `size`
- * bytes: cache that allocation (for stores only a writable one). */
-static void lane_cache_fill(LaneCache *c, PtxWarp *w, uint64_t addr, uint32_t size, uint8_t sp, int write) {
+ * bytes: cache that allocation (for stores only a writable one). An ld.param's
+ * lanes (every lane of every warp reads each kernel parameter) cache the
+ * parameter buffer, whose offsets are the addresses. */
+static void lane_cache_fill(LaneCache *c, PtxWarp *w, const PtxInst *in, uint64_t addr, uint32_t size,
+                            uint8_t sp, int write) {
+  if (in->space == PTX_SP_PARAM && !write) {
+    const PtxLaunch *L = w->cta->launch;
+    c->base = 0;
+    c->lim = L->fn->param_bytes >= size ? L->fn->param_bytes - size + 1 : 0;
+    c->data = L->params;
+    c->space = PTX_SP_PARAM;
+    return;
+  }
   if (sp != PTX_SP_GLOBAL && sp != PTX_SP_CONST) return;
   uint64_t bytes;
   int ro;
@@ -214,7 +226,7 @@ static inline uint8_t *lane_resolve(PtxWarp *w, const PtxInst *in, uint32_t l, u
     *sp = lc->space;
     return p;
   }
-  if ((p = resolve(w, in, l, addr, size, write, sp))) lane_cache_fill(lc, w, addr, size, *sp, write);
+  if ((p = resolve(w, in, l, addr, size, write, sp))) lane_cache_fill(lc, w, in, addr, size, *sp, write);
   return p;
 }
 
@@ -326,6 +338,27 @@ HANDLER(exec_ld) {
       (eb == 4 ? ld_full_warp_4(w, dst[0], la.base, la.off, tr)
                : eb == 8 && ld_full_warp_8(w, dst[0], la.base, la.off, tr)))
     return;
+  /* a fixed address (a kernel parameter, a symbol): every lane reads the same bytes, resolved once
+   * (a fault names the first active lane, as the lane loop does), unless they are in each lane's
+   * own local memory or the loads are deferred */
+  if (!la.base && n == 1 && dst[0] && active) {
+    uint8_t sp;
+    const uint8_t *p = resolve(w, in, (uint32_t)__builtin_ctz(active), la.fixed, size, 0, &sp);
+    if (!p) return;
+    if (sp != PTX_SP_LOCAL && !(defer && sp == PTX_SP_GLOBAL)) {
+      uint64_t v = load_bytes(p, eb);
+      if (sgn) v = (uint64_t)sext_bytes(v, eb);
+      v = mask_bytes(v, wb);
+      FOR_LANES(active, l) {
+        if (tr) {
+          tr->addr[l] = la.fixed;
+          tr->lane_space[l] = sp;
+        }
+        dst[0][l] = v;
+      }
+      return;
+    }
+  }
   /* scalar 4- and 8-byte loads (nearly all) with their sizes constant */
   if (n == 1 && eb == 4) {
     LD_LANES(4, 1)

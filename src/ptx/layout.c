@@ -191,6 +191,7 @@ static int visit(ParseCtx *c, uint32_t fi, uint8_t *state, uint32_t *max_local, 
 }
 
 uint32_t ptx_max_live_regs(const PtxModule *m, uint32_t fi);
+static int kernel_zero_runs(const PtxModule *m, uint32_t ki);
 
 static int cmp_u32(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -247,6 +248,7 @@ static int layout_kernels(ParseCtx *c) {
     f->regs_per_thread = (regs + 1) & ~1u;
     f->max_local = max_local[k];
     f->max_depth = depth[k];
+    if (kernel_zero_runs(m, k)) rc = ptx_perr(c, NULL, "out of memory");
   }
   free(state);
   free(max_local);
@@ -443,4 +445,102 @@ uint32_t ptx_max_live_regs(const PtxModule *m, uint32_t fi) {
   free(in);
   free(out);
   return best + PTX_REG_OVERHEAD;
+}
+
+/* ---- the registers a new CTA zeroes ----
+ * Why: a CTA's register block is rows x 32 lanes x 8 bytes per warp (bfs: 475 KB a CTA), and
+ * zeroing all of it was most of creating a CTA. PTX leaves an unwritten register undefined; warpsim
+ * reads it as 0 so that runs are deterministic, and only a register that some thread may read
+ * before writing it can show that 0. Each lane follows its own thread's path through the code, so
+ * these are the kernel's registers live at its entry, with a guarded write not counted as a write,
+ * and those a cross-lane instruction reads (shfl reads lanes that need not have run; match).
+ * A called function's rows are zeroed whole: a second call sees what the first left, as before. */
+
+/* Live-in set of instruction i (a guarded write kills nothing) from its successors' sets. */
+static void maybe_read_step(const PtxModule *m, const PtxFunction *f, uint32_t i, const uint64_t *in,
+                            uint64_t *out, uint32_t words) {
+  const PtxInst *x = &m->code[f->first_pc + i];
+  PtxOperands o;
+  ptx_inst_operands(f, x, &o);
+  memset(out, 0, words * sizeof(uint64_t));
+  int fall = !((x->op == PTX_OP_ret || x->op == PTX_OP_exit || x->op == PTX_OP_trap || x->op == PTX_OP_bra) &&
+               x->guard < 0);
+  if (fall && i + 1 < f->npc)
+    for (uint32_t k = 0; k < words; k++) out[k] |= in[(size_t)(i + 1) * words + k];
+  if (x->op == PTX_OP_bra && x->target - f->first_pc < f->npc)
+    for (uint32_t k = 0; k < words; k++) out[k] |= in[(size_t)(x->target - f->first_pc) * words + k];
+  if (x->guard < 0)
+    for (uint32_t k = 0; k < o.nwr; k++) out[o.wr[k] / 64] &= ~(1ull << (o.wr[k] % 64));
+  for (uint32_t k = 0; k < o.nrd; k++) out[o.rd[k] / 64] |= 1ull << (o.rd[k] % 64);
+}
+
+/* Marks in zero[] (one byte per register row of f) the rows a CTA must zero. -1: out of memory. */
+static int entry_maybe_read(const PtxModule *m, const PtxFunction *f, uint8_t *zero) {
+  uint32_t n = f->npc, words = (f->nregs + 63) / 64;
+  if (!n || !words) return 0;
+  uint64_t *in = calloc((size_t)n * words, sizeof(uint64_t)), *out = calloc(words, sizeof(uint64_t));
+  if (!in || !out) {
+    free(in);
+    free(out);
+    return -1;
+  }
+  for (int changed = 1; changed;) { /* the sets only grow: this ends */
+    changed = 0;
+    for (uint32_t i = n; i-- > 0;) {
+      maybe_read_step(m, f, i, in, out, words);
+      uint64_t *li = &in[(size_t)i * words];
+      if (memcmp(li, out, words * sizeof(uint64_t))) {
+        memcpy(li, out, words * sizeof(uint64_t));
+        changed = 1;
+      }
+    }
+  }
+  for (uint32_t r = 0; r < f->nregs; r++) zero[r] |= (uint8_t)(in[r / 64] >> (r % 64) & 1);
+  for (uint32_t i = 0; i < n; i++) {
+    const PtxInst *x = &m->code[f->first_pc + i];
+    if (x->op != PTX_OP_shfl && x->op != PTX_OP_match) continue;
+    PtxOperands o;
+    ptx_inst_operands(f, x, &o);
+    for (uint32_t k = 0; k < o.nrd; k++) zero[o.rd[k]] = 1;
+  }
+  free(in);
+  free(out);
+  return 0;
+}
+
+/* Kernel ki's zero_runs: (first row, rows) pairs over its register block. -1: out of memory. */
+static int kernel_zero_runs(const PtxModule *m, uint32_t ki) {
+  PtxFunction *k = &m->funcs[ki];
+  uint8_t *zero = calloc(k->rf_rows + 1, 1);
+  if (!zero) return -1;
+  for (uint32_t g = k->rf_lo; g < k->rf_lo + k->rf_n; g++) {
+    const uint32_t base = ptx_rf_base(k, g);
+    if (base == UINT32_MAX) continue;
+    if (g != ki)
+      memset(zero + base, 1, m->funcs[g].nregs);
+    else if (entry_maybe_read(m, k, zero + base)) {
+      free(zero);
+      return -1;
+    }
+  }
+  uint32_t runs = 0;
+  for (uint32_t r = 0; r < k->rf_rows; r++) runs += zero[r] && (r == 0 || !zero[r - 1]);
+  k->zero_runs = malloc(sizeof(uint32_t) * (2 * runs + 1));
+  if (!k->zero_runs) {
+    free(zero);
+    return -1;
+  }
+  k->nzero_runs = 0;
+  for (uint32_t r = 0; r < k->rf_rows; r++) {
+    if (!zero[r]) continue;
+    if (r && zero[r - 1]) {
+      k->zero_runs[2 * k->nzero_runs - 1]++;
+      continue;
+    }
+    k->zero_runs[2 * k->nzero_runs] = r;
+    k->zero_runs[2 * k->nzero_runs + 1] = 1;
+    k->nzero_runs++;
+  }
+  free(zero);
+  return 0;
 }

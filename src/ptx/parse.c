@@ -446,6 +446,7 @@ void ptx_module_free(PtxModule *m, PtxDevMem *dev) {
     free(f->reg_bytes);
     free(f->rf_base);
     free(f->pf_base);
+    free(f->zero_runs);
     ptx_free_params(f->params, f->nparams);
     free(f->ret.name);
   }

@@ -267,6 +267,9 @@ typedef struct PtxFunction {
   uint32_t rf_lo, rf_n;      /* the reachable functions lie in [rf_lo, rf_lo + rf_n): arrays this
                               * long, not one entry per function of the module (40,000 kernels) */
   uint32_t rf_rows, pf_rows; /* total rows a warp needs */
+  uint32_t *zero_runs;       /* (first row, rows) pairs a new CTA zeroes, the rows some thread may read
+                              * before writing (layout.c); NULL: every row */
+  uint32_t nzero_runs;       /* pairs in zero_runs */
   uint32_t max_local;        /* deepest call chain's local bytes per thread */
   uint32_t max_depth;
   uint32_t
