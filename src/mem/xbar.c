@@ -34,7 +34,7 @@ enum { XS_IDLE, XS_VC_ALLOC, XS_ACTIVE }; /* VC::idle, VC::vc_alloc, VC::active 
 typedef struct XIn {
   XRing iq;          /* GPUTrafficManager::_input_queue: packets (pool indices) */
   uint32_t iq_flits; /* flits in it not yet injected (HasBuffer counts these) */
-  uint32_t iq_sent;  /* flits of its head packet injected */
+  uint32_t iq_left;  /* flits of its head packet not yet injected (0: none of them injected yet) */
   uint32_t inj_occ;  /* _buf_states[n]: flits the router input buffer holds or will */
   bool blocked;      /* iq holds a flit and inj_occ = vc_buf: it waits for a credit (XMask) */
   uint32_t chan[2];  /* injection channel by step parity: flit + 1, 0 none */
@@ -131,6 +131,10 @@ static inline uint32_t xring_pop(XRing *r) {
 
 static inline void xm_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
 static inline void xm_clr(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ull << (i & 63)); }
+/* How far node i comes after pointer p in round-robin order over n nodes (i, p < n), without
+ * a division. */
+static inline uint32_t xrr_dist(uint32_t i, uint32_t p, uint32_t n) { return i >= p ? i - p : i + n - p; }
+
 /* The node of the lowest set bit of word w of a mask. */
 #define XM_BIT(w, b) ((w) << 6 | (uint32_t)__builtin_ctzll(b))
 
@@ -272,8 +276,7 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
         continue;
       }
       int32_t g = x->vc_stamp[o] == st ? x->vc_grant[o] : -1;
-      uint32_t d = (i + n_in - op->gptr) % n_in;
-      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in)
+      if (g < 0 || xrr_dist(i, op->gptr, n_in) < xrr_dist((uint32_t)g, op->gptr, n_in))
         x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
     }
   /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
@@ -292,7 +295,7 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
       if (ip->vca) {
         int32_t g = x->vc_stamp[ip->outp] == st ? x->vc_grant[ip->outp] : -1;
         if (g == (int32_t)i) {
-          op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
+          op->owner = (int32_t)i, op->gptr = i + 1 == n_in ? 0 : i + 1;
           ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
           xm_clr(m->in_vca, i);
         } else {
@@ -417,13 +420,15 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       }
       if (ip->blocked) ip->blocked = false, x->n_blocked--, x->inject_stalls--, *go |= bit;
       const uint32_t k = xring_front(&ip->iq);
-      const bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == x->pool[k].flits;
+      const bool head = ip->iq_left == 0;
+      if (head) ip->iq_left = x->pool[k].flits;
+      const bool tail = ip->iq_left == 1;
       ip->inj_occ++;
       ip->chan[ph] = (k << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
       nev |= bit;
-      ip->iq_flits--, ip->iq_sent++;
+      ip->iq_flits--, ip->iq_left--;
       if (tail) {
-        xring_pop(&ip->iq), ip->iq_sent = 0;
+        xring_pop(&ip->iq);
         if (!ip->iq.n) *go &= ~bit;
       }
     }
