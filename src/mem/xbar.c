@@ -30,36 +30,37 @@ typedef struct XRing {
 enum { XS_IDLE, XS_VC_ALLOC, XS_ACTIVE }; /* VC::idle, VC::vc_alloc, VC::active (vc.hpp) */
 
 /* An injecting node: the interface's input queue and BufferState for the router input it
- * feeds, the injection channel and its credit channel, and that router input (1 VC). */
+ * feeds, the injection channel and its credit channel, and that router input (1 VC). Aligned
+ * to cache lines, which also makes its size a power of two (indexing is a shift). */
 typedef struct XIn {
-  XRing iq;          /* GPUTrafficManager::_input_queue: packets (pool indices) */
-  uint32_t iq_flits; /* flits in it not yet injected (HasBuffer counts these) */
-  uint32_t iq_sent;  /* flits of its head packet injected */
-  uint32_t inj_occ;  /* _buf_states[n]: flits the router input buffer holds or will */
-  bool blocked;      /* iq holds a flit and inj_occ = vc_buf: it waits for a credit (XMask) */
-  uint32_t chan[2];  /* injection channel by step parity: flit + 1, 0 none */
-  uint8_t cred[2];   /* credit channel back to the interface, by step parity */
-  uint32_t cred_q;   /* router's _credit_buffer: credits not yet sent (one per cycle) */
-  XRing buf;         /* router input buffer */
-  uint8_t state;     /* of its VC */
-  bool vca, swa;     /* waiting in _vc_alloc_vcs / _sw_alloc_vcs */
-  uint32_t outp;     /* output of the packet at the buffer's front */
+  _Alignas(64) XRing iq; /* GPUTrafficManager::_input_queue: packets (pool indices) */
+  uint32_t iq_flits;     /* flits in it not yet injected (HasBuffer counts these) */
+  uint32_t iq_left;      /* flits of its head packet not yet injected (0: none of them injected yet) */
+  uint32_t inj_occ;      /* _buf_states[n]: flits the router input buffer holds or will */
+  bool blocked;          /* iq holds a flit and inj_occ = vc_buf: it waits for a credit (XMask) */
+  uint32_t chan[2];      /* injection channel by step parity: flit + 1, 0 none */
+  uint8_t cred[2];       /* credit channel back to the interface, by step parity */
+  uint32_t cred_q;       /* router's _credit_buffer: credits not yet sent (one per cycle) */
+  XRing buf;             /* router input buffer */
+  uint8_t state;         /* of its VC */
+  bool vca, swa;         /* waiting in _vc_alloc_vcs / _sw_alloc_vcs */
+  uint32_t outp;         /* output of the packet at the buffer's front */
 } XIn;
 
 /* An ejecting node: the router output (its BufferState for the ejection buffer, the output VC's
  * owner, the allocators' grant pointers, the crossbar and output buffer), the ejection channel
- * and its credit channel, and the interface's ejection and boundary buffers. */
+ * and its credit channel, and the interface's ejection and boundary buffers. Aligned as XIn. */
 typedef struct XOut {
-  uint32_t occ;     /* _next_buf[o]: ejection buffer flits sent and not credited */
-  int32_t owner;    /* input holding the output VC (BufferState::_in_use_by), -1 none */
-  uint32_t gptr;    /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
-  uint32_t xfer;    /* flit granted the switch, in the crossbar (+1, 0 none) */
-  XRing obuf;       /* _output_buffer (output_buffer_size -1: unbounded) */
-  uint32_t chan[4]; /* ejection channel by the network cycle it is read in, mod 4 (flit + 1) */
-  uint8_t cred[2];  /* its credit channel to the router, by step parity */
-  XRing ej;         /* InterconnectInterface::_ejection_buffer */
-  uint32_t partial; /* flits in _boundary_buffer of a packet whose tail has not come */
-  uint32_t held;    /* ... and of the whole packets delivered and not popped yet */
+  _Alignas(64) uint32_t occ; /* _next_buf[o]: ejection buffer flits sent and not credited */
+  int32_t owner;             /* input holding the output VC (BufferState::_in_use_by), -1 none */
+  uint32_t gptr;             /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
+  uint32_t xfer;             /* flit granted the switch, in the crossbar (+1, 0 none) */
+  XRing obuf;                /* _output_buffer (output_buffer_size -1: unbounded) */
+  uint32_t chan[4];          /* ejection channel by the network cycle it is read in, mod 4 (flit + 1) */
+  uint8_t cred[2];           /* its credit channel to the router, by step parity */
+  XRing ej;                  /* InterconnectInterface::_ejection_buffer */
+  uint32_t partial;          /* flits in _boundary_buffer of a packet whose tail has not come */
+  uint32_t held;             /* ... and of the whole packets delivered and not popped yet */
 } XOut;
 
 /* The nodes with work in each phase, a bit per node: a node whose bit is clear would do
@@ -131,12 +132,25 @@ static inline uint32_t xring_pop(XRing *r) {
 
 static inline void xm_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
 static inline void xm_clr(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ull << (i & 63)); }
+/* How far node i comes after pointer p in round-robin order over n nodes (i, p < n), without
+ * a division. */
+static inline uint32_t xrr_dist(uint32_t i, uint32_t p, uint32_t n) {
+  return i - p + (n & -(uint32_t)(i < p));
+}
+
 /* The node of the lowest set bit of word w of a mask. */
 #define XM_BIT(w, b) ((w) << 6 | (uint32_t)__builtin_ctzll(b))
 
 static void xbar_oom(void) {
   fprintf(stderr, "warpsim: out of memory in the intersim crossbar\n");
   abort();
+}
+
+/* n zeroed elements of `size` bytes (a multiple of 64), aligned to 64 bytes. */
+static void *xbar_lines(size_t n, size_t size) {
+  void *v = aligned_alloc(64, n * size);
+  if (v) memset(v, 0, n * size);
+  return v;
 }
 
 Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err, size_t errlen) {
@@ -148,8 +162,8 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
   Xbar *x = calloc(1, sizeof *x);
   if (!x) return snprintf(err, errlen, "out of memory"), NULL;
   x->p = *p, x->deliver = deliver, x->ctx = ctx;
-  x->in = calloc(p->n_in, sizeof *x->in);
-  x->out = calloc(p->n_out, sizeof *x->out);
+  x->in = xbar_lines(p->n_in, sizeof *x->in);
+  x->out = xbar_lines(p->n_out, sizeof *x->out);
   x->vc_grant = calloc(p->n_out, sizeof *x->vc_grant);
   x->vc_stamp = calloc(p->n_out, sizeof *x->vc_stamp);
   x->waiters = calloc((size_t)p->n_out * ((p->n_in + 63) / 64), sizeof *x->waiters);
@@ -272,8 +286,7 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
         continue;
       }
       int32_t g = x->vc_stamp[o] == st ? x->vc_grant[o] : -1;
-      uint32_t d = (i + n_in - op->gptr) % n_in;
-      if (g < 0 || d < ((uint32_t)g + n_in - op->gptr) % n_in)
+      if (g < 0 || xrr_dist(i, op->gptr, n_in) < xrr_dist((uint32_t)g, op->gptr, n_in))
         x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
     }
   /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
@@ -292,7 +305,7 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
       if (ip->vca) {
         int32_t g = x->vc_stamp[ip->outp] == st ? x->vc_grant[ip->outp] : -1;
         if (g == (int32_t)i) {
-          op->owner = (int32_t)i, op->gptr = (i + 1) % n_in;
+          op->owner = (int32_t)i, op->gptr = (i + 1) & -(uint32_t)(i + 1 < n_in);
           ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
           xm_clr(m->in_vca, i);
         } else {
@@ -417,13 +430,15 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       }
       if (ip->blocked) ip->blocked = false, x->n_blocked--, x->inject_stalls--, *go |= bit;
       const uint32_t k = xring_front(&ip->iq);
-      const bool head = ip->iq_sent == 0, tail = ip->iq_sent + 1 == x->pool[k].flits;
+      const bool head = ip->iq_left == 0;
+      if (head) ip->iq_left = x->pool[k].flits;
+      const bool tail = ip->iq_left == 1;
       ip->inj_occ++;
       ip->chan[ph] = (k << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
       nev |= bit;
-      ip->iq_flits--, ip->iq_sent++;
+      ip->iq_flits--, ip->iq_left--;
       if (tail) {
-        xring_pop(&ip->iq), ip->iq_sent = 0;
+        xring_pop(&ip->iq);
         if (!ip->iq.n) *go &= ~bit;
       }
     }
