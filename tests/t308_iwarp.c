@@ -483,8 +483,9 @@ static char *run_rl_reading(const char *sched, uint32_t warps, uint32_t delay, c
                         "sched.iwarp.release_cycles=1000000", reading, "sched.iwarp.epoch_cycles=500",
                         /* the parameter load at a fixed latency: a constant-cache miss at the
                          * start would move the loads against the 500-cycle epochs the counts
-                         * below were derived for */
-                        "sm.const_cache=false", NULL};
+                         * below were derived for; so would warps that stay live until their
+                         * stores' acks (from DRAM): they retire at their exit here */
+                        "sm.const_cache=false", "sm.exit_waits_stores=false", "l2.write_ack=here", NULL};
   return test_run_kernel(sets, rl_ptx, "rl", warps * 32, &delay, 1);
 }
 static char *run_rl(const char *sched, uint32_t warps, uint32_t delay) {

@@ -326,6 +326,16 @@ static inline void cache_ack_write(Cache *c, const MemRequest *req, uint64_t now
   if (!(req->flags & MEM_F_WRITEBACK)) cache_reply_hit(c, req, now);
 }
 
+/* A back_fetch store going down: acked here, or (write_ack below) by DRAM when written. */
+static void cache_send_store(Cache *c, const MemRequest *req, uint64_t now) {
+  if (!c->p.write_ack_below || (req->flags & MEM_F_WRITEBACK)) {
+    cache_send_noalloc(c, req, now);
+    cache_ack_write(c, req, now);
+    return;
+  }
+  cache_miss_push(c, req, now)->req.flags |= (uint8_t)(MEM_F_NOALLOC(c->p.level) | MEM_F_ACK_BELOW);
+}
+
 /* Does store req invalidate its line and go down unallocated (write-evict),
  * rather than write into the line (write-back)? */
 static inline bool cache_store_evicts(const Cache *c, const MemRequest *req) {
@@ -456,10 +466,9 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
   }
   if (vst != CACHE_LINE_INVALID) cache_evict(c, set, victim, vst, req, CACHE_EVICT_REPLACE, now);
   if (req->is_write && c->p.write_policy == CACHE_WRITE_BACK_FETCH) {
-    /* the store goes down as it is and is acked here; the line's read has no requester and
-     * brings it clean (GPGPU-Sim 3.2.2 data_cache::wr_miss_wa: a write and a read request) */
-    cache_send_noalloc(c, req, now);
-    cache_ack_write(c, req, now);
+    /* the store goes down as it is (acked here or by DRAM: write_ack); the line's read has no
+     * requester and brings it clean (GPGPU-Sim 3.2.2 data_cache::wr_miss_wa: a write and a read) */
+    cache_send_store(c, req, now);
     uint16_t e = c->mshr_free[--c->mshr_nfree];
     MshrEntry *me = &c->mshr[e];
     me->line_addr = req->line_addr, me->set = set, me->way = victim, me->count = 0, me->has_write = 0;
@@ -503,13 +512,12 @@ static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
   return cache_result(CACHE_MERGED);
 }
 
-/* A back_fetch store to a line on its way: it goes down and is acked here (3.2.2 sends it down
- * and merges a read into the line's MSHR, which brings nobody a reply). */
+/* A back_fetch store to a line on its way: it goes down and is acked here or by DRAM (3.2.2 sends
+ * it down and merges a read into the line's MSHR, which brings nobody a reply). */
 static CacheResult cache_store_down(Cache *c, const MemRequest *req, uint64_t now) {
   if (!cache_write_fetch_room(c)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
-  cache_send_noalloc(c, req, now);
   c->st.writes++, c->st.write_hits++;
-  cache_ack_write(c, req, now);
+  cache_send_store(c, req, now);
   return cache_result(CACHE_MERGED);
 }
 

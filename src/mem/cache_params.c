@@ -58,6 +58,14 @@ const CfgParam cache_params[] = {
      .desc = "evict: no write-allocate, store hit invalidates; back: write-back, write-allocate; "
              "local_back: GPGPU-Sim's 'L', global stores evict, local store hits stay dirty (written back); "
              "back_fetch: GPGPU-Sim 3.x's 'B' + 'W', a store miss goes down and fetches its line"},
+    {.key = "write_ack",
+     .type = CFG_ENUM,
+     .def = "here",
+     .choices = "here|below",
+     .desc = "back_fetch: where a store that goes down (a miss, or a line on its way) is acknowledged: "
+             "here = when this cache takes it; below = when the next level (DRAM) has written it, as "
+             "GPGPU-Sim 3.2.2's 'W' (data_cache::wr_miss_wa sends the write, whose WRITE_ACK returns from "
+             "DRAM)"},
     {.key = "set_index",
      .type = CFG_ENUM,
      .def = "linear",
@@ -91,6 +99,7 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
                     : !strcmp(wp, "local_back") ? CACHE_WRITE_LOCAL_BACK
                     : !strcmp(wp, "back_fetch") ? CACHE_WRITE_BACK_FETCH
                                                 : CACHE_WRITE_EVICT;
+  p->write_ack_below = !strcmp(cfg_str_in(cfg, prefix, "write_ack"), "below");
   p->set_index =
       !strcmp(cfg_str_in(cfg, prefix, "set_index"), "fermi") ? CACHE_INDEX_FERMI : CACHE_INDEX_LINEAR;
   p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");

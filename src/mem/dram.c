@@ -341,7 +341,9 @@ static uint64_t dram_legal(const DramChannel *d, uint32_t i, DramCmd *cmd) {
   uint64_t t = max64(r->arrival, d->now_d + 1);
   if (b->open_row == r->row) {
     *cmd = CMD_COL;
-    if (!r->req.is_write && d->inflight + d->ret.count >= d->p.return_queue) return UINT64_MAX;
+    if ((!r->req.is_write || (r->req.flags & MEM_F_ACK_BELOW)) &&
+        d->inflight + d->ret.count >= d->p.return_queue)
+      return UINT64_MAX; /* a read, or a store whose ack it returns: room for its return */
     uint32_t lat = r->req.is_write ? d->p.tWL : d->p.tCL;
     t = max64(t, max64(b->col_ready, d->col_ready));
     t = max64(t, max64(d->grp_col[r->bank >> d->p.group_shift], r->req.is_write ? d->wr_ready : d->rd_ready));
@@ -457,6 +459,11 @@ static void dram_issue(DramChannel *d, uint32_t i, DramCmd cmd, uint64_t t) {
   if (r->req.is_write) {
     b->pre_ready = max64(b->pre_ready, data_end + p->tWR);
     d->st.writes++;
+    if (r->req.flags & MEM_F_ACK_BELOW) { /* returned, written, as its ack (the header only) */
+      MEM_DCHECK(!reqq_full(&d->pend), t, d->name, "return tracking overflow");
+      reqq_push(&d->pend, &r->req, dram_core_at(p, data_end));
+      d->inflight++;
+    }
   } else {
     uint64_t done = dram_core_at(p, data_end);
     d->st.reads++;

@@ -79,7 +79,7 @@ const CfgGroup memsys_cfg_groups[] = {
      "policy=lru write_policy=evict bypass_cg=false"},
     {"l2.", cache_params,
      "size=768K line_size=128 assoc=8 mshr_entries=64 mshr_max_merge=4 miss_queue=8 latency=1 ports=1 "
-     "policy=lru write_policy=back_fetch bypass_cg=false"},
+     "policy=lru write_policy=back_fetch write_ack=below bypass_cg=false"},
     {"icnt.", icnt_cfg_params, NULL},
     {"dram.", dram_cfg_params, NULL},
     {NULL, NULL, NULL},

@@ -24,6 +24,7 @@ enum {
   MEM_F_WRITEBACK = 1u << 2,  /* a dirty-line eviction (no reply expected) */
   MEM_F_LOCAL = 1u << 3,      /* set by the requester: a local-memory access (an L1 with write policy
                                * local_back keeps its store hits, GPGPU-Sim's 'L') */
+  MEM_F_ACK_BELOW = 1u << 4,  /* a store the cache sent down unacknowledged: DRAM returns it as its ack */
 };
 /* Requester hints: the memory system carries them, policies may read them. */
 enum {

@@ -47,6 +47,9 @@ struct Gpu {
   int32_t locality, bphases, disparity, interwarp;
   SmPhase *phase; /* made at the first launch that can use it */
   uint32_t *run;  /* the SMs simulated this cycle, ascending */
+  /* the SM that took the last CTA, over all launches: CTA dispatch goes on round-robin after it
+   * (3.2.2 gpgpu_sim::issue_block2core, m_last_cluster_issue; 0 at start: the first CTA goes to SM 1) */
+  uint32_t last_cta_sm;
 };
 
 static double wall_now(void) {
@@ -353,8 +356,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     memsys_tick(g->ms, now);
     int dispatch_possible = 0;
     if (next_cta < L->ctas_total && (v->naccept || v->ndynamic)) {
-      uint32_t rr =
-          (uint32_t)(now % g->nsm); /* rotates with the cycle: skipping idle cycles cannot change it */
+      const uint32_t rr = g->last_cta_sm + 1 < g->nsm ? g->last_cta_sm + 1 : 0; /* the first SM offered */
       for (uint32_t i = 0; i < g->nsm && next_cta < L->ctas_total && (v->naccept || v->ndynamic); i++) {
         uint32_t si = rr + i < g->nsm ? rr + i : rr + i - g->nsm;
         if (!visits_can_accept(v, si)) continue;
@@ -365,6 +367,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
           break;
         }
         next_cta++;
+        g->last_cta_sm = si;
         sm_launch_cta(g->sms[si], c, now);
         visits_note(v, si, now);
         bitmap_set(v->due, si); /* simulated this cycle whatever it says */

@@ -67,7 +67,9 @@ static void ldst_build_request(Sm *sm, uint8_t is_write, uint8_t cls, uint8_t hi
                         .line_addr = q->line_addr,
                         .pc = sm_policy_pc(sm, (uint32_t)u->pc),
                         .hints = hints,
-                        .user = u->load >= 0 ? (void *)&sm->warps[u->slot].remaining[u->load] : NULL,
+                        .user = u->load >= 0                  ? (void *)&sm->warps[u->slot].remaining[u->load]
+                                : is_write && sm->exit_stores ? (void *)&sm->warps[u->slot].stores_out
+                                                              : NULL,
                         .sm = (int32_t)sm->id,
                         .warp = (int32_t)u->slot,
                         .cta = (int32_t)sm->warps[u->slot].cta_slot,
@@ -524,6 +526,7 @@ static inline void ldst_unit_cycle(Sm *sm, uint64_t now) {
   }
   sm->busy = 1;
   sm->ldst_moved = 1;
+  if (u->cur.is_write && u->cur.user) sm->warps[u->slot].stores_out++; /* its ack will come */
   if (__builtin_expect(u->to_l1c, 0)) {
     u->l1c_pending++;         /* every access accepted gets one reply */
   } else if (sm->l1_events) { /* one test on the per-request path while no plugin wants such an event */
@@ -576,6 +579,11 @@ static inline __attribute__((always_inline)) void ldst_take_replies(Sm *sm, Cach
     if (!*rem || --*rem) continue;
     const uint32_t slot = (uint32_t)(((const char *)rem - (const char *)sm->warps) / sizeof(SmWarp));
     SmWarp *w = &sm->warps[slot];
+    if (rem == &w->stores_out) { /* its last store's ack (sm.exit_waits_stores): it may retire now */
+      if (w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst)
+        sm_schedule_release(sm, now, slot, NULL, 0);
+      continue;
+    }
     const uint32_t g = (uint32_t)(rem - w->remaining);
     const SmLoad *ld = &w->loads[g];
     sm_release_rows(sm, slot, ld->rows, ld->nrows);
@@ -584,7 +592,7 @@ static inline __attribute__((always_inline)) void ldst_take_replies(Sm *sm, Cach
       sm->st.loads_completed++;
       sm->st.load_latency_sum += now - ld->issue_cycle;
     }
-    if (w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst) {
+    if (w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst && !w->stores_out) {
       /* retire through the writeback path next cycle */
       sm_schedule_release(sm, now, slot, NULL, 0);
     }

@@ -31,6 +31,7 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
      * clean (and a late reply finds its group's counter at 0: sm_ldst_replies) */
     sm->warps[w].pw = NULL;
     memset(sm->warps[w].remaining, 0, sizeof sm->warps[w].remaining);
+    sm->warps[w].stores_out = 0;
     if (sm->views) sm->views[w].valid = 0, sm->views[w].wait = WARP_WAIT_EXITED;
   }
   sm->resident_ctas = sm->used_threads = sm->used_warps = sm->used_regs = sm->used_shared = 0;
@@ -213,7 +214,7 @@ static void barrier_release(Sm *sm, uint32_t s, uint32_t pc, uint64_t now) {
 
 static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
   SmWarp *w = &sm->warps[slot];
-  if (w->pw && w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst)
+  if (w->pw && w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst && !w->stores_out)
     retire_warp(sm, slot, now);
 }
 

@@ -73,6 +73,7 @@ typedef struct SmWarp {
    * missed the L1I (its fill only lets the warp fetch again) */
   uint32_t fetch_pc;
   uint8_t fetch_missed;
+  uint16_t stores_out; /* stores sent whose ack has not come (counted with sm.exit_waits_stores only) */
 } SmWarp;
 
 typedef struct SmCta {
@@ -234,6 +235,7 @@ struct Sm {
   uint8_t mem_collector, mc_ncu, mc_idoc, mc_ocex, mc_last, mc_clock;
   uint8_t mc_cu[SM_MC_UNITS_MAX];
   uint8_t fetch_sched;     /* the fetch policy defers to the scheduler's fetch_select */
+  uint8_t exit_stores;     /* sm.exit_waits_stores: a warp retires after its stores' acks */
   uint8_t front_322;       /* sm.front_end = gpgpusim: fetch at fetch_pc, lazy flush, refetch after a fill */
   uint8_t coalesce_narrow; /* sm.coalesce = arch13: 1- and 2-byte accesses per 32 / 64 B segment */
   uint32_t pc_base;        /* the kernel's first module pc: policy PC = module pc - pc_base */

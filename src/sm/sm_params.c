@@ -205,6 +205,12 @@ const CfgParam sm_cfg_params[] = {
              "fill lets the warp fetch again (a hit) instead of filling its I-buffer; a refused fetch "
              "moves the round-robin pointer past the warp; direct = fetch at the warp's real pc, flush "
              "at issue, a fill fills the I-buffer, a refused fetch is retried by the same warp"},
+    {.key = "exit_waits_stores",
+     .type = CFG_BOOL,
+     .def = "true",
+     .desc = "a warp that executed its exit retires only when every store it sent has been acknowledged "
+             "(GPGPU-Sim 3.2.2 shd_warp_t::hardware_done: stores_done), so its CTA's slot frees and the "
+             "kernel ends after its last store's ack; false = it retires when its loads and writes are done"},
     {.key = "fetch_policy",
      .type = CFG_STRING,
      .def = "rr",

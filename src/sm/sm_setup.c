@@ -35,6 +35,7 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->max_shared = (uint32_t)cfg_int(cfg, "sm.shared_mem");
   sm->nsched = (uint32_t)cfg_int(cfg, "sched.count");
   sm->sched_fixed = strcmp(cfg_str(cfg, "sched.first"), "fixed") == 0;
+  sm->exit_stores = cfg_bool(cfg, "sm.exit_waits_stores");
   sm->front_322 = strcmp(cfg_str(cfg, "sm.front_end"), "gpgpusim") == 0;
   sm->issue_width = (uint32_t)cfg_int(cfg, "sched.issue_per_cycle");
   sm->ib_slots = (uint32_t)cfg_int(cfg, "sm.ibuffer_slots");
