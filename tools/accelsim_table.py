@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
 """accelsim_table.py - the Markdown tables of doc/fidelity.md's Accel-Sim section from the CSV rows
-that tools/accelsim_compare.py --csv appends: per preset and scheduler, each benchmark's cycles,
-IPC and L1D and L2 miss rates in warpsim and in Accel-Sim, then the IPC correlation (Pearson) and the
-geometric mean of the cycle ratio warpsim / Accel-Sim.
+that tools/accelsim_compare.py --csv appends (one or more files; the last row of a case wins).
 
-  tools/accelsim_table.py results.csv
+  tools/accelsim_table.py [--summary] F.csv ...     per preset and scheduler: each benchmark's
+      cycles, IPC and L1D and L2 miss rates in warpsim and in Accel-Sim, the IPC correlation
+      (Pearson), the geometric mean of the cycle ratio warpsim / Accel-Sim and the benchmarks
+      outside the targets; --summary prints only the one-line-per-table Summary.
+  tools/accelsim_table.py --pair CONFIG [--bench B,B,...] F.csv ...   GTO and LRR side by side on
+      one preset: cycles, L1D read miss rates and LRR/GTO IPC in both simulators.
 """
+import argparse
 import csv
 import math
 import sys
+
+IPC_TARGET = 0.15  # |IPC warpsim / Accel-Sim - 1|
+MISS_TARGET = 0.05  # |L1D read miss rate difference|, absolute
 
 
 def pearson(x, y):
@@ -22,38 +29,126 @@ def pearson(x, y):
     return sxy / (sx * sy) if sx and sy else float("nan")
 
 
+def num(r, k):
+    return float(r[k]) if r.get(k) not in (None, "") else None
+
+
+def f3(v):
+    return "-" if math.isnan(v) else "%.3f" % v
+
+
 def rate(r, k):
-    return "%.3f" % float(r[k]) if r.get(k) not in (None, "") else "-"
+    v = num(r, k)
+    return "-" if v is None else "%.3f" % v
+
+
+def load(paths):
+    groups = {}
+    for p in paths:
+        with open(p) as f:
+            for r in csv.DictReader(f):  # the last row of a case wins (a rerun replaces it)
+                groups.setdefault((r["config"], r["sched"]), {})[(r["bench"], r["size"])] = r
+    return groups
+
+
+def judge(cases):
+    """Per group: the aggregates and each benchmark outside a target."""
+    wi, ai, ratios, diffs, outside = [], [], [], [], []
+    ipc_ok = 0
+    for (bench, size), r in sorted(cases.items()):
+        wc, ac = int(r["ws_cycles"]), int(r["as_cycles"])
+        wp, apc = float(r["ws_ipc_warp"]), float(r["as_ipc_warp"])
+        wi.append(wp)
+        ai.append(apc)
+        ratios.append(wc / ac)
+        why = []
+        if abs(wp / apc - 1) <= IPC_TARGET:
+            ipc_ok += 1
+        else:
+            why.append("IPC %+.0f%%" % (100 * (wp / apc - 1)))
+        wm, am = num(r, "ws_l1d_read_miss_rate"), num(r, "as_l1d_read_miss_rate")
+        if wm is not None and am is not None:
+            diffs.append(abs(wm - am))
+            if abs(wm - am) > MISS_TARGET:
+                why.append("L1D read miss %.3f / %.3f" % (wm, am))
+        if why:
+            outside.append("%s (%s)" % (bench, ", ".join(why)))
+    return {
+        "n": len(ratios), "corr": pearson(wi, ai) if len(wi) > 1 else float("nan"),
+        "gm": math.exp(sum(math.log(x) for x in ratios) / len(ratios)),
+        "lo": min(ratios), "hi": max(ratios), "miss_ok": sum(d <= MISS_TARGET for d in diffs),
+        "miss_n": len(diffs), "miss_mean": sum(diffs) / len(diffs) if diffs else float("nan"),
+        "ipc_ok": ipc_ok, "outside": outside,
+    }
+
+
+def summary(groups):
+    print("| preset, scheduler (benchmarks) | IPC correlation | geomean cycle ratio | L1D read miss rate "
+          "within 0.05 | mean abs. read miss difference | IPC within 15% |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for (cfg, sched), cases in sorted(groups.items()):
+        j = judge(cases)
+        print("| %s, %s (%d) | %s | %.3f | %d of %d | %s | %d |" % (
+            cfg, sched, j["n"], f3(j["corr"]), j["gm"], j["miss_ok"], j["miss_n"], f3(j["miss_mean"]),
+            j["ipc_ok"]))
+
+
+def tables(groups):
+    for (cfg, sched), cases in sorted(groups.items()):
+        print("\n#### %s, %s\n" % (cfg, sched))
+        print("| benchmark | cycles warpsim / Accel-Sim (ratio) | IPC warpsim / Accel-Sim | L1D read miss "
+              "rate warpsim / Accel-Sim | L1D miss rate, all accesses | L2 read miss rate |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for (bench, size), r in sorted(cases.items()):
+            wc, ac = int(r["ws_cycles"]), int(r["as_cycles"])
+            flag = "" if r["ws_warp_insts"] == r["as_warp_insts"] else " (instruction counts differ)"
+            print("| %s | %s / %s (%.2f)%s | %.2f / %.2f | %s / %s | %s / %s | %s / %s |" % (
+                bench if size == "tiny" else "%s (%s)" % (bench, size), format(wc, ","), format(ac, ","),
+                wc / ac, flag, float(r["ws_ipc_warp"]), float(r["as_ipc_warp"]),
+                rate(r, "ws_l1d_read_miss_rate"), rate(r, "as_l1d_read_miss_rate"),
+                rate(r, "ws_l1d_miss_rate"), rate(r, "as_l1d_miss_rate"),
+                rate(r, "ws_l2_read_miss_rate"), rate(r, "as_l2_read_miss_rate")))
+        j = judge(cases)
+        print("\n%d benchmarks: IPC correlation %s, geometric mean of the cycle ratio %.3f "
+              "(range %.2f-%.2f); outside the targets (%d): %s" % (
+                  j["n"], f3(j["corr"]), j["gm"], j["lo"], j["hi"], len(j["outside"]),
+                  "; ".join(j["outside"]) or "none"))
+
+
+def pair(groups, cfg, benches):
+    gto, lrr = groups.get((cfg, "gto"), {}), groups.get((cfg, "lrr"), {})
+    keys = sorted(k for k in gto if k in lrr and (not benches or k[0] in benches))
+    print("| benchmark | cycles GTO, warpsim / Accel-Sim | cycles LRR, warpsim / Accel-Sim | L1D read miss "
+          "rate GTO | L1D read miss rate LRR | LRR/GTO IPC, warpsim / Accel-Sim |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for k in keys:
+        g, l = gto[k], lrr[k]
+        print("| %s | %s / %s | %s / %s | %s / %s | %s / %s | %.2f / %.2f |" % (
+            k[0], format(int(g["ws_cycles"]), ","), format(int(g["as_cycles"]), ","),
+            format(int(l["ws_cycles"]), ","), format(int(l["as_cycles"]), ","),
+            rate(g, "ws_l1d_read_miss_rate"), rate(g, "as_l1d_read_miss_rate"),
+            rate(l, "ws_l1d_read_miss_rate"), rate(l, "as_l1d_read_miss_rate"),
+            float(l["ws_ipc_warp"]) / float(g["ws_ipc_warp"]),
+            float(l["as_ipc_warp"]) / float(g["as_ipc_warp"])))
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    rows = list(csv.DictReader(open(sys.argv[1])))
-    groups = {}
-    for r in rows:  # the last row of a case wins (a rerun replaces it)
-        groups.setdefault((r["config"], r["sched"]), {})[(r["bench"], r["size"])] = r
-    for (cfg, sched), cases in sorted(groups.items()):
-        print("\n#### %s, %s\n" % (cfg, sched))
-        print("| benchmark | size | cycles warpsim / Accel-Sim (ratio) | IPC warpsim / Accel-Sim | L1D read miss rate warpsim / Accel-Sim | L1D miss rate, all accesses | L2 read miss rate |")
-        print("|---|---|---:|---:|---:|---:|---:|")
-        wi, ai, ratios = [], [], []
-        for (bench, size), r in sorted(cases.items()):
-            wc, ac = int(r["ws_cycles"]), int(r["as_cycles"])
-            wp, apc = float(r["ws_ipc_warp"]), float(r["as_ipc_warp"])
-            flag = "" if r["ws_warp_insts"] == r["as_warp_insts"] else " (instruction counts differ)"
-            print("| %s | %s | %s / %s (%.2f)%s | %.2f / %.2f | %s / %s | %s / %s | %s / %s |" % (
-                bench, size, format(wc, ","), format(ac, ","), wc / ac, flag, wp, apc,
-                rate(r, "ws_l1d_read_miss_rate"), rate(r, "as_l1d_read_miss_rate"), rate(r, "ws_l1d_miss_rate"),
-                rate(r, "as_l1d_miss_rate"), rate(r, "ws_l2_read_miss_rate"), rate(r, "as_l2_read_miss_rate")))
-            wi.append(wp)
-            ai.append(apc)
-            ratios.append(wc / ac)
-        gm = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        corr = "%.3f" % pearson(wi, ai) if len(wi) > 1 else "-"
-        print("\n%d benchmarks: IPC correlation %s, geometric mean of the cycle ratio %.3f (range %.2f-%.2f)" % (
-            len(ratios), corr, gm, min(ratios), max(ratios)))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("csv", nargs="+")
+    ap.add_argument("--summary", action="store_true", help="only the Summary rows")
+    ap.add_argument("--pair", metavar="CONFIG", help="GTO and LRR side by side on this preset")
+    ap.add_argument("--bench", help="with --pair: these benchmarks only (comma-separated)")
+    a = ap.parse_args()
+    groups = load(a.csv)
+    if not groups:
+        print("accelsim_table: no rows in %s" % ", ".join(a.csv), file=sys.stderr)
+        return 1
+    if a.pair:
+        pair(groups, a.pair, set(a.bench.split(",")) if a.bench else None)
+    elif a.summary:
+        summary(groups)
+    else:
+        tables(groups)
     return 0
 
 
