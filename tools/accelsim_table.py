@@ -47,6 +47,7 @@ def load(paths):
     for p in paths:
         with open(p) as f:
             for r in csv.DictReader(f):  # the last row of a case wins (a rerun replaces it)
+                r["_file"] = p
                 groups.setdefault((r["config"], r["sched"]), {})[(r["bench"], r["size"])] = r
     return groups
 
@@ -84,13 +85,14 @@ def judge(cases):
 
 def summary(groups):
     print("| preset, scheduler (benchmarks) | IPC correlation | geomean cycle ratio | L1D read miss rate "
-          "within 0.05 | mean abs. read miss difference | IPC within 15% |")
-    print("|---|---:|---:|---:|---:|---:|")
+          "within 0.05 | mean abs. read miss difference | IPC within 15% | rows |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     for (cfg, sched), cases in sorted(groups.items()):
         j = judge(cases)
-        print("| %s, %s (%d) | %s | %.3f | %d of %d | %s | %d |" % (
+        files = ", ".join(sorted({r["_file"] for r in cases.values()}))
+        print("| %s, %s (%d) | %s | %.3f | %d of %d | %s | %d | %s |" % (
             cfg, sched, j["n"], f3(j["corr"]), j["gm"], j["miss_ok"], j["miss_n"], f3(j["miss_mean"]),
-            j["ipc_ok"]))
+            j["ipc_ok"], files))
 
 
 def tables(groups):

@@ -19,17 +19,20 @@ $H
 c,tiny,p,gto,100,400,4.0,1,,1,1,1,0,125,400,3.2,1,,1,1,1,0,0,0
 a,tiny,p,lrr,200,200,1.0,1,0.6,1,1,1,0,400,200,0.5,1,0.7,1,1,1,0,0,0
 EOT
-T="python3 tools/accelsim_table.py"
+T="python3 $PWD/tools/accelsim_table.py"
+cd "$d"
 # gto: x = (2, 1, 4), y = (2, 2, 3.2): r = 2 / (sqrt(42/9) sqrt(0.96)) = 0.945; cycle ratios 1, 2,
 # 0.8: geomean 1.6^(1/3) = 1.170; read miss |0|, |0.1| (c has none): 1 of 2, mean 0.050; IPC a only
-s=$($T --summary "$d/a.csv" "$d/b.csv")
-grep -qF '| p, gto (3) | 0.945 | 1.170 | 1 of 2 | 0.050 | 1 |' <<< "$s" || { echo "summary: $s"; exit 1; }
-grep -qF '| p, lrr (1) | - | 0.500 | 0 of 1 | 0.100 | 0 |' <<< "$s" || { echo "summary lrr: $s"; exit 1; }
-t=$($T "$d/a.csv" "$d/b.csv")
+s=$($T --summary a.csv b.csv)
+grep -qF '| p, gto (3) | 0.945 | 1.170 | 1 of 2 | 0.050 | 1 | a.csv, b.csv |' <<< "$s" \
+  || { echo "summary: $s"; exit 1; }
+grep -qF '| p, lrr (1) | - | 0.500 | 0 of 1 | 0.100 | 0 | b.csv |' <<< "$s" \
+  || { echo "summary lrr: $s"; exit 1; }
+t=$($T a.csv b.csv)
 grep -qF '| a | 100 / 100 (1.00) | 2.00 / 2.00 | 0.500 / 0.500 |' <<< "$t" || { echo "table: $t"; exit 1; }
 grep -qF 'outside the targets (2): b (IPC -50%, L1D read miss 0.300 / 0.400); c (IPC +25%)' <<< "$t" \
   || { echo "outside: $t"; exit 1; }
-p=$($T --pair p "$d/a.csv" "$d/b.csv")
+p=$($T --pair p a.csv b.csv)
 grep -qF '| a | 100 / 100 | 200 / 400 | 0.500 / 0.500 | 0.600 / 0.700 | 0.50 / 0.25 |' <<< "$p" \
   || { echo "pair: $p"; exit 1; }
 [ "$(grep -c '^| [abc] ' <<< "$p")" = 1 ] || { echo "pair rows: $p"; exit 1; }
