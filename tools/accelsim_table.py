@@ -8,11 +8,22 @@ that tools/accelsim_compare.py --csv appends (one or more files; the last row of
       outside the targets; --summary prints only the one-line-per-table Summary.
   tools/accelsim_table.py --pair CONFIG [--bench B,B,...] F.csv ...   GTO and LRR side by side on
       one preset: cycles, L1D read miss rates and LRR/GTO IPC in both simulators.
+  tools/accelsim_table.py --update doc/fidelity.md   regenerates, in place, every block between
+      "<!-- accelsim_table ARGS -->" and "<!-- end accelsim_table -->" with the output of these
+      ARGS (CSV paths relative to the repository's root).
 """
 import argparse
+import contextlib
 import csv
+import io
 import math
+import os
+import re
+import shlex
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BLOCK = re.compile(r"(<!-- accelsim_table (.*?) -->\n)(.*?)(<!-- end accelsim_table -->)", re.S)
 
 IPC_TARGET = 0.15  # |IPC warpsim / Accel-Sim - 1|
 MISS_TARGET = 0.05  # |L1D read miss rate difference|, absolute
@@ -134,23 +145,68 @@ def pair(groups, cfg, benches):
             float(l["as_ipc_warp"]) / float(g["as_ipc_warp"])))
 
 
-def main():
+def parser():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("csv", nargs="+")
+    ap.add_argument("csv", nargs="*")
     ap.add_argument("--summary", action="store_true", help="only the Summary rows")
     ap.add_argument("--pair", metavar="CONFIG", help="GTO and LRR side by side on this preset")
     ap.add_argument("--bench", help="with --pair: these benchmarks only (comma-separated)")
-    a = ap.parse_args()
+    ap.add_argument("--update", metavar="DOC", help="regenerate the marked blocks of this Markdown file")
+    return ap
+
+
+def render(a):
+    if not a.csv:
+        raise ValueError("no CSV file given")
     groups = load(a.csv)
     if not groups:
-        print("accelsim_table: no rows in %s" % ", ".join(a.csv), file=sys.stderr)
-        return 1
+        raise ValueError("no rows in %s" % ", ".join(a.csv))
     if a.pair:
         pair(groups, a.pair, set(a.bench.split(",")) if a.bench else None)
     elif a.summary:
         summary(groups)
     else:
         tables(groups)
+
+
+def update(doc):
+    """Each marked block's output, with its CSV paths read from the repository's root; the file is
+    written whole (a temporary beside it, renamed) only when every block rendered."""
+    with open(doc) as f:
+        text = f.read()
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        def one(m):
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out):
+                    render(parser().parse_args(shlex.split(m.group(2))))
+            except (OSError, ValueError, KeyError) as e:
+                raise ValueError("%s: block '%s': %s" % (doc, m.group(2), e))
+            return m.group(1) + out.getvalue().strip("\n") + "\n" + m.group(4)
+        new, n = BLOCK.subn(one, text)
+    finally:
+        os.chdir(here)
+    if not n:
+        raise ValueError("%s: no <!-- accelsim_table ARGS --> block" % doc)
+    tmp = doc + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(new)
+    os.replace(tmp, doc)
+    print("accelsim_table: %s: %d blocks regenerated" % (doc, n))
+
+
+def main():
+    a = parser().parse_args()
+    try:
+        if a.update:
+            update(a.update)
+        else:
+            render(a)
+    except (OSError, ValueError, KeyError) as e:
+        print("accelsim_table: %s" % e, file=sys.stderr)
+        return 1
     return 0
 
 
