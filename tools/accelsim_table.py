@@ -10,11 +10,13 @@ that tools/accelsim_compare.py --csv appends (one or more files; the last row of
       one preset: cycles, L1D read miss rates and LRR/GTO IPC in both simulators.
   tools/accelsim_table.py --update doc/fidelity.md   regenerates, in place, every block between
       "<!-- accelsim_table ARGS -->" and "<!-- end accelsim_table -->" with the output of these
-      ARGS (CSV paths relative to the repository's root).
+      ARGS (CSV paths relative to the document's folder).
+  A CSV path may be a glob pattern (data/accelsim-gtx480-*.csv).
 """
 import argparse
 import contextlib
 import csv
+import glob
 import io
 import math
 import os
@@ -22,7 +24,6 @@ import re
 import shlex
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK = re.compile(r"(<!-- accelsim_table (.*?) -->\n)(.*?)(<!-- end accelsim_table -->)", re.S)
 
 IPC_TARGET = 0.15  # |IPC warpsim / Accel-Sim - 1|
@@ -53,7 +54,13 @@ def rate(r, k):
     return "-" if v is None else "%.3f" % v
 
 
-def load(paths):
+def load(patterns):
+    paths = []
+    for pat in patterns:
+        found = sorted(glob.glob(pat)) if glob.has_magic(pat) else [pat]
+        if not found:
+            raise ValueError("%s: no file matches" % pat)
+        paths += found
     groups = {}
     for p in paths:
         with open(p) as f:
@@ -170,12 +177,12 @@ def render(a):
 
 
 def update(doc):
-    """Each marked block's output, with its CSV paths read from the repository's root; the file is
+    """Each marked block's output, its CSV paths relative to the document's folder; the file is
     written whole (a temporary beside it, renamed) only when every block rendered."""
     with open(doc) as f:
         text = f.read()
     here = os.getcwd()
-    os.chdir(ROOT)
+    os.chdir(os.path.dirname(os.path.abspath(doc)))
     try:
         def one(m):
             out = io.StringIO()
@@ -190,6 +197,7 @@ def update(doc):
         os.chdir(here)
     if not n:
         raise ValueError("%s: no <!-- accelsim_table ARGS --> block" % doc)
+    doc = os.path.join(here, doc)
     tmp = doc + ".tmp"
     with open(tmp, "w") as f:
         f.write(new)

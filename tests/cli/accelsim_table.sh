@@ -36,10 +36,11 @@ p=$($T --pair p a.csv b.csv)
 grep -qF '| a | 100 / 100 | 200 / 400 | 0.500 / 0.500 | 0.600 / 0.700 | 0.50 / 0.25 |' <<< "$p" \
   || { echo "pair: $p"; exit 1; }
 [ "$(grep -c '^| [abc] ' <<< "$p")" = 1 ] || { echo "pair rows: $p"; exit 1; }
-# --update: a marked block's old text replaced by its output; a block that fails leaves the file whole
-printf 'intro\n<!-- accelsim_table --pair p %s/a.csv %s/b.csv -->\nold\n<!-- end accelsim_table -->\nend\n' \
-  "$d" "$d" > doc.md
-$T --update doc.md > /dev/null
+[ "$($T --summary '[ab].csv')" = "$s" ] || { echo "glob: $($T --summary '[ab].csv')"; exit 1; }
+# --update: a marked block's old text replaced by its output, its CSVs found beside the document
+# whatever the working folder; a block that fails leaves the file whole
+printf 'intro\n<!-- accelsim_table --pair p a.csv b.csv -->\nold\n<!-- end accelsim_table -->\nend\n' > doc.md
+(cd / && $T --update "$d/doc.md" > /dev/null)
 [ "$(sed -n 1,2p doc.md | head -1)" = intro ] && ! grep -q '^old$' doc.md && [ "$(tail -1 doc.md)" = end ] \
   && grep -qF '| a | 100 / 100 | 200 / 400 |' doc.md || { echo "update:"; cat doc.md; exit 1; }
 sed -i 's|b.csv -->|missing.csv -->|' doc.md; cp doc.md before.md
