@@ -11,6 +11,9 @@ that tools/accelsim_compare.py --csv appends (one or more files; the last row of
   tools/accelsim_table.py --update doc/fidelity.md   regenerates, in place, every block between
       "<!-- accelsim_table ARGS -->" and "<!-- end accelsim_table -->" with the output of these
       ARGS (CSV paths relative to the document's folder).
+  tools/accelsim_table.py --variant NAME=F.csv [--variant ...] F.csv ...   the benchmarks of the
+      variants' rows (runs with a setting changed on one side or both) beside the same preset and
+      scheduler's rows of F.csv: cycles warpsim / Accel-Sim (ratio) and L1D read miss rates.
   A CSV path may be a glob pattern (data/accelsim-gtx480-*.csv).
 """
 import argparse
@@ -158,6 +161,8 @@ def parser():
     ap.add_argument("--summary", action="store_true", help="only the Summary rows")
     ap.add_argument("--pair", metavar="CONFIG", help="GTO and LRR side by side on this preset")
     ap.add_argument("--bench", help="with --pair: these benchmarks only (comma-separated)")
+    ap.add_argument("--variant", action="append", metavar="NAME=FILE",
+                    help="a variant's rows beside the CSV's (repeatable)")
     ap.add_argument("--update", metavar="DOC", help="regenerate the marked blocks of this Markdown file")
     return ap
 
@@ -168,7 +173,9 @@ def render(a):
     groups = load(a.csv)
     if not groups:
         raise ValueError("no rows in %s" % ", ".join(a.csv))
-    if a.pair:
+    if a.variant:
+        variants(groups, a.variant)
+    elif a.pair:
         pair(groups, a.pair, set(a.bench.split(",")) if a.bench else None)
     elif a.summary:
         summary(groups)
@@ -203,6 +210,29 @@ def update(doc):
         f.write(new)
     os.replace(tmp, doc)
     print("accelsim_table: %s: %d blocks regenerated" % (doc, n))
+
+
+def variants(groups, specs):
+    vs = []
+    for spec in specs:
+        name, _, pat = spec.partition("=")
+        if not pat:
+            raise ValueError("--variant %s: not NAME=FILE" % spec)
+        vs.append((name, load([pat])))
+    head = "| benchmark, preset, scheduler | as measured |" + "".join(" %s |" % n for n, _ in vs)
+    print(head + "\n|---|" + "---:|" * (len(vs) + 1))
+
+    def cell(r):
+        if r is None:
+            return "-"
+        wc, ac = int(r["ws_cycles"]), int(r["as_cycles"])
+        return "%s / %s (%.2f), %s / %s" % (format(wc, ","), format(ac, ","), wc / ac,
+                                           rate(r, "ws_l1d_read_miss_rate"), rate(r, "as_l1d_read_miss_rate"))
+    keys = sorted({(g, k) for _, vg in vs for g, cases in vg.items() for k in cases})
+    for (cfg, sched), (bench, size) in keys:
+        base = groups.get((cfg, sched), {}).get((bench, size))
+        print("| %s, %s, %s | %s |" % (bench, cfg, sched, cell(base)) +
+              "".join(" %s |" % cell(vg.get((cfg, sched), {}).get((bench, size))) for _, vg in vs))
 
 
 def main():

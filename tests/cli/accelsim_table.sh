@@ -36,6 +36,11 @@ p=$($T --pair p a.csv b.csv)
 grep -qF '| a | 100 / 100 | 200 / 400 | 0.500 / 0.500 | 0.600 / 0.700 | 0.50 / 0.25 |' <<< "$p" \
   || { echo "pair: $p"; exit 1; }
 [ "$(grep -c '^| [abc] ' <<< "$p")" = 1 ] || { echo "pair rows: $p"; exit 1; }
+v=$($T --variant 'V=b.csv' a.csv)
+grep -qF '| a, p, lrr | - | 200 / 400 (0.50), 0.600 / 0.700 |' <<< "$v" \
+  && grep -qF '| c, p, gto | - | 100 / 125 (0.80), - / - |' <<< "$v" \
+  && [ "$(grep -c '^| [abc],' <<< "$v")" = 2 ] \
+  || { echo "variant: $v"; exit 1; }
 [ "$($T --summary '[ab].csv')" = "$s" ] || { echo "glob: $($T --summary '[ab].csv')"; exit 1; }
 # --update: a marked block's old text replaced by its output, its CSVs found beside the document
 # whatever the working folder; a block that fails leaves the file whole
