@@ -67,7 +67,16 @@ def load(patterns):
     groups = {}
     for p in paths:
         with open(p) as f:
-            for r in csv.DictReader(f):  # the last row of a case wins (a rerun replaces it)
+            rd = csv.DictReader(f)
+            for r in rd:  # the last row of a case wins (a rerun replaces it)
+                try:
+                    if not all(r.get(k) for k in ("bench", "size", "config", "sched")):
+                        raise ValueError("no benchmark, size, preset or scheduler")
+                    for k in ("ws_cycles", "as_cycles", "ws_ipc_warp", "as_ipc_warp"):
+                        if not float(r.get(k) or "nan") > 0:
+                            raise ValueError("%s is not a positive number" % k)
+                except ValueError as e:
+                    raise ValueError("%s:%d: %s" % (p, rd.line_num, e))
                 r["_file"] = p
                 groups.setdefault((r["config"], r["sched"]), {})[(r["bench"], r["size"])] = r
     return groups

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# tools/accelsim_table.py on rows written out by hand: the Summary's aggregates (IPC correlation,
-# geometric-mean cycle ratio, miss and IPC targets) worked out by hand, a rerun's row replacing the
-# earlier one, the benchmarks outside the targets, and the GTO/LRR pair table.
+# tools/accelsim_table.py: doc/fidelity.md's tables are what its doc/data rows give; on rows written
+# out by hand, the Summary's aggregates (IPC correlation, geometric-mean cycle ratio, miss and IPC
+# targets) worked out by hand, a rerun's row replacing the earlier one, the benchmarks outside the
+# targets, the GTO/LRR pair and variant tables, --update in place.
 set -eu
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+# doc/fidelity.md's generated tables are what its doc/data files give (no number edited by hand)
+mkdir "$d/doc" && cp -r doc/data doc/fidelity.md "$d/doc/"
+python3 tools/accelsim_table.py --update "$d/doc/fidelity.md" > /dev/null
+cmp -s doc/fidelity.md "$d/doc/fidelity.md" \
+  || { echo "doc/fidelity.md differs from its regenerated tables:"
+       diff doc/fidelity.md "$d/doc/fidelity.md" | head; exit 1; }
 H=bench,size,config,sched,ws_cycles,ws_warp_insts,ws_ipc_warp,ws_ipc_thread,ws_l1d_read_miss_rate
 H=$H,ws_l1d_miss_rate,ws_l2_read_miss_rate,ws_l2_miss_rate,ws_l1d_resfails,as_cycles,as_warp_insts
 H=$H,as_ipc_warp,as_ipc_thread,as_l1d_read_miss_rate,as_l1d_miss_rate,as_l2_read_miss_rate
@@ -51,4 +58,8 @@ printf 'intro\n<!-- accelsim_table --pair p a.csv b.csv -->\nold\n<!-- end accel
 sed -i 's|b.csv -->|missing.csv -->|' doc.md; cp doc.md before.md
 if $T --update doc.md 2> err; then echo "update with a missing CSV succeeded"; exit 1; fi
 grep -q 'missing.csv' err && cmp -s doc.md before.md || { echo "failed update:"; cat err; exit 1; }
+# a row without cycles: an error naming the file and line
+{ echo "$H"; echo "a,tiny,p,gto,,200,2.0,1,0.5,1,1,1,0,100,200,2.0,1,0.5,1,1,1,0,0,0"; } > bad.csv
+if $T bad.csv 2> err; then echo "a row without cycles was accepted"; exit 1; fi
+grep -q 'bad.csv:2: ws_cycles' err || { echo "bad row:"; cat err; exit 1; }
 echo "accelsim_table: ok"
