@@ -54,7 +54,9 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 for lab in ("lrr", "gcaws"):
     pts = [r for r in rows if r["series"] == lab]
     assert len(pts) > 10 and pts[0]["cycle"] == "0", (lab, pts[:3])
-    assert max(int(r["rank"]) for r in pts) == 15, lab   # 16 warps in the CTA: ranks 0..15
+    assert all(0 <= int(r["rank"]) <= 15 for r in pts), lab   # 16 warps in the CTA: ranks 0..15
+    assert len({r["rank"] for r in pts}) > 1, lab              # the critical warp's rank moves
+assert max(int(r["rank"]) for r in rows) == 15, rows          # some series reaches the last rank
 r = {x["benchmark"]: x for x in csv.DictReader(open(sys.argv[2]))}["bfs"]
 assert float(r["caws"]) > 0 and float(r["lrr"]) == 1.0, r
 P

@@ -70,7 +70,10 @@ PYTHONPATH=tools python3 -m wsexp.timeline_fig $d/ph.json -o $d/warps --ctas 1 -
 python3 - $d/ph.json $d/warps.csv <<'PY' || fail "warps figure: the CSV does not match the trace"
 import csv, json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
-at = lambda name: {e["tid"]: e["ts"] for e in ev if e["ph"] == "i" and e["name"] == name and e["pid"] == 1}
+pids = {e["pid"] for e in ev if e["ph"] == "i" and e["name"] == "warp launch"}
+assert len(pids) == 1, pids                                  # the one CTA's SM (3.2.2's dispatch: SM 1)
+sm_pid = pids.pop()
+at = lambda name: {e["tid"]: e["ts"] for e in ev if e["ph"] == "i" and e["name"] == name and e["pid"] == sm_pid}
 launch, exit_ = at("warp launch"), at("warp exit")  # by warp slot (= warp index: one CTA)
 rows = list(csv.DictReader(open(sys.argv[2])))
 assert len(rows) == 2 == len(launch) == len(exit_), (rows, launch, exit_)
@@ -79,7 +82,7 @@ assert ex == sorted(ex), ex                                   # fastest first
 want = sorted(exit_[w] - launch[w] for w in launch)
 assert ex == want, (ex, want)
 for r in rows:
-    mem = sum(e["dur"] for e in ev if e["ph"] == "X" and e["name"] == "memory" and e["pid"] == 1
+    mem = sum(e["dur"] for e in ev if e["ph"] == "X" and e["name"] == "memory" and e["pid"] == sm_pid
               and e["tid"] == int(r["warp"].split("w")[-1]))
     assert int(r["memory_cycles"]) == mem <= int(r["exec_cycles"]), (r, mem)
     w = int(r["warp"].split("w")[-1])

@@ -51,10 +51,10 @@ def load(path):
     return ev
 
 
-def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
+def select(ev, sm=None, kernel=0, nctas=2, cycles=None):
     """The rows of one SM/CTA window: (t0, t1, rows, releases, ctas) with rows [(label, cta, [(a, b, state)])]
-    in CTA then warp order, releases [(cta, ts)] and ctas the window's CTA slices (trace events)."""
-    pid = sm + 1
+    in CTA then warp order, releases [(cta, ts)] and ctas the window's CTA slices (trace events).
+    sm None: the lowest-numbered SM that ran a CTA of the kernel in the window."""
     kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
     if kern:
         if kernel >= len(kern):
@@ -64,6 +64,11 @@ def select(ev, sm=0, kernel=0, nctas=2, cycles=None):
         k0, k1 = 0, float("inf")
     if cycles:
         k0, k1 = max(k0, cycles[0]), min(k1, cycles[1])
+    if sm is None:
+        sms = [e["pid"] - 1 for e in ev if e.get("ph") == "X" and e.get("pid") and e.get("tid", 0) >= CTA_TID
+               and e["name"].startswith("CTA ") and k0 <= e["ts"] < k1]
+        sm = min(sms) if sms else 0
+    pid = sm + 1
     ctas = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == pid and e.get("tid", 0) >= CTA_TID
                    and e["name"].startswith("CTA ") and k0 <= e["ts"] < k1), key=lambda e: (e["ts"], e["tid"]))[:nctas]
     if not ctas:
@@ -243,7 +248,7 @@ def warps_csv(wt, path):
             f.write(f"{lab},{ex},{mem},{mem / ex if ex else 0:.4f}\n")
 
 
-def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None, style="states", pl=None):
+def render(trace, base, sm=None, kernel=0, nctas=2, cycles=None, title=None, style="states", pl=None):
     """Draws base.svg (and base.png through the plotter pl, a plot.Plotter: `--plot`) and writes
     base.csv (style states: the CTAs' warp-phases, cta_phases; warps: each warp's times); returns
     the files written, the PNG first."""
@@ -252,6 +257,7 @@ def render(trace, base, sm=0, kernel=0, nctas=2, cycles=None, title=None, style=
     pl = pl or plot.Plotter("auto")
     ev = load(trace)
     sel = select(ev, sm, kernel, nctas, cycles)
+    sm = sel[4][0]["pid"] - 1   # the SM drawn (sm None: select's choice)
     title = title or f"{os.path.basename(trace)}: SM {sm}, kernel {kernel}, {len({r[1] for r in sel[2]})} CTA(s)"
     os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
     if style == "warps":
@@ -377,7 +383,8 @@ def warps_table(csv_path, sched):
 
 def report_runs(results, report_dir, pl=None, limit=20):
     """`warpsim report`: a figure per run of the sweep that wrote a timeline (timeline.json[.gz] in its
-    run directory, from `set timeline.file=...`): SM 0's first recorded kernel and 2 CTAs."""
+    run directory, from `set timeline.file=...`): the first recorded kernel's first 2 CTAs on the
+    lowest-numbered SM that ran one."""
     runs = os.path.join(results, "runs")
     out = []
     if not os.path.isdir(runs):
@@ -389,7 +396,7 @@ def report_runs(results, report_dir, pl=None, limit=20):
                                                                   "status.json"):
                 try:
                     ev = load(os.path.join(d, fn))
-                    sm = min(e["pid"] for e in ev if e.get("pid")) - 1
+                    sm = select(ev, None, 0, 2)[4][0]["pid"] - 1   # the lowest SM with a CTA of kernel 0
                     base = os.path.join(report_dir, "timelines", f"{rid}-{fn.split('.')[0]}")
                     out += render(os.path.join(d, fn), base, sm, 0, 2, None, f"{rid}: SM {sm}, kernel 0", pl=pl)
                 except (TimelineError, plot.PlotError, ValueError, KeyError, OSError, subprocess.SubprocessError):
@@ -404,7 +411,7 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="python3 -m wsexp.timeline_fig", description=__doc__.split("\n")[0])
     ap.add_argument("trace")
     ap.add_argument("-o", required=True, help="output base name (BASE.svg, BASE.png)")
-    ap.add_argument("--sm", type=int, default=0)
+    ap.add_argument("--sm", type=int, help="the SM (default: the lowest-numbered one that ran a CTA of the kernel)")
     ap.add_argument("--kernel", type=int, default=0, help="launch index in the run (default 0)")
     ap.add_argument("--ctas", type=int, default=2, help="the first N CTAs of the kernel on that SM")
     ap.add_argument("--cycles", help="A:B: only these cycles")
