@@ -579,23 +579,18 @@ static inline __attribute__((always_inline)) void ldst_take_replies(Sm *sm, Cach
     if (!*rem || --*rem) continue;
     const uint32_t slot = (uint32_t)(((const char *)rem - (const char *)sm->warps) / sizeof(SmWarp));
     SmWarp *w = &sm->warps[slot];
-    if (rem == &w->stores_out) { /* its last store's ack (sm.exit_waits_stores): it may retire now */
-      if (w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst)
-        sm_schedule_release(sm, now, slot, NULL, 0);
-      continue;
+    if (rem != &w->stores_out) { /* a load group's last reply (else the last store's ack) */
+      const uint32_t g = (uint32_t)(rem - w->remaining);
+      const SmLoad *ld = &w->loads[g];
+      sm_release_rows(sm, slot, ld->rows, ld->nrows);
+      w->pending_loads--;
+      if (!l1c) { /* the load latency statistic is the global and local loads' */
+        sm->st.loads_completed++;
+        sm->st.load_latency_sum += now - ld->issue_cycle;
+      }
     }
-    const uint32_t g = (uint32_t)(rem - w->remaining);
-    const SmLoad *ld = &w->loads[g];
-    sm_release_rows(sm, slot, ld->rows, ld->nrows);
-    w->pending_loads--;
-    if (!l1c) { /* the load latency statistic is the global and local loads' */
-      sm->st.loads_completed++;
-      sm->st.load_latency_sum += now - ld->issue_cycle;
-    }
-    if (w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst && !w->stores_out) {
-      /* retire through the writeback path next cycle */
-      sm_schedule_release(sm, now, slot, NULL, 0);
-    }
+    if (sm_warp_drained(w))
+      sm_schedule_release(sm, now, slot, NULL, 0); /* retires via writeback next cycle */
   }
 }
 

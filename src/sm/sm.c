@@ -214,8 +214,7 @@ static void barrier_release(Sm *sm, uint32_t s, uint32_t pc, uint64_t now) {
 
 static void maybe_retire(Sm *sm, uint32_t slot, uint64_t now) {
   SmWarp *w = &sm->warps[slot];
-  if (w->pw && w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst && !w->stores_out)
-    retire_warp(sm, slot, now);
+  if (w->pw && sm_warp_drained(w)) retire_warp(sm, slot, now);
 }
 
 /* ---- per-cycle stages ---- */

@@ -76,6 +76,12 @@ typedef struct SmWarp {
   uint16_t stores_out; /* stores sent whose ack has not come (counted with sm.exit_waits_stores only) */
 } SmWarp;
 
+/* A warp that executed its exit and has nothing in flight (loads, register writes, the LD/ST unit,
+ * unacknowledged stores): it may retire. */
+static inline int sm_warp_drained(const SmWarp *w) {
+  return w->exec_done && !w->pending_writes && !w->pending_loads && !w->in_ldst && !w->stores_out;
+}
+
 typedef struct SmCta {
   PtxCta *cta;         /* NULL = free */
   uint32_t live_warps; /* warps not yet retired */

@@ -136,7 +136,7 @@ def check_metric(m, where):
     name = m.partition(":")[0]
     if name in report.METRICS or name == "best_param":
         return
-    bad = [p for p in name.replace("/", "+").split("+") if "." not in p or not p.strip(".") or " " in p]
+    bad = [p for p in report.stat_names(name) if "." not in p or not p.strip(".") or " " in p]
     if bad:
         import difflib
         close = difflib.get_close_matches(bad[0], list(report.METRICS), 3)

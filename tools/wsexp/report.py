@@ -78,7 +78,12 @@ METRICS = {
     "crit_sched_wait_stall": ("gpu.policies.observers.cpl.crit_sched_wait_of_stall", "critical warp's scheduler wait (of its stalls)", "fraction", False),
 }
 BASE_DIMS = ("benchmark", "size", "config", "seed")
-runner.NUMERIC_STATS.update(s for stat, _, _, _ in METRICS.values() for s in stat.replace("/", "+").split("+"))
+def stat_names(stat):
+    """The statistics a column reads: 'a/b+c' -> ['a', 'b', 'c'] (Row.value)."""
+    return stat.replace("/", "+").split("+")
+
+
+runner.NUMERIC_STATS.update(s for stat, _, _, _ in METRICS.values() for s in stat_names(stat))
 
 
 class ReportError(Exception):

@@ -179,11 +179,6 @@ def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, retry=False
 
 # ---- data ----
 
-def _get(row, stat):
-    """A statistic of a run ('a+b' a sum, 'a/b+c' a ratio: report.Row.value)."""
-    return row.value(stat)
-
-
 class SweepData:
     """A sweep's finished runs, indexed by their labels."""
 
@@ -204,7 +199,7 @@ class SweepData:
                  if all((report.family_member(r.labels.get(d), best[d]) if d in best else r.labels.get(d) == lab)
                         for d, lab in sel.items())]
         if not best:
-            return _get(cands[0], stat) if cands else None
+            return cands[0].value(stat) if cands else None
         ipc = report.METRICS["ipc"][0]
         ok = [r for r in cands if r.value(ipc) is not None]
         if not ok or len(ok) < len(cands):
@@ -213,7 +208,7 @@ class SweepData:
         if stat == BEST_PARAM:   # the N of the chosen label P:N (Best-SWL's warp limit)
             d = next(iter(best))
             return report._num(report._MEMBER.fullmatch(top.labels.get(d)).group(2))
-        return _get(top, stat)
+        return top.value(stat)
 
     def has_stat(self, stat):
         """Does a finished run of the sweep hold this statistic? (False when none has finished.)"""
@@ -240,21 +235,24 @@ def aggregate(vals, how):
     return claims.aggregate(vals, how)
 
 
+def claim_benches(claim, sp):
+    """The benchmarks a claim aggregates over: its bench=, or its group(s) in the sweep."""
+    return [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
+                                              [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
+
+
 def claim_value(claim, sp, sd):
     """(warpsim value, benchmarks used, benchmarks without a value)."""
     stat = _stat(claim.metric)[0]
     stat_b = _stat(claim.metric_b)[0] if claim.metric_b else stat
-    benches = [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
-                                                 [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
-    return claims.claim_value(claim, benches, sd.value, stat, stat_b)
+    return claims.claim_value(claim, claim_benches(claim, sp), sd.value, stat, stat_b)
 
 
 def evidence_text(claim, sp, sd):
     """'evidence: TITLE A (a) vs B (b); ...': each evidence statistic's mean under the claim's two
     selections over the benchmarks of its group that have both (claims.evidence_values); '' if no
     run has any of them."""
-    benches = [claim.bench] if claim.bench else (sp.benchmarks if claim.group == "all" else
-                                                 [b for g in claim.group.split("+") for b in sp.groups.get(g, [])])
+    benches = claim_benches(claim, sp)
     la = " ".join(claim.a.values())
     lb = " ".join(claim.b.values()) if claim.b else ""
     parts = []
@@ -559,7 +557,7 @@ def claims_section(paper, prepared, sds, outdir=None):
                 v, used, missing = None, [], []
                 note.append(str(e))
         if v is None and not note:
-            absent = [s for m in (c.metric, c.metric_b) if m for s in _stat(m)[0].replace("/", "+").split("+")
+            absent = [s for m in (c.metric, c.metric_b) if m for s in report.stat_names(_stat(m)[0])
                       if s != BEST_PARAM and not sds[c.sweep].has_stat(s)]
             if absent:
                 note.append(f"no finished run has the statistic {', '.join(absent)}")
@@ -568,8 +566,9 @@ def claims_section(paper, prepared, sds, outdir=None):
         if v is not None and missing:   # computed over part of the group: say so where it shows
             partial += 1
             note.append("no result: " + ", ".join(missing))
-        if c.evidence and not c.timeline and evidence_text(c, sp, sds[c.sweep]):
-            note.append(evidence_text(c, sp, sds[c.sweep]))
+        ev = evidence_text(c, sp, sds[c.sweep]) if c.evidence and not c.timeline else ""
+        if ev:
+            note.append(ev)
         if c.outside:
             note.append(f"outside the paper: {c.outside}")
         if c.note:
