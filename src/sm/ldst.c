@@ -190,11 +190,10 @@ static void ldst_const_accept(Sm *sm, const PtxMemTrace *t, uint32_t slot, uint6
   sm->warps[slot].in_ldst++;
 }
 
-/* After a memory instruction executed (trace filled): queue its requests. */
-static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t now,
-                           uint32_t rb, uint32_t pb) {
+/* After a memory instruction executed (its trace t filled): queue its requests. */
+static void sm_ldst_accept(Sm *sm, const PtxMemTrace *t, uint32_t slot, const PtxInst *in, uint64_t pc,
+                           uint8_t kind, uint64_t now, uint32_t rb, uint32_t pb) {
   SmWarp *w = &sm->warps[slot];
-  const PtxMemTrace *t = &sm->trace;
   const PtxOperands *o = &sm->kinfo->ops[pc];
   uint32_t rows[6], nrows = 0;
   for (uint32_t i = 0; i < o->nwr; i++) rows[nrows++] = rb + o->wr[i];
@@ -355,11 +354,11 @@ static void sm_ldst_accept(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc
   w->in_ldst++;
 }
 
-/* Keeps warp slot's memory instruction (sm->trace) in q until the unit takes it. */
-static void ldst_hold(Sm *sm, SmLdstQ *q, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind,
-                      uint64_t at) {
+/* Keeps warp slot's memory instruction (trace t) in q until the unit takes it. */
+static void ldst_hold(Sm *sm, SmLdstQ *q, const PtxMemTrace *t, uint32_t slot, const PtxInst *in, uint64_t pc,
+                      uint8_t kind, uint64_t at) {
   SmWarp *w = &sm->warps[slot];
-  q->t = sm->trace;
+  if (t != &q->t) q->t = *t; /* (sm_ldst_trace_dest: usually written there already) */
   q->in = in;
   q->pc = pc;
   q->at = at;
@@ -371,10 +370,10 @@ static void ldst_hold(Sm *sm, SmLdstQ *q, uint32_t slot, const PtxInst *in, uint
   w->queued_loads += in->op != PTX_OP_st && in->op != PTX_OP_red;
 }
 
-/* Queues warp slot's memory instruction (sm->trace) behind the one the unit holds. */
-static void sm_ldst_enqueue(Sm *sm, uint32_t slot, const PtxInst *in, uint64_t pc, uint8_t kind, uint64_t at,
-                            uint64_t now) {
-  ldst_hold(sm, &sm->lq[(sm->lq_head + sm->lq_n++) % sm->lq_cap], slot, in, pc, kind, at);
+/* Queues warp slot's memory instruction (trace t) behind the one the unit holds. */
+static void sm_ldst_enqueue(Sm *sm, const PtxMemTrace *t, uint32_t slot, const PtxInst *in, uint64_t pc,
+                            uint8_t kind, uint64_t at, uint64_t now) {
+  ldst_hold(sm, &sm->lq[(sm->lq_head + sm->lq_n++) % sm->lq_cap], t, slot, in, pc, kind, at);
   sm->lq_in = now;
 }
 
@@ -384,8 +383,7 @@ static void ldst_start(Sm *sm, const SmLdstQ *q, uint64_t from) {
   w->in_ldst--;
   w->queued_loads -= q->in->op != PTX_OP_st && q->in->op != PTX_OP_red;
   const uint64_t at = q->at > from ? q->at : from;
-  sm->trace = q->t;
-  sm_ldst_accept(sm, q->slot, q->in, q->pc, q->kind, at, q->rb, q->pb);
+  sm_ldst_accept(sm, &q->t, q->slot, q->in, q->pc, q->kind, at, q->rb, q->pb); /* (read in place) */
   if (sm->ldst.busy && sm->ldst.free_at < at)
     sm->ldst.free_at = at; /* sends its first request from `at` on */
   sm->issue_dirty = 1;     /* a queue slot freed: warps waiting for the unit may issue */
@@ -411,18 +409,28 @@ static void ldst_dequeue(Sm *sm, uint64_t from) {
  * OC_EX_MEM's instruction enters the unit if its dispatch register is empty
  * (shader_core_ctx::execute), and sends its first request the next cycle. */
 
-void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at,
-                   uint32_t rb, uint32_t pb, uint64_t now) {
+PtxMemTrace *sm_ldst_trace_dest(Sm *sm, uint64_t now) {
+  if (sm->mem_collector) {
+    const uint32_t e = (uint32_t)__builtin_ctz(~sm->mc_used); /* sm_ldst_issue's entry */
+    return e < SM_MC_UNITS_MAX + 2 ? &sm->mc[e].t : &sm->trace;
+  }
+  if ((sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) && sm->lq_n < sm->lq_cap)
+    return &sm->lq[(sm->lq_head + sm->lq_n) % sm->lq_cap].t; /* sm_ldst_enqueue's slot */
+  return &sm->trace;
+}
+
+void sm_ldst_issue(Sm *sm, const PtxMemTrace *t, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind,
+                   uint64_t at, uint32_t rb, uint32_t pb, uint64_t now) {
   if (sm->mem_collector) {                                    /* into ID_OC_MEM (warp_ready found it empty) */
     const uint32_t e = (uint32_t)__builtin_ctz(~sm->mc_used); /* at most mc_ncu + 2 in use */
     sm->mc_used |= 1u << e;
-    ldst_hold(sm, &sm->mc[e], slot, in, pc, kind, now);
+    ldst_hold(sm, &sm->mc[e], t, slot, in, pc, kind, now);
     sm->mc_idoc = (uint8_t)e;
     sm->mc_clock = sm->busy = 1; /* a collector unit may take it next cycle */
   } else if (sm->ldst.busy || sm->ldst.free_at > now || sm->lq_n) {
-    sm_ldst_enqueue(sm, slot, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
+    sm_ldst_enqueue(sm, t, slot, in, pc, kind, at, now); /* waits for the unit (warp_ready found room) */
   } else {
-    sm_ldst_accept(sm, slot, in, pc, kind, at, rb, pb);
+    sm_ldst_accept(sm, t, slot, in, pc, kind, at, rb, pb);
     if (sm->ldst.busy && sm->ldst.free_at < at)
       sm->ldst.free_at = at; /* sends its first request from `at` on */
     sm->lq_in = now;         /* one memory instruction enters per cycle (a one-slot pipeline register) */

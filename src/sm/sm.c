@@ -486,8 +486,9 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
   const uint64_t thread_insts = pw->thread_insts; /* the step counts the warp's active lanes */
   w->head_ok = 0;
-  pw->trace = unit == SM_UNIT_LDST ? &sm->trace : NULL;
-  sm->trace.mask = 0;
+  PtxMemTrace *const tr = unit == SM_UNIT_LDST ? sm_ldst_trace_dest(sm, now) : NULL;
+  if (tr) tr->mask = 0;
+  pw->trace = tr;
   pw->clock = now;
   pw->defer = sm->defer;
   PtxStepResult r = ptx_warp_step(pw);
@@ -521,7 +522,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   const uint64_t at = oc ? oc_collect(sm, s, pc, unit, now) : now;
   if (unit == SM_UNIT_LDST) {
     sm->st.unit_busy[SM_UNIT_LDST]++;
-    sm_ldst_issue(sm, s, in, pc, kind, at, rb, pb, now);
+    sm_ldst_issue(sm, tr, s, in, pc, kind, at, rb, pb, now);
   } else {
     if (unit != SM_UNIT_NONE) {
       for (uint32_t u = 0; u < sm->nunits[unit]; u++) {

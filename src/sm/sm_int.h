@@ -264,10 +264,15 @@ static inline int sm_sb_test(const uint64_t *sb, uint32_t r) { return (int)(sb[r
 static inline void sm_warp_unskip(Sm *sm, uint32_t slot) { smq_unskip(&sm->qm, slot); }
 
 /* ldst.c */
-/* Warp slot issued its memory instruction (sm->trace; operands collected by `at` on the calendar
- * path): into the free unit, the LD/ST queue or (sm.mem_issue = collector) ID_OC_MEM. */
-void sm_ldst_issue(Sm *sm, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind, uint64_t at,
-                   uint32_t rb, uint32_t pb, uint64_t now);
+/* Where a memory instruction issued at `now` has its step write its trace: the entry sm_ldst_issue
+ * will keep it in (ID_OC_MEM's, the LD/ST queue's next slot), so that the trace (about 300 bytes) is
+ * not copied there, else sm->trace. */
+PtxMemTrace *sm_ldst_trace_dest(Sm *sm, uint64_t now);
+/* Warp slot issued its memory instruction (its trace t, from sm_ldst_trace_dest or anywhere else;
+ * operands collected by `at` on the calendar path): into the free unit, the LD/ST queue or
+ * (sm.mem_issue = collector) ID_OC_MEM. */
+void sm_ldst_issue(Sm *sm, const PtxMemTrace *t, uint32_t slot, const PtxInst *in, uint32_t pc, uint8_t kind,
+                   uint64_t at, uint32_t rb, uint32_t pb, uint64_t now);
 /* One cycle of the LD/ST unit: send the next request to the L1D (with the collector path: its
  * stages move first, and OC_EX_MEM's instruction enters a unit that is free after it). */
 void sm_ldst_cycle(Sm *sm, uint64_t now);
