@@ -236,6 +236,7 @@ static inline void trace_begin(PtxWarp *w, const PtxInst *in, uint32_t size, int
   t->space = in->space;
   t->is_write = (uint8_t)write;
   t->is_atomic = (uint8_t)atomic;
+  t->uniform = 0;
   t->size = size;
   t->mask = active;
 }
@@ -349,6 +350,7 @@ HANDLER(exec_ld) {
       uint64_t v = load_bytes(p, eb);
       if (sgn) v = (uint64_t)sext_bytes(v, eb);
       v = mask_bytes(v, wb);
+      if (tr) tr->uniform = 1;
       FOR_LANES(active, l) {
         if (tr) {
           tr->addr[l] = la.fixed;

@@ -387,8 +387,9 @@ typedef struct PtxFault {
 typedef struct PtxMemTrace {
   uint8_t space; /* resolved space of each lane is the same for nvcc code; per-lane below */
   uint8_t is_write, is_atomic;
-  uint32_t size; /* bytes per lane access (vector: total) */
-  uint32_t mask; /* lanes that accessed */
+  uint8_t uniform; /* every lane in mask accessed the same address in the same space (resolved once) */
+  uint32_t size;   /* bytes per lane access (vector: total) */
+  uint32_t mask;   /* lanes that accessed */
   uint8_t lane_space[PTX_WARP_SIZE];
   uint64_t addr[PTX_WARP_SIZE];
 } PtxMemTrace;

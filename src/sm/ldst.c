@@ -163,8 +163,9 @@ static void ldst_const_accept(Sm *sm, const PtxMemTrace *t, uint32_t slot, uint6
   SmLdst *u = &sm->ldst;
   const uint64_t lmask = ~(uint64_t)(cache_params_of(sm->l1c)->line_size - 1);
   uint32_t n = 0;
-  uint64_t prev = UINT64_MAX; /* the last lane's line: lanes reading one line (a kernel parameter) repeat it */
-  for (uint32_t m = t->mask; m; m &= m - 1) {
+  /* prev: the last lane's line; lanes reading one line (a kernel parameter) repeat it */
+  uint64_t prev = UINT64_MAX;
+  for (uint32_t m = t->uniform ? t->mask & -t->mask : t->mask; m; m &= m - 1) { /* uniform: its first lane */
     const uint32_t l = (uint32_t)__builtin_ctz(m);
     const uint64_t a = (t->lane_space[l] == PTX_SP_PARAM ? SM_PARAM_PHYS : 0) + t->addr[l], line = a & lmask;
     if (line == prev) continue; /* already listed: the search below would find it */
