@@ -227,18 +227,24 @@ static void test_interleaving(void) {
 /* A fixed pseudo-random mix of loads and stores from all SMs; the reply
  * cycles are folded into a checksum. skip = jump to memsys_next_event()
  * whenever the mock SMs have nothing to issue. halves (every cycle): the late
- * half of cycle c, then the early half of cycle c + 1 before the mock SMs'
- * cycle c, as the engine's threads may order them. */
+ * part of cycle c, then the two early parts of cycle c + 1 (in either order)
+ * before the mock SMs' cycle c, as the engine's threads may order them. */
 static uint64_t mixed_run(MemSys *ms, bool skip, bool halves, uint64_t *end) {
   uint64_t x = 12345, sum = 0, c = 0;
   int issued = 0, done = 0;
   const int total = 3000;
   const MemRequest *out;
-  if (halves) memsys_tick_early(ms, 0);
+  if (halves) memsys_tick_early(ms, 0), memsys_tick_early_req(ms, 0);
   while (done < total && c < 2000000) {
     if (halves) {
       memsys_tick_late(ms, c);
-      memsys_tick_early(ms, c + 1);
+      if (c % 2) {
+        memsys_tick_early(ms, c + 1);
+        memsys_tick_early_req(ms, c + 1);
+      } else {
+        memsys_tick_early_req(ms, c + 1);
+        memsys_tick_early(ms, c + 1);
+      }
     } else {
       memsys_tick(ms, c);
     }
@@ -277,9 +283,9 @@ static uint64_t mixed_run(MemSys *ms, bool skip, bool halves, uint64_t *end) {
 }
 static uint64_t mixed(MemSys *ms, bool skip, uint64_t *end) { return mixed_run(ms, skip, false, end); }
 
-/* memsys_tick_early then memsys_tick_late is memsys_tick, with the early half of the next cycle
- * before the SMs' accesses of this one: the intersim crossbar with response FIFOs (gtx480), the
- * simple network delivering straight to the L1s, and ports shared by clusters of SMs. */
+/* memsys_tick_early and memsys_tick_early_req, then memsys_tick_late, are memsys_tick, with the
+ * early parts of the next cycle before the SMs' accesses of this one: the intersim crossbar with response
+ * FIFOs (gtx480), the simple network delivering straight to the L1s, and ports shared by clusters of SMs. */
 static void test_tick_halves(void) {
   static const char *const simple[] = {"icnt.model=simple", "icnt.reply_hold=none"};
   static const char *const cluster[] = {"icnt.sms_per_port=3"};
@@ -294,7 +300,8 @@ static void test_tick_halves(void) {
     uint64_t ea, eb, ha = mixed_run(a, false, false, &ea), hb = mixed_run(b, false, true, &eb);
     CHECK_EQ_U64(ha, hb);
     CHECK_EQ_U64(ea, eb);
-    memsys_tick_early(a, ea); /* the halves' run ended with the next cycle's early half */
+    memsys_tick_early(a, ea); /* the halves' run ended with the next cycle's early parts */
+    memsys_tick_early_req(a, ea);
     char *ja = stats_json(a), *jb = stats_json(b);
     CHECK(ja && jb && !strcmp(ja, jb));
     free(ja), free(jb);

@@ -493,14 +493,16 @@ static __attribute__((noinline)) void memsys_reply_fifo(MemSys *ms, uint64_t now
   }
 }
 
-/* The four parts of a cycle, in memsys_tick's order. A: the reply network moves. B: arrived
- * replies reach the L1s (the response FIFOs, cache_fill). C: the partitions advance, the request
- * network moves, arrived requests enter the partitions. D: the L1s' misses enter the request
- * network. B and C touch disjoint state: B pops the reply network at its destinations (the
- * simple model's ejection queues; intersim's boundary buffers, which only A's next tick reads)
- * and C pushes at its sources (source queues; intersim's input queues, HasBuffer); the L1s,
- * FIFOs and SM event bitmaps are B's, the partitions and the request network C's. So A, C, B, D
- * is the same cycle, and A and C read nothing the SMs write (memsys_tick_early). */
+/* The parts of a cycle, in memsys_tick's order. A: the reply network moves. B: arrived replies
+ * reach the L1s (the response FIFOs, cache_fill). C: the partitions advance (C1), the request
+ * network moves (C2), arrived requests enter the partitions (C3). D: the L1s' misses enter the
+ * request network. B and C touch disjoint state: B pops the reply network at its destinations
+ * (the simple model's ejection queues; intersim's boundary buffers, which only A's next tick
+ * reads) and C1 pushes at its sources (source queues; intersim's input queues, HasBuffer); the
+ * L1s, FIFOs and SM event bitmaps are B's, the partitions and the request network C's. C2 reads
+ * and writes only the request network, whose queues C1 and A never touch, and C3 follows C1 and
+ * C2. So A, C1 | C2, C3, B, D is the same cycle, and A, C1 and C2 read nothing the SMs write
+ * (memsys_tick_early, memsys_tick_early_req). */
 static inline __attribute__((always_inline)) void memsys_deliver(MemSys *ms, uint64_t now) {
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
@@ -527,12 +529,8 @@ static inline __attribute__((always_inline)) void memsys_deliver(MemSys *ms, uin
   }
 }
 
-/* C: see memsys_deliver. */
-static inline __attribute__((always_inline)) void memsys_requests(MemSys *ms, uint64_t now) {
-  /* A partition sleeps until its next event (a queue head or DRAM command
-   * due, or every cycle while something is ready but blocked) or a push. */
-  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
-  icnt_tick(ms->req, now);
+/* C3: see memsys_deliver. */
+static inline __attribute__((always_inline)) void memsys_arrivals(MemSys *ms, uint64_t now) {
   const uint64_t *arr = icnt_arrivals(ms->req, now);
   BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
     Partition *pt = ms->part[p].pt;
@@ -561,16 +559,23 @@ static inline __attribute__((always_inline)) void memsys_inject_all(MemSys *ms, 
 void memsys_tick(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
   memsys_deliver(ms, now);
-  memsys_requests(ms, now);
+  /* A partition sleeps until its next event (a queue head or DRAM command
+   * due, or every cycle while something is ready but blocked) or a push. */
+  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
+  icnt_tick(ms->req, now);
+  memsys_arrivals(ms, now);
   memsys_inject_all(ms, now);
 }
 
 void memsys_tick_early(MemSys *ms, uint64_t now) {
   icnt_tick(ms->reply, now);
-  memsys_requests(ms, now);
+  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
 }
 
+void memsys_tick_early_req(MemSys *ms, uint64_t now) { icnt_tick(ms->req, now); }
+
 void memsys_tick_late(MemSys *ms, uint64_t now) {
+  memsys_arrivals(ms, now);
   memsys_deliver(ms, now);
   memsys_inject_all(ms, now);
 }

@@ -46,8 +46,8 @@ struct Gpu {
   /* the SMs' plugin index of each measuring observer (SmPolicies.measures), -1 none */
   int32_t locality, bphases, disparity, interwarp;
   SmPhase *phase; /* made at the first launch that can use it */
-  uint64_t early; /* the cycle whose memsys_tick_early ran during the SM phase before it (else UINT64_MAX) */
-  uint64_t overlap_cycles; /* cycles whose memsys_tick_early ran so */
+  uint64_t early; /* the cycle whose early memsys parts ran during the SM phase before it (else UINT64_MAX) */
+  uint64_t overlap_cycles; /* cycles whose early memsys parts ran so */
   uint32_t *run;           /* the SMs simulated this cycle, ascending */
   /* the SM that took the last CTA, over all launches: CTA dispatch goes on round-robin after it
    * (3.2.2 gpgpu_sim::issue_block2core, m_last_cluster_issue; 0 at start: the first CTA goes to SM 1) */
@@ -62,19 +62,22 @@ static double wall_now(void) {
 
 /* ---- the SM phase on several threads (sim.threads; smphase.h) ---- */
 
-/* The SM phase's side task: the memory system's early half of the next cycle. */
+/* The SM phase's side tasks: the memory system's two early parts of the next cycle (memsys.h). */
 typedef struct GpuEarly {
   MemSys *ms;
   uint64_t cycle;
 } GpuEarly;
-static void gpu_early(void *ctx) {
+static void gpu_early(void *ctx, uint32_t task) {
   const GpuEarly *e = ctx;
-  memsys_tick_early(e->ms, e->cycle);
+  if (task == 0)
+    memsys_tick_early(e->ms, e->cycle);
+  else
+    memsys_tick_early_req(e->ms, e->cycle);
 }
 
 /* Simulates this cycle's due SMs (the serial loop's set) on the team, then notes them in SM
  * order. Where cycle now + 1 is certainly simulated in this launch, the team runs its
- * memsys_tick_early meanwhile (g->early): next_sure says nothing but the launch's end can stop
+ * early memsys parts meanwhile (g->early): next_sure says nothing but the launch's end can stop
  * it, and the launch cannot end while CTAs are left to dispatch (ctas_left) or an SM holding
  * CTAs is not simulated this cycle (only a simulated SM's CTAs can end). Returns 0, or -1 with
  * the first failing SM's message in err. */
@@ -88,7 +91,7 @@ static int gpu_sm_phase(Gpu *g, uint64_t now, bool next_sure, bool ctas_left, ui
   bool ran;
   const bool early = next_sure && (ctas_left || g->v.nresident > n);
   const uint32_t done =
-      smphase_run(g->phase, g->run, n, now, early ? gpu_early : NULL, &e, &ran, err, errlen);
+      smphase_run(g->phase, g->run, n, now, early ? gpu_early : NULL, &e, 2, &ran, err, errlen);
   if (ran) {
     g->early = now + 1;
     g->overlap_cycles++;
@@ -379,7 +382,7 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
       }
     }
     if (g->early == now)
-      memsys_tick_late(g->ms, now); /* its early half ran during the last cycle's SM phase */
+      memsys_tick_late(g->ms, now); /* its early parts ran during the last cycle's SM phase */
     else
       memsys_tick(g->ms, now);
     int dispatch_possible = 0;

@@ -29,8 +29,9 @@ struct SmPhase {
   const uint32_t *run;
   uint32_t nrun;
   uint64_t now;
-  void (*side)(void *); /* this phase's side task (smphase_run), NULL none */
+  SmSideFn side; /* this phase's side tasks (smphase_run), NULL none */
   void *side_ctx;
+  uint32_t nside;
   _Alignas(64) uint32_t claim; /* with a side task: the next position of run[] a member takes */
   _Alignas(64) uint32_t pad_;
   bool adaptive, use_team;
@@ -141,15 +142,15 @@ static inline void smphase_visit(SmPhase *p, uint32_t i) {
   p->rcs[i] = sm_cycle(p->sms[i], p->now, p->errs + (size_t)i * p->errs_len, p->errs_len);
 }
 
-/* Member m's share of the SMs due: a contiguous run of them. With a side task the last member runs
- * it first, and every member takes the next SM not taken yet until none is left, so the SMs'
- * cycles fill the time the side task leaves free on the others; which member simulates an SM
- * changes nothing in its cycle. */
+/* Member m's share of the SMs due: a contiguous run of them. With side tasks, task k runs first on
+ * member t - 1 - k (mod t members), and every member then takes the next SM not taken yet until
+ * none is left, so the SMs' cycles fill the time the side tasks leave free; which member
+ * simulates an SM changes nothing in its cycle. */
 static void smphase_member(void *ctx, uint32_t m) {
   SmPhase *p = ctx;
   const uint32_t t = par_size(p->team);
   if (p->side) {
-    if (m == t - 1) p->side(p->side_ctx);
+    for (uint32_t k = t - 1 - m; k < p->nside; k += t) p->side(p->side_ctx, k);
     for (uint32_t k; (k = __atomic_fetch_add(&p->claim, 1, __ATOMIC_RELAXED)) < p->nrun;)
       smphase_visit(p, p->run[k]);
     return;
@@ -159,13 +160,14 @@ static void smphase_member(void *ctx, uint32_t m) {
   for (uint32_t k = lo; k < hi; k++) smphase_visit(p, p->run[k]);
 }
 
-uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, void (*side)(void *),
-                     void *side_ctx, bool *side_ran, char *err, size_t errlen) {
+uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, SmSideFn side, void *side_ctx,
+                     uint32_t nside, bool *side_ran, char *err, size_t errlen) {
   p->run = run;
   p->nrun = n;
   p->now = now;
   p->side = p->use_team ? side : NULL;
   p->side_ctx = side_ctx;
+  p->nside = nside;
   p->claim = 0;
   *side_ran = p->side != NULL;
   if ((n > 1 || p->side) && p->use_team)
