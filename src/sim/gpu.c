@@ -47,7 +47,7 @@ struct Gpu {
   int32_t locality, bphases, disparity, interwarp;
   SmPhase *phase; /* made at the first launch that can use it */
   uint64_t early; /* the cycle whose early memsys parts ran during the SM phase before it (else UINT64_MAX) */
-  uint64_t overlap_cycles; /* cycles whose early memsys parts ran so */
+  uint64_t overlap_cycles; /* cycles whose early memsys parts may run so */
   uint32_t *run;           /* the SMs simulated this cycle, ascending */
   /* the SM that took the last CTA, over all launches: CTA dispatch goes on round-robin after it
    * (3.2.2 gpgpu_sim::issue_block2core, m_last_cluster_issue; 0 at start: the first CTA goes to SM 1) */
@@ -92,10 +92,8 @@ static int gpu_sm_phase(Gpu *g, uint64_t now, bool next_sure, bool ctas_left, ui
   const bool early = next_sure && (ctas_left || g->v.nresident > n);
   const uint32_t done =
       smphase_run(g->phase, g->run, n, now, early ? gpu_early : NULL, &e, 2, &ran, err, errlen);
-  if (ran) {
-    g->early = now + 1;
-    g->overlap_cycles++;
-  }
+  if (ran) g->early = now + 1;
+  g->overlap_cycles += early; /* whether the team ran it follows the host's speed (sim.adaptive) */
   for (uint32_t k = 0; k < done; k++) *soon |= visits_note(&g->v, g->run[k], now);
   smphase_progress(g->phase, &g->prog_sum); /* each SM counted its events on its own */
   return done < n ? -1 : 0;
@@ -804,8 +802,8 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
            "threads the SM phases ran on (1: in SM order; sim.threads, or 1 where a plugin shares state)",
            g->threads_used);
   STAT_U64(o, "memory_overlap_cycles", "cycles", STAT_INFO, STAT_NEUTRAL,
-           "cycles whose networks and partitions advanced on one thread while the SMs simulated the cycle "
-           "before on others (sim.threads)",
+           "cycles whose networks and partitions may advance beside the SMs' cycle before them, and do while "
+           "the threads run (sim.threads; sim.adaptive = false: always)",
            g->overlap_cycles);
   stats_end(o);
   STAT_F64(o, "wall_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation", wall);

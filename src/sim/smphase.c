@@ -32,8 +32,8 @@ struct SmPhase {
   SmSideFn side; /* this phase's side tasks (smphase_run), NULL none */
   void *side_ctx;
   uint32_t nside;
-  _Alignas(64) uint32_t claim; /* with a side task: the next position of run[] a member takes */
-  _Alignas(64) uint32_t pad_;
+  _Alignas(64) uint32_t claim; /* with side tasks: the next position of run[] a member takes */
+  _Alignas(64) uint32_t pad_;  /* (the fields after claim on another host cache line) */
   bool adaptive, use_team;
   uint8_t ad_state;
   uint32_t ad_n, ad_left, ad_backoff;
@@ -114,8 +114,8 @@ void smphase_progress(SmPhase *p, uint64_t *sum) {
   }
 }
 
-/* After a phase of 2+ SMs or one offered a side task. Each phase gives the same result on the team or alone,
- * so only the speed depends on the host's load. */
+/* After a phase of 2+ SMs or one offered side tasks. Each phase gives the same result on the team or
+ * alone, so only the speed depends on the host's load. */
 static void smphase_adapt(SmPhase *p) {
   if (++p->ad_n < (p->ad_state == AD_RUN ? AD_EPOCH : AD_PROBE)) return;
   const double t = mono_now(), cost = (t - p->ad_t0) / p->ad_n;

@@ -31,7 +31,10 @@ if diff:
 EOF
 }
 used() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['gpu']['sim']['threads_used'])" "$1"; }
-overlap() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['gpu']['sim']['memory_overlap_cycles'])" "$1"; }
+overlap() { # the cycles whose memory side may advance beside the SMs
+  python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['gpu']['sim'][sys.argv[2]])" "$1" \
+    memory_overlap_cycles
+}
 run() { # run NAME ARGS...: $d/NAME.json
   local n=$1; shift
   $W run "$@" --json "$d/$n.json" > "$d/out" 2>&1 || fail "$n ($*): $(tail -3 "$d/out")"
