@@ -461,7 +461,9 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     if (!soon && next_cta < L->ctas_total && (v->naccept || v->ndynamic))
       for (uint32_t i = 0; i < g->nsm && !soon; i++) soon = visits_can_accept(v, i);
     uint64_t next = now + 1;
-    if (!soon && !memsys_busy_next(g->ms, now)) { /* (busy: memsys_next_event would say now + 1) */
+    /* (busy: memsys_next_event would say now + 1; it did before the SM phase when the next cycle's
+     * early memsys parts ran during it, and the memory system is now past what it would read) */
+    if (!soon && g->early != now + 1 && !memsys_busy_next(g->ms, now)) {
       next = visits_next_event(v, now);
       if (next > now + 1) {
         uint64_t t = memsys_next_event(g->ms, now);
