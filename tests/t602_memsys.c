@@ -2,7 +2,7 @@
  * SMs: streaming bandwidth against the configured DRAM peak, stores with
  * L2 write-back and dirty evictions reaching DRAM, partition interleaving,
  * determinism (identical JSON), event skipping equal to ticking every cycle,
- * and the CCWS preset. */
+ * the tick's two halves equal to the whole tick, and the CCWS preset. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -226,14 +226,28 @@ static void test_interleaving(void) {
 
 /* A fixed pseudo-random mix of loads and stores from all SMs; the reply
  * cycles are folded into a checksum. skip = jump to memsys_next_event()
- * whenever the mock SMs have nothing to issue. */
-static uint64_t mixed(MemSys *ms, bool skip, uint64_t *end) {
+ * whenever the mock SMs have nothing to issue. halves (every cycle): the late
+ * part of cycle c, then the two early parts of cycle c + 1 (in either order)
+ * before the mock SMs' cycle c, as the engine's threads may order them. */
+static uint64_t mixed_run(MemSys *ms, bool skip, bool halves, uint64_t *end) {
   uint64_t x = 12345, sum = 0, c = 0;
   int issued = 0, done = 0;
   const int total = 3000;
   const MemRequest *out;
+  if (halves) memsys_tick_early(ms, 0), memsys_tick_early_req(ms, 0);
   while (done < total && c < 2000000) {
-    memsys_tick(ms, c);
+    if (halves) {
+      memsys_tick_late(ms, c);
+      if (c % 2) {
+        memsys_tick_early(ms, c + 1);
+        memsys_tick_early_req(ms, c + 1);
+      } else {
+        memsys_tick_early_req(ms, c + 1);
+        memsys_tick_early(ms, c + 1);
+      }
+    } else {
+      memsys_tick(ms, c);
+    }
     for (uint32_t s = 0; s < memsys_sms(ms); s++)
       while ((out = cache_take_reply(memsys_l1d(ms, s), c))) sum = sum * 31 + c * 7 + out->addr, done++;
     bool busy = false;
@@ -266,6 +280,33 @@ static uint64_t mixed(MemSys *ms, bool skip, uint64_t *end) {
   CHECK(done == total);
   *end = c;
   return sum;
+}
+static uint64_t mixed(MemSys *ms, bool skip, uint64_t *end) { return mixed_run(ms, skip, false, end); }
+
+/* memsys_tick_early and memsys_tick_early_req, then memsys_tick_late, are memsys_tick, with the
+ * early parts of the next cycle before the SMs' accesses of this one: the intersim crossbar with response
+ * FIFOs (gtx480), the simple network delivering straight to the L1s, and ports shared by clusters of SMs. */
+static void test_tick_halves(void) {
+  static const char *const simple[] = {"icnt.model=simple", "icnt.reply_hold=none"};
+  static const char *const cluster[] = {"icnt.sms_per_port=3"};
+  const struct {
+    const char *const *sets;
+    int n;
+  } cases[] = {{NULL, 0}, {simple, 2}, {cluster, 1}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    MemSys *a = make("configs/gtx480.cfg", cases[k].sets, cases[k].n);
+    MemSys *b = make("configs/gtx480.cfg", cases[k].sets, cases[k].n);
+    if (!a || !b) return;
+    uint64_t ea, eb, ha = mixed_run(a, false, false, &ea), hb = mixed_run(b, false, true, &eb);
+    CHECK_EQ_U64(ha, hb);
+    CHECK_EQ_U64(ea, eb);
+    memsys_tick_early(a, ea); /* the halves' run ended with the next cycle's early parts */
+    memsys_tick_early_req(a, ea);
+    char *ja = stats_json(a), *jb = stats_json(b);
+    CHECK(ja && jb && !strcmp(ja, jb));
+    free(ja), free(jb);
+    memsys_free(a), memsys_free(b);
+  }
 }
 
 static void test_determinism_and_skipping(void) {
@@ -344,6 +385,7 @@ int main(void) {
   TEST_RUN(test_reply_backpressure);
   TEST_RUN(test_interleaving);
   TEST_RUN(test_determinism_and_skipping);
+  TEST_RUN(test_tick_halves);
   TEST_RUN(test_dump);
   TEST_RUN(test_ccws_preset);
   return TEST_DONE();

@@ -493,11 +493,17 @@ static __attribute__((noinline)) void memsys_reply_fifo(MemSys *ms, uint64_t now
   }
 }
 
-/* Reverse pipeline order: replies reach the L1s, partitions advance, requests
- * reach the partitions, new L1 misses enter the network. Every hop therefore
- * takes at least one cycle, and memsys_derive() counts them. */
-void memsys_tick(MemSys *ms, uint64_t now) {
-  icnt_tick(ms->reply, now);
+/* The parts of a cycle, in memsys_tick's order. A: the reply network moves. B: arrived replies
+ * reach the L1s (the response FIFOs, cache_fill). C: the partitions advance (C1), the request
+ * network moves (C2), arrived requests enter the partitions (C3). D: the L1s' misses enter the
+ * request network. B and C touch disjoint state: B pops the reply network at its destinations
+ * (the simple model's ejection queues; intersim's boundary buffers, which only A's next tick
+ * reads) and C1 pushes at its sources (source queues; intersim's input queues, HasBuffer); the
+ * L1s, FIFOs and SM event bitmaps are B's, the partitions and the request network C's. C2 reads
+ * and writes only the request network, whose queues C1 and A never touch, and C3 follows C1 and
+ * C2. So A, C1 | C2, C3, B, D is the same cycle, and A, C1 and C2 read nothing the SMs write
+ * (memsys_tick_early, memsys_tick_early_req). */
+static inline __attribute__((always_inline)) void memsys_deliver(MemSys *ms, uint64_t now) {
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
   if (ms->reply_hold) {
@@ -521,11 +527,11 @@ void memsys_tick(MemSys *ms, uint64_t now) {
       }
     }
   }
-  /* A partition sleeps until its next event (a queue head or DRAM command
-   * due, or every cycle while something is ready but blocked) or a push. */
-  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
-  icnt_tick(ms->req, now);
-  arr = icnt_arrivals(ms->req, now);
+}
+
+/* C3: see memsys_deliver. */
+static inline __attribute__((always_inline)) void memsys_arrivals(MemSys *ms, uint64_t now) {
+  const uint64_t *arr = icnt_arrivals(ms->req, now);
   BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
     Partition *pt = ms->part[p].pt;
     if (!partition_can_accept(pt)) continue;
@@ -537,10 +543,41 @@ void memsys_tick(MemSys *ms, uint64_t now) {
     if (due < ms->part[p].wake) ms->part[p].wake = due;
     if (due < ms->wake_min) ms->wake_min = due;
   }
+}
+
+/* D: see memsys_deliver. */
+static inline __attribute__((always_inline)) void memsys_inject_all(MemSys *ms, uint64_t now) {
   if (__builtin_expect(ms->xbar, 0))
     memsys_inject_xbar(ms, now);
   else
     BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now, false);
+}
+
+/* Reverse pipeline order: replies reach the L1s, partitions advance, requests
+ * reach the partitions, new L1 misses enter the network. Every hop therefore
+ * takes at least one cycle, and memsys_derive() counts them. */
+void memsys_tick(MemSys *ms, uint64_t now) {
+  icnt_tick(ms->reply, now);
+  memsys_deliver(ms, now);
+  /* A partition sleeps until its next event (a queue head or DRAM command
+   * due, or every cycle while something is ready but blocked) or a push. */
+  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
+  icnt_tick(ms->req, now);
+  memsys_arrivals(ms, now);
+  memsys_inject_all(ms, now);
+}
+
+void memsys_tick_early(MemSys *ms, uint64_t now) {
+  icnt_tick(ms->reply, now);
+  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
+}
+
+void memsys_tick_early_req(MemSys *ms, uint64_t now) { icnt_tick(ms->req, now); }
+
+void memsys_tick_late(MemSys *ms, uint64_t now) {
+  memsys_arrivals(ms, now);
+  memsys_deliver(ms, now);
+  memsys_inject_all(ms, now);
 }
 
 /* The minimum over the parts' next events, each > now: it returns as soon as
@@ -570,6 +607,16 @@ uint64_t memsys_next_event(const MemSys *ms, uint64_t now) {
 bool memsys_busy_next(const MemSys *ms, uint64_t now) {
   if (!ms->sleep) return false; /* wake_min is then now + 1 for partitions with nothing to do */
   return ms->wake_min <= now + 1 || bitmap_any(ms->miss_nz, ms->n_sm);
+}
+
+/* The cases of memsys_next_event(ms, now) == now + 1 that nothing the SMs do in cycle `now` can
+ * undo (they only add L1 misses): an L1 miss or a FIFO reply waits, a network source holds a packet,
+ * or (sleeping partitions) one is due next cycle. */
+bool memsys_next_certain(const MemSys *ms, uint64_t now) {
+  if (bitmap_any(ms->miss_nz, ms->n_sm) || (ms->reply_hold && bitmap_any(ms->fifo_nz, ms->n_port)))
+    return true;
+  if (ms->sleep && ms->wake_min <= now + 1) return true;
+  return icnt_next_event(ms->req, now) == now + 1 || icnt_next_event(ms->reply, now) == now + 1;
 }
 
 bool memsys_idle(const MemSys *ms) {

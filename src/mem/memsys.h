@@ -87,11 +87,22 @@ MemSysReplyStats memsys_reply_stats(const MemSys *ms);
 /* Advances everything but the L1s' requesters to cycle `now` (nondecreasing;
  * cycles may be skipped when memsys_next_event() says nothing happens). */
 void memsys_tick(MemSys *ms, uint64_t now);
+/* memsys_tick in parts: two early ones, the reply network and the partitions (memsys_tick_early)
+ * and the request network (memsys_tick_early_req), which read nothing the SMs write and touch
+ * nothing of each other's, so they may run on two threads while the SMs simulate cycle now - 1 on
+ * others; then the late one (requests into the partitions, replies to the L1s, L1 misses into the
+ * network). Both early parts, in either order, then the late one, are memsys_tick. */
+void memsys_tick_early(MemSys *ms, uint64_t now);
+void memsys_tick_early_req(MemSys *ms, uint64_t now);
+void memsys_tick_late(MemSys *ms, uint64_t now);
 /* Earliest cycle > now at which memsys_tick may make progress or an L1 reply
  * becomes ready; UINT64_MAX when the memory system is empty. */
 uint64_t memsys_next_event(const MemSys *ms, uint64_t now);
 /* True only where memsys_next_event(ms, now) is now + 1; cheaper (some such cases say false). */
 bool memsys_busy_next(const MemSys *ms, uint64_t now);
+/* True only where memsys_next_event(ms, now) is now + 1 whatever the SMs do in cycle `now` (called
+ * after memsys_tick(ms, now), before the SMs' cycle). */
+bool memsys_next_certain(const MemSys *ms, uint64_t now);
 bool memsys_idle(const MemSys *ms);
 
 /* Totals over L1Ds, L1Is, L2 slices, DRAM channels and the two networks, and each slice and

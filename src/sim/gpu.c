@@ -46,7 +46,9 @@ struct Gpu {
   /* the SMs' plugin index of each measuring observer (SmPolicies.measures), -1 none */
   int32_t locality, bphases, disparity, interwarp;
   SmPhase *phase; /* made at the first launch that can use it */
-  uint32_t *run;  /* the SMs simulated this cycle, ascending */
+  uint64_t early; /* the cycle whose early memsys parts ran during the SM phase before it (else UINT64_MAX) */
+  uint64_t overlap_cycles; /* cycles whose early memsys parts may run so */
+  uint32_t *run;           /* the SMs simulated this cycle, ascending */
   /* the SM that took the last CTA, over all launches: CTA dispatch goes on round-robin after it
    * (3.2.2 gpgpu_sim::issue_block2core, m_last_cluster_issue; 0 at start: the first CTA goes to SM 1) */
   uint32_t last_cta_sm;
@@ -60,15 +62,38 @@ static double wall_now(void) {
 
 /* ---- the SM phase on several threads (sim.threads; smphase.h) ---- */
 
+/* The SM phase's side tasks: the memory system's two early parts of the next cycle (memsys.h). */
+typedef struct GpuEarly {
+  MemSys *ms;
+  uint64_t cycle;
+} GpuEarly;
+static void gpu_early(void *ctx, uint32_t task) {
+  const GpuEarly *e = ctx;
+  if (task == 0)
+    memsys_tick_early(e->ms, e->cycle);
+  else
+    memsys_tick_early_req(e->ms, e->cycle);
+}
+
 /* Simulates this cycle's due SMs (the serial loop's set) on the team, then notes them in SM
- * order. Returns 0, or -1 with the first failing SM's message in err. */
-static int gpu_sm_phase(Gpu *g, uint64_t now, uint64_t *fills, uint64_t *pops, bool *soon, char *err,
-                        size_t errlen) {
+ * order. Where cycle now + 1 is certainly simulated in this launch, the team runs its
+ * early memsys parts meanwhile (g->early): next_sure says nothing but the launch's end can stop
+ * it, and the launch cannot end while CTAs are left to dispatch (ctas_left) or an SM holding
+ * CTAs is not simulated this cycle (only a simulated SM's CTAs can end). Returns 0, or -1 with
+ * the first failing SM's message in err. */
+static int gpu_sm_phase(Gpu *g, uint64_t now, bool next_sure, bool ctas_left, uint64_t *fills, uint64_t *pops,
+                        bool *soon, char *err, size_t errlen) {
   uint32_t n = 0;
   for (uint32_t w = 0; w < g->v.nwords; w++)
     for (uint64_t b = visits_take(&g->v, w, fills, pops); b; b &= b - 1)
       g->run[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
-  const uint32_t done = smphase_run(g->phase, g->run, n, now, err, errlen);
+  GpuEarly e = {g->ms, now + 1};
+  bool ran;
+  const bool early = next_sure && (ctas_left || g->v.nresident > n);
+  const uint32_t done =
+      smphase_run(g->phase, g->run, n, now, early ? gpu_early : NULL, &e, 2, &ran, err, errlen);
+  if (ran) g->early = now + 1;
+  g->overlap_cycles += early; /* whether the team ran it follows the host's speed (sim.adaptive) */
   for (uint32_t k = 0; k < done; k++) *soon |= visits_note(&g->v, g->run[k], now);
   smphase_progress(g->phase, &g->prog_sum); /* each SM counted its events on its own */
   return done < n ? -1 : 0;
@@ -116,6 +141,7 @@ Gpu *gpu_create(const Config *cfg, char *err, size_t errlen) {
   g->threads = (uint32_t)cfg_int(cfg, "sim.threads");
   if (g->threads == 0) g->threads = par_cores();
   g->threads_used = 1;
+  g->early = UINT64_MAX;
   g->adaptive = cfg_bool(cfg, "sim.adaptive");
   /* the policies' per-GPU context: made first, handed to every component, freed last */
   MemSysPolicies mpol; /* the config's policy names, resolved here, handed to the components */
@@ -353,7 +379,10 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
         break;
       }
     }
-    memsys_tick(g->ms, now);
+    if (g->early == now)
+      memsys_tick_late(g->ms, now); /* its early parts ran during the last cycle's SM phase */
+    else
+      memsys_tick(g->ms, now);
     int dispatch_possible = 0;
     if (next_cta < L->ctas_total && (v->naccept || v->ndynamic)) {
       const uint32_t rr = g->last_cta_sm + 1 < g->nsm ? g->last_cta_sm + 1 : 0; /* the first SM offered */
@@ -380,7 +409,15 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     if (now >= v->wake_min) visits_collect_due(v, now);
     bool soon =
         false; /* some SM is busy (only a simulated one can be: a busy one is simulated every cycle) */
-    if (par && gpu_sm_phase(g, now, fills, pops, &soon, err, errlen)) rc = WS_ERROR_ILLEGAL_ADDRESS;
+    /* Nothing but the launch's end or a failure can stop cycle now + 1 (gpu_sm_phase): no limit
+     * or deadlock check (the one below fires only while now - last_change exceeds its bound),
+     * and the next-cycle choice below takes now + 1 while the memory system is busy then. */
+    const bool next_sure = par && !(g->max_cycles && now + 1 - ks->start_cycle >= g->max_cycles) &&
+                           !(g->max_warp_insts && now + 1 >= next_limit_check) &&
+                           !(g->deadlock_cycles && now - last_change > g->deadlock_cycles) &&
+                           memsys_next_certain(g->ms, now);
+    if (par && gpu_sm_phase(g, now, next_sure, next_cta < L->ctas_total, fills, pops, &soon, err, errlen))
+      rc = WS_ERROR_ILLEGAL_ADDRESS;
     for (uint32_t w = 0; w < nwords && !par; w++) { /* fills and pops are set by memsys_tick only */
       uint64_t b = visits_take(v, w, fills, pops);
       if (rc != WS_SUCCESS) b = 0;
@@ -424,7 +461,9 @@ WsResult gpu_engine_run(void *gpu, struct PtxLaunch *L, WsLaunchStats *st, char 
     if (!soon && next_cta < L->ctas_total && (v->naccept || v->ndynamic))
       for (uint32_t i = 0; i < g->nsm && !soon; i++) soon = visits_can_accept(v, i);
     uint64_t next = now + 1;
-    if (!soon && !memsys_busy_next(g->ms, now)) { /* (busy: memsys_next_event would say now + 1) */
+    /* (busy: memsys_next_event would say now + 1; it did before the SM phase when the next cycle's
+     * early memsys parts ran during it, and the memory system is now past what it would read) */
+    if (!soon && g->early != now + 1 && !memsys_busy_next(g->ms, now)) {
       next = visits_next_event(v, now);
       if (next > now + 1) {
         uint64_t t = memsys_next_event(g->ms, now);
@@ -764,6 +803,10 @@ void gpu_stats_emit(const Gpu *g, StatsOut *o, double wall) {
   STAT_U64(o, "threads_used", "threads", STAT_INFO, STAT_NEUTRAL,
            "threads the SM phases ran on (1: in SM order; sim.threads, or 1 where a plugin shares state)",
            g->threads_used);
+  STAT_U64(o, "memory_overlap_cycles", "cycles", STAT_INFO, STAT_NEUTRAL,
+           "cycles whose networks and partitions may advance beside the SMs' cycle before them, and do while "
+           "the threads run (sim.threads; sim.adaptive = false: always)",
+           g->overlap_cycles);
   stats_end(o);
   STAT_F64(o, "wall_seconds", "s", STAT_SUM, STAT_LOWER, 6, "host wall-clock time of the simulation", wall);
   STAT_F64(o, "warp_insts_per_sec", "warp_insts/s", STAT_MEAN, STAT_HIGHER, 1,

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "sim/par.h"
@@ -28,6 +29,11 @@ struct SmPhase {
   const uint32_t *run;
   uint32_t nrun;
   uint64_t now;
+  SmSideFn side; /* this phase's side tasks (smphase_run), NULL none */
+  void *side_ctx;
+  uint32_t nside;
+  _Alignas(64) uint32_t claim; /* with side tasks: the next position of run[] a member takes */
+  _Alignas(64) uint32_t pad_;  /* (the fields after claim on another host cache line) */
   bool adaptive, use_team;
   uint8_t ad_state;
   uint32_t ad_n, ad_left, ad_backoff;
@@ -41,8 +47,9 @@ static double mono_now(void) {
 }
 
 SmPhase *smphase_create(Sm **sms, uint32_t nsm, uint32_t threads, bool adaptive) {
-  SmPhase *p = calloc(1, sizeof *p);
+  SmPhase *p = aligned_alloc(64, (sizeof *p + 63) / 64 * 64); /* claim on its own host cache line */
   if (!p) return NULL;
+  memset(p, 0, sizeof *p);
   p->sms = sms;
   p->nsm = nsm;
   p->adaptive = adaptive;
@@ -107,8 +114,8 @@ void smphase_progress(SmPhase *p, uint64_t *sum) {
   }
 }
 
-/* After a phase of 2+ SMs. Each phase gives the same result on the team or alone, so only the
- * speed depends on the host's load. */
+/* After a phase of 2+ SMs or one offered side tasks. Each phase gives the same result on the team or
+ * alone, so only the speed depends on the host's load. */
 static void smphase_adapt(SmPhase *p) {
   if (++p->ad_n < (p->ad_state == AD_RUN ? AD_EPOCH : AD_PROBE)) return;
   const double t = mono_now(), cost = (t - p->ad_t0) / p->ad_n;
@@ -135,26 +142,42 @@ static inline void smphase_visit(SmPhase *p, uint32_t i) {
   p->rcs[i] = sm_cycle(p->sms[i], p->now, p->errs + (size_t)i * p->errs_len, p->errs_len);
 }
 
-/* Member m's share of the SMs due: a contiguous run of them. */
+/* Member m's share of the SMs due: a contiguous run of them. With side tasks, task k runs first on
+ * member t - 1 - k (mod t members), and every member then takes the next SM not taken yet until
+ * none is left, so the SMs' cycles fill the time the side tasks leave free; which member
+ * simulates an SM changes nothing in its cycle. */
 static void smphase_member(void *ctx, uint32_t m) {
   SmPhase *p = ctx;
-  const uint32_t t = par_size(p->team), lo = (uint32_t)((uint64_t)p->nrun * m / t);
+  const uint32_t t = par_size(p->team);
+  if (p->side) {
+    for (uint32_t k = t - 1 - m; k < p->nside; k += t) p->side(p->side_ctx, k);
+    for (uint32_t k; (k = __atomic_fetch_add(&p->claim, 1, __ATOMIC_RELAXED)) < p->nrun;)
+      smphase_visit(p, p->run[k]);
+    return;
+  }
+  const uint32_t lo = (uint32_t)((uint64_t)p->nrun * m / t);
   const uint32_t hi = (uint32_t)((uint64_t)p->nrun * (m + 1) / t);
   for (uint32_t k = lo; k < hi; k++) smphase_visit(p, p->run[k]);
 }
 
-uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, char *err, size_t errlen) {
+uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, SmSideFn side, void *side_ctx,
+                     uint32_t nside, bool *side_ran, char *err, size_t errlen) {
   p->run = run;
   p->nrun = n;
   p->now = now;
-  if (n > 1 && p->use_team)
+  p->side = p->use_team ? side : NULL;
+  p->side_ctx = side_ctx;
+  p->nside = nside;
+  p->claim = 0;
+  *side_ran = p->side != NULL;
+  if ((n > 1 || p->side) && p->use_team)
     par_run(p->team, smphase_member, p);
   else
     for (uint32_t k = 0; k < n; k++) { /* stops where a serial run stops: at the first failure */
       smphase_visit(p, run[k]);
       if (p->rcs[run[k]]) break;
     }
-  if (n > 1 && p->adaptive) smphase_adapt(p);
+  if ((n > 1 || side) && p->adaptive) smphase_adapt(p);
   for (uint32_t k = 0; k < n; k++) {
     const uint32_t i = run[k];
     ptx_defer_commit(&p->logs[i]);

@@ -25,10 +25,16 @@ uint32_t smphase_threads(const SmPhase *p);
  * left). */
 int smphase_begin(SmPhase *p, size_t errlen);
 void smphase_end(SmPhase *p, uint64_t *progress);
+/* Side task `task` of a phase (smphase_run). */
+typedef void (*SmSideFn)(void *ctx, uint32_t task);
 /* Simulates cycle `now` of SMs run[0..n) (ascending) and commits their logs in that order.
  * Returns n, or the position of the first SM whose cycle failed, with its message in err (the
- * logs after it are dropped: a serial run never simulated those SMs). */
-uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, char *err, size_t errlen);
+ * logs after it are dropped: a serial run never simulated those SMs). side (NULL: none) is work
+ * that shares nothing with the SMs' cycles, in nside tasks that share nothing with each other:
+ * while the team runs the phase, its members run side(side_ctx, 0..nside-1) besides the SMs
+ * (*side_ran true); alone, none is run (*side_ran false). */
+uint32_t smphase_run(SmPhase *p, const uint32_t *run, uint32_t n, uint64_t now, SmSideFn side, void *side_ctx,
+                     uint32_t nside, bool *side_ran, char *err, size_t errlen);
 /* Adds the SMs' progress counts (sm_count_progress) since the last call to *sum. */
 void smphase_progress(SmPhase *p, uint64_t *sum);
 

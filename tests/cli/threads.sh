@@ -4,8 +4,10 @@
 # threads run at least each launch's first probe); a bounded set with the threads forced on every
 # cycle (sim.adaptive=false) covers the schedulers with state (ccws, gcaws, iwarp, mwf), cycle
 # skipping off, 2, 3 and more threads than cores (short runs: on a busy host every cycle waits
-# for the threads' time slices); a plugin that shares state keeps one thread
-# with the same results; device printf output and a fault's message are the same.
+# for the threads' time slices), and memory-bound runs where the networks and partitions of the
+# next cycle advance beside the SMs (gpu.sim.memory_overlap_cycles > 0, with an L2 policy on that
+# thread); a plugin that shares state keeps one thread with the same results; device printf
+# output and a fault's message are the same.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -20,7 +22,7 @@ def flat(d, p=""):
     if isinstance(d, list):
         return {k2: v2 for i, v in enumerate(d) for k2, v2 in flat(v, "%s[%d]" % (p, i)).items()}
     return {p: d}
-host = ("seconds", "per_sec", ".threads_used", ".sim.threads", ".sim.adaptive")
+host = ("seconds", "per_sec", ".threads_used", ".memory_overlap_cycles", ".sim.threads", ".sim.adaptive")
 a, b = (flat(json.load(open(f))) for f in sys.argv[1:3])
 diff = sorted(k for k in set(a) | set(b) if not k.endswith(host) and a.get(k) != b.get(k))
 if diff:
@@ -29,6 +31,10 @@ if diff:
 EOF
 }
 used() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['gpu']['sim']['threads_used'])" "$1"; }
+overlap() { # the cycles whose memory side may advance beside the SMs
+  python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['gpu']['sim'][sys.argv[2]])" "$1" \
+    memory_overlap_cycles
+}
 run() { # run NAME ARGS...: $d/NAME.json
   local n=$1; shift
   $W run "$@" --json "$d/$n.json" > "$d/out" 2>&1 || fail "$n ($*): $(tail -3 "$d/out")"
@@ -43,7 +49,7 @@ for b in $($W list | awk 'NR > 1 && /^[a-z]/ {print $1}'); do
   n=$((n + 1))
 done
 
-# the threads on every cycle with two or more SMs due
+# the threads on every cycle with two or more SMs due or the memory side's next cycle certain
 forced=(
   "bfs --sched ccws"
   "backprop --sched gcaws --set l1d.policy=cacp"
@@ -51,6 +57,8 @@ forced=(
   "conv2d --sched mwf-lrr --set sm.fetch_policy=sched"
   "scalarprod --sched mwf-gto --set sm.skip_idle_cycles=false"
   "vecadd --sched gto --set sm.skip_idle_cycles=false"
+  "pchase --sched lrr --set l2.policy=srrip"
+  "histo --sched two-level"
 )
 for c in "${forced[@]}"; do
   read -r -a args <<< "$c"
@@ -58,6 +66,9 @@ for c in "${forced[@]}"; do
   for t in 2 3; do
     run "t$t" "${args[@]}" --size tiny --threads "$t" --set sim.adaptive=false
     same "$d/ref.json" "$d/t$t.json" || fail "$c: 1 and $t threads differ"
+    case $c in vecadd* | pchase* | histo*)
+      [ "$(overlap "$d/t$t.json")" -gt 0 ] || fail "$c: no memory overlap with $t threads" ;;
+    esac
   done
   n=$((n + 1))
 done
