@@ -106,6 +106,7 @@ struct MemSys {
   Icnt *req, *reply;
   MemPart *part;     /* n_part */
   uint64_t wake_min; /* the smallest part[].wake: no partition is visited before it */
+  uint64_t *room;    /* bit per partition: the reply network made room for its held reply */
   bool sleep;        /* sm.skip_idle_cycles: partitions sleep until their wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
@@ -316,7 +317,8 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   ms->miss_nz = calloc(bitmap_words(ms->n_sm), sizeof *ms->miss_nz);
   ms->sm_events = calloc(2 * (size_t)bitmap_words(ms->n_sm), sizeof *ms->sm_events);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
-  if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
+  ms->room = calloc(bitmap_words(ms->n_part), sizeof *ms->room);
+  if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part || !ms->room) goto oom;
   if (ms->reply_hold) {
     uint32_t cap = (uint32_t)cfg_int(cfg, "icnt.reply_fifo");
     ms->fifo = calloc(ms->n_port, sizeof *ms->fifo);
@@ -348,6 +350,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
                           .l1c_line = l1c.line_size,
                           .sms_per_port = ms->sms_per_port,
                           .reply_hold = ms->reply_hold,
+                          .sleep = ms->sleep,
                           .l2 = l2,
                           .dram = ms->dram,
                           .map = ms->map};
@@ -370,6 +373,7 @@ void memsys_free(MemSys *ms) {
   free(ms->miss_nz);
   free(ms->sm_events);
   free(ms->part);
+  free(ms->room);
   for (uint32_t p = 0; ms->fifo && p < ms->n_port; p++) reqq_free(&ms->fifo[p]);
   free(ms->fifo);
   free(ms->fifo_nz);
@@ -434,9 +438,19 @@ static __attribute__((noinline)) void memsys_inject_xbar(MemSys *ms, uint64_t no
   BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now, true);
 }
 
+/* Partitions whose held reply napped (partition_tick) and now has room are due now. */
+static __attribute__((noinline)) void memsys_room_wake(MemSys *ms, uint64_t now) {
+  icnt_take_room(ms->reply, ms->room);
+  for (uint32_t w = 0; w < bitmap_words(ms->n_part); w++) {
+    for (uint64_t b = ms->room[w]; b; b &= b - 1) ms->part[w * 64 + (uint32_t)__builtin_ctzll(b)].wake = now;
+    ms->room[w] = 0;
+  }
+}
+
 /* Ticks the partitions that are due. Out of line: the loop keeps its
  * variables in registers, away from the rest of memsys_tick. */
 static __attribute__((noinline)) void memsys_tick_partitions(MemSys *ms, uint64_t now) {
+  if (icnt_room_pending(ms->reply)) memsys_room_wake(ms, now);
   /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
   uint64_t min = UINT64_MAX;
   const bool sleep = ms->sleep;
@@ -523,7 +537,7 @@ void memsys_tick(MemSys *ms, uint64_t now) {
   }
   /* A partition sleeps until its next event (a queue head or DRAM command
    * due, or every cycle while something is ready but blocked) or a push. */
-  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
+  if (ms->wake_min <= now || icnt_room_pending(ms->reply)) memsys_tick_partitions(ms, now);
   icnt_tick(ms->req, now);
   arr = icnt_arrivals(ms->req, now);
   BITMAP_FOREACH_ALL(p, arr, bitmap_words(ms->n_part)) {
