@@ -221,7 +221,8 @@ static inline uint32_t icnt_node(const Icnt *x, uint32_t port, uint32_t nodes, c
 
 /* The source node of packet r from port src and its flits: what the port's last packet had, if r
  * is at the same line with the same size (icnt_node depends on nothing else). */
-static inline const IcntNodeMemo *icnt_src_node(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) {
+static inline __attribute__((always_inline)) const IcntNodeMemo *
+icnt_src_node(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) {
   IcntNodeMemo *m = &x->memo[src];
   if (m->line != r->line_addr || m->bytes != bytes) {
     m->line = r->line_addr, m->bytes = bytes;

@@ -45,7 +45,7 @@ typedef struct XIn {
   uint8_t state;         /* of its VC */
   bool vca, swa;         /* waiting in _vc_alloc_vcs / _sw_alloc_vcs */
   uint32_t outp;         /* output of the packet at the buffer's front */
-  uint32_t room_need;    /* xbar_wait_room: flits a waiting packet needs in iq (0: none waits) */
+  uint32_t room_at;      /* xbar_wait_room: iq_flits at which a waiting packet fits (UINT32_MAX: none) */
 } XIn;
 
 /* An ejecting node: the router output (its BufferState for the ejection buffer, the output VC's
@@ -178,6 +178,7 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
     return snprintf(err, errlen, "out of memory"), NULL;
   }
   for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1;
+  for (uint32_t i = 0; i < p->n_in; i++) x->in[i].room_at = UINT32_MAX;
   uint64_t *w = x->mwords;
   uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_go,  &x->m.in_alloc,
                            &x->m.in_vca,   &x->m.in_cq,    &x->m.in_room};
@@ -210,7 +211,11 @@ bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits) {
 /* A packet of `flits` flits waits outside node in (HasBuffer said no): the injection that leaves
  * room for it sets the node's bit for xbar_take_room, so the waiter need not ask every cycle. Only
  * injection frees room in the input queue, and only the waiter's own push takes it. */
-void xbar_wait_room(Xbar *x, uint32_t in, uint32_t flits) { x->in[in].room_need = flits; }
+void xbar_wait_room(Xbar *x, uint32_t in, uint32_t flits) {
+  /* HasBuffer said no: iq_flits > input_buf - flits (>= 0: a packet fits an empty queue), and only
+   * injection changes iq_flits until the waiter pushes, one flit at a time */
+  x->in[in].room_at = x->p.input_buf - flits;
+}
 
 bool xbar_room_pending(const Xbar *x) { return x->room_any; }
 
@@ -235,7 +240,7 @@ void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t
   x->pool_free = pk->next_free;
   pk->req = *r, pk->push = now, pk->out = out, pk->flits = flits ? flits : 1;
   XIn *ip = &x->in[in];
-  ip->room_need = 0; /* the waiter's packet, or one pushed after room came: no wait stands */
+  ip->room_at = UINT32_MAX; /* the waiter's packet, or one pushed after room came: no wait stands */
   if (xring_push(&ip->iq, k)) xbar_oom();
   if (!ip->blocked) xm_set(x->m.in_go, in);
   ip->iq_flits += pk->flits;
@@ -454,8 +459,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       ip->chan[ph] = (k << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
       nev |= bit;
       ip->iq_flits--, ip->iq_left--;
-      if (ip->room_need && ip->iq_flits + ip->room_need <= x->p.input_buf)
-        ip->room_need = 0, m->in_room[w] |= bit, x->room_any = true;
+      if (ip->iq_flits == ip->room_at) ip->room_at = UINT32_MAX, m->in_room[w] |= bit, x->room_any = true;
       if (tail) {
         xring_pop(&ip->iq);
         if (!ip->iq.n) *go &= ~bit;
