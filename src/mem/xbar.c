@@ -382,6 +382,9 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
    * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
    * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
+  /* A credit comes or not as the traffic goes: taken without a branch (a mispredicted one costs
+   * more than the stores), the network's count of what is under way updated once per step. */
+  uint64_t credited = 0;
   for (uint32_t w = 0; w < ow; w++) {
     uint64_t *ej = &m->out_ej[w], *cev = &m->out_ev[(at + 2) & 3][w];
     const uint64_t ev = m->out_ev[at][w];
@@ -391,7 +394,8 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       const uint64_t bit = b & -b;
       XOut *op = &x->out[o];
       /* the router's credits first: their channel slot is reused for this cycle's credits below */
-      if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
+      const uint32_t cr = op->cred[ph];
+      op->cred[ph] = 0, op->occ -= cr, credited += cr;
       /* a flit arriving at an empty ejection buffer that it would leave at once skips the ring */
       uint32_t f = op->chan[at];
       op->chan[at] = 0;
@@ -439,7 +443,8 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       const uint32_t i = XM_BIT(w, b);
       const uint64_t bit = b & -b;
       XIn *ip = &x->in[i];
-      if (ip->cred[ph]) ip->cred[ph] = 0, ip->inj_occ--, x->live--;
+      const uint32_t cr = ip->cred[ph];
+      ip->cred[ph] = 0, ip->inj_occ -= cr, credited += cr;
       if (ip->chan[ph]) {
         uint32_t f = ip->chan[ph] - 1;
         ip->chan[ph] = 0;
@@ -467,6 +472,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
     }
     m->in_ev[ph][w] = nev;
   }
+  x->live -= credited;
   /* Network::Evaluate: Router::Evaluate runs internal_speedup internal steps */
   for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x, s);
   if (x->p.internal_speedup == 1) return; /* the internal step sent its flits and credits */
