@@ -63,6 +63,9 @@ static void test_one_per_cycle(void) {
 /* SMs 0-2 (one port) each load n lines that hit in the L2, spread over the partitions, a
  * request per SM per cycle: up to three replies a cycle for the port; returns the cycle the last reply
  * reached an L1, and the reply statistics. */
+/* mem_stalls read at each cycle of the second pass (a nap's skipped cycles count when read) */
+static uint64_t burst_stalls[20000];
+
 static uint64_t burst(const char *set, uint32_t n, MemSysReplyStats *rs, CacheStats *l2) {
   MemSys *ms = make(set);
   if (!ms) {
@@ -77,6 +80,7 @@ static uint64_t burst(const char *set, uint32_t n, MemSysReplyStats *rs, CacheSt
     uint32_t sent[3] = {0};
     for (uint64_t c = t0; c < t0 + 20000; c++) {
       memsys_tick(ms, c);
+      if (pass) burst_stalls[c - t0] = memsys_reply_stats(ms).mem_stalls;
       for (uint32_t k = 0; k < 3; k++) {
         Cache *l1 = memsys_l1d(ms, base_sm + k);
         if (sent[k] < n) {
@@ -140,8 +144,13 @@ static void test_nap_exact(void) {
   CacheStats la, lb;
   snprintf(set, sizeof set, "%s sm.skip_idle_cycles=false", xb);
   uint64_t ta = burst(set, 24, &a, &la);
+  static uint64_t stalls[20000];
+  memcpy(stalls, burst_stalls, sizeof stalls);
   snprintf(set, sizeof set, "%s sm.skip_idle_cycles=true", xb);
   uint64_t tb = burst(set, 24, &b, &lb);
+  uint32_t differ = 0;
+  for (uint32_t k = 0; k < 20000; k++) differ += burst_stalls[k] != stalls[k];
+  CHECK_EQ_U64(differ, 0); /* read at every cycle, naps included */
   fprintf(stderr,
           "intersim, 72 L2 hits to one port: %llu cycles, mem_stalls %llu, L2 refused %llu (reply queue), "
           "%llu (port)\n",

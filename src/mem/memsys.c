@@ -107,6 +107,7 @@ struct MemSys {
   MemPart *part;     /* n_part */
   uint64_t wake_min; /* the smallest part[].wake: no partition is visited before it */
   uint64_t *room;    /* bit per partition: the reply network made room for its held reply */
+  uint64_t now;      /* the cycle of the last memsys_tick */
   bool sleep;        /* sm.skip_idle_cycles: partitions sleep until their wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
@@ -388,12 +389,22 @@ uint32_t memsys_partitions(const MemSys *ms) { return ms->n_part; }
 Cache *memsys_l1d(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1D]; }
 Cache *memsys_l1i(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1I]; }
 Cache *memsys_l1c(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1C]; }
-Cache *memsys_l2(MemSys *ms, uint32_t p) { return partition_l2(ms->part[p].pt); }
+/* The partitions' counts as the ticks a nap skipped would have left them (a run stopped by a
+ * limit reads them mid-nap). Not observable state: callers that only read take a const MemSys. */
+static void memsys_settle(const MemSys *ms) {
+  for (uint32_t p = 0; p < ms->n_part; p++) partition_settle(ms->part[p].pt, ms->now);
+}
+
+Cache *memsys_l2(MemSys *ms, uint32_t p) {
+  partition_settle(ms->part[p].pt, ms->now);
+  return partition_l2(ms->part[p].pt);
+}
 DramChannel *memsys_dram(MemSys *ms, uint32_t p) { return partition_dram(ms->part[p].pt); }
 uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr) { return addrmap_partition(&ms->map, addr); }
 const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
 
 MemSysReplyStats memsys_reply_stats(const MemSys *ms) {
+  memsys_settle(ms);
   MemSysReplyStats r = ms->rs;
   for (uint32_t p = 0; p < ms->n_part; p++) r.mem_stalls += partition_reply_stalls(ms->part[p].pt);
   return r;
@@ -511,6 +522,7 @@ static __attribute__((noinline)) void memsys_reply_fifo(MemSys *ms, uint64_t now
  * reach the partitions, new L1 misses enter the network. Every hop therefore
  * takes at least one cycle, and memsys_derive() counts them. */
 void memsys_tick(MemSys *ms, uint64_t now) {
+  ms->now = now;
   icnt_tick(ms->reply, now);
   /* Whole words of the bitmaps: they hold no member beyond the last port or SM. */
   const uint64_t *arr = icnt_arrivals(ms->reply, now);
@@ -604,6 +616,7 @@ static void memsys_sum_l1(const MemSys *ms, MemUnit u, CacheStats *sum) {
 }
 
 void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
+  memsys_settle(ms);
   CacheStats l1d, l1i, l1c, l2 = {0};
   DramStats dr = {0};
   memsys_sum_l1(ms, MEM_UNIT_L1D, &l1d);

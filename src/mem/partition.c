@@ -131,6 +131,13 @@ static __attribute__((noinline)) void partition_nap_end(Partition *pt, uint64_t 
   pt->nap_at = UINT64_MAX, pt->nap_input = false;
 }
 
+void partition_settle(Partition *pt, uint64_t last) {
+  if (pt->nap_at == UINT64_MAX || last <= pt->nap_at) return;
+  const bool input = pt->nap_input;
+  partition_nap_end(pt, last + 1); /* the ticks of nap_at + 1 .. last */
+  pt->nap_at = last, pt->nap_input = input;
+}
+
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   const uint32_t line = pt->line;
   if (pt->nap_at != UINT64_MAX) partition_nap_end(pt, now);

@@ -53,6 +53,9 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now);
  * queue's head waits behind the full reply queue). */
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply);
 uint64_t partition_next_event(const Partition *pt, uint64_t now);
+/* A napping partition's counts brought up to cycle `last` (memsys ticked it last then), as the
+ * ticks it skipped would have left them; its next tick counts only the cycles after. */
+void partition_settle(Partition *pt, uint64_t last);
 bool partition_idle(const Partition *pt);
 /* With reply_hold, cycles a ready reply could not enter the reply network (GPGPU-Sim's
  * gpu_stall_icnt2sh); 0 without. */
