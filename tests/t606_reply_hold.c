@@ -3,6 +3,7 @@
  * when full backs replies up into the partitions, whose replies then wait for room in the reply
  * network's input buffer (counted as mem_stalls, GPGPU-Sim's gpu_stall_icnt2sh). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/test.h"
 #include "core/config.h"
@@ -62,7 +63,10 @@ static void test_one_per_cycle(void) {
 /* SMs 0-2 (one port) each load n lines that hit in the L2, spread over the partitions, a
  * request per SM per cycle: up to three replies a cycle for the port; returns the cycle the last reply
  * reached an L1, and the reply statistics. */
-static uint64_t burst(const char *set, uint32_t n, MemSysReplyStats *rs) {
+/* mem_stalls read at each cycle of the second pass (a nap's skipped cycles count when read) */
+static uint64_t burst_stalls[20000];
+
+static uint64_t burst(const char *set, uint32_t n, MemSysReplyStats *rs, CacheStats *l2) {
   MemSys *ms = make(set);
   if (!ms) {
     CHECK(0);
@@ -76,6 +80,7 @@ static uint64_t burst(const char *set, uint32_t n, MemSysReplyStats *rs) {
     uint32_t sent[3] = {0};
     for (uint64_t c = t0; c < t0 + 20000; c++) {
       memsys_tick(ms, c);
+      if (pass) burst_stalls[c - t0] = memsys_reply_stats(ms).mem_stalls;
       for (uint32_t k = 0; k < 3; k++) {
         Cache *l1 = memsys_l1d(ms, base_sm + k);
         if (sent[k] < n) {
@@ -95,6 +100,10 @@ static uint64_t burst(const char *set, uint32_t n, MemSysReplyStats *rs) {
   CHECK_EQ_U64(got, want);
   CHECK(memsys_idle(ms));
   *rs = memsys_reply_stats(ms);
+  if (l2) {
+    memset(l2, 0, sizeof *l2);
+    for (uint32_t p = 0; p < memsys_partitions(ms); p++) cache_stats_add(l2, cache_stats(memsys_l2(ms, p)));
+  }
   memsys_free(ms);
   return last;
 }
@@ -107,9 +116,9 @@ static void test_backs_up(void) {
   MemSysReplyStats a, b;
   const char *tight = "icnt.out_queue=1 icnt.latency=1";
   char set[256];
-  uint64_t ta = burst(tight, 12, &a);
+  uint64_t ta = burst(tight, 12, &a, NULL);
   snprintf(set, sizeof set, "%s icnt.reply_hold=gpgpusim icnt.reply_fifo=1 icnt.reply_input_flits=5", tight);
-  uint64_t tb = burst(set, 12, &b);
+  uint64_t tb = burst(set, 12, &b, NULL);
   fprintf(stderr,
           "36 L2 hits to one port: none %llu cycles, mem_stalls %llu; gpgpusim %llu cycles, "
           "mem_stalls %llu, eject_waits %llu, refused %llu\n",
@@ -123,6 +132,40 @@ static void test_backs_up(void) {
   CHECK(tb > ta);
 }
 
+/* The intersim crossbar with one reply's room in each partition's input buffer: replies wait
+ * there, and with cycle skipping a waiting partition naps until the network makes room instead of
+ * asking every cycle. Napping or ticked every cycle, the same cycles, stalls and refused L2
+ * accesses. */
+static void test_nap_exact(void) {
+  const char *xb = "icnt.model=intersim icnt.reply_hold=gpgpusim icnt.reply_fifo=1 "
+                   "icnt.intersim_input_buffer_size=5";
+  char set[256];
+  MemSysReplyStats a, b;
+  CacheStats la, lb;
+  snprintf(set, sizeof set, "%s sm.skip_idle_cycles=false", xb);
+  uint64_t ta = burst(set, 24, &a, &la);
+  static uint64_t stalls[20000];
+  memcpy(stalls, burst_stalls, sizeof stalls);
+  snprintf(set, sizeof set, "%s sm.skip_idle_cycles=true", xb);
+  uint64_t tb = burst(set, 24, &b, &lb);
+  uint32_t differ = 0;
+  for (uint32_t k = 0; k < 20000; k++) differ += burst_stalls[k] != stalls[k];
+  CHECK_EQ_U64(differ, 0); /* read at every cycle, naps included */
+  fprintf(stderr,
+          "intersim, 72 L2 hits to one port: %llu cycles, mem_stalls %llu, L2 refused %llu (reply queue), "
+          "%llu (port)\n",
+          (unsigned long long)ta, (unsigned long long)a.mem_stalls,
+          (unsigned long long)la.resfail[CACHE_FAIL_REPLY_QUEUE],
+          (unsigned long long)la.resfail[CACHE_FAIL_PORT]);
+  CHECK(a.mem_stalls > 0);
+  CHECK_EQ_U64(tb, ta);
+  CHECK_EQ_U64(b.mem_stalls, a.mem_stalls);
+  CHECK_EQ_U64(b.eject_waits, a.eject_waits);
+  CHECK_EQ_U64(b.refused, a.refused);
+  for (int k = 0; k < CACHE_FAIL__COUNT; k++) CHECK_EQ_U64(lb.resfail[k], la.resfail[k]);
+  CHECK_EQ_U64(lb.reads, la.reads);
+}
+
 /* Bad values name their key. */
 static void test_bad_config(void) {
   Config *cfg = cfg_create();
@@ -134,6 +177,7 @@ static void test_bad_config(void) {
 int main(void) {
   TEST_RUN(test_one_per_cycle);
   TEST_RUN(test_backs_up);
+  TEST_RUN(test_nap_exact);
   TEST_RUN(test_bad_config);
   return TEST_DONE();
 }

@@ -197,6 +197,7 @@ struct Icnt {
   IcntStats st;
   Xbar *xb;           /* icnt.model = intersim: the network; NULL: the model above */
   IcntNodeMemo *memo; /* intersim: per source port, icnt_src_node()'s last answer */
+  uint64_t *room;     /* intersim: icnt_take_room's scratch, a bit per source node */
   FastDiv div_stripe; /* intersim: chunk x partitions of the address map (icnt_node) */
   uint64_t sub_mask;  /* intersim: the bank_mask bits that name the sub-partition (0: linear map) */
 };
@@ -220,7 +221,8 @@ static inline uint32_t icnt_node(const Icnt *x, uint32_t port, uint32_t nodes, c
 
 /* The source node of packet r from port src and its flits: what the port's last packet had, if r
  * is at the same line with the same size (icnt_node depends on nothing else). */
-static inline const IcntNodeMemo *icnt_src_node(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) {
+static inline __attribute__((always_inline)) const IcntNodeMemo *
+icnt_src_node(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) {
   IcntNodeMemo *m = &x->memo[src];
   if (m->line != r->line_addr || m->bytes != bytes) {
     m->line = r->line_addr, m->bytes = bytes;
@@ -279,6 +281,7 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
       return NULL;
     }
     if (!(x->memo = calloc(p->n_src, sizeof *x->memo))) bad = 1;
+    if (!(x->room = calloc((xp.n_in + 63) / 64, sizeof *x->room))) bad = 1;
     for (uint32_t i = 0; !bad && i < p->n_src; i++) x->memo[i].bytes = UINT32_MAX; /* no packet yet */
     /* what the port's boundary buffers can hold: a packet has at least one flit */
     credits = p->dst_nodes * xp.boundary_buf;
@@ -309,6 +312,7 @@ void icnt_free(Icnt *x) {
   free(x->wheel);
   xbar_free(x->xb);
   free(x->memo);
+  free(x->room);
   free(x);
 }
 
@@ -324,6 +328,27 @@ bool icnt_has_room_for(Icnt *x, uint32_t src, const MemRequest *r, uint32_t byte
   if (!x->xb) return icnt_has_room(x, src, bytes, now);
   const IcntNodeMemo *m = icnt_src_node(x, src, r, bytes);
   return xbar_has_buffer(x->xb, m->node, m->flits);
+}
+
+bool icnt_wait_room(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) {
+  if (!x->xb) return false;
+  const IcntNodeMemo *m = icnt_src_node(x, src, r, bytes);
+  xbar_wait_room(x->xb, m->node, m->flits);
+  return true;
+}
+
+bool icnt_room_pending(const Icnt *x) { return x->xb && xbar_room_pending(x->xb); }
+
+void icnt_take_room(Icnt *x, uint64_t *ports) {
+  const uint32_t words = (x->p.n_src * x->p.src_nodes + 63) / 64;
+  xbar_take_room(x->xb, x->room);
+  for (uint32_t w = 0; w < words; w++) {
+    for (uint64_t b = x->room[w]; b; b &= b - 1) {
+      const uint32_t port = (w * 64 + (uint32_t)__builtin_ctzll(b)) / x->p.src_nodes;
+      ports[port / 64] |= 1ull << (port % 64);
+    }
+    x->room[w] = 0;
+  }
 }
 
 /* The packet leaving src's port holds it until slot `free`: its flits after

@@ -69,6 +69,16 @@ bool icnt_has_room(const Icnt *x, uint32_t src, uint32_t bytes, uint64_t now);
  * of r's sub-partition; it remembers src's last packet's node, which a held reply asks for again
  * every cycle). */
 bool icnt_has_room_for(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes, uint64_t now);
+/* icnt.model = intersim: packet r found no room at src (icnt_has_room_for said no) and waits;
+ * the network cycle that makes room for it marks src for icnt_take_room. Only src's own push
+ * takes room, so the packet fits from then on. Returns false, and does nothing, for the other
+ * model (its room comes with time: the caller must ask again). */
+bool icnt_wait_room(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes);
+/* A wait of icnt_wait_room was met since the last icnt_take_room. */
+bool icnt_room_pending(const Icnt *x);
+/* Sets the bit in ports[] (a bitmap over source ports) of each source whose wait was met, and
+ * forgets them. */
+void icnt_take_room(Icnt *x, uint64_t *ports);
 /* Queues a packet of `bytes` (header + payload) from src to dst at `now`. */
 void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r, uint32_t bytes, uint64_t now);
 /* icnt_push(), or with icnt.model = intersim the network's Push (to the nodes of r's

@@ -106,6 +106,8 @@ struct MemSys {
   Icnt *req, *reply;
   MemPart *part;     /* n_part */
   uint64_t wake_min; /* the smallest part[].wake: no partition is visited before it */
+  uint64_t *room;    /* bit per partition: the reply network made room for its held reply */
+  uint64_t now;      /* the cycle of the last memsys_tick */
   bool sleep;        /* sm.skip_idle_cycles: partitions sleep until their wake (exact either way) */
   AddrMap map;
   uint32_t header_bytes;
@@ -316,7 +318,8 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
   ms->miss_nz = calloc(bitmap_words(ms->n_sm), sizeof *ms->miss_nz);
   ms->sm_events = calloc(2 * (size_t)bitmap_words(ms->n_sm), sizeof *ms->sm_events);
   ms->part = calloc(ms->n_part, sizeof *ms->part);
-  if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part) goto oom;
+  ms->room = calloc(bitmap_words(ms->n_part), sizeof *ms->room);
+  if (!ms->l1 || !ms->inject_rr || !ms->miss_nz || !ms->sm_events || !ms->part || !ms->room) goto oom;
   if (ms->reply_hold) {
     uint32_t cap = (uint32_t)cfg_int(cfg, "icnt.reply_fifo");
     ms->fifo = calloc(ms->n_port, sizeof *ms->fifo);
@@ -348,6 +351,7 @@ MemSys *memsys_create(const Config *cfg, PolicyGpu *pg, const MemSysPolicies *po
                           .l1c_line = l1c.line_size,
                           .sms_per_port = ms->sms_per_port,
                           .reply_hold = ms->reply_hold,
+                          .sleep = ms->sleep,
                           .l2 = l2,
                           .dram = ms->dram,
                           .map = ms->map};
@@ -370,6 +374,7 @@ void memsys_free(MemSys *ms) {
   free(ms->miss_nz);
   free(ms->sm_events);
   free(ms->part);
+  free(ms->room);
   for (uint32_t p = 0; ms->fifo && p < ms->n_port; p++) reqq_free(&ms->fifo[p]);
   free(ms->fifo);
   free(ms->fifo_nz);
@@ -384,12 +389,22 @@ uint32_t memsys_partitions(const MemSys *ms) { return ms->n_part; }
 Cache *memsys_l1d(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1D]; }
 Cache *memsys_l1i(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1I]; }
 Cache *memsys_l1c(MemSys *ms, uint32_t sm) { return ms->l1[sm * MEM_UNIT__COUNT + MEM_UNIT_L1C]; }
-Cache *memsys_l2(MemSys *ms, uint32_t p) { return partition_l2(ms->part[p].pt); }
+/* The partitions' counts as the ticks a nap skipped would have left them (a run stopped by a
+ * limit reads them mid-nap). Not observable state: callers that only read take a const MemSys. */
+static void memsys_settle(const MemSys *ms) {
+  for (uint32_t p = 0; p < ms->n_part; p++) partition_settle(ms->part[p].pt, ms->now);
+}
+
+Cache *memsys_l2(MemSys *ms, uint32_t p) {
+  partition_settle(ms->part[p].pt, ms->now);
+  return partition_l2(ms->part[p].pt);
+}
 DramChannel *memsys_dram(MemSys *ms, uint32_t p) { return partition_dram(ms->part[p].pt); }
 uint32_t memsys_partition_of(const MemSys *ms, uint64_t addr) { return addrmap_partition(&ms->map, addr); }
 const MemSysDelays *memsys_delays(const MemSys *ms) { return &ms->delays; }
 
 MemSysReplyStats memsys_reply_stats(const MemSys *ms) {
+  memsys_settle(ms);
   MemSysReplyStats r = ms->rs;
   for (uint32_t p = 0; p < ms->n_part; p++) r.mem_stalls += partition_reply_stalls(ms->part[p].pt);
   return r;
@@ -434,9 +449,19 @@ static __attribute__((noinline)) void memsys_inject_xbar(MemSys *ms, uint64_t no
   BITMAP_FOREACH_ALL(s, ms->miss_nz, bitmap_words(ms->n_sm)) memsys_inject(ms, s, now, true);
 }
 
+/* Partitions whose held reply napped (partition_tick) and now has room are due now. */
+static __attribute__((noinline)) void memsys_room_wake(MemSys *ms, uint64_t now) {
+  icnt_take_room(ms->reply, ms->room);
+  for (uint32_t w = 0; w < bitmap_words(ms->n_part); w++) {
+    for (uint64_t b = ms->room[w]; b; b &= b - 1) ms->part[w * 64 + (uint32_t)__builtin_ctzll(b)].wake = now;
+    ms->room[w] = 0;
+  }
+}
+
 /* Ticks the partitions that are due. Out of line: the loop keeps its
  * variables in registers, away from the rest of memsys_tick. */
 static __attribute__((noinline)) void memsys_tick_partitions(MemSys *ms, uint64_t now) {
+  if (icnt_room_pending(ms->reply)) memsys_room_wake(ms, now);
   /* Locals: the ticks' byte stores could alias the fields, which would be reloaded. */
   uint64_t min = UINT64_MAX;
   const bool sleep = ms->sleep;
@@ -557,24 +582,27 @@ static inline __attribute__((always_inline)) void memsys_inject_all(MemSys *ms, 
  * reach the partitions, new L1 misses enter the network. Every hop therefore
  * takes at least one cycle, and memsys_derive() counts them. */
 void memsys_tick(MemSys *ms, uint64_t now) {
+  ms->now = now;
   icnt_tick(ms->reply, now);
   memsys_deliver(ms, now);
-  /* A partition sleeps until its next event (a queue head or DRAM command
-   * due, or every cycle while something is ready but blocked) or a push. */
-  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
+  /* A partition sleeps until its next event (a queue head or DRAM command due, every cycle while
+   * something is ready but blocked, or room for its held reply in the reply network) or a push. */
+  if (ms->wake_min <= now || icnt_room_pending(ms->reply)) memsys_tick_partitions(ms, now);
   icnt_tick(ms->req, now);
   memsys_arrivals(ms, now);
   memsys_inject_all(ms, now);
 }
 
 void memsys_tick_early(MemSys *ms, uint64_t now) {
+  ms->now = now; /* read by memsys_settle, which runs only between cycles */
   icnt_tick(ms->reply, now);
-  if (ms->wake_min <= now) memsys_tick_partitions(ms, now);
+  if (ms->wake_min <= now || icnt_room_pending(ms->reply)) memsys_tick_partitions(ms, now);
 }
 
 void memsys_tick_early_req(MemSys *ms, uint64_t now) { icnt_tick(ms->req, now); }
 
 void memsys_tick_late(MemSys *ms, uint64_t now) {
+  ms->now = now;
   memsys_arrivals(ms, now);
   memsys_deliver(ms, now);
   memsys_inject_all(ms, now);
@@ -637,6 +665,7 @@ static void memsys_sum_l1(const MemSys *ms, MemUnit u, CacheStats *sum) {
 }
 
 void memsys_stats_emit(const MemSys *ms, StatsOut *o) {
+  memsys_settle(ms);
   CacheStats l1d, l1i, l1c, l2 = {0};
   DramStats dr = {0};
   memsys_sum_l1(ms, MEM_UNIT_L1D, &l1d);

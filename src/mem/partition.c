@@ -23,6 +23,10 @@ struct Partition {
   uint64_t reply_stalls; /* reply_hold: cycles a ready reply found no room in the reply network */
   bool has_held;         /* reply_hold: `held` was taken from the L2 and waits for room */
   uint32_t held_bytes, held_port;
+  /* sleep: the held reply found no room in the tick of cycle nap_at (UINT64_MAX: not so) and
+   * waits for icnt_take_room; nap_input: that tick's input head found the L2's reply queue full. */
+  uint64_t nap_at;
+  bool nap_input;
   MemRequest held;
   char name[32], l2name[32], dname[32];
 };
@@ -37,6 +41,7 @@ Partition *partition_create(const PartitionParams *p, const Config *cfg, char *e
   if (errlen) err[0] = 0;
   pt->p = *p;
   pt->line = p->l2.line_size;
+  pt->nap_at = UINT64_MAX;
   snprintf(pt->name, sizeof pt->name, "partition%u", p->id);
   snprintf(pt->l2name, sizeof pt->l2name, "l2");
   snprintf(pt->dname, sizeof pt->dname, "dram%u", p->id);
@@ -106,14 +111,36 @@ static __attribute__((noinline)) bool partition_reply_hold(Partition *pt, uint64
       if (r != &pt->held) pt->held = *r;
       pt->has_held = true;
     }
-    if (!icnt_has_room_for(reply, pt->p.id, &pt->held, pt->held_bytes, now)) return true;
+    if (!icnt_has_room_for(reply, pt->p.id, &pt->held, pt->held_bytes, now)) {
+      if (pt->p.sleep && icnt_wait_room(reply, pt->p.id, &pt->held, pt->held_bytes)) pt->nap_at = now;
+      return true;
+    }
     icnt_push_for(reply, pt->p.id, pt->held_port, &pt->held, pt->held_bytes, now);
     pt->has_held = false;
   }
 }
 
+/* The cycles after a nap's tick up to this one: each would have found the held reply still
+ * without room (room wakes the partition in the cycle it comes) and, with nap_input, the input
+ * queue's head refused by the full reply queue (only taking a reply empties it, and nothing is
+ * taken while one is held; no access took the port). */
+static __attribute__((noinline)) void partition_nap_end(Partition *pt, uint64_t now) {
+  const uint64_t skipped = now - pt->nap_at - 1;
+  pt->reply_stalls += skipped;
+  if (pt->nap_input) cache_note_retries(pt->l2, CACHE_FAIL_REPLY_QUEUE, skipped);
+  pt->nap_at = UINT64_MAX, pt->nap_input = false;
+}
+
+void partition_settle(Partition *pt, uint64_t last) {
+  if (pt->nap_at == UINT64_MAX || last <= pt->nap_at) return;
+  const bool input = pt->nap_input;
+  partition_nap_end(pt, last + 1); /* the ticks of nap_at + 1 .. last */
+  pt->nap_at = last, pt->nap_input = input;
+}
+
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
   const uint32_t line = pt->line;
+  if (pt->nap_at != UINT64_MAX) partition_nap_end(pt, now);
   if (pt->dram_busy) {
     dram_tick(pt->dram, now);
     for (const MemRequest *r; (r = dram_peek_return(pt->dram, now)) != NULL; dram_pop_return(pt->dram))
@@ -147,7 +174,10 @@ bool partition_tick(Partition *pt, uint64_t now, Icnt *reply) {
     CacheFailReason why = cache_admit_fail(pt->l2, now);
     if (why) { /* what cache_access would return, without the call */
       cache_note_retries(pt->l2, why, 1);
-      return true;
+      /* napping: the head waits for the held reply to leave (partition_nap_event) */
+      if (why != CACHE_FAIL_REPLY_QUEUE || pt->nap_at != now) return true;
+      pt->nap_input = true;
+      return false;
     }
     CacheResult res = cache_access_admitted(pt->l2, &pt->input.head->req, now);
     if (res.outcome == CACHE_RESFAIL) return true; /* retried next cycle: back-pressure toward the network */
@@ -166,12 +196,23 @@ static __attribute__((noinline)) uint64_t partition_dram_event(const Partition *
   return t;
 }
 
+/* partition_next_event() of a partition whose tick at `now` began a nap: the held reply and the
+ * replies behind it wait for the wake icnt_take_room brings, and so does an input head that the
+ * full reply queue refused (nap_input); the rest as for any partition. */
+static __attribute__((noinline)) uint64_t partition_nap_event(const Partition *pt, uint64_t now) {
+  uint64_t t = pt->nap_input ? UINT64_MAX : reqq_next_ready(&pt->input), x;
+  if ((x = reqq_next_ready(&pt->ctrl)) < t) t = x;
+  if (t <= now + 1 || cache_miss_head(pt->l2)) return now + 1;
+  return partition_dram_event(pt, now, t);
+}
+
 /* Once per tick of a partition that is not blocked: inlined into memsys's
  * partition loop at link time (LTO; partition.h keeps it external). */
 __attribute__((always_inline)) inline uint64_t partition_next_event(const Partition *pt, uint64_t now) {
   uint64_t t = reqq_next_ready(&pt->input), x;
   if ((x = reqq_next_ready(&pt->ctrl)) < t) t = x;
   if ((x = cache_next_reply(pt->l2)) < t) t = x;
+  if (pt->nap_at == now) return partition_nap_event(pt, now);
   if (t <= now + 1 || cache_miss_head(pt->l2) || pt->has_held) return now + 1; /* busy: no DRAM query */
   return partition_dram_event(pt, now, t);
 }

@@ -27,6 +27,7 @@ typedef struct PartitionParams {
   uint32_t l1c_line;     /* bytes of a constant-cache line (MEM_UNIT_L1C's replies) */
   uint32_t sms_per_port; /* a reply to SM s goes to reply-network port s / sms_per_port */
   bool reply_hold;       /* icnt.reply_hold = gpgpusim: a reply waits for icnt_has_room() */
+  bool sleep;            /* memsys ticks the partition only at partition_next_event() (skip_idle_cycles) */
   CacheParams l2;        /* one slice */
   DramParams dram;
   AddrMap map;
@@ -44,9 +45,17 @@ void partition_push(Partition *pt, const MemRequest *r, uint64_t now);
  * nothing on an idle partition (memsys ticks a partition only when
  * partition_next_event() or a push says it can do something). Returns true
  * when a ready request could not enter the L2: partition_next_event() would
- * say now + 1 (as it does while a reply waits for the reply network). */
+ * say now + 1. With `sleep`, a reply waiting for room in the intersim reply
+ * network (reply_hold) naps: it asks icnt_wait_room() to mark the partition's port
+ * when room comes (icnt_take_room), partition_next_event() leaves the wait
+ * out, and the next tick counts the cycles in between as the ticks would
+ * have (a reply stall each, and a refused L2 access each while the input
+ * queue's head waits behind the full reply queue). */
 bool partition_tick(Partition *pt, uint64_t now, Icnt *reply);
 uint64_t partition_next_event(const Partition *pt, uint64_t now);
+/* A napping partition's counts brought up to cycle `last` (memsys ticked it last then), as the
+ * ticks it skipped would have left them; its next tick counts only the cycles after. */
+void partition_settle(Partition *pt, uint64_t last);
 bool partition_idle(const Partition *pt);
 /* With reply_hold, cycles a ready reply could not enter the reply network (GPGPU-Sim's
  * gpu_stall_icnt2sh); 0 without. */

@@ -45,6 +45,7 @@ typedef struct XIn {
   uint8_t state;         /* of its VC */
   bool vca, swa;         /* waiting in _vc_alloc_vcs / _sw_alloc_vcs */
   uint32_t outp;         /* output of the packet at the buffer's front */
+  uint32_t room_at;      /* xbar_wait_room: iq_flits at which a waiting packet fits (UINT32_MAX: none) */
 } XIn;
 
 /* An ejecting node: the router output (its BufferState for the ejection buffer, the output VC's
@@ -82,6 +83,7 @@ typedef struct XMask {
   uint64_t *out_ej;    /* ej not empty */
   uint64_t *out_xfer;  /* xfer != 0 */
   uint64_t *out_ob;    /* obuf not empty */
+  uint64_t *in_room;   /* a wait of xbar_wait_room was met (xbar_take_room clears it) */
 } XMask;
 
 struct Xbar {
@@ -98,6 +100,7 @@ struct Xbar {
   uint64_t *vc_stamp; /* ... (an older stamp: no grant this internal step) */
   uint64_t istep;     /* internal steps so far */
   uint32_t n_blocked; /* inputs blocked */
+  bool room_any;      /* m.in_room has a bit set */
   XMask m;
   uint64_t *mwords; /* the storage of m's masks */
   uint32_t in_words, out_words;
@@ -169,15 +172,16 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
   x->waiters = calloc((size_t)p->n_out * ((p->n_in + 63) / 64), sizeof *x->waiters);
   x->pool_free = UINT32_MAX;
   x->in_words = (p->n_in + 63) / 64, x->out_words = (p->n_out + 63) / 64;
-  x->mwords = calloc(6 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
+  x->mwords = calloc(7 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
   if (!x->in || !x->out || !x->vc_grant || !x->vc_stamp || !x->waiters || !x->mwords) {
     xbar_free(x);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
   for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1;
+  for (uint32_t i = 0; i < p->n_in; i++) x->in[i].room_at = UINT32_MAX;
   uint64_t *w = x->mwords;
-  uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_go,
-                           &x->m.in_alloc, &x->m.in_vca,   &x->m.in_cq};
+  uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_go,  &x->m.in_alloc,
+                           &x->m.in_vca,   &x->m.in_cq,    &x->m.in_room};
   uint64_t **out_masks[] = {&x->m.out_ev[0], &x->m.out_ev[1], &x->m.out_ev[2], &x->m.out_ev[3],
                             &x->m.out_ej,    &x->m.out_xfer,  &x->m.out_ob};
   for (size_t k = 0; k < sizeof in_masks / sizeof *in_masks; k++) *in_masks[k] = w, w += x->in_words;
@@ -204,6 +208,23 @@ bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits) {
   return x->in[in].iq_flits + flits <= x->p.input_buf;
 }
 
+/* A packet of `flits` flits waits outside node in (HasBuffer said no): the injection that leaves
+ * room for it sets the node's bit for xbar_take_room, so the waiter need not ask every cycle. Only
+ * injection frees room in the input queue, and only the waiter's own push takes it. */
+void xbar_wait_room(Xbar *x, uint32_t in, uint32_t flits) {
+  /* HasBuffer said no: iq_flits > input_buf - flits (>= 0: a packet fits an empty queue), and only
+   * injection changes iq_flits until the waiter pushes, one flit at a time */
+  x->in[in].room_at = x->p.input_buf - flits;
+}
+
+bool xbar_room_pending(const Xbar *x) { return x->room_any; }
+
+/* ORs the nodes whose waits were met into nodes[] (in_words words) and forgets them. */
+void xbar_take_room(Xbar *x, uint64_t *nodes) {
+  for (uint32_t w = 0; w < x->in_words; w++) nodes[w] |= x->m.in_room[w], x->m.in_room[w] = 0;
+  x->room_any = false;
+}
+
 /* InterconnectInterface::Push -> GPUTrafficManager::_GeneratePacket: the packet's flits join the
  * node's input queue (one pool entry stands for them). */
 void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now) {
@@ -219,6 +240,7 @@ void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t
   x->pool_free = pk->next_free;
   pk->req = *r, pk->push = now, pk->out = out, pk->flits = flits ? flits : 1;
   XIn *ip = &x->in[in];
+  ip->room_at = UINT32_MAX; /* the waiter's packet, or one pushed after room came: no wait stands */
   if (xring_push(&ip->iq, k)) xbar_oom();
   if (!ip->blocked) xm_set(x->m.in_go, in);
   ip->iq_flits += pk->flits;
@@ -360,6 +382,9 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
    * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
    * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
+  /* A credit comes or not as the traffic goes: taken without a branch (a mispredicted one costs
+   * more than the stores), the network's count of what is under way updated once per step. */
+  uint64_t credited = 0;
   for (uint32_t w = 0; w < ow; w++) {
     uint64_t *ej = &m->out_ej[w], *cev = &m->out_ev[(at + 2) & 3][w];
     const uint64_t ev = m->out_ev[at][w];
@@ -369,7 +394,8 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       const uint64_t bit = b & -b;
       XOut *op = &x->out[o];
       /* the router's credits first: their channel slot is reused for this cycle's credits below */
-      if (op->cred[ph]) op->cred[ph] = 0, op->occ--, x->live--;
+      const uint32_t cr = op->cred[ph];
+      op->cred[ph] = 0, op->occ -= cr, credited += cr;
       /* a flit arriving at an empty ejection buffer that it would leave at once skips the ring */
       uint32_t f = op->chan[at];
       op->chan[at] = 0;
@@ -417,7 +443,8 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       const uint32_t i = XM_BIT(w, b);
       const uint64_t bit = b & -b;
       XIn *ip = &x->in[i];
-      if (ip->cred[ph]) ip->cred[ph] = 0, ip->inj_occ--, x->live--;
+      const uint32_t cr = ip->cred[ph];
+      ip->cred[ph] = 0, ip->inj_occ -= cr, credited += cr;
       if (ip->chan[ph]) {
         uint32_t f = ip->chan[ph] - 1;
         ip->chan[ph] = 0;
@@ -437,6 +464,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       ip->chan[ph] = (k << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
       nev |= bit;
       ip->iq_flits--, ip->iq_left--;
+      if (ip->iq_flits == ip->room_at) ip->room_at = UINT32_MAX, m->in_room[w] |= bit, x->room_any = true;
       if (tail) {
         xring_pop(&ip->iq);
         if (!ip->iq.n) *go &= ~bit;
@@ -444,6 +472,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
     }
     m->in_ev[ph][w] = nev;
   }
+  x->live -= credited;
   /* Network::Evaluate: Router::Evaluate runs internal_speedup internal steps */
   for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x, s);
   if (x->p.internal_speedup == 1) return; /* the internal step sent its flits and credits */

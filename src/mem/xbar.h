@@ -34,6 +34,13 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
 void xbar_free(Xbar *x);
 /* InterconnectInterface::HasBuffer: node in's input queue holds at most input_buf flits. */
 bool xbar_has_buffer(const Xbar *x, uint32_t in, uint32_t flits);
+/* A packet of `flits` flits found no room at node in (xbar_has_buffer): the injection that makes
+ * room marks the node for xbar_take_room (a later call for the node replaces the wait). */
+void xbar_wait_room(Xbar *x, uint32_t in, uint32_t flits);
+/* Some node's wait was met since the last xbar_take_room. */
+bool xbar_room_pending(const Xbar *x);
+/* ORs the nodes whose waits were met into nodes[] (a bit per node) and clears them. */
+void xbar_take_room(Xbar *x, uint64_t *nodes);
 /* InterconnectInterface::Push: queues a packet of `flits` flits from in to out at core cycle now. */
 void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now);
 /* InterconnectInterface::Pop: a delivered packet of `flits` flits left node out's boundary buffer. */
