@@ -30,6 +30,10 @@
  *    bits the SM's plugins set (annotate: MEM_HINT_CRITICAL, ...).
  *  - Decisions must be deterministic functions of the hook arguments and the
  *    policy's own state (no clocks, no global RNG).
+ *  - With sim.threads > 1 the SMs' L1s and the L2 slices run on different
+ *    threads at once, so instances share no mutable state: a policy_shared
+ *    block is read-only after init() unless an SM plugin of the run declares
+ *    shares_state (warp_sched.h), which keeps the run on one thread.
  */
 #ifndef WS_CACHE_POLICY_H
 #define WS_CACHE_POLICY_H
