@@ -1,6 +1,7 @@
 /* t401_cache.c - the generic cache mechanism with a mock next level:
  * hit latency, MSHR merging, each reservation-failure reason, write-evict,
- * write-back with dirty eviction, write-back with fetch (back_fetch), cg bypass, reply back-pressure, set
+ * write-back with dirty eviction, write-back with fetch (back_fetch), cg bypass, reply back-pressure,
+ * LRU with and without merged reads restamping their line (merge_touch), set
  * indexing of an interleaved slice, the statistics printers, and failure
  * prediction (cache_predict_fail) against the accesses it predicts. */
 #include <stdlib.h>
@@ -22,7 +23,8 @@ typedef struct Geo {
   CacheWritePolicy wp;
 } Geo;
 
-static Cache *make(Geo g) {
+/* merge_touch: a read merged into a pending line restamps it (cache.merge_touch, 3.2.2's LRU) */
+static Cache *make_touch(Geo g, bool merge_touch) {
   CacheParams p = {.name = "l1d",
                    .level = 1,
                    .size = LINE * g.ways * g.sets,
@@ -35,6 +37,7 @@ static Cache *make(Geo g) {
                    .ports = 4,
                    .write_policy = g.wp,
                    .bypass_cg = true,
+                   .merge_touch = merge_touch,
                    .policy = policy_find_cache("lru"),
                    .index_parts = 1,
                    .index_chunk_lines = 1};
@@ -45,6 +48,8 @@ static Cache *make(Geo g) {
   if (!c) fprintf(stderr, "%s\n", err);
   return c;
 }
+
+static Cache *make(Geo g) { return make_touch(g, false); }
 
 static int tags[64];
 
@@ -104,6 +109,45 @@ static void test_hit_latency(void) {
     CHECK(pop_all(c, t + lats[i], u, 1) == 1); /* ready at t+lat */
     CHECK(u[0] == &tags[1]);
     CHECK(cache_idle(c));
+    cache_free(c);
+  }
+}
+
+/* One set of two ways: A and B miss in that order, then a read of A merges into A's pending
+ * miss. When C needs a way, plain LRU evicts A (stamped at its allocation, before B); with
+ * merge_touch, as GPGPU-Sim 3.2.2's tag_array::access on HIT_RESERVED, the merge restamped A
+ * after B, so B goes. A store merging (write-back L2) restamps nothing either way. */
+static void test_merge_touch(void) {
+  for (int touch = 0; touch <= 1; touch++) {
+    Cache *c = make_touch((Geo){1, 2, 4, 4, 8, 1, CACHE_WRITE_EVICT}, touch);
+    if (!c) return;
+    MemRequest a = rq(10, 1), b = rq(11, 2), a2 = rq(10, 3), cc = rq(12, 4);
+    CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &b, 2).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &a2, 3).outcome == CACHE_MERGED);
+    serve_all(c, 10);
+    CHECK(pop_all(c, 10, NULL, 0) == 3);
+    CHECK(cache_access(c, &cc, 20).outcome == CACHE_MISS);
+    serve_all(c, 30);
+    pop_all(c, 30, NULL, 0);
+    CHECK((cache_probe(c, a.line_addr) >= 0) == (touch == 1)); /* A kept only when restamped */
+    CHECK((cache_probe(c, b.line_addr) >= 0) == (touch == 0));
+    CHECK(cache_probe(c, cc.line_addr) >= 0);
+    cache_free(c);
+  }
+  for (int touch = 0; touch <= 1; touch++) { /* a store merging into a pending fetch (back_fetch) */
+    Cache *c = make_touch((Geo){1, 2, 4, 4, 8, 1, CACHE_WRITE_BACK_FETCH}, touch);
+    if (!c) return;
+    MemRequest a = rq(10, 1), b = rq(11, 2), w = wr(10, 3), cc = rq(12, 4);
+    CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &b, 2).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &w, 3).outcome == CACHE_MERGED);
+    serve_all(c, 10);
+    pop_all(c, 10, NULL, 0);
+    CHECK(cache_access(c, &cc, 20).outcome == CACHE_MISS); /* A is the oldest use either way */
+    serve_all(c, 30);
+    pop_all(c, 30, NULL, 0);
+    CHECK(cache_probe(c, a.line_addr) < 0 && cache_probe(c, b.line_addr) >= 0);
     cache_free(c);
   }
 }
@@ -610,6 +654,7 @@ int main(void) {
   cfg = cfg_create();
   TEST_RUN(test_hit_latency);
   TEST_RUN(test_mshr_merge);
+  TEST_RUN(test_merge_touch);
   TEST_RUN(test_resfail_no_line);
   TEST_RUN(test_resfail_no_mshr);
   TEST_RUN(test_resfail_merge_limit);

@@ -571,9 +571,12 @@ static __attribute__((noinline)) CacheResult cache_access_other(Cache *c, const 
     r = cache_store_evict(c, set, way, req, now);
   else if (way >= 0 && cache_write_fetches(c, req)) /* RESERVED: the store goes down, the fetch stands */
     r = cache_store_down(c, req, now);
-  else if (way >= 0) /* RESERVED */
+  else if (way >= 0) { /* RESERVED */
     r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
-  else
+    /* 3.2.2 looks a merged read up like a hit (tag_array::access, HIT_RESERVED), restamping it */
+    if (c->p.merge_touch && r.outcome == CACHE_MERGED && !req->is_write && c->pol.on_hit)
+      c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
+  } else
     r = cache_miss(c, set, req, now);
   if (r.outcome != CACHE_RESFAIL) cache_take_port(c, now);
   return r;
