@@ -62,10 +62,10 @@ const CfgParam cache_params[] = {
      .type = CFG_ENUM,
      .def = "here",
      .choices = "here|below",
-     .desc = "back_fetch: where a store that goes down (a miss, or a line on its way) is acknowledged: "
-             "here = when this cache takes it; below = when the next level (DRAM) has written it, as "
-             "GPGPU-Sim 3.2.2's 'W' (data_cache::wr_miss_wa sends the write, whose WRITE_ACK returns from "
-             "DRAM)"},
+     .desc = "the L2 (an L1's stores that go down are acked by the L2): where a store that goes down "
+             "to DRAM (evict, back_fetch's miss or line on its way) is acknowledged: here = when the L2 "
+             "takes it; below = when DRAM has written it, as GPGPU-Sim 3.2.2 (its DRAM returns every "
+             "write but a write-back as the write's WRITE_ACK: 'W', data_cache::wr_miss_wa, and 'E')"},
     {.key = "set_index",
      .type = CFG_ENUM,
      .def = "linear",
