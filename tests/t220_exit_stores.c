@@ -2,10 +2,11 @@
  * (sm.exit_waits_stores, GPGPU-Sim 3.2.2 shd_warp_t::hardware_done): the kernel ends after the
  * last ack, which passes the partition's ROP delay once; with the key off the warp retires at its
  * exit and the ack's path is off the kernel's end. A store that misses the L2 (back_fetch) is
- * acked by DRAM with l2.write_ack = below (3.2.2's 'W'), by the L2 with here. One CTA, a store
- * per lane or none, then ret. */
+ * acked by DRAM with l2.write_ack = below (3.2.2's 'W'), by the L2 with here; so is every store
+ * of a write-evict L2. One CTA, a store per lane or none, then ret. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/test.h"
 #include "common/timing.h"
@@ -23,18 +24,26 @@ static const char *const PTX =
     "  @%p1 st.global.u32 [%rd3], %r1;\n"
     "  ret;\n}\n";
 
-/* The kernel's cycles on gtx480 with sm.exit_waits_stores = `waits`, l2.rop_latency = `rop`,
- * dram.latency_queue = `dq`, l2.write_ack = `ack`; `threads` threads storing (`store`) or not. */
-static uint64_t cycles_at(int waits, unsigned rop, unsigned dq, const char *ack, int store,
-                          uint32_t threads) {
-  char k1[48], k2[48], k3[48], k4[48];
+/* The kernel's statistics JSON (NULL on error) on gtx480 with sm.exit_waits_stores = `waits`,
+ * l2.rop_latency = `rop`, dram.latency_queue = `dq`, l2.write_ack = `ack`, l2.write_policy = `wp`;
+ * `threads` threads storing (`store`) or not. */
+static char *run_at(int waits, unsigned rop, unsigned dq, const char *ack, const char *wp, int store,
+                    uint32_t threads) {
+  char k1[48], k2[48], k3[48], k4[48], k5[48];
   snprintf(k1, sizeof k1, "sm.exit_waits_stores=%s", waits ? "true" : "false");
   snprintf(k2, sizeof k2, "l2.rop_latency=%u", rop);
   snprintf(k3, sizeof k3, "dram.latency_queue=%u", dq);
   snprintf(k4, sizeof k4, "l2.write_ack=%s", ack);
-  const char *sets[] = {k1, k2, k3, k4, NULL};
+  snprintf(k5, sizeof k5, "l2.write_policy=%s", wp);
+  const char *sets[] = {k1, k2, k3, k4, k5, NULL};
   const uint32_t args[2] = {4, (uint32_t)store};
-  char *j = test_run_kernel(sets, PTX, "k", threads, args, 2);
+  return test_run_kernel(sets, PTX, "k", threads, args, 2);
+}
+
+/* The kernel's cycles, as run_at with the preset's L2 (back_fetch). */
+static uint64_t cycles_at(int waits, unsigned rop, unsigned dq, const char *ack, int store,
+                          uint32_t threads) {
+  char *j = run_at(waits, rop, dq, ack, "back_fetch", store, threads);
   if (!j) return UINT64_MAX;
   uint64_t c = test_json_u64(j, NULL, "cycles");
   free(j);
@@ -83,9 +92,46 @@ static void test_ack_from_dram(void) {
   CHECK(cycles_at(1, 120, 100, "below", 1, 32) > cycles_at(1, 120, 100, "here", 1, 32));
 }
 
+/* A write-evict L2 sends each store to DRAM unallocated and acks it as back_fetch does (3.2.2's
+ * DRAM returns every write but a write-back, dram_t::cycle): with below the ack crosses the DRAM
+ * latency queue (40 more cycles of it: 40 more), with here not; the waiting warps retire, each
+ * warp's one-line store is one L2 write miss, and with below one DRAM write before the end. */
+static uint64_t evict_cycles(const char *ack, unsigned dq, int store, uint32_t threads) {
+  char *j = run_at(1, 120, dq, ack, "evict", store, threads);
+  if (!j) return UINT64_MAX;
+  uint64_t c = test_json_u64(j, NULL, "cycles");
+  if (store) {
+    const uint64_t lines = threads / 32;
+    CHECK_EQ_U64(test_json_u64(j, "\"l2\": {", "writes"), lines);
+    CHECK_EQ_U64(test_json_u64(j, "\"l2\": {", "write_misses"), lines);
+    CHECK_EQ_U64(test_json_u64(j, "\"l2\": {", "write_hits"), 0);
+    if (!strcmp(ack, "below")) CHECK_EQ_U64(test_json_u64(j, "\"dram\": {", "writes"), lines);
+  }
+  free(j);
+  return c;
+}
+
+static void test_evict_l2(void) {
+  for (uint32_t threads = 32; threads <= 256; threads *= 8) {
+    const uint64_t below = evict_cycles("below", 100, 1, threads),
+                   here = evict_cycles("here", 100, 1, threads);
+    CHECK(below != UINT64_MAX && here != UINT64_MAX); /* no deadlock */
+    CHECK(below > here);
+  }
+  const int64_t quiet =
+      (int64_t)evict_cycles("below", 140, 0, 32) - (int64_t)evict_cycles("below", 100, 0, 32);
+  const int64_t below =
+      (int64_t)evict_cycles("below", 140, 1, 32) - (int64_t)evict_cycles("below", 100, 1, 32);
+  const int64_t here = (int64_t)evict_cycles("here", 140, 1, 32) - (int64_t)evict_cycles("here", 100, 1, 32);
+  CHECK(quiet > 0);
+  CHECK_EQ_U64((uint64_t)below, (uint64_t)(quiet + 40));
+  CHECK_EQ_U64((uint64_t)here, (uint64_t)quiet);
+}
+
 int main(void) {
   TEST_RUN(test_end);
   TEST_RUN(test_ack_on_path);
   TEST_RUN(test_ack_from_dram);
+  TEST_RUN(test_evict_l2);
   return TEST_DONE();
 }

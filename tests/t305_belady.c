@@ -1,9 +1,10 @@
 /* t305_belady.c - offline L1D replay (analysis/belady.c) on hand-made
  * streams with known miss counts: OPT (Belady's MIN) against LRU and FIFO on
  * a 1-set 2-way cache; write-evict stores invalidate and end a line's future
- * for OPT; merges do not promote under LRU; sets are indexed by line number; the l1d-trace text format is
- * read per SM with the online outcomes, bypasses left out and instruction
- * counts summed; malformed lines are errors naming the line. */
+ * for OPT; merges promote under LRU only with merge_touch; sets are indexed
+ * by line number; the l1d-trace text format is read per SM with the online
+ * outcomes, bypasses left out and instruction counts summed; malformed lines
+ * are errors naming the line. */
 #include <stdlib.h>
 
 #include "analysis/belady.h"
@@ -59,6 +60,10 @@ static void test_opt_known_misses(void) {
   belady_stream_push(&m, 256, BELADY_LOAD);
   belady_stream_push(&m, 0, BELADY_LOAD);
   CHECK_EQ_U64(replay(&m, one_set_2way, BELADY_LRU), 4);
+  BeladyGeom touch = one_set_2way;
+  touch.merge_touch = true; /* the online cache's merge_touch: the merge promotes, C evicts B */
+  CHECK_EQ_U64(replay(&m, touch, BELADY_LRU), 3);
+  CHECK_EQ_U64(replay(&m, touch, BELADY_OPT), replay(&m, one_set_2way, BELADY_OPT));
   m.store[2] = BELADY_LOAD; /* a real hit promotes: C evicts B */
   CHECK_EQ_U64(replay(&m, one_set_2way, BELADY_LRU), 3);
   free_stream(&m);

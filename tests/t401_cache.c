@@ -1,6 +1,8 @@
 /* t401_cache.c - the generic cache mechanism with a mock next level:
  * hit latency, MSHR merging, each reservation-failure reason, write-evict,
- * write-back with dirty eviction, write-back with fetch (back_fetch), cg bypass, reply back-pressure, set
+ * write-back with dirty eviction, write-back with fetch (back_fetch), who acks a store sent down,
+ * cg bypass, reply back-pressure,
+ * LRU with and without merged reads restamping their line (merge_touch), set
  * indexing of an interleaved slice, the statistics printers, and failure
  * prediction (cache_predict_fail) against the accesses it predicts. */
 #include <stdlib.h>
@@ -22,7 +24,8 @@ typedef struct Geo {
   CacheWritePolicy wp;
 } Geo;
 
-static Cache *make(Geo g) {
+/* merge_touch: a read merged into a pending line restamps it (cache.merge_touch, 3.2.2's LRU) */
+static Cache *make_touch(Geo g, bool merge_touch) {
   CacheParams p = {.name = "l1d",
                    .level = 1,
                    .size = LINE * g.ways * g.sets,
@@ -35,6 +38,7 @@ static Cache *make(Geo g) {
                    .ports = 4,
                    .write_policy = g.wp,
                    .bypass_cg = true,
+                   .merge_touch = merge_touch,
                    .policy = policy_find_cache("lru"),
                    .index_parts = 1,
                    .index_chunk_lines = 1};
@@ -45,6 +49,8 @@ static Cache *make(Geo g) {
   if (!c) fprintf(stderr, "%s\n", err);
   return c;
 }
+
+static Cache *make(Geo g) { return make_touch(g, false); }
 
 static int tags[64];
 
@@ -104,6 +110,45 @@ static void test_hit_latency(void) {
     CHECK(pop_all(c, t + lats[i], u, 1) == 1); /* ready at t+lat */
     CHECK(u[0] == &tags[1]);
     CHECK(cache_idle(c));
+    cache_free(c);
+  }
+}
+
+/* One set of two ways: A and B miss in that order, then a read of A merges into A's pending
+ * miss. When C needs a way, plain LRU evicts A (stamped at its allocation, before B); with
+ * merge_touch, as GPGPU-Sim 3.2.2's tag_array::access on HIT_RESERVED, the merge restamped A
+ * after B, so B goes. A store merging (write-back L2) restamps nothing either way. */
+static void test_merge_touch(void) {
+  for (int touch = 0; touch <= 1; touch++) {
+    Cache *c = make_touch((Geo){1, 2, 4, 4, 8, 1, CACHE_WRITE_EVICT}, touch);
+    if (!c) return;
+    MemRequest a = rq(10, 1), b = rq(11, 2), a2 = rq(10, 3), cc = rq(12, 4);
+    CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &b, 2).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &a2, 3).outcome == CACHE_MERGED);
+    serve_all(c, 10);
+    CHECK(pop_all(c, 10, NULL, 0) == 3);
+    CHECK(cache_access(c, &cc, 20).outcome == CACHE_MISS);
+    serve_all(c, 30);
+    pop_all(c, 30, NULL, 0);
+    CHECK((cache_probe(c, a.line_addr) >= 0) == (touch == 1)); /* A kept only when restamped */
+    CHECK((cache_probe(c, b.line_addr) >= 0) == (touch == 0));
+    CHECK(cache_probe(c, cc.line_addr) >= 0);
+    cache_free(c);
+  }
+  for (int touch = 0; touch <= 1; touch++) { /* a store merging into a pending fetch (back_fetch) */
+    Cache *c = make_touch((Geo){1, 2, 4, 4, 8, 1, CACHE_WRITE_BACK_FETCH}, touch);
+    if (!c) return;
+    MemRequest a = rq(10, 1), b = rq(11, 2), w = wr(10, 3), cc = rq(12, 4);
+    CHECK(cache_access(c, &a, 1).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &b, 2).outcome == CACHE_MISS);
+    CHECK(cache_access(c, &w, 3).outcome == CACHE_MERGED);
+    serve_all(c, 10);
+    pop_all(c, 10, NULL, 0);
+    CHECK(cache_access(c, &cc, 20).outcome == CACHE_MISS); /* A is the oldest use either way */
+    serve_all(c, 30);
+    pop_all(c, 30, NULL, 0);
+    CHECK(cache_probe(c, a.line_addr) < 0 && cache_probe(c, b.line_addr) >= 0);
     cache_free(c);
   }
 }
@@ -461,6 +506,66 @@ static void test_fill_backpressure(void) {
   cache_free(c);
 }
 
+/* Who acks a store that goes down unallocated: an L1's comes back from the L2 (the mock next level
+ * answers it) and the L1 adds no ack of its own, whatever its write_ack; the L2's is acked by the L2
+ * (write_ack here) or carries MEM_F_ACK_BELOW and is answered by DRAM (below). Write-evict and
+ * back_fetch's store miss; each store is replied to exactly once. */
+static void test_store_acks(void) {
+  const CacheWritePolicy wps[2] = {CACHE_WRITE_EVICT, CACHE_WRITE_BACK_FETCH};
+  for (int k = 0; k < 2; k++)
+    for (uint32_t level = 1; level <= 2; level++)
+      for (int below = 0; below <= 1; below++) {
+        CacheParams p = {.name = level == 1 ? "l1d" : "l2",
+                         .level = level,
+                         .size = LINE * 2 * 2,
+                         .line_size = LINE,
+                         .assoc = 2,
+                         .mshr_entries = 4,
+                         .mshr_max_merge = 4,
+                         .miss_queue = 4,
+                         .latency = 1,
+                         .ports = 1,
+                         .write_policy = wps[k],
+                         .write_ack_below = below,
+                         .policy = policy_find_cache("lru"),
+                         .index_parts = 1,
+                         .index_chunk_lines = 1};
+        char err[256];
+        Cache *c = cache_create(&p, cfg, err, sizeof err);
+        if (!c) {
+          fprintf(stderr, "%s\n", err);
+          CHECK(0);
+          continue;
+        }
+        MemRequest w = wr(3, 7);
+        CHECK(cache_access(c, &w, 1).outcome == CACHE_MISS);
+        const bool here = level == 2 && !below;
+        void *u[4];
+        CHECK(pop_all(c, 5, u, 4) == (here ? 1 : 0));
+        int stores = 0, acks = 0;
+        while (cache_miss_head(c)) {
+          MemRequest m = *cache_miss_head(c);
+          cache_miss_pop(c);
+          CHECK(m.flags & MEM_F_NOALLOC(level) || !m.is_write);
+          if (m.is_write) {
+            stores++;
+            CHECK(!(m.flags & MEM_F_ACK_BELOW) == !(level == 2 && below));
+            /* the level below answers: the L2 every store, DRAM one marked ACK_BELOW */
+            if (level == 1 || (m.flags & MEM_F_ACK_BELOW)) {
+              CHECK(cache_fill(c, &m, 10));
+              acks++;
+            }
+          } else {
+            CHECK(cache_fill(c, &m, 10)); /* back_fetch's line read: nobody's reply */
+          }
+        }
+        CHECK(stores == 1);
+        CHECK(pop_all(c, 10, u, 4) == acks && (!acks || u[0] == &tags[7]));
+        CHECK_EQ_U64((uint64_t)(acks + here), 1);
+        cache_free(c);
+      }
+}
+
 static void test_slice_indexing(void) {
   /* A slice of a cache interleaved over 6 parts in 2-line chunks sees only
    * lines 2k,2k+1 of every 12; slice-local numbering must still use every set. */
@@ -610,6 +715,7 @@ int main(void) {
   cfg = cfg_create();
   TEST_RUN(test_hit_latency);
   TEST_RUN(test_mshr_merge);
+  TEST_RUN(test_merge_touch);
   TEST_RUN(test_resfail_no_line);
   TEST_RUN(test_resfail_no_mshr);
   TEST_RUN(test_resfail_merge_limit);
@@ -620,6 +726,7 @@ int main(void) {
   TEST_RUN(test_write_back);
   TEST_RUN(test_write_merge_into_reserved);
   TEST_RUN(test_write_back_fetch);
+  TEST_RUN(test_store_acks);
   TEST_RUN(test_bypass_cg);
   TEST_RUN(test_fill_backpressure);
   TEST_RUN(test_slice_indexing);

@@ -92,6 +92,10 @@ def run_accelsim(args, work, trace):
     with open(os.path.join(cfgdir, "sched.config"), "w") as f:
         f.write("-gpgpu_scheduler %s\n" % SCHEDS[args.sched])
     confs = ["gpgpusim.config", "trace.config"] + PRESETS[args.config] + ["sched.config"]
+    if args.accelsim_option:  # a variant: Accel-Sim options that override everything above
+        with open(os.path.join(cfgdir, "variant.config"), "w") as f:
+            f.write("".join(o + "\n" for o in args.accelsim_option))
+        confs.append("variant.config")
     cmd = [binary, "-trace", os.path.join(trace, "kernelslist.g")]
     for c in confs:
         cmd += ["-config", c]
@@ -220,6 +224,8 @@ def main():
     ap.add_argument("--config", default="gtx480", choices=sorted(PRESETS))
     ap.add_argument("--sched", default="gto", choices=sorted(SCHEDS))
     ap.add_argument("--set", action="append", help="a warpsim --set KEY=VALUE (Accel-Sim does not follow it)")
+    ap.add_argument("--accelsim-option", action="append", metavar="'-OPTION VALUE'",
+                    help="an Accel-Sim option after the preset's (a variant: warpsim does not see it)")
     ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "rel", "warpsim"))
     ap.add_argument("--accelsim-dir", default=os.environ.get("ACCELSIM_DIR"))
     ap.add_argument("--keep", help="keep the trace, configs and outputs in this folder")

@@ -11,6 +11,9 @@ that tools/accelsim_compare.py --csv appends (one or more files; the last row of
   tools/accelsim_table.py --update doc/fidelity.md   regenerates, in place, every block between
       "<!-- accelsim_table ARGS -->" and "<!-- end accelsim_table -->" with the output of these
       ARGS (CSV paths relative to the document's folder).
+  tools/accelsim_table.py --drivers N F.csv ...   per preset and scheduler, the rows that hold the
+      IPC correlation down: the correlation without each benchmark in turn (leave one out), the N
+      that raise it most, and the correlation without those N together.
   tools/accelsim_table.py --variant NAME=F.csv [--variant ...] F.csv ...   the benchmarks of the
       variants' rows (runs with a setting changed on one side or both) beside the same preset and
       scheduler's rows of F.csv: cycles warpsim / Accel-Sim (ratio) and L1D read miss rates.
@@ -164,12 +167,32 @@ def pair(groups, cfg, benches):
             float(l["as_ipc_warp"]) / float(g["as_ipc_warp"])))
 
 
+def drivers(groups, n):
+    print("| preset, scheduler (benchmarks) | IPC correlation | without one benchmark (the %d that raise it "
+          "most) | without those %d |" % (n, n))
+    print("|---|---:|---|---:|")
+    for (cfg, sched), cases in sorted(groups.items()):
+        rows = sorted(cases.items())
+        ipc = [(b, float(r["ws_ipc_warp"]), float(r["as_ipc_warp"])) for (b, _), r in rows]
+
+        def corr(drop):
+            kept = [(w, a) for b, w, a in ipc if b not in drop]
+            return pearson([w for w, _ in kept], [a for _, a in kept])
+        # highest first; a NaN (fewer than two rows left) sorts last
+        loo = sorted(((corr({b}), b) for b, _, _ in ipc), key=lambda t: (math.isnan(t[0]), -t[0], t[1]))[:n]
+        print("| %s, %s (%d) | %s | %s | %s |" % (
+            cfg, sched, len(ipc), f3(corr(set())), ", ".join("%s %s" % (b, f3(c)) for c, b in loo),
+            f3(corr({b for _, b in loo}))))
+
+
 def parser():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", nargs="*")
     ap.add_argument("--summary", action="store_true", help="only the Summary rows")
     ap.add_argument("--pair", metavar="CONFIG", help="GTO and LRR side by side on this preset")
     ap.add_argument("--bench", help="with --pair: these benchmarks only (comma-separated)")
+    ap.add_argument("--drivers", type=int, metavar="N",
+                    help="leave-one-out IPC correlations: the N rows that raise it most")
     ap.add_argument("--variant", action="append", metavar="NAME=FILE",
                     help="a variant's rows beside the CSV's (repeatable)")
     ap.add_argument("--update", metavar="DOC", help="regenerate the marked blocks of this Markdown file")
@@ -182,7 +205,11 @@ def render(a):
     groups = load(a.csv)
     if not groups:
         raise ValueError("no rows in %s" % ", ".join(a.csv))
-    if a.variant:
+    if a.drivers is not None:
+        if a.drivers < 1:
+            raise ValueError("--drivers %d: needs at least 1" % a.drivers)
+        drivers(groups, a.drivers)
+    elif a.variant:
         variants(groups, a.variant)
     elif a.pair:
         pair(groups, a.pair, set(a.bench.split(",")) if a.bench else None)

@@ -121,10 +121,11 @@ int belady_replay(const BeladyStream *s, BeladyGeom g, BeladyPolicy p, BeladyRes
       continue;
     }
     r->loads++;
-    if (way >= 0) { /* a hit: OPT learns the next use, LRU the last (not on a merge); FIFO keeps its order */
+    if (way >= 0) { /* a hit: OPT learns the next use, LRU the last (a merge's only with merge_touch);
+                     * FIFO keeps its order */
       if (p == BELADY_OPT)
         key[set + (size_t)way] = next[i];
-      else if (p == BELADY_LRU && s->store[i] != BELADY_MERGE)
+      else if (p == BELADY_LRU && (s->store[i] != BELADY_MERGE || g.merge_touch))
         key[set + (size_t)way] = i;
       continue;
     }

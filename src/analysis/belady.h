@@ -24,6 +24,7 @@
 #ifndef WS_ANALYSIS_BELADY_H
 #define WS_ANALYSIS_BELADY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,11 +33,12 @@ typedef enum BeladyPolicy { BELADY_OPT = 0, BELADY_LRU, BELADY_FIFO, BELADY__COU
 
 typedef struct BeladyGeom {
   uint32_t sets, assoc, line_size; /* line_size a power of two */
+  bool merge_touch;                /* a merge promotes under LRU, as the online cache's merge_touch */
 } BeladyGeom;
 
 /* What an access is to the replay. A merge (an access the online cache
- * joined to a pending miss) is a load that does not promote under LRU, as
- * the online LRU's merges do not. */
+ * joined to a pending miss) is a load that promotes under LRU only with
+ * merge_touch (BeladyGeom), as the online LRU's merges. */
 typedef enum BeladyKind { BELADY_LOAD = 0, BELADY_STORE, BELADY_MERGE, BELADY_FILL } BeladyKind;
 
 /* One SM's stream: line addresses and access kinds (BeladyKind). */

@@ -49,7 +49,8 @@ int cli_belady(int argc, char **argv) {
     return 2;
   }
   const uint64_t size = l1d.size;
-  BeladyGeom g = {.sets = cg.sets, .assoc = cg.ways, .line_size = cg.line_size};
+  BeladyGeom g = {
+      .sets = cg.sets, .assoc = cg.ways, .line_size = cg.line_size, .merge_touch = l1d.merge_touch};
   char err[PATH_MAX + 64];
   FILE *f = in_open(path, (size_t)1 << 40, err, sizeof err); /* a regular file: a FIFO would block */
   if (!f) {

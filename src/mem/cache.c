@@ -326,11 +326,19 @@ static inline void cache_ack_write(Cache *c, const MemRequest *req, uint64_t now
   if (!(req->flags & MEM_F_WRITEBACK)) cache_reply_hit(c, req, now);
 }
 
-/* A back_fetch store going down: acked here, or (write_ack below) by DRAM when written. */
+/* The L2 (level 2) sends down to DRAM, which acks only a store marked MEM_F_ACK_BELOW; an L1
+ * sends down to the L2, which acks every store it takes. */
+static inline bool cache_is_last(const Cache *c) { return c->p.level == 2; }
+
+/* A store going down unallocated (write-evict, back_fetch's miss or line on its way, a bypass),
+ * acked exactly once, as GPGPU-Sim 3.2.2: an L1's by the L2 (memory_sub_partition::cache_cycle
+ * replies to each write it takes); the L2's here (write_ack here) or by DRAM when written
+ * (below: dram_t::cycle returns every write but a write-back; 3.2.2's 'W' and write-evict 'E'
+ * L2s both get their WRITE_ACK so). A write-back (MEM_F_WRITEBACK) gets none. */
 static void cache_send_store(Cache *c, const MemRequest *req, uint64_t now) {
-  if (!c->p.write_ack_below || (req->flags & MEM_F_WRITEBACK)) {
+  if (!cache_is_last(c) || !c->p.write_ack_below || (req->flags & MEM_F_WRITEBACK)) {
     cache_send_noalloc(c, req, now);
-    cache_ack_write(c, req, now);
+    if (cache_is_last(c)) cache_ack_write(c, req, now);
     return;
   }
   cache_miss_push(c, req, now)->req.flags |= (uint8_t)(MEM_F_NOALLOC(c->p.level) | MEM_F_ACK_BELOW);
@@ -457,7 +465,8 @@ static CacheResult cache_miss(Cache *c, uint32_t set, const MemRequest *req, uin
     cache_send_noalloc(c, req, now);
     if (req->is_write) {
       c->st.writes++, c->st.write_misses++;
-      cache_ack_write(c, req, now); /* an unallocated write-back store is acked here */
+      /* an unallocated write-back store: the L2 acks it here, an L1's is acked by the L2 */
+      if (cache_is_last(c)) cache_ack_write(c, req, now);
     } else {
       c->st.reads++, c->st.bypasses++;
     }
@@ -512,7 +521,7 @@ static CacheResult cache_merge(Cache *c, CacheLine *l, const MemRequest *req) {
   return cache_result(CACHE_MERGED);
 }
 
-/* A back_fetch store to a line on its way: it goes down and is acked here or by DRAM (3.2.2 sends
+/* A back_fetch store to a line on its way: it goes down (its ack: cache_send_store; 3.2.2 sends
  * it down and merges a read into the line's MSHR, which brings nobody a reply). */
 static CacheResult cache_store_down(Cache *c, const MemRequest *req, uint64_t now) {
   if (!cache_write_fetch_room(c)) return cache_fail(c, CACHE_FAIL_MISS_QUEUE);
@@ -522,7 +531,7 @@ static CacheResult cache_store_down(Cache *c, const MemRequest *req, uint64_t no
 }
 
 /* Write-evict stores never allocate: a hit invalidates the line, and the
- * store always goes to the next level, whose ack is the store's reply. */
+ * store always goes to the next level (its ack: cache_send_store). */
 static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemRequest *req, uint64_t now) {
   uint8_t st = way >= 0 ? cache_set_states(c, set)[way] : CACHE_LINE_INVALID;
   bool hit = way >= 0 && st != CACHE_LINE_RESERVED;
@@ -533,7 +542,7 @@ static CacheResult cache_store_evict(Cache *c, uint32_t set, int way, const MemR
     cache_evict(c, set, (uint32_t)way, st, req, CACHE_EVICT_INVALIDATE, now);
     cache_invalidate(c, set, (uint32_t)way);
   }
-  cache_send_noalloc(c, req, now);
+  cache_send_store(c, req, now);
   c->st.writes++;
   if (hit) {
     c->st.write_hits++;
@@ -571,9 +580,12 @@ static __attribute__((noinline)) CacheResult cache_access_other(Cache *c, const 
     r = cache_store_evict(c, set, way, req, now);
   else if (way >= 0 && cache_write_fetches(c, req)) /* RESERVED: the store goes down, the fetch stands */
     r = cache_store_down(c, req, now);
-  else if (way >= 0) /* RESERVED */
+  else if (way >= 0) { /* RESERVED */
     r = cache_merge(c, &cache_set_ptr(c, set)[way], req);
-  else
+    /* 3.2.2 looks a merged read up like a hit (tag_array::access, HIT_RESERVED), restamping it */
+    if (c->p.merge_touch && r.outcome == CACHE_MERGED && !req->is_write && c->pol.on_hit)
+      c->pol.on_hit(c->pstate, set, (uint32_t)way, req, now);
+  } else
     r = cache_miss(c, set, req, now);
   if (r.outcome != CACHE_RESFAIL) cache_take_port(c, now);
   return r;

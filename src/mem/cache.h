@@ -67,9 +67,10 @@ typedef struct CacheParams {
   uint32_t latency; /* hit latency: a hit accepted at t replies at t + latency */
   uint32_t ports;   /* accesses accepted per cycle */
   CacheWritePolicy write_policy;
-  bool write_ack_below; /* back_fetch: a store sent down is acked by DRAM (MEM_F_ACK_BELOW), not here */
+  bool write_ack_below; /* the L2: a store it sends down is acked by DRAM (MEM_F_ACK_BELOW), not here */
   CacheSetIndex set_index;
-  bool bypass_cg; /* send MEM_CLASS_CG loads down unallocated (L1 data caches) */
+  bool bypass_cg;   /* send MEM_CLASS_CG loads down unallocated (L1 data caches) */
+  bool merge_touch; /* a read merged into a reserved line calls the policy's on_hit (3.2.2's LRU restamp) */
   const CachePolicy *policy;
   /* Set indexing of one slice of an interleaved cache: the line number is first
    * made slice-local by removing `index_parts` (slices) interleaved in chunks of

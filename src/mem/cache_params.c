@@ -62,10 +62,10 @@ const CfgParam cache_params[] = {
      .type = CFG_ENUM,
      .def = "here",
      .choices = "here|below",
-     .desc = "back_fetch: where a store that goes down (a miss, or a line on its way) is acknowledged: "
-             "here = when this cache takes it; below = when the next level (DRAM) has written it, as "
-             "GPGPU-Sim 3.2.2's 'W' (data_cache::wr_miss_wa sends the write, whose WRITE_ACK returns from "
-             "DRAM)"},
+     .desc = "the L2 (an L1's stores that go down are acked by the L2): where a store that goes down "
+             "to DRAM (evict, back_fetch's miss or line on its way) is acknowledged: here = when the L2 "
+             "takes it; below = when DRAM has written it, as GPGPU-Sim 3.2.2 (its DRAM returns every "
+             "write but a write-back as the write's WRITE_ACK: 'W', data_cache::wr_miss_wa, and 'E')"},
     {.key = "set_index",
      .type = CFG_ENUM,
      .def = "linear",
@@ -76,6 +76,12 @@ const CfgParam cache_params[] = {
      .type = CFG_BOOL,
      .def = "true",
      .desc = "loads of class cg (.cg loads, atomics) go around this cache (L1) without a lookup"},
+    {.key = "merge_touch",
+     .type = CFG_BOOL,
+     .def = "false",
+     .desc = "a read merged into a line still on its way is a use of the line for replacement (the "
+             "policy's hit hook: LRU restamps it), as GPGPU-Sim 3.2.2's tag_array::access on HIT_RESERVED; "
+             "false: only the allocation and later hits are"},
     {0},
 };
 
@@ -103,6 +109,7 @@ int cache_params_read(const Config *cfg, const char *prefix, CacheParams *p, cha
   p->set_index =
       !strcmp(cfg_str_in(cfg, prefix, "set_index"), "fermi") ? CACHE_INDEX_FERMI : CACHE_INDEX_LINEAR;
   p->bypass_cg = cfg_bool_in(cfg, prefix, "bypass_cg");
+  p->merge_touch = cfg_bool_in(cfg, prefix, "merge_touch");
   p->index_parts = p->index_chunk_lines = 1;
   p->sm = -1, p->instance = 0, p->gpu = NULL; /* the memory system says whose it is */
   p->policy = NULL; /* resolved from <prefix>.policy by the composition root (src/sim/) */

@@ -70,7 +70,7 @@ const CfgGroup memsys_cfg_groups[] = {
     {"", memsys_params, NULL},
     {"l1d.", cache_params,
      "size=16K line_size=128 assoc=4 mshr_entries=32 mshr_max_merge=8 miss_queue=8 latency=1 ports=1 "
-     "policy=lru write_policy=local_back bypass_cg=true"},
+     "policy=lru write_policy=local_back bypass_cg=true merge_touch=true"},
     {"l1i.", cache_params,
      "size=2K line_size=128 assoc=4 mshr_entries=2 mshr_max_merge=32 miss_queue=4 latency=1 ports=1 "
      "policy=lru write_policy=evict bypass_cg=false"},
@@ -79,7 +79,7 @@ const CfgGroup memsys_cfg_groups[] = {
      "policy=lru write_policy=evict bypass_cg=false"},
     {"l2.", cache_params,
      "size=768K line_size=128 assoc=8 mshr_entries=64 mshr_max_merge=4 miss_queue=8 latency=1 ports=1 "
-     "policy=lru write_policy=back_fetch write_ack=below bypass_cg=false"},
+     "policy=lru write_policy=back_fetch write_ack=below bypass_cg=false merge_touch=true"},
     {"icnt.", icnt_cfg_params, NULL},
     {"dram.", dram_cfg_params, NULL},
     {NULL, NULL, NULL},

@@ -21,10 +21,11 @@
  *  - Hook order for one accepted access: should_bypass (misses only) ->
  *    find_victim -> on_evict (if the victim held a line) -> on_fill (the line
  *    is reserved for the request: allocate-on-miss inserts at reservation) ->
- *    on_miss. A hit calls on_hit. A reservation failure calls bypass_on_fail
- *    (NO_LINE and NO_MSHR only) and no other hook. Under write-evict every
- *    accepted store is seen: a hit calls on_evict with CACHE_EVICT_INVALIDATE,
- *    a miss calls on_miss (req->is_write set).
+ *    on_miss. A hit calls on_hit, and so does a read merged into a RESERVED
+ *    line where the cache's `merge_touch` is set. A reservation failure calls
+ *    bypass_on_fail (NO_LINE and NO_MSHR only) and no other hook. Under
+ *    write-evict every accepted store is seen: a hit calls on_evict with
+ *    CACHE_EVICT_INVALIDATE, a miss calls on_miss (req->is_write set).
  *  - What a policy may know about the requester comes in the MemRequest: SM,
  *    warp, CTA, PC (policy_env.h's PC space), access class and the `hints`
  *    bits the SM's plugins set (annotate: MEM_HINT_CRITICAL, ...).

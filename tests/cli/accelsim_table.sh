@@ -2,7 +2,7 @@
 # tools/accelsim_table.py: doc/fidelity.md's tables are what its doc/data rows give; on rows written
 # out by hand, the Summary's aggregates (IPC correlation, geometric-mean cycle ratio, miss and IPC
 # targets) worked out by hand, a rerun's row replacing the earlier one, the benchmarks outside the
-# targets, the GTO/LRR pair and variant tables, --update in place.
+# targets, the GTO/LRR pair, variant and leave-one-out tables, --update in place.
 set -eu
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 # doc/fidelity.md's generated tables are what its doc/data files give (no number edited by hand)
@@ -48,6 +48,12 @@ grep -qF '| a, p, lrr | - | 200 / 400 (0.50), 0.600 / 0.700 |' <<< "$v" \
   && grep -qF '| c, p, gto | - | 100 / 125 (0.80), - / - |' <<< "$v" \
   && [ "$(grep -c '^| [abc],' <<< "$v")" = 2 ] \
   || { echo "variant: $v"; exit 1; }
+# leave one out: without a, (1, 4) / (2, 3.2) and without b, (2, 4) / (2, 3.2) correlate fully;
+# without c, y = (2, 2) has no spread (-); ties in name order; one row left has no correlation
+r=$($T --drivers 2 a.csv b.csv)
+grep -qF '| p, gto (3) | 0.945 | a 1.000, b 1.000 | - |' <<< "$r" \
+  && grep -qF '| p, lrr (1) | - | a - | - |' <<< "$r" || { echo "drivers: $r"; exit 1; }
+if $T --drivers 0 a.csv 2> err; then echo "--drivers 0 accepted"; exit 1; fi
 [ "$($T --summary '[ab].csv')" = "$s" ] || { echo "glob: $($T --summary '[ab].csv')"; exit 1; }
 # --update: a marked block's old text replaced by its output, its CSVs found beside the document
 # whatever the working folder; a block that fails leaves the file whole

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/belady.h"
+#include "core/config.h"
 #include "policy/warp_sched.h"
 
 #define OPT_MAX_SM 1024
@@ -47,7 +48,10 @@ static int opt_init(void **state, const WarpSchedEnv *env, char *err, size_t err
     return snprintf(err, errlen, "l1d-opt: out of memory"), -1;
   }
   /* the SM's L1D as the cache computed it */
-  sh->g = (BeladyGeom){.sets = env->l1d.sets, .assoc = env->l1d.ways, .line_size = env->l1d.line_size};
+  sh->g = (BeladyGeom){.sets = env->l1d.sets,
+                       .assoc = env->l1d.ways,
+                       .line_size = env->l1d.line_size,
+                       .merge_touch = cfg_bool(env->cfg, "l1d.merge_touch")};
   sh->replayed_n = SIZE_MAX;
   if (env->sm + 1 > sh->nsm) sh->nsm = env->sm + 1;
   o->sh = sh;
