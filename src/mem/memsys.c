@@ -581,13 +581,18 @@ static inline __attribute__((always_inline)) void memsys_inject_all(MemSys *ms, 
 /* Reverse pipeline order: replies reach the L1s, partitions advance, requests
  * reach the partitions, new L1 misses enter the network. Every hop therefore
  * takes at least one cycle, and memsys_derive() counts them. */
+/* C1: see memsys_deliver. A partition sleeps until its next event (a queue head or DRAM command
+ * due, every cycle while something is ready but blocked, or room for its held reply in the reply
+ * network) or a push. */
+static inline __attribute__((always_inline)) void memsys_partitions_due(MemSys *ms, uint64_t now) {
+  if (ms->wake_min <= now || icnt_room_pending(ms->reply)) memsys_tick_partitions(ms, now);
+}
+
 void memsys_tick(MemSys *ms, uint64_t now) {
   ms->now = now;
   icnt_tick(ms->reply, now);
   memsys_deliver(ms, now);
-  /* A partition sleeps until its next event (a queue head or DRAM command due, every cycle while
-   * something is ready but blocked, or room for its held reply in the reply network) or a push. */
-  if (ms->wake_min <= now || icnt_room_pending(ms->reply)) memsys_tick_partitions(ms, now);
+  memsys_partitions_due(ms, now);
   icnt_tick(ms->req, now);
   memsys_arrivals(ms, now);
   memsys_inject_all(ms, now);
@@ -596,13 +601,12 @@ void memsys_tick(MemSys *ms, uint64_t now) {
 void memsys_tick_early(MemSys *ms, uint64_t now) {
   ms->now = now; /* read by memsys_settle, which runs only between cycles */
   icnt_tick(ms->reply, now);
-  if (ms->wake_min <= now || icnt_room_pending(ms->reply)) memsys_tick_partitions(ms, now);
+  memsys_partitions_due(ms, now);
 }
 
 void memsys_tick_early_req(MemSys *ms, uint64_t now) { icnt_tick(ms->req, now); }
 
-void memsys_tick_late(MemSys *ms, uint64_t now) {
-  ms->now = now;
+void memsys_tick_late(MemSys *ms, uint64_t now) { /* after memsys_tick_early(now), which set ms->now */
   memsys_arrivals(ms, now);
   memsys_deliver(ms, now);
   memsys_inject_all(ms, now);
