@@ -133,8 +133,16 @@ static inline uint32_t xring_pop(XRing *r) {
   return w;
 }
 
-static inline void xm_set(uint64_t *m, uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
-static inline void xm_clr(uint64_t *m, uint32_t i) { m[i >> 6] &= ~(1ull << (i & 63)); }
+/* Bit i of a mask of `words` words: with words a constant 1 (networks of up to 64 nodes, the
+ * step's one-word instantiation) the word index folds away. */
+static inline void xm_set(uint64_t *m, uint32_t i, uint32_t words) {
+  if (words == 1) m[0] |= 1ull << i;
+  else m[i >> 6] |= 1ull << (i & 63);
+}
+static inline void xm_clr(uint64_t *m, uint32_t i, uint32_t words) {
+  if (words == 1) m[0] &= ~(1ull << i);
+  else m[i >> 6] &= ~(1ull << (i & 63));
+}
 /* How far node i comes after pointer p in round-robin order over n nodes (i, p < n), without
  * a division. */
 static inline uint32_t xrr_dist(uint32_t i, uint32_t p, uint32_t n) {
@@ -242,7 +250,7 @@ void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t
   XIn *ip = &x->in[in];
   ip->room_at = UINT32_MAX; /* the waiter's packet, or one pushed after room came: no wait stands */
   if (xring_push(&ip->iq, k)) xbar_oom();
-  if (!ip->blocked) xm_set(x->m.in_go, in);
+  if (!ip->blocked) xm_set(x->m.in_go, in, x->in_words);
   ip->iq_flits += pk->flits;
   x->live += pk->flits;
 }
@@ -258,15 +266,16 @@ uint64_t xbar_vc_conflicts(const Xbar *x) { return x->vc_conflicts; }
 /* A flit enters input i's buffer (IQRouter::_InputQueuing): a head finding the VC idle starts
  * VC allocation (routing_delay 0: lookahead route = its destination); a flit reaching the front
  * of an active VC requests the switch. */
-static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
+static inline __attribute__((always_inline)) void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f,
+                                                                     const uint32_t iw) {
   XIn *ip = &x->in[i];
   if (xring_push(&ip->buf, f)) xbar_oom();
   if (ip->state == XS_IDLE) {
     ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(f)].out;
-    xm_set(x->m.in_alloc, i), xm_set(x->m.in_vca, i);
+    xm_set(x->m.in_alloc, i, iw), xm_set(x->m.in_vca, i, iw);
   } else if (ip->state == XS_ACTIVE && ip->buf.n == 1) {
     ip->swa = true;
-    xm_set(x->m.in_alloc, i);
+    xm_set(x->m.in_alloc, i, iw);
   }
 }
 
@@ -279,9 +288,9 @@ static void xbar_input_queuing(Xbar *x, uint32_t i, uint32_t f) {
  * one flit or credit, which leaves in the cycle after the grant (_SendFlits: onto the ejection
  * channel, read 2 cycles later) or in the grant's cycle (_SendCredits): the grant books both
  * directly, and the loops that would move them find nothing else to do. */
-static void xbar_internal_step(Xbar *x, uint64_t s) {
-  const uint32_t n_in = x->p.n_in, iw = x->in_words, ow = x->out_words;
-  const bool direct = x->p.internal_speedup == 1;
+static inline __attribute__((always_inline)) void xbar_internal_step(Xbar *x, uint64_t s, const uint32_t iw,
+                                                                     const uint32_t ow, const bool direct) {
+  const uint32_t n_in = x->p.n_in;
   const uint64_t st = ++x->istep;
   XMask *m = &x->m;
   /* _SwitchEvaluate/_SwitchUpdate: last step's switch grants reach the output buffers */
@@ -329,7 +338,7 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
         if (g == (int32_t)i) {
           op->owner = (int32_t)i, op->gptr = (i + 1) & -(uint32_t)(i + 1 < n_in);
           ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
-          xm_clr(m->in_vca, i);
+          xm_clr(m->in_vca, i, iw);
         } else {
           x->vc_conflicts += g >= 0; /* another input won the output's VC */
         }
@@ -342,14 +351,14 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
       if (direct) {
         const uint32_t at = (uint32_t)(s + 3) & 3, ph = (uint32_t)s & 1;
         op->chan[at] = f + 1;
-        xm_set(m->out_ev[at], ip->outp);
+        xm_set(m->out_ev[at], ip->outp, ow);
         ip->cred[ph] = 1;
-        xm_set(m->in_ev[ph], i);
+        xm_set(m->in_ev[ph], i, iw);
       } else {
         op->xfer = f + 1;
-        xm_set(m->out_xfer, ip->outp);
+        xm_set(m->out_xfer, ip->outp, ow);
         ip->cred_q++;
-        xm_set(m->in_cq, i);
+        xm_set(m->in_cq, i, iw);
       }
       if (f & XF_TAIL) { /* the VC frees: its waiters request it in the next internal step */
         op->owner = -1;
@@ -360,12 +369,12 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
       }
       if (!ip->buf.n) {
         ip->swa = false;
-        xm_clr(m->in_alloc, i);
+        xm_clr(m->in_alloc, i, iw);
         if (f & XF_TAIL) ip->state = XS_IDLE;
       } else if (f & XF_TAIL) {
         ip->swa = false;
         ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
-        xm_set(m->in_vca, i);
+        xm_set(m->in_vca, i, iw);
       }
     }
 }
@@ -375,9 +384,9 @@ static void xbar_internal_step(Xbar *x, uint64_t s) {
 /* One network cycle s of core cycle now. A channel (latency 1) written in cycle s is read in
  * cycle s + 2: Channel::ReadInputs queues it at s + 1 and WriteOutputs shows it then, after
  * the cycle's readers have looked. */
-static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
+static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw,
+                                                            const uint32_t ow, const uint32_t speedup) {
   const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3);
-  const uint32_t iw = x->in_words, ow = x->out_words;
   XMask *m = &x->m;
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
    * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
@@ -448,7 +457,7 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       if (ip->chan[ph]) {
         uint32_t f = ip->chan[ph] - 1;
         ip->chan[ph] = 0;
-        xbar_input_queuing(x, i, f);
+        xbar_input_queuing(x, i, f, iw);
       }
       if (!ip->iq.n) continue;
       if (ip->inj_occ >= x->p.vc_buf) {
@@ -474,8 +483,8 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
   }
   x->live -= credited;
   /* Network::Evaluate: Router::Evaluate runs internal_speedup internal steps */
-  for (uint32_t k = 0; k < x->p.internal_speedup; k++) xbar_internal_step(x, s);
-  if (x->p.internal_speedup == 1) return; /* the internal step sent its flits and credits */
+  for (uint32_t k = 0; k < speedup; k++) xbar_internal_step(x, s, iw, ow, speedup == 1);
+  if (speedup == 1) return; /* the internal step sent its flits and credits */
   /* Network::WriteOutputs: IQRouter::_SendFlits / _SendCredits, one per port per cycle */
   const uint32_t arr = (at + 2) & 3;
   for (uint32_t w = 0; w < ow; w++)
@@ -483,22 +492,33 @@ static void xbar_step(Xbar *x, uint64_t s, uint64_t now) {
       const uint32_t o = XM_BIT(w, b);
       XOut *op = &x->out[o];
       op->chan[arr] = xring_pop(&op->obuf) + 1;
-      xm_set(m->out_ev[arr], o);
-      if (!op->obuf.n) xm_clr(m->out_ob, o);
+      xm_set(m->out_ev[arr], o, ow);
+      if (!op->obuf.n) xm_clr(m->out_ob, o, ow);
     }
   for (uint32_t w = 0; w < iw; w++)
     for (uint64_t b = m->in_cq[w]; b; b &= b - 1) {
       const uint32_t i = XM_BIT(w, b);
       XIn *ip = &x->in[i];
       ip->cred_q--, ip->cred[ph] = 1;
-      xm_set(m->in_ev[ph], i);
-      if (!ip->cred_q) xm_clr(m->in_cq, i);
+      xm_set(m->in_ev[ph], i, iw);
+      if (!ip->cred_q) xm_clr(m->in_cq, i, iw);
     }
+}
+
+/* The step for the presets' networks (up to 64 nodes a side, internal speedup 1): the masks'
+ * word loops and the speedup's branches fold away. */
+static void xbar_step_small(Xbar *x, uint64_t s, uint64_t now) { xbar_step(x, s, now, 1, 1, 1); }
+static void xbar_step_any(Xbar *x, uint64_t s, uint64_t now) {
+  xbar_step(x, s, now, x->in_words, x->out_words, x->p.internal_speedup);
 }
 
 void xbar_tick(Xbar *x, uint64_t now) {
   if (!x->live) return; /* nothing moves: skipping the cycle changes no state */
-  for (uint32_t k = 0; k < x->p.steps; k++) xbar_step(x, now * x->p.steps + k, now);
+  const bool small = x->in_words == 1 && x->out_words == 1 && x->p.internal_speedup == 1;
+  for (uint32_t k = 0; k < x->p.steps; k++) {
+    if (small) xbar_step_small(x, now * x->p.steps + k, now);
+    else xbar_step_any(x, now * x->p.steps + k, now);
+  }
 }
 
 static void xbar_probe(void *ctx, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t push,
