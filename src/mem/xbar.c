@@ -36,10 +36,12 @@ typedef struct XIn {
   _Alignas(64) XRing iq; /* GPUTrafficManager::_input_queue: packets (pool indices) */
   uint32_t iq_flits;     /* flits in it not yet injected (HasBuffer counts these) */
   uint32_t iq_left;      /* flits of its head packet not yet injected (0: none of them injected yet) */
-  uint32_t inj_occ;      /* _buf_states[n]: flits the router input buffer holds or will */
+  uint32_t inj_occ;      /* _buf_states[n]: flits the router input buffer holds or will, less (internal
+                          * speedup 1) the credit of a switch grant in network cycle cdue - 2 */
   bool blocked;          /* iq holds a flit and inj_occ = vc_buf: it waits for a credit (XMask) */
   uint32_t chan[2];      /* injection channel by step parity: flit + 1, 0 none */
-  uint8_t cred[2];       /* credit channel back to the interface, by step parity */
+  uint8_t cred[2];       /* credit channel back to the interface, by step parity (internal speedup > 1) */
+  uint64_t cdue;         /* internal speedup 1: the network cycle the last switch grant's credit arrives */
   uint32_t cred_q;       /* router's _credit_buffer: credits not yet sent (one per cycle) */
   XRing buf;             /* router input buffer */
   uint8_t state;         /* of its VC */
@@ -52,13 +54,15 @@ typedef struct XIn {
  * owner, the allocators' grant pointers, the crossbar and output buffer), the ejection channel
  * and its credit channel, and the interface's ejection and boundary buffers. Aligned as XIn. */
 typedef struct XOut {
-  _Alignas(64) uint32_t occ; /* _next_buf[o]: ejection buffer flits sent and not credited */
+  _Alignas(64) uint32_t occ; /* _next_buf[o]: ejection buffer flits sent and not credited, less the
+                              * credits still on their way (due[]) */
   int32_t owner;             /* input holding the output VC (BufferState::_in_use_by), -1 none */
   uint32_t gptr;             /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
   uint32_t xfer;             /* flit granted the switch, in the crossbar (+1, 0 none) */
   XRing obuf;                /* _output_buffer (output_buffer_size -1: unbounded) */
   uint32_t chan[4];          /* ejection channel by the network cycle it is read in, mod 4 (flit + 1) */
-  uint8_t cred[2];           /* its credit channel to the router, by step parity */
+  uint64_t due[2];           /* network cycles the last two flits' credits reach the router (the
+                              * later first): each flit enters the boundary buffer 2 cycles before */
   XRing ej;                  /* InterconnectInterface::_ejection_buffer */
   uint32_t partial;          /* flits in _boundary_buffer of a packet whose tail has not come */
   uint32_t held;             /* ... and of the whole packets delivered and not popped yet */
@@ -95,6 +99,7 @@ struct Xbar {
   XPkt *pool;
   uint32_t pool_cap, pool_free;
   uint64_t live;      /* flits pushed and not yet in a boundary buffer, plus credits on their way */
+  uint32_t cred_due[4]; /* credits whose channel reading (in credits) falls due in network cycle s, at s & 3 */
   uint64_t *waiters;  /* per output, in_words words: the inputs whose heads wait for its VC */
   int32_t *vc_grant;  /* per output: input granted its VC in internal step vc_stamp[o] */
   uint64_t *vc_stamp; /* ... (an older stamp: no grant this internal step) */
@@ -344,16 +349,20 @@ static inline __attribute__((always_inline)) void xbar_internal_step(Xbar *x, ui
         }
         continue;
       }
-      if (op->occ >= x->p.vc_buf) continue; /* in_alloc without vca: swa */
+      /* in_alloc without vca: swa. The credits of the flits that entered the boundary buffer in
+       * this network cycle and the last have not reached the router yet. */
+      if (op->occ + (op->due[0] > s) + (op->due[1] > s) >= x->p.vc_buf) continue;
       uint32_t f = xring_pop(&ip->buf);
       op->occ++;
       x->live++; /* the credit back to the interface */
       if (direct) {
+        /* the credit is read in network cycle s + 2 (inj_occ counts it from now on, less while
+         * cdue > the cycle); a blocked node wakes then */
         const uint32_t at = (uint32_t)(s + 3) & 3, ph = (uint32_t)s & 1;
         op->chan[at] = f + 1;
         xm_set(m->out_ev[at], ip->outp, ow);
-        ip->cred[ph] = 1;
-        xm_set(m->in_ev[ph], i, iw);
+        ip->inj_occ--, ip->cdue = s + 2, x->cred_due[(s + 2) & 3]++;
+        if (ip->blocked) xm_set(m->in_ev[ph], i, iw);
       } else {
         op->xfer = f + 1;
         xm_set(m->out_xfer, ip->outp, ow);
@@ -391,20 +400,20 @@ static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s,
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
    * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
    * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
-  /* A credit comes or not as the traffic goes: taken without a branch (a mispredicted one costs
-   * more than the stores), the network's count of what is under way updated once per step. */
+  /* The router's credits (and, with internal speedup 1, the interface's) are not read from a
+   * channel: a credit is counted where it is sent and discounted by the readers of the counts
+   * while it is on its way (XOut.due, XIn.cdue), so no node is visited for a credit alone; the
+   * network's count of what is under way drops by the credits due in this cycle. */
+  x->live -= x->cred_due[at], x->cred_due[at] = 0;
   uint64_t credited = 0;
   for (uint32_t w = 0; w < ow; w++) {
-    uint64_t *ej = &m->out_ej[w], *cev = &m->out_ev[(at + 2) & 3][w];
+    uint64_t *ej = &m->out_ej[w];
     const uint64_t ev = m->out_ev[at][w];
     m->out_ev[at][w] = 0;
     for (uint64_t b = ev | *ej; b; b &= b - 1) {
       const uint32_t o = XM_BIT(w, b);
       const uint64_t bit = b & -b;
       XOut *op = &x->out[o];
-      /* the router's credits first: their channel slot is reused for this cycle's credits below */
-      const uint32_t cr = op->cred[ph];
-      op->cred[ph] = 0, op->occ -= cr, credited += cr;
       /* a flit arriving at an empty ejection buffer that it would leave at once skips the ring */
       uint32_t f = op->chan[at];
       op->chan[at] = 0;
@@ -424,9 +433,10 @@ static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s,
           f = xring_pop(&op->ej);
           if (!op->ej.n) *ej &= ~bit;
         }
-        op->partial++;    /* the flit leaves `live`, its credit joins it */
-        op->cred[ph] = 1; /* WriteCredit (after injection in _Step; nothing reads it before): s + 2 */
-        *cev |= bit;
+        /* the flit leaves `live`, its credit joins it. WriteCredit (after injection in _Step;
+         * nothing reads it before): the router reads it in s + 2 */
+        op->partial++, op->occ--;
+        op->due[1] = op->due[0], op->due[0] = s + 2, x->cred_due[(s + 2) & 3]++;
         if (f & XF_TAIL) {
           XPkt *pk = &x->pool[XF_PKT(f)];
           /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
@@ -452,16 +462,23 @@ static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s,
       const uint32_t i = XM_BIT(w, b);
       const uint64_t bit = b & -b;
       XIn *ip = &x->in[i];
-      const uint32_t cr = ip->cred[ph];
-      ip->cred[ph] = 0, ip->inj_occ -= cr, credited += cr;
+      if (speedup != 1) {
+        const uint32_t cr = ip->cred[ph];
+        ip->cred[ph] = 0, ip->inj_occ -= cr, credited += cr;
+      }
       if (ip->chan[ph]) {
         uint32_t f = ip->chan[ph] - 1;
         ip->chan[ph] = 0;
         xbar_input_queuing(x, i, f, iw);
       }
       if (!ip->iq.n) continue;
-      if (ip->inj_occ >= x->p.vc_buf) {
-        if (!ip->blocked) ip->blocked = true, x->n_blocked++, x->inject_stalls++, *go &= ~bit;
+      /* internal speedup 1: a credit sent in the last network cycle is still on its way */
+      const uint32_t late = speedup == 1 && ip->cdue > s;
+      if (ip->inj_occ + late >= x->p.vc_buf) {
+        if (!ip->blocked) {
+          ip->blocked = true, x->n_blocked++, x->inject_stalls++, *go &= ~bit;
+          if (late) m->in_ev[ph ^ 1][w] |= bit; /* woken when it comes, in s + 1 */
+        }
         continue;
       }
       if (ip->blocked) ip->blocked = false, x->n_blocked--, x->inject_stalls--, *go |= bit;
