@@ -284,6 +284,28 @@ static inline __attribute__((always_inline)) void xbar_input_queuing(Xbar *x, ui
   }
 }
 
+/* _VCAllocEvaluate with iSLIP_Sparse::Allocate: each input with a head waiting requests its
+ * output's VC if no packet holds it (vc_busy_when_full 0: a full buffer does not matter); each
+ * such output grants the first requester at or after its pointer (vc_grant, stamped st). With
+ * one request per input the accept step always takes the grant. */
+static inline __attribute__((always_inline)) void xbar_vc_evaluate(Xbar *x, uint64_t st, const uint32_t iw) {
+  const uint32_t n_in = x->p.n_in;
+  XMask *m = &x->m;
+  for (uint32_t w = 0; w < iw; w++)
+    for (uint64_t b = m->in_vca[w]; b; b &= b - 1) {
+      const uint32_t i = XM_BIT(w, b), o = x->in[i].outp;
+      const XOut *op = &x->out[o];
+      if (op->owner >= 0) { /* no request, no grant to anyone for o: nothing to do until it frees */
+        m->in_vca[w] &= ~(b & -b), m->in_alloc[w] &= ~(b & -b);
+        x->waiters[(size_t)o * iw + w] |= b & -b;
+        continue;
+      }
+      int32_t g = x->vc_stamp[o] == st ? x->vc_grant[o] : -1;
+      if (g < 0 || xrr_dist(i, op->gptr, n_in) < xrr_dist((uint32_t)g, op->gptr, n_in))
+        x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
+    }
+}
+
 /* One internal step of network cycle s. The evaluate phases see the state as it stood when the
  * step began, the update phases then apply the results, so a head granted its VC requests the
  * switch in the next internal step, and a flit granted the switch crosses it in the next
@@ -308,23 +330,7 @@ static inline __attribute__((always_inline)) void xbar_internal_step(Xbar *x, ui
       }
       m->out_ob[w] |= m->out_xfer[w], m->out_xfer[w] = 0;
     }
-  /* _VCAllocEvaluate with iSLIP_Sparse::Allocate: each input with a head waiting requests its
-   * output's VC if no packet holds it (vc_busy_when_full 0: a full buffer does not matter);
-   * each such output grants the first requester at or after its pointer. With one request per
-   * input the accept step always takes the grant. */
-  for (uint32_t w = 0; w < iw; w++)
-    for (uint64_t b = m->in_vca[w]; b; b &= b - 1) {
-      const uint32_t i = XM_BIT(w, b), o = x->in[i].outp;
-      const XOut *op = &x->out[o];
-      if (op->owner >= 0) { /* no request, no grant to anyone for o: nothing to do until it frees */
-        m->in_vca[w] &= ~(b & -b), m->in_alloc[w] &= ~(b & -b);
-        x->waiters[(size_t)o * iw + w] |= b & -b;
-        continue;
-      }
-      int32_t g = x->vc_stamp[o] == st ? x->vc_grant[o] : -1;
-      if (g < 0 || xrr_dist(i, op->gptr, n_in) < xrr_dist((uint32_t)g, op->gptr, n_in))
-        x->vc_grant[o] = (int32_t)i, x->vc_stamp[o] = st;
-    }
+  xbar_vc_evaluate(x, st, iw);
   /* _VCAllocUpdate: TakeBuffer, the VC becomes active and asks for the switch next step.
    * _SWAllocEvaluate: an active input whose output VC has a credit requests the switch. Only
    * the input holding an output's VC asks for that output, so every request is granted (the
@@ -390,22 +396,12 @@ static inline __attribute__((always_inline)) void xbar_internal_step(Xbar *x, ui
 
 /* ---- GPUTrafficManager::_Step ---- */
 
-/* One network cycle s of core cycle now. A channel (latency 1) written in cycle s is read in
- * cycle s + 2: Channel::ReadInputs queues it at s + 1 and WriteOutputs shows it then, after
- * the cycle's readers have looked. */
-static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw,
-                                                            const uint32_t ow, const uint32_t speedup) {
-  const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3);
+/* Per ejecting node: ReadFlit -> WriteOutBuffer, then Transfer2BoundaryBuffer (one flit, if the
+ * boundary buffer has room). */
+static inline __attribute__((always_inline)) void xbar_outputs(Xbar *x, uint64_t s, uint64_t now,
+                                                               const uint32_t ow) {
+  const uint32_t at = (uint32_t)(s & 3);
   XMask *m = &x->m;
-  /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
-   * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
-   * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
-  /* The router's credits (and, with internal speedup 1, the interface's) are not read from a
-   * channel: a credit is counted where it is sent and discounted by the readers of the counts
-   * while it is on its way (XOut.due, XIn.cdue), so no node is visited for a credit alone; the
-   * network's count of what is under way drops by the credits due in this cycle. */
-  x->live -= x->cred_due[at], x->cred_due[at] = 0;
-  uint64_t credited = 0;
   for (uint32_t w = 0; w < ow; w++) {
     uint64_t *ej = &m->out_ej[w];
     const uint64_t ev = m->out_ev[at][w];
@@ -447,6 +443,67 @@ static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s,
       }
     }
   }
+}
+
+/* Node i's part of the step after its credit: the router files the flit its channel brings,
+ * then the node injects its next flit if the router input has a credit (nev: the nodes whose
+ * channels hold a flit after this step, of mask word i / 64). A head would also need the VC free
+ * (IsAvailableFor), but the node's previous packet, the only one to use that VC, has sent its
+ * tail by then. A blocked node stalls until a credit comes (xbar_step counts the stalls). */
+static inline __attribute__((always_inline)) void xbar_input(Xbar *x, XIn *ip, uint32_t i, uint64_t s,
+                                                             uint64_t *nev, const uint32_t iw,
+                                                             const bool direct) {
+  XMask *m = &x->m;
+  const uint32_t ph = (uint32_t)(s & 1), w = iw == 1 ? 0 : i >> 6;
+  const uint64_t bit = 1ull << (i & 63);
+  if (ip->chan[ph]) {
+    uint32_t f = ip->chan[ph] - 1;
+    ip->chan[ph] = 0;
+    xbar_input_queuing(x, i, f, iw);
+  }
+  if (!ip->iq.n) return;
+  /* internal speedup 1: a credit sent in the last network cycle is still on its way */
+  const uint32_t late = direct && ip->cdue > s;
+  if (ip->inj_occ + late >= x->p.vc_buf) {
+    if (!ip->blocked) {
+      ip->blocked = true, x->n_blocked++, x->inject_stalls++, m->in_go[w] &= ~bit;
+      if (late) m->in_ev[ph ^ 1][w] |= bit; /* woken when it comes, in s + 1 */
+    }
+    return;
+  }
+  if (ip->blocked) ip->blocked = false, x->n_blocked--, x->inject_stalls--, m->in_go[w] |= bit;
+  const uint32_t k = xring_front(&ip->iq);
+  const bool head = ip->iq_left == 0;
+  if (head) ip->iq_left = x->pool[k].flits;
+  const bool tail = ip->iq_left == 1;
+  ip->inj_occ++;
+  ip->chan[ph] = (k << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
+  *nev |= bit;
+  ip->iq_flits--, ip->iq_left--;
+  if (ip->iq_flits == ip->room_at) ip->room_at = UINT32_MAX, m->in_room[w] |= bit, x->room_any = true;
+  if (tail) {
+    xring_pop(&ip->iq);
+    if (!ip->iq.n) m->in_go[w] &= ~bit;
+  }
+}
+
+/* One network cycle s of core cycle now. A channel (latency 1) written in cycle s is read in
+ * cycle s + 2: Channel::ReadInputs queues it at s + 1 and WriteOutputs shows it then, after
+ * the cycle's readers have looked. */
+static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw,
+                                                            const uint32_t ow, const uint32_t speedup) {
+  const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3);
+  XMask *m = &x->m;
+  /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
+   * buffer has room), ReadCredit; then Network::ReadInputs (the router receives flits and
+   * credits; IQRouter::_InputQueuing files them: credit_delay 0) */
+  /* The router's credits (and, with internal speedup 1, the interface's) are not read from a
+   * channel: a credit is counted where it is sent and discounted by the readers of the counts
+   * while it is on its way (XOut.due, XIn.cdue), so no node is visited for a credit alone; the
+   * network's count of what is under way drops by the credits due in this cycle. */
+  x->live -= x->cred_due[at], x->cred_due[at] = 0;
+  uint64_t credited = 0;
+  xbar_outputs(x, s, now, ow);
   /* per source node: its credit, the router's receiving its flit (which GPGPU-Sim files in
    * Evaluate: it touches only the router's side), then injection: the node's next flit enters
    * its channel if the router input has a credit. A head would also need the VC free
@@ -455,46 +512,16 @@ static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s,
    * and taken back for a node whose credit comes now. */
   x->inject_stalls += x->n_blocked;
   for (uint32_t w = 0; w < iw; w++) {
-    uint64_t *go = &m->in_go[w];
     const uint64_t ev = m->in_ev[ph][w];
     uint64_t nev = 0;
-    for (uint64_t b = ev | *go; b; b &= b - 1) {
+    for (uint64_t b = ev | m->in_go[w]; b; b &= b - 1) {
       const uint32_t i = XM_BIT(w, b);
-      const uint64_t bit = b & -b;
       XIn *ip = &x->in[i];
       if (speedup != 1) {
         const uint32_t cr = ip->cred[ph];
         ip->cred[ph] = 0, ip->inj_occ -= cr, credited += cr;
       }
-      if (ip->chan[ph]) {
-        uint32_t f = ip->chan[ph] - 1;
-        ip->chan[ph] = 0;
-        xbar_input_queuing(x, i, f, iw);
-      }
-      if (!ip->iq.n) continue;
-      /* internal speedup 1: a credit sent in the last network cycle is still on its way */
-      const uint32_t late = speedup == 1 && ip->cdue > s;
-      if (ip->inj_occ + late >= x->p.vc_buf) {
-        if (!ip->blocked) {
-          ip->blocked = true, x->n_blocked++, x->inject_stalls++, *go &= ~bit;
-          if (late) m->in_ev[ph ^ 1][w] |= bit; /* woken when it comes, in s + 1 */
-        }
-        continue;
-      }
-      if (ip->blocked) ip->blocked = false, x->n_blocked--, x->inject_stalls--, *go |= bit;
-      const uint32_t k = xring_front(&ip->iq);
-      const bool head = ip->iq_left == 0;
-      if (head) ip->iq_left = x->pool[k].flits;
-      const bool tail = ip->iq_left == 1;
-      ip->inj_occ++;
-      ip->chan[ph] = (k << 2 | (head ? XF_HEAD : 0) | (tail ? XF_TAIL : 0)) + 1;
-      nev |= bit;
-      ip->iq_flits--, ip->iq_left--;
-      if (ip->iq_flits == ip->room_at) ip->room_at = UINT32_MAX, m->in_room[w] |= bit, x->room_any = true;
-      if (tail) {
-        xring_pop(&ip->iq);
-        if (!ip->iq.n) *go &= ~bit;
-      }
+      xbar_input(x, ip, i, s, &nev, iw, speedup == 1);
     }
     m->in_ev[ph][w] = nev;
   }
@@ -522,9 +549,73 @@ static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s,
     }
 }
 
-/* The step for the presets' networks (up to 64 nodes a side, internal speedup 1): the masks'
- * word loops and the speedup's branches fold away. */
-static void xbar_step_small(Xbar *x, uint64_t s, uint64_t now) { xbar_step(x, s, now, 1, 1, 1); }
+/* xbar_step for the presets' networks (up to 64 nodes a side, internal speedup 1), with the
+ * inputs' part of the step and the switch's in one pass: each input's switch allocation and
+ * traversal (xbar_internal_step's second pass) follows its own filing and injection. That
+ * changes nothing: an active input's switch grant reads only its own buffer and its output's
+ * credits, which no other input's part of the step changes (only the VC's holder sends to an
+ * output), and the VC allocation in between concerns the inputs whose heads wait, which the
+ * switch pass leaves alone. What the switch pass does for those heads (taking a grant) is done
+ * after the VC allocation, and what it does for the allocation (a tail freeing its output's VC,
+ * an input's next head asking for one) after that, as in the next internal step. */
+static void xbar_step_small(Xbar *x, uint64_t s, uint64_t now) {
+  const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3), n_in = x->p.n_in;
+  XMask *m = &x->m;
+  x->live -= x->cred_due[at], x->cred_due[at] = 0;
+  xbar_outputs(x, s, now, 1);
+  x->inject_stalls += x->n_blocked;
+  const uint64_t st = ++x->istep;
+  uint64_t nev = 0, freed = 0, rearm = 0;
+  for (uint64_t b = m->in_ev[ph][0] | m->in_go[0] | m->in_alloc[0]; b; b &= b - 1) {
+    const uint32_t i = (uint32_t)__builtin_ctzll(b);
+    XIn *ip = &x->in[i];
+    xbar_input(x, ip, i, s, &nev, 1, true);
+    if (!ip->swa) continue;
+    /* _SWAllocEvaluate/_SWAllocUpdate for an active input (xbar_internal_step) */
+    XOut *op = &x->out[ip->outp];
+    if (op->occ + (op->due[0] > s) + (op->due[1] > s) >= x->p.vc_buf) continue;
+    const uint32_t f = xring_pop(&ip->buf);
+    op->occ++;
+    x->live++; /* the credit back to the interface */
+    op->chan[(s + 3) & 3] = f + 1;
+    m->out_ev[(s + 3) & 3][0] |= 1ull << ip->outp;
+    ip->inj_occ--, ip->cdue = s + 2, x->cred_due[(s + 2) & 3]++;
+    if (ip->blocked) nev |= b & -b;
+    if (f & XF_TAIL) freed |= 1ull << ip->outp;
+    if (!ip->buf.n) {
+      ip->swa = false;
+      m->in_alloc[0] &= ~(b & -b);
+      if (f & XF_TAIL) ip->state = XS_IDLE;
+    } else if (f & XF_TAIL) {
+      ip->swa = false;
+      ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
+      rearm |= b & -b;
+    }
+  }
+  m->in_ev[ph][0] = nev;
+  xbar_vc_evaluate(x, st, 1);
+  /* _VCAllocUpdate for the heads that asked (those still in in_vca) */
+  for (uint64_t b = m->in_vca[0]; b; b &= b - 1) {
+    const uint32_t i = (uint32_t)__builtin_ctzll(b);
+    XIn *ip = &x->in[i];
+    const int32_t g = x->vc_stamp[ip->outp] == st ? x->vc_grant[ip->outp] : -1;
+    if (g == (int32_t)i) {
+      XOut *op = &x->out[ip->outp];
+      op->owner = (int32_t)i, op->gptr = (i + 1) & -(uint32_t)(i + 1 < n_in);
+      ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+      m->in_vca[0] &= ~(b & -b);
+    } else {
+      x->vc_conflicts += g >= 0; /* another input won the output's VC */
+    }
+  }
+  /* the VCs the tails freed: their waiters request them in the next step */
+  for (uint64_t b = freed; b; b &= b - 1) {
+    const uint32_t o = (uint32_t)__builtin_ctzll(b);
+    x->out[o].owner = -1;
+    m->in_vca[0] |= x->waiters[o], m->in_alloc[0] |= x->waiters[o], x->waiters[o] = 0;
+  }
+  m->in_vca[0] |= rearm;
+}
 static void xbar_step_any(Xbar *x, uint64_t s, uint64_t now) {
   xbar_step(x, s, now, x->in_words, x->out_words, x->p.internal_speedup);
 }
