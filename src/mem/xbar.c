@@ -3,7 +3,9 @@
  * vc_alloc_delay 1, sw_alloc_delay 1, st_final_delay 1, credit_delay 0, 1 VC, iSLIP with 1
  * iteration, wait_for_tail_credit 0, unbounded output buffers, channels of latency 1. Each
  * function names the intersim2 function it follows. Each phase visits only the nodes with work in
- * it, listed by bitmasks (XMask), in node order as intersim2 does. Depends on mem_req.h only. */
+ * it, listed by bitmasks (XMask), in node order as intersim2 does. The router's credits (and with
+ * internal speedup 1 the interface's) are counted where they are sent and discounted while on
+ * their way, not read from a channel. Depends on mem_req.h only. */
 #include "mem/xbar.h"
 
 #include <stdlib.h>
@@ -78,12 +80,13 @@ typedef struct XOut {
  * in_go: until a credit comes (in_ev) each network cycle would only count its stall, which
  * n_blocked counts for all of them at once. */
 typedef struct XMask {
-  uint64_t *in_ev[2];  /* by step parity: cred[ph] or chan[ph] holds something */
+  uint64_t *in_ev[2];  /* by step parity: chan[ph] holds a flit, cred[ph] a credit (internal speedup
+                        * > 1), or (internal speedup 1) a blocked node's credit arrives */
   uint64_t *in_go;     /* iq not empty and the node not blocked */
   uint64_t *in_alloc;  /* vca or swa: the input takes part in the router's allocation */
   uint64_t *in_vca;    /* vca, and the output's VC was free when the input last looked */
   uint64_t *in_cq;     /* cred_q != 0 */
-  uint64_t *out_ev[4]; /* by network cycle mod 4: cred or chan holds something read then */
+  uint64_t *out_ev[4]; /* by network cycle mod 4: chan holds a flit read then */
   uint64_t *out_ej;    /* ej not empty */
   uint64_t *out_xfer;  /* xfer != 0 */
   uint64_t *out_ob;    /* obuf not empty */
@@ -98,14 +101,14 @@ struct Xbar {
   XOut *out;
   XPkt *pool;
   uint32_t pool_cap, pool_free;
-  uint64_t live;      /* flits pushed and not yet in a boundary buffer, plus credits on their way */
-  uint32_t cred_due[4]; /* credits whose channel reading (in credits) falls due in network cycle s, at s & 3 */
-  uint64_t *waiters;  /* per output, in_words words: the inputs whose heads wait for its VC */
-  int32_t *vc_grant;  /* per output: input granted its VC in internal step vc_stamp[o] */
-  uint64_t *vc_stamp; /* ... (an older stamp: no grant this internal step) */
-  uint64_t istep;     /* internal steps so far */
-  uint32_t n_blocked; /* inputs blocked */
-  bool room_any;      /* m.in_room has a bit set */
+  uint64_t live;        /* flits pushed and not yet in a boundary buffer, plus credits on their way */
+  uint32_t cred_due[4]; /* at s & 3: credits that reach their reader in network cycle s */
+  uint64_t *waiters;    /* per output, in_words words: the inputs whose heads wait for its VC */
+  int32_t *vc_grant;    /* per output: input granted its VC in internal step vc_stamp[o] */
+  uint64_t *vc_stamp;   /* ... (an older stamp: no grant this internal step) */
+  uint64_t istep;       /* internal steps so far */
+  uint32_t n_blocked;   /* inputs blocked */
+  bool room_any;        /* m.in_room has a bit set */
   XMask m;
   uint64_t *mwords; /* the storage of m's masks */
   uint32_t in_words, out_words;
@@ -141,12 +144,16 @@ static inline uint32_t xring_pop(XRing *r) {
 /* Bit i of a mask of `words` words: with words a constant 1 (networks of up to 64 nodes, the
  * step's one-word instantiation) the word index folds away. */
 static inline void xm_set(uint64_t *m, uint32_t i, uint32_t words) {
-  if (words == 1) m[0] |= 1ull << i;
-  else m[i >> 6] |= 1ull << (i & 63);
+  if (words == 1)
+    m[0] |= 1ull << i;
+  else
+    m[i >> 6] |= 1ull << (i & 63);
 }
 static inline void xm_clr(uint64_t *m, uint32_t i, uint32_t words) {
-  if (words == 1) m[0] &= ~(1ull << i);
-  else m[i >> 6] &= ~(1ull << (i & 63));
+  if (words == 1)
+    m[0] &= ~(1ull << i);
+  else
+    m[i >> 6] &= ~(1ull << (i & 63));
 }
 /* How far node i comes after pointer p in round-robin order over n nodes (i, p < n), without
  * a division. */
@@ -450,9 +457,8 @@ static inline __attribute__((always_inline)) void xbar_outputs(Xbar *x, uint64_t
  * channels hold a flit after this step, of mask word i / 64). A head would also need the VC free
  * (IsAvailableFor), but the node's previous packet, the only one to use that VC, has sent its
  * tail by then. A blocked node stalls until a credit comes (xbar_step counts the stalls). */
-static inline __attribute__((always_inline)) void xbar_input(Xbar *x, XIn *ip, uint32_t i, uint64_t s,
-                                                             uint64_t *nev, const uint32_t iw,
-                                                             const bool direct) {
+static inline __attribute__((always_inline)) void
+xbar_input(Xbar *x, XIn *ip, uint32_t i, uint64_t s, uint64_t *nev, const uint32_t iw, const bool direct) {
   XMask *m = &x->m;
   const uint32_t ph = (uint32_t)(s & 1), w = iw == 1 ? 0 : i >> 6;
   const uint64_t bit = 1ull << (i & 63);
@@ -490,8 +496,8 @@ static inline __attribute__((always_inline)) void xbar_input(Xbar *x, XIn *ip, u
 /* One network cycle s of core cycle now. A channel (latency 1) written in cycle s is read in
  * cycle s + 2: Channel::ReadInputs queues it at s + 1 and WriteOutputs shows it then, after
  * the cycle's readers have looked. */
-static inline __attribute__((always_inline)) void xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw,
-                                                            const uint32_t ow, const uint32_t speedup) {
+static inline __attribute__((always_inline)) void
+xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw, const uint32_t ow, const uint32_t speedup) {
   const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3);
   XMask *m = &x->m;
   /* per node: ReadFlit -> WriteOutBuffer, Transfer2BoundaryBuffer (one flit, if the boundary
@@ -624,8 +630,10 @@ void xbar_tick(Xbar *x, uint64_t now) {
   if (!x->live) return; /* nothing moves: skipping the cycle changes no state */
   const bool small = x->in_words == 1 && x->out_words == 1 && x->p.internal_speedup == 1;
   for (uint32_t k = 0; k < x->p.steps; k++) {
-    if (small) xbar_step_small(x, now * x->p.steps + k, now);
-    else xbar_step_any(x, now * x->p.steps + k, now);
+    if (small)
+      xbar_step_small(x, now * x->p.steps + k, now);
+    else
+      xbar_step_any(x, now * x->p.steps + k, now);
   }
 }
 
