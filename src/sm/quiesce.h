@@ -46,13 +46,16 @@ typedef struct SmQuiesceMemo {
    * the LD/ST unit, which it cannot get while the unit stays busy (with the memory collector path:
    * for ID_OC_MEM, while it stays taken). Re-evaluating them would only
    * repeat warp_ready()'s early exits, so the scan counts them without touching them. Any change
-   * to a warp's scoreboard or loads (SmWarp.dirty) takes it out (smq_unskip). */
-  uint64_t *skip_sb, *skip_ldst;
+   * to a warp's scoreboard or loads (SmWarp.dirty) takes it out (smq_unskip). One in skip_drain
+   * has executed its last instruction and waits for its memory to drain: it stays so until it
+   * retires (its slot leaves the live set, which takes it out). */
+  uint64_t *skip_sb, *skip_ldst, *skip_drain;
 } SmQuiesceMemo;
 
 static inline void smq_unskip(SmQuiesceMemo *m, uint32_t slot) {
   m->skip_sb[slot / 64] &= ~(1ull << (slot % 64));
   m->skip_ldst[slot / 64] &= ~(1ull << (slot % 64));
+  m->skip_drain[slot / 64] &= ~(1ull << (slot % 64));
 }
 
 /* At creation (after the L1s, sched.count and bm_words are known): -1 when out of memory. */

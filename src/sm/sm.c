@@ -598,12 +598,15 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   const int mem_held = sm_mem_held(sm);
   for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
-             ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0;
+             ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live;
     skipped_sb[wd] = sb;
     skipped_ld[wd] = ld;
+    /* a draining warp would only repeat warp_ready()'s verdict: its scheduler sees it */
+    for (uint64_t b = dr; b; b &= b - 1)
+      seen[sm->sched_of[wd * 64 + (uint32_t)__builtin_ctzll(b)]] |= (uint8_t)WAIT_BIT(WARP_WAIT_DRAIN);
     /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
-    const uint64_t eval = live & ~(sb | ld);
-    uint64_t rdy = 0, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval;
+    const uint64_t eval = live & ~(sb | ld | dr);
+    uint64_t rdy = 0, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval, ndr = dr;
     for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
       const WarpWait wait = warp_ready(sm, s, now, &ins[s], &pcs[s]);
@@ -618,10 +621,12 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       seen[q] |= (uint8_t)WAIT_BIT(wait);
       nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
       nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
+      ndr |= wait == WARP_WAIT_DRAIN ? bit : 0;
     }
     ready[wd] = rdy;
     sm->qm.skip_sb[wd] = nsb;
     sm->qm.skip_ldst[wd] = nld;
+    sm->qm.skip_drain[wd] = ndr;
     sm->nready_total |= rdy != 0;
   }
   if (sm->has_tick) sm_plugins_tick(sm, now);
