@@ -150,6 +150,17 @@ grep -Eq "^toy +12 +12 +0\.00$" "$d/est2.out" && grep -q "their wall time was [0
 mkdir -p "$d/res2" && ln -s "$d/out" "$d/res2/toy-tiny"
 $W reproduce toy --size tiny -o "$d/est3" --results "$d/res2" --estimate > "$d/est3.out" 2>&1 || fail "--results"
 grep -Eq "^toy +12 +12 +0\.00$" "$d/est3.out" || fail "--estimate --results: $(cat "$d/est3.out")"
+# --scale-from: each run measured at another size counts its CPU time (600 s) times its benchmark's
+# warp instructions here over there (3000 at small / 1000 at tiny): 12 runs x 1800 s = 6 hours, with
+# functional runs only (no timed run)
+FAKE_CPU=600 $W reproduce toy --size tiny -o "$d/res3/toy-tiny" --plot none -q > "$d/run3.out" 2>&1 || fail "$(cat "$d/run3.out")"
+FAKE_LOG=$d/est4.log $W reproduce toy --size small -o "$d/est4" --results "$d/res3" --scale-from tiny --estimate \
+  > "$d/est4.out" 2>&1 || fail "--scale-from: $(cat "$d/est4.out")"
+grep -Eq "^toy +12 +0 +12 +6\.00$" "$d/est4.out" && grep -Eq "^total +12 +0 +12 +6\.00$" "$d/est4.out" \
+  && grep -Eq "^longest run: 0\.50 hours \(a at small, sched (lrr|gto|swl:2|swl:4)\)$" "$d/est4.out" \
+  || fail "--scale-from: $(cat "$d/est4.out")"
+! grep -q -- "--max-insts" "$d/est4.log" && grep -q "^run a --size small --functional" "$d/est4.log" \
+  && grep -q "^run a --size tiny --functional" "$d/est4.log" || fail "--scale-from: runs made: $(cat "$d/est4.log")"
 # bad input: exit 2, one line naming the problem, never a traceback
 bad() {  # bad WANT-IN-MESSAGE ARGS...
   local want=$1; shift
@@ -163,6 +174,9 @@ bad "which paper"
 bad "--benchmarks: zz not in any sweep" toy --benchmarks zz -o "$d/o2"
 bad "--sweeps: no sweep qq" toy --sweeps qq -o "$d/o2"
 bad "invalid choice" toy --size huge
+bad "--scale-from goes with --estimate" toy --scale-from tiny -o "$d/o2"
+bad "--scale-from small: the size being estimated" toy --size small --scale-from small --estimate -o "$d/o2"
+bad "--scale-from paper: no results folder" toy --scale-from paper --estimate -o "$d/o3"
 echo 'claim c11 sweep=toy metric=ipc group=g9 a=sched:lrr paper=1 text=x' >> "$d/papers/toy/claims.txt"
 bad "claims.txt:11: sweep 'toy' has no group 'g9'" toy -o "$d/o2"
 sed -i '$d' "$d/papers/toy/claims.txt"

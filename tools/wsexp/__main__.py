@@ -360,6 +360,10 @@ def cmd_reproduce(argv):
     p.add_argument("--estimate", action="store_true", help="print the single-core hours the paper's runs need "
                    "at --size: the runs already in the results folder by their measured CPU time, the others from "
                    "functional runs (instruction counts) and short timed runs of each configuration at --size")
+    p.add_argument("--scale-from", metavar="SIZE", choices=spec.SIZES,
+                   help="--estimate: a run not measured at --size whose twin (same benchmark and configuration) "
+                   "is in the results folder at SIZE counts the twin's CPU time times the benchmark's warp "
+                   "instructions at --size over those at SIZE (no timed runs)")
     p.add_argument("--doc", metavar="FILE", help="rewrite FILE's results part (doc/reproducing.md) from the results "
                    "folders of every paper (or PAPER) at --size under --results; runs nothing")
     p.add_argument("--results", help="--doc, --estimate: the folder holding <paper>-<size>/ (--doc: default "
@@ -370,6 +374,8 @@ def cmd_reproduce(argv):
     a = p.parse_args(argv)
     a.jobs = a.jobs or default_jobs()
     try:
+        if a.scale_from and not a.estimate:
+            raise reproduce.ReproError("--scale-from goes with --estimate")
         if a.doc:
             if a.readme and a.paper:
                 raise reproduce.ReproError("--readme takes the counts of every paper: no PAPER with it")

@@ -4,6 +4,10 @@ its benchmark's warp instructions at the size (a functional run: exact, fast) ov
 run's own configuration at that size, timed on its first SPEED_INSTS warp instructions (a run
 stopped by --max-insts). Both the policy (a VTA, MWF's priorities) and the input's size change the
 cost of a warp instruction, so neither is taken from a default-configuration run at `tiny`.
+With a results folder of the same paper at another size (`--scale-from SIZE`), a run not measured
+at its own size but whose twin there is (the same benchmark, configuration and overrides) counts
+the twin's CPU time times the benchmark's warp instructions at the size over those at SIZE: no
+timed run, and a warp instruction taken to cost what it cost at SIZE.
 Measurements are kept in DIR/estimate-cache.json; no run of the paper's sweeps is made whole.
 """
 
@@ -73,9 +77,17 @@ def _key(defn):
     return f"speed {defn['benchmark']} {defn['size']} {defn['config_path']} {' '.join(defn['sets'])}"
 
 
-def estimate(prepared, warpsim, cache_path, out, results=None):
-    """Writes a table (sweep, runs, runs measured, single-core hours) and returns the total hours.
-    results: a results folder of the same paper and size whose finished runs count as measured."""
+def twin_key(run):
+    """What a run is apart from its size: its twin at another size has the same key."""
+    return (run.benchmark, run.config, run.seed, tuple(run.sets), tuple(sorted(run.labels.items())))
+
+
+def estimate(prepared, warpsim, cache_path, out, results=None, scale=None):
+    """Writes a table (sweep, runs, runs measured[, runs scaled], single-core hours, and the longest
+    run) and returns the total hours. results: a results folder of the same paper and size whose
+    finished runs count as measured. scale: (the prepared sweeps at another size, the results
+    folder made at it): a run measured there counts as its CPU time times the benchmark's
+    instruction ratio."""
     cache = runner.read_json(cache_path) if os.path.exists(cache_path) else None
     cache = cache if isinstance(cache, dict) else {}
 
@@ -84,17 +96,34 @@ def estimate(prepared, warpsim, cache_path, out, results=None):
             cache[key] = fn()
             runner.write_json(cache_path, cache)
         return cache[key]
+    twins = {}
+    if scale:
+        for name, sp, av, runs in scale[0]:
+            for r in runs:
+                twins[(name, twin_key(r))] = r
     loads = []
     total, rows, walls = 0.0, [], [0.0, 0.0]   # measured runs' wall and CPU seconds
+    longest = (0.0, None)
     for name, sp, av, runs in prepared:
-        secs, nmeas = 0.0, 0
+        secs, nmeas, nscaled = 0.0, 0, 0
         for r in runs:
+            before = secs
             m = measured(results, name, r) if results else None
+            t = twins.get((name, twin_key(r))) if scale and not m else None
+            mt = measured(scale[1], name, t) if t else None
             if m:
                 secs += m[0]
                 nmeas += 1
                 if m[1] is not None:
                     walls[0], walls[1] = walls[0] + m[1], walls[1] + m[0]
+            elif mt:
+                mine = get(f"insts {r.benchmark} {r.size}", lambda: count_insts(warpsim, r.benchmark, r.size))
+                theirs = get(f"insts {t.benchmark} {t.size}", lambda: count_insts(warpsim, t.benchmark, t.size))
+                secs += mt[0] * mine / max(theirs, 1.0)
+                nscaled += 1
+            if m or mt:
+                if secs - before > longest[0]:
+                    longest = (secs - before, r)
                 continue
             insts = get(f"insts {r.benchmark} {r.size}", lambda: count_insts(warpsim, r.benchmark, r.size))
             defn = r.definition()
@@ -107,13 +136,22 @@ def estimate(prepared, warpsim, cache_path, out, results=None):
             if key not in cache:
                 loads.append(os.getloadavg()[0])
             secs += insts / get(key, lambda: speed(warpsim, defn))
-        rows.append((name, len(runs), nmeas, secs / 3600))
+            if secs - before > longest[0]:
+                longest = (secs - before, r)
+        rows.append((name, len(runs), nmeas, nscaled, secs / 3600))
         total += secs / 3600
-    w = max([5] + [len(n) for n, _, _, _ in rows])
-    out.write(f"{'sweep':<{w}}  {'runs':>6}  {'measured':>8}  single-core hours\n")
-    for n, k, m, h in rows:
-        out.write(f"{n:<{w}}  {k:>6}  {m:>8}  {h:12.2f}\n")
-    out.write(f"{'total':<{w}}  {sum(r[1] for r in rows):>6}  {sum(r[2] for r in rows):>8}  {total:12.2f}\n")
+    w = max([5] + [len(r[0]) for r in rows])
+    sc = (lambda v: f"  {v:>6}") if scale else (lambda v: "")
+    out.write(f"{'sweep':<{w}}  {'runs':>6}  {'measured':>8}{sc('scaled')}  single-core hours\n")
+    for n, k, m, c, h in rows:
+        out.write(f"{n:<{w}}  {k:>6}  {m:>8}{sc(c)}  {h:12.2f}\n")
+    out.write(f"{'total':<{w}}  {sum(r[1] for r in rows):>6}  {sum(r[2] for r in rows):>8}"
+              f"{sc(sum(r[3] for r in rows))}  {total:12.2f}\n")
+    if longest[1] is not None:   # it bounds a sweep's wall time on any number of cores
+        r = longest[1]
+        labels = ", ".join(f"{k} {v}" for k, v in r.labels.items())
+        out.write(f"longest run: {longest[0] / 3600:.2f} hours ({r.benchmark} at {r.size}"
+                  f"{', ' + labels if labels else ''})\n")
     if walls[1] > 0:
         out.write(f"measured runs: their CPU time (sim_cpu_seconds) from {results}; their wall time was "
                   f"{walls[0] / walls[1]:.2f}x it (the machine's load while they ran)\n")

@@ -693,12 +693,28 @@ def main(args, warpsim):
         os.makedirs(outdir, exist_ok=True)
         results = (os.path.join(args.results, f"{paper.name}-{args.size}") if getattr(args, "results", None)
                    else outdir)
+        scale, frm = None, getattr(args, "scale_from", None)
+        if frm:
+            if frm == args.size:
+                raise ReproError(f"--scale-from {frm}: the size being estimated; name another size")
+            froot = args.results if getattr(args, "results", None) else os.path.dirname(outdir)
+            fdir = os.path.join(froot, f"{paper.name}-{frm}")
+            if not os.path.isdir(os.path.join(fdir, "sweeps")):
+                raise ReproError(f"--scale-from {frm}: no results folder {fdir} (run `warpsim reproduce "
+                                 f"{paper.name} --size {frm}` first, or name its parent with --results)")
+            scale = (prepare(paper, frm, benches, checker), fdir)
+            if only:
+                scale = ([p for p in scale[0] if p[0] in only], fdir)
         sys.stdout.write(f"{paper.name} at --size {args.size}: the runs in {results} by their measured CPU time; "
-                         f"the others: warp instructions of each benchmark (functional runs) over the speed of "
+                         + (f"the others measured in {scale[1]} by that CPU time times the benchmark's warp "
+                            f"instructions at {args.size} over those at {frm} (functional runs); "
+                            if scale else "")
+                         + f"the others: warp instructions of each benchmark (functional runs) over the speed of "
                          f"the run's configuration at {args.size} (timed on its first {estimate.SPEED_INSTS} "
                          f"warp instructions)\n")
         try:
-            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout, results)
+            estimate.estimate(prepared, warpsim, os.path.join(outdir, "estimate-cache.json"), sys.stdout, results,
+                              scale)
         except estimate.EstimateError as e:
             sys.stderr.write(f"warpsim reproduce --estimate: {e}\n")
             return 1
