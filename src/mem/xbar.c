@@ -112,6 +112,7 @@ struct Xbar {
   XMask m;
   uint64_t *mwords; /* the storage of m's masks */
   uint32_t in_words, out_words;
+  bool small; /* one-word masks and internal speedup 1: xbar_step_small steps it */
   uint64_t inject_stalls, vc_conflicts;
 };
 
@@ -192,6 +193,7 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
   x->waiters = calloc((size_t)p->n_out * ((p->n_in + 63) / 64), sizeof *x->waiters);
   x->pool_free = UINT32_MAX;
   x->in_words = (p->n_in + 63) / 64, x->out_words = (p->n_out + 63) / 64;
+  x->small = x->in_words == 1 && x->out_words == 1 && p->internal_speedup == 1;
   x->mwords = calloc(7 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
   if (!x->in || !x->out || !x->vc_grant || !x->vc_stamp || !x->waiters || !x->mwords) {
     xbar_free(x);
@@ -313,6 +315,93 @@ static inline __attribute__((always_inline)) void xbar_vc_evaluate(Xbar *x, uint
     }
 }
 
+/* _VCAllocUpdate for input i, whose head asked for its output's VC in internal step st: granted,
+ * the VC becomes active (TakeBuffer) and asks for the switch in the next internal step;
+ * otherwise a grant to another input counts a conflict. */
+static inline __attribute__((always_inline)) void xbar_vc_update(Xbar *x, uint32_t i, uint64_t st,
+                                                                 const uint32_t iw) {
+  XIn *ip = &x->in[i];
+  const int32_t g = x->vc_stamp[ip->outp] == st ? x->vc_grant[ip->outp] : -1;
+  if (g == (int32_t)i) {
+    XOut *op = &x->out[ip->outp];
+    op->owner = (int32_t)i, op->gptr = (i + 1) & -(uint32_t)(i + 1 < x->p.n_in);
+    ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
+    xm_clr(x->m.in_vca, i, iw);
+  } else {
+    x->vc_conflicts += g >= 0; /* another input won the output's VC */
+  }
+}
+
+/* A tail has left for output o: its VC frees (wait_for_tail_credit 0), and the heads waiting for
+ * it request it in the next internal step. */
+static inline __attribute__((always_inline)) void xbar_vc_free(Xbar *x, uint32_t o, const uint32_t iw) {
+  x->out[o].owner = -1;
+  for (uint32_t v = 0; v < iw; v++) {
+    uint64_t *wt = &x->waiters[(size_t)o * iw + v];
+    x->m.in_vca[v] |= *wt, x->m.in_alloc[v] |= *wt, *wt = 0;
+  }
+}
+
+/* What a switch grant leaves for after the VC allocation (xbar_step_small, one-word masks): the
+ * outputs whose VCs tails freed, the inputs whose next heads ask for a VC. */
+typedef struct XDefer {
+  uint64_t freed, rearm;
+} XDefer;
+
+/* _SWAllocEvaluate/_SWAllocUpdate for active input i (ip): with a credit for its output VC it
+ * requests the switch and is granted it (xbar_internal_step says why). The credits of the flits
+ * that entered the boundary buffer in this network cycle and the last have not reached the router
+ * yet. The granted flit leaves the input buffer (a credit goes back), takes an ejection-buffer
+ * credit, and a tail frees the output VC (wait_for_tail_credit 0). direct (internal speedup 1): the flit goes
+ * onto the ejection channel and the credit back to the interface at once, and a blocked node's bit is set in
+ * *wake, the mask word of the nodes visited in the next step of its parity. defer: NULL to free the VC and
+ * let the next head ask for one at once, else both are collected there. */
+static inline __attribute__((always_inline)) void xbar_switch_grant(Xbar *x, XIn *ip, uint32_t i, uint64_t s,
+                                                                    const uint32_t iw, const uint32_t ow,
+                                                                    const bool direct, uint64_t *wake,
+                                                                    XDefer *defer) {
+  XMask *m = &x->m;
+  XOut *op = &x->out[ip->outp];
+  const uint32_t w = iw == 1 ? 0 : i >> 6;
+  const uint64_t bit = 1ull << (i & 63);
+  if (op->occ + (op->due[0] > s) + (op->due[1] > s) >= x->p.vc_buf) return;
+  const uint32_t f = xring_pop(&ip->buf);
+  op->occ++;
+  x->live++; /* the credit back to the interface */
+  if (direct) {
+    /* the credit is read in network cycle s + 2 (inj_occ counts it from now on, less while
+     * cdue > the cycle); a blocked node wakes then */
+    const uint32_t at = (uint32_t)(s + 3) & 3;
+    op->chan[at] = f + 1;
+    xm_set(m->out_ev[at], ip->outp, ow);
+    ip->inj_occ--, ip->cdue = s + 2, x->cred_due[(s + 2) & 3]++;
+    if (ip->blocked) *wake |= bit;
+  } else {
+    op->xfer = f + 1;
+    xm_set(m->out_xfer, ip->outp, ow);
+    ip->cred_q++;
+    m->in_cq[w] |= bit;
+  }
+  if (f & XF_TAIL) { /* the VC frees: its waiters request it in the next internal step */
+    if (defer)
+      defer->freed |= 1ull << ip->outp;
+    else
+      xbar_vc_free(x, ip->outp, iw);
+  }
+  if (!ip->buf.n) {
+    ip->swa = false;
+    m->in_alloc[w] &= ~bit;
+    if (f & XF_TAIL) ip->state = XS_IDLE;
+  } else if (f & XF_TAIL) {
+    ip->swa = false;
+    ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
+    if (defer)
+      defer->rearm |= bit;
+    else
+      m->in_vca[w] |= bit;
+  }
+}
+
 /* One internal step of network cycle s. The evaluate phases see the state as it stood when the
  * step began, the update phases then apply the results, so a head granted its VC requests the
  * switch in the next internal step, and a flit granted the switch crosses it in the next
@@ -324,7 +413,6 @@ static inline __attribute__((always_inline)) void xbar_vc_evaluate(Xbar *x, uint
  * directly, and the loops that would move them find nothing else to do. */
 static inline __attribute__((always_inline)) void xbar_internal_step(Xbar *x, uint64_t s, const uint32_t iw,
                                                                      const uint32_t ow, const bool direct) {
-  const uint32_t n_in = x->p.n_in;
   const uint64_t st = ++x->istep;
   XMask *m = &x->m;
   /* _SwitchEvaluate/_SwitchUpdate: last step's switch grants reach the output buffers */
@@ -343,61 +431,15 @@ static inline __attribute__((always_inline)) void xbar_internal_step(Xbar *x, ui
    * the input holding an output's VC asks for that output, so every request is granted (the
    * switch allocator's pointers then never change an outcome), and only that input's update
    * changes the output's credits: evaluating it in the update's pass sees what evaluating it
-   * before the pass would. Inputs outside in_alloc ask for nothing.
-   * _SWAllocUpdate: the granted flit leaves the input buffer (a credit goes back), takes an
-   * ejection-buffer credit, and a tail frees the output VC (wait_for_tail_credit 0). */
+   * before the pass would. Inputs outside in_alloc ask for nothing. _SWAllocUpdate: the grant
+   * (xbar_switch_grant). */
   for (uint32_t w = 0; w < iw; w++)
     for (uint64_t b = m->in_alloc[w]; b; b &= b - 1) {
       const uint32_t i = XM_BIT(w, b);
-      XIn *ip = &x->in[i];
-      XOut *op = &x->out[ip->outp];
-      if (ip->vca) {
-        int32_t g = x->vc_stamp[ip->outp] == st ? x->vc_grant[ip->outp] : -1;
-        if (g == (int32_t)i) {
-          op->owner = (int32_t)i, op->gptr = (i + 1) & -(uint32_t)(i + 1 < n_in);
-          ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
-          xm_clr(m->in_vca, i, iw);
-        } else {
-          x->vc_conflicts += g >= 0; /* another input won the output's VC */
-        }
-        continue;
-      }
-      /* in_alloc without vca: swa. The credits of the flits that entered the boundary buffer in
-       * this network cycle and the last have not reached the router yet. */
-      if (op->occ + (op->due[0] > s) + (op->due[1] > s) >= x->p.vc_buf) continue;
-      uint32_t f = xring_pop(&ip->buf);
-      op->occ++;
-      x->live++; /* the credit back to the interface */
-      if (direct) {
-        /* the credit is read in network cycle s + 2 (inj_occ counts it from now on, less while
-         * cdue > the cycle); a blocked node wakes then */
-        const uint32_t at = (uint32_t)(s + 3) & 3, ph = (uint32_t)s & 1;
-        op->chan[at] = f + 1;
-        xm_set(m->out_ev[at], ip->outp, ow);
-        ip->inj_occ--, ip->cdue = s + 2, x->cred_due[(s + 2) & 3]++;
-        if (ip->blocked) xm_set(m->in_ev[ph], i, iw);
-      } else {
-        op->xfer = f + 1;
-        xm_set(m->out_xfer, ip->outp, ow);
-        ip->cred_q++;
-        xm_set(m->in_cq, i, iw);
-      }
-      if (f & XF_TAIL) { /* the VC frees: its waiters request it in the next internal step */
-        op->owner = -1;
-        for (uint32_t v = 0; v < iw; v++) {
-          uint64_t *wt = &x->waiters[(size_t)ip->outp * iw + v];
-          m->in_vca[v] |= *wt, m->in_alloc[v] |= *wt, *wt = 0;
-        }
-      }
-      if (!ip->buf.n) {
-        ip->swa = false;
-        xm_clr(m->in_alloc, i, iw);
-        if (f & XF_TAIL) ip->state = XS_IDLE;
-      } else if (f & XF_TAIL) {
-        ip->swa = false;
-        ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
-        xm_set(m->in_vca, i, iw);
-      }
+      if (x->in[i].vca)
+        xbar_vc_update(x, i, st, iw);
+      else /* in_alloc without vca: swa */
+        xbar_switch_grant(x, &x->in[i], i, s, iw, ow, direct, &m->in_ev[(uint32_t)s & 1][w], NULL);
     }
 }
 
@@ -565,62 +607,27 @@ xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw, const uint32_t o
  * after the VC allocation, and what it does for the allocation (a tail freeing its output's VC,
  * an input's next head asking for one) after that, as in the next internal step. */
 static void xbar_step_small(Xbar *x, uint64_t s, uint64_t now) {
-  const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3), n_in = x->p.n_in;
+  const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3);
   XMask *m = &x->m;
   x->live -= x->cred_due[at], x->cred_due[at] = 0;
   xbar_outputs(x, s, now, 1);
   x->inject_stalls += x->n_blocked;
   const uint64_t st = ++x->istep;
-  uint64_t nev = 0, freed = 0, rearm = 0;
+  uint64_t nev = 0;
+  XDefer d = {0, 0};
   for (uint64_t b = m->in_ev[ph][0] | m->in_go[0] | m->in_alloc[0]; b; b &= b - 1) {
     const uint32_t i = (uint32_t)__builtin_ctzll(b);
     XIn *ip = &x->in[i];
     xbar_input(x, ip, i, s, &nev, 1, true);
-    if (!ip->swa) continue;
-    /* _SWAllocEvaluate/_SWAllocUpdate for an active input (xbar_internal_step) */
-    XOut *op = &x->out[ip->outp];
-    if (op->occ + (op->due[0] > s) + (op->due[1] > s) >= x->p.vc_buf) continue;
-    const uint32_t f = xring_pop(&ip->buf);
-    op->occ++;
-    x->live++; /* the credit back to the interface */
-    op->chan[(s + 3) & 3] = f + 1;
-    m->out_ev[(s + 3) & 3][0] |= 1ull << ip->outp;
-    ip->inj_occ--, ip->cdue = s + 2, x->cred_due[(s + 2) & 3]++;
-    if (ip->blocked) nev |= b & -b;
-    if (f & XF_TAIL) freed |= 1ull << ip->outp;
-    if (!ip->buf.n) {
-      ip->swa = false;
-      m->in_alloc[0] &= ~(b & -b);
-      if (f & XF_TAIL) ip->state = XS_IDLE;
-    } else if (f & XF_TAIL) {
-      ip->swa = false;
-      ip->state = XS_VC_ALLOC, ip->vca = true, ip->outp = x->pool[XF_PKT(xring_front(&ip->buf))].out;
-      rearm |= b & -b;
-    }
+    if (ip->swa) xbar_switch_grant(x, ip, i, s, 1, 1, true, &nev, &d);
   }
   m->in_ev[ph][0] = nev;
   xbar_vc_evaluate(x, st, 1);
   /* _VCAllocUpdate for the heads that asked (those still in in_vca) */
-  for (uint64_t b = m->in_vca[0]; b; b &= b - 1) {
-    const uint32_t i = (uint32_t)__builtin_ctzll(b);
-    XIn *ip = &x->in[i];
-    const int32_t g = x->vc_stamp[ip->outp] == st ? x->vc_grant[ip->outp] : -1;
-    if (g == (int32_t)i) {
-      XOut *op = &x->out[ip->outp];
-      op->owner = (int32_t)i, op->gptr = (i + 1) & -(uint32_t)(i + 1 < n_in);
-      ip->state = XS_ACTIVE, ip->vca = false, ip->swa = true;
-      m->in_vca[0] &= ~(b & -b);
-    } else {
-      x->vc_conflicts += g >= 0; /* another input won the output's VC */
-    }
-  }
+  for (uint64_t b = m->in_vca[0]; b; b &= b - 1) xbar_vc_update(x, (uint32_t)__builtin_ctzll(b), st, 1);
   /* the VCs the tails freed: their waiters request them in the next step */
-  for (uint64_t b = freed; b; b &= b - 1) {
-    const uint32_t o = (uint32_t)__builtin_ctzll(b);
-    x->out[o].owner = -1;
-    m->in_vca[0] |= x->waiters[o], m->in_alloc[0] |= x->waiters[o], x->waiters[o] = 0;
-  }
-  m->in_vca[0] |= rearm;
+  for (uint64_t b = d.freed; b; b &= b - 1) xbar_vc_free(x, (uint32_t)__builtin_ctzll(b), 1);
+  m->in_vca[0] |= d.rearm;
 }
 static void xbar_step_any(Xbar *x, uint64_t s, uint64_t now) {
   xbar_step(x, s, now, x->in_words, x->out_words, x->p.internal_speedup);
@@ -628,9 +635,8 @@ static void xbar_step_any(Xbar *x, uint64_t s, uint64_t now) {
 
 void xbar_tick(Xbar *x, uint64_t now) {
   if (!x->live) return; /* nothing moves: skipping the cycle changes no state */
-  const bool small = x->in_words == 1 && x->out_words == 1 && x->p.internal_speedup == 1;
   for (uint32_t k = 0; k < x->p.steps; k++) {
-    if (small)
+    if (x->small)
       xbar_step_small(x, now * x->p.steps + k, now);
     else
       xbar_step_any(x, now * x->p.steps + k, now);
