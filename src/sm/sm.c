@@ -10,7 +10,7 @@
 #include "sm/sm_int.h"
 #include "sm/timeline.h"
 
-static void warps_changed(const Sm *sm); /* with live_add() */
+static void warps_changed(Sm *sm); /* with live_add() */
 
 /* ---- kernel and CTA management ---- */
 void sm_end_kernel(Sm *sm, uint64_t end) {
@@ -49,7 +49,10 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
 }
 
 /* The set of warps changed (on_warps_change). */
-static void warps_changed(const Sm *sm) { sm_plugins_warps_change(sm); }
+static void warps_changed(Sm *sm) {
+  sm->warps_gen++; /* the schedulers' kept lists (stable_order) are stale */
+  sm_plugins_warps_change(sm);
+}
 
 static void live_add(Sm *sm, uint32_t slot) {
   warps_changed(sm);
@@ -657,13 +660,23 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       continue;
     }
     uint32_t n = 1, lost = 0; /* lost: a ready warp the policy offered found its unit taken this cycle */
+    const uint32_t *list = sm->order_buf;
     if (sm->lists_all && !(seen[sched % 64] & SEEN_MANY))
       sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
-    else
+    else if (sm->stable_order) {                /* its last list stands while its warps and greedy do */
+      uint32_t *row = sm->order_rows + (size_t)sched * (sm->max_warps + 1);
+      if (sm->order_gen[sched] != sm->warps_gen || sm->order_greedy[sched] != sm->greedy[sched]) {
+        sm->order_n[sched] = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, row);
+        sm->order_gen[sched] = sm->warps_gen;
+        sm->order_greedy[sched] = sm->greedy[sched];
+      }
+      n = sm->order_n[sched];
+      list = row;
+    } else
       n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
-    if (sm->tl) tl_listed(sm, sm->order_buf, n, now);
+    if (sm->tl) tl_listed(sm, list, n, now);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
-      uint32_t s = sm->order_buf[i];
+      uint32_t s = list[i];
       if (s >= nw || !bitmap_test(ready, s) || !sm->warps[s].pw || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue &&
           !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) {
