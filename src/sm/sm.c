@@ -582,15 +582,15 @@ static inline SmStall stall_reason(const Sm *sm, uint8_t seen) {
   return seen ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
 }
 
-/* Scans the warps and issues (stage_issue without the memo). */
-static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
+/* Scans the warps and issues (stage_issue without the memo); bw = sm->bm_words, a constant where
+ * the SM has at most 63 warp slots (issue_scan), so that the bitmaps' single words stay in registers. */
+static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char *err, size_t errlen,
+                                                      const uint32_t bw) {
   smq_settle_memo(sm);
   sm->issue_dirty = 0;
   sm->time_wait = 0;
   /* refresh every view first: the policy orders on this cycle's state */
-  const PtxInst *ins[1024];
-  uint32_t pcs[1024];            /* ins[s], pcs[s]: set where ready */
-  uint64_t ready[1024 / 64 + 1]; /* bitmap over slots (bm_words words) */
+  uint64_t ready[1024 / 64 + 1]; /* bitmap over slots (bm_words words); a ready warp issues its head_pc */
   uint8_t seen[64] = {0}; /* per scheduler index: WAIT_BIT of what its evaluated warps wait on (none ready: no
                              WARP_WAIT_NONE) */
   uint64_t skipped_sb[1024 / 64 + 1],
@@ -599,7 +599,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       one_ready[64]; /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
   const int mem_held = sm_mem_held(sm);
-  for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
+  for (uint32_t wd = 0; wd < bw; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
              ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live;
     skipped_sb[wd] = sb;
@@ -612,7 +612,9 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     uint64_t rdy = 0, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval, ndr = dr;
     for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
-      const WarpWait wait = warp_ready(sm, s, now, &ins[s], &pcs[s]);
+      const PtxInst *in;
+      uint32_t pc;
+      const WarpWait wait = warp_ready(sm, s, now, &in, &pc);
       const SmWarp *w = &sm->warps[s];
       const uint64_t bit = b & -b;
       const int r = wait == WARP_WAIT_NONE;
@@ -622,8 +624,9 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
         one_ready[q] = s;
       }
       seen[q] |= (uint8_t)WAIT_BIT(wait);
-      nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
-      nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
+      /* (warp_ready leaves each of these verdicts with dirty clear) */
+      nsb |= wait == WARP_WAIT_SCOREBOARD ? bit : 0;
+      nld |= wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
       ndr |= wait == WARP_WAIT_DRAIN ? bit : 0;
     }
     ready[wd] = rdy;
@@ -636,7 +639,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
   uint32_t nready = 0, nrefused = 0; /* ready warps, and those the policy refused (stable_refusals) */
   if (sm->stable_refusals)
-    for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
+    for (uint32_t wd = 0; wd < bw; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division);
    * sched.first = fixed: always scheduler 0 (3.2.2) */
   const uint32_t first = sm->sched_fixed                 ? 0
@@ -649,8 +652,8 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
       /* no warp ready: what its skipped warps wait on counts too */
       uint8_t wait = seen[sched % 64];
-      for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
-        const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * sm->bm_words + wd];
+      for (uint32_t wd = 0; wd < bw; wd++) {
+        const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * bw + wd];
         wait |= (uint8_t)((skipped_sb[wd] & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) |
                           (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
       }
@@ -685,8 +688,8 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
         continue;
       }
       /* the unit may have been taken by the other scheduler this cycle */
-      const PtxInst *in = ins[s];
-      uint32_t pc = pcs[s];
+      uint32_t pc = sm->warps[s].head_pc; /* a ready verdict passed its head (head_ok) */
+      const PtxInst *in = &sm->launch->mod->code[pc];
       if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) {
         bitmap_clear(ready, s);
         lost = 1;
@@ -722,6 +725,10 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (sm->tl) tl_scan(sm, ready, now);
   smq_scanned(sm, nready && nrefused == nready && !issued_any);
   return 0;
+}
+
+static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  return sm->bm_words == 1 ? scan(sm, now, err, errlen, 1) : scan(sm, now, err, errlen, sm->bm_words);
 }
 
 static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {
