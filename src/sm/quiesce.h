@@ -48,8 +48,11 @@ typedef struct SmQuiesceMemo {
    * repeat warp_ready()'s early exits, so the scan counts them without touching them. Any change
    * to a warp's scoreboard or loads (SmWarp.dirty) takes it out (smq_unskip). One in skip_drain
    * has executed its last instruction and waits for its memory to drain: it stays so until it
-   * retires (its slot leaves the live set, which takes it out). */
-  uint64_t *skip_sb, *skip_ldst, *skip_drain;
+   * retires (its slot leaves the live set, which takes it out). One in skip_empty found its
+   * I-buffer empty (nothing fetched, not a decode's wait): only a fill of its I-buffer changes
+   * that (stage_fetch_replies takes it out), or its slot leaving the live set; a scoreboard change
+   * leaves it in. warp_ready() puts it there itself. */
+  uint64_t *skip_sb, *skip_ldst, *skip_drain, *skip_empty;
 } SmQuiesceMemo;
 
 static inline void smq_unskip(SmQuiesceMemo *m, uint32_t slot) {

@@ -58,12 +58,14 @@ static void live_add(Sm *sm, uint32_t slot) {
   warps_changed(sm);
   bitmap_set(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
+  bitmap_clear(sm->qm.skip_empty, slot);
 }
 
 static void live_remove(Sm *sm, uint32_t slot) {
   warps_changed(sm);
   bitmap_clear(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
+  bitmap_clear(sm->qm.skip_empty, slot);
 }
 
 /* Keeps slot s's bit in fetch_bm: its warp waits for an I-buffer fill. */
@@ -262,10 +264,12 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
       w->ib_pc = at;
       w->ib_ready = now + 1; /* decode next cycle, issue after */
       w->ib_n = (uint8_t)(left < sm->fetch_width ? left : sm->fetch_width);
+      bitmap_clear(sm->qm.skip_empty, slot);
     } else if (pc != PTX_EXIT_PC) { /* past the module's last instruction: one entry, flushed */
       w->ib_pc = at;
       w->ib_ready = now + 1;
       w->ib_n = 1;
+      bitmap_clear(sm->qm.skip_empty, slot);
     }
     fetch_note(sm, slot);
     if (pc == PTX_EXIT_PC) continue;
@@ -386,7 +390,10 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
   }
   if (!w->ib_n || w->ib_ready > now) {
     v->wait = WARP_WAIT_EMPTY;
-    if (w->ib_n) sm->busy = sm->time_wait = 1;
+    if (w->ib_n)
+      sm->busy = sm->time_wait = 1;
+    else /* until its I-buffer is filled (SmQuiesceMemo.skip_empty) */
+      bitmap_set(sm->qm.skip_empty, s);
     return WARP_WAIT_EMPTY;
   }
   in = &sm->launch->mod->code[pc];
@@ -582,6 +589,46 @@ static inline SmStall stall_reason(const Sm *sm, uint8_t seen) {
   return seen ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
 }
 
+/* ---- the scan's shortcuts checked (WS_CHECKS: the test build) ---- */
+
+#ifdef WS_CHECKS
+static void scan_check_failed(const Sm *sm, uint64_t now, const char *what, uint32_t x) {
+  fprintf(stderr, "warpsim: internal error: SM %u cycle %llu: %s (%u)\n", sm->id, (unsigned long long)now,
+          what, x);
+  abort();
+}
+#endif
+
+/* Every warp in skip_empty still finds its I-buffer empty, as warp_ready() would (word wd). */
+static void check_skip_empty(const Sm *sm, uint32_t wd, uint64_t now) {
+#ifdef WS_CHECKS
+  for (uint64_t b = sm->qm.skip_empty[wd] & sm->live_bm[wd]; b; b &= b - 1) {
+    const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+    const SmWarp *w = &sm->warps[s];
+    if (!w->pw || w->head_ok || w->exec_done || w->ib_n || w->pw->state == PTX_WARP_BARRIER ||
+        w->view->wait != WARP_WAIT_EMPTY)
+      scan_check_failed(sm, now, "a warp in skip_empty no longer waits for its I-buffer; slot", s);
+  }
+#else
+  (void)sm, (void)wd, (void)now;
+#endif
+}
+
+/* A kept list (stable_order) is the one order() gives now. */
+static void check_kept_order(Sm *sm, uint32_t sched, const uint32_t *row, uint32_t n, uint32_t nw,
+                             uint64_t now) {
+#ifdef WS_CHECKS
+  const uint32_t m =
+      sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
+  for (uint32_t i = 0; i < n && m == n; i++)
+    if (row[i] != sm->order_buf[i])
+      scan_check_failed(sm, now, "a kept scheduler list differs from order(); scheduler", sched);
+  if (m != n) scan_check_failed(sm, now, "a kept scheduler list differs from order(); scheduler", sched);
+#else
+  (void)sm, (void)sched, (void)row, (void)n, (void)nw, (void)now;
+#endif
+}
+
 /* Scans the warps and issues (stage_issue without the memo); bw = sm->bm_words, a constant where
  * the SM has at most 63 warp slots (issue_scan), so that the bitmaps' single words stay in registers. */
 static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char *err, size_t errlen,
@@ -593,22 +640,25 @@ static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char
   uint64_t ready[1024 / 64 + 1]; /* bitmap over slots (bm_words words); a ready warp issues its head_pc */
   uint8_t seen[64] = {0}; /* per scheduler index: WAIT_BIT of what its evaluated warps wait on (none ready: no
                              WARP_WAIT_NONE) */
-  uint64_t skipped_sb[1024 / 64 + 1],
-      skipped_ld[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit) */
+  uint64_t skipped_sb[1024 / 64 + 1], skipped_ld[1024 / 64 + 1],
+      skipped_em[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit, empty I-buffer) */
   uint32_t
       one_ready[64]; /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
   const int mem_held = sm_mem_held(sm);
   for (uint32_t wd = 0; wd < bw; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
-             ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live;
+             ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live,
+             em = sm->qm.skip_empty[wd] & live;
+    check_skip_empty(sm, wd, now);
     skipped_sb[wd] = sb;
     skipped_ld[wd] = ld;
+    skipped_em[wd] = em;
     /* a draining warp would only repeat warp_ready()'s verdict: its scheduler sees it */
     for (uint64_t b = dr; b; b &= b - 1)
       seen[sm->sched_of[wd * 64 + (uint32_t)__builtin_ctzll(b)]] |= (uint8_t)WAIT_BIT(WARP_WAIT_DRAIN);
-    /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
-    const uint64_t eval = live & ~(sb | ld | dr);
+    /* the evaluated warps get their skip bits anew (warp_ready sets only skip_empty's) */
+    const uint64_t eval = live & ~(sb | ld | dr | em);
     uint64_t rdy = 0, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval, ndr = dr;
     for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
@@ -655,7 +705,8 @@ static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char
       for (uint32_t wd = 0; wd < bw; wd++) {
         const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * bw + wd];
         wait |= (uint8_t)((skipped_sb[wd] & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) |
-                          (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
+                          (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0) |
+                          (skipped_em[wd] & m ? WAIT_BIT(WARP_WAIT_EMPTY) : 0));
       }
       SmStall r = stall_reason(sm, wait);
       sm->st.stall[r]++;
@@ -672,7 +723,8 @@ static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char
         sm->order_n[sched] = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, row);
         sm->order_gen[sched] = sm->warps_gen;
         sm->order_greedy[sched] = sm->greedy[sched];
-      }
+      } else
+        check_kept_order(sm, sched, row, sm->order_n[sched], nw, now);
       n = sm->order_n[sched];
       list = row;
     } else
