@@ -59,6 +59,7 @@ static void live_add(Sm *sm, uint32_t slot) {
   bitmap_set(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
   bitmap_clear(sm->qm.skip_empty, slot);
+  bitmap_clear(sm->qm.ready_ldst, slot);
 }
 
 static void live_remove(Sm *sm, uint32_t slot) {
@@ -66,6 +67,7 @@ static void live_remove(Sm *sm, uint32_t slot) {
   bitmap_clear(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
   bitmap_clear(sm->qm.skip_empty, slot);
+  bitmap_clear(sm->qm.ready_ldst, slot);
 }
 
 /* Keeps slot s's bit in fetch_bm: its warp waits for an I-buffer fill. */
@@ -438,6 +440,7 @@ units:;
       if (sm->mem_collector) { /* head_ok: only ID_OC_MEM emptying (or this warp's issue) changes this */
         w->wait_ldst = 1;
         w->dirty = 0;
+        bitmap_clear(sm->qm.ready_ldst, s);
         return WARP_WAIT_UNIT;
       }
       w->wait_ldst = sm->ldst.busy && sm->lq_n >= sm->lq_cap;
@@ -452,9 +455,12 @@ units:;
     if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads + w->queued_loads >= SM_MAX_LOADS) {
       v->wait = WARP_WAIT_SCOREBOARD;
       w->dirty = 0;
+      bitmap_clear(sm->qm.ready_ldst, s);
       return WARP_WAIT_SCOREBOARD;
     }
-    if (sm->oc_banks && !sm->mem_collector && !oc_cu_available(sm, SM_UNIT_LDST, now)) {
+    if (sm->mem_collector) /* ready while ID_OC_MEM is empty, until it issues (SmQuiesceMemo.ready_ldst) */
+      bitmap_set(sm->qm.ready_ldst, s);
+    else if (sm->oc_banks && !oc_cu_available(sm, SM_UNIT_LDST, now)) {
       v->wait = WARP_WAIT_UNIT;
       sm->busy = sm->time_wait = 1;
       return WARP_WAIT_UNIT;
@@ -496,6 +502,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
   const uint64_t thread_insts = pw->thread_insts; /* the step counts the warp's active lanes */
   w->head_ok = 0;
+  if (unit == SM_UNIT_LDST) bitmap_clear(sm->qm.ready_ldst, s);
   PtxMemTrace *const tr = unit == SM_UNIT_LDST ? sm_ldst_trace_dest(sm, now) : NULL;
   if (tr) tr->mask = 0;
   pw->trace = tr;
@@ -614,6 +621,23 @@ static void check_skip_empty(const Sm *sm, uint32_t wd, uint64_t now) {
 #endif
 }
 
+/* Every warp in ready_ldst is ready as warp_ready() would find it while ID_OC_MEM is empty (word wd). */
+static void check_ready_ldst(const Sm *sm, uint32_t wd, uint64_t now) {
+#ifdef WS_CHECKS
+  for (uint64_t b = sm->qm.ready_ldst[wd] & sm->live_bm[wd]; b; b &= b - 1) {
+    const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+    const SmWarp *w = &sm->warps[s];
+    const PtxInst *in = w->pw && w->head_ok ? &sm->launch->mod->code[w->head_pc] : NULL;
+    if (!sm->mem_collector || !in || sm->kinfo->unit[w->head_pc] != SM_UNIT_LDST || w->wait_ldst ||
+        w->view->wait != WARP_WAIT_NONE ||
+        (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads + w->queued_loads >= SM_MAX_LOADS))
+      scan_check_failed(sm, now, "a warp in ready_ldst is no longer ready; slot", s);
+  }
+#else
+  (void)sm, (void)wd, (void)now;
+#endif
+}
+
 /* A kept list (stable_order) is the one order() gives now. */
 static void check_kept_order(Sm *sm, uint32_t sched, const uint32_t *row, uint32_t n, uint32_t nw,
                              uint64_t now) {
@@ -649,8 +673,15 @@ static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char
   for (uint32_t wd = 0; wd < bw; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
              ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live,
-             em = sm->qm.skip_empty[wd] & live;
+             em = sm->qm.skip_empty[wd] & live, rl = mem_held ? 0 : sm->qm.ready_ldst[wd] & live;
     check_skip_empty(sm, wd, now);
+    check_ready_ldst(sm, wd, now);
+    for (uint64_t b = rl; b; b &= b - 1) { /* ready again: ID_OC_MEM is empty */
+      const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
+      seen[q] |= (seen[q] & WAIT_BIT(WARP_WAIT_NONE)) ? SEEN_MANY : WAIT_BIT(WARP_WAIT_NONE);
+      one_ready[q] = s;
+    }
+    sm->busy |= rl != 0;
     skipped_sb[wd] = sb;
     skipped_ld[wd] = ld;
     skipped_em[wd] = em;
@@ -658,8 +689,8 @@ static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char
     for (uint64_t b = dr; b; b &= b - 1)
       seen[sm->sched_of[wd * 64 + (uint32_t)__builtin_ctzll(b)]] |= (uint8_t)WAIT_BIT(WARP_WAIT_DRAIN);
     /* the evaluated warps get their skip bits anew (warp_ready sets only skip_empty's) */
-    const uint64_t eval = live & ~(sb | ld | dr | em);
-    uint64_t rdy = 0, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval, ndr = dr;
+    const uint64_t eval = live & ~(sb | ld | dr | em | rl);
+    uint64_t rdy = rl, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval, ndr = dr;
     for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
       const PtxInst *in;
