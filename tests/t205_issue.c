@@ -11,7 +11,7 @@
  * warp reaches a barrier first and idles there. The cycle counts are taken
  * without the operand collector stage (sm.reg_banks=0; t206 tests it). A warp that exits
  * with a load out is skipped by the issue scan while it drains, and its scheduler still counts
- * drain stalls. */
+ * drain stalls; one whose I-buffer waits for a fill, I-buffer stalls. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -204,6 +204,35 @@ static void test_drain_stalls(void) {
   free(b);
 }
 
+/* A scheduler whose only warp waits for its I-buffer (each fetch of a straight-line stretch of code
+ * misses the cold L1I) counts I-buffer stalls, also in the cycles the issue scan skips that warp (it
+ * is evaluated again only once a fill comes: SmQuiesceMemo.skip_empty), and the other scheduler,
+ * with no warp, counts no_warp: one warp, every cycle simulated. */
+static void test_ibuffer_stalls(void) {
+  char ptx[8192];
+  int n = snprintf(ptx, sizeof ptx,
+                   ".version 9.0\n.target sm_75\n.address_size 64\n"
+                   ".visible .entry ib(.param .u64 buf)\n{\n  .reg .b32 %%r<4>;\n  .reg .b32 %%q<80>;\n");
+  for (unsigned i = 0; i < 64; i++) n += snprintf(ptx + n, sizeof ptx - (size_t)n, ADD_INDEP, i, i);
+  snprintf(ptx + n, sizeof ptx - (size_t)n, "  ret;\n}\n//@warpsim regs ib 80\n");
+  const char *sets[] = {"sm.skip_idle_cycles=false", NULL};
+  char *a = test_run_kernel(sets, ptx, "ib", 32, NULL, 0);
+  CHECK(a != NULL);
+  if (a) {
+    const char *st = "\"sched_stall_cycles\"";
+    const uint64_t ib = test_json_u64(a, st, "ibuffer"), nw = test_json_u64(a, st, "no_warp"),
+                   issued = test_json_u64(a, NULL, "warp_insts"), cycles = test_json_u64(a, NULL, "cycles");
+    if (ib < 200 || nw != cycles || ib + issued != cycles)
+      fprintf(stderr, "I-buffer stalls %llu, no_warp %llu, issued %llu in %llu cycles\n",
+              (unsigned long long)ib, (unsigned long long)nw, (unsigned long long)issued,
+              (unsigned long long)cycles);
+    CHECK(ib >= 200);         /* 8 cold misses of the L1I (64 instructions of 8 bytes, 128-byte lines) */
+    CHECK_EQ_U64(nw, cycles); /* scheduler 1 has no warp; scheduler 0 has its warp to the end */
+    CHECK_EQ_U64(ib + issued, cycles); /* (measured: 1350 + 65 in 1415) */
+  }
+  free(a);
+}
+
 int main(void) {
   TEST_RUN(test_independent_adds);
   TEST_RUN(test_dependent_chain);
@@ -213,5 +242,6 @@ int main(void) {
   TEST_RUN(test_skip_idle_exact);
   TEST_RUN(test_scheduler_order);
   TEST_RUN(test_drain_stalls);
+  TEST_RUN(test_ibuffer_stalls);
   return TEST_DONE();
 }

@@ -6,8 +6,9 @@
  * fetch group until every warp of it waits on a long-latency load (inner and
  * outer lrr/gto, strict); swl lets only the `limit` oldest warps that are not
  * at a barrier issue. For every policy of the registry, on random states:
- * only the scheduler's own valid warps, never a slot twice, and (non-limiting
- * policies, those with lists_all) every one of them. */
+ * only the scheduler's own valid warps, never a slot twice, (non-limiting
+ * policies, those with lists_all) every one of them, and (stable_order) the
+ * same list whatever the views hold besides valid and age, at any cycle. */
 #include <stdlib.h>
 
 #include "common/test.h"
@@ -342,7 +343,7 @@ static void test_registry(void) {
 
 /* Random states: the list holds only the scheduler's own valid warps, each once;
  * non-limiting policies list all of them. */
-static void check_random(const char *name, const char *const *sets, int complete) {
+static void check_random(const char *name, const char *const *sets, int complete, int stable) {
   enum { N = 48 };
   Sched s;
   if (open_sched(&s, name, N, sets)) return;
@@ -379,6 +380,29 @@ static void check_random(const char *name, const char *const *sets, int complete
         if (out[i] >= N || out[i] % NSCHED != sched || !v[out[i]].valid || seen[out[i]]++) bad = 1;
       }
       if (complete && n != own) bad = 1;
+      if (stable && !bad) { /* the list the SM keeps (stable_order) must stand while valid, age, greedy do */
+        WarpView v2[N];
+        uint32_t out2[N + 1];
+        for (uint32_t i = 0; i < N; i++) {
+          rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+          const uint32_t r = (uint32_t)(rng >> 32);
+          v2[i] = v[i];
+          v2[i].wait = v2[i].valid ? (uint8_t)(r % WARP_WAIT_EXITED) : WARP_WAIT_EXITED;
+          v2[i].long_pending = (r >> 4) & 1;
+          v2[i].pc = r >> 8;
+          v2[i].next_kind = (uint8_t)((r >> 12) % WINST__COUNT);
+          v2[i].insts = r >> 3;
+          v2[i].last_issue = r >> 5;
+          v2[i].active_lanes = r;
+          v2[i].sched_wait = r >> 20;
+        }
+        uint32_t n2 = order(&s, sched, v2, N, greedy, (uint64_t)iter * 7919 + 3, out2);
+        for (uint32_t i = 0; i < n && n2 == n; i++) n2 = out2[i] == out[i] ? n2 : n2 + 1;
+        if (n2 != n) {
+          bad = 1;
+          fprintf(stderr, "%s: stable_order: another list for the same warps and greedy\n", name);
+        }
+      }
       if (bad)
         fprintf(stderr, "%s: bad order at iteration %d scheduler %u (n %u of %u)\n", name, iter, sched, n,
                 own);
@@ -394,20 +418,20 @@ static void test_random_states(void) {
   for (const PolicyEntry *e = policy_registry; e->name; e++)
     if (e->kind == POLICY_WARP) {
       const PolicyEngineHints *h = ((const WarpSchedPolicy *)e->impl)->hints;
-      check_random(e->name, NULL, h && h->lists_all);
+      check_random(e->name, NULL, h && h->lists_all, h && h->stable_order);
     }
-  check_random("lrr", NULL, 1);
-  check_random("gto", NULL, 1);
-  check_random("old", NULL, 1);
+  check_random("lrr", NULL, 1, 1);
+  check_random("gto", NULL, 1, 1);
+  check_random("old", NULL, 1, 1);
   const char *tl[] = {"sched.two-level.group_size=4", NULL};
-  check_random("two-level", tl, 1);
+  check_random("two-level", tl, 1, 0);
   const char *tlg[] = {"sched.two-level.group_size=3", "sched.two-level.inner=gto",
                        "sched.two-level.outer=gto", NULL};
-  check_random("two-level", tlg, 1);
+  check_random("two-level", tlg, 1, 0);
   const char *tls[] = {"sched.two-level.strict=true", NULL};
-  check_random("two-level", tls, 0);
+  check_random("two-level", tls, 0, 0);
   const char *swl[] = {"sched.swl.limit=5", NULL};
-  check_random("swl", swl, 0);
+  check_random("swl", swl, 0, 0);
 }
 
 int main(void) {

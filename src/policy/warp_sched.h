@@ -224,6 +224,11 @@ typedef struct PolicyEngineHints {
    * skipped idle cycles are). Its can_issue is then not called on the cycles in between: it
    * must count nothing per call. */
   bool stable_refusals;
+  /* A warp scheduler's, with lists_all: order()'s list follows from the scheduler's warps (their
+   * WarpView valid and age, which change only with on_warps_change), nslots and greedy alone, and
+   * order() changes nothing the policy decides by. The SM then keeps each scheduler's last list
+   * and calls order() again only when the warps or greedy changed: it must count nothing per call. */
+  bool stable_order;
   /* With tick: the next cycle > now at which tick must run (UINT64_MAX: none needed), asked
    * after each tick. tick then runs only on the cycles the SM simulates and on each cycle
    * next_tick asked for, in increasing order but not consecutive: the plugin accounts for the
@@ -339,6 +344,8 @@ typedef struct FetchPolicy {
 bool policy_shares_always(const void *state);
 /* The hints of a scheduler whose order lists every warp (gto, lrr) and nothing else. */
 extern const PolicyEngineHints policy_hints_lists_all;
+/* Those of one whose order is also a function of its warps and greedy alone (gto, old, lrr). */
+extern const PolicyEngineHints policy_hints_stable_order;
 /* Appends the scheduler's valid slots in age order (oldest first). */
 uint32_t sched_collect_by_age(const WarpView *views, uint32_t nslots, uint32_t sched, uint32_t nsched,
                               uint32_t *out);

@@ -234,6 +234,7 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
   sm->l1_events = (sm->ev_mask & SM_EV_L1_REQ) != 0;
   sm->lists_all = sched->hints && sched->hints->lists_all;
   sm->stable_refusals = sched->hints && sched->hints->stable_refusals;
+  sm->stable_order = sm->lists_all && sched->hints->stable_order;
   sm->qm.tick_every = every;
   sm->qm.wake = UINT64_MAX;
   if (sm->ev_mask & SCHED_EV_BIT(SCHED_EV_L1_EVICT)) cache_set_evict_listener(sm->l1d, l1d_evicted, sm);

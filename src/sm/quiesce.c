@@ -21,13 +21,19 @@ int smq_init(Sm *sm) {
   sm->qm.skip_sb = calloc(sm->bm_words, sizeof(uint64_t));
   sm->qm.skip_ldst = calloc(sm->bm_words, sizeof(uint64_t));
   sm->qm.skip_drain = calloc(sm->bm_words, sizeof(uint64_t));
-  return sm->qm.skip_sb && sm->qm.skip_ldst && sm->qm.skip_drain ? 0 : -1;
+  sm->qm.skip_empty = calloc(sm->bm_words, sizeof(uint64_t));
+  sm->qm.ready_ldst = calloc(sm->bm_words, sizeof(uint64_t));
+  return sm->qm.skip_sb && sm->qm.skip_ldst && sm->qm.skip_drain && sm->qm.skip_empty && sm->qm.ready_ldst
+             ? 0
+             : -1;
 }
 
 void smq_free(Sm *sm) {
   free(sm->qm.skip_sb);
   free(sm->qm.skip_ldst);
   free(sm->qm.skip_drain);
+  free(sm->qm.skip_empty);
+  free(sm->qm.ready_ldst);
 }
 
 /* Adds n cycles in which every scheduler stalls as in the last scan (SmQuiesceMemo.stall). */
@@ -78,10 +84,13 @@ void smq_settle(Sm *sm, uint64_t upto) {
 
 void smq_leave(Sm *sm, bool all) {
   sm->q.quiet = sm->q.pop = 0;
-  if (all && sm->qm.skip_sb && sm->qm.skip_ldst && sm->qm.skip_drain) {
+  if (all && sm->qm.skip_sb && sm->qm.skip_ldst && sm->qm.skip_drain && sm->qm.skip_empty &&
+      sm->qm.ready_ldst) {
     memset(sm->qm.skip_sb, 0, sizeof(uint64_t) * sm->bm_words);
     memset(sm->qm.skip_ldst, 0, sizeof(uint64_t) * sm->bm_words);
     memset(sm->qm.skip_drain, 0, sizeof(uint64_t) * sm->bm_words);
+    memset(sm->qm.skip_empty, 0, sizeof(uint64_t) * sm->bm_words);
+    memset(sm->qm.ready_ldst, 0, sizeof(uint64_t) * sm->bm_words);
   }
 }
 

@@ -48,8 +48,15 @@ typedef struct SmQuiesceMemo {
    * repeat warp_ready()'s early exits, so the scan counts them without touching them. Any change
    * to a warp's scoreboard or loads (SmWarp.dirty) takes it out (smq_unskip). One in skip_drain
    * has executed its last instruction and waits for its memory to drain: it stays so until it
-   * retires (its slot leaves the live set, which takes it out). */
-  uint64_t *skip_sb, *skip_ldst, *skip_drain;
+   * retires (its slot leaves the live set, which takes it out). One in skip_empty found its
+   * I-buffer empty (nothing fetched, not a decode's wait): only a fill of its I-buffer changes
+   * that (stage_fetch_replies takes it out), or its slot leaving the live set; a scoreboard change
+   * leaves it in. warp_ready() puts it there itself. With the memory collector path, one in
+   * ready_ldst was found ready with an LD/ST instruction at its head (head_ok): while ID_OC_MEM is
+   * empty it stays ready until it issues (its free load groups only grow without an issue), so a
+   * scan that finds ID_OC_MEM empty counts it ready without evaluating it; warp_ready() puts it
+   * there and takes it out with any other verdict, its issue and its slot's change of hands too. */
+  uint64_t *skip_sb, *skip_ldst, *skip_drain, *skip_empty, *ready_ldst;
 } SmQuiesceMemo;
 
 static inline void smq_unskip(SmQuiesceMemo *m, uint32_t slot) {

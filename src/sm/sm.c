@@ -10,7 +10,7 @@
 #include "sm/sm_int.h"
 #include "sm/timeline.h"
 
-static void warps_changed(const Sm *sm); /* with live_add() */
+static void warps_changed(Sm *sm); /* with live_add() */
 
 /* ---- kernel and CTA management ---- */
 void sm_end_kernel(Sm *sm, uint64_t end) {
@@ -49,18 +49,25 @@ void sm_end_kernel(Sm *sm, uint64_t end) {
 }
 
 /* The set of warps changed (on_warps_change). */
-static void warps_changed(const Sm *sm) { sm_plugins_warps_change(sm); }
+static void warps_changed(Sm *sm) {
+  sm->warps_gen++; /* the schedulers' kept lists (stable_order) are stale */
+  sm_plugins_warps_change(sm);
+}
 
 static void live_add(Sm *sm, uint32_t slot) {
   warps_changed(sm);
   bitmap_set(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
+  bitmap_clear(sm->qm.skip_empty, slot);
+  bitmap_clear(sm->qm.ready_ldst, slot);
 }
 
 static void live_remove(Sm *sm, uint32_t slot) {
   warps_changed(sm);
   bitmap_clear(sm->live_bm, slot);
   sm_warp_unskip(sm, slot);
+  bitmap_clear(sm->qm.skip_empty, slot);
+  bitmap_clear(sm->qm.ready_ldst, slot);
 }
 
 /* Keeps slot s's bit in fetch_bm: its warp waits for an I-buffer fill. */
@@ -259,10 +266,12 @@ static void stage_fetch_replies(Sm *sm, uint64_t now) {
       w->ib_pc = at;
       w->ib_ready = now + 1; /* decode next cycle, issue after */
       w->ib_n = (uint8_t)(left < sm->fetch_width ? left : sm->fetch_width);
+      bitmap_clear(sm->qm.skip_empty, slot);
     } else if (pc != PTX_EXIT_PC) { /* past the module's last instruction: one entry, flushed */
       w->ib_pc = at;
       w->ib_ready = now + 1;
       w->ib_n = 1;
+      bitmap_clear(sm->qm.skip_empty, slot);
     }
     fetch_note(sm, slot);
     if (pc == PTX_EXIT_PC) continue;
@@ -383,7 +392,10 @@ static inline __attribute__((always_inline)) WarpWait warp_ready(Sm *sm, uint32_
   }
   if (!w->ib_n || w->ib_ready > now) {
     v->wait = WARP_WAIT_EMPTY;
-    if (w->ib_n) sm->busy = sm->time_wait = 1;
+    if (w->ib_n)
+      sm->busy = sm->time_wait = 1;
+    else /* until its I-buffer is filled (SmQuiesceMemo.skip_empty) */
+      bitmap_set(sm->qm.skip_empty, s);
     return WARP_WAIT_EMPTY;
   }
   in = &sm->launch->mod->code[pc];
@@ -428,6 +440,7 @@ units:;
       if (sm->mem_collector) { /* head_ok: only ID_OC_MEM emptying (or this warp's issue) changes this */
         w->wait_ldst = 1;
         w->dirty = 0;
+        bitmap_clear(sm->qm.ready_ldst, s);
         return WARP_WAIT_UNIT;
       }
       w->wait_ldst = sm->ldst.busy && sm->lq_n >= sm->lq_cap;
@@ -442,9 +455,12 @@ units:;
     if (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads + w->queued_loads >= SM_MAX_LOADS) {
       v->wait = WARP_WAIT_SCOREBOARD;
       w->dirty = 0;
+      bitmap_clear(sm->qm.ready_ldst, s);
       return WARP_WAIT_SCOREBOARD;
     }
-    if (sm->oc_banks && !sm->mem_collector && !oc_cu_available(sm, SM_UNIT_LDST, now)) {
+    if (sm->mem_collector) /* ready while ID_OC_MEM is empty, until it issues (SmQuiesceMemo.ready_ldst) */
+      bitmap_set(sm->qm.ready_ldst, s);
+    else if (sm->oc_banks && !oc_cu_available(sm, SM_UNIT_LDST, now)) {
       v->wait = WARP_WAIT_UNIT;
       sm->busy = sm->time_wait = 1;
       return WARP_WAIT_UNIT;
@@ -486,6 +502,7 @@ static int issue(Sm *sm, uint32_t s, const PtxInst *in, uint32_t pc, uint64_t no
   for (uint32_t i = 0; i < o->npwr; i++) rows[nrows++] = pb + o->pwr[i];
   const uint64_t thread_insts = pw->thread_insts; /* the step counts the warp's active lanes */
   w->head_ok = 0;
+  if (unit == SM_UNIT_LDST) bitmap_clear(sm->qm.ready_ldst, s);
   PtxMemTrace *const tr = unit == SM_UNIT_LDST ? sm_ldst_trace_dest(sm, now) : NULL;
   if (tr) tr->mask = 0;
   pw->trace = tr;
@@ -579,37 +596,106 @@ static inline SmStall stall_reason(const Sm *sm, uint8_t seen) {
   return seen ? SM_STALL_DRAIN : SM_STALL_NO_WARP;
 }
 
-/* Scans the warps and issues (stage_issue without the memo). */
-static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
+/* ---- the scan's shortcuts checked (WS_CHECKS: the test build) ---- */
+
+#ifdef WS_CHECKS
+static void scan_check_failed(const Sm *sm, uint64_t now, const char *what, uint32_t x) {
+  fprintf(stderr, "warpsim: internal error: SM %u cycle %llu: %s (%u)\n", sm->id, (unsigned long long)now,
+          what, x);
+  abort();
+}
+#endif
+
+/* Every warp in skip_empty still finds its I-buffer empty, as warp_ready() would (word wd). */
+static void check_skip_empty(const Sm *sm, uint32_t wd, uint64_t now) {
+#ifdef WS_CHECKS
+  for (uint64_t b = sm->qm.skip_empty[wd] & sm->live_bm[wd]; b; b &= b - 1) {
+    const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+    const SmWarp *w = &sm->warps[s];
+    if (!w->pw || w->head_ok || w->exec_done || w->ib_n || w->pw->state == PTX_WARP_BARRIER ||
+        w->view->wait != WARP_WAIT_EMPTY)
+      scan_check_failed(sm, now, "a warp in skip_empty no longer waits for its I-buffer; slot", s);
+  }
+#else
+  (void)sm, (void)wd, (void)now;
+#endif
+}
+
+/* Every warp in ready_ldst is ready as warp_ready() would find it while ID_OC_MEM is empty (word wd). */
+static void check_ready_ldst(const Sm *sm, uint32_t wd, uint64_t now) {
+#ifdef WS_CHECKS
+  for (uint64_t b = sm->qm.ready_ldst[wd] & sm->live_bm[wd]; b; b &= b - 1) {
+    const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+    const SmWarp *w = &sm->warps[s];
+    const PtxInst *in = w->pw && w->head_ok ? &sm->launch->mod->code[w->head_pc] : NULL;
+    if (!sm->mem_collector || !in || sm->kinfo->unit[w->head_pc] != SM_UNIT_LDST || w->wait_ldst ||
+        w->view->wait != WARP_WAIT_NONE ||
+        (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads + w->queued_loads >= SM_MAX_LOADS))
+      scan_check_failed(sm, now, "a warp in ready_ldst is no longer ready; slot", s);
+  }
+#else
+  (void)sm, (void)wd, (void)now;
+#endif
+}
+
+/* A kept list (stable_order) is the one order() gives now. */
+static void check_kept_order(Sm *sm, uint32_t sched, const uint32_t *row, uint32_t n, uint32_t nw,
+                             uint64_t now) {
+#ifdef WS_CHECKS
+  const uint32_t m =
+      sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
+  for (uint32_t i = 0; i < n && m == n; i++)
+    if (row[i] != sm->order_buf[i])
+      scan_check_failed(sm, now, "a kept scheduler list differs from order(); scheduler", sched);
+  if (m != n) scan_check_failed(sm, now, "a kept scheduler list differs from order(); scheduler", sched);
+#else
+  (void)sm, (void)sched, (void)row, (void)n, (void)nw, (void)now;
+#endif
+}
+
+/* Scans the warps and issues (stage_issue without the memo); bw = sm->bm_words, a constant where
+ * the SM has at most 63 warp slots (issue_scan), so that the bitmaps' single words stay in registers. */
+static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char *err, size_t errlen,
+                                                      const uint32_t bw) {
   smq_settle_memo(sm);
   sm->issue_dirty = 0;
   sm->time_wait = 0;
   /* refresh every view first: the policy orders on this cycle's state */
-  const PtxInst *ins[1024];
-  uint32_t pcs[1024];            /* ins[s], pcs[s]: set where ready */
-  uint64_t ready[1024 / 64 + 1]; /* bitmap over slots (bm_words words) */
+  uint64_t ready[1024 / 64 + 1]; /* bitmap over slots (bm_words words); a ready warp issues its head_pc */
   uint8_t seen[64] = {0}; /* per scheduler index: WAIT_BIT of what its evaluated warps wait on (none ready: no
                              WARP_WAIT_NONE) */
-  uint64_t skipped_sb[1024 / 64 + 1],
-      skipped_ld[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit) */
+  uint64_t skipped_sb[1024 / 64 + 1], skipped_ld[1024 / 64 + 1],
+      skipped_em[1024 / 64 + 1]; /* per word: the warps skipped (scoreboard, LD/ST unit, empty I-buffer) */
   uint32_t
       one_ready[64]; /* per scheduler index with a ready warp: one of them (the only one unless SEEN_MANY) */
   uint32_t nw = sm->max_warps < 1024 ? sm->max_warps : 1024;
   const int mem_held = sm_mem_held(sm);
-  for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
+  for (uint32_t wd = 0; wd < bw; wd++) {
     uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
-             ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live;
+             ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live,
+             em = sm->qm.skip_empty[wd] & live, rl = mem_held ? 0 : sm->qm.ready_ldst[wd] & live;
+    check_skip_empty(sm, wd, now);
+    check_ready_ldst(sm, wd, now);
+    for (uint64_t b = rl; b; b &= b - 1) { /* ready again: ID_OC_MEM is empty */
+      const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
+      seen[q] |= (seen[q] & WAIT_BIT(WARP_WAIT_NONE)) ? SEEN_MANY : WAIT_BIT(WARP_WAIT_NONE);
+      one_ready[q] = s;
+    }
+    sm->busy |= rl != 0;
     skipped_sb[wd] = sb;
     skipped_ld[wd] = ld;
+    skipped_em[wd] = em;
     /* a draining warp would only repeat warp_ready()'s verdict: its scheduler sees it */
     for (uint64_t b = dr; b; b &= b - 1)
       seen[sm->sched_of[wd * 64 + (uint32_t)__builtin_ctzll(b)]] |= (uint8_t)WAIT_BIT(WARP_WAIT_DRAIN);
-    /* the evaluated warps get their skip bits anew (warp_ready leaves the skip sets alone) */
-    const uint64_t eval = live & ~(sb | ld | dr);
-    uint64_t rdy = 0, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval, ndr = dr;
+    /* the evaluated warps get their skip bits anew (warp_ready sets only skip_empty's) */
+    const uint64_t eval = live & ~(sb | ld | dr | em | rl);
+    uint64_t rdy = rl, nsb = sm->qm.skip_sb[wd] & ~eval, nld = sm->qm.skip_ldst[wd] & ~eval, ndr = dr;
     for (uint64_t b = eval; b; b &= b - 1) { /* ascending slots */
       uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
-      const WarpWait wait = warp_ready(sm, s, now, &ins[s], &pcs[s]);
+      const PtxInst *in;
+      uint32_t pc;
+      const WarpWait wait = warp_ready(sm, s, now, &in, &pc);
       const SmWarp *w = &sm->warps[s];
       const uint64_t bit = b & -b;
       const int r = wait == WARP_WAIT_NONE;
@@ -619,8 +705,9 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
         one_ready[q] = s;
       }
       seen[q] |= (uint8_t)WAIT_BIT(wait);
-      nsb |= !w->dirty && wait == WARP_WAIT_SCOREBOARD ? bit : 0;
-      nld |= !w->dirty && wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
+      /* (warp_ready leaves each of these verdicts with dirty clear) */
+      nsb |= wait == WARP_WAIT_SCOREBOARD ? bit : 0;
+      nld |= wait == WARP_WAIT_UNIT && w->wait_ldst ? bit : 0;
       ndr |= wait == WARP_WAIT_DRAIN ? bit : 0;
     }
     ready[wd] = rdy;
@@ -633,7 +720,7 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   int issued_any = 0; /* until something issues, the scan's verdicts stand (warp_ready would repeat them) */
   uint32_t nready = 0, nrefused = 0; /* ready warps, and those the policy refused (stable_refusals) */
   if (sm->stable_refusals)
-    for (uint32_t wd = 0; wd < sm->bm_words; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
+    for (uint32_t wd = 0; wd < bw; wd++) nready += (uint32_t)__builtin_popcountll(ready[wd]);
   /* the first scheduler alternates with the cycle: now % nsched, a mask for a power of two (no division);
    * sched.first = fixed: always scheduler 0 (3.2.2) */
   const uint32_t first = sm->sched_fixed                 ? 0
@@ -646,10 +733,11 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
     if (!(seen[sched % 64] & WAIT_BIT(WARP_WAIT_NONE))) {
       /* no warp ready: what its skipped warps wait on counts too */
       uint8_t wait = seen[sched % 64];
-      for (uint32_t wd = 0; wd < sm->bm_words; wd++) {
-        const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * sm->bm_words + wd];
+      for (uint32_t wd = 0; wd < bw; wd++) {
+        const uint64_t m = sm->sched_bm[(size_t)(sched % 64) * bw + wd];
         wait |= (uint8_t)((skipped_sb[wd] & m ? WAIT_BIT(WARP_WAIT_SCOREBOARD) : 0) |
-                          (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0));
+                          (skipped_ld[wd] & m ? WAIT_BIT(WARP_WAIT_UNIT) : 0) |
+                          (skipped_em[wd] & m ? WAIT_BIT(WARP_WAIT_EMPTY) : 0));
       }
       SmStall r = stall_reason(sm, wait);
       sm->st.stall[r]++;
@@ -657,13 +745,24 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
       continue;
     }
     uint32_t n = 1, lost = 0; /* lost: a ready warp the policy offered found its unit taken this cycle */
+    const uint32_t *list = sm->order_buf;
     if (sm->lists_all && !(seen[sched % 64] & SEEN_MANY))
       sm->order_buf[0] = one_ready[sched % 64]; /* first in any order */
-    else
+    else if (sm->stable_order) {                /* its last list stands while its warps and greedy do */
+      uint32_t *row = sm->order_rows + (size_t)sched * (sm->max_warps + 1);
+      if (sm->order_gen[sched] != sm->warps_gen || sm->order_greedy[sched] != sm->greedy[sched]) {
+        sm->order_n[sched] = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, row);
+        sm->order_gen[sched] = sm->warps_gen;
+        sm->order_greedy[sched] = sm->greedy[sched];
+      } else
+        check_kept_order(sm, sched, row, sm->order_n[sched], nw, now);
+      n = sm->order_n[sched];
+      list = row;
+    } else
       n = sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
-    if (sm->tl) tl_listed(sm, sm->order_buf, n, now);
+    if (sm->tl) tl_listed(sm, list, n, now);
     for (uint32_t i = 0; i < n && issued < sm->issue_width; i++) {
-      uint32_t s = sm->order_buf[i];
+      uint32_t s = list[i];
       if (s >= nw || !bitmap_test(ready, s) || !sm->warps[s].pw || sm->sched_of[s] != sched) continue;
       if (sm->policy->can_issue &&
           !sm->policy->can_issue(sm->pstate, &sm->views[s], (WarpInstKind)sm->views[s].next_kind)) {
@@ -672,8 +771,8 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
         continue;
       }
       /* the unit may have been taken by the other scheduler this cycle */
-      const PtxInst *in = ins[s];
-      uint32_t pc = pcs[s];
+      uint32_t pc = sm->warps[s].head_pc; /* a ready verdict passed its head (head_ok) */
+      const PtxInst *in = &sm->launch->mod->code[pc];
       if (issued_any && warp_ready(sm, s, now, &in, &pc) != WARP_WAIT_NONE) {
         bitmap_clear(ready, s);
         lost = 1;
@@ -709,6 +808,10 @@ static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
   if (sm->tl) tl_scan(sm, ready, now);
   smq_scanned(sm, nready && nrefused == nready && !issued_any);
   return 0;
+}
+
+static int issue_scan(Sm *sm, uint64_t now, char *err, size_t errlen) {
+  return sm->bm_words == 1 ? scan(sm, now, err, errlen, 1) : scan(sm, now, err, errlen, sm->bm_words);
 }
 
 static int stage_issue(Sm *sm, uint64_t now, char *err, size_t errlen) {

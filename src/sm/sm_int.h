@@ -218,8 +218,14 @@ struct Sm {
   /* plugins: plug[0] is the warp scheduler (policy, pstate), then the observers, then the measures */
   SmPlugin plug[1 + SM_MAX_OBSERVERS + SM_MAX_MEASURES];
   uint32_t nplug;
-  uint8_t has_issue, has_annot;       /* a plugin has on_issue / annotate */
-  uint8_t lists_all, stable_refusals; /* the scheduler's engine hints (PolicyEngineHints) */
+  uint8_t has_issue, has_annot;                     /* a plugin has on_issue / annotate */
+  uint8_t lists_all, stable_refusals, stable_order; /* the scheduler's engine hints (PolicyEngineHints) */
+  /* (stable_order) per scheduler: its last list (order_rows + sched * (max_warps + 1)), its length,
+   * and the greedy slot and warps_gen it was made for (gen 0: none yet) */
+  uint32_t *order_rows, *order_n;
+  int32_t *order_greedy;
+  uint64_t *order_gen;
+  uint64_t warps_gen;       /* counts the changes of the warp set (on_warps_change), from 1 */
   uint8_t l1d_may_bypass;   /* the L1D's policy may send a load down unallocated (its request needs a size) */
   SchedEventMask ev_mask;   /* the event kinds the SM makes: those some plugin wants (sm_plugins_create) */
   uint8_t l1_lanes;         /* a plugin wants line-request events with their lanes (SmReq.lanes) */

@@ -89,6 +89,11 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->ctas = calloc(sm->max_ctas, sizeof(SmCta));
   sm->greedy = malloc(sizeof(int32_t) * sm->nsched);
   sm->order_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
+  sm->order_rows = malloc(sizeof(uint32_t) * (sm->max_warps + 1) * sm->nsched);
+  sm->order_n = calloc(sm->nsched, sizeof(uint32_t));
+  sm->order_greedy = calloc(sm->nsched, sizeof(int32_t));
+  sm->order_gen = calloc(sm->nsched, sizeof(uint64_t));
+  sm->warps_gen = 1;
   sm->elig_buf = malloc(sizeof(uint32_t) * (sm->max_warps + 1));
   sm->sched_of = malloc(sm->max_warps + 1);
   sm->bm_words = bitmap_words(sm->max_warps);
@@ -101,9 +106,9 @@ Sm *sm_create(uint32_t id, const Config *cfg, MemSys *ms, PolicyGpu *pg, const S
   sm->ev = malloc(sizeof(SmEvent) * sm->ev_cap);
   const int qbad = smq_init(sm); /* the shortcuts' state (quiesce.c) */
   if (!sm->unit_free || !sm->warps || !sm->views || !sm->ctas || !sm->greedy || !sm->order_buf ||
-      !sm->elig_buf || !sm->ev || !sm->sched_of || !sm->lq || !sm->mc || !sm->oc_cu_free ||
-      !sm->oc_bank_next || !sm->oc_port_next || !sm->live_bm || qbad || !sm->fetch_bm || !sm->sched_bm ||
-      !sm->bar_bm) {
+      !sm->order_rows || !sm->order_n || !sm->order_greedy || !sm->order_gen || !sm->elig_buf || !sm->ev ||
+      !sm->sched_of || !sm->lq || !sm->mc || !sm->oc_cu_free || !sm->oc_bank_next || !sm->oc_port_next ||
+      !sm->live_bm || qbad || !sm->fetch_bm || !sm->sched_bm || !sm->bar_bm) {
     snprintf(err, errlen, "out of memory");
     sm_free(sm);
     return NULL;
@@ -155,6 +160,10 @@ void sm_free(Sm *sm) {
   free(sm->lq);
   free(sm->mc);
   free(sm->order_buf);
+  free(sm->order_rows);
+  free(sm->order_n);
+  free(sm->order_greedy);
+  free(sm->order_gen);
   free(sm->elig_buf);
   free(sm->ev);
   free(sm->sched_of);

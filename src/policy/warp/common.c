@@ -121,6 +121,7 @@ int sched_vta_geometry(const WarpSchedEnv *env, uint32_t *entries, uint32_t *way
 }
 
 const PolicyEngineHints policy_hints_lists_all = {.lists_all = true};
+const PolicyEngineHints policy_hints_stable_order = {.lists_all = true, .stable_order = true};
 
 bool policy_shares_always(const void *state) {
   (void)state;

@@ -43,11 +43,11 @@ const WarpSchedPolicy warp_policy_gto = {.name = "gto",
                                          .init = gto_init,
                                          .free = gto_free,
                                          .order = gto_order,
-                                         .hints = &policy_hints_lists_all,
+                                         .hints = &policy_hints_stable_order,
                                          .on_warps_change = gto_warps_change};
 const WarpSchedPolicy warp_policy_old = {.name = "old",
                                          .init = gto_init,
                                          .free = gto_free,
                                          .order = old_order,
-                                         .hints = &policy_hints_lists_all,
+                                         .hints = &policy_hints_stable_order,
                                          .on_warps_change = gto_warps_change};

@@ -15,4 +15,4 @@ static uint32_t lrr_order(void *state, uint32_t sched, const WarpView *v, uint32
 }
 
 const WarpSchedPolicy warp_policy_lrr = {
-    .name = "lrr", .init = lrr_init, .order = lrr_order, .hints = &policy_hints_lists_all};
+    .name = "lrr", .init = lrr_init, .order = lrr_order, .hints = &policy_hints_stable_order};
