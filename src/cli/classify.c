@@ -5,9 +5,11 @@
  * For every kernel of the PTX: its load CFG (analysis/loadcfg.h: global loads,
  * grouped by array where a loop- and barrier-free path joins them); then
  * profiling runs of the workload at S2 (default S) on the timing model with the
- * bypass observer: run r caches the r-th load of every kernel and bypasses all
- * other global loads (access(i), hit(i)); run g caches the loads of the g-th
- * group of several loads of every kernel (hit(g)). Then, per load v of group g:
+ * bypass observer: one run per load caches that load alone and bypasses every
+ * other global load of every kernel (access(i), hit(i)); one run per group of
+ * several loads caches that group's loads alone (hit(g)). One kernel's load at a
+ * time: the L1D keeps its lines across launches (as GPGPU-Sim 3.x), so a load of
+ * another kernel cached in the same run could leave lines this one hits. Then, per load v of group g:
  * extra(g) = hit(g) - sum hit(v), Hit = hit(v) + extra(g) / size(g); ca if
  * Hit >= H * access(v), cg if Hit <= L * access(v), else cm (H 0.7, L 0.3).
  * `--no-groups` uses hit(v) alone (instruction-level bypassing: with H = L every
@@ -78,7 +80,7 @@ static int parse_threshold(const char *s, double *v) {
 /* Adds the profile's counts of the loads cached in this run (cached[k][l]) to dst. */
 static int merge_hits = 1; /* --tag-hits: 0 */
 
-static int read_profile(const char *path, CKernel *ks, uint32_t nk, int32_t which, int group) {
+static int read_profile(const char *path, CKernel *ks, uint32_t nk, uint32_t kk, int32_t which, int group) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   char line[1024], name[512];
@@ -90,7 +92,7 @@ static int read_profile(const char *path, CKernel *ks, uint32_t nk, int32_t whic
     if (merge_hits) hits += merges;
     for (uint32_t k = 0; k < nk; k++) {
       CKernel *c = &ks[k];
-      if (strcmp(c->g.name, name)) continue;
+      if (k != kk || strcmp(c->g.name, name)) continue;
       for (uint32_t l = 0; l < c->g.nloads; l++) {
         if (c->g.loads[l].pc != pc) continue;
         if (!group && (int32_t)l == which) c->access[l] += acc, c->hit[l] += hits;
@@ -136,14 +138,25 @@ static int keep_profiled(const char *path, CKernel *ks, uint32_t *nk) {
   return 0;
 }
 
-/* Run r < maxloads caches load r of every kernel; then one run per group of several loads. */
-static uint32_t plan_runs(const CKernel *ks, uint32_t nk, uint32_t *maxloads, uint32_t *maxmulti) {
-  *maxloads = *maxmulti = 0;
-  for (uint32_t k = 0; k < nk; k++) {
-    if (ks[k].g.nloads > *maxloads) *maxloads = ks[k].g.nloads;
-    if (ks[k].nmulti > *maxmulti) *maxmulti = ks[k].nmulti;
+/* The profiling runs: one per load of each kernel, then one per group of several loads of each kernel. */
+static uint32_t plan_runs(const CKernel *ks, uint32_t nk, uint32_t *nload_runs) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < nk; k++) n += ks[k].g.nloads;
+  *nload_runs = n;
+  for (uint32_t k = 0; k < nk; k++) n += ks[k].nmulti;
+  return n;
+}
+
+/* Run r's kernel and its load (or group: r >= nload_runs) index within that kernel. */
+static void run_of(const CKernel *ks, uint32_t nk, uint32_t nload_runs, uint32_t r, uint32_t *k,
+                   uint32_t *which) {
+  uint32_t i = r < nload_runs ? r : r - nload_runs;
+  for (*k = 0; *k < nk; (*k)++) {
+    const uint32_t n = r < nload_runs ? ks[*k].g.nloads : ks[*k].nmulti;
+    if (i < n) break;
+    i -= n;
   }
-  return *maxloads + *maxmulti;
+  *which = i;
 }
 
 static int usage(const char *msg) {
@@ -272,7 +285,7 @@ int cli_classify(int argc, char **argv) {
     nmods = 1;
   }
   /* the kernels' load CFGs */
-  uint32_t maxloads = 0, maxmulti = 0;
+  uint32_t nload_runs = 0;
   for (uint32_t m = 0; m < nmods; m++)
     for (uint32_t f = 0; f < mods[m]->nfuncs; f++) {
       if (!mods[m]->funcs[f].is_entry || !mods[m]->funcs[f].defined) continue;
@@ -318,10 +331,11 @@ int cli_classify(int argc, char **argv) {
   char cls_path[PATH_MAX + 16], prof_path[PATH_MAX + 16];
   snprintf(cls_path, sizeof cls_path, "%s/loads.cls", tmp_dir);
   snprintf(prof_path, sizeof prof_path, "%s/loads.prof", tmp_dir);
-  uint32_t nruns = plan_runs(ks, nk, &maxloads, &maxmulti);
+  uint32_t nruns = plan_runs(ks, nk, &nload_runs);
   for (int64_t r = discover ? -1 : 0; r < (int64_t)nruns || r < 0; r++) {
-    const int group = r >= (int64_t)maxloads;
-    const uint32_t which = r < 0 ? 0 : group ? (uint32_t)r - maxloads : (uint32_t)r;
+    const int group = r >= (int64_t)nload_runs;
+    uint32_t kk = 0, which = 0;
+    if (r >= 0) run_of(ks, nk, nload_runs, (uint32_t)r, &kk, &which);
     FILE *f = fopen(cls_path, "w");
     if (!f) {
       fprintf(stderr, "warpsim classify: cannot write %s\n", cls_path);
@@ -330,8 +344,7 @@ int cli_classify(int argc, char **argv) {
     for (uint32_t k = 0; k < nk; k++)
       for (uint32_t l = 0; l < ks[k].g.nloads; l++) {
         const int cached =
-            r < 0 ||
-            (group ? which < ks[k].nmulti && ks[k].g.loads[l].group == ks[k].multi[which] : l == which);
+            r < 0 || (k == kk && (group ? ks[k].g.loads[l].group == ks[k].multi[which] : l == which));
         fprintf(f, "%s %u %s\n", ks[k].g.name, ks[k].g.loads[l].pc, cached ? "ca" : "cg");
       }
     if (fclose(f)) {
@@ -355,20 +368,21 @@ int cli_classify(int argc, char **argv) {
     snprintf(sets[4], sizeof sets[4], "observer.bypass.profile=%s", prof_path);
     for (int s = 0; s < 5; s++) args[na++] = "--set", args[na++] = sets[s];
     args[na] = NULL;
-    fprintf(stderr, "warpsim classify: profiling run %lld of %u (%s %u)\n", (long long)r + 1, nruns,
+    fprintf(stderr, "warpsim classify: profiling run %lld of %u (%s%s%s %u)\n", (long long)r + 1, nruns,
+            r < 0 ? "" : ks[kk].g.name, r < 0 ? "" : " ",
             r < 0   ? "discovery"
             : group ? "group"
                     : "load",
             which);
     remove(prof_path);
-    if (run_self(args) || (r >= 0 && read_profile(prof_path, ks, nk, (int32_t)which, group)) ||
+    if (run_self(args) || (r >= 0 && read_profile(prof_path, ks, nk, kk, (int32_t)which, group)) ||
         (r < 0 && keep_profiled(prof_path, ks, &nk))) {
       fprintf(stderr, "warpsim classify: profiling run %lld failed (its output check or the profile)\n",
               (long long)r + 1);
       remove(cls_path), remove(prof_path);
       goto out;
     }
-    if (r < 0) nruns = plan_runs(ks, nk, &maxloads, &maxmulti); /* the benchmark's kernels are known now */
+    if (r < 0) nruns = plan_runs(ks, nk, &nload_runs); /* the benchmark's kernels are known now */
   }
   remove(cls_path), remove(prof_path);
   FILE *o = out ? of.f : stdout;

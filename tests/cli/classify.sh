@@ -3,7 +3,8 @@
 # each line read once, no hits: both cg, their arrays named) and of a benchmark with instruction-level
 # thresholds (ca or cg only); Algorithm 1 on a hand-written kernel (tests/kernels/classify_rule.ptx:
 # a load every warp shares is ca, a streamed one cg, one two warps share cm, one never executed ca);
-# the file is what the bypass observer reads (a run with it passes and bypasses); usage errors.
+# the file is what the bypass observer reads (a run with it passes and bypasses); a load's hit(i) on a
+# three-kernel benchmark is its hits with it alone cached; usage errors.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
@@ -54,6 +55,19 @@ grep -q "no groups" "$d/i.cls" || fail "header"
 out=$($W run vecadd --size tiny --set sm.observers=bypass --set observer.bypass.classes="$d/i.cls" --set observer.bypass.cm=ca)
 echo "$out" | grep -q "^check  *PASS" || fail "vecadd with the class file: $out"
 echo "$out" | grep -Eq "^gpu.policies.observers.bypass.loads_cg_bypassed +[1-9]" || fail "no cg load bypassed: $out"
+# a load's hit(i) is its hits with it alone cached in the whole program: cfd has three kernels and the
+# L1D keeps lines across launches, so a load of another kernel cached in the same run would add or
+# take away hits (cfd_time_step's load at pc 16: 192 alone, 0 with each kernel's first load cached)
+$W classify cfd --size tiny --out "$d/cfd.cls" 2> "$d/err" || fail "classify cfd: $(cat "$d/err")"
+grep -q "profiling run 37 of 37 (cfd_time_step group 1)" "$d/err" || fail "cfd: one run per load and per group of each kernel (31 + 6): $(tail -2 "$d/err")"
+for k in "cfd_time_step 16" "cfd_compute_flux 122"; do
+  echo "$k ca" > "$d/one.cls"
+  $W run cfd --size tiny --set sm.observers=bypass --set observer.bypass.classes="$d/one.cls" --set observer.bypass.default=cg \
+    --set observer.bypass.cm=ca --set observer.bypass.profile="$d/one.prof" > /dev/null || fail "cfd with $k alone cached"
+  alone=$(awk -v k="${k% *}" -v p="${k#* }" '$1 == k && $2 == p {print $3, $4 + $5}' "$d/one.prof")
+  got=$(awk -v k="${k% *}" -v p="${k#* }" '$1 == "#" && $2 == k && $3 == p {print $6, $7}' "$d/cfd.cls")
+  [ -n "$alone" ] && [ "$alone" = "$got" ] || fail "cfd: $k: access and hit(i) $got in the class file, $alone with it alone cached"
+done
 # errors
 expect2() { local rc=0; "$@" > /dev/null 2> "$d/e" || rc=$?; [ $rc = 2 ] || fail "expected exit 2 from $*: $rc $(cat "$d/e")"; }
 expect2 $W classify nosuchbench
