@@ -606,33 +606,35 @@ static void scan_check_failed(const Sm *sm, uint64_t now, const char *what, uint
 }
 #endif
 
-/* Every warp in skip_empty still finds its I-buffer empty, as warp_ready() would (word wd). */
-static void check_skip_empty(const Sm *sm, uint32_t wd, uint64_t now) {
 #ifdef WS_CHECKS
-  for (uint64_t b = sm->qm.skip_empty[wd] & sm->live_bm[wd]; b; b &= b - 1) {
-    const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
-    const SmWarp *w = &sm->warps[s];
-    if (!w->pw || w->head_ok || w->exec_done || w->ib_n || w->pw->state == PTX_WARP_BARRIER ||
-        w->view->wait != WARP_WAIT_EMPTY)
-      scan_check_failed(sm, now, "a warp in skip_empty no longer waits for its I-buffer; slot", s);
-  }
-#else
-  (void)sm, (void)wd, (void)now;
-#endif
+/* A warp of skip_empty still finds its I-buffer empty, as warp_ready() would. */
+static bool empty_holds(const Sm *sm, const SmWarp *w) {
+  (void)sm;
+  return w->pw && !w->head_ok && !w->exec_done && !w->ib_n && w->pw->state != PTX_WARP_BARRIER &&
+         w->view->wait == WARP_WAIT_EMPTY;
 }
 
-/* Every warp in ready_ldst is ready as warp_ready() would find it while ID_OC_MEM is empty (word wd). */
-static void check_ready_ldst(const Sm *sm, uint32_t wd, uint64_t now) {
+/* A warp of ready_ldst is ready as warp_ready() would find it while ID_OC_MEM is empty. */
+static bool ready_ldst_holds(const Sm *sm, const SmWarp *w) {
+  const PtxInst *in = w->pw && w->head_ok ? &sm->launch->mod->code[w->head_pc] : NULL;
+  return sm->mem_collector && in && sm->kinfo->unit[w->head_pc] == SM_UNIT_LDST && !w->wait_ldst &&
+         w->view->wait == WARP_WAIT_NONE &&
+         (in->op == PTX_OP_st || in->op == PTX_OP_red || w->pending_loads + w->queued_loads < SM_MAX_LOADS);
+}
+#endif
+
+/* Every live warp of skip_empty and of ready_ldst still holds what put it there (word wd). */
+static void check_sets(const Sm *sm, uint32_t wd, uint64_t now) {
 #ifdef WS_CHECKS
-  for (uint64_t b = sm->qm.ready_ldst[wd] & sm->live_bm[wd]; b; b &= b - 1) {
-    const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
-    const SmWarp *w = &sm->warps[s];
-    const PtxInst *in = w->pw && w->head_ok ? &sm->launch->mod->code[w->head_pc] : NULL;
-    if (!sm->mem_collector || !in || sm->kinfo->unit[w->head_pc] != SM_UNIT_LDST || w->wait_ldst ||
-        w->view->wait != WARP_WAIT_NONE ||
-        (in->op != PTX_OP_st && in->op != PTX_OP_red && w->pending_loads + w->queued_loads >= SM_MAX_LOADS))
-      scan_check_failed(sm, now, "a warp in ready_ldst is no longer ready; slot", s);
-  }
+  const uint64_t *set[2] = {sm->qm.skip_empty, sm->qm.ready_ldst};
+  bool (*const holds[2])(const Sm *, const SmWarp *) = {empty_holds, ready_ldst_holds};
+  static const char *const what[2] = {"a warp in skip_empty no longer waits for its I-buffer; slot",
+                                      "a warp in ready_ldst is no longer ready; slot"};
+  for (int k = 0; k < 2; k++)
+    for (uint64_t b = set[k][wd] & sm->live_bm[wd]; b; b &= b - 1) {
+      const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+      if (!holds[k](sm, &sm->warps[s])) scan_check_failed(sm, now, what[k], s);
+    }
 #else
   (void)sm, (void)wd, (void)now;
 #endif
@@ -644,10 +646,8 @@ static void check_kept_order(Sm *sm, uint32_t sched, const uint32_t *row, uint32
 #ifdef WS_CHECKS
   const uint32_t m =
       sm->policy->order(sm->pstate, sched, sm->views, nw, sm->greedy[sched], now, sm->order_buf);
-  for (uint32_t i = 0; i < n && m == n; i++)
-    if (row[i] != sm->order_buf[i])
-      scan_check_failed(sm, now, "a kept scheduler list differs from order(); scheduler", sched);
-  if (m != n) scan_check_failed(sm, now, "a kept scheduler list differs from order(); scheduler", sched);
+  if (m != n || memcmp(row, sm->order_buf, n * sizeof *row))
+    scan_check_failed(sm, now, "a kept scheduler list differs from order(); scheduler", sched);
 #else
   (void)sm, (void)sched, (void)row, (void)n, (void)nw, (void)now;
 #endif
@@ -674,8 +674,7 @@ static inline __attribute__((always_inline)) int scan(Sm *sm, uint64_t now, char
     uint64_t live = sm->live_bm[wd], sb = sm->qm.skip_sb[wd] & live,
              ld = mem_held ? sm->qm.skip_ldst[wd] & live : 0, dr = sm->qm.skip_drain[wd] & live,
              em = sm->qm.skip_empty[wd] & live, rl = mem_held ? 0 : sm->qm.ready_ldst[wd] & live;
-    check_skip_empty(sm, wd, now);
-    check_ready_ldst(sm, wd, now);
+    check_sets(sm, wd, now);
     for (uint64_t b = rl; b; b &= b - 1) { /* ready again: ID_OC_MEM is empty */
       const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), q = sm->sched_of[s];
       seen[q] |= (seen[q] & WAIT_BIT(WARP_WAIT_NONE)) ? SEEN_MANY : WAIT_BIT(WARP_WAIT_NONE);
