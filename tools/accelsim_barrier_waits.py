@@ -74,7 +74,7 @@ def dist(vals):
     v = sorted(vals)
     n = len(v)
     med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-    return f"min {v[0]} median {med:g} p90 {v[int(0.9 * (n - 1))]} max {v[-1]}"
+    return f"min {v[0]} median {int(med) if med == int(med) else med} p90 {v[int(0.9 * (n - 1))]} max {v[-1]}"
 
 
 def summary(rows, resident):

@@ -206,6 +206,7 @@ class PhaseSpread(unittest.TestCase):
 
     def test_errors(self):
         for kernel, phase, want in ((2, 1, "kernel 2: the timeline has 2 kernel(s)"),
+                                    (-1, 1, "kernel -1: the timeline has 2 kernel(s)"),
                                     (1, 0, "phase 0: phases count from 1"),
                                     (1, 3, "no CTA of kernel 1 has a warp-phase 3")):
             with self.assertRaises(timeline_fig.TimelineError) as cm:

@@ -56,17 +56,22 @@ def load(path):
     return ev
 
 
+def kernel_window(ev, kernel):
+    """(start, end) of launch `kernel` (its index among the trace's kernel slices); a trace without
+    kernel slices is one window."""
+    kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
+    if not kern:
+        return 0, float("inf")
+    if not 0 <= kernel < len(kern):
+        raise TimelineError(f"kernel {kernel}: the timeline has {len(kern)} kernel(s)")
+    return kern[kernel]["ts"], kern[kernel]["ts"] + kern[kernel]["dur"]
+
+
 def select(ev, sm=None, kernel=0, nctas=2, cycles=None):
     """The rows of one SM/CTA window: (t0, t1, rows, releases, ctas) with rows [(label, cta, [(a, b, state)])]
     in CTA then warp order, releases [(cta, ts)] and ctas the window's CTA slices (trace events).
     sm None: the lowest-numbered SM that ran a CTA of the kernel in the window."""
-    kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
-    if kern:
-        if kernel >= len(kern):
-            raise TimelineError(f"kernel {kernel}: the timeline has {len(kern)} kernel(s)")
-        k0, k1 = kern[kernel]["ts"], kern[kernel]["ts"] + kern[kernel]["dur"]
-    else:
-        k0, k1 = 0, float("inf")
+    k0, k1 = kernel_window(ev, kernel)
     if cycles:
         k0, k1 = max(k0, cycles[0]), min(k1, cycles[1])
     if sm is None:
@@ -238,14 +243,6 @@ def phases_table(path, sched):
 SPREAD_HEAD = "sm,position,first_wave,cta,start,cycles,longest_wait,last_warp,first_warp,first_warp_wait"
 
 
-def kernel_window(ev, kernel):
-    """(start, end) of launch `kernel` (its index among the trace's kernel slices)."""
-    kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
-    if kernel >= len(kern):
-        raise TimelineError(f"kernel {kernel}: the timeline has {len(kern)} kernel(s)")
-    return kern[kernel]["ts"], kern[kernel]["ts"] + kern[kernel]["dur"]
-
-
 def phase_spread(ev, kernel, phase):
     """Warp-phase `phase` (1 = launch to the first release) of every CTA of launch `kernel` on every
     recorded SM, as cta_phases computes it: [(sm, position, first_wave, cta, start, cycles, longest,
@@ -297,7 +294,7 @@ def spread_lines(rows, phase):
     first warp's wait and the longest wait over the SMs; then the CTAs launched later."""
     def fmt(vals):
         lo, med, p90, hi = _dist(vals)
-        return f"min {lo} median {med:g} p90 {p90} max {hi}"
+        return f"min {lo} median {int(med) if med == int(med) else med} p90 {p90} max {hi}"
     lines = []
     for pos in sorted({r[1] for r in rows if r[2]}):
         sel = [r for r in rows if r[2] and r[1] == pos]
