@@ -3,6 +3,9 @@ wait): the warp-phases timeline_fig.cta_phases computes from trace events, their
 claim line reads from a hand-made phases file, and its verdict. Run by tests/cli/wsexp_unit.sh.
 """
 
+import contextlib
+import io
+import json
 import os
 import tempfile
 import unittest
@@ -125,6 +128,90 @@ class CtaPhases(unittest.TestCase):
             rows = timeline_fig.read_phases(path)
             self.assertEqual((rows[0]["last_warp"], rows[0]["waits"]), ("34", "32:400 33:100 34:0"))
             self.assertEqual(timeline_fig.phase_value(path, 0, 1, "wait", 33)[0], 100.0)
+
+
+def cta_events(sm, cta, track, ts, dur, slots, arrivals, release):
+    """Trace events of one CTA on SM sm (CTA slot track): its slice, its warps' launches and first-barrier arrivals
+    (slot -> cycle) and the release at cycle release; its warps leave at the CTA's end."""
+    pid, track = sm + 1, timeline_fig.CTA_TID + track
+    ev = [{"ph": "X", "pid": pid, "tid": track, "name": f"CTA {cta}", "ts": ts, "dur": dur,
+           "args": {"warps": len(slots)}},
+          {"ph": "i", "pid": pid, "tid": track, "name": "barrier release", "ts": release,
+           "args": {"warps": len(slots), "wait_cycles": sum(release - a for a in arrivals.values())}}]
+    for i, slot in enumerate(slots):
+        ev += [{"ph": "i", "pid": pid, "tid": slot, "name": "warp launch", "ts": ts, "args": {"cta": cta, "warp": i}},
+               {"ph": "i", "pid": pid, "tid": slot, "name": "barrier arrive", "ts": arrivals[slot], "args": {}},
+               {"ph": "i", "pid": pid, "tid": slot, "name": "warp exit", "ts": ts + dur, "args": {}}]
+    return ev
+
+
+class PhaseSpread(unittest.TestCase):
+    """phase_spread over hand-made events: two SMs, each with two CTAs from the kernel's start and
+    a third launched when the first left (the later CTAs); first-warp and longest waits, the summary."""
+
+    def setUp(self):
+        self.ev = [{"ph": "X", "pid": 0, "tid": 0, "name": "k0", "ts": 0, "dur": 50},
+                   {"ph": "X", "pid": 0, "tid": 0, "name": "k1", "ts": 50, "dur": 5000}]
+        # SM 0: CTA 0 (slots 0-1) and CTA 2 (slots 2-3) at 50; CTA 4 in slots 0-1 at 1050, after CTA 0 left
+        self.ev += cta_events(0, 0, 0, 50, 1000, [0, 1], {0: 300, 1: 400}, 400)
+        self.ev += cta_events(0, 2, 1, 50, 2000, [2, 3], {2: 200, 3: 900}, 900)
+        self.ev += cta_events(0, 4, 0, 1050, 1000, [0, 1], {0: 1100, 1: 1600}, 1600)
+        # SM 1: CTA 1 and CTA 3 at 51
+        self.ev += cta_events(1, 1, 0, 51, 1000, [0, 1], {0: 100, 1: 151}, 151)
+        self.ev += cta_events(1, 3, 1, 51, 1000, [2, 3], {2: 351, 3: 151}, 351)
+        # a CTA of the previous launch: not counted
+        self.ev += cta_events(1, 9, 2, 0, 40, [4, 5], {4: 10, 5: 20}, 20)
+
+    def test_rows(self):
+        rows = timeline_fig.phase_spread(self.ev, 1, 1)
+        self.assertEqual([r[:4] for r in rows], [(0, 0, True, 0), (0, 1, True, 2), (0, 2, False, 4),
+                                                 (1, 0, True, 1), (1, 1, True, 3)])
+        # (start, cycles, longest, last, first warp, its wait)
+        self.assertEqual(rows[1][4:], (50, 850, 700, 3, 2, 700))
+        self.assertEqual(rows[2][4:], (1050, 550, 500, 1, 0, 500))
+        self.assertEqual(rows[4][4:], (51, 300, 200, 2, 2, 0))   # the first warp arrives last here
+        lines = timeline_fig.spread_lines(rows, 1)
+        self.assertEqual(lines[0], "phase 1, CTA position 0 (first wave, 2 SMs): first warp's wait min 51 median 75.5 "
+                                   "p90 51 max 100; longest wait min 51 median 75.5 p90 51 max 100")
+        self.assertIn("phase 1, CTA position 1 (first wave, 2 SMs): first warp's wait min 0 median 350 p90 0 max 700",
+                      lines[1])
+        self.assertEqual(lines[2], "phase 1, CTAs launched later (1): longest wait min 500 median 500 p90 500 max 500")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.csv")
+            timeline_fig.spread_csv(rows, path)
+            with open(path) as f:
+                text = f.read().splitlines()
+            self.assertEqual(text[0], timeline_fig.SPREAD_HEAD)
+            self.assertEqual(text[2], "0,1,1,2,50,850,700,3,2,700")
+
+    def test_exit_phase(self):
+        rows = timeline_fig.phase_spread(self.ev, 1, 2)   # after the one barrier: the exit phase
+        self.assertEqual(rows[0], (0, 0, True, 0, 400, 650, 0, 1, 0, 0))
+
+    def test_command(self):
+        with tempfile.TemporaryDirectory() as d:
+            trace, base = os.path.join(d, "t.json"), os.path.join(d, "s")
+            with open(trace, "w") as f:
+                json.dump({"traceEvents": self.ev}, f)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                self.assertEqual(timeline_fig.main([trace, "-o", base, "--kernel", "1", "--spread", "1"]), 0)
+                self.assertEqual(timeline_fig.main([trace, "-o", base, "--kernel", "1", "--spread", "3"]), 1)
+                self.assertEqual(timeline_fig.main([trace, "-o", os.path.join(d, "no", "s"), "--kernel", "1",
+                                                    "--spread", "1"]), 1)
+            self.assertIn("phase 1, CTAs launched later (1)", out.getvalue())
+            self.assertTrue(os.path.exists(base + ".csv"))
+            self.assertIn("timeline_fig: no CTA of kernel 1 has a warp-phase 3", err.getvalue())
+            self.assertIn("s.csv: No such file or directory", err.getvalue())
+
+    def test_errors(self):
+        for kernel, phase, want in ((2, 1, "kernel 2: the timeline has 2 kernel(s)"),
+                                    (-1, 1, "kernel -1: the timeline has 2 kernel(s)"),
+                                    (1, 0, "phase 0: phases count from 1"),
+                                    (1, 3, "no CTA of kernel 1 has a warp-phase 3")):
+            with self.assertRaises(timeline_fig.TimelineError) as cm:
+                timeline_fig.phase_spread(self.ev, kernel, phase)
+            self.assertIn(want, str(cm.exception))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,11 @@ Drawn through plot.py (spans and stacked bars: the SVG always, by hand; the PNG 
 
     PYTHONPATH=tools python3 -m wsexp.timeline_fig TRACE[.json|.json.gz] -o BASE [--sm N] [--kernel K]
         [--ctas N] [--cycles A:B] [--title T] [--style states|warps] [--plot auto|matplotlib|gnuplot|none]
+    PYTHONPATH=tools python3 -m wsexp.timeline_fig TRACE -o BASE [--kernel K] --spread PHASE
+
+`--spread PHASE` draws nothing: it writes BASE.csv with warp-phase PHASE of every CTA of the kernel
+on every recorded SM and prints its spread over the SMs (per launch position of the first wave, and
+the CTAs launched later): whether one CTA's wait, as a paper shows it, is typical of the run.
 
 Also used by `warpsim reproduce` (`timeline ID bench=... sched=...` lines in a paper's
 figures.txt: run_specs + report_section) and by `warpsim report` (report_runs: each run of a sweep
@@ -51,17 +56,22 @@ def load(path):
     return ev
 
 
+def kernel_window(ev, kernel):
+    """(start, end) of launch `kernel` (its index among the trace's kernel slices); a trace without
+    kernel slices is one window."""
+    kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
+    if not kern:
+        return 0, float("inf")
+    if not 0 <= kernel < len(kern):
+        raise TimelineError(f"kernel {kernel}: the timeline has {len(kern)} kernel(s)")
+    return kern[kernel]["ts"], kern[kernel]["ts"] + kern[kernel]["dur"]
+
+
 def select(ev, sm=None, kernel=0, nctas=2, cycles=None):
     """The rows of one SM/CTA window: (t0, t1, rows, releases, ctas) with rows [(label, cta, [(a, b, state)])]
     in CTA then warp order, releases [(cta, ts)] and ctas the window's CTA slices (trace events).
     sm None: the lowest-numbered SM that ran a CTA of the kernel in the window."""
-    kern = sorted((e for e in ev if e.get("ph") == "X" and e.get("pid") == 0), key=lambda e: e["ts"])
-    if kern:
-        if kernel >= len(kern):
-            raise TimelineError(f"kernel {kernel}: the timeline has {len(kern)} kernel(s)")
-        k0, k1 = kern[kernel]["ts"], kern[kernel]["ts"] + kern[kernel]["dur"]
-    else:
-        k0, k1 = 0, float("inf")
+    k0, k1 = kernel_window(ev, kernel)
     if cycles:
         k0, k1 = max(k0, cycles[0]), min(k1, cycles[1])
     if sm is None:
@@ -226,6 +236,74 @@ def phases_table(path, sched):
     md += [f"| {r['cta']} | {r['phase']} | {r['kind']} | {r['cycles']} | {r['warps']} | {r['wait_cycles']} | "
            f"{r['rtru']} | {r['longest_wait']} | {r.get('last_warp', '-')} |" for r in rows]
     return md + [""]
+
+
+# ---- the spread of one warp-phase over every SM's CTAs (is a paper's single CTA typical?) ----
+
+SPREAD_HEAD = "sm,position,first_wave,cta,start,cycles,longest_wait,last_warp,first_warp,first_warp_wait"
+
+
+def phase_spread(ev, kernel, phase):
+    """Warp-phase `phase` (1 = launch to the first release) of every CTA of launch `kernel` on every
+    recorded SM, as cta_phases computes it: [(sm, position, first_wave, cta, start, cycles, longest,
+    last, first warp slot, its wait)] by SM and launch order. position: the CTA's place in its SM's
+    launch order (0 = the SM's first, a paper's TB0); first_wave: launched before any CTA of the
+    kernel left that SM (the CTAs a figure of the kernel's first CTAs shows). A CTA without that
+    phase (fewer barriers, or cut by the window) is left out."""
+    if phase < 1:
+        raise TimelineError(f"phase {phase}: phases count from 1")
+    k0, k1 = kernel_window(ev, kernel)
+    by_sm = {}
+    for e in ev:
+        if (e.get("ph") == "X" and e.get("pid") and e.get("tid", 0) >= CTA_TID and e["name"].startswith("CTA ")
+                and k0 <= e["ts"] < k1):
+            by_sm.setdefault(e["pid"] - 1, []).append(e)
+    out = []
+    for sm in sorted(by_sm):
+        ctas = sorted(by_sm[sm], key=lambda c: (c["ts"], c["tid"]))
+        order = [int(c["name"].split()[-1]) for c in ctas]
+        first_exit = min(c["ts"] + c["dur"] for c in ctas)
+        for cta, k, _, s, e, _, _, _, longest, last, waits in cta_phases(ev, sm, ctas):
+            if k != phase or not waits:
+                continue
+            pos = order.index(cta)
+            out.append((sm, pos, ctas[pos]["ts"] < first_exit, cta, s, e - s, longest, last, waits[0][0],
+                        waits[0][1]))
+    if not out:
+        raise TimelineError(f"no CTA of kernel {kernel} has a warp-phase {phase} in the timeline")
+    return out
+
+
+def spread_csv(rows, path):
+    with open(path, "w") as f:
+        f.write(SPREAD_HEAD + "\n")
+        for r in rows:
+            f.write(",".join(str(int(x) if isinstance(x, bool) else x) for x in r) + "\n")
+
+
+def _dist(vals):
+    """min, median, 90th percentile (nearest rank below) and max of a non-empty list."""
+    v = sorted(vals)
+    n = len(v)
+    med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    return v[0], med, v[int(0.9 * (n - 1))], v[-1]
+
+
+def spread_lines(rows, phase):
+    """What the command prints for phase_spread's rows: per launch position of the first wave, the
+    first warp's wait and the longest wait over the SMs; then the CTAs launched later."""
+    def fmt(vals):
+        lo, med, p90, hi = _dist(vals)
+        return f"min {lo} median {int(med) if med == int(med) else med} p90 {p90} max {hi}"
+    lines = []
+    for pos in sorted({r[1] for r in rows if r[2]}):
+        sel = [r for r in rows if r[2] and r[1] == pos]
+        lines.append(f"phase {phase}, CTA position {pos} (first wave, {len(sel)} SMs): first warp's wait "
+                     f"{fmt([r[9] for r in sel])}; longest wait {fmt([r[6] for r in sel])}")
+    later = [r for r in rows if not r[2]]
+    if later:
+        lines.append(f"phase {phase}, CTAs launched later ({len(later)}): longest wait {fmt([r[6] for r in later])}")
+    return lines
 
 
 # ---- style warps: a bar per warp, sorted by execution time (CAWA Figures 2a, 2c) ----
@@ -420,7 +498,23 @@ def main(argv):
                     help="states: a row per warp coloured by state; warps: a bar per warp by execution time")
     ap.add_argument("--plot", default="auto", choices=("auto", "matplotlib", "gnuplot", "none"),
                     help="the tool drawing the PNG (the SVG is always written)")
+    ap.add_argument("--spread", type=int, metavar="PHASE",
+                    help="no figure: warp-phase PHASE of every CTA of the kernel on every recorded SM "
+                         "(BASE.csv) and its spread over the SMs")
     a = ap.parse_args(argv)
+    if a.spread is not None:
+        try:
+            rows = phase_spread(load(a.trace), a.kernel, a.spread)
+            spread_csv(rows, a.o + ".csv")
+        except TimelineError as e:
+            print(f"timeline_fig: {e}", file=sys.stderr)
+            return 1
+        except OSError as e:
+            print(f"timeline_fig: {a.o}.csv: {e.strerror}", file=sys.stderr)
+            return 1
+        print("\n".join(spread_lines(rows, a.spread)))
+        print(f"wrote {a.o}.csv")
+        return 0
     try:
         files = render(a.trace, a.o, a.sm, a.kernel, a.ctas, parse_cycles(a.cycles), a.title, a.style,
                        plot.Plotter(a.plot))
