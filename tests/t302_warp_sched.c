@@ -21,6 +21,8 @@ TEST_GLOBALS;
 #define NSCHED 2
 #define MAXW 64
 
+static const WarpView *open_views; /* the views open_sched's policy may read (env.views), or NULL */
+
 typedef struct Sched {
   const WarpSchedPolicy *p;
   void *st;
@@ -42,8 +44,13 @@ static int open_sched(Sched *s, const char *name, uint32_t max_warps, const char
   }
   char prefix[64], err[256] = "";
   snprintf(prefix, sizeof prefix, "sched.%s", s->p->name);
-  WarpSchedEnv env = {
-      .sm = 0, .nsched = NSCHED, .max_warps = max_warps, .max_ctas = 8, .prefix = prefix, .cfg = s->cfg};
+  WarpSchedEnv env = {.sm = 0,
+                      .nsched = NSCHED,
+                      .max_warps = max_warps,
+                      .max_ctas = 8,
+                      .prefix = prefix,
+                      .cfg = s->cfg,
+                      .views = open_views};
   if (s->p->init && s->p->init(&s->st, &env, err, sizeof err)) {
     fprintf(stderr, "init %s: %s\n", name, err);
     CHECK(0);
@@ -290,6 +297,54 @@ static void test_twolevel_outer_gto_order(void) {
   close_sched(&s);
 }
 
+/* mode = active, GPGPU-Sim's two_level_active: an active set of 2 per scheduler (slots 0 and 2 of
+ * scheduler 0) and a FIFO of the rest (4 6 8 10); each tick moves the waiting active warps to the
+ * FIFO's back and fills the set from its front, ready or not; inner lrr restarts after the warp
+ * that issued; only the active set is listed. */
+static void test_twolevel_active(void) {
+  const char *sets[] = {"sched.two-level.mode=active", "sched.two-level.active_warps=2", NULL};
+  WarpView v[12];
+  make_views(v, 12, 12, NULL);
+  open_views = v;
+  Sched s;
+  const int rc = open_sched(&s, "two-level", 12, sets);
+  open_views = NULL;
+  if (rc) return;
+  uint32_t out[MAXW], n;
+  s.p->tick(s.st, 1);
+  n = order(&s, 0, v, 12, -1, 1, out);
+  CHECK_ORDER(out, n, 0, 2);
+  n = order(&s, 1, v, 12, -1, 1, out); /* the other scheduler's own set */
+  CHECK_ORDER(out, n, 1, 3);
+  SchedIssue is = {.cycle = 1};
+  s.p->on_issue(s.st, &v[0], &is); /* lrr: after warp 0 */
+  n = order(&s, 0, v, 12, 0, 2, out);
+  CHECK_ORDER(out, n, 2, 0);
+  set_long(v, 2, 2, 1); /* warp 2 waits on a load: out, warp 4 in */
+  s.p->tick(s.st, 2);
+  n = order(&s, 0, v, 12, 0, 2, out);
+  CHECK_ORDER(out, n, 0, 4);
+  v[0].wait = WARP_WAIT_BARRIER; /* a barrier demotes too: warp 6 in; FIFO 8 10 2 0 */
+  s.p->tick(s.st, 3);
+  n = order(&s, 0, v, 12, -1, 3, out);
+  CHECK_ORDER(out, n, 4, 6);
+  set_long(v, 4, 6, 1); /* 4 and 6 out; 8 and 10 in although 8 waits too */
+  set_long(v, 8, 8, 1);
+  s.p->tick(s.st, 4);
+  n = order(&s, 0, v, 12, -1, 4, out);
+  CHECK_ORDER(out, n, 8, 10);
+  s.p->tick(s.st, 5); /* 8 out, 2 (still waiting) in: FIFO 0 4 6 8 */
+  n = order(&s, 0, v, 12, -1, 5, out);
+  CHECK_ORDER(out, n, 10, 2);
+  v[10].valid = 0, v[10].wait = WARP_WAIT_EXITED; /* an exited warp is not listed, then leaves */
+  n = order(&s, 0, v, 12, -1, 6, out);
+  CHECK_ORDER(out, n, 2);
+  s.p->tick(s.st, 6); /* 10 and 2 out; 0 (at the barrier) and 4 in */
+  n = order(&s, 0, v, 12, -1, 6, out);
+  CHECK_ORDER(out, n, 0, 4);
+  close_sched(&s);
+}
+
 static void test_swl(void) {
   const char *sets[] = {"sched.swl.limit=3", NULL};
   Sched s;
@@ -443,6 +498,7 @@ int main(void) {
   TEST_RUN(test_twolevel_strict_barrier);
   TEST_RUN(test_twolevel_gto);
   TEST_RUN(test_twolevel_outer_gto_order);
+  TEST_RUN(test_twolevel_active);
   TEST_RUN(test_swl);
   TEST_RUN(test_registry);
   TEST_RUN(test_random_states);

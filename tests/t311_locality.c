@@ -28,7 +28,9 @@
 #include "common/test.h"
 #include "common/timing.h"
 #include "policy/cache_policy.h"
+#include "core/config.h"
 #include "policy/observer/locality.h"
+#include "sim/config_schema.h"
 
 TEST_GLOBALS;
 
@@ -176,6 +178,43 @@ static void test_observer_threads(void) {
   observer_locality.free(st);
 }
 
+/* The readings of observer.locality.thread_split on one line warp 0 allocated with lanes 0-15:
+ * any (a lane of the request had touched it), all (every lane had), lane (per lane), first (a lane
+ * of the allocating request). */
+static void test_observer_thread_readings(void) {
+  static const char *const split[] = {"any", "all", "lane", "first"};
+  static const uint64_t want_same[] = {3, 1, 4, 2}, want_other[] = {1, 3, 5, 2};
+  for (int k = 0; k < 4; k++) {
+    Config *cfg = cfg_create();
+    char set[64], err[128];
+    snprintf(set, sizeof set, "observer.locality.thread_split=%s", split[k]);
+    CHECK(cfg && cfg_set(cfg, set) == 0);
+    WarpSchedEnv env = {.max_warps = 8, .cfg = cfg, .l1d = {.sets = 1, .ways = 2, .line_size = LN}};
+    void *st = NULL;
+    CHECK(observer_locality.init(&st, &env, err, sizeof err) == 0);
+    if (!st) {
+      cfg_free(cfg);
+      continue;
+    }
+    loc_ev(st, SCHED_EV_L1_MISS, 1, 0, 0x0000FFFFu, 0);
+    loc_ev(st, SCHED_EV_L1_HIT, 1, 0, 0x00030000u, 0); /* lanes 16, 17: none had touched it */
+    loc_ev(st, SCHED_EV_L1_HIT, 1, 0, 0x000C0001u, 0); /* 0 had (also first), 18 and 19 not */
+    loc_ev(st, SCHED_EV_L1_HIT, 1, 0, 0x00010000u, 0); /* 16 had (by the first hit), not first */
+    loc_ev(st, SCHED_EV_L1_HIT, 1, 0, 0x00100003u, 0); /* 0 and 1 had (also first), 20 not */
+    const LocalityCounts n = loc_counts(st);
+    if (n.hits_same_thread != want_same[k] || n.hits_other_thread != want_other[k])
+      fprintf(stderr, "thread_split=%s: same %llu other %llu\n", split[k],
+              (unsigned long long)n.hits_same_thread, (unsigned long long)n.hits_other_thread);
+    CHECK_EQ_U64(n.hits_same_thread, want_same[k]);
+    CHECK_EQ_U64(n.hits_other_thread, want_other[k]);
+    observer_locality.free(st);
+    cfg_free(cfg);
+  }
+  Config *cfg = cfg_create();
+  CHECK(cfg && cfg_set(cfg, "observer.locality.thread_split=word") != 0); /* not a reading */
+  cfg_free(cfg);
+}
+
 /* ---- same-warp hits by thread ---- */
 /* Warp w (lanes L) owns lines X = buf + 512 w, Y = X + 128, Z = X + 256. Each
  * load's address depends on the previous load's value (and 0), so it is sent
@@ -237,6 +276,20 @@ static void test_hits_by_thread(void) {
   CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_same_thread"), 6);
   CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_other_thread"), 2);
   CHECK(strstr(j ? j : "", "\"l1d_read_hits_same_warp_other_thread_fraction\": 0.250000") != NULL);
+  free(j);
+  /* the other readings: per lane, B's 16 lanes of 60 are inter-thread; against the allocating
+   * request's lanes, I (lanes 0-3 on Z, which G's lanes 16-31 allocated) is too */
+  const char *lane[] = {"sm.count=1", "sched.policy=gto", "sm.observers=l1d-opt",
+                        "observer.locality.thread_split=lane", NULL};
+  j = test_run_kernel(lane, lanes_ptx, "lk", 64, NULL, 0);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_same_thread"), 88);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_other_thread"), 32);
+  free(j);
+  const char *first[] = {"sm.count=1", "sched.policy=gto", "sm.observers=l1d-opt",
+                         "observer.locality.thread_split=first", NULL};
+  j = test_run_kernel(first, lanes_ptx, "lk", 64, NULL, 0);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_same_thread"), 4);
+  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_other_thread"), 4);
   free(j);
   /* without an l1_stream_events plugin: no lane masks, no keys */
   const char *plain[] = {"sm.count=1", "sched.policy=gto", NULL};
@@ -326,6 +379,7 @@ static void test_two_classifications(void) {
 int main(void) {
   TEST_RUN(test_observer_miss_split);
   TEST_RUN(test_observer_threads);
+  TEST_RUN(test_observer_thread_readings);
   TEST_RUN(test_hits_by_thread);
   TEST_RUN(test_bench_invariants);
   TEST_RUN(test_two_classifications);

@@ -29,7 +29,8 @@ PRESETS = {
 }
 # warpsim scheduler -> GPGPU-Sim -gpgpu_scheduler (two-level: warpsim's 8-warp fetch groups,
 # LRR inside and between them; GPGPU-Sim's two_level_active keeps 8 warps active, LRR inside
-# and strict round robin between the groups: the only outer order it implements)
+# and strict round robin between the groups: the only outer order it implements; warpsim's
+# sched.two-level.mode=active with active_warps=8 is that mechanism)
 SCHEDS = {"lrr": "lrr", "gto": "gto", "two-level": "two_level_active:8:0:1"}
 
 

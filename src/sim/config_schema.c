@@ -10,6 +10,7 @@
 #include "sm/sm_params.h"
 #include "mem/memsys.h"
 #include "policy/registry.h"
+#include "policy/observer/locality.h"
 #include "sm/timeline.h"
 
 /* The warp scheduler every SM runs: chosen here, where the policies are known (registry.def). */
@@ -45,6 +46,8 @@ Config *cfg_create(void) {
       {"limit.", limit_cfg_params, NULL},
       {"timeline.", timeline_cfg_params, NULL},
       {"sim.", sim_cfg_params, NULL},
+      /* the locality split's observer is not in the registry (policies.c adds it) */
+      {"observer.locality.", locality_params, NULL},
   };
   size_t nfixed = sizeof fixed / sizeof *fixed, nmem = 0, ncache = 0, npol = 0;
   while (memsys_cfg_groups[nmem].params) nmem++;

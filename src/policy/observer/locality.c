@@ -8,6 +8,7 @@
 #include "policy/observer/locality.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "policy/cache_policy.h"
 
@@ -17,7 +18,16 @@ typedef struct LocEntry {
   uint64_t line;
   int32_t warp;   /* the warp slot that allocated the line, -1 none (it exited) */
   uint32_t lanes; /* resident lines: that warp's lanes that touched it since */
+  uint32_t first; /* resident lines: the lanes of the request that allocated it */
 } LocEntry;
+
+/* observer.locality.thread_split: which same-warp hits are inter-thread (locality.h) */
+typedef enum LocSplit {
+  LOC_SPLIT_ANY,   /* a request none of whose lanes touched the line since its warp allocated it */
+  LOC_SPLIT_ALL,   /* a request with a lane that had not touched it */
+  LOC_SPLIT_LANE,  /* each lane of a hit, one thread access each: the lanes that had not touched it */
+  LOC_SPLIT_FIRST, /* as any, against the allocating request's lanes alone (the data's first reference) */
+} LocSplit;
 
 /* Open addressing, linear probing, backward-shift deletion; grows at half full. */
 typedef struct LocMap {
@@ -29,8 +39,21 @@ typedef struct Locality {
   LocMap lines; /* the lines the L1D holds (valid or reserved) */
   LocMap lost;  /* the lines replacements took out */
   uint32_t line_shift;
+  LocSplit split;
   LocalityCounts n;
 } Locality;
+
+const CfgParam locality_params[] = {
+    {.key = "thread_split",
+     .type = CFG_ENUM,
+     .def = "any",
+     .choices = "any|all|lane|first",
+     .desc = "which same-warp L1D read hits count as inter-thread: any (a request none of whose lanes had "
+             "touched the line since its warp allocated it), all (a request with a lane that had not), "
+             "lane (counted per lane, thread accesses instead of requests: each lane that had not), first "
+             "(as any, against the lanes of the allocating request alone)"},
+    {0},
+};
 
 static size_t loc_slot(const LocMap *m, uint32_t shift, uint64_t line) {
   return (size_t)(((line >> shift) * 0x9E3779B97F4A7C15ull) >> 20) & m->mask;
@@ -94,6 +117,11 @@ static int locality_init(void **state, const WarpSchedEnv *env, char *err, size_
   Locality *l = calloc(1, sizeof *l);
   if (!l) return snprintf(err, errlen, "out of memory"), -1;
   while (env->l1d.line_size >> (l->line_shift + 1)) l->line_shift++;
+  const char *split = env->cfg ? cfg_str(env->cfg, "observer.locality.thread_split") : "any";
+  l->split = !strcmp(split, "all")     ? LOC_SPLIT_ALL
+             : !strcmp(split, "lane")  ? LOC_SPLIT_LANE
+             : !strcmp(split, "first") ? LOC_SPLIT_FIRST
+                                       : LOC_SPLIT_ANY;
   /* the L1D holds at most sets * ways lines: at half full the table never grows */
   size_t cap = 1024;
   while (cap < 2 * (size_t)env->l1d.sets * env->l1d.ways) cap *= 2;
@@ -109,8 +137,23 @@ static int locality_init(void **state, const WarpSchedEnv *env, char *err, size_
 static void locality_hit(Locality *l, const SchedEvent *ev) {
   LocEntry *e = loc_find(&l->lines, l->line_shift, ev->line_addr);
   if (!e || e->warp != (int32_t)ev->slot) return;
-  l->n.hits_same_thread += (e->lanes & ev->lanes) != 0;
-  l->n.hits_other_thread += (e->lanes & ev->lanes) == 0;
+  switch (l->split) {
+  case LOC_SPLIT_ANY:
+  case LOC_SPLIT_FIRST: {
+    const bool own = ((l->split == LOC_SPLIT_ANY ? e->lanes : e->first) & ev->lanes) != 0;
+    l->n.hits_same_thread += own;
+    l->n.hits_other_thread += !own;
+    break;
+  }
+  case LOC_SPLIT_ALL:
+    l->n.hits_same_thread += (ev->lanes & ~e->lanes) == 0;
+    l->n.hits_other_thread += (ev->lanes & ~e->lanes) != 0;
+    break;
+  case LOC_SPLIT_LANE:
+    l->n.hits_same_thread += (uint64_t)__builtin_popcount(ev->lanes & e->lanes);
+    l->n.hits_other_thread += (uint64_t)__builtin_popcount(ev->lanes & ~e->lanes);
+    break;
+  }
   e->lanes |= ev->lanes;
 }
 
@@ -125,7 +168,7 @@ static void locality_miss(Locality *l, const SchedEvent *ev) {
     loc_del(&l->lost, l->line_shift, e);
   }
   if ((e = loc_put(&l->lines, l->line_shift, ev->line_addr)))
-    e->warp = (int32_t)ev->slot, e->lanes = ev->lanes;
+    e->warp = (int32_t)ev->slot, e->lanes = e->first = ev->lanes;
 }
 
 /* An accepted store: it adds its lanes to a line its warp allocated, and one that found its line
@@ -135,7 +178,7 @@ static void locality_store(Locality *l, const SchedEvent *ev) {
   LocEntry *e = loc_find(&l->lines, l->line_shift, ev->line_addr);
   if (!e || ev->outcome == SCHED_EV_L1_BYPASS) return;
   if (ev->outcome == SCHED_EV_L1_MISS)
-    e->lanes = ev->lanes;
+    e->lanes = e->first = ev->lanes;
   else if (e->warp == (int32_t)ev->slot)
     e->lanes |= ev->lanes;
 }
@@ -185,5 +228,8 @@ void locality_counts_add(LocalityCounts *sum, const void *state) {
   sum->hits_other_thread += l->n.hits_other_thread;
 }
 
-const SmObserver observer_locality = {
-    .name = "locality", .init = locality_init, .free = locality_free, .on_event = locality_event};
+const SmObserver observer_locality = {.name = "locality",
+                                      .params = locality_params,
+                                      .init = locality_init,
+                                      .free = locality_free,
+                                      .on_event = locality_event};

@@ -17,11 +17,13 @@ typedef struct LocalityCounts {
    * warp, or none left (lost inter-warp locality); the rest of the misses are cold */
   uint64_t misses_evicted_same_warp, misses_evicted_other_warp;
   /* read hits on a line the requesting warp allocated: a lane of the request had touched the line
-   * since, or none had (another thread of the warp brought or used it) */
+   * since, or none had (another thread of the warp brought or used it); other readings by
+   * observer.locality.thread_split (locality.c: all, lane, first) */
   uint64_t hits_same_thread, hits_other_thread;
 } LocalityCounts;
 
 extern const SmObserver observer_locality;
+extern const CfgParam locality_params[]; /* observer.locality.* */
 
 /* Adds the counts of one SM's instance (its state) into sum. */
 void locality_counts_add(LocalityCounts *sum, const void *state);
