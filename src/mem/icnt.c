@@ -395,8 +395,8 @@ ICNT_INLINE void icnt_push(Icnt *x, uint32_t src, uint32_t dst, const MemRequest
 }
 
 /* Once per packet, from the partitions' replies and the SMs' misses: inlined there at link time. */
-__attribute__((always_inline)) inline void icnt_push_for(Icnt *x, uint32_t src, uint32_t dst, const MemRequest *r,
-                                                         uint32_t bytes, uint64_t now) {
+__attribute__((always_inline)) inline void icnt_push_for(Icnt *x, uint32_t src, uint32_t dst,
+                                                         const MemRequest *r, uint32_t bytes, uint64_t now) {
   if (!x->xb) {
     icnt_push(x, src, dst, r, bytes, now);
     return;

@@ -417,8 +417,7 @@ static inline __attribute__((always_inline)) PtxStepResult step(PtxWarp *w) {
     active &= in->guard_neg ? ~p : p;
   }
   w->insts++;
-  w->thread_insts +=
-      mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : (uint64_t)lane_count(mask); /* full: no count */
+  w->thread_insts += mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : (uint64_t)lane_count(mask); /* full: no count */
   top->pc++;
   exec_table[in->op](w, in, active);
   if (__builtin_expect(w->fault.kind != PTX_FAULT_NONE, 0)) {
