@@ -249,14 +249,19 @@ void xbar_take_room(Xbar *x, uint64_t *nodes) {
 
 /* InterconnectInterface::Push -> GPUTrafficManager::_GeneratePacket: the packet's flits join the
  * node's input queue (one pool entry stands for them). */
-void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r, uint32_t flits, uint64_t now) {
-  if (x->pool_free == UINT32_MAX) { /* grow the pool; its entries are found by index */
-    uint32_t cap = x->pool_cap ? x->pool_cap * 2 : 64;
-    XPkt *pool = realloc(x->pool, cap * sizeof *pool);
-    if (!pool) xbar_oom();
-    for (uint32_t i = x->pool_cap; i < cap; i++) pool[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
-    x->pool = pool, x->pool_free = x->pool_cap, x->pool_cap = cap;
-  }
+/* Doubles the packet pool; its entries are found by index. */
+static __attribute__((noinline)) void xbar_pool_grow(Xbar *x) {
+  uint32_t cap = x->pool_cap ? x->pool_cap * 2 : 64;
+  XPkt *pool = realloc(x->pool, cap * sizeof *pool);
+  if (!pool) xbar_oom();
+  for (uint32_t i = x->pool_cap; i < cap; i++) pool[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
+  x->pool = pool, x->pool_free = x->pool_cap, x->pool_cap = cap;
+}
+
+/* Once per packet, from icnt_push_for: inlined there at link time (LTO; xbar.h keeps it external). */
+__attribute__((always_inline)) inline void xbar_push(Xbar *x, uint32_t in, uint32_t out, const MemRequest *r,
+                                                     uint32_t flits, uint64_t now) {
+  if (x->pool_free == UINT32_MAX) xbar_pool_grow(x);
   uint32_t k = x->pool_free;
   XPkt *pk = &x->pool[k];
   x->pool_free = pk->next_free;

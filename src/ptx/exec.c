@@ -221,7 +221,7 @@ HANDLER(exec_bar) {
     uint32_t p = pred_val(w, in->s[2]);
     if (in->flags & PTX_F_NEG_C) p = ~p;
     b->red_op = in->mod;
-    b->red_popc += (uint32_t)__builtin_popcount(p & active);
+    b->red_popc += lane_count(p & active);
     if ((p & active) != active) b->red_and = 0;
     if (p & active) b->red_or = 1;
     w->bar_dst = in->d[0];
@@ -417,8 +417,7 @@ static inline __attribute__((always_inline)) PtxStepResult step(PtxWarp *w) {
     active &= in->guard_neg ? ~p : p;
   }
   w->insts++;
-  w->thread_insts +=
-      mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : (uint64_t)__builtin_popcount(mask); /* full: no libgcc call */
+  w->thread_insts += mask == 0xFFFFFFFFu ? PTX_WARP_SIZE : (uint64_t)lane_count(mask); /* full: no count */
   top->pc++;
   exec_table[in->op](w, in, active);
   if (__builtin_expect(w->fault.kind != PTX_FAULT_NONE, 0)) {

@@ -46,6 +46,14 @@ static inline int64_t sext_bytes(uint64_t v, int bytes) {
   int sh = 64 - 8 * bytes;
   return (int64_t)(v << sh) >> sh;
 }
+/* Lanes in a mask, without the libgcc call __builtin_popcount makes where the target
+ * lacks a popcount instruction (the default x86-64 target). */
+static inline uint32_t lane_count(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+  return (m * 0x01010101u) >> 24;
+}
 static inline float as_f32(uint64_t v) {
   float f;
   uint32_t u = (uint32_t)v;
