@@ -279,18 +279,18 @@ static void test_hits_by_thread(void) {
   free(j);
   /* the other readings: per lane, B's 16 lanes of 60 are inter-thread; against the allocating
    * request's lanes, I (lanes 0-3 on Z, which G's lanes 16-31 allocated) is too */
-  const char *lane[] = {"sm.count=1", "sched.policy=gto", "sm.observers=l1d-opt",
-                        "observer.locality.thread_split=lane", NULL};
-  j = test_run_kernel(lane, lanes_ptx, "lk", 64, NULL, 0);
-  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_same_thread"), 88);
-  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_other_thread"), 32);
-  free(j);
-  const char *first[] = {"sm.count=1", "sched.policy=gto", "sm.observers=l1d-opt",
-                         "observer.locality.thread_split=first", NULL};
-  j = test_run_kernel(first, lanes_ptx, "lk", 64, NULL, 0);
-  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_same_thread"), 4);
-  CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_other_thread"), 4);
-  free(j);
+  static const struct {
+    const char *split;
+    uint64_t same, other;
+  } readings[] = {{"observer.locality.thread_split=lane", 88, 32},
+                  {"observer.locality.thread_split=first", 4, 4}};
+  for (size_t r = 0; r < sizeof readings / sizeof *readings; r++) {
+    const char *rs[] = {"sm.count=1", "sched.policy=gto", "sm.observers=l1d-opt", readings[r].split, NULL};
+    j = test_run_kernel(rs, lanes_ptx, "lk", 64, NULL, 0);
+    CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_same_thread"), readings[r].same);
+    CHECK_EQ_U64(json_u64(j, "l1d_read_hits_same_warp_other_thread"), readings[r].other);
+    free(j);
+  }
   /* without an l1_stream_events plugin: no lane masks, no keys */
   const char *plain[] = {"sm.count=1", "sched.policy=gto", NULL};
   j = test_run_kernel(plain, lanes_ptx, "lk", 64, NULL, 0);

@@ -237,6 +237,11 @@ typedef struct PolicyEngineHints {
    * sm.skip_idle_cycles=false (every cycle ticked). NULL: tick on every cycle the SM holds a
    * CTA, also the cycles it skips (the SM is then visited every cycle). */
   uint64_t (*next_tick)(void *state, uint64_t now);
+  /* With tick or on_issue: whether this instance, as its keys configured it, needs them (asked once,
+   * after init). false: the SM calls neither for it, as if both were NULL, and keeps skipping quiet
+   * cycles as for a plugin without a tick (a mode of the policy that keeps no state per cycle or per
+   * issue). NULL: it needs them. */
+  bool (*cycle_hooks)(const void *state);
   /* Also send L1_FILL (one per L1D fill), L1_ATOMIC_HIT and L1_ATOMIC events to the SM's plugins, the rest
    * of the L1D's stream an exact offline replay needs: off unless a plugin asks. It also turns
    * on the core's opt-in locality statistics (the L1D's misses split by the warp that lost the

@@ -209,6 +209,8 @@ int sm_plugins_create(Sm *sm, const SmPolicies *pol, char *err, size_t errlen) {
     void *st = NULL;
     if (p.init && p.init(&st, &env, err, errlen)) return -1;
     sm->plug[sm->nplug++] = (SmPlugin){.h = p, .st = st};
+    if (p.hints && p.hints->cycle_hooks && !p.hints->cycle_hooks(st)) /* this instance's mode needs neither */
+      sm->plug[sm->nplug - 1].h.tick = NULL, sm->plug[sm->nplug - 1].h.on_issue = NULL;
   }
   snprintf(prefix, sizeof prefix, "fetch.%s", fetch->name);
   if (fetch->init && fetch->init(&sm->fstate, &env, err, errlen)) return -1;

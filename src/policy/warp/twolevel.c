@@ -184,11 +184,22 @@ static void tl_tick(void *state, uint64_t cycle) {
   }
 }
 
-/* Mode groups needs no tick; mode active one every cycle, also where the SM would skip. */
+/* Mode active ticks every cycle, also where the SM would skip (mode groups has no tick: tl_cycle_hooks). */
 static uint64_t tl_next_tick(void *state, uint64_t now) {
-  return ((const TwoLevel *)state)->active ? now + 1 : UINT64_MAX;
+  (void)state;
+  return now + 1;
 }
-static const PolicyEngineHints tl_hints = {.next_tick = tl_next_tick};
+/* Mode groups keeps nothing per cycle or per issue: its SMs call neither hook (and skip quiet cycles). */
+static bool tl_cycle_hooks(const void *state) { return ((const TwoLevel *)state)->active; }
+static const PolicyEngineHints tl_hints = {.next_tick = tl_next_tick, .cycle_hooks = tl_cycle_hooks};
+
+/* Reverses s[from..to] (to exclusive, from <= to). */
+static void tl_reverse(uint32_t *s, uint32_t from, uint32_t to) {
+  for (uint32_t i = from, j = to; i + 1 < j; i++, j--) {
+    const uint32_t x = s[i];
+    s[i] = s[j - 1], s[j - 1] = x;
+  }
+}
 
 /* Inner lrr (do_on_warp_issued): the set restarts after the warp that issued. */
 static void tl_on_issue(void *state, const WarpView *v, const SchedIssue *is) {
@@ -197,10 +208,10 @@ static void tl_on_issue(void *state, const WarpView *v, const SchedIssue *is) {
   if (!t->active || t->inner_gto) return;
   TlActive *a = &t->as[v->slot % t->nsched];
   for (uint32_t i = 0; i < a->nact; i++)
-    if (a->act[i] == v->slot) {
-      uint32_t tmp[TL_MAX_SLOTS], n = 0;
-      for (uint32_t k = 1; k <= a->nact; k++) tmp[n++] = a->act[(i + k) % a->nact];
-      memcpy(a->act, tmp, n * sizeof *tmp);
+    if (a->act[i] == v->slot) { /* rotate left by i + 1: three reversals, in place */
+      tl_reverse(a->act, 0, i + 1);
+      tl_reverse(a->act, i + 1, a->nact);
+      tl_reverse(a->act, 0, a->nact);
       return;
     }
 }
