@@ -20,22 +20,25 @@ void sm_release_rows(Sm *sm, uint32_t slot, const uint32_t *rows, uint32_t n) {
   (*sm->progress)++;
 }
 
-static void heap_push(Sm *sm, SmEvent e) {
+/* The heap's slot for a new event of `cycle` (sifted up; the caller fills it in place: an event
+ * built on the stack and copied in whole read back its small stores as wide loads, which the
+ * host cannot forward). NULL when the heap cannot grow. */
+static SmEvent *heap_slot(Sm *sm, uint64_t cycle) {
   if (sm->nev == sm->ev_cap) {
     SmEvent *ne = realloc(sm->ev, sizeof(SmEvent) * sm->ev_cap * 2);
-    if (!ne) return; /* cannot happen in practice: events are bounded by warps x latency */
+    if (!ne) return NULL; /* cannot happen in practice: events are bounded by warps x latency */
     sm->ev = ne;
     sm->ev_cap *= 2;
   }
   uint32_t i = sm->nev++;
   while (i > 0) {
     uint32_t p = (i - 1) / 2;
-    if (sm->ev[p].cycle <= e.cycle) break;
+    if (sm->ev[p].cycle <= cycle) break;
     sm->ev[i] = sm->ev[p];
     i = p;
   }
-  sm->ev[i] = e;
-  sm->ev_next = sm->ev[0].cycle;
+  sm->ev_next = i ? sm->ev[0].cycle : cycle;
+  return &sm->ev[i];
 }
 
 SmEvent sm_release_pop(Sm *sm) {
@@ -55,7 +58,8 @@ SmEvent sm_release_pop(Sm *sm) {
 }
 
 void sm_schedule_release(Sm *sm, uint64_t cycle, uint32_t slot, const uint32_t *rows, uint32_t n) {
-  SmEvent e = {cycle, slot, (uint8_t)(n > 6 ? 6 : n), {0}};
-  for (uint32_t i = 0; i < e.nrows; i++) e.rows[i] = rows[i];
-  heap_push(sm, e);
+  SmEvent *e = heap_slot(sm, cycle);
+  if (!e) return;
+  e->cycle = cycle, e->slot = slot, e->nrows = (uint8_t)(n > 6 ? 6 : n);
+  for (uint32_t i = 0; i < e->nrows; i++) e->rows[i] = rows[i];
 }
