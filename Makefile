@@ -47,6 +47,11 @@ $(BUILD)/gen/bench_registry.c: Makefile FORCE
 	  for b in $(BENCH_DESCS); do echo "  &$$b,"; done; \
 	  echo '  NULL};'; } > $@.tmp && { cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@; }
 
+# The thread team's hand-off time on this host (make bench prints it beside the threads rows).
+$(BUILD)/tools/handoff: tools/handoff.c src/sim/par.c src/sim/par.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 $(WARN) $(CPPFLAGS) -o $@ tools/handoff.c src/sim/par.c -pthread
+
 GEN_SRC := $(BUILD)/gen/bench_ptx.c $(BUILD)/gen/bench_registry.c
 
 # ---- flavours: $(1)=name $(2)=cflags ----
@@ -139,8 +144,8 @@ suite-timing: $(BUILD)/rel/warpsim
 	$(BUILD)/rel/warpsim suite --size small
 
 # Emulation speed figures (not a test).
-bench: $(BUILD)/rel/warpsim
-	@tools/bench_speed.sh $(BUILD)/rel/warpsim
+bench: $(BUILD)/rel/warpsim $(BUILD)/tools/handoff
+	@HANDOFF=$(BUILD)/tools/handoff tools/bench_speed.sh $(BUILD)/rel/warpsim
 
 # Regenerate the checked-in PTX (needs nvcc; building and testing never do).
 ptx:

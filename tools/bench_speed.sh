@@ -9,7 +9,9 @@
 # warp instructions per wall-clock second, the CPU seconds the threads took
 # together, and the speed-up over the first. Threads share the cores with the
 # rest of the machine: on a busy one the speed-up says more about its load
-# than about warpsim (see `uptime`).
+# than about warpsim (see `uptime`). Last, with HANDOFF set to tools/handoff's
+# binary (make bench builds it), what one hand-off of a two-member team costs
+# here: a simulated cycle on the team pays it once.
 set -eu
 W=${1:-build/rel/warpsim}
 row() { awk -v m="$1" -v b="$2" -v wi="$3" -v ti="$4" -v s="$5" -v c="$6" \
@@ -52,3 +54,7 @@ for b in ${BENCHES:-bfs kmeans}; do
       'BEGIN{printf "%-10s %-10s %8d %10.2f %10.2f %14.3f %8.2fx\n", "threads", b, t, s, c, wi/s/1e6, base/s}'
   done
 done
+if [ -n "${HANDOFF:-}" ] && [ -x "$HANDOFF" ]; then
+  echo
+  "$HANDOFF" 2
+fi
