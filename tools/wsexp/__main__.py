@@ -82,7 +82,7 @@ CORES_HELP = "cores the runs may use together (default: those this process may r
 PER_RUN_HELP = ("threads each run simulates on (sim.threads): auto (default) gives a run one while enough runs "
                 "wait to fill the cores, and the cores no waiting run will take to the longest runs starting, "
                 f"at most {runner.MAX_RUN_THREADS} each; runs start longest first (doc/experiments.md, \"Threads per "
-                "run\"). N gives every run N; 1 is the pool without threads. Results are identical for every N")
+                "run\"). N gives every run N (1: no threads). Results are identical for every N")
 
 
 # ---- sweep ----

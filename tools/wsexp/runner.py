@@ -603,18 +603,21 @@ def known_insts(path=None):
     return out
 
 
-def finished_insts(results, runs):
-    """{(benchmark, size): warp instructions} of the runs that finished ok in a result folder."""
+def finished_insts(results, runs, known=()):
+    """{(benchmark, size): warp instructions} of the runs that finished ok in a result folder,
+    for the benchmarks and sizes not in `known` (only those runs' statistics are read)."""
     out = {}
     for r in runs:
-        if r.get("program") or (r["benchmark"], r["size"]) in out:
+        key = (r["benchmark"], r["size"])
+        if r.get("program") or key in out or key in known:
             continue
         st = results.status(r["id"])
         if st and st.get("state") in STATES_OK:
             stats = read_json(os.path.join(results.run_dir(r["id"]), "stats.json"))
-            n = (stats.get("gpu") or {}).get("warp_insts") if isinstance(stats, dict) else None
+            gpu = stats.get("gpu") if isinstance(stats, dict) else None
+            n = gpu.get("warp_insts") if isinstance(gpu, dict) else None
             if isinstance(n, (int, float)) and not isinstance(n, bool) and n > 0:
-                out[(r["benchmark"], r["size"])] = float(n)
+                out[key] = float(n)
     return out
 
 
@@ -731,7 +734,7 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
         else:
             todo.append(r)
     known = dict(known_insts(), **(insts or {}))
-    known.update(finished_insts(results, runs))
+    known.update(finished_insts(results, runs, known))
     work = {r["id"]: run_work(r, known) for r in todo}
     todo = lpt_order(todo, work)
     prog = Progress(len(runs), skipped, out, quiet)
