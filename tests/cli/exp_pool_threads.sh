@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# warpsim sweep --cores: the pool gives a run the cores no waiting run takes (here -j 1 on 2 cores:
-# two threads each, sim.threads=2 on its command line, "threads": 2 in its status.json), and the
-# results are those of a one-thread sweep (--threads-per-run 1): the same run ids and folders, and
-# every statistic equal but the host's (times, speeds, the threads used). Bad values exit 2.
+# warpsim sweep --cores: the pool starts the longest run first and gives a run the cores no waiting
+# run takes (here -j 1 on 2 cores: two threads each, sim.threads=2 on its command line, "threads": 2
+# in its status.json), and the results are those of a one-thread sweep (--threads-per-run 1): the
+# same run ids and folders, and every statistic equal but the host's (times, speeds, the threads
+# used). Bad values exit 2.
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-printf 'name pool\nbenchmarks vecadd btree\nsize tiny\nset sched.policy=lrr\n' > "$d/s.sweep"
+printf 'name pool\nbenchmarks btree vecadd\nsize tiny\nset sched.policy=lrr\n' > "$d/s.sweep"
 $W sweep "$d/s.sweep" -o "$d/two" --cores 2 -j 1 > "$d/out2" 2>&1 || fail "sweep on 2 cores: $(cat "$d/out2")"
 grep -q "1 at a time on 2 core(s), threads per run: auto" "$d/out2" || fail "first line: $(cat "$d/out2")"
+# longest first: vecadd (90,112 warp instructions at tiny, bench/README.md) before btree (56,181)
+grep -qE '^\[1/2\] ok .* vecadd\.tiny\..* \(2 threads\)' "$d/out2" && grep -qE '^\[2/2\] ok .* btree\.tiny\.' "$d/out2" \
+  || fail "order: $(cat "$d/out2")"
 $W sweep "$d/s.sweep" -o "$d/one" --cores 2 -j 1 --threads-per-run 1 > "$d/out1" 2>&1 || fail "one thread: $(cat "$d/out1")"
 grep -q "1 thread(s) per run" "$d/out1" || fail "first line: $(cat "$d/out1")"
 [ "$(ls "$d/two/runs")" = "$(ls "$d/one/runs")" ] && [ "$(ls "$d/two/runs" | wc -l)" -eq 2 ] || fail "run folders differ"
