@@ -40,6 +40,16 @@ class Measured(unittest.TestCase):
         self.assertNotEqual(key(a), key(run("fwt", ["sched.policy=lrr"], "lrr")))
         self.assertNotEqual(key(a), key(run("bfs", ["sched.policy=gto"], "gto")))
 
+    def test_cached_insts(self):
+        # the instruction counts an estimate cached weigh the pool's runs (runner.run_pool insts=)
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "estimate-cache.json")
+            self.assertEqual(estimate.cached_insts(p), {})
+            with open(p, "w") as f:
+                json.dump({"insts fwt small": 5910528.0, "speed fwt small gtx480 ": 1e6, "insts bad": 3,
+                           "insts bfs paper": "many", "insts mvt small": -1}, f)
+            self.assertEqual(estimate.cached_insts(p), {("fwt", "small"): 5910528.0})
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,12 +1,14 @@
 """wsexp - the experiment workflow behind `warpsim sweep` and `warpsim report` (the warpsim
 binary execs `python3 tools/wsexp <command> ...` with WARPSIM_BIN set to itself).
 
-    warpsim sweep SPEC [-o DIR] [-j N] [--retry-failed] [--timeout S] [--dry-run] [--report]
+    warpsim sweep SPEC [-o DIR] [-j N] [--cores C] [--threads-per-run auto|N] [--retry-failed]
+                       [--timeout S] [--dry-run] [--report]
     warpsim sweep SPEC --emit slurm|parallel [--per-task K] [--array-limit K] [--slurm-opt OPT]
     warpsim sweep --task DIR INDEX [--per-task K] [--force]     (the cluster entry point)
     warpsim report DIR [--metrics M,...] [--column DIM] [--baseline LABEL] [--out DIR]
                        [--plot auto|matplotlib|gnuplot|none] [--best-by STAT] [--no-best]
-    warpsim reproduce PAPER [--size tiny|small|paper] [-j N] [-o DIR] [--emit slurm|parallel]
+    warpsim reproduce PAPER [--size tiny|small|paper] [-j N] [--cores C] [--threads-per-run auto|N]
+                      [-o DIR] [--emit slurm|parallel]
                       [--no-run] [--benchmarks a,b] [--plot ...];  warpsim reproduce --list
 
 Exit status: 0 success, 1 some run failed (recorded) or a report step failed, 2 bad usage,
@@ -49,20 +51,56 @@ def _jobs(v):
     return n
 
 
-def default_jobs():
+def _cores(v):
     try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        n = int(v)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cores, got '{v}'")
+    if n < 1:
+        raise argparse.ArgumentTypeError("--cores must be at least 1")
+    return n
+
+
+def _per_run(v):
+    """--threads-per-run: auto (None: the pool chooses) or a fixed count."""
+    if v == "auto":
+        return None
+    try:
+        n = int(v)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected auto or a number of threads, got '{v}'")
+    if not 1 <= n <= 1024:
+        raise argparse.ArgumentTypeError("--threads-per-run takes auto or 1-1024")
+    return n
+
+
+def default_jobs():
+    return runner.default_cores()
+
+
+CORES_HELP = "cores the runs may use together (default: those this process may run on)"
+PER_RUN_HELP = ("threads each run simulates on (sim.threads): auto (default) gives a run one while enough runs "
+                "wait to fill the cores, and the cores no waiting run will take to the longest runs starting, "
+                f"at most {runner.MAX_RUN_THREADS} each; runs start longest first (doc/experiments.md, \"Threads per "
+                "run\"). N gives every run N (1: no threads). Results are identical for every N")
 
 
 # ---- sweep ----
+
+def pool_threads(per_run):
+    """The pool's thread rule in words, for its first line."""
+    if per_run is None:
+        return "threads per run: auto"
+    return f"{per_run} thread(s) per run"
+
 
 def cmd_sweep(argv):
     p = Parser(prog="warpsim sweep", description="Expand a sweep file into runs and execute them.")
     p.add_argument("spec", nargs="?", help="sweep file")
     p.add_argument("-o", "--out", help="result directory (default results/<name>)")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="parallel runs (default: all cores)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="parallel runs (default: --cores)")
+    p.add_argument("--cores", type=_cores, default=None, help=CORES_HELP)
+    p.add_argument("--threads-per-run", type=_per_run, default=None, metavar="auto|N", help=PER_RUN_HELP)
     p.add_argument("--retry-failed", action="store_true", help="run failed runs again")
     p.add_argument("--timeout", type=_seconds, help="seconds per run (overrides the sweep file)")
     p.add_argument("--dry-run", action="store_true", help="list the runs and their state; run nothing")
@@ -113,11 +151,13 @@ def cmd_sweep(argv):
     if a.emit == "parallel":
         runner.emit_parallel(res, warpsim, a.per_task)
         return 0
-    jobs = a.jobs or default_jobs()
-    print(f"sweep '{sp.name}': {len(defs)} runs, {jobs} at a time -> {res.path}", file=sys.stderr, flush=True)
+    cores = a.cores or default_jobs()
+    jobs = a.jobs or cores
+    print(f"sweep '{sp.name}': {len(defs)} runs, {jobs} at a time on {cores} core(s), "
+          f"{pool_threads(a.threads_per_run)} -> {res.path}", file=sys.stderr, flush=True)
     t0 = time.time()
     counts, skipped, interrupted = runner.run_pool(res, defs, warpsim, jobs, sp.timeout, a.retry_failed,
-                                                   quiet=a.quiet)
+                                                   quiet=a.quiet, cores=cores, per_run=a.threads_per_run)
     ran = sum(counts.values())
     parts = [f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: (kv[0] != "ok", kv[0]))]
     msg = f"{ran} run(s) in {runner.fmt_time(time.time() - t0)}" + (f": {', '.join(parts)}" if parts else "")
@@ -348,7 +388,9 @@ def cmd_reproduce(argv):
     p.add_argument("paper", nargs="?", help="ccws, cawa, baws, iwarp, bypass (--list shows them)")
     p.add_argument("--list", action="store_true", help="papers, their experiments, figures and claims, and what each needs")
     p.add_argument("--size", default="small", choices=spec.SIZES, help="input size (default small)")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="parallel runs (default: all cores)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, help="parallel runs (default: --cores)")
+    p.add_argument("--cores", type=_cores, default=None, help=CORES_HELP)
+    p.add_argument("--threads-per-run", type=_per_run, default=None, metavar="auto|N", help=PER_RUN_HELP)
     p.add_argument("-o", "--out", help="output directory (default results/reproduce/<paper>-<size>)")
     p.add_argument("--emit", choices=("slurm", "parallel"), help="write cluster run lists instead of running")
     p.add_argument("--no-run", action="store_true", help="run nothing: report on the results already there")
@@ -372,7 +414,8 @@ def cmd_reproduce(argv):
                    help="--doc without PAPER: also rewrite the verdict counts of FILE (README.md) between its "
                    "verdict marker lines")
     a = p.parse_args(argv)
-    a.jobs = a.jobs or default_jobs()
+    a.cores = a.cores or default_jobs()
+    a.jobs = a.jobs or a.cores
     try:
         if a.scale_from and not a.estimate:
             raise reproduce.ReproError("--scale-from goes with --estimate")

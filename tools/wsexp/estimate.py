@@ -59,6 +59,19 @@ def speed(warpsim, run):
     return insts / max(secs, 1e-6)
 
 
+def cached_insts(cache_path):
+    """{(benchmark, size): warp instructions} an estimate measured (its cache's "insts B S" keys);
+    {} without a readable cache."""
+    cache = runner.read_json(cache_path) if os.path.exists(cache_path) else None
+    out = {}
+    for k, v in (cache.items() if isinstance(cache, dict) else ()):
+        parts = k.split(" ")
+        if len(parts) == 3 and parts[0] == "insts" and isinstance(v, (int, float)) and not isinstance(v, bool) \
+                and v > 0:
+            out[(parts[1], parts[2])] = float(v)
+    return out
+
+
 def measured(results, sweep, run):
     """(CPU seconds, wall seconds) of the run in a results folder, or None where it has not run."""
     d = os.path.join(results, "sweeps", sweep, "runs", run.id)

@@ -143,10 +143,13 @@ def prepare(paper, size, benches, checker):
     return out
 
 
-def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, retry=False, out=sys.stderr):
-    """Runs (or emits) every sweep (or those named in only); returns {sweep: (counts, skipped, seconds)}
-    and an exit status."""
+def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, retry=False, out=sys.stderr, cores=None,
+            per_run=None):
+    """Runs (or emits) every sweep (or those named in only) on `cores` cores, per_run threads per run
+    (None: the pool chooses); returns {sweep: (counts, skipped, seconds)} and an exit status."""
     times, rc = {}, 0
+    # the instruction counts an earlier --estimate measured at this size weigh the runs too
+    insts = estimate.cached_insts(os.path.join(outdir, "estimate-cache.json"))
     for name, sp, av, runs in prepared:
         if only and name not in only:
             continue
@@ -165,7 +168,7 @@ def run_all(prepared, outdir, warpsim, jobs, emit, quiet, only=None, retry=False
         out.flush()
         t0 = time.time()
         counts, skipped, interrupted = runner.run_pool(res, defs, warpsim, jobs, sp.timeout, retry, out=out,
-                                                       quiet=quiet)
+                                                       quiet=quiet, cores=cores, per_run=per_run, insts=insts)
         dt = time.time() - t0
         times[name] = (counts, skipped, dt)
         if interrupted:
@@ -722,7 +725,8 @@ def main(args, warpsim):
     t0 = time.time()
     times, rc = {}, 0
     if not args.no_run:
-        times, rc = run_all(prepared, outdir, warpsim, args.jobs, args.emit, args.quiet, only, args.retry_failed)
+        times, rc = run_all(prepared, outdir, warpsim, args.jobs, args.emit, args.quiet, only, args.retry_failed,
+                            cores=getattr(args, "cores", None), per_run=getattr(args, "threads_per_run", None))
         if args.emit:
             sys.stdout.write(f"after the cluster jobs: warpsim reproduce {paper.name} --size {args.size} "
                              f"-o {shlex.quote(outdir)} --no-run  (writes the report)\n")

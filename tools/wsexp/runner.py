@@ -1,6 +1,6 @@
 """runner.py - executing runs: the result directory, one run's life (start, classify, record),
-the local process pool with its progress line, and the per-task entry point that cluster
-engines call. Stdlib only.
+the local process pool with its progress line and its schedule (which run starts next, on how
+many threads), and the per-task entry point that cluster engines call. Stdlib only.
 
 Result directory (one per sweep):
     plan.json         the expanded sweep: spec summary + every run's definition
@@ -278,10 +278,12 @@ def resolved_sets(run, run_dir):
     return specmod.resolve_rundirs(sets, run_dir, dir_of)
 
 
-def command(warpsim, run, stats_path):
-    """`warpsim run BENCH ...`, or `warpsim exec ... -- PROGRAM ARGS` for a user's program."""
+def command(warpsim, run, stats_path, threads=1):
+    """`warpsim run BENCH ...`, or `warpsim exec ... -- PROGRAM ARGS` for a user's program. threads
+    above 1: the pool's `sim.threads` for it, set before the run's own overrides (a run that sets
+    sim.threads itself is given none: own_threads)."""
     run_dir = os.path.dirname(os.path.abspath(stats_path))
-    sets = []
+    sets = [f"sim.threads={threads}"] if threads > 1 else []
     for s in resolved_sets(run, run_dir):
         # a relative timeline file (`set timeline.file=timeline.json.gz`) goes in the run's own directory
         key, _, val = s.partition("=")
@@ -393,8 +395,8 @@ def classify(rc, timed_out, stats, log_text, run=None):
 class Attempt:
     """One run in progress: its directory is cleared, warpsim started; finish() records it."""
 
-    def __init__(self, results, run, warpsim, timeout=None):
-        self.results, self.run, self.warpsim = results, run, warpsim
+    def __init__(self, results, run, warpsim, timeout=None, threads=1):
+        self.results, self.run, self.warpsim, self.threads = results, run, warpsim, threads
         self.dir = results.run_dir(run["id"])
         os.makedirs(self.dir, exist_ok=True)
         for f in ("status.json", "stats.json", "config.json", "log.txt"):
@@ -403,7 +405,7 @@ class Attempt:
             except FileNotFoundError:
                 pass
         self.stats_path = os.path.join(self.dir, "stats.json")
-        self.cmd = command(warpsim, run, self.stats_path)
+        self.cmd = command(warpsim, run, self.stats_path, threads if own_threads(run) is None else 1)
         self.started = time.time()
         self.timeout = timeout
         self.timed_out = False
@@ -468,7 +470,7 @@ class Attempt:
                 pass
         status = {"id": self.run["id"], "index": self.run["index"], "state": state, "exit_status": rc,
                   "check": progmod.check(stats) if self.run.get("program") else (stats or {}).get("check"),
-                  "message": msg, "wall_seconds": round(wall, 3),
+                  "message": msg, "wall_seconds": round(wall, 3), "threads": self.threads,
                   "host": socket.gethostname(),
                   "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         write_json(os.path.join(self.dir, "status.json"), status)
@@ -549,14 +551,147 @@ class Progress:
             self._clear()
             self.out.write(f"FAIL {st['state']:<8} {run['id']}: {st['message']}\n")
         elif not self.tty and not self.quiet:
+            n = st.get("threads") or 1
             self.out.write(f"[{self.done}/{self.total}] {st['state']:<8} {st['wall_seconds']:7.1f}s  {run['id']}"
-                           f"  ETA {fmt_time(self.eta)}\n")
+                           + (f" ({n} threads)" if n > 1 else "") + f"  ETA {fmt_time(self.eta)}\n")
         self.out.flush()
         self.draw(force=True)
 
     def end(self):
         self._clear()
         self.out.flush()
+
+
+# ---- the pool's schedule: which run starts next, and on how many threads ----
+#
+# A run's work is its benchmark's warp instructions at its size (known_insts); a user's program,
+# or a benchmark and size with no count, has none. The pool starts the longest ready run first
+# (LPT; a run that others read from counts their work too), so the long runs do not end alone
+# at the end. A run gets one thread while the runs still to start can fill the free cores; the
+# cores no run will take (the sweep's tail, a sweep smaller than the machine, -j below the cores)
+# go to the runs starting now, each further core to the one with the most work per thread.
+
+# Threads one run is given at most: a cycle's memory-system part stays on one or two threads of
+# the team, so a run gains little beyond a few (doc/speed.md, "Threads").
+MAX_RUN_THREADS = 4
+
+
+def _repo_file(*parts):
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", *parts)
+
+
+def known_insts(path=None):
+    """{(benchmark, size): warp instructions} from the measured tables of bench/README.md (seed 1,
+    functional; tools/bench_table.sh writes them). {} when the file is absent or unreadable."""
+    path = path or _repo_file("bench", "README.md")
+    out, size = {}, None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    col = None
+    for ln in lines:
+        if ln.startswith("### size `") and ln.rstrip().endswith("`"):
+            size, col = ln.strip()[len("### size `"):-1], None
+        elif size and ln.startswith("|"):
+            cells = [c.strip() for c in ln.strip().strip("|").split("|")]
+            if col is None:
+                col = cells.index("warp insts") if "warp insts" in cells else -1
+            elif col > 0 and len(cells) > col and cells[col].isdigit() and cells[0]:
+                out[(cells[0], size)] = float(cells[col])
+    return out
+
+
+def finished_insts(results, runs, known=()):
+    """{(benchmark, size): warp instructions} of the runs that finished ok in a result folder,
+    for the benchmarks and sizes not in `known` (only those runs' statistics are read)."""
+    out = {}
+    for r in runs:
+        key = (r["benchmark"], r["size"])
+        if r.get("program") or key in out or key in known:
+            continue
+        st = results.status(r["id"])
+        if st and st.get("state") in STATES_OK:
+            stats = read_json(os.path.join(results.run_dir(r["id"]), "stats.json"))
+            gpu = stats.get("gpu") if isinstance(stats, dict) else None
+            n = gpu.get("warp_insts") if isinstance(gpu, dict) else None
+            if isinstance(n, (int, float)) and not isinstance(n, bool) and n > 0:
+                out[key] = float(n)
+    return out
+
+
+def own_threads(run):
+    """The sim.threads a run's own overrides set (0: every core), or None: then the pool chooses."""
+    n = None
+    for s in run.get("sets") or ():
+        key, _, val = s.partition("=")
+        if key.strip() == "sim.threads":
+            try:
+                n = max(0, int(val.strip()))
+            except ValueError:
+                n = 1   # warpsim refuses it (state usage): it runs on nothing
+    return n
+
+
+def run_work(run, insts):
+    """A run's estimated work: its benchmark's warp instructions at its size, None if unknown."""
+    if run.get("program"):
+        return None
+    return insts.get((run.get("benchmark"), run.get("size")))
+
+
+def lpt_order(runs, work):
+    """The runs in the order the pool tries them: those with no estimate first (in sweep order:
+    one of them may be long, and a short one early costs little), then by their work and that of
+    the runs that read from them ({rundir:DIM=LABEL}), longest first, ties in sweep order."""
+    ids = {r["id"] for r in runs}
+    readers = {}
+    for r in runs:
+        for rid in (r.get("after") or {}).values():
+            if rid in ids and work.get(r["id"]) is not None:
+                readers[rid] = max(readers.get(rid, 0.0), work[r["id"]])
+
+    def key(ir):
+        i, r = ir
+        w = work.get(r["id"])
+        return (0, 0.0, i) if w is None else (1, -(w + readers.get(r["id"], 0.0)), i)
+    return [r for _, r in sorted(enumerate(runs), key=key)]
+
+
+def split_cores(cores, works, cap=MAX_RUN_THREADS):
+    """Threads for runs starting together on `cores` free cores: one each, then every further
+    core to the run with the most work per thread (a run with no estimate, or at cap, takes
+    none; ties to the earlier run). Cores left over stay free."""
+    alloc = [1] * len(works)
+    for _ in range(max(0, cores - len(works))):
+        best = None
+        for i, w in enumerate(works):
+            if w is not None and alloc[i] < cap and (best is None or w * alloc[best] > works[best] * alloc[i]):
+                best = i
+        if best is None:
+            break
+        alloc[best] += 1
+    return alloc
+
+
+def threads_for(run, later, work, free_cores, free_slots, cores, jobs, per_run=None):
+    """Threads for `run`, started now: a run that sets sim.threads keeps it (0: `cores`); per_run
+    fixed gives that. Otherwise one where the runs still to start (`later`, in pool order) fill
+    the free cores beside it in the free slots (it takes one of `free_slots`), or where -j
+    exceeds the cores; else split_cores over it and the runs that will take the other free slots."""
+    own = own_threads(run)
+    if own is not None:
+        return own or cores
+    if per_run is not None:
+        return per_run
+    if jobs > cores or work.get(run["id"]) is None:
+        return 1
+    # the runs that will run beside it: the next ones in pool order, not those that read its output
+    beside = [r for r in later if run["id"] not in (r.get("after") or {}).values()][:max(0, free_slots - 1)]
+    if free_cores - 1 - len(beside) <= 0:
+        return 1
+    return split_cores(free_cores, [work.get(run["id"])] + [work.get(r["id"]) for r in beside])[0]
 
 
 class _Interrupted(Exception):
@@ -572,9 +707,21 @@ def _raise_interrupt(signum, frame):
     _signalled.append(signal.Signals(signum).name)
 
 
-def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out=sys.stderr, quiet=False):
-    """Runs every unfinished run with at most `jobs` at a time. Returns (counts by state, skipped,
-    interrupted)."""
+def default_cores():
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out=sys.stderr, quiet=False,
+             cores=None, per_run=None, insts=None):
+    """Runs every unfinished run with at most `jobs` at a time, longest first, on `cores` cores
+    (default: those this process may run on): threads_for gives each its threads, per_run fixes
+    them. insts: more {(benchmark, size): warp instructions} beside bench/README.md's. Returns
+    (counts by state, skipped, interrupted)."""
+    cores = cores or default_cores()
     est = Estimator()
     todo, skipped = [], 0
     for r in runs:
@@ -586,6 +733,10 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
                 est.add(r, st["wall_seconds"])
         else:
             todo.append(r)
+    known = dict(known_insts(), **(insts or {}))
+    known.update(finished_insts(results, runs, known))
+    work = {r["id"]: run_work(r, known) for r in todo}
+    todo = lpt_order(todo, work)
     prog = Progress(len(runs), skipped, out, quiet)
     has_after = any(r.get("after") for r in todo)
     counts = {}
@@ -598,7 +749,7 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
             if _signalled:
                 raise _Interrupted(_signalled[0])
             while todo and len(running) < jobs:
-                # the first run whose {rundir:DIM=LABEL} runs have finished (sweep order otherwise)
+                # the first run whose {rundir:DIM=LABEL} runs have finished (pool order: lpt_order)
                 pick = None
                 pending = {r["id"] for r in todo} | {a.run["id"] for a in running} if has_after else ()
                 for i, r in enumerate(todo):
@@ -621,7 +772,9 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
                         todo = []
                     break
                 if pick != "blocked":
-                    running.append(Attempt(results, pick, warpsim, timeout))
+                    free = cores - sum(a.threads for a in running)
+                    n = threads_for(pick, todo, work, free, jobs - len(running), cores, jobs, per_run)
+                    running.append(Attempt(results, pick, warpsim, timeout, n))
             time.sleep(0.03)
             for a in list(running):
                 rc = a.poll()
