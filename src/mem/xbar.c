@@ -75,6 +75,7 @@ typedef struct XOut {
   uint32_t fill;             /* occ, plus the flits in _boundary_buffer (whole packets not popped yet
                               * and the flits of one whose tail has not come), plus the booked flits
                               * (xbar_switch_grant) not there yet: only a grant and a pop change it */
+  uint32_t book_lim;         /* Xbar.book_room while ej is empty, else 0: no flit is booked */
 } XOut;
 
 /* The nodes with work in each phase, a bit per node: a node whose bit is clear would do
@@ -210,7 +211,7 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
     xbar_free(x);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
-  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1;
+  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1, x->out[o].book_lim = x->book_room;
   for (uint32_t i = 0; i < p->n_in; i++) x->in[i].room_at = UINT32_MAX;
   uint64_t *w = x->mwords;
   uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_go,  &x->m.in_alloc,
@@ -397,7 +398,7 @@ static inline __attribute__((always_inline)) void xbar_switch_grant(Xbar *x, XIn
   x->live++; /* the credit back to the interface */
   if (direct) {
     /* booked (above), or onto the ejection channel, read in s + 3 */
-    if (!(f & XF_TAIL) && !op->ej.n && op->fill < x->book_room) {
+    if (!(f & XF_TAIL) && op->fill < op->book_lim) {
       op->due[(s + 5) & 3] = s + 5, x->cred_due[(s + 5) & 7]++;
     } else {
       const uint32_t at = (uint32_t)(s + 3) & 3;
@@ -503,14 +504,14 @@ static inline __attribute__((always_inline)) void xbar_outputs(Xbar *x, uint64_t
       if (op->fill - op->occ >= x->p.boundary_buf) {
         if (f) {
           if (xring_push(&op->ej, f - 1)) xbar_oom();
-          *ej |= bit;
+          *ej |= bit, op->book_lim = 0;
         }
       } else if (f || op->ej.n) {
         if (f) {
           f--;
         } else {
           f = xring_pop(&op->ej);
-          if (!op->ej.n) *ej &= ~bit;
+          if (!op->ej.n) *ej &= ~bit, op->book_lim = x->book_room;
         }
         /* the flit leaves `live`, its credit joins it. WriteCredit (after injection in _Step;
          * nothing reads it before): the router reads it in s + 2 */
