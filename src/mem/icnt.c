@@ -200,6 +200,7 @@ struct Icnt {
   uint64_t *room;     /* intersim: icnt_take_room's scratch, a bit per source node */
   FastDiv div_stripe; /* intersim: chunk x partitions of the address map (icnt_node) */
   uint64_t sub_mask;  /* intersim: the bank_mask bits that name the sub-partition (0: linear map) */
+  uint32_t room_words, src_shift; /* intersim: words of room; src_nodes = 1 << src_shift */
 };
 
 /* xbar.c's delivery: a packet whose tail reached node `out`'s boundary buffer joins its port's
@@ -233,7 +234,9 @@ icnt_src_node(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) {
 
 Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
   if (!p->n_src || !p->n_dst || p->n_dst > 65536 || !p->latency || !p->flits_per_cycle || !p->flit_size ||
-      !p->in_queue || !p->out_queue) {
+      !p->in_queue || !p->out_queue ||
+      (p->xbar && (!p->src_nodes || !p->dst_nodes || (p->src_nodes & (p->src_nodes - 1)) ||
+                   (p->dst_nodes & (p->dst_nodes - 1))))) {
     snprintf(err, errlen, "%s: invalid interconnect parameters", p->name ? p->name : "icnt");
     return NULL;
   }
@@ -281,7 +284,8 @@ Icnt *icnt_create(const IcntParams *p, char *err, size_t errlen) {
       return NULL;
     }
     if (!(x->memo = calloc(p->n_src, sizeof *x->memo))) bad = 1;
-    if (!(x->room = calloc((xp.n_in + 63) / 64, sizeof *x->room))) bad = 1;
+    x->room_words = (xp.n_in + 63) / 64, x->src_shift = (uint32_t)__builtin_ctz(p->src_nodes);
+    if (!(x->room = calloc(x->room_words, sizeof *x->room))) bad = 1;
     for (uint32_t i = 0; !bad && i < p->n_src; i++) x->memo[i].bytes = UINT32_MAX; /* no packet yet */
     /* what the port's boundary buffers can hold: a packet has at least one flit */
     credits = p->dst_nodes * xp.boundary_buf;
@@ -343,11 +347,10 @@ bool icnt_wait_room(Icnt *x, uint32_t src, const MemRequest *r, uint32_t bytes) 
 bool icnt_room_pending(const Icnt *x) { return x->xb && xbar_room_pending(x->xb); }
 
 void icnt_take_room(Icnt *x, uint64_t *ports) {
-  const uint32_t words = (x->p.n_src * x->p.src_nodes + 63) / 64;
   xbar_take_room(x->xb, x->room);
-  for (uint32_t w = 0; w < words; w++) {
+  for (uint32_t w = 0; w < x->room_words; w++) {
     for (uint64_t b = x->room[w]; b; b &= b - 1) {
-      const uint32_t port = (w * 64 + (uint32_t)__builtin_ctzll(b)) / x->p.src_nodes;
+      const uint32_t port = (w * 64 + (uint32_t)__builtin_ctzll(b)) >> x->src_shift;
       ports[port / 64] |= 1ull << (port % 64);
     }
     x->room[w] = 0;

@@ -35,7 +35,7 @@ typedef struct IcntParams {
   uint32_t out_queue;                                /* packets per destination (in flight + waiting) */
   uint32_t in_flits; /* flits per source queue that icnt_has_room() allows (0: no flit limit) */
   /* icnt.model = intersim: the network (its n_in, n_out are set from the ports below), the
-   * nodes per source / destination port (GPGPU-Sim's sub-partitions of a memory partition: a
+   * nodes per source / destination port (powers of two; GPGPU-Sim's sub-partitions of a memory partition: a
    * packet takes the one of its address, sub-partition = bank & (nodes - 1), addrdec.cc), and
    * the address map that gives the bank. NULL: the model above. */
   const XbarParams *xbar;

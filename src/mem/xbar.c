@@ -5,7 +5,9 @@
  * function names the intersim2 function it follows. Each phase visits only the nodes with work in
  * it, listed by bitmasks (XMask), in node order as intersim2 does. The router's credits (and with
  * internal speedup 1 the interface's) are counted where they are sent and discounted while on
- * their way, not read from a channel. Depends on mem_req.h only. */
+ * their way, not read from a channel. With internal speedup 1 a flit bound for an empty ejection
+ * buffer with room behind it is booked into the boundary buffer at its switch grant instead of
+ * being visited there (xbar_switch_grant). Depends on mem_req.h only. */
 #include "mem/xbar.h"
 
 #include <stdlib.h>
@@ -56,18 +58,24 @@ typedef struct XIn {
  * owner, the allocators' grant pointers, the crossbar and output buffer), the ejection channel
  * and its credit channel, and the interface's ejection and boundary buffers. Aligned as XIn. */
 typedef struct XOut {
-  _Alignas(64) uint32_t occ; /* _next_buf[o]: ejection buffer flits sent and not credited, less the
-                              * credits still on their way (due[]) */
+  _Alignas(64) uint32_t occ; /* flits sent to the ejection buffer, not booked, and not yet in the
+                              * boundary buffer; with the credits on their way (due[]) it makes
+                              * _next_buf[o] */
   int32_t owner;             /* input holding the output VC (BufferState::_in_use_by), -1 none */
   uint32_t gptr;             /* VC allocator's iSLIP grant pointer (iSLIP_Sparse::_gptrs) */
   uint32_t xfer;             /* flit granted the switch, in the crossbar (+1, 0 none) */
   XRing obuf;                /* _output_buffer (output_buffer_size -1: unbounded) */
   uint32_t chan[4];          /* ejection channel by the network cycle it is read in, mod 4 (flit + 1) */
-  uint64_t due[2];           /* network cycles the last two flits' credits reach the router (the
-                              * later first): each flit enters the boundary buffer 2 cycles before */
+  uint64_t due[4];           /* at d & 3: a network cycle d in which a flit's credit reaches the
+                              * router (2 cycles after the flit entered the boundary buffer; a booked
+                              * flit's from its grant on). At most one flit enters a cycle, so the
+                              * credits a grant in cycle s waits for (d > s: flits entering in s - 1
+                              * to s + 2) are all here */
   XRing ej;                  /* InterconnectInterface::_ejection_buffer */
-  uint32_t partial;          /* flits in _boundary_buffer of a packet whose tail has not come */
-  uint32_t held;             /* ... and of the whole packets delivered and not popped yet */
+  uint32_t fill;             /* occ, plus the flits in _boundary_buffer (whole packets not popped yet
+                              * and the flits of one whose tail has not come), plus the booked flits
+                              * (xbar_switch_grant) not there yet: only a grant and a pop change it */
+  uint32_t book_lim;         /* Xbar.book_room while ej is empty, else 0: no flit is booked */
 } XOut;
 
 /* The nodes with work in each phase, a bit per node: a node whose bit is clear would do
@@ -102,7 +110,7 @@ struct Xbar {
   XPkt *pool;
   uint32_t pool_cap, pool_free;
   uint64_t live;        /* flits pushed and not yet in a boundary buffer, plus credits on their way */
-  uint32_t cred_due[4]; /* at s & 3: credits that reach their reader in network cycle s */
+  uint32_t cred_due[8]; /* at s & 7: credits that reach their reader in network cycle s */
   uint64_t *waiters;    /* per output, in_words words: the inputs whose heads wait for its VC */
   int32_t *vc_grant;    /* per output: input granted its VC in internal step vc_stamp[o] */
   uint64_t *vc_stamp;   /* ... (an older stamp: no grant this internal step) */
@@ -112,7 +120,9 @@ struct Xbar {
   XMask m;
   uint64_t *mwords; /* the storage of m's masks */
   uint32_t in_words, out_words;
-  bool small; /* one-word masks and internal speedup 1: xbar_step_small steps it */
+  bool small;         /* one-word masks and internal speedup 1: xbar_step_small steps it */
+  uint32_t book_room; /* boundary_buf (0 with by_flit: no flit is booked, xbar_switch_grant) */
+  uint32_t vc_sure;   /* vc_buf - 4 (or 0): an output with fewer flits in occ has a credit */
   uint64_t inject_stalls, vc_conflicts;
 };
 
@@ -194,12 +204,14 @@ Xbar *xbar_create(const XbarParams *p, XbarDeliver deliver, void *ctx, char *err
   x->pool_free = UINT32_MAX;
   x->in_words = (p->n_in + 63) / 64, x->out_words = (p->n_out + 63) / 64;
   x->small = x->in_words == 1 && x->out_words == 1 && p->internal_speedup == 1;
+  x->book_room = p->by_flit ? 0 : p->boundary_buf;
+  x->vc_sure = p->vc_buf > 4 ? p->vc_buf - 4 : 0;
   x->mwords = calloc(7 * (size_t)x->in_words + 7 * (size_t)x->out_words, sizeof *x->mwords);
   if (!x->in || !x->out || !x->vc_grant || !x->vc_stamp || !x->waiters || !x->mwords) {
     xbar_free(x);
     return snprintf(err, errlen, "out of memory"), NULL;
   }
-  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1;
+  for (uint32_t o = 0; o < p->n_out; o++) x->out[o].owner = -1, x->out[o].book_lim = x->book_room;
   for (uint32_t i = 0; i < p->n_in; i++) x->in[i].room_at = UINT32_MAX;
   uint64_t *w = x->mwords;
   uint64_t **in_masks[] = {&x->m.in_ev[0], &x->m.in_ev[1], &x->m.in_go,  &x->m.in_alloc,
@@ -274,7 +286,7 @@ __attribute__((always_inline)) inline void xbar_push(Xbar *x, uint32_t in, uint3
   x->live += pk->flits;
 }
 
-void xbar_pop(Xbar *x, uint32_t out, uint32_t flits) { x->out[out].held -= flits; }
+void xbar_pop(Xbar *x, uint32_t out, uint32_t flits) { x->out[out].fill -= flits; }
 
 bool xbar_busy(const Xbar *x) { return x->live != 0; }
 uint64_t xbar_inject_stalls(const Xbar *x) { return x->inject_stalls; }
@@ -360,7 +372,16 @@ typedef struct XDefer {
  * credit, and a tail frees the output VC (wait_for_tail_credit 0). direct (internal speedup 1): the flit goes
  * onto the ejection channel and the credit back to the interface at once, and a blocked node's bit is set in
  * *wake, the mask word of the nodes visited in the next step of its parity. defer: NULL to free the VC and
- * let the next head ask for one at once, else both are collected there. */
+ * let the next head ask for one at once, else both are collected there.
+ * Booking (direct): a flit granted in s is read from the ejection channel in s + 3, after every
+ * flit before it to that output (one VC holder at a time, in grant order). If the ejection buffer
+ * is empty and fill < boundary_buf before the grant, the flits still on their way find room when
+ * they come (fill counts them, pops only lower it) and so does this one, so it enters the boundary
+ * buffer in s + 3 and its credit reaches the router in s + 5: both are booked at the grant and
+ * the output is not visited for it. Its flits count in fill from the grant on, so a visit to a
+ * flit before it sees a fuller boundary buffer than the flit path would; but such a flit finds
+ * room either way (the booking left room for it). A tail is never booked: its visit delivers the
+ * packet in node order within its cycle. */
 static inline __attribute__((always_inline)) void xbar_switch_grant(Xbar *x, XIn *ip, uint32_t i, uint64_t s,
                                                                     const uint32_t iw, const uint32_t ow,
                                                                     const bool direct, uint64_t *wake,
@@ -369,19 +390,28 @@ static inline __attribute__((always_inline)) void xbar_switch_grant(Xbar *x, XIn
   XOut *op = &x->out[ip->outp];
   const uint32_t w = iw == 1 ? 0 : i >> 6;
   const uint64_t bit = 1ull << (i & 63);
-  if (op->occ + (op->due[0] > s) + (op->due[1] > s) >= x->p.vc_buf) return;
+  /* the credits on their way, at most 4, are counted only where they could matter */
+  if (op->occ >= x->vc_sure &&
+      op->occ + (op->due[0] > s) + (op->due[1] > s) + (op->due[2] > s) + (op->due[3] > s) >= x->p.vc_buf)
+    return;
   const uint32_t f = xring_pop(&ip->buf);
-  op->occ++;
   x->live++; /* the credit back to the interface */
   if (direct) {
+    /* booked (above), or onto the ejection channel, read in s + 3 */
+    if (!(f & XF_TAIL) && op->fill < op->book_lim) {
+      op->due[(s + 5) & 3] = s + 5, x->cred_due[(s + 5) & 7]++;
+    } else {
+      const uint32_t at = (uint32_t)(s + 3) & 3;
+      op->occ++, op->chan[at] = f + 1;
+      xm_set(m->out_ev[at], ip->outp, ow);
+    }
+    op->fill++;
     /* the credit is read in network cycle s + 2 (inj_occ counts it from now on, less while
      * cdue > the cycle); a blocked node wakes then */
-    const uint32_t at = (uint32_t)(s + 3) & 3;
-    op->chan[at] = f + 1;
-    xm_set(m->out_ev[at], ip->outp, ow);
-    ip->inj_occ--, ip->cdue = s + 2, x->cred_due[(s + 2) & 3]++;
+    ip->inj_occ--, ip->cdue = s + 2, x->cred_due[(s + 2) & 7]++;
     if (ip->blocked) *wake |= bit;
   } else {
+    op->occ++, op->fill++;
     op->xfer = f + 1;
     xm_set(m->out_xfer, ip->outp, ow);
     ip->cred_q++;
@@ -471,27 +501,26 @@ static inline __attribute__((always_inline)) void xbar_outputs(Xbar *x, uint64_t
         if (xring_push(&op->ej, f - 1)) xbar_oom();
         f = 0;
       }
-      if (op->partial + op->held >= x->p.boundary_buf) {
+      if (op->fill - op->occ >= x->p.boundary_buf) {
         if (f) {
           if (xring_push(&op->ej, f - 1)) xbar_oom();
-          *ej |= bit;
+          *ej |= bit, op->book_lim = 0;
         }
       } else if (f || op->ej.n) {
         if (f) {
           f--;
         } else {
           f = xring_pop(&op->ej);
-          if (!op->ej.n) *ej &= ~bit;
+          if (!op->ej.n) *ej &= ~bit, op->book_lim = x->book_room;
         }
         /* the flit leaves `live`, its credit joins it. WriteCredit (after injection in _Step;
          * nothing reads it before): the router reads it in s + 2 */
-        op->partial++, op->occ--;
-        op->due[1] = op->due[0], op->due[0] = s + 2, x->cred_due[(s + 2) & 3]++;
+        op->occ--;
+        op->due[(s + 2) & 3] = s + 2, x->cred_due[(s + 2) & 7]++;
         if (f & XF_TAIL) {
           XPkt *pk = &x->pool[XF_PKT(f)];
           /* GPGPU-Sim pops (L2, cluster) before icnt_transfer in a cycle: next cycle at the earliest */
           x->deliver(x->ctx, o, &pk->req, pk->flits, pk->push, now + 1);
-          op->held += pk->flits, op->partial = 0;
           pk->next_free = x->pool_free, x->pool_free = XF_PKT(f);
         }
       }
@@ -554,7 +583,7 @@ xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw, const uint32_t o
    * channel: a credit is counted where it is sent and discounted by the readers of the counts
    * while it is on its way (XOut.due, XIn.cdue), so no node is visited for a credit alone; the
    * network's count of what is under way drops by the credits due in this cycle. */
-  x->live -= x->cred_due[at], x->cred_due[at] = 0;
+  x->live -= x->cred_due[s & 7], x->cred_due[s & 7] = 0;
   uint64_t credited = 0;
   xbar_outputs(x, s, now, ow);
   /* per source node: its credit, the router's receiving its flit (which GPGPU-Sim files in
@@ -612,9 +641,9 @@ xbar_step(Xbar *x, uint64_t s, uint64_t now, const uint32_t iw, const uint32_t o
  * after the VC allocation, and what it does for the allocation (a tail freeing its output's VC,
  * an input's next head asking for one) after that, as in the next internal step. */
 static void xbar_step_small(Xbar *x, uint64_t s, uint64_t now) {
-  const uint32_t ph = (uint32_t)(s & 1), at = (uint32_t)(s & 3);
+  const uint32_t ph = (uint32_t)(s & 1);
   XMask *m = &x->m;
-  x->live -= x->cred_due[at], x->cred_due[at] = 0;
+  x->live -= x->cred_due[s & 7], x->cred_due[s & 7] = 0;
   xbar_outputs(x, s, now, 1);
   x->inject_stalls += x->n_blocked;
   const uint64_t st = ++x->istep;
@@ -677,8 +706,8 @@ void xbar_dump(const Xbar *x, FILE *out) {
   }
   for (uint32_t o = 0; o < x->p.n_out; o++) {
     const XOut *op = &x->out[o];
-    if (op->occ || op->obuf.n || op->ej.n || op->partial)
+    if (op->occ || op->obuf.n || op->ej.n || op->fill)
       fprintf(out, " out%u[occ=%u owner=%d obuf=%u ej=%u bnd=%u]", o, op->occ, op->owner, op->obuf.n,
-              op->ej.n, op->partial);
+              op->ej.n, op->fill - op->occ);
   }
 }

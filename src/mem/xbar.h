@@ -20,6 +20,8 @@ typedef struct XbarParams {
   uint32_t internal_speedup; /* router internal steps per network cycle */
   uint32_t steps;            /* network cycles per core cycle */
   uint32_t flit_size;        /* bytes */
+  bool by_flit;              /* eject every flit through its output's visit, never booked at its switch
+                              * grant (the same outcome: the reference for tests) */
 } XbarParams;
 
 /* A packet that finished ejecting: its tail reached node `out`'s boundary buffer. It may be

@@ -35,13 +35,10 @@ _Static_assert(CACHE_LINE_INVALID < CACHE_LINE_VALID && CACHE_LINE_RESERVED < CA
 
 /* The first INVALID way, else the unreserved way with the smallest stamp
  * (the first of equal ones), else ways. */
-static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
-                                const MemRequest *req) {
-  LruState *s = state;
-  const uint64_t *stamp = &s->stamp[(size_t)set * s->ways];
-  uint32_t best = s->ways;
+static uint32_t lru_victim_any(const uint64_t *stamp, const uint8_t *states, const uint32_t ways) {
+  uint32_t best = ways;
   uint64_t best_stamp = UINT64_MAX; /* no stamp reaches it: the first unreserved way is taken */
-  for (uint32_t w = 0; w < s->ways; w++) {
+  for (uint32_t w = 0; w < ways; w++) {
     if (states[w] < CACHE_LINE_VALID) { /* one test for the (rarer) INVALID and RESERVED */
       if (states[w] == CACHE_LINE_INVALID) return w;
     } else if (stamp[w] < best_stamp) {
@@ -49,6 +46,38 @@ static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states
     }
   }
   return best;
+}
+
+/* lru_victim_any for a constant `ways` (the usual associativities): the same loop, unrolled. */
+static inline __attribute__((always_inline)) uint32_t
+lru_victim_n(const uint64_t *stamp, const uint8_t *states, const uint32_t ways) {
+  uint32_t best = ways;
+  uint64_t best_stamp = UINT64_MAX;
+#pragma GCC unroll 16
+  for (uint32_t w = 0; w < ways; w++) {
+    if (states[w] < CACHE_LINE_VALID) {
+      if (states[w] == CACHE_LINE_INVALID) return w;
+    } else if (stamp[w] < best_stamp) {
+      best = w, best_stamp = stamp[w];
+    }
+  }
+  return best;
+}
+
+static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states, const CacheLine *lines,
+                                const MemRequest *req) {
+  LruState *s = state;
+  const uint64_t *stamp = &s->stamp[(size_t)set * s->ways];
+  switch (s->ways) {
+  case 4:
+    return lru_victim_n(stamp, states, 4);
+  case 8:
+    return lru_victim_n(stamp, states, 8);
+  case 16:
+    return lru_victim_n(stamp, states, 16);
+  default:
+    return lru_victim_any(stamp, states, s->ways);
+  }
 }
 
 const CachePolicy cache_policy_lru = {
