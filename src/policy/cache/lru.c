@@ -34,21 +34,8 @@ _Static_assert(CACHE_LINE_INVALID < CACHE_LINE_VALID && CACHE_LINE_RESERVED < CA
                "lru_find_victim: the states of lines holding data are the largest");
 
 /* The first INVALID way, else the unreserved way with the smallest stamp
- * (the first of equal ones), else ways. */
-static uint32_t lru_victim_any(const uint64_t *stamp, const uint8_t *states, const uint32_t ways) {
-  uint32_t best = ways;
-  uint64_t best_stamp = UINT64_MAX; /* no stamp reaches it: the first unreserved way is taken */
-  for (uint32_t w = 0; w < ways; w++) {
-    if (states[w] < CACHE_LINE_VALID) { /* one test for the (rarer) INVALID and RESERVED */
-      if (states[w] == CACHE_LINE_INVALID) return w;
-    } else if (stamp[w] < best_stamp) {
-      best = w, best_stamp = stamp[w];
-    }
-  }
-  return best;
-}
-
-/* lru_victim_any for a constant `ways` (the usual associativities): the same loop, unrolled. */
+ * (the first of equal ones), else ways. lru_find_victim calls it with a constant `ways` for the
+ * usual associativities, which unrolls the loop. */
 static inline __attribute__((always_inline)) uint32_t
 lru_victim_n(const uint64_t *stamp, const uint8_t *states, const uint32_t ways) {
   uint32_t best = ways;
@@ -76,7 +63,7 @@ static uint32_t lru_find_victim(void *state, uint32_t set, const uint8_t *states
   case 16:
     return lru_victim_n(stamp, states, 16);
   default:
-    return lru_victim_any(stamp, states, s->ways);
+    return lru_victim_n(stamp, states, s->ways);
   }
 }
 
