@@ -154,6 +154,22 @@ class Threads(unittest.TestCase):
         self.assertNotIn("sim.threads=1", runner.command("warpsim", r, "/tmp/x/stats.json", 1))
 
 
+class Eta(unittest.TestCase):
+    def test_estimator(self):
+        work = {"k": 4e6, "v": 1e6, "s": 2e6}
+        est = runner.Estimator(lambda r: work.get(r["id"]))
+        self.assertIsNone(est.guess(run("v", bench="vecadd")))
+        est.add(run("k", bench="kmeans"), 8.0)
+        # same benchmark and size: its own mean; known work: the finished runs' time per instruction
+        self.assertEqual(est.guess(run("k2", bench="kmeans")), 8.0)
+        self.assertEqual(est.guess(run("v", bench="vecadd")), 2.0)
+        # no work known: the mean of every finished run
+        self.assertEqual(est.guess(run("p", bench="prog")), 8.0)
+        est.add(run("s", bench="stencil"), 2.0)
+        self.assertAlmostEqual(est.guess(run("v", bench="vecadd")), 10.0 / 6.0)
+        self.assertEqual(runner.Estimator().guess(run("x")), None)
+
+
 class Counts(unittest.TestCase):
     def test_bench_readme_tables(self):
         insts = runner.known_insts()

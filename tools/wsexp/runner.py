@@ -489,20 +489,31 @@ def run_sync(results, run, warpsim, timeout=None):
 
 
 class Estimator:
-    """Expected seconds of a run: the mean over finished runs of the same benchmark and size."""
+    """Expected seconds of a run: the mean over finished runs of the same benchmark and size; else,
+    where `work_of` (run -> warp instructions or None) knows the run's work, that work at the
+    finished runs' seconds per warp instruction; else the mean of every finished run. (The pool
+    starts the longest runs first, so the plain mean of the first runs overstates the rest.)"""
 
-    def __init__(self):
+    def __init__(self, work_of=None):
         self.sum, self.n = {}, {}
+        self.work_of = work_of or (lambda run: None)
+        self.rate_s, self.rate_w = 0.0, 0.0
 
     def add(self, run, seconds):
         for k in ((run["benchmark"], run["size"]), None):
             self.sum[k] = self.sum.get(k, 0.0) + seconds
             self.n[k] = self.n.get(k, 0) + 1
+        w = self.work_of(run)
+        if w:
+            self.rate_s, self.rate_w = self.rate_s + seconds, self.rate_w + w
 
     def guess(self, run):
         k = (run["benchmark"], run["size"])
         if k in self.n:
             return self.sum[k] / self.n[k]
+        w = self.work_of(run)
+        if w and self.rate_w:
+            return w * self.rate_s / self.rate_w
         if None in self.n:
             return self.sum[None] / self.n[None]
         return None
@@ -722,7 +733,9 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
     them. insts: more {(benchmark, size): warp instructions} beside bench/README.md's. Returns
     (counts by state, skipped, interrupted)."""
     cores = cores or default_cores()
-    est = Estimator()
+    known = dict(known_insts(), **(insts or {}))
+    known.update(finished_insts(results, runs, known))
+    est = Estimator(lambda r: run_work(r, known))
     todo, skipped = [], 0
     for r in runs:
         st = results.status(r["id"])
@@ -733,8 +746,6 @@ def run_pool(results, runs, warpsim, jobs, timeout=None, retry_failed=False, out
                 est.add(r, st["wall_seconds"])
         else:
             todo.append(r)
-    known = dict(known_insts(), **(insts or {}))
-    known.update(finished_insts(results, runs, known))
     work = {r["id"]: run_work(r, known) for r in todo}
     todo = lpt_order(todo, work)
     prog = Progress(len(runs), skipped, out, quiet)
