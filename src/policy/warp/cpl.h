@@ -79,6 +79,10 @@ typedef struct CplLine {
   uint64_t addr;
   uint8_t used, reused;
 } CplLine;
+typedef struct CplThreshold {
+  uint64_t at; /* now + 1 of lo and hi; 0: none */
+  int64_t lo, hi;
+} CplThreshold; /* sm_threshold: the SM's nCrit range at one cycle */
 typedef struct CplRef {
   uint64_t line, seq;
   uint32_t slot, gen;
@@ -92,7 +96,9 @@ typedef struct Cpl {
   uint64_t now; /* the latest cycle a hook told */
   CplWarp *w;
   int64_t *tmp;           /* nslots scratch values */
-  uint32_t *grp, *grp_at; /* cpl_sample's scratch: valid slots grouped by CTA slot, max_ctas + 1 starts */
+  uint32_t words;         /* 64-slot words of the masks */
+  uint64_t *live;         /* the slots with an unfinished warp (valid) */
+  uint64_t *members;      /* [cta slot * words]: its unfinished warps (cta_slot < max_ctas) */
   /* per CTA slot: the warp that exited last and when (accuracy) */
   uint32_t *cta_last;
   uint64_t *cta_last_exit;
@@ -111,8 +117,15 @@ typedef struct Cpl {
   CplRef *hist;   /* reuse_history entries (NULL: off) */
   uint32_t hmask; /* entries - 1 */
   /* critical lines in flight: open addressing on the line address */
-  CplLine *lines;
-  uint32_t lmask, lcount;
+  CplLine *lines;   /* CPL_LINES entries, of which lmask + 1 in use */
+  CplLine *lspare;  /* line_grow's scratch */
+  uint32_t lmask, lcount, lsize0; /* lsize0: the size at each kernel's start */
+  /* memos of nCrit and the verdicts (cpl_crit_at, cpl_is_critical): written through const */
+  int64_t *cv;      /* per slot: nCrit at cv_at - 1 */
+  uint64_t *cv_at;  /* per slot: now + 1 of cv; 0 none */
+  uint32_t *top;    /* per CTA slot: its critical warp at top_at - 1 (UINT32_MAX: no warp) */
+  uint64_t *top_at; /* per CTA slot: now + 1 of top; 0 none */
+  CplThreshold *thr;
   /* the priority series (SM 0 only, when a file is named) */
   char *series_path;
   PolicyGpu *gpu;
@@ -148,6 +161,8 @@ void cpl_stats(const Cpl *c, PolicyStats *out);
 
 /* nCrit of a slot at `now` (0 for an empty slot). */
 int64_t cpl_crit(const Cpl *c, uint32_t slot, uint64_t now);
+/* cpl_crit, memoised per slot until time moves or the warp issues (the hot callers' form). */
+int64_t cpl_crit_at(const Cpl *c, uint32_t slot, uint64_t now);
 /* Whether the warp in `slot` is critical at `now` (mode as configured). */
 bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now);
 
