@@ -68,6 +68,11 @@ VtaMissClass vta_classify(const Vta *v, uint32_t warp, uint64_t tag, int32_t *in
 uint32_t vta_forget_interferer(Vta *v, int32_t interferer);
 
 /* ---- the feed: the SM's events into the arrays, as every VTA user keeps them ---- */
+/* The event kinds the feed reads (a user's PolicyEngineHints.events includes them): warps'
+ * launches and exits, evictions, misses and stores. */
+#define VTA_FEED_EVENTS                                                                                      \
+  (SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) | SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_L1_EVICT) |  \
+   SCHED_EV_BIT(SCHED_EV_L1_MISS) | SCHED_EV_BIT(SCHED_EV_STORE))
 typedef struct VtaFeed {
   Vta vta;
   bool forget_interferers;         /* a warp's launch also makes the entries naming its slot as
