@@ -49,6 +49,7 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->period = (uint64_t)cfg_int_in(env->cfg, env->prefix, "sample_period");
   c->w = calloc(c->nslots ? c->nslots : 1, sizeof *c->w);
   c->tmp = calloc(c->nslots ? c->nslots : 1, sizeof *c->tmp);
+  c->srt = calloc(c->nslots ? c->nslots : 1, sizeof *c->srt);
   c->words = c->nslots / 64 + 1;
   c->live = calloc(c->words, sizeof *c->live);
   c->members = calloc((size_t)c->words * (c->max_ctas ? c->max_ctas : 1), sizeof *c->members);
@@ -66,7 +67,6 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->cv = calloc(c->nslots ? c->nslots : 1, sizeof *c->cv);
   c->cv_at = calloc(c->nslots ? c->nslots : 1, sizeof *c->cv_at);
   c->top = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->top);
-  c->top_at = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->top_at);
   c->thr = calloc(1, sizeof *c->thr);
   c->hmask = (uint32_t)cfg_int_in(env->cfg, env->prefix, "reuse_history");
   if (c->hmask & (c->hmask - 1)) {
@@ -82,8 +82,8 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
   c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
-  if (!c->w || !c->tmp || !c->live || !c->members || !c->cta_last || !c->cta_last_exit || !c->lines ||
-      !c->lspare || (c->hmask && !c->hist) || !c->cta_launch || !c->cv || !c->cv_at || !c->top || !c->top_at ||
+  if (!c->w || !c->tmp || !c->srt || !c->live || !c->members || !c->cta_last || !c->cta_last_exit || !c->lines ||
+      !c->lspare || (c->hmask && !c->hist) || !c->cta_launch || !c->cv || !c->cv_at || !c->top ||
       !c->thr) {
     cpl_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
@@ -106,13 +106,14 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
       return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
     }
   }
-  for (uint32_t i = 0; i < c->max_ctas; i++) c->cta_last[i] = UINT32_MAX;
+  for (uint32_t i = 0; i < c->max_ctas; i++) c->cta_last[i] = c->top[i] = UINT32_MAX;
   return 0;
 }
 
 void cpl_free(Cpl *c) {
   free(c->w);
   free(c->tmp);
+  free(c->srt);
   free(c->live);
   free(c->members);
   free(c->cta_last);
@@ -122,7 +123,6 @@ void cpl_free(Cpl *c) {
   free(c->cv);
   free(c->cv_at);
   free(c->top);
-  free(c->top_at);
   free(c->thr);
   free(c->hist);
   free(c->cta_launch);
@@ -140,22 +140,9 @@ int64_t cpl_crit(const Cpl *c, uint32_t slot, uint64_t now) {
   return n + (int64_t)w->nstall;
 }
 
-/* nCrit memoised per slot and cycle: a warp's nCrit changes only with time and at its own issue,
- * launch and exit (crit_changed). The memo arrays are written through the const pointer: they are
- * a cache of cpl_crit, invisible to the callers. */
-int64_t cpl_crit_at(const Cpl *c, uint32_t slot, uint64_t now) {
-  if (slot >= c->nslots) return 0;
-  if (c->cv_at[slot] == now + 1) return c->cv[slot];
-  const int64_t v = cpl_crit(c, slot, now);
-  c->cv[slot] = v;
-  c->cv_at[slot] = now + 1;
-  return v;
-}
-
-/* Warp `slot`'s nCrit or its CTA's membership changed: forget what was derived from it. */
+/* Warp `slot`'s nCrit changed (an issue, a launch, an exit): forget the values kept for it. */
 static void crit_changed(Cpl *c, uint32_t slot) {
   c->cv_at[slot] = 0;
-  if (c->w[slot].cta_slot < c->max_ctas) c->top_at[c->w[slot].cta_slot] = 0;
   c->thr->at = 0;
 }
 
@@ -164,56 +151,61 @@ static void crit_changed(Cpl *c, uint32_t slot) {
 static void members_set(Cpl *c, uint32_t slot, bool in) {
   const uint32_t wd = slot / 64, k = c->w[slot].cta_slot;
   const uint64_t bit = 1ull << (slot % 64);
-  c->live[wd] = in ? c->live[wd] | bit : c->live[wd] & ~bit;
-  if (k < c->max_ctas) {
-    uint64_t *m = &c->members[(size_t)k * c->words + wd];
-    *m = in ? *m | bit : *m & ~bit;
-  }
+  if (!(c->live[wd] & bit) == !in) return;
+  c->live[wd] ^= bit;
+  if (k < c->max_ctas)
+    c->members[(size_t)k * c->words + wd] ^= bit;
+  else
+    c->stray += in ? 1 : (uint32_t)-1;
 }
 
-/* cta_max: the critical warp of CTA slot k at `now` is the valid warp of k with the largest nCrit,
- * the lowest slot among equals; kept until time moves or a warp of k changes. */
-static uint32_t cta_top(const Cpl *c, uint32_t k, uint64_t now) {
-  if (c->top_at[k] == now + 1) return c->top[k];
-  uint32_t best = UINT32_MAX;
-  int64_t hi = 0;
+/* cta_max: the warp is critical unless another unfinished warp of its CTA has a larger nCrit (or
+ * an equal one and a lower slot). The warp that last beat another (or was found critical) is
+ * asked first: most warps are not critical, and one witness settles it. */
+static bool cta_critical(const Cpl *c, uint32_t slot, uint32_t k, uint64_t now) {
+  const int64_t my = cpl_crit_memo(c, slot, now);
   const uint64_t *m = &c->members[(size_t)k * c->words];
+  const uint32_t h = c->top[k];
+  if (h != slot && h < c->nslots && (m[h / 64] >> (h % 64) & 1)) {
+    const int64_t o = cpl_crit_memo(c, h, now);
+    if (o > my || (o == my && h < slot)) return false;
+  }
   for (uint32_t wd = 0; wd < c->words; wd++)
-    for (uint64_t b = m[wd]; b; b &= b - 1) { /* ascending slots: a tie keeps the lower */
+    for (uint64_t b = m[wd]; b; b &= b - 1) {
       const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
-      const int64_t o = cpl_crit_at(c, s, now);
-      if (best == UINT32_MAX || o > hi) best = s, hi = o;
+      if (s == slot || s == h) continue;
+      const int64_t o = cpl_crit_memo(c, s, now);
+      if (o > my || (o == my && s < slot)) return c->top[k] = s, false;
     }
-  c->top[k] = best;
-  c->top_at[k] = now + 1;
-  return best;
+  c->top[k] = slot;
+  return true;
 }
 
 bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now) {
   if (slot >= c->nslots || !c->w[slot].valid) return false;
   if (c->mode == CPL_CTA_MAX) {
     const uint32_t cs = c->w[slot].cta_slot;
-    if (cs < c->max_ctas) return cta_top(c, cs, now) == slot;
-    const int64_t my = cpl_crit_at(c, slot, now);
+    if (cs < c->max_ctas) return cta_critical(c, slot, cs, now);
+    const int64_t my = cpl_crit_memo(c, slot, now);
     for (uint32_t s = 0; s < c->nslots; s++) {
       if (s == slot || !c->w[s].valid || c->w[s].cta_slot != cs) continue;
-      int64_t o = cpl_crit_at(c, s, now);
+      int64_t o = cpl_crit_memo(c, s, now);
       if (o > my || (o == my && s < slot)) return false;
     }
     return true;
   }
-  CplThreshold *t = c->thr; /* sm_threshold: the SM's lowest and highest nCrit, kept as cta_top's */
+  CplThreshold *t = c->thr; /* sm_threshold: the SM's nCrit range, kept for the cycle until a warp changes */
   if (t->at != now + 1) {
     t->lo = INT64_MAX, t->hi = INT64_MIN;
     for (uint32_t wd = 0; wd < c->words; wd++)
       for (uint64_t b = c->live[wd]; b; b &= b - 1) {
-        const int64_t o = cpl_crit_at(c, wd * 64 + (uint32_t)__builtin_ctzll(b), now);
+        const int64_t o = cpl_crit_memo(c, wd * 64 + (uint32_t)__builtin_ctzll(b), now);
         if (o < t->lo) t->lo = o;
         if (o > t->hi) t->hi = o;
       }
     t->at = now + 1;
   }
-  const int64_t my = cpl_crit_at(c, slot, now);
+  const int64_t my = cpl_crit_memo(c, slot, now);
   return t->hi > t->lo && (my - t->lo) * 2 > t->hi - t->lo;
 }
 
@@ -298,41 +290,49 @@ static void series_write(Cpl *c, uint32_t slot) {
 }
 
 /* One accuracy sample: each unfinished warp is slow when at least half of
- * the other unfinished warps of its CTA have a lower nCrit. The warps are
- * compared within their CTA's members only (c->members): a sample costs the
- * sum of the squared CTA sizes, not the squared warp slots. */
+ * the other unfinished warps of its CTA have a lower nCrit. Each CTA's warps
+ * (c->members) are sorted by nCrit: a warp's lower count is the place of the
+ * first warp with its value. A warp whose CTA slot is out of range is
+ * compared with the warps of that slot by a scan. */
 static void cpl_sample(Cpl *c, uint64_t now) {
   bool rec = c->series_state == 1 && c->series_n < c->series_cap;
   uint8_t *row = rec ? &c->series_rank[(size_t)c->series_n * c->nslots] : NULL;
   if (row) memset(row, 255, c->nslots);
-  for (uint32_t wd = 0; wd < c->words; wd++)
-    for (uint64_t b = c->live[wd]; b; b &= b - 1) {
-      const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
-      c->tmp[s] = cpl_crit_at(c, s, now);
-    }
-  for (uint32_t wd = 0; wd < c->words; wd++)
-    for (uint64_t b = c->live[wd]; b; b &= b - 1) {
-      const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b), k = c->w[s].cta_slot;
-      const int64_t my = c->tmp[s];
-      uint32_t n = 0, lower = 0;
-      if (k < c->max_ctas) {
-        const uint64_t *m = &c->members[(size_t)k * c->words];
-        for (uint32_t od = 0; od < c->words; od++)
-          for (uint64_t ob = m[od]; ob; ob &= ob - 1) {
-            n++;
-            lower += c->tmp[od * 64 + (uint32_t)__builtin_ctzll(ob)] < my;
-          }
-      } else {
-        for (uint32_t o = 0; o < c->nslots; o++) {
-          if (!c->w[o].valid || c->w[o].cta_slot != k) continue;
-          n++;
-          lower += c->tmp[o] < my;
-        }
+  int64_t *v = c->tmp;
+  uint32_t *srt = c->srt;
+  for (uint32_t k = 0; k < c->max_ctas; k++) {
+    const uint64_t *m = &c->members[(size_t)k * c->words];
+    uint32_t n = 0;
+    for (uint32_t wd = 0; wd < c->words; wd++)
+      for (uint64_t b = m[wd]; b; b &= b - 1) { /* insertion by nCrit, ascending */
+        const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+        const int64_t x = cpl_crit_memo(c, s, now);
+        uint32_t i = n++;
+        for (; i > 0 && v[i - 1] > x; i--) v[i] = v[i - 1], srt[i] = srt[i - 1];
+        v[i] = x, srt[i] = s;
       }
-      c->w[s].samples++;
-      c->w[s].slow_samples += lower * 2 >= n - 1;
-      if (row && k == c->series_cta) row[s] = (uint8_t)(lower < 254 ? lower : 254);
+    for (uint32_t i = 0, lower = 0; i < n; i++) {
+      if (i && v[i] != v[i - 1]) lower = i;
+      CplWarp *w = &c->w[srt[i]];
+      w->samples++;
+      w->slow_samples += lower * 2 >= n - 1;
+      if (row && k == c->series_cta) row[srt[i]] = (uint8_t)(lower < 254 ? lower : 254);
     }
+  }
+  for (uint32_t s = 0; c->stray && s < c->nslots; s++) { /* CTA slots out of range (none in a simulation) */
+    const uint32_t k = c->w[s].cta_slot;
+    if (!c->w[s].valid || k < c->max_ctas) continue;
+    const int64_t my = cpl_crit_memo(c, s, now);
+    uint32_t n = 0, lower = 0;
+    for (uint32_t o = 0; o < c->nslots; o++) {
+      if (!c->w[o].valid || c->w[o].cta_slot != k) continue;
+      n++;
+      lower += cpl_crit_memo(c, o, now) < my;
+    }
+    c->w[s].samples++;
+    c->w[s].slow_samples += lower * 2 >= n - 1;
+    if (row && k == c->series_cta) row[s] = (uint8_t)(lower < 254 ? lower : 254);
+  }
   if (rec) c->series_cycle[c->series_n++] = now;
 }
 
@@ -422,8 +422,8 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
   switch (ev->kind) {
   case SCHED_EV_WARP_LAUNCH: {
     if (!w) return;
-    crit_changed(c, ev->slot); /* (its last CTA's verdict) */
-    members_set(c, ev->slot, false);
+    crit_changed(c, ev->slot);
+    members_set(c, ev->slot, false); /* (a slot launched again without its exit) */
     const uint32_t gen = w->gen + 1;
     memset(w, 0, sizeof *w);
     w->gen = gen;

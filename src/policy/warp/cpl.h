@@ -96,9 +96,11 @@ typedef struct Cpl {
   uint64_t now; /* the latest cycle a hook told */
   CplWarp *w;
   int64_t *tmp;           /* nslots scratch values */
+  uint32_t *srt;          /* nslots scratch slots (a sample's sorted CTA) */
   uint32_t words;         /* 64-slot words of the masks */
   uint64_t *live;         /* the slots with an unfinished warp (valid) */
   uint64_t *members;      /* [cta slot * words]: its unfinished warps (cta_slot < max_ctas) */
+  uint32_t stray;         /* unfinished warps whose cta_slot is out of range (in no members) */
   /* per CTA slot: the warp that exited last and when (accuracy) */
   uint32_t *cta_last;
   uint64_t *cta_last_exit;
@@ -120,11 +122,10 @@ typedef struct Cpl {
   CplLine *lines;   /* CPL_LINES entries, of which lmask + 1 in use */
   CplLine *lspare;  /* line_grow's scratch */
   uint32_t lmask, lcount, lsize0; /* lsize0: the size at each kernel's start */
-  /* memos of nCrit and the verdicts (cpl_crit_at, cpl_is_critical): written through const */
+  /* nCrit kept for one cycle, and hints (cpl_crit_memo, cpl_is_critical): written through const */
   int64_t *cv;      /* per slot: nCrit at cv_at - 1 */
   uint64_t *cv_at;  /* per slot: now + 1 of cv; 0 none */
-  uint32_t *top;    /* per CTA slot: its critical warp at top_at - 1 (UINT32_MAX: no warp) */
-  uint64_t *top_at; /* per CTA slot: now + 1 of top; 0 none */
+  uint32_t *top;    /* per CTA slot: the warp last found critical or beating another (UINT32_MAX) */
   CplThreshold *thr;
   /* the priority series (SM 0 only, when a file is named) */
   char *series_path;
@@ -161,8 +162,17 @@ void cpl_stats(const Cpl *c, PolicyStats *out);
 
 /* nCrit of a slot at `now` (0 for an empty slot). */
 int64_t cpl_crit(const Cpl *c, uint32_t slot, uint64_t now);
-/* cpl_crit, memoised per slot until time moves or the warp issues (the hot callers' form). */
-int64_t cpl_crit_at(const Cpl *c, uint32_t slot, uint64_t now);
+
+/* cpl_crit, kept per slot until time moves or the warp issues (the hot callers' form). The
+ * arrays are written through the const pointer: a cache of cpl_crit, invisible to the callers. */
+static inline int64_t cpl_crit_memo(const Cpl *c, uint32_t slot, uint64_t now) {
+  if (slot >= c->nslots) return 0;
+  if (c->cv_at[slot] == now + 1) return c->cv[slot];
+  const int64_t v = cpl_crit(c, slot, now);
+  c->cv[slot] = v;
+  c->cv_at[slot] = now + 1;
+  return v;
+}
 /* Whether the warp in `slot` is critical at `now` (mode as configured). */
 bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now);
 

@@ -293,7 +293,7 @@ static uint32_t gcaws_order(void *state, uint32_t sched, const WarpView *v, uint
   uint32_t n = sched_collect_by_age_cached(&g->age, v, nslots, sched, out);
   for (uint32_t i = 0; i < n; i++) {
     uint32_t s = out[i];
-    g->key[s] = g->oracle ? (int64_t)oracle_key(g, &v[s]) : cpl_crit_at(&g->cpl, s, cycle);
+    g->key[s] = g->oracle ? (int64_t)oracle_key(g, &v[s]) : cpl_crit_memo(&g->cpl, s, cycle);
   }
   /* stable insertion sort, largest criticality first: ties keep the age order */
   for (uint32_t i = 1; i < n; i++) {
