@@ -28,6 +28,9 @@ typedef struct Vta {
   uint32_t nwarps, sets, ways; /* per warp: sets x ways entries */
   VtaEntry *e;                 /* [warp][set][way] */
   uint32_t *next;              /* [warp][set]: the FIFO's next way to fill */
+  uint32_t *cnt;               /* [set][hashes]: valid entries of all warps by a hash of their tag, so
+                                * a store to a line no array holds mostly looks at none of them */
+  uint32_t hashes, hshift;     /* counters per set (a power of 2), 64 - its log2 */
 } Vta;
 
 /* `entries` per warp, `ways`-associative (entries must be a multiple of ways).
