@@ -6,27 +6,21 @@
  * integer nInst * CPI_avg arithmetic; the critical warp of a CTA (cta_max and
  * sm_threshold), exited warps left out; the accuracy statistic (the warp that
  * finished last ranked slow or not); the verdict kept for a cycle follows an issue in that
- * cycle; the line table's growth past the L1D's lines (the same untracked count). gcaws: greedy first, then nCrit
- * descending, ties by age; the hint on the critical warp's memory requests;
- * the greedy warp's time slice (slice_ends = stall|memory|barrier): which of
- * its waits hold its scheduler and which end the slice, and on the simulator
- * two warps on one scheduler and a 1-line L1D (refused cycles, and only the
- * slice held through a load's wait keeps the line for the reload).
- * cacp on a 1-set 4-way cache: the partition CCBP chooses, victims only
- * within it (even with invalid ways in the other), CCBP learning from
- * critical hits and unlearning from non-critical reuse, saturation at
- * counter_max, SHiP's insertion position; ship alone. caws: a profile written
- * by one run and read by a second; a missing profile, a kernel mismatch and a
- * missing warp are errors naming the key. On the simulator: benchmarks pass
- * their checks under gcaws, cawa (gcaws + cacp) and lrr + cpl + cacp, with
- * identical statistics when the engine's shortcuts are off; the observer
- * does not change an lru run.
- * The statistics of CAWA's Figures 2b, 3 and 4 on hand-made event streams:
- * per-CTA instruction-count disparity (a stale slot of an earlier CTA left
- * out), the critical warp's scheduler wait over its time and its stalls,
- * critical-warp re-references (hit, merge, a miss after eviction, their
- * reuse distance bins; a new launch of the slot and a new kernel forget the
- * history); on the simulator a lone warp never waits on the scheduler. */
+ * cycle; the line table's growth past the L1D's lines (the same untracked count). gcaws: greedy first, then
+ * nCrit descending, ties by age; the hint on the critical warp's memory requests; the greedy warp's time
+ * slice (slice_ends = stall|memory|barrier): which of its waits hold its scheduler and which end the slice,
+ * and on the simulator two warps on one scheduler and a 1-line L1D (refused cycles, and only the slice held
+ * through a load's wait keeps the line for the reload). cacp on a 1-set 4-way cache: the partition CCBP
+ * chooses, victims only within it (even with invalid ways in the other), CCBP learning from critical hits and
+ * unlearning from non-critical reuse, saturation at counter_max, SHiP's insertion position; ship alone. caws:
+ * a profile written by one run and read by a second; a missing profile, a kernel mismatch and a missing warp
+ * are errors naming the key. On the simulator: benchmarks pass their checks under gcaws, cawa (gcaws + cacp)
+ * and lrr + cpl + cacp, with identical statistics when the engine's shortcuts are off; the observer does not
+ * change an lru run. The statistics of CAWA's Figures 2b, 3 and 4 on hand-made event streams: per-CTA
+ * instruction-count disparity (a stale slot of an earlier CTA left out), the critical warp's scheduler wait
+ * over its time and its stalls, critical-warp re-references (hit, merge, a miss after eviction, their reuse
+ * distance bins; a new launch of the slot and a new kernel forget the history); on the simulator a lone warp
+ * never waits on the scheduler. */
 #include <stdlib.h>
 #include <unistd.h>
 

@@ -33,9 +33,9 @@ const CfgParam cpl_params[] = {
     {0},
 };
 
-#define CPL_LINES 1024u        /* the line table's largest size: it holds at most 3/4 of it */
+#define CPL_LINES 1024u                   /* the line table's largest size: it holds at most 3/4 of it */
 #define CPL_LINES_MAX (CPL_LINES / 4 * 3) /* critical lines tracked at once (L1D lines are far fewer) */
-#define CPL_SERIES_MAX 200000u /* samples the priority series keeps */
+#define CPL_SERIES_MAX 200000u            /* samples the priority series keeps */
 
 int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
@@ -82,8 +82,8 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
   c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
-  if (!c->w || !c->tmp || !c->srt || !c->live || !c->members || !c->cta_last || !c->cta_last_exit || !c->lines ||
-      !c->lspare || (c->hmask && !c->hist) || !c->cta_launch || !c->cv || !c->cv_at || !c->top ||
+  if (!c->w || !c->tmp || !c->srt || !c->live || !c->members || !c->cta_last || !c->cta_last_exit ||
+      !c->lines || !c->lspare || (c->hmask && !c->hist) || !c->cta_launch || !c->cv || !c->cv_at || !c->top ||
       !c->thr) {
     cpl_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");

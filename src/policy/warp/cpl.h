@@ -95,12 +95,12 @@ typedef struct Cpl {
   uint64_t period, next_sample;
   uint64_t now; /* the latest cycle a hook told */
   CplWarp *w;
-  int64_t *tmp;           /* nslots scratch values */
-  uint32_t *srt;          /* nslots scratch slots (a sample's sorted CTA) */
-  uint32_t words;         /* 64-slot words of the masks */
-  uint64_t *live;         /* the slots with an unfinished warp (valid) */
-  uint64_t *members;      /* [cta slot * words]: its unfinished warps (cta_slot < max_ctas) */
-  uint32_t stray;         /* unfinished warps whose cta_slot is out of range (in no members) */
+  int64_t *tmp;      /* nslots scratch values */
+  uint32_t *srt;     /* nslots scratch slots (a sample's sorted CTA) */
+  uint32_t words;    /* 64-slot words of the masks */
+  uint64_t *live;    /* the slots with an unfinished warp (valid) */
+  uint64_t *members; /* [cta slot * words]: its unfinished warps (cta_slot < max_ctas) */
+  uint32_t stray;    /* unfinished warps whose cta_slot is out of range (in no members) */
   /* per CTA slot: the warp that exited last and when (accuracy) */
   uint32_t *cta_last;
   uint64_t *cta_last_exit;
@@ -119,13 +119,13 @@ typedef struct Cpl {
   CplRef *hist;   /* reuse_history entries (NULL: off) */
   uint32_t hmask; /* entries - 1 */
   /* critical lines in flight: open addressing on the line address */
-  CplLine *lines;   /* CPL_LINES entries, of which lmask + 1 in use */
-  CplLine *lspare;  /* line_grow's scratch */
+  CplLine *lines;                 /* CPL_LINES entries, of which lmask + 1 in use */
+  CplLine *lspare;                /* line_grow's scratch */
   uint32_t lmask, lcount, lsize0; /* lsize0: the size at each kernel's start */
   /* nCrit kept for one cycle, and hints (cpl_crit_memo, cpl_is_critical): written through const */
-  int64_t *cv;      /* per slot: nCrit at cv_at - 1 */
-  uint64_t *cv_at;  /* per slot: now + 1 of cv; 0 none */
-  uint32_t *top;    /* per CTA slot: the warp last found critical or beating another (UINT32_MAX) */
+  int64_t *cv;     /* per slot: nCrit at cv_at - 1 */
+  uint64_t *cv_at; /* per slot: now + 1 of cv; 0 none */
+  uint32_t *top;   /* per CTA slot: the warp last found critical or beating another (UINT32_MAX) */
   CplThreshold *thr;
   /* the priority series (SM 0 only, when a file is named) */
   char *series_path;

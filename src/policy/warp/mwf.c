@@ -243,9 +243,8 @@ static const PolicyEngineHints mwf_hints = {
               SCHED_EV_BIT(SCHED_EV_BARRIER_ARRIVE) | SCHED_EV_BIT(SCHED_EV_BARRIER_RELEASE)};
 
 #define MWF_HOOKS                                                                                            \
-  .free = mwf_free, .order = mwf_order, .hints = &mwf_hints, .on_issue = mwf_issue,                          \
-  .on_event = mwf_event, .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats, \
-  .gauges = mwf_gauges
+  .free = mwf_free, .order = mwf_order, .hints = &mwf_hints, .on_issue = mwf_issue, .on_event = mwf_event,   \
+  .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats, .gauges = mwf_gauges
 
 const WarpSchedPolicy warp_policy_mwf_lrr = {.name = "mwf-lrr", .init = mwf_lrr_init, MWF_HOOKS};
 const WarpSchedPolicy warp_policy_mwf_gto = {.name = "mwf-gto", .init = mwf_gto_init, MWF_HOOKS};

@@ -114,7 +114,8 @@ static int tl_init(void **state, const WarpSchedEnv *env, char *err, size_t errl
     return cfg_errorf(env->cfg, "sched.count", err, errlen, "two-level supports at most %d schedulers",
                       TL_MAX_SCHED);
   }
-  for (uint32_t s = 0; s < TL_MAX_SLOTS; s++) t->gof[s] = (uint16_t)((s / (t->nsched ? t->nsched : 1)) / t->group);
+  for (uint32_t s = 0; s < TL_MAX_SLOTS; s++)
+    t->gof[s] = (uint16_t)((s / (t->nsched ? t->nsched : 1)) / t->group);
   if (sched_age_cache_init(&t->age, env, env->nsched)) {
     free(t);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");

@@ -74,7 +74,7 @@ uint32_t vta_forget_interferer(Vta *v, int32_t interferer);
 /* The event kinds the feed reads (a user's PolicyEngineHints.events includes them): warps'
  * launches and exits, evictions, misses and stores. */
 #define VTA_FEED_EVENTS                                                                                      \
-  (SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) | SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_L1_EVICT) |  \
+  (SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) | SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_L1_EVICT) | \
    SCHED_EV_BIT(SCHED_EV_L1_MISS) | SCHED_EV_BIT(SCHED_EV_STORE))
 typedef struct VtaFeed {
   Vta vta;
