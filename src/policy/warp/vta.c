@@ -13,10 +13,10 @@ int vta_init(Vta *v, uint32_t nwarps, uint32_t entries, uint32_t ways) {
   v->sets = entries / ways;
   v->e = calloc((size_t)nwarps * entries, sizeof *v->e);
   v->next = calloc((size_t)nwarps * v->sets, sizeof *v->next);
-  /* a set's hash counters: 4 per entry the set holds over the warps (so most counters of a tag no
-   * array holds are 0), 64 to 4096 */
+  /* a set's hash counters: 2 per entry the set holds over the warps (so most counters of a tag no
+   * array holds are 0; half the arrays' own memory), 64 to 4096 */
   uint32_t bits = 6;
-  while (bits < 12 && (1ull << bits) < 4ull * nwarps * ways) bits++;
+  while (bits < 12 && (1ull << bits) < 2ull * nwarps * ways) bits++;
   v->hshift = 64 - bits;
   v->hashes = 1u << bits;
   v->cnt = calloc((size_t)v->sets * v->hashes, sizeof *v->cnt);
