@@ -1,6 +1,7 @@
 /* t304_ccws.c - CCWS (policy/warp/ccws.c) and its victim tag arrays
  * (policy/warp/vta.c). The VTA alone: FIFO sets, the interferer kept, store
- * invalidation in every warp, clearing; the feed every VTA user shares
+ * invalidation in every warp, clearing, the hash counters that let a store skip the arrays (random
+ * operations against the probes); the feed every VTA user shares
  * (vta_feed_event). The scheduler driven by hand-built
  * events (4 warp slots, 2 schedulers): an eviction goes to the allocating
  * warp's VTA (not an exited warp's, not a store invalidation); only a real
@@ -61,6 +62,37 @@ static void test_vta(void) {
   vta_clear_warp(&v, 1);
   CHECK_EQ_U64(vta_count(&v, 1), 0);
   CHECK(!vta_probe(&v, 9, 0, NULL)); /* out of range: never */
+  vta_free(&v);
+}
+
+/* The per-set hash counters vta_invalidate_all skips by stay exact: random inserts, removals,
+ * clears and store invalidations, each invalidation checked against the probes of every warp,
+ * and the counters' sum against the valid entries. */
+static void test_vta_counters(void) {
+  Vta v;
+  CHECK(vta_init(&v, 6, 8, 4) == 0);
+  uint64_t r = 12345;
+  for (int i = 0; i < 20000; i++) {
+    r = r * 6364136223846793005ull + 1442695040888963407ull;
+    const uint32_t op = (uint32_t)(r >> 60) % 8, warp = (uint32_t)(r >> 40) % 6;
+    const uint64_t tag = ((r >> 20) % 40) * 128;
+    if (op < 4) {
+      vta_insert(&v, warp, tag, (int32_t)op);
+    } else if (op == 4) {
+      vta_remove(&v, warp, tag);
+    } else if (op == 5 && (r >> 8) % 16 == 0) {
+      vta_clear_warp(&v, warp);
+    } else {
+      uint32_t held = 0;
+      for (uint32_t w = 0; w < 6; w++) held += vta_probe(&v, w, tag, NULL);
+      CHECK_EQ_U64(vta_invalidate_all(&v, tag), held);
+    }
+  }
+  uint64_t valid = 0, counted = 0;
+  for (uint32_t w = 0; w < 6; w++) valid += vta_count(&v, w);
+  for (uint32_t i = 0; i < v.sets * v.hashes; i++) counted += v.cnt[i];
+  CHECK_EQ_U64(counted, valid);
+  CHECK(valid > 0);
   vta_free(&v);
 }
 
@@ -547,6 +579,7 @@ static void test_skip_idle_identical(void) {
 
 int main(void) {
   TEST_RUN(test_vta);
+  TEST_RUN(test_vta_counters);
   TEST_RUN(test_vta_feed);
   TEST_RUN(test_vta_insert_and_probe);
   TEST_RUN(test_store_invalidates_every_vta);

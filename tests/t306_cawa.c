@@ -5,27 +5,22 @@
  * forward branch, a not-taken branch and a non-branch jump; nStall; the
  * integer nInst * CPI_avg arithmetic; the critical warp of a CTA (cta_max and
  * sm_threshold), exited warps left out; the accuracy statistic (the warp that
- * finished last ranked slow or not). gcaws: greedy first, then nCrit
- * descending, ties by age; the hint on the critical warp's memory requests;
- * the greedy warp's time slice (slice_ends = stall|memory|barrier): which of
- * its waits hold its scheduler and which end the slice, and on the simulator
- * two warps on one scheduler and a 1-line L1D (refused cycles, and only the
- * slice held through a load's wait keeps the line for the reload).
- * cacp on a 1-set 4-way cache: the partition CCBP chooses, victims only
- * within it (even with invalid ways in the other), CCBP learning from
- * critical hits and unlearning from non-critical reuse, saturation at
- * counter_max, SHiP's insertion position; ship alone. caws: a profile written
- * by one run and read by a second; a missing profile, a kernel mismatch and a
- * missing warp are errors naming the key. On the simulator: benchmarks pass
- * their checks under gcaws, cawa (gcaws + cacp) and lrr + cpl + cacp, with
- * identical statistics when the engine's shortcuts are off; the observer
- * does not change an lru run.
- * The statistics of CAWA's Figures 2b, 3 and 4 on hand-made event streams:
- * per-CTA instruction-count disparity (a stale slot of an earlier CTA left
- * out), the critical warp's scheduler wait over its time and its stalls,
- * critical-warp re-references (hit, merge, a miss after eviction, their
- * reuse distance bins; a new launch of the slot and a new kernel forget the
- * history); on the simulator a lone warp never waits on the scheduler. */
+ * finished last ranked slow or not); the verdict kept for a cycle follows an issue in that
+ * cycle; the line table's growth past the L1D's lines (the same untracked count). gcaws: greedy first, then
+ * nCrit descending, ties by age; the hint on the critical warp's memory requests; the greedy warp's time
+ * slice (slice_ends = stall|memory|barrier): which of its waits hold its scheduler and which end the slice,
+ * and on the simulator two warps on one scheduler and a 1-line L1D (refused cycles, and only the slice held
+ * through a load's wait keeps the line for the reload). cacp on a 1-set 4-way cache: the partition CCBP
+ * chooses, victims only within it (even with invalid ways in the other), CCBP learning from critical hits and
+ * unlearning from non-critical reuse, saturation at counter_max, SHiP's insertion position; ship alone. caws:
+ * a profile written by one run and read by a second; a missing profile, a kernel mismatch and a missing warp
+ * are errors naming the key. On the simulator: benchmarks pass their checks under gcaws, cawa (gcaws + cacp)
+ * and lrr + cpl + cacp, with identical statistics when the engine's shortcuts are off; the observer does not
+ * change an lru run. The statistics of CAWA's Figures 2b, 3 and 4 on hand-made event streams: per-CTA
+ * instruction-count disparity (a stale slot of an earlier CTA left out), the critical warp's scheduler wait
+ * over its time and its stalls, critical-warp re-references (hit, merge, a miss after eviction, their reuse
+ * distance bins; a new launch of the slot and a new kernel forget the history); on the simulator a lone warp
+ * never waits on the scheduler. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -124,6 +119,12 @@ static void test_cpl_critical_warp(void) {
       CHECK(cpl_is_critical(&c, 1, 30));
       CHECK(cpl_is_critical(&c, 2, 30)); /* CTA 1: both 0, the tie goes to the lower slot */
       CHECK(!cpl_is_critical(&c, 3, 30));
+      /* an issue in the same cycle changes the verdict kept for the cycle: w0 jumps back over 51
+       * instructions, nCrit 45 * 30 / 6 + 24 = 249 */
+      cissue(&c, 0, 30, 50, 0, WINST_BRANCH, 1);
+      CHECK_EQ_U64(cpl_crit(&c, 0, 30), 249);
+      CHECK(cpl_is_critical(&c, 0, 30));
+      CHECK(!cpl_is_critical(&c, 1, 30));
       cev(&c, SCHED_EV_WARP_EXIT, 1, 0, 31); /* an exited warp is no candidate: w0 is left */
       CHECK(cpl_is_critical(&c, 0, 32));
       CHECK(!cpl_is_critical(&c, 1, 32));
@@ -141,6 +142,10 @@ static void test_cpl_critical_warp(void) {
       CHECK(!cpl_is_critical(&c, 1, 30));
       CHECK(cpl_is_critical(&c, 2, 30));
       CHECK(cpl_is_critical(&c, 3, 30));
+      cissue(&c, 0, 30, 50, 0, WINST_BRANCH, 1); /* w0 to 249 in the same cycle: the range is new */
+      CHECK(cpl_is_critical(&c, 0, 30));
+      CHECK(!cpl_is_critical(&c, 2, 30));
+      CHECK(!cpl_is_critical(&c, 1, 30));
     }
     cpl_free(&c);
     cfg_free(cfg);
@@ -231,6 +236,49 @@ static void test_cpl_line_stats(void) {
   CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_l1d_accesses"), 3);
   CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_l1d_hit_rate") - 1.0 / 3) < 1e-12);
   CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "l1d_accesses"), 4);
+  cpl_free(&c);
+  cfg_free(cfg);
+}
+
+/* The line table starts at twice the L1D's lines and grows to its largest size when more critical
+ * lines are tracked (lines a 4-line L1D cannot hold: only the table's capacity counts): it tracks
+ * 768 at once at any size, the rest are untracked; a kernel's start empties it. */
+static void test_cpl_line_table(void) {
+  Config *cfg = cfg_with(NULL);
+  Cpl c;
+  char err[256] = "";
+  WarpSchedEnv env = {.sm = 0,
+                      .nsched = 1,
+                      .max_warps = 4,
+                      .max_ctas = 2,
+                      .prefix = "sched.gcaws",
+                      .cfg = cfg,
+                      .l1d = {.sets = 2, .ways = 2, .line_size = 128}};
+  CHECK(cpl_init(&c, &env, err, sizeof err) == 0);
+  CHECK_EQ_U64(c.lmask + 1, 16);
+  cev(&c, SCHED_EV_WARP_LAUNCH, 0, 0, 0); /* the only warp: critical */
+  SchedEvent e = {.kind = SCHED_EV_L1_MISS, .slot = 0, .cycle = 5, .cta_slot = 0, .other_slot = -1};
+  for (uint64_t i = 0; i < 800; i++) e.line_addr = 0x10000 + i * 128, cpl_event(&c, &e);
+  CHECK_EQ_U64(c.lmask + 1, 1024);
+  CHECK_EQ_U64(c.lcount, 768);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_lines_filled"), 800);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_lines_untracked"), 32);
+  e.kind = SCHED_EV_L1_HIT, e.line_addr = 0x10000 + 5 * 128; /* found after the growth: reused */
+  cpl_event(&c, &e);
+  e.kind = SCHED_EV_L1_EVICT;
+  for (uint64_t i = 0; i < 800; i++) e.line_addr = 0x10000 + i * 128, cpl_event(&c, &e);
+  CHECK_EQ_U64(c.lcount, 0);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_lines_evicted"), 768);
+  CHECK(fabs(stat_of(cpl_stats_v, &c, "crit_zero_reuse_fraction") - 767.0 / 768) < 1e-12);
+  e.kind = SCHED_EV_L1_MISS, e.line_addr = 0x80; /* the table holds it again (lines tracked anew) */
+  cpl_event(&c, &e);
+  CHECK_EQ_U64(c.lcount, 1);
+  cev(&c, SCHED_EV_KERNEL_BEGIN, UINT32_MAX, UINT32_MAX, 10);
+  CHECK_EQ_U64(c.lmask + 1, 16);
+  CHECK_EQ_U64(c.lcount, 0);
+  e.kind = SCHED_EV_L1_EVICT; /* forgotten with the kernel */
+  cpl_event(&c, &e);
+  CHECK_EQ_U64(stat_of(cpl_stats_v, &c, "crit_lines_evicted"), 768);
   cpl_free(&c);
   cfg_free(cfg);
 }
@@ -803,6 +851,7 @@ int main(void) {
   TEST_RUN(test_cpl_critical_warp);
   TEST_RUN(test_cpl_accuracy);
   TEST_RUN(test_cpl_line_stats);
+  TEST_RUN(test_cpl_line_table);
   TEST_RUN(test_cpl_disparity_wait);
   TEST_RUN(test_cpl_rerefs);
   TEST_RUN(test_sched_wait_sim);

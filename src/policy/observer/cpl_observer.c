@@ -36,7 +36,8 @@ static void cplo_stats(void *state, PolicyStats *out) { cpl_stats(state, out); }
 static bool cplo_shares_state(const void *state) { return cpl_shares_state(state); }
 
 /* CPL samples on its own clock and reads how long the scheduler kept ready warps waiting */
-static const PolicyEngineHints cplo_hints = {.next_tick = cplo_next_tick, .sched_wait = true};
+static const PolicyEngineHints cplo_hints = {
+    .next_tick = cplo_next_tick, .sched_wait = true, .no_lanes = true};
 
 const SmObserver observer_cpl = {.name = "cpl",
                                  .params = cpl_params,

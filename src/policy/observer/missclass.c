@@ -110,7 +110,11 @@ static void missclass_stats(void *state, PolicyStats *out) {
   }
 }
 
+/* the feed's events only (no L1D hits), no lanes */
+static const PolicyEngineHints missclass_hints = {.events = VTA_FEED_EVENTS, .no_lanes = true};
+
 const SmObserver observer_missclass = {.name = "missclass",
+                                       .hints = &missclass_hints,
                                        .shares_state = policy_shares_always,
                                        .params = missclass_params,
                                        .init = missclass_init,

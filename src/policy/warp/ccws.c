@@ -368,9 +368,16 @@ static void ccws_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   policy_gauge(out, "score_sum", (double)sum);
 }
 
-/* its order lists every warp; its load refusals change only at its events and next_tick's wakes */
-static const PolicyEngineHints ccws_hints = {
-    .lists_all = true, .stable_refusals = true, .next_tick = ccws_next_tick};
+/* its order is gto's (it lists every warp, from their ages and greedy alone); its load refusals change
+ * only at its events and next_tick's wakes; it reads the VTA feed's events and barriers, no lanes */
+static const PolicyEngineHints ccws_hints = {.lists_all = true,
+                                             .stable_order = true,
+                                             .stable_refusals = true,
+                                             .next_tick = ccws_next_tick,
+                                             .events = VTA_FEED_EVENTS |
+                                                       SCHED_EV_BIT(SCHED_EV_BARRIER_ARRIVE) |
+                                                       SCHED_EV_BIT(SCHED_EV_BARRIER_RELEASE),
+                                             .no_lanes = true};
 
 const WarpSchedPolicy warp_policy_ccws = {.name = "ccws",
                                           .params = ccws_params,

@@ -70,6 +70,13 @@ uint32_t sched_collect_rr(const WarpView *v, uint32_t nslots, uint32_t sched, ui
     first = (uint32_t)after + nsched;
     if (first >= nslots) first = sched;
   }
+  if (nsched && first >= sched && (first - sched) % nsched == 0) { /* after is this scheduler's: two runs */
+    for (uint32_t s = first; s < nslots; s += nsched)
+      if (v[s].valid) out[n++] = s;
+    for (uint32_t s = sched; s < first && s < nslots; s += nsched)
+      if (v[s].valid) out[n++] = s;
+    return n;
+  }
   uint32_t s = first;
   for (uint32_t k = 0; k * nsched < nslots; k++) {
     if (s < nslots && v[s].valid) out[n++] = s;

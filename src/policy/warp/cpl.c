@@ -33,8 +33,9 @@ const CfgParam cpl_params[] = {
     {0},
 };
 
-#define CPL_LINES 1024u        /* critical lines tracked at once (L1D lines are far fewer) */
-#define CPL_SERIES_MAX 200000u /* samples the priority series keeps */
+#define CPL_LINES 1024u                   /* the line table's largest size: it holds at most 3/4 of it */
+#define CPL_LINES_MAX (CPL_LINES / 4 * 3) /* critical lines tracked at once (L1D lines are far fewer) */
+#define CPL_SERIES_MAX 200000u            /* samples the priority series keeps */
 
 int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
@@ -48,13 +49,25 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->period = (uint64_t)cfg_int_in(env->cfg, env->prefix, "sample_period");
   c->w = calloc(c->nslots ? c->nslots : 1, sizeof *c->w);
   c->tmp = calloc(c->nslots ? c->nslots : 1, sizeof *c->tmp);
-  c->grp = calloc(c->nslots ? c->nslots : 1, sizeof *c->grp);
-  c->grp_at = calloc((size_t)c->max_ctas + 1, sizeof *c->grp_at);
+  c->srt = calloc(c->nslots ? c->nslots : 1, sizeof *c->srt);
+  c->words = c->nslots / 64 + 1;
+  c->live = calloc(c->words, sizeof *c->live);
+  c->members = calloc((size_t)c->words * (c->max_ctas ? c->max_ctas : 1), sizeof *c->members);
   c->cta_last = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last);
   c->cta_last_exit = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_last_exit);
   c->cta_launch = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->cta_launch);
   c->lines = calloc(CPL_LINES, sizeof *c->lines);
-  c->lmask = CPL_LINES - 1;
+  c->lspare = calloc(CPL_LINES_MAX, sizeof *c->lspare);
+  /* the table starts at twice the L1D's lines (it tracks lines of the L1D only) and doubles, up
+   * to CPL_LINES, only if ever more are tracked: the untracked count is the same at any size */
+  const uint64_t l1d_lines = (uint64_t)env->l1d.sets * env->l1d.ways;
+  for (c->lsize0 = 16; c->lsize0 < CPL_LINES && c->lsize0 < 2 * l1d_lines;) c->lsize0 *= 2;
+  if (!l1d_lines) c->lsize0 = CPL_LINES;
+  c->lmask = c->lsize0 - 1;
+  c->cv = calloc(c->nslots ? c->nslots : 1, sizeof *c->cv);
+  c->cv_at = calloc(c->nslots ? c->nslots : 1, sizeof *c->cv_at);
+  c->top = calloc(c->max_ctas ? c->max_ctas : 1, sizeof *c->top);
+  c->thr = calloc(1, sizeof *c->thr);
   c->hmask = (uint32_t)cfg_int_in(env->cfg, env->prefix, "reuse_history");
   if (c->hmask & (c->hmask - 1)) {
     cpl_free(c);
@@ -69,8 +82,9 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
   c->hist = c->hmask ? calloc(c->hmask, sizeof *c->hist) : NULL;
   c->hmask -= c->hmask != 0;
   const char *path = cfg_str_in(env->cfg, env->prefix, "priority_file");
-  if (!c->w || !c->tmp || !c->grp || !c->grp_at || !c->cta_last || !c->cta_last_exit || !c->lines ||
-      (c->hmask && !c->hist) || !c->cta_launch) {
+  if (!c->w || !c->tmp || !c->srt || !c->live || !c->members || !c->cta_last || !c->cta_last_exit ||
+      !c->lines || !c->lspare || (c->hmask && !c->hist) || !c->cta_launch || !c->cv || !c->cv_at || !c->top ||
+      !c->thr) {
     cpl_free(c);
     return cfg_errorf(env->cfg, key, err, errlen, "out of memory");
   }
@@ -92,18 +106,24 @@ int cpl_init(Cpl *c, const WarpSchedEnv *env, char *err, size_t errlen) {
       return cfg_errorf(env->cfg, key, err, errlen, "%s", msg);
     }
   }
-  for (uint32_t i = 0; i < c->max_ctas; i++) c->cta_last[i] = UINT32_MAX;
+  for (uint32_t i = 0; i < c->max_ctas; i++) c->cta_last[i] = c->top[i] = UINT32_MAX;
   return 0;
 }
 
 void cpl_free(Cpl *c) {
   free(c->w);
   free(c->tmp);
-  free(c->grp);
-  free(c->grp_at);
+  free(c->srt);
+  free(c->live);
+  free(c->members);
   free(c->cta_last);
   free(c->cta_last_exit);
   free(c->lines);
+  free(c->lspare);
+  free(c->cv);
+  free(c->cv_at);
+  free(c->top);
+  free(c->thr);
   free(c->hist);
   free(c->cta_launch);
   free(c->series_path);
@@ -120,26 +140,73 @@ int64_t cpl_crit(const Cpl *c, uint32_t slot, uint64_t now) {
   return n + (int64_t)w->nstall;
 }
 
+/* Warp `slot`'s nCrit changed (an issue, a launch, an exit): forget the values kept for it. */
+static void crit_changed(Cpl *c, uint32_t slot) {
+  c->cv_at[slot] = 0;
+  c->thr->at = 0;
+}
+
+/* The unfinished warps (live) and each CTA slot's (members) gain or lose `slot`, whose valid and
+ * cta_slot fields say which. */
+static void members_set(Cpl *c, uint32_t slot, bool in) {
+  const uint32_t wd = slot / 64, k = c->w[slot].cta_slot;
+  const uint64_t bit = 1ull << (slot % 64);
+  if (!(c->live[wd] & bit) == !in) return;
+  c->live[wd] ^= bit;
+  if (k < c->max_ctas)
+    c->members[(size_t)k * c->words + wd] ^= bit;
+  else
+    c->stray += in ? 1 : (uint32_t)-1;
+}
+
+/* cta_max: the warp is critical unless another unfinished warp of its CTA has a larger nCrit (or
+ * an equal one and a lower slot). The warp that last beat another (or was found critical) is
+ * asked first: most warps are not critical, and one witness settles it. */
+static bool cta_critical(const Cpl *c, uint32_t slot, uint32_t k, uint64_t now) {
+  const int64_t my = cpl_crit_memo(c, slot, now);
+  const uint64_t *m = &c->members[(size_t)k * c->words];
+  const uint32_t h = c->top[k];
+  if (h != slot && h < c->nslots && (m[h / 64] >> (h % 64) & 1)) {
+    const int64_t o = cpl_crit_memo(c, h, now);
+    if (o > my || (o == my && h < slot)) return false;
+  }
+  for (uint32_t wd = 0; wd < c->words; wd++)
+    for (uint64_t b = m[wd]; b; b &= b - 1) {
+      const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+      if (s == slot || s == h) continue;
+      const int64_t o = cpl_crit_memo(c, s, now);
+      if (o > my || (o == my && s < slot)) return c->top[k] = s, false;
+    }
+  c->top[k] = slot;
+  return true;
+}
+
 bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now) {
   if (slot >= c->nslots || !c->w[slot].valid) return false;
-  int64_t my = cpl_crit(c, slot, now);
   if (c->mode == CPL_CTA_MAX) {
-    uint32_t cs = c->w[slot].cta_slot;
+    const uint32_t cs = c->w[slot].cta_slot;
+    if (cs < c->max_ctas) return cta_critical(c, slot, cs, now);
+    const int64_t my = cpl_crit_memo(c, slot, now);
     for (uint32_t s = 0; s < c->nslots; s++) {
       if (s == slot || !c->w[s].valid || c->w[s].cta_slot != cs) continue;
-      int64_t o = cpl_crit(c, s, now);
+      int64_t o = cpl_crit_memo(c, s, now);
       if (o > my || (o == my && s < slot)) return false;
     }
     return true;
   }
-  int64_t lo = my, hi = my;
-  for (uint32_t s = 0; s < c->nslots; s++) {
-    if (!c->w[s].valid) continue;
-    int64_t o = cpl_crit(c, s, now);
-    if (o < lo) lo = o;
-    if (o > hi) hi = o;
+  CplThreshold *t = c->thr; /* sm_threshold: the SM's nCrit range, kept for the cycle until a warp changes */
+  if (t->at != now + 1) {
+    t->lo = INT64_MAX, t->hi = INT64_MIN;
+    for (uint32_t wd = 0; wd < c->words; wd++)
+      for (uint64_t b = c->live[wd]; b; b &= b - 1) {
+        const int64_t o = cpl_crit_memo(c, wd * 64 + (uint32_t)__builtin_ctzll(b), now);
+        if (o < t->lo) t->lo = o;
+        if (o > t->hi) t->hi = o;
+      }
+    t->at = now + 1;
   }
-  return hi > lo && (my - lo) * 2 > hi - lo;
+  const int64_t my = cpl_crit_memo(c, slot, now);
+  return t->hi > t->lo && (my - t->lo) * 2 > t->hi - t->lo;
 }
 
 /* ---- the critical lines in the L1D (open addressing, backward-shift deletion) ---- */
@@ -154,13 +221,29 @@ static CplLine *line_find(Cpl *c, uint64_t a) {
   }
 }
 
+/* Doubles the table (up to CPL_LINES), rehashing its lines through lspare. */
+static void line_grow(Cpl *c) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i <= c->lmask; i++)
+    if (c->lines[i].used) c->lspare[n++] = c->lines[i];
+  const uint32_t size = (c->lmask + 1) * 2;
+  memset(c->lines, 0, size * sizeof *c->lines);
+  c->lmask = size - 1;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = line_hash(c, c->lspare[k].addr);
+    while (c->lines[i].used) i = (i + 1) & c->lmask;
+    c->lines[i] = c->lspare[k];
+  }
+}
+
 static void line_put(Cpl *c, uint64_t a) {
   CplLine *l = line_find(c, a);
   if (!l) {
-    if (c->lcount * 4 >= CPL_LINES * 3) {
+    if (c->lcount >= CPL_LINES_MAX) {
       c->untracked++;
       return;
     }
+    if ((c->lcount + 1) * 4 > (c->lmask + 1) * 3) line_grow(c); /* (only below CPL_LINES: see the cap) */
     uint32_t i = line_hash(c, a);
     while (c->lines[i].used) i = (i + 1) & c->lmask;
     l = &c->lines[i];
@@ -206,52 +289,49 @@ static void series_write(Cpl *c, uint32_t slot) {
   }
 }
 
-/* Groups the valid slots by CTA slot (a counting sort, ascending slots within
- * a group): c->grp[c->grp_at[k] .. c->grp_at[k + 1]) are CTA slot k's warps.
- * False if a warp's CTA slot is out of range (then no grouping). */
-static bool cpl_group(Cpl *c) {
-  uint32_t *at = c->grp_at;
-  memset(at, 0, ((size_t)c->max_ctas + 1) * sizeof *at);
-  for (uint32_t s = 0; s < c->nslots; s++) {
-    if (!c->w[s].valid) continue;
-    if (c->w[s].cta_slot >= c->max_ctas) return false;
-    at[c->w[s].cta_slot + 1]++;
-  }
-  for (uint32_t k = 0; k < c->max_ctas; k++) at[k + 1] += at[k];
-  for (uint32_t s = 0; s < c->nslots; s++) /* at[k] runs to group k's end, then is its start again below */
-    if (c->w[s].valid) c->grp[at[c->w[s].cta_slot]++] = s;
-  for (uint32_t k = c->max_ctas; k > 0; k--) at[k] = at[k - 1];
-  at[0] = 0;
-  return true;
-}
-
 /* One accuracy sample: each unfinished warp is slow when at least half of
- * the other unfinished warps of its CTA have a lower nCrit. The warps are
- * compared within their CTA's group only (cpl_group): a sample costs the sum
- * of the squared CTA sizes, not the squared warp slots. */
+ * the other unfinished warps of its CTA have a lower nCrit. Each CTA's warps
+ * (c->members) are sorted by nCrit: a warp's lower count is the place of the
+ * first warp with its value. A warp whose CTA slot is out of range is
+ * compared with the warps of that slot by a scan. */
 static void cpl_sample(Cpl *c, uint64_t now) {
-  for (uint32_t s = 0; s < c->nslots; s++) c->tmp[s] = c->w[s].valid ? cpl_crit(c, s, now) : 0;
   bool rec = c->series_state == 1 && c->series_n < c->series_cap;
   uint8_t *row = rec ? &c->series_rank[(size_t)c->series_n * c->nslots] : NULL;
-  const bool grouped = cpl_group(c);
-  for (uint32_t s = 0; s < c->nslots; s++) {
-    if (row) row[s] = 255;
-    if (!c->w[s].valid) continue;
-    uint32_t n = 0, lower = 0;
-    if (grouped) {
-      const uint32_t k = c->w[s].cta_slot, end = c->grp_at[k + 1];
-      n = end - c->grp_at[k];
-      for (uint32_t i = c->grp_at[k]; i < end; i++) lower += c->tmp[c->grp[i]] < c->tmp[s];
-    } else {
-      for (uint32_t o = 0; o < c->nslots; o++) {
-        if (!c->w[o].valid || c->w[o].cta_slot != c->w[s].cta_slot) continue;
-        n++;
-        lower += c->tmp[o] < c->tmp[s];
+  if (row) memset(row, 255, c->nslots);
+  int64_t *v = c->tmp;
+  uint32_t *srt = c->srt;
+  for (uint32_t k = 0; k < c->max_ctas; k++) {
+    const uint64_t *m = &c->members[(size_t)k * c->words];
+    uint32_t n = 0;
+    for (uint32_t wd = 0; wd < c->words; wd++)
+      for (uint64_t b = m[wd]; b; b &= b - 1) { /* insertion by nCrit, ascending */
+        const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+        const int64_t x = cpl_crit_memo(c, s, now);
+        uint32_t i = n++;
+        for (; i > 0 && v[i - 1] > x; i--) v[i] = v[i - 1], srt[i] = srt[i - 1];
+        v[i] = x, srt[i] = s;
       }
+    for (uint32_t i = 0, lower = 0; i < n; i++) {
+      if (i && v[i] != v[i - 1]) lower = i;
+      CplWarp *w = &c->w[srt[i]];
+      w->samples++;
+      w->slow_samples += lower * 2 >= n - 1;
+      if (row && k == c->series_cta) row[srt[i]] = (uint8_t)(lower < 254 ? lower : 254);
+    }
+  }
+  for (uint32_t s = 0; c->stray && s < c->nslots; s++) { /* CTA slots out of range (none in a simulation) */
+    const uint32_t k = c->w[s].cta_slot;
+    if (!c->w[s].valid || k < c->max_ctas) continue;
+    const int64_t my = cpl_crit_memo(c, s, now);
+    uint32_t n = 0, lower = 0;
+    for (uint32_t o = 0; o < c->nslots; o++) {
+      if (!c->w[o].valid || c->w[o].cta_slot != k) continue;
+      n++;
+      lower += cpl_crit_memo(c, o, now) < my;
     }
     c->w[s].samples++;
     c->w[s].slow_samples += lower * 2 >= n - 1;
-    if (row && c->w[s].cta_slot == c->series_cta) row[s] = (uint8_t)(lower < 254 ? lower : 254);
+    if (row && k == c->series_cta) row[s] = (uint8_t)(lower < 254 ? lower : 254);
   }
   if (rec) c->series_cycle[c->series_n++] = now;
 }
@@ -270,6 +350,7 @@ void cpl_issue(Cpl *c, const WarpView *v, const SchedIssue *is) {
   CplWarp *w = &c->w[v->slot];
   if (is->cycle > c->now) c->now = is->cycle;
   if (!w->valid) return;
+  crit_changed(c, v->slot);
   w->sched_wait = v->sched_wait;
   if (is->cycle > w->last_issue) w->nstall += is->cycle - w->last_issue - 1;
   w->last_issue = is->cycle;
@@ -341,17 +422,23 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
   switch (ev->kind) {
   case SCHED_EV_WARP_LAUNCH: {
     if (!w) return;
+    crit_changed(c, ev->slot);
+    members_set(c, ev->slot, false); /* (a slot launched again without its exit) */
     const uint32_t gen = w->gen + 1;
     memset(w, 0, sizeof *w);
     w->gen = gen;
     w->valid = 1;
     w->launch = w->last_issue = ev->cycle;
     w->cta_slot = ev->cta_slot;
+    crit_changed(c, ev->slot);
+    members_set(c, ev->slot, true);
     return;
   }
   case SCHED_EV_WARP_EXIT:
     if (!w) return;
     w->valid = 0;
+    crit_changed(c, ev->slot);
+    members_set(c, ev->slot, false);
     w->exit_cycle = ev->cycle;
     if (ev->cta_slot < c->max_ctas && ev->cycle >= c->cta_last_exit[ev->cta_slot]) {
       c->cta_last[ev->cta_slot] = ev->slot;
@@ -418,7 +505,8 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
     return;
   }
   case SCHED_EV_KERNEL_BEGIN: /* the L1D starts empty: forget lines of the last kernel */
-    memset(c->lines, 0, CPL_LINES * sizeof *c->lines);
+    memset(c->lines, 0, ((size_t)c->lmask + 1) * sizeof *c->lines);
+    c->lmask = c->lsize0 - 1;
     c->lcount = 0;
     if (c->hist) memset(c->hist, 0, ((size_t)c->hmask + 1) * sizeof *c->hist);
     return;

@@ -79,6 +79,10 @@ typedef struct CplLine {
   uint64_t addr;
   uint8_t used, reused;
 } CplLine;
+typedef struct CplThreshold {
+  uint64_t at; /* now + 1 of lo and hi; 0: none */
+  int64_t lo, hi;
+} CplThreshold; /* sm_threshold: the SM's nCrit range at one cycle */
 typedef struct CplRef {
   uint64_t line, seq;
   uint32_t slot, gen;
@@ -91,8 +95,12 @@ typedef struct Cpl {
   uint64_t period, next_sample;
   uint64_t now; /* the latest cycle a hook told */
   CplWarp *w;
-  int64_t *tmp;           /* nslots scratch values */
-  uint32_t *grp, *grp_at; /* cpl_sample's scratch: valid slots grouped by CTA slot, max_ctas + 1 starts */
+  int64_t *tmp;      /* nslots scratch values */
+  uint32_t *srt;     /* nslots scratch slots (a sample's sorted CTA) */
+  uint32_t words;    /* 64-slot words of the masks */
+  uint64_t *live;    /* the slots with an unfinished warp (valid) */
+  uint64_t *members; /* [cta slot * words]: its unfinished warps (cta_slot < max_ctas) */
+  uint32_t stray;    /* unfinished warps whose cta_slot is out of range (in no members) */
   /* per CTA slot: the warp that exited last and when (accuracy) */
   uint32_t *cta_last;
   uint64_t *cta_last_exit;
@@ -111,8 +119,14 @@ typedef struct Cpl {
   CplRef *hist;   /* reuse_history entries (NULL: off) */
   uint32_t hmask; /* entries - 1 */
   /* critical lines in flight: open addressing on the line address */
-  CplLine *lines;
-  uint32_t lmask, lcount;
+  CplLine *lines;                 /* CPL_LINES entries, of which lmask + 1 in use */
+  CplLine *lspare;                /* line_grow's scratch */
+  uint32_t lmask, lcount, lsize0; /* lsize0: the size at each kernel's start */
+  /* nCrit kept for one cycle, and hints (cpl_crit_memo, cpl_is_critical): written through const */
+  int64_t *cv;     /* per slot: nCrit at cv_at - 1 */
+  uint64_t *cv_at; /* per slot: now + 1 of cv; 0 none */
+  uint32_t *top;   /* per CTA slot: the warp last found critical or beating another (UINT32_MAX) */
+  CplThreshold *thr;
   /* the priority series (SM 0 only, when a file is named) */
   char *series_path;
   PolicyGpu *gpu;
@@ -148,6 +162,17 @@ void cpl_stats(const Cpl *c, PolicyStats *out);
 
 /* nCrit of a slot at `now` (0 for an empty slot). */
 int64_t cpl_crit(const Cpl *c, uint32_t slot, uint64_t now);
+
+/* cpl_crit, kept per slot until time moves or the warp issues (the hot callers' form). The
+ * arrays are written through the const pointer: a cache of cpl_crit, invisible to the callers. */
+static inline int64_t cpl_crit_memo(const Cpl *c, uint32_t slot, uint64_t now) {
+  if (slot >= c->nslots) return 0;
+  if (c->cv_at[slot] == now + 1) return c->cv[slot];
+  const int64_t v = cpl_crit(c, slot, now);
+  c->cv[slot] = v;
+  c->cv_at[slot] = now + 1;
+  return v;
+}
 /* Whether the warp in `slot` is critical at `now` (mode as configured). */
 bool cpl_is_critical(const Cpl *c, uint32_t slot, uint64_t now);
 

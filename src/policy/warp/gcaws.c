@@ -293,7 +293,7 @@ static uint32_t gcaws_order(void *state, uint32_t sched, const WarpView *v, uint
   uint32_t n = sched_collect_by_age_cached(&g->age, v, nslots, sched, out);
   for (uint32_t i = 0; i < n; i++) {
     uint32_t s = out[i];
-    g->key[s] = g->oracle ? (int64_t)oracle_key(g, &v[s]) : cpl_crit(&g->cpl, s, cycle);
+    g->key[s] = g->oracle ? (int64_t)oracle_key(g, &v[s]) : cpl_crit_memo(&g->cpl, s, cycle);
   }
   /* stable insertion sort, largest criticality first: ties keep the age order */
   for (uint32_t i = 1; i < n; i++) {
@@ -401,7 +401,7 @@ static bool gcaws_shares_state(const void *state) {
 
 /* both orders list every warp; CPL samples on its own clock (next_tick) and reads sched_wait */
 static const PolicyEngineHints gcaws_hints = {
-    .lists_all = true, .next_tick = gcaws_next_tick, .sched_wait = true};
+    .lists_all = true, .next_tick = gcaws_next_tick, .sched_wait = true, .no_lanes = true};
 
 const WarpSchedPolicy warp_policy_gcaws = {.name = "gcaws",
                                            .params = gcaws_params,

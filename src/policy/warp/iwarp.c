@@ -482,9 +482,16 @@ static void iwarp_stats(void *state, PolicyStats *out) {
   }
 }
 
-/* its order lists every warp; its refusals change only at its events and next_tick's releases */
-static const PolicyEngineHints iwarp_hints = {
-    .lists_all = true, .stable_refusals = true, .next_tick = iwarp_next_tick};
+/* its order is gto's (it lists every warp, from their ages and greedy alone); its refusals change
+ * only at its events and next_tick's releases; it reads the warps' lifetimes, misses and what the
+ * VTA feed needs (no hits: time is accounted lazily, so an event less changes nothing), and no
+ * lanes */
+static const PolicyEngineHints iwarp_hints = {.lists_all = true,
+                                              .stable_order = true,
+                                              .stable_refusals = true,
+                                              .next_tick = iwarp_next_tick,
+                                              .events = VTA_FEED_EVENTS,
+                                              .no_lanes = true};
 
 const WarpSchedPolicy warp_policy_iwarp = {.name = "iwarp",
                                            .params = iwarp_params,

@@ -236,10 +236,15 @@ static void mwf_gauges(void *state, uint64_t cycle, PolicyGauges *out) {
   policy_gauge(out, "top_priority", top);
 }
 
+/* its order lists every warp; it reads the CTA and barrier events only (none per L1D request) */
+static const PolicyEngineHints mwf_hints = {
+    .lists_all = true,
+    .events = SCHED_EV_BIT(SCHED_EV_CTA_LAUNCH) | SCHED_EV_BIT(SCHED_EV_CTA_EXIT) |
+              SCHED_EV_BIT(SCHED_EV_BARRIER_ARRIVE) | SCHED_EV_BIT(SCHED_EV_BARRIER_RELEASE)};
+
 #define MWF_HOOKS                                                                                            \
-  .free = mwf_free, .order = mwf_order, .hints = &policy_hints_lists_all, .on_issue = mwf_issue,             \
-  .on_event = mwf_event, .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats, \
-  .gauges = mwf_gauges
+  .free = mwf_free, .order = mwf_order, .hints = &mwf_hints, .on_issue = mwf_issue, .on_event = mwf_event,   \
+  .on_warps_change = mwf_warps_change, .fetch_select = mwf_fetch, .stats = mwf_stats, .gauges = mwf_gauges
 
 const WarpSchedPolicy warp_policy_mwf_lrr = {.name = "mwf-lrr", .init = mwf_lrr_init, MWF_HOOKS};
 const WarpSchedPolicy warp_policy_mwf_gto = {.name = "mwf-gto", .init = mwf_gto_init, MWF_HOOKS};

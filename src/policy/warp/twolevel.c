@@ -40,6 +40,7 @@ typedef struct TwoLevel {
   SchedAgeCache age;     /* inner = gto */
   const WarpView *views; /* the SM's views (mode active reads them in tick) */
   TlActive as[TL_MAX_SCHED];
+  uint16_t gof[TL_MAX_SLOTS]; /* each slot's fetch group: (slot / nsched) / group, no division per call */
 } TwoLevel;
 
 /* The variant's keys, in both registrations. */
@@ -113,6 +114,8 @@ static int tl_init(void **state, const WarpSchedEnv *env, char *err, size_t errl
     return cfg_errorf(env->cfg, "sched.count", err, errlen, "two-level supports at most %d schedulers",
                       TL_MAX_SCHED);
   }
+  for (uint32_t s = 0; s < TL_MAX_SLOTS; s++)
+    t->gof[s] = (uint16_t)((s / (t->nsched ? t->nsched : 1)) / t->group);
   if (sched_age_cache_init(&t->age, env, env->nsched)) {
     free(t);
     return cfg_errorf(env->cfg, "sched.policy", err, errlen, "out of memory");
@@ -134,7 +137,7 @@ static void tl_free(void *state) {
 
 static void tl_warps_change(void *state) { sched_age_cache_changed(&((TwoLevel *)state)->age); }
 
-static uint32_t group_of(const TwoLevel *t, uint32_t slot) { return (slot / t->nsched) / t->group; }
+static uint32_t group_of(const TwoLevel *t, uint32_t slot) { return t->gof[slot]; }
 
 /* A warp that can make progress soon: not waiting on a long-latency load, a barrier or its drain. */
 static int warp_live(const WarpView *w) {
@@ -143,8 +146,9 @@ static int warp_live(const WarpView *w) {
 
 /* A group keeps priority while one of its warps can make progress. */
 static int group_live(const TwoLevel *t, const WarpView *v, uint32_t nslots, uint32_t sched, uint32_t g) {
-  for (uint32_t s = sched; s < nslots; s += t->nsched)
-    if (group_of(t, s) == g && warp_live(&v[s])) return 1;
+  for (uint32_t i = g * t->group, s = i * t->nsched + sched; i < (g + 1) * t->group && s < nslots;
+       i++, s += t->nsched) /* the group's slots of this scheduler */
+    if (warp_live(&v[s])) return 1;
   return 0;
 }
 
@@ -247,9 +251,11 @@ static uint32_t tl_order(void *state, uint32_t sched, const WarpView *v, uint32_
   uint64_t gage[TL_MAX_GROUPS];
   uint32_t gorder[TL_MAX_GROUPS];
   /* a group's age is its oldest valid warp (outer = gto orders groups by it) */
-  for (uint32_t g = 0; g < ng; g++) gage[g] = UINT64_MAX;
-  for (uint32_t s = sched; s < nslots; s += t->nsched)
-    if (v[s].valid && v[s].age < gage[group_of(t, s)]) gage[group_of(t, s)] = v[s].age;
+  if (t->outer_gto) {
+    for (uint32_t g = 0; g < ng; g++) gage[g] = UINT64_MAX;
+    for (uint32_t s = sched; s < nslots; s += t->nsched)
+      if (v[s].valid && v[s].age < gage[group_of(t, s)]) gage[group_of(t, s)] = v[s].age;
+  }
   /* move on while the current group cannot make progress */
   if (!group_live(t, v, nslots, sched, *cur)) {
     const uint32_t was = *cur;

@@ -13,7 +13,14 @@ int vta_init(Vta *v, uint32_t nwarps, uint32_t entries, uint32_t ways) {
   v->sets = entries / ways;
   v->e = calloc((size_t)nwarps * entries, sizeof *v->e);
   v->next = calloc((size_t)nwarps * v->sets, sizeof *v->next);
-  if (!v->e || !v->next) {
+  /* a set's hash counters: 2 per entry the set holds over the warps (so most counters of a tag no
+   * array holds are 0; half the arrays' own memory), 64 to 4096 */
+  uint32_t bits = 6;
+  while (bits < 12 && (1ull << bits) < 2ull * nwarps * ways) bits++;
+  v->hshift = 64 - bits;
+  v->hashes = 1u << bits;
+  v->cnt = calloc((size_t)v->sets * v->hashes, sizeof *v->cnt);
+  if (!v->e || !v->next || !v->cnt) {
     vta_free(v);
     return -1;
   }
@@ -23,10 +30,15 @@ int vta_init(Vta *v, uint32_t nwarps, uint32_t entries, uint32_t ways) {
 void vta_free(Vta *v) {
   free(v->e);
   free(v->next);
+  free(v->cnt);
   *v = (Vta){0};
 }
 
 static inline uint32_t vta_set(const Vta *v, uint64_t tag) { return (uint32_t)((tag >> 7) % v->sets); }
+/* The counter of the valid entries of `set` (over every warp) whose tag hashes as `tag`'s. */
+static inline uint32_t *vta_cnt(const Vta *v, uint32_t set, uint64_t tag) {
+  return &v->cnt[(size_t)set * v->hashes + ((tag >> 7) * 0x9E3779B97F4A7C15ull >> v->hshift)];
+}
 static inline VtaEntry *vta_row(const Vta *v, uint32_t warp, uint32_t set) {
   return v->e + ((size_t)warp * v->sets + set) * v->ways;
 }
@@ -41,6 +53,8 @@ void vta_insert(Vta *v, uint32_t warp, uint64_t tag, int32_t interferer) {
       return;
     }
   uint32_t *next = &v->next[(size_t)warp * v->sets + set];
+  if (row[*next].valid) --*vta_cnt(v, set, row[*next].tag);
+  ++*vta_cnt(v, set, tag);
   row[*next] = (VtaEntry){.tag = tag, .interferer = interferer, .valid = 1};
   *next = *next + 1 == v->ways ? 0 : *next + 1;
 }
@@ -62,17 +76,18 @@ bool vta_remove(Vta *v, uint32_t warp, uint64_t tag) {
   for (uint32_t w = 0; w < v->ways; w++)
     if (row[w].valid && row[w].tag == tag) {
       row[w].valid = 0;
+      --*vta_cnt(v, vta_set(v, tag), tag);
       return true;
     }
   return false;
 }
 
 uint32_t vta_invalidate_all(Vta *v, uint64_t tag) {
-  uint32_t n = 0, set = vta_set(v, tag);
-  for (uint32_t warp = 0; warp < v->nwarps; warp++) {
+  uint32_t n = 0, set = vta_set(v, tag), *cnt = vta_cnt(v, set, tag);
+  for (uint32_t warp = 0; *cnt && warp < v->nwarps; warp++) { /* (no entry hashes as the tag: none) */
     VtaEntry *row = vta_row(v, warp, set);
     for (uint32_t w = 0; w < v->ways; w++)
-      if (row[w].valid && row[w].tag == tag) row[w].valid = 0, n++;
+      if (row[w].valid && row[w].tag == tag) row[w].valid = 0, n++, --*cnt;
   }
   return n;
 }
@@ -80,7 +95,8 @@ uint32_t vta_invalidate_all(Vta *v, uint64_t tag) {
 void vta_clear_warp(Vta *v, uint32_t warp) {
   if (warp >= v->nwarps) return;
   VtaEntry *row = vta_row(v, warp, 0);
-  for (uint32_t i = 0; i < v->sets * v->ways; i++) row[i].valid = 0;
+  for (uint32_t i = 0; i < v->sets * v->ways; i++)
+    if (row[i].valid) row[i].valid = 0, --*vta_cnt(v, i / v->ways, row[i].tag);
   for (uint32_t s = 0; s < v->sets; s++) v->next[(size_t)warp * v->sets + s] = 0;
 }
 

@@ -28,6 +28,9 @@ typedef struct Vta {
   uint32_t nwarps, sets, ways; /* per warp: sets x ways entries */
   VtaEntry *e;                 /* [warp][set][way] */
   uint32_t *next;              /* [warp][set]: the FIFO's next way to fill */
+  uint32_t *cnt;               /* [set][hashes]: valid entries of all warps by a hash of their tag, so
+                                * a store to a line no array holds mostly looks at none of them */
+  uint32_t hashes, hshift;     /* counters per set (a power of 2), 64 - its log2 */
 } Vta;
 
 /* `entries` per warp, `ways`-associative (entries must be a multiple of ways).
@@ -68,6 +71,11 @@ VtaMissClass vta_classify(const Vta *v, uint32_t warp, uint64_t tag, int32_t *in
 uint32_t vta_forget_interferer(Vta *v, int32_t interferer);
 
 /* ---- the feed: the SM's events into the arrays, as every VTA user keeps them ---- */
+/* The event kinds the feed reads (a user's PolicyEngineHints.events includes them): warps'
+ * launches and exits, evictions, misses and stores. */
+#define VTA_FEED_EVENTS                                                                                      \
+  (SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) | SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_L1_EVICT) | \
+   SCHED_EV_BIT(SCHED_EV_L1_MISS) | SCHED_EV_BIT(SCHED_EV_STORE))
 typedef struct VtaFeed {
   Vta vta;
   bool forget_interferers;         /* a warp's launch also makes the entries naming its slot as
