@@ -12,11 +12,15 @@
 #include "sim/par.h"
 #include "sm/sm.h"
 
-/* The adaptive choice, over the GPU's launches: AD_PROBE phases of 2+ SMs timed on the team, as many on the
- * calling thread, the faster kept for `backoff` epochs of AD_EPOCH phases (doubling, up to AD_EPOCHS_MAX,
- * while the calling thread wins: a busy host makes a team probe costly). */
-enum { AD_PROBE_TEAM, AD_PROBE_ALONE, AD_RUN };
-enum { AD_PROBE = 64, AD_EPOCH = 512, AD_EPOCHS = 16, AD_EPOCHS_MAX = 1024 };
+/* The adaptive choice, over the GPU's launches: a probe times four windows of AD_PROBE phases of 2+ SMs,
+ * on the team, alone, alone and on the team (an ABBA order, so a workload that speeds up or slows down
+ * over the probe weighs on both alike), the first AD_WARM phases after a switch untimed (members asleep
+ * since the last probe wake first, and the caches of the side that ran last are cold); the faster total
+ * is kept for `backoff` epochs of AD_EPOCH phases (doubling, up to AD_EPOCHS_MAX, while the probes
+ * agree: a probe of the slower side costs, and on a busy host a team probe costs most). */
+enum { AD_PROBE = 128, AD_WARM = 16, AD_EPOCH = 512, AD_EPOCHS = 16, AD_EPOCHS_MAX = 1024 };
+enum { AD_WINDOWS = 4, AD_RUN = AD_WINDOWS }; /* ad_step: the probe's window, or AD_RUN */
+static const bool ad_team_window[AD_WINDOWS] = {true, false, false, true};
 
 struct SmPhase {
   Sm **sms;
@@ -35,9 +39,10 @@ struct SmPhase {
   _Alignas(64) uint32_t claim; /* with side tasks: the next position of run[] a member takes */
   _Alignas(64) uint32_t pad_;  /* (the fields after claim on another host cache line) */
   bool adaptive, use_team;
-  uint8_t ad_state;
-  uint32_t ad_n, ad_left, ad_backoff;
-  double ad_t0, ad_team_cost; /* the epoch's start; the team's seconds per phase, probed */
+  uint8_t ad_step;
+  bool ad_last; /* the last probe's verdict: the team */
+  uint32_t ad_n, ad_left, ad_backoff, ad_warm;
+  double ad_t0, ad_team, ad_alone; /* the window's start; the probe's seconds on the team and alone */
 };
 
 static double mono_now(void) {
@@ -54,8 +59,9 @@ SmPhase *smphase_create(Sm **sms, uint32_t nsm, uint32_t threads, bool adaptive)
   p->nsm = nsm;
   p->adaptive = adaptive;
   p->use_team = true;
-  p->ad_state = AD_PROBE_TEAM;
+  p->ad_step = 0;
   p->ad_backoff = AD_EPOCHS;
+  p->ad_warm = AD_WARM; /* the members' first phases start their threads */
   p->logs = calloc(nsm, sizeof *p->logs);
   p->rcs = calloc(nsm, sizeof *p->rcs);
   if (!p->logs || !p->rcs || !(p->team = par_create(threads))) {
@@ -117,23 +123,29 @@ void smphase_progress(SmPhase *p, uint64_t *sum) {
 /* After a phase of 2+ SMs or one offered side tasks. Each phase gives the same result on the team or
  * alone, so only the speed depends on the host's load. */
 static void smphase_adapt(SmPhase *p) {
-  if (++p->ad_n < (p->ad_state == AD_RUN ? AD_EPOCH : AD_PROBE)) return;
-  const double t = mono_now(), cost = (t - p->ad_t0) / p->ad_n;
+  if (p->ad_warm) { /* the first phases after a switch are not timed */
+    if (--p->ad_warm == 0) p->ad_t0 = mono_now();
+    return;
+  }
+  if (++p->ad_n < (p->ad_step == AD_RUN ? AD_EPOCH : AD_PROBE)) return;
+  const double t = mono_now(), secs = t - p->ad_t0;
   p->ad_t0 = t;
   p->ad_n = 0;
-  if (p->ad_state == AD_PROBE_TEAM) {
-    p->ad_team_cost = cost;
-    p->ad_state = AD_PROBE_ALONE;
-    smphase_use_team(p, false);
-  } else if (p->ad_state == AD_PROBE_ALONE) {
-    smphase_use_team(p, p->ad_team_cost < cost);
+  if (p->ad_step < AD_RUN) {
+    *(ad_team_window[p->ad_step] ? &p->ad_team : &p->ad_alone) += secs;
+    if (++p->ad_step < AD_RUN) {
+      if (ad_team_window[p->ad_step] != p->use_team) p->ad_warm = AD_WARM, smphase_use_team(p, !p->use_team);
+      return;
+    }
+    const bool team = p->ad_team < p->ad_alone;
+    if (team != p->use_team) p->ad_warm = AD_WARM, smphase_use_team(p, team);
     const uint32_t longer = p->ad_backoff * 2 < AD_EPOCHS_MAX ? p->ad_backoff * 2 : AD_EPOCHS_MAX;
-    p->ad_backoff = p->use_team ? AD_EPOCHS : longer;
-    p->ad_state = AD_RUN;
+    p->ad_backoff = team == p->ad_last ? longer : AD_EPOCHS;
+    p->ad_last = team;
     p->ad_left = p->ad_backoff;
   } else if (--p->ad_left == 0) {
-    p->ad_state = AD_PROBE_TEAM;
-    smphase_use_team(p, true);
+    p->ad_step = 0, p->ad_team = p->ad_alone = 0;
+    if (!p->use_team) p->ad_warm = AD_WARM, smphase_use_team(p, true);
   }
 }
 
