@@ -41,24 +41,21 @@ def _seconds(v):
     return float(v)
 
 
-def _jobs(v):
-    try:
-        n = int(v)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of jobs, got '{v}'")
-    if n < 1:
-        raise argparse.ArgumentTypeError("-j must be at least 1")
-    return n
+def _count(noun, flag):
+    """An argparse type: a whole number of `noun` of at least 1, for option `flag`."""
+    def parse(v):
+        try:
+            n = int(v)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {noun}, got '{v}'")
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"{flag} must be at least 1")
+        return n
+    return parse
 
 
-def _cores(v):
-    try:
-        n = int(v)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of cores, got '{v}'")
-    if n < 1:
-        raise argparse.ArgumentTypeError("--cores must be at least 1")
-    return n
+_jobs = _count("jobs", "-j")
+_cores = _count("cores", "--cores")
 
 
 def _per_run(v):
@@ -72,10 +69,6 @@ def _per_run(v):
     if not 1 <= n <= 1024:
         raise argparse.ArgumentTypeError("--threads-per-run takes auto or 1-1024")
     return n
-
-
-def default_jobs():
-    return runner.default_cores()
 
 
 CORES_HELP = "cores the runs may use together (default: those this process may run on)"
@@ -151,7 +144,7 @@ def cmd_sweep(argv):
     if a.emit == "parallel":
         runner.emit_parallel(res, warpsim, a.per_task)
         return 0
-    cores = a.cores or default_jobs()
+    cores = a.cores or runner.default_cores()
     jobs = a.jobs or cores
     print(f"sweep '{sp.name}': {len(defs)} runs, {jobs} at a time on {cores} core(s), "
           f"{pool_threads(a.threads_per_run)} -> {res.path}", file=sys.stderr, flush=True)
@@ -414,7 +407,7 @@ def cmd_reproduce(argv):
                    help="--doc without PAPER: also rewrite the verdict counts of FILE (README.md) between its "
                    "verdict marker lines")
     a = p.parse_args(argv)
-    a.cores = a.cores or default_jobs()
+    a.cores = a.cores or runner.default_cores()
     a.jobs = a.jobs or a.cores
     try:
         if a.scale_from and not a.estimate:

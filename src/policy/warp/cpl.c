@@ -422,7 +422,6 @@ void cpl_event(Cpl *c, const SchedEvent *ev) {
   switch (ev->kind) {
   case SCHED_EV_WARP_LAUNCH: {
     if (!w) return;
-    crit_changed(c, ev->slot);
     members_set(c, ev->slot, false); /* (a slot launched again without its exit) */
     const uint32_t gen = w->gen + 1;
     memset(w, 0, sizeof *w);
