@@ -2,7 +2,7 @@
 # warpsim sweep is resumable: a sweep stopped mid-way (SIGTERM, then SIGKILL) leaves no
 # processes behind and loses only the runs in flight; rerunning it runs only the unfinished
 # runs (no run recorded before is started again) and gives the same results as a sweep that
-# was never interrupted.
+# was never interrupted (all but the host's facts: the pool's threads for a run follow the timing).
 set -eu
 W=${WARPSIM:-build/rel/warpsim}
 real=$(cd "$(dirname "$W")" && pwd)/$(basename "$W")
@@ -61,9 +61,12 @@ $W sweep "$d/s.sweep" -o "$d/b" -j 2 -q > "$d/outb" 2>&1 || fail "reference swee
 python3 - "$d/a" "$d/b" <<'P'
 import json, os, sys
 a, b = sys.argv[1:]
+# the host's facts: times, speeds, and the threads the pool gave a run (which depend on when it
+# started: the runs left at a sweep's tail get the spare cores), as threads.sh leaves them out
+host = ("seconds", "per_sec", "threads_used", "memory_overlap_cycles", "sim.threads")
 def clean(x):
     if isinstance(x, dict):
-        return {k: clean(v) for k, v in x.items() if "seconds" not in k and "per_sec" not in k}
+        return {k: clean(v) for k, v in x.items() if not any(h in k for h in host)}
     return [clean(v) for v in x] if isinstance(x, list) else x
 ids = sorted(os.listdir(f"{a}/runs"))
 assert ids == sorted(os.listdir(f"{b}/runs")) and len(ids) == 18, ids
